@@ -1,0 +1,3 @@
+//! Integration tests of fray-dice, compiled into one binary.
+
+mod it;
