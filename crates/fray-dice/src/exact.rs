@@ -24,6 +24,9 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 use std::collections::BTreeMap;
 
+/// Most explosions one die's chain is followed to reach a finite window before it is truncated.
+const MAX_CHAIN_LEVELS: u32 = 2000;
+
 /// Largest truncation depth [`Options::depth`] may take.
 pub const MAX_TRUNCATION_DEPTH: u32 = 1000;
 
@@ -311,11 +314,17 @@ fn sat(v: i128) -> i64 {
     v.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
 }
 
-/// The window of `a` in `a + b`, given the window of the sum and the bounds of `b`.
-fn minus_bounds(win: Window, (blo, bhi): Bounds) -> Window {
+/// The window of `a` in `a + b`, given the window of the sum, the bounds of `a` and those of `b`.
+///
+/// `a` may be clamped to `[lo − max b, hi − min b]`, but never inside its own range: when both
+/// operands are clamped at once, a clamped `a` must still push the sum past the window's end,
+/// which needs every other operand to stay at or above its own minimum (below its maximum).
+fn child_window(win: Window, (alo, ahi): Bounds, (blo, bhi): Bounds) -> Window {
+    let lo = win.lo.zip(bhi).map(|(l, b)| i128::from(l) - b);
+    let hi = win.hi.zip(blo).map(|(h, b)| i128::from(h) - b);
     Window {
-        lo: win.lo.zip(bhi).map(|(l, b)| sat(i128::from(l) - b)),
-        hi: win.hi.zip(blo).map(|(h, b)| sat(i128::from(h) - b)),
+        lo: lo.map(|l| sat(ahi.map_or(l, |own| l.min(own)))),
+        hi: hi.map(|h| sat(alo.map_or(h, |own| h.max(own)))),
     }
 }
 
@@ -547,8 +556,8 @@ impl Eval {
     fn sum<W: Weight>(&mut self, lhs: &Node, rhs: &Node, negate: bool, win: Window) -> Result<Dist<W>, Fail> {
         let (a_bounds, b_bounds) = (bounds(lhs), bounds(rhs));
         let b_signed = if negate { neg_bounds(b_bounds) } else { b_bounds };
-        let a = self.node::<W>(lhs, minus_bounds(win, b_signed))?;
-        let b_win = minus_bounds(win, a_bounds);
+        let a = self.node::<W>(lhs, child_window(win, a_bounds, b_signed))?;
+        let b_win = child_window(win, b_signed, a_bounds);
         let b = if negate {
             self.node::<W>(rhs, neg_window(b_win))?.neg()
         } else {
@@ -565,11 +574,10 @@ impl Eval {
             return Ok(Dist::point(0));
         }
         let abs = i128::from(c).abs();
-        // For y = ±x: clamp(y·|c|) is kept when y is clamped to [⌊lo/|c|⌋, ⌈hi/|c|⌉].
-        let win_y = if c > 0 { win } else { neg_window(win) };
+        // x·c = y·|c| for y = ±x; clamp(y·|c|) is kept when y is clamped to [⌊lo/|c|⌋, ⌈hi/|c|⌉].
         let y_win = Window {
-            lo: win_y.lo.map(|l| sat(div_floor(i128::from(l), abs))),
-            hi: win_y.hi.map(|h| sat(div_ceil(i128::from(h), abs))),
+            lo: win.lo.map(|l| sat(div_floor(i128::from(l), abs))),
+            hi: win.hi.map(|h| sat(div_ceil(i128::from(h), abs))),
         };
         let x_win = if c > 0 { y_win } else { neg_window(y_win) };
         let d = self.node::<W>(x, x_win)?;
@@ -588,7 +596,7 @@ impl Eval {
         // A window for one die, given that `others` more dice join it in the total.
         let die_window = |others: u32| {
             let others = i128::from(others);
-            minus_bounds(win, (dmin.map(|m| m * others), dmax.map(|m| m * others)))
+            child_window(win, (dmin, dmax), (dmin.map(|m| m * others), dmax.map(|m| m * others)))
         };
         let mut die = match pool.counts.first() {
             Some(rule) => self.count_die::<W>(pool, rule, die_window(pool.count - 1))?,
@@ -669,7 +677,8 @@ impl Eval {
             if explicit == Some(k) {
                 break End::Last;
             }
-            if explicit.is_none() && k > self.depth {
+            // Under a finite window the chain runs on to the lump, unless that is absurdly far.
+            if explicit.is_none() && k > self.depth && (hi.is_none() || k >= MAX_CHAIN_LEVELS) {
                 break End::Truncate;
             }
             k += 1;
@@ -701,8 +710,9 @@ impl Eval {
     /// The sum of `n` independent copies of `die`, clamping partial sums as the window allows.
     fn sum_iid<W: Weight>(&mut self, die: &Dist<W>, n: u32, win: Window, (dmin, dmax): Bounds) -> Result<Dist<W>, Fail> {
         let window_after = |placed: u32| {
-            let others = i128::from(n - placed);
-            minus_bounds(win, (dmin.map(|m| m * others), dmax.map(|m| m * others)))
+            let (placed, others) = (i128::from(placed), i128::from(n - placed));
+            let own = (dmin.map(|m| m * placed), dmax.map(|m| m * placed));
+            child_window(win, own, (dmin.map(|m| m * others), dmax.map(|m| m * others)))
         };
         let first = window_after(1);
         let mut acc = die.clone().clamp(first.lo, first.hi, &mut self.limits)?;
@@ -785,11 +795,12 @@ impl Eval {
         // First toss 2..5, or 6 and the chain that follows it.
         let wild_bounds: Bounds = (Some(2), code.depth.map(|d| 6 * (i128::from(d) + 1)));
         let regular_bounds: Bounds = (Some(i128::from(n)), Some(6 * i128::from(n)));
-        let wild_win = minus_bounds(win, regular_bounds);
+        let wild_win = child_window(win, wild_bounds, regular_bounds);
         let next = match code.depth {
             Some(0) => Dist::point(0),
             depth => {
-                let chain_win = minus_bounds(wild_win, (Some(6), Some(6)));
+                let chain_bounds = (Some(1), wild_bounds.1.map(|hi| hi - 6));
+                let chain_win = child_window(wild_win, chain_bounds, (Some(6), Some(6)));
                 let die = Pool {
                     count: 1,
                     sides: 6,
@@ -804,7 +815,7 @@ impl Eval {
         pairs.extend(next.iter().map(|(v, w)| (6 + v, w.clone())));
         let denom = overflow(next.denom.checked_mul(&W::from_u64(6)))?;
         let wild = Dist::from_pairs(pairs.into_iter(), denom, &mut self.limits)?.clamp(wild_win.lo, wild_win.hi, &mut self.limits)?;
-        let regular_win = minus_bounds(win, wild_bounds);
+        let regular_win = child_window(win, regular_bounds, wild_bounds);
         let regular = regular.clamp(regular_win.lo, regular_win.hi, &mut self.limits)?;
         let otherwise = regular.convolve(&wild, &mut self.limits)?;
         let mut out = on_one.scale(1, 6)?.mix(&otherwise, &mut self.limits)?;
