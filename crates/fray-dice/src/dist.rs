@@ -32,6 +32,8 @@ pub(crate) trait Weight: Clone + PartialEq + Debug {
     fn gcd(&self, other: &Self) -> Self;
     fn div_exact(&self, other: &Self) -> Self;
     fn to_big(&self) -> BigUint;
+    /// Relative cost of one multiply-add with weights of this size (1 for `u128`).
+    fn cost(&self) -> u64;
 
     fn one() -> Self {
         Self::from_u64(1)
@@ -75,6 +77,9 @@ impl Weight for u128 {
     fn to_big(&self) -> BigUint {
         BigUint::from(*self)
     }
+    fn cost(&self) -> u64 {
+        1
+    }
 }
 
 impl Weight for BigUint {
@@ -107,6 +112,10 @@ impl Weight for BigUint {
     }
     fn to_big(&self) -> BigUint {
         self.clone()
+    }
+    fn cost(&self) -> u64 {
+        // A big multiply-add costs about an allocation plus a pass over the limbs.
+        8 + self.bits() / 32
     }
 }
 
@@ -237,7 +246,7 @@ impl<W: Weight> Dist<W> {
             return Ok(Dist { min: 0, w: Vec::new(), denom });
         }
         let width = limits.width(self.w.len() as i128 + other.w.len() as i128 - 1)?;
-        limits.work(self.w.len() as u64 * other.w.len() as u64)?;
+        limits.work(self.w.len() as u64 * other.w.len() as u64 * denom.cost())?;
         let mut w = vec![W::zero(); width];
         for (i, a) in self.w.iter().enumerate() {
             if a.is_zero() {
@@ -254,8 +263,8 @@ impl<W: Weight> Dist<W> {
 
     /// The distribution of `f(x, y)` for independent `x` (self) and `y`.
     pub fn combine(&self, other: &Dist<W>, limits: &mut Limits, f: impl Fn(i64, i64) -> i64) -> Result<Dist<W>, Fail> {
-        limits.work(self.w.len() as u64 * other.w.len() as u64)?;
         let denom = overflow(self.denom.checked_mul(&other.denom))?;
+        limits.work(self.w.len() as u64 * other.w.len() as u64 * denom.cost())?;
         let mut pairs = Vec::new();
         for (a, wa) in self.iter() {
             for (b, wb) in other.iter() {
@@ -287,7 +296,7 @@ impl<W: Weight> Dist<W> {
 /// Most distinct values one distribution may hold.
 pub const MAX_SUPPORT: u64 = 1 << 20;
 /// Most elementary weight operations one computation may take.
-pub const MAX_WORK: u64 = 400_000_000;
+pub const MAX_WORK: u64 = 200_000_000;
 
 /// The resource guard of one exact computation.
 #[derive(Clone, Debug)]

@@ -144,6 +144,12 @@ impl Program {
             return Ok(Distribution { outcomes, denom });
         }
         let root = self.root();
+        if let (Some(lo), Some(hi)) = bounds(root)
+            && hi - lo >= i128::from(crate::dist::MAX_SUPPORT as u32)
+        {
+            let message = format!("up to {} distinct values (the limit is {})", hi - lo + 1, crate::dist::MAX_SUPPORT);
+            return Err(self.error(ErrorKind::TooLarge(message), root.span));
+        }
         let full = Window::default();
         let dist = self.with_retry(
             options,
@@ -739,7 +745,8 @@ impl Eval {
         let n_us = n as usize;
         let sums = self.limits.width(i128::from(take) * i128::from(spread) + 1)?;
         let cells = self.limits.width((n_us as i128 + 1) * sums as i128)?;
-        self.limits.work(outcomes.len() as u64 * (u64::from(n) + 1) * (u64::from(n) + 2) / 2 * sums as u64)?;
+        let ops = outcomes.len() as u64 * (u64::from(n) + 1) * (u64::from(n) + 2) / 2 * sums as u64;
+        self.limits.work(ops.saturating_mul(denom.cost()))?;
         let pascal = pascal::<W>(n)?;
         let mut dp = vec![W::zero(); cells];
         dp[0] = W::one();
@@ -838,7 +845,7 @@ impl Eval {
         let mut joint: BTreeMap<Counts, W> = BTreeMap::new();
         joint.insert(Counts::from_slice(&vec![0; rules.len()]), W::one());
         for _ in 0..pool.count {
-            self.limits.work(joint.len() as u64 * patterns.len() as u64)?;
+            self.limits.work(joint.len() as u64 * patterns.len() as u64 * die.denom.cost().max(4))?;
             let mut next: BTreeMap<Counts, W> = BTreeMap::new();
             for (counts, w) in &joint {
                 for (mask, pw) in &patterns {
