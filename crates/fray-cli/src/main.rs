@@ -1,1 +1,46 @@
-fn main() {}
+//! The `fray` command: thin glue over the fray libraries. It parses flags, runs one
+//! subcommand, and maps every error to a message on stderr and exit code 2 (a closed pipe to 0).
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// fray — a combat engine for tabletop role-playing games: exact odds, reproducible rolls.
+#[derive(Parser, Debug)]
+#[command(name = "fray", version, about, long_about = None, after_help = cmd::DICE_HELP)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Roll a dice expression and show every die.
+    #[command(after_help = cmd::DICE_HELP)]
+    Roll(cmd::roll::Args),
+    /// The exact distribution of a dice expression, as fractions.
+    #[command(after_help = cmd::DICE_HELP)]
+    Odds(cmd::odds::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut out = std::io::stdout().lock();
+    let result = match cli.command {
+        Command::Roll(args) => cmd::roll::run(&args, &mut out),
+        Command::Odds(args) => cmd::odds::run(&args, &mut out),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            if let Some(io) = err.downcast_ref::<std::io::Error>()
+                && io.kind() == std::io::ErrorKind::BrokenPipe
+            {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("{err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! `fray odds`: the exact distribution of an expression, as a table with a bar chart or as JSON.
+
+use super::roll::value_json;
+use anyhow::Result;
+use fray_dice::{BigRational, Distribution, Event, Options, Probability, Program, Value, fraction};
+use num_traits::{ToPrimitive, Zero};
+use serde_json::json;
+use std::io::Write;
+
+/// Flags of `fray odds`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The dice expression, e.g. "3d6+5 >= 15" or "6d6!!cs>=5".
+    pub expr: String,
+    /// Also give the exact probability that the value is at least T.
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
+    pub at_least: Option<i64>,
+    /// Also give the exact probability that the value is at most T.
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
+    pub at_most: Option<i64>,
+    /// Extra tosses followed per die for unlimited explosions in the full table (the rest is the residual).
+    #[arg(long, default_value_t = Options::default().depth)]
+    pub depth: u32,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `fray odds`.
+pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
+    let program = Program::parse(&args.expr)?;
+    let options = Options { depth: args.depth };
+    let dist = program.distribution(&options)?;
+    let events: Vec<(&str, i64, Probability)> = [("at_least", args.at_least), ("at_most", args.at_most)]
+        .into_iter()
+        .filter_map(|(name, t)| t.map(|t| (name, t)))
+        .map(|(name, t)| {
+            let event = if name == "at_least" { Event::AtLeast(t) } else { Event::AtMost(t) };
+            Ok((name, t, program.probability(event, &options)?))
+        })
+        .collect::<Result<_>>()?;
+    let exact_mean = program.mean(&options)?;
+    let mean: Vec<BigRational> = match &exact_mean {
+        Some(m) => vec![m.clone()],
+        None => dist.mean_of_outcomes(),
+    };
+    if args.json {
+        write_json(out, args, &program, &dist, &mean, exact_mean.is_some(), &events)
+    } else {
+        write_table(out, &program, &dist, &mean, exact_mean.is_some(), &events)
+    }
+}
+
+fn write_json(
+    out: &mut impl Write,
+    args: &Args,
+    program: &Program,
+    dist: &Distribution,
+    mean: &[BigRational],
+    mean_exact: bool,
+    events: &[(&str, i64, Probability)],
+) -> Result<()> {
+    let outcomes: Vec<_> = dist.outcomes().map(|(v, p)| json!({"value": value_json(&v), "p": fraction(&p)})).collect();
+    let mut doc = json!({
+        "expr": args.expr,
+        "outcomes": outcomes,
+        "mean": if program.is_tuple() {
+            json!(mean.iter().map(fraction).collect::<Vec<_>>())
+        } else {
+            json!(fraction(&mean[0]))
+        },
+        "residual": fraction(&dist.residual()),
+    });
+    if !mean_exact && !dist.residual().is_zero() {
+        // The mean of the listed outcomes only; the true mean is not derivable here.
+        doc["mean_exact"] = json!(false);
+    }
+    for (name, t, prob) in events {
+        let mut event = json!({"threshold": t, "p": fraction(&prob.p)});
+        if !prob.residual.is_zero() {
+            event["exact"] = json!(false);
+            event["upper"] = json!(fraction(&(&prob.p + &prob.residual)));
+        }
+        doc[*name] = event;
+    }
+    writeln!(out, "{doc}")?;
+    Ok(())
+}
+
+fn decimal(r: &BigRational) -> f64 {
+    r.to_f64().unwrap_or(f64::NAN)
+}
+
+fn percent(r: &BigRational) -> String {
+    let p = decimal(r) * 100.0;
+    if r.is_zero() {
+        "0".to_owned()
+    } else if p >= 0.01 {
+        format!("{p:.2}%")
+    } else {
+        format!("{p:.2e}%")
+    }
+}
+
+fn write_table(
+    out: &mut impl Write,
+    program: &Program,
+    dist: &Distribution,
+    mean: &[BigRational],
+    mean_exact: bool,
+    events: &[(&str, i64, Probability)],
+) -> Result<()> {
+    writeln!(out, "{program}")?;
+    let rows: Vec<(Value, BigRational)> = dist.outcomes().collect();
+    let tuple = program.is_tuple();
+    let peak = rows.iter().map(|(_, p)| decimal(p)).fold(0.0, f64::max);
+    let width = rows.iter().map(|(v, _)| v.to_string().len()).max().unwrap_or(5).max(5);
+    if tuple {
+        writeln!(out, "{:>width$}  {:>9}  exact", "value", "P(=)")?;
+    } else {
+        writeln!(out, "{:>width$}  {:>9}  {:>9}  {:>9}  {:<30}  exact P(=)", "value", "P(=)", "P(≥)", "P(≤)", "")?;
+    }
+    let mut below = BigRational::zero();
+    let listed: BigRational = rows.iter().map(|(_, p)| p).sum();
+    for (value, p) in &rows {
+        let bar = "█".repeat(((decimal(p) / peak) * 30.0).round() as usize);
+        let exact = fraction(p);
+        let exact = if exact.len() > 40 { String::from("…") } else { exact };
+        if tuple {
+            writeln!(out, "{:>width$}  {:>9}  {bar:<30}  {exact}", value.to_string(), percent(p))?;
+        } else {
+            let at_least = &listed - &below;
+            below += p;
+            writeln!(
+                out,
+                "{:>width$}  {:>9}  {:>9}  {:>9}  {bar:<30}  {exact}",
+                value.to_string(),
+                percent(p),
+                percent(&at_least),
+                percent(&below),
+            )?;
+        }
+    }
+    let mean_text: Vec<String> = mean.iter().map(|m| format!("{} ≈ {:.4}", fraction(m), decimal(m))).collect();
+    let note = if mean_exact || dist.residual().is_zero() { "" } else { " (of the listed outcomes)" };
+    writeln!(out, "mean {}{note}", mean_text.join(", "))?;
+    let residual = dist.residual();
+    if !residual.is_zero() {
+        writeln!(
+            out,
+            "residual {} ≈ {:.3e}: explosion chains longer than the depth, not listed (raise --depth)",
+            fraction(&residual),
+            decimal(&residual)
+        )?;
+    }
+    for (name, t, prob) in events {
+        let op = if *name == "at_least" { "≥" } else { "≤" };
+        if prob.residual.is_zero() {
+            writeln!(out, "P(value {op} {t}) = {} ≈ {:.6}", fraction(&prob.p), decimal(&prob.p))?;
+        } else {
+            let upper = &prob.p + &prob.residual;
+            writeln!(
+                out,
+                "P(value {op} {t}) is between {} ≈ {:.6} and {} ≈ {:.6} (not exact: no finite window bounds these explosions)",
+                fraction(&prob.p),
+                decimal(&prob.p),
+                fraction(&upper),
+                decimal(&upper)
+            )?;
+        }
+    }
+    Ok(())
+}
