@@ -134,7 +134,11 @@ pub(crate) struct Dist<W> {
 impl<W: Weight> Dist<W> {
     /// Certainty of one value.
     pub fn point(v: i64) -> Dist<W> {
-        Dist { min: v, w: vec![W::one()], denom: W::one() }
+        Dist {
+            min: v,
+            w: vec![W::one()],
+            denom: W::one(),
+        }
     }
 
     /// The largest value with a slot (may carry zero weight only if the support is empty).
@@ -145,7 +149,11 @@ impl<W: Weight> Dist<W> {
     /// Pairs of (value, weight) with non-zero weight.
     pub fn iter(&self) -> impl Iterator<Item = (i64, &W)> + Clone {
         let min = self.min;
-        self.w.iter().enumerate().filter(|(_, w)| !w.is_zero()).map(move |(i, w)| (min + i as i64, w))
+        self.w
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| !w.is_zero())
+            .map(move |(i, w)| (min + i as i64, w))
     }
 
     /// Drops zero weights at both ends.
@@ -194,7 +202,13 @@ impl<W: Weight> Dist<W> {
                 range = Some(range.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))));
             }
         }
-        let Some((lo, hi)) = range else { return Ok(Dist { min: 0, w: Vec::new(), denom }) };
+        let Some((lo, hi)) = range else {
+            return Ok(Dist {
+                min: 0,
+                w: Vec::new(),
+                denom,
+            });
+        };
         let width = limits.width(i128::from(hi) - i128::from(lo) + 1)?;
         let mut w = vec![W::zero(); width];
         for (v, weight) in pairs {
@@ -210,11 +224,20 @@ impl<W: Weight> Dist<W> {
     pub fn map(&self, limits: &mut Limits, f: impl Fn(i64) -> i64) -> Result<Dist<W>, Fail> {
         limits.work(self.w.len() as u64)?;
         let f = &f;
-        Dist::from_pairs(self.iter().map(move |(v, w)| (f(v), w.clone())), self.denom.clone(), limits)
+        Dist::from_pairs(
+            self.iter().map(move |(v, w)| (f(v), w.clone())),
+            self.denom.clone(),
+            limits,
+        )
     }
 
     /// The distribution of `max(lo, min(x, hi))` for the bounds given.
-    pub fn clamp(self, lo: Option<i64>, hi: Option<i64>, limits: &mut Limits) -> Result<Dist<W>, Fail> {
+    pub fn clamp(
+        self,
+        lo: Option<i64>,
+        hi: Option<i64>,
+        limits: &mut Limits,
+    ) -> Result<Dist<W>, Fail> {
         let needs_lo = lo.is_some_and(|lo| lo > self.min);
         let needs_hi = hi.is_some_and(|hi| hi < self.max());
         if self.w.is_empty() || (!needs_lo && !needs_hi) {
@@ -243,7 +266,11 @@ impl<W: Weight> Dist<W> {
     pub fn convolve(&self, other: &Dist<W>, limits: &mut Limits) -> Result<Dist<W>, Fail> {
         let denom = overflow(self.denom.checked_mul(&other.denom))?;
         if self.w.is_empty() || other.w.is_empty() {
-            return Ok(Dist { min: 0, w: Vec::new(), denom });
+            return Ok(Dist {
+                min: 0,
+                w: Vec::new(),
+                denom,
+            });
         }
         let width = limits.width(self.w.len() as i128 + other.w.len() as i128 - 1)?;
         limits.work(self.w.len() as u64 * other.w.len() as u64 * denom.cost())?;
@@ -256,13 +283,22 @@ impl<W: Weight> Dist<W> {
                 overflow(w[i + j].add_product(a, b))?;
             }
         }
-        let mut out = Dist { min: self.min + other.min, w, denom };
+        let mut out = Dist {
+            min: self.min + other.min,
+            w,
+            denom,
+        };
         out.trim();
         Ok(out)
     }
 
     /// The distribution of `f(x, y)` for independent `x` (self) and `y`.
-    pub fn combine(&self, other: &Dist<W>, limits: &mut Limits, f: impl Fn(i64, i64) -> i64) -> Result<Dist<W>, Fail> {
+    pub fn combine(
+        &self,
+        other: &Dist<W>,
+        limits: &mut Limits,
+        f: impl Fn(i64, i64) -> i64,
+    ) -> Result<Dist<W>, Fail> {
         let denom = overflow(self.denom.checked_mul(&other.denom))?;
         limits.work(self.w.len() as u64 * other.w.len() as u64 * denom.cost())?;
         let mut pairs = Vec::new();
@@ -278,7 +314,9 @@ impl<W: Weight> Dist<W> {
     pub fn mix(&self, other: &Dist<W>, limits: &mut Limits) -> Result<Dist<W>, Fail> {
         let denom = overflow(self.denom.checked_mul(&other.denom))?;
         let scaled = |d: &Dist<W>, by: &W| -> Result<Vec<(i64, W)>, Fail> {
-            d.iter().map(|(v, w)| Ok((v, overflow(w.checked_mul(by))?))).collect()
+            d.iter()
+                .map(|(v, w)| Ok((v, overflow(w.checked_mul(by))?)))
+                .collect()
         };
         let mut pairs = scaled(self, &other.denom)?;
         pairs.extend(scaled(other, &self.denom)?);
@@ -288,8 +326,16 @@ impl<W: Weight> Dist<W> {
     /// Multiplies every weight by `num` and the denominator by `den` (a sub-case of probability num/den).
     pub fn scale(&self, num: u64, den: u64) -> Result<Dist<W>, Fail> {
         let (num, den) = (W::from_u64(num), W::from_u64(den));
-        let w = self.w.iter().map(|w| overflow(w.checked_mul(&num))).collect::<Result<_, _>>()?;
-        Ok(Dist { min: self.min, w, denom: overflow(self.denom.checked_mul(&den))? })
+        let w = self
+            .w
+            .iter()
+            .map(|w| overflow(w.checked_mul(&num)))
+            .collect::<Result<_, _>>()?;
+        Ok(Dist {
+            min: self.min,
+            w,
+            denom: overflow(self.denom.checked_mul(&den))?,
+        })
     }
 }
 
@@ -309,7 +355,10 @@ impl Limits {
     pub fn width(&self, width: i128) -> Result<usize, Fail> {
         if width > MAX_SUPPORT as i128 {
             let message = format!("{width} distinct values (the limit is {MAX_SUPPORT})");
-            return Err(Fail::Error(crate::error::ErrorKind::TooLarge(message), self.span));
+            return Err(Fail::Error(
+                crate::error::ErrorKind::TooLarge(message),
+                self.span,
+            ));
         }
         Ok(width.max(0) as usize)
     }
@@ -318,7 +367,10 @@ impl Limits {
         self.work = self.work.saturating_add(ops);
         if self.work > MAX_WORK {
             let message = format!("more than {MAX_WORK} operations");
-            return Err(Fail::Error(crate::error::ErrorKind::TooLarge(message), self.span));
+            return Err(Fail::Error(
+                crate::error::ErrorKind::TooLarge(message),
+                self.span,
+            ));
         }
         Ok(())
     }
@@ -342,5 +394,9 @@ pub(crate) fn pascal<W: Weight>(n: u32) -> Result<Vec<Vec<W>>, Fail> {
 
 /// Converts weights to big integers.
 pub(crate) fn to_big<W: Weight>(d: &Dist<W>) -> Dist<BigUint> {
-    Dist { min: d.min, w: d.w.iter().map(W::to_big).collect(), denom: d.denom.to_big() }
+    Dist {
+        min: d.min,
+        w: d.w.iter().map(W::to_big).collect(),
+        denom: d.denom.to_big(),
+    }
 }

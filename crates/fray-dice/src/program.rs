@@ -26,7 +26,10 @@ impl Counts {
     /// # Panics
     /// If the slice is longer than four.
     pub fn from_slice(values: &[i64]) -> Counts {
-        let mut counts = Counts { len: values.len() as u8, values: [0; syntax::MAX_COUNTS] };
+        let mut counts = Counts {
+            len: values.len() as u8,
+            values: [0; syntax::MAX_COUNTS],
+        };
         counts.values[..values.len()].copy_from_slice(values);
         counts
     }
@@ -85,7 +88,10 @@ impl Program {
         let root = syntax::parse(source)?;
         let checker = Checker { source };
         checker.node(&root, true)?;
-        Ok(Program { source: source.to_owned(), root })
+        Ok(Program {
+            source: source.to_owned(),
+            root,
+        })
     }
 
     /// The text the program was parsed from.
@@ -129,7 +135,9 @@ pub(crate) fn constant(node: &Node) -> Option<Result<i64, ErrorKind>> {
         NodeKind::Int(v) => Ok(*v),
         NodeKind::Pool(_) | NodeKind::Wild(_) => return None,
         NodeKind::Group(inner) => return constant(inner),
-        NodeKind::Neg(inner) => constant(inner)?.and_then(|v| v.checked_neg().ok_or(ErrorKind::Overflow)),
+        NodeKind::Neg(inner) => {
+            constant(inner)?.and_then(|v| v.checked_neg().ok_or(ErrorKind::Overflow))
+        }
         NodeKind::Binary { op, lhs, rhs } => {
             let (a, b) = (constant(lhs)?, constant(rhs)?);
             a.and_then(|a| b.and_then(|b| arith(*op, a, b)))
@@ -167,7 +175,11 @@ pub(crate) fn arith(op: BinOp, a: i64, b: i64) -> Result<i64, ErrorKind> {
             }
             let q = a.checked_div(b).ok_or(ErrorKind::Overflow)?;
             // Round toward negative infinity.
-            Ok(if (a % b != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q })
+            Ok(if (a % b != 0) && ((a < 0) != (b < 0)) {
+                q - 1
+            } else {
+                q
+            })
         }
     }
 }
@@ -203,10 +215,18 @@ impl Checker<'_> {
                 if *op == BinOp::Div {
                     match constant(rhs) {
                         None => {
-                            return Err(self.meaning("the divisor must be a constant (no dice)", rhs.span));
+                            return Err(
+                                self.meaning("the divisor must be a constant (no dice)", rhs.span)
+                            );
                         }
                         Some(Err(kind)) => return Err(Error::new(kind, rhs.span, self.source)),
-                        Some(Ok(0)) => return Err(Error::new(ErrorKind::DivisionByZero, rhs.span, self.source)),
+                        Some(Ok(0)) => {
+                            return Err(Error::new(
+                                ErrorKind::DivisionByZero,
+                                rhs.span,
+                                self.source,
+                            ));
+                        }
                         Some(Ok(_)) => {}
                     }
                 }
@@ -253,7 +273,9 @@ impl Checker<'_> {
                 ));
             }
             if pool.explode.is_some_and(|e| e.mode == ExplodeMode::Add) {
-                return Err(self.meaning("several `cs` counts need compounding `!!`, not `!`", span));
+                return Err(
+                    self.meaning("several `cs` counts need compounding `!!`, not `!`", span)
+                );
             }
         }
         Ok(())
