@@ -46,8 +46,6 @@ fn distribution(bencher: divan::Bencher, expr: &str) {
 fn at_least(bencher: divan::Bencher, expr: &str) {
     bencher.bench(|| {
         let program = Program::parse(divan::black_box(expr)).unwrap();
-        program
-            .probability(fray_dice::Event::AtLeast(1), &Options::default())
-            .unwrap()
+        program.probability(fray_dice::Event::AtLeast(1), &Options::default()).unwrap()
     });
 }

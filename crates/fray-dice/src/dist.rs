@@ -29,6 +29,13 @@ pub(crate) trait Weight: Clone + PartialEq + Debug {
     fn checked_mul(&self, other: &Self) -> Option<Self>;
     /// `self += a * b`.
     fn add_product(&mut self, a: &Self, b: &Self) -> Option<()>;
+    /// `self += a * b` where the caller has shown the result cannot overflow (every weight of a
+    /// distribution is at most its denominator, which was computed with checked arithmetic).
+    fn add_product_unchecked(&mut self, a: &Self, b: &Self);
+    /// `self += a`, unchecked in the same sense.
+    fn add_unchecked(&mut self, a: &Self);
+    /// `self −= a`, with `a ≤ self`.
+    fn sub_unchecked(&mut self, a: &Self);
     fn gcd(&self, other: &Self) -> Self;
     fn div_exact(&self, other: &Self) -> Self;
     fn to_big(&self) -> BigUint;
@@ -68,6 +75,15 @@ impl Weight for u128 {
         *self = u128::checked_add(*self, u128::checked_mul(*a, *b)?)?;
         Some(())
     }
+    fn add_product_unchecked(&mut self, a: &Self, b: &Self) {
+        *self = self.wrapping_add(a.wrapping_mul(*b));
+    }
+    fn add_unchecked(&mut self, a: &Self) {
+        *self = self.wrapping_add(*a);
+    }
+    fn sub_unchecked(&mut self, a: &Self) {
+        *self = self.wrapping_sub(*a);
+    }
     fn gcd(&self, other: &Self) -> Self {
         Integer::gcd(self, other)
     }
@@ -99,10 +115,19 @@ impl Weight for BigUint {
         Some(self * other)
     }
     fn add_product(&mut self, a: &Self, b: &Self) -> Option<()> {
+        self.add_product_unchecked(a, b);
+        Some(())
+    }
+    fn add_product_unchecked(&mut self, a: &Self, b: &Self) {
         if !Zero::is_zero(a) && !Zero::is_zero(b) {
             *self += a * b;
         }
-        Some(())
+    }
+    fn add_unchecked(&mut self, a: &Self) {
+        *self += a;
+    }
+    fn sub_unchecked(&mut self, a: &Self) {
+        *self -= a;
     }
     fn gcd(&self, other: &Self) -> Self {
         Integer::gcd(self, other)
@@ -134,11 +159,7 @@ pub(crate) struct Dist<W> {
 impl<W: Weight> Dist<W> {
     /// Certainty of one value.
     pub fn point(v: i64) -> Dist<W> {
-        Dist {
-            min: v,
-            w: vec![W::one()],
-            denom: W::one(),
-        }
+        Dist { min: v, w: vec![W::one()], denom: W::one() }
     }
 
     /// The largest value with a slot (may carry zero weight only if the support is empty).
@@ -149,11 +170,7 @@ impl<W: Weight> Dist<W> {
     /// Pairs of (value, weight) with non-zero weight.
     pub fn iter(&self) -> impl Iterator<Item = (i64, &W)> + Clone {
         let min = self.min;
-        self.w
-            .iter()
-            .enumerate()
-            .filter(|(_, w)| !w.is_zero())
-            .map(move |(i, w)| (min + i as i64, w))
+        self.w.iter().enumerate().filter(|(_, w)| !w.is_zero()).map(move |(i, w)| (min + i as i64, w))
     }
 
     /// Drops zero weights at both ends.
@@ -203,11 +220,7 @@ impl<W: Weight> Dist<W> {
             }
         }
         let Some((lo, hi)) = range else {
-            return Ok(Dist {
-                min: 0,
-                w: Vec::new(),
-                denom,
-            });
+            return Ok(Dist { min: 0, w: Vec::new(), denom });
         };
         let width = limits.width(i128::from(hi) - i128::from(lo) + 1)?;
         let mut w = vec![W::zero(); width];
@@ -224,20 +237,11 @@ impl<W: Weight> Dist<W> {
     pub fn map(&self, limits: &mut Limits, f: impl Fn(i64) -> i64) -> Result<Dist<W>, Fail> {
         limits.work(self.w.len() as u64)?;
         let f = &f;
-        Dist::from_pairs(
-            self.iter().map(move |(v, w)| (f(v), w.clone())),
-            self.denom.clone(),
-            limits,
-        )
+        Dist::from_pairs(self.iter().map(move |(v, w)| (f(v), w.clone())), self.denom.clone(), limits)
     }
 
     /// The distribution of `max(lo, min(x, hi))` for the bounds given.
-    pub fn clamp(
-        self,
-        lo: Option<i64>,
-        hi: Option<i64>,
-        limits: &mut Limits,
-    ) -> Result<Dist<W>, Fail> {
+    pub fn clamp(self, lo: Option<i64>, hi: Option<i64>, limits: &mut Limits) -> Result<Dist<W>, Fail> {
         let needs_lo = lo.is_some_and(|lo| lo > self.min);
         let needs_hi = hi.is_some_and(|hi| hi < self.max());
         if self.w.is_empty() || (!needs_lo && !needs_hi) {
@@ -264,41 +268,59 @@ impl<W: Weight> Dist<W> {
 
     /// The distribution of `x + y` for independent `x` (self) and `y`.
     pub fn convolve(&self, other: &Dist<W>, limits: &mut Limits) -> Result<Dist<W>, Fail> {
-        let denom = overflow(self.denom.checked_mul(&other.denom))?;
-        if self.w.is_empty() || other.w.is_empty() {
-            return Ok(Dist {
-                min: 0,
-                w: Vec::new(),
-                denom,
-            });
-        }
-        let width = limits.width(self.w.len() as i128 + other.w.len() as i128 - 1)?;
-        limits.work(self.w.len() as u64 * other.w.len() as u64 * denom.cost())?;
-        let mut w = vec![W::zero(); width];
-        for (i, a) in self.w.iter().enumerate() {
-            if a.is_zero() {
-                continue;
-            }
-            for (j, b) in other.w.iter().enumerate() {
-                overflow(w[i + j].add_product(a, b))?;
-            }
-        }
-        let mut out = Dist {
-            min: self.min + other.min,
-            w,
-            denom,
-        };
-        out.trim();
+        let mut out = Dist { min: 0, w: Vec::new(), denom: W::zero() };
+        self.convolve_into(other, &mut out, limits)?;
         Ok(out)
     }
 
+    /// [`Dist::convolve`] into `out`, reusing its storage.
+    pub fn convolve_into(&self, other: &Dist<W>, out: &mut Dist<W>, limits: &mut Limits) -> Result<(), Fail> {
+        out.denom = overflow(self.denom.checked_mul(&other.denom))?;
+        out.w.clear();
+        out.min = self.min + other.min;
+        if self.w.is_empty() || other.w.is_empty() {
+            out.min = 0;
+            return Ok(());
+        }
+        let width = limits.width(self.w.len() as i128 + other.w.len() as i128 - 1)?;
+        limits.work(self.w.len() as u64 * other.w.len() as u64 * out.denom.cost())?;
+        out.w.resize(width, W::zero());
+        if let Some(step) = other.uniform() {
+            // Every weight of `other` is `step`: a sliding window sum, additions only.
+            let m = other.w.len();
+            let mut window = W::zero();
+            for (i, slot) in out.w.iter_mut().enumerate() {
+                if let Some(a) = self.w.get(i) {
+                    window.add_unchecked(a);
+                }
+                if i >= m {
+                    window.sub_unchecked(&self.w[i - m]);
+                }
+                slot.add_product_unchecked(&window, step);
+            }
+        } else {
+            // No weight can exceed the denominator, whose product was checked above.
+            for (i, a) in self.w.iter().enumerate() {
+                if a.is_zero() {
+                    continue;
+                }
+                for (j, b) in other.w.iter().enumerate() {
+                    out.w[i + j].add_product_unchecked(a, b);
+                }
+            }
+        }
+        out.trim();
+        Ok(())
+    }
+
+    /// The common weight, when every value in the range carries the same non-zero weight.
+    pub fn uniform(&self) -> Option<&W> {
+        let first = self.w.first()?;
+        (!first.is_zero() && self.w.len() > 1 && self.w.iter().all(|w| w == first)).then_some(first)
+    }
+
     /// The distribution of `f(x, y)` for independent `x` (self) and `y`.
-    pub fn combine(
-        &self,
-        other: &Dist<W>,
-        limits: &mut Limits,
-        f: impl Fn(i64, i64) -> i64,
-    ) -> Result<Dist<W>, Fail> {
+    pub fn combine(&self, other: &Dist<W>, limits: &mut Limits, f: impl Fn(i64, i64) -> i64) -> Result<Dist<W>, Fail> {
         let denom = overflow(self.denom.checked_mul(&other.denom))?;
         limits.work(self.w.len() as u64 * other.w.len() as u64 * denom.cost())?;
         let mut pairs = Vec::new();
@@ -314,9 +336,7 @@ impl<W: Weight> Dist<W> {
     pub fn mix(&self, other: &Dist<W>, limits: &mut Limits) -> Result<Dist<W>, Fail> {
         let denom = overflow(self.denom.checked_mul(&other.denom))?;
         let scaled = |d: &Dist<W>, by: &W| -> Result<Vec<(i64, W)>, Fail> {
-            d.iter()
-                .map(|(v, w)| Ok((v, overflow(w.checked_mul(by))?)))
-                .collect()
+            d.iter().map(|(v, w)| Ok((v, overflow(w.checked_mul(by))?))).collect()
         };
         let mut pairs = scaled(self, &other.denom)?;
         pairs.extend(scaled(other, &self.denom)?);
@@ -326,16 +346,8 @@ impl<W: Weight> Dist<W> {
     /// Multiplies every weight by `num` and the denominator by `den` (a sub-case of probability num/den).
     pub fn scale(&self, num: u64, den: u64) -> Result<Dist<W>, Fail> {
         let (num, den) = (W::from_u64(num), W::from_u64(den));
-        let w = self
-            .w
-            .iter()
-            .map(|w| overflow(w.checked_mul(&num)))
-            .collect::<Result<_, _>>()?;
-        Ok(Dist {
-            min: self.min,
-            w,
-            denom: overflow(self.denom.checked_mul(&den))?,
-        })
+        let w = self.w.iter().map(|w| overflow(w.checked_mul(&num))).collect::<Result<_, _>>()?;
+        Ok(Dist { min: self.min, w, denom: overflow(self.denom.checked_mul(&den))? })
     }
 }
 
@@ -355,10 +367,7 @@ impl Limits {
     pub fn width(&self, width: i128) -> Result<usize, Fail> {
         if width > MAX_SUPPORT as i128 {
             let message = format!("{width} distinct values (the limit is {MAX_SUPPORT})");
-            return Err(Fail::Error(
-                crate::error::ErrorKind::TooLarge(message),
-                self.span,
-            ));
+            return Err(Fail::Error(crate::error::ErrorKind::TooLarge(message), self.span));
         }
         Ok(width.max(0) as usize)
     }
@@ -367,10 +376,7 @@ impl Limits {
         self.work = self.work.saturating_add(ops);
         if self.work > MAX_WORK {
             let message = format!("more than {MAX_WORK} operations");
-            return Err(Fail::Error(
-                crate::error::ErrorKind::TooLarge(message),
-                self.span,
-            ));
+            return Err(Fail::Error(crate::error::ErrorKind::TooLarge(message), self.span));
         }
         Ok(())
     }
@@ -394,9 +400,5 @@ pub(crate) fn pascal<W: Weight>(n: u32) -> Result<Vec<Vec<W>>, Fail> {
 
 /// Converts weights to big integers.
 pub(crate) fn to_big<W: Weight>(d: &Dist<W>) -> Dist<BigUint> {
-    Dist {
-        min: d.min,
-        w: d.w.iter().map(W::to_big).collect(),
-        denom: d.denom.to_big(),
-    }
+    Dist { min: d.min, w: d.w.iter().map(W::to_big).collect(), denom: d.denom.to_big() }
 }

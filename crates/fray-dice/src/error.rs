@@ -69,11 +69,7 @@ pub struct Error {
 impl Error {
     /// A new error about `span` of `input`.
     pub fn new(kind: ErrorKind, span: Span, input: &str) -> Error {
-        Error {
-            kind,
-            span,
-            input: input.to_owned(),
-        }
+        Error { kind, span, input: input.to_owned() }
     }
 
     /// What went wrong.
@@ -97,11 +93,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "error: {}", self.kind)?;
         // Work in characters so the caret lines up under multi-byte text.
-        let line: String = self
-            .input
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect();
+        let line: String = self.input.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
         let chars_before = |at: usize| self.input.get(..at).map_or(0, |s| s.chars().count());
         let start = chars_before(self.span.start.min(self.input.len()));
         let end = chars_before(self.span.end.min(self.input.len()));

@@ -19,8 +19,7 @@ use crate::dist::{Dist, Fail, Limits, Weight, overflow, pascal, to_big};
 use crate::error::{Error, ErrorKind, Span};
 use crate::program::{Counts, Program, Value, constant, tuple_pool};
 use crate::syntax::{
-    BinOp, CmpOp, CountRule, ExplodeMode, Func, KeepKind, Node, NodeKind, Pool, WildCode,
-    WildReading,
+    BinOp, CmpOp, CountRule, ExplodeMode, Func, KeepKind, Node, NodeKind, Pool, WildCode, WildReading,
 };
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
@@ -69,55 +68,82 @@ pub struct Probability {
 /// The exact distribution of an expression's value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Distribution {
-    outcomes: Vec<(Value, BigUint)>,
-    denom: BigUint,
+    values: Vec<Value>,
+    weights: Weights,
+}
+
+/// Weights of the outcomes and their common denominator, as machine integers where they fit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Weights {
+    Small(Vec<u128>, u128),
+    Big(Vec<BigUint>, BigUint),
 }
 
 impl Distribution {
+    fn from_dist<W: Weight>(d: Dist<W>, wrap: fn(Vec<W>, W) -> Weights) -> Distribution {
+        let (values, w): (Vec<Value>, Vec<W>) = d.iter().map(|(v, w)| (Value::Int(v), w.clone())).unzip();
+        Distribution { values, weights: wrap(w, d.denom) }
+    }
+
+    fn from_tuple<W: Weight>((outcomes, denom): (Vec<(Value, W)>, W), wrap: fn(Vec<W>, W) -> Weights) -> Distribution {
+        let (values, w): (Vec<Value>, Vec<W>) = outcomes.into_iter().unzip();
+        Distribution { values, weights: wrap(w, denom) }
+    }
+
+    fn weight(&self, i: usize) -> BigUint {
+        match &self.weights {
+            Weights::Small(w, _) => BigUint::from(w[i]),
+            Weights::Big(w, _) => w[i].clone(),
+        }
+    }
+
     /// The outcomes in increasing order, each with its probability.
     pub fn outcomes(&self) -> impl Iterator<Item = (Value, BigRational)> + '_ {
-        self.outcomes.iter().map(|(v, w)| (*v, self.ratio(w)))
+        self.values.iter().enumerate().map(|(i, v)| (*v, self.ratio(self.weight(i))))
     }
 
     /// Number of distinct outcomes.
     pub fn len(&self) -> usize {
-        self.outcomes.len()
+        self.values.len()
     }
 
     /// Whether no outcome is tracked (everything is residual).
     pub fn is_empty(&self) -> bool {
-        self.outcomes.is_empty()
+        self.values.is_empty()
     }
 
     /// The probability of one outcome (zero if absent).
     pub fn probability(&self, value: &Value) -> BigRational {
-        match self.outcomes.binary_search_by(|(v, _)| v.cmp(value)) {
-            Ok(i) => self.ratio(&self.outcomes[i].1),
+        match self.values.binary_search(value) {
+            Ok(i) => self.ratio(self.weight(i)),
             Err(_) => BigRational::zero(),
         }
     }
 
     /// The common denominator of all weights.
-    pub fn denominator(&self) -> &BigUint {
-        &self.denom
+    pub fn denominator(&self) -> BigUint {
+        match &self.weights {
+            Weights::Small(_, d) => BigUint::from(*d),
+            Weights::Big(_, d) => d.clone(),
+        }
     }
 
     /// The mass not placed on any outcome (explosion chains longer than the truncation depth).
     pub fn residual(&self) -> BigRational {
-        let placed: BigUint = self.outcomes.iter().map(|(_, w)| w).sum();
-        self.ratio(&(&self.denom - placed))
+        let placed: BigUint = (0..self.len()).map(|i| self.weight(i)).sum();
+        self.ratio(self.denominator() - placed)
     }
 
     /// The mean over the listed outcomes, per component (one for a number). It is the exact mean
     /// when the residual is zero; [`Program::mean`] gives the exact mean of more expressions.
     pub fn mean_of_outcomes(&self) -> Vec<BigRational> {
-        let components = match self.outcomes.first() {
-            Some((Value::Counts(c), _)) => c.as_slice().len(),
+        let components = match self.values.first() {
+            Some(Value::Counts(c)) => c.as_slice().len(),
             _ => 1,
         };
         let mut sums = vec![BigInt::zero(); components];
-        for (value, w) in &self.outcomes {
-            let w = BigInt::from(w.clone());
+        for (i, value) in self.values.iter().enumerate() {
+            let w = BigInt::from(self.weight(i));
             match value {
                 Value::Int(v) => sums[0] += &w * BigInt::from(*v),
                 Value::Counts(c) => {
@@ -127,14 +153,12 @@ impl Distribution {
                 }
             }
         }
-        let denom = BigInt::from(self.denom.clone());
-        sums.into_iter()
-            .map(|s| BigRational::new(s, denom.clone()))
-            .collect()
+        let denom = BigInt::from(self.denominator());
+        sums.into_iter().map(|s| BigRational::new(s, denom.clone())).collect()
     }
 
-    fn ratio(&self, w: &BigUint) -> BigRational {
-        BigRational::new(BigInt::from(w.clone()), BigInt::from(self.denom.clone()))
+    fn ratio(&self, w: BigUint) -> BigRational {
+        BigRational::new(BigInt::from(w), BigInt::from(self.denominator()))
     }
 }
 
@@ -144,36 +168,25 @@ impl Program {
     pub fn distribution(&self, options: &Options) -> Result<Distribution, Error> {
         self.check_options(options)?;
         if let Some(pool) = tuple_pool(self.root()) {
-            let run = |eval: &mut Eval| eval.tuple::<u128>(pool).map(|(o, d)| big_tuple(o, d));
-            let (outcomes, denom) =
-                self.with_retry(options, run, |eval| eval.tuple::<BigUint>(pool))?;
-            return Ok(Distribution { outcomes, denom });
+            return self.with_retry(
+                options,
+                |eval| Ok(Distribution::from_tuple(eval.tuple::<u128>(pool)?, Weights::Small)),
+                |eval| Ok(Distribution::from_tuple(eval.tuple::<BigUint>(pool)?, Weights::Big)),
+            );
         }
         let root = self.root();
         if let (Some(lo), Some(hi)) = bounds(root)
             && hi - lo >= i128::from(crate::dist::MAX_SUPPORT as u32)
         {
-            let message = format!(
-                "up to {} distinct values (the limit is {})",
-                hi - lo + 1,
-                crate::dist::MAX_SUPPORT
-            );
+            let message = format!("up to {} distinct values (the limit is {})", hi - lo + 1, crate::dist::MAX_SUPPORT);
             return Err(self.error(ErrorKind::TooLarge(message), root.span));
         }
         let full = Window::default();
-        let dist = self.with_retry(
+        self.with_retry(
             options,
-            |eval| eval.node::<u128>(root, full).map(|d| to_big(&d)),
-            |eval| eval.node::<BigUint>(root, full),
-        )?;
-        let outcomes = dist
-            .iter()
-            .map(|(v, w)| (Value::Int(v), w.clone()))
-            .collect();
-        Ok(Distribution {
-            outcomes,
-            denom: dist.denom,
-        })
+            |eval| Ok(Distribution::from_dist(eval.node::<u128>(root, full)?, Weights::Small)),
+            |eval| Ok(Distribution::from_dist(eval.node::<BigUint>(root, full)?, Weights::Big)),
+        )
     }
 
     /// The probability of an event, exact wherever the expression bounds its explosions (sums,
@@ -185,20 +198,8 @@ impl Program {
             return Err(self.error(ErrorKind::Meaning(message.into()), self.root().span));
         }
         let (window, at) = match event {
-            Event::AtLeast(t) => (
-                Window {
-                    lo: Some(t.saturating_sub(1)),
-                    hi: Some(t),
-                },
-                t,
-            ),
-            Event::AtMost(t) => (
-                Window {
-                    lo: Some(t),
-                    hi: Some(t.saturating_add(1)),
-                },
-                t,
-            ),
+            Event::AtLeast(t) => (Window { lo: Some(t.saturating_sub(1)), hi: Some(t) }, t),
+            Event::AtMost(t) => (Window { lo: Some(t), hi: Some(t.saturating_add(1)) }, t),
         };
         let root = self.root();
         let dist = self.with_retry(
@@ -207,11 +208,7 @@ impl Program {
             |eval| eval.node::<BigUint>(root, window),
         )?;
         let denom = BigInt::from(dist.denom.clone());
-        let hit: BigUint = dist
-            .iter()
-            .filter(|(v, _)| *v == at)
-            .map(|(_, w)| w.clone())
-            .sum();
+        let hit: BigUint = dist.iter().filter(|(v, _)| *v == at).map(|(_, w)| w.clone()).sum();
         let placed: BigUint = dist.w.iter().sum();
         Ok(Probability {
             p: BigRational::new(BigInt::from(hit), denom.clone()),
@@ -233,58 +230,31 @@ impl Program {
     fn mean_of(&self, node: &Node, options: &Options) -> Result<Option<BigRational>, Error> {
         let dist = self.with_retry(
             options,
-            |eval| {
-                eval.node::<u128>(node, Window::default())
-                    .map(|d| to_big(&d))
-            },
+            |eval| eval.node::<u128>(node, Window::default()).map(|d| to_big(&d)),
             |eval| eval.node::<BigUint>(node, Window::default()),
         )?;
         let placed: BigUint = dist.w.iter().sum();
         if placed == dist.denom {
-            let total: BigInt = dist
-                .iter()
-                .map(|(v, w)| BigInt::from(v) * BigInt::from(w.clone()))
-                .sum();
+            let total: BigInt = dist.iter().map(|(v, w)| BigInt::from(v) * BigInt::from(w.clone())).sum();
             return Ok(Some(BigRational::new(total, BigInt::from(dist.denom))));
         }
         let int = |v: i64| BigRational::from_integer(BigInt::from(v));
-        let both = |a: Option<BigRational>,
-                    b: Option<BigRational>,
-                    f: fn(BigRational, BigRational) -> BigRational| {
+        let both = |a: Option<BigRational>, b: Option<BigRational>, f: fn(BigRational, BigRational) -> BigRational| {
             a.zip(b).map(|(a, b)| f(a, b))
         };
         Ok(match &node.kind {
             NodeKind::Group(inner) => self.mean_of(inner, options)?,
             NodeKind::Neg(inner) => self.mean_of(inner, options)?.map(|m| -m),
-            NodeKind::Binary {
-                op: BinOp::Add,
-                lhs,
-                rhs,
-            } => both(
-                self.mean_of(lhs, options)?,
-                self.mean_of(rhs, options)?,
-                |a, b| a + b,
-            ),
-            NodeKind::Binary {
-                op: BinOp::Sub,
-                lhs,
-                rhs,
+            NodeKind::Binary { op: BinOp::Add, lhs, rhs } => {
+                both(self.mean_of(lhs, options)?, self.mean_of(rhs, options)?, |a, b| a + b)
             }
-            | NodeKind::Contest { lhs, rhs } => both(
-                self.mean_of(lhs, options)?,
-                self.mean_of(rhs, options)?,
-                |a, b| a - b,
-            ),
+            NodeKind::Binary { op: BinOp::Sub, lhs, rhs } | NodeKind::Contest { lhs, rhs } => {
+                both(self.mean_of(lhs, options)?, self.mean_of(rhs, options)?, |a, b| a - b)
+            }
             // Operands use distinct dice, so they are independent and E[ab] = E[a]E[b].
-            NodeKind::Binary {
-                op: BinOp::Mul,
-                lhs,
-                rhs,
-            } => both(
-                self.mean_of(lhs, options)?,
-                self.mean_of(rhs, options)?,
-                |a, b| a * b,
-            ),
+            NodeKind::Binary { op: BinOp::Mul, lhs, rhs } => {
+                both(self.mean_of(lhs, options)?, self.mean_of(rhs, options)?, |a, b| a * b)
+            }
             NodeKind::Pool(pool) if pool.keep.is_none() => {
                 let x = i64::from(pool.sides);
                 let n = i64::from(pool.count);
@@ -311,16 +281,10 @@ impl Program {
                             count: code.count.saturating_sub(1),
                             sides: 6,
                             explode: None,
-                            keep: Some(crate::syntax::Keep {
-                                kind: KeepKind::Lowest,
-                                n: code.count.saturating_sub(2),
-                            }),
+                            keep: Some(crate::syntax::Keep { kind: KeepKind::Lowest, n: code.count.saturating_sub(2) }),
                             counts: Vec::new(),
                         };
-                        let node = Node {
-                            kind: NodeKind::Pool(keep),
-                            span: node.span,
-                        };
+                        let node = Node { kind: NodeKind::Pool(keep), span: node.span };
                         match self.mean_of(&node, options)? {
                             Some(m) => m,
                             None => return Ok(None),
@@ -364,16 +328,6 @@ impl Program {
     }
 }
 
-fn big_tuple(outcomes: Vec<(Value, u128)>, denom: u128) -> (Vec<(Value, BigUint)>, BigUint) {
-    (
-        outcomes
-            .into_iter()
-            .map(|(v, w)| (v, BigUint::from(w)))
-            .collect(),
-        BigUint::from(denom),
-    )
-}
-
 /// An evaluation window: values outside are clamped to its ends. `None` is unbounded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Window {
@@ -403,10 +357,7 @@ fn child_window(win: Window, (alo, ahi): Bounds, (blo, bhi): Bounds) -> Window {
 }
 
 fn neg_window(win: Window) -> Window {
-    Window {
-        lo: win.hi.map(|h| h.saturating_neg()),
-        hi: win.lo.map(|l| l.saturating_neg()),
-    }
+    Window { lo: win.hi.map(|h| h.saturating_neg()), hi: win.lo.map(|l| l.saturating_neg()) }
 }
 
 fn neg_bounds((lo, hi): Bounds) -> Bounds {
@@ -423,10 +374,7 @@ fn die_bounds(pool: &Pool) -> Bounds {
     match pool.counts.first() {
         None => (Some(1), chain_max.map(|tosses| tosses * x)),
         Some(rule) => match pool.explode {
-            Some(e)
-                if e.mode == ExplodeMode::Add
-                    && rule.op.holds(i64::from(pool.sides), rule.value) =>
-            {
+            Some(e) if e.mode == ExplodeMode::Add && rule.op.holds(i64::from(pool.sides), rule.value) => {
                 (Some(0), chain_max)
             }
             _ => (Some(0), Some(1)),
@@ -456,20 +404,13 @@ fn bounds(node: &Node) -> Bounds {
         NodeKind::Pool(pool) => scale_bounds(die_bounds(pool), i128::from(kept(pool))),
         NodeKind::Wild(code) => {
             let k = i128::from(code.count);
-            let hi = if code.count == 0 {
-                Some(0)
-            } else {
-                code.depth.map(|d| 6 * (k - 1) + 6 * (i128::from(d) + 1))
-            };
+            let hi = if code.count == 0 { Some(0) } else { code.depth.map(|d| 6 * (k - 1) + 6 * (i128::from(d) + 1)) };
             (Some(0), hi)
         }
         NodeKind::Binary { op, lhs, rhs } => {
             let (a, b) = (bounds(lhs), bounds(rhs));
             match op {
-                BinOp::Add => (
-                    a.0.zip(b.0).map(|(x, y)| x + y),
-                    a.1.zip(b.1).map(|(x, y)| x + y),
-                ),
+                BinOp::Add => (a.0.zip(b.0).map(|(x, y)| x + y), a.1.zip(b.1).map(|(x, y)| x + y)),
                 BinOp::Sub => sub_bounds(a, b),
                 BinOp::Mul => {
                     if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (a.0, a.1, b.0, b.1) {
@@ -486,14 +427,9 @@ fn bounds(node: &Node) -> Bounds {
                 BinOp::Div => match constant(rhs) {
                     Some(Ok(c)) if c != 0 => {
                         let c = i128::from(c);
-                        let q = |v: Option<i128>| {
-                            v.map(|v| v.div_euclid(c) - i128::from(v.rem_euclid(c) != 0 && c < 0))
-                        };
-                        if c > 0 {
-                            (q(a.0), q(a.1))
-                        } else {
-                            (q(a.1), q(a.0))
-                        }
+                        let q =
+                            |v: Option<i128>| v.map(|v| v.div_euclid(c) - i128::from(v.rem_euclid(c) != 0 && c < 0));
+                        if c > 0 { (q(a.0), q(a.1)) } else { (q(a.1), q(a.0)) }
                     }
                     _ => (None, None),
                 },
@@ -506,16 +442,10 @@ fn bounds(node: &Node) -> Bounds {
             match func {
                 Func::Max => (
                     all.iter().filter_map(|b| b.0).max(),
-                    all.iter()
-                        .map(|b| b.1)
-                        .collect::<Option<Vec<_>>>()
-                        .and_then(|v| v.into_iter().max()),
+                    all.iter().map(|b| b.1).collect::<Option<Vec<_>>>().and_then(|v| v.into_iter().max()),
                 ),
                 Func::Min => (
-                    all.iter()
-                        .map(|b| b.0)
-                        .collect::<Option<Vec<_>>>()
-                        .and_then(|v| v.into_iter().min()),
+                    all.iter().map(|b| b.0).collect::<Option<Vec<_>>>().and_then(|v| v.into_iter().min()),
                     all.iter().filter_map(|b| b.1).min(),
                 ),
                 Func::Abs => {
@@ -533,10 +463,7 @@ fn bounds(node: &Node) -> Bounds {
 
 fn sub_bounds(a: Bounds, b: Bounds) -> Bounds {
     let nb = neg_bounds(b);
-    (
-        a.0.zip(nb.0).map(|(x, y)| x + y),
-        a.1.zip(nb.1).map(|(x, y)| x + y),
-    )
+    (a.0.zip(nb.0).map(|(x, y)| x + y), a.1.zip(nb.1).map(|(x, y)| x + y))
 }
 
 fn mul_bounds(a: Bounds, c: i64) -> Bounds {
@@ -550,11 +477,7 @@ fn mul_bounds(a: Bounds, c: i64) -> Bounds {
 
 fn div_floor(a: i128, b: i128) -> i128 {
     let q = a / b;
-    if (a % b != 0) && ((a < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
-    }
+    if (a % b != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q }
 }
 
 fn div_ceil(a: i128, b: i128) -> i128 {
@@ -569,13 +492,7 @@ pub(crate) struct Eval {
 
 impl Eval {
     fn new(program: &Program, options: &Options) -> Eval {
-        Eval {
-            depth: options.depth,
-            limits: Limits {
-                span: program.root().span,
-                work: 0,
-            },
-        }
+        Eval { depth: options.depth, limits: Limits { span: program.root().span, work: 0 } }
     }
 
     fn fail(kind: ErrorKind, span: Span) -> Fail {
@@ -595,22 +512,11 @@ impl Eval {
             NodeKind::Int(v) => Ok(Dist::point(*v)),
             NodeKind::Group(inner) => self.node(inner, win),
             NodeKind::Neg(inner) => Ok(self.node::<W>(inner, neg_window(win))?.neg()),
-            NodeKind::Binary {
-                op: BinOp::Add,
-                lhs,
-                rhs,
-            } => self.sum(lhs, rhs, false, win),
-            NodeKind::Binary {
-                op: BinOp::Sub,
-                lhs,
-                rhs,
+            NodeKind::Binary { op: BinOp::Add, lhs, rhs } => self.sum(lhs, rhs, false, win),
+            NodeKind::Binary { op: BinOp::Sub, lhs, rhs } | NodeKind::Contest { lhs, rhs } => {
+                self.sum(lhs, rhs, true, win)
             }
-            | NodeKind::Contest { lhs, rhs } => self.sum(lhs, rhs, true, win),
-            NodeKind::Binary {
-                op: BinOp::Mul,
-                lhs,
-                rhs,
-            } => {
+            NodeKind::Binary { op: BinOp::Mul, lhs, rhs } => {
                 if let Some(Ok(c)) = constant(rhs) {
                     self.scaled(lhs, c, win, node.span)
                 } else if let Some(Ok(c)) = constant(lhs) {
@@ -618,25 +524,17 @@ impl Eval {
                 } else {
                     let a = self.node::<W>(lhs, Window::default())?;
                     let b = self.node::<W>(rhs, Window::default())?;
-                    let extremes = [a.min, a.max()]
-                        .into_iter()
-                        .flat_map(|x| [b.min, b.max()].map(|y| x.checked_mul(y)));
+                    let extremes =
+                        [a.min, a.max()].into_iter().flat_map(|x| [b.min, b.max()].map(|y| x.checked_mul(y)));
                     if extremes.into_iter().any(|p| p.is_none()) {
                         return Err(Self::fail(ErrorKind::Overflow, node.span));
                     }
                     a.combine(&b, &mut self.limits, |x, y| x * y)
                 }
             }
-            NodeKind::Binary {
-                op: BinOp::Div,
-                lhs,
-                rhs,
-            } => {
+            NodeKind::Binary { op: BinOp::Div, lhs, rhs } => {
                 let Some(Ok(c)) = constant(rhs) else {
-                    return Err(Self::fail(
-                        ErrorKind::Meaning("the divisor must be a constant".into()),
-                        rhs.span,
-                    ));
+                    return Err(Self::fail(ErrorKind::Meaning("the divisor must be a constant".into()), rhs.span));
                 };
                 let (c, abs) = (i128::from(c), i128::from(c).abs());
                 // For y = ±x: clamp(y / |c|) is kept when y is clamped to [lo·|c| + |c| − 1, hi·|c|].
@@ -655,28 +553,14 @@ impl Eval {
                     CmpOp::Gt | CmpOp::Le => (0, 1),
                     CmpOp::Eq | CmpOp::Ne => (-1, 1),
                 };
-                let diff = self.sum::<W>(
-                    lhs,
-                    rhs,
-                    true,
-                    Window {
-                        lo: Some(lo),
-                        hi: Some(hi),
-                    },
-                )?;
+                let diff = self.sum::<W>(lhs, rhs, true, Window { lo: Some(lo), hi: Some(hi) })?;
                 let diff = diff.clamp(Some(lo), Some(hi), &mut self.limits)?;
                 let op = *op;
                 diff.map(&mut self.limits, |d| i64::from(op.holds(d, 0)))
             }
-            NodeKind::Call {
-                func: Func::Abs,
-                args,
-            } => {
+            NodeKind::Call { func: Func::Abs, args } => {
                 let inner_win = match win.hi {
-                    Some(h) if h >= 0 => Window {
-                        lo: Some(-h),
-                        hi: Some(h),
-                    },
+                    Some(h) if h >= 0 => Window { lo: Some(-h), hi: Some(h) },
                     _ => Window::default(),
                 };
                 let a = self.node::<W>(&args[0], inner_win)?;
@@ -687,11 +571,7 @@ impl Eval {
                 let mut acc = self.node::<W>(&args[0], win)?;
                 for arg in &args[1..] {
                     let next = self.node::<W>(arg, win)?;
-                    let pick: fn(i64, i64) -> i64 = if *func == Func::Max {
-                        i64::max
-                    } else {
-                        i64::min
-                    };
+                    let pick: fn(i64, i64) -> i64 = if *func == Func::Max { i64::max } else { i64::min };
                     acc = acc.combine(&next, &mut self.limits, pick)?;
                     acc.reduce();
                 }
@@ -703,39 +583,19 @@ impl Eval {
     }
 
     /// `lhs + rhs`, or `lhs − rhs` when `negate` is set.
-    fn sum<W: Weight>(
-        &mut self,
-        lhs: &Node,
-        rhs: &Node,
-        negate: bool,
-        win: Window,
-    ) -> Result<Dist<W>, Fail> {
+    fn sum<W: Weight>(&mut self, lhs: &Node, rhs: &Node, negate: bool, win: Window) -> Result<Dist<W>, Fail> {
         let (a_bounds, b_bounds) = (bounds(lhs), bounds(rhs));
-        let b_signed = if negate {
-            neg_bounds(b_bounds)
-        } else {
-            b_bounds
-        };
+        let b_signed = if negate { neg_bounds(b_bounds) } else { b_bounds };
         let a = self.node::<W>(lhs, child_window(win, a_bounds, b_signed))?;
         let b_win = child_window(win, b_signed, a_bounds);
-        let b = if negate {
-            self.node::<W>(rhs, neg_window(b_win))?.neg()
-        } else {
-            self.node::<W>(rhs, b_win)?
-        };
+        let b = if negate { self.node::<W>(rhs, neg_window(b_win))?.neg() } else { self.node::<W>(rhs, b_win)? };
         let mut out = a.convolve(&b, &mut self.limits)?;
         out.reduce();
         Ok(out)
     }
 
     /// `x · c` for a constant `c`.
-    fn scaled<W: Weight>(
-        &mut self,
-        x: &Node,
-        c: i64,
-        win: Window,
-        span: Span,
-    ) -> Result<Dist<W>, Fail> {
+    fn scaled<W: Weight>(&mut self, x: &Node, c: i64, win: Window, span: Span) -> Result<Dist<W>, Fail> {
         if c == 0 {
             return Ok(Dist::point(0));
         }
@@ -762,11 +622,7 @@ impl Eval {
         // A window for one die, given that `others` more dice join it in the total.
         let die_window = |others: u32| {
             let others = i128::from(others);
-            child_window(
-                win,
-                (dmin, dmax),
-                (dmin.map(|m| m * others), dmax.map(|m| m * others)),
-            )
+            child_window(win, (dmin, dmax), (dmin.map(|m| m * others), dmax.map(|m| m * others)))
         };
         let mut die = match pool.counts.first() {
             Some(rule) => self.count_die::<W>(pool, rule, die_window(pool.count - 1))?,
@@ -786,32 +642,17 @@ impl Eval {
     fn value_die<W: Weight>(&mut self, pool: &Pool, win: Window) -> Result<Dist<W>, Fail> {
         let x = pool.sides;
         let die = match pool.explode {
-            None => Dist {
-                min: 1,
-                w: vec![W::one(); x as usize],
-                denom: W::from_u64(u64::from(x)),
-            },
+            None => Dist { min: 1, w: vec![W::one(); x as usize], denom: W::from_u64(u64::from(x)) },
             Some(e) => {
                 let xi = i64::from(x);
-                self.chain(
-                    x,
-                    e.depth,
-                    win.hi,
-                    |k, r| xi * i64::from(k) + i64::from(r),
-                    |k| xi * i64::from(k) + 1,
-                )?
+                self.chain(x, e.depth, win.hi, |k, r| xi * i64::from(k) + i64::from(r), |k| xi * i64::from(k) + 1)?
             }
         };
         die.clamp(win.lo, win.hi, &mut self.limits)
     }
 
     /// How many tosses of one die (its whole chain) meet the rule.
-    fn count_die<W: Weight>(
-        &mut self,
-        pool: &Pool,
-        rule: &CountRule,
-        win: Window,
-    ) -> Result<Dist<W>, Fail> {
+    fn count_die<W: Weight>(&mut self, pool: &Pool, rule: &CountRule, win: Window) -> Result<Dist<W>, Fail> {
         let x = pool.sides;
         let holds = |v: i64| i64::from(rule.op.holds(v, rule.value));
         match pool.explode {
@@ -822,11 +663,7 @@ impl Eval {
                     let ok = (1..i64::from(x)).filter(|&f| holds(f) == 1).count() as u64;
                     let miss = u64::from(x) - 1 - ok;
                     let denom = W::from_u64(u64::from(x) - 1);
-                    return Ok(Dist {
-                        min: 0,
-                        w: vec![W::from_u64(miss), W::from_u64(ok)],
-                        denom,
-                    });
+                    return Ok(Dist { min: 0, w: vec![W::from_u64(miss), W::from_u64(ok)], denom });
                 }
                 let d = self.chain(
                     x,
@@ -839,10 +676,7 @@ impl Eval {
             }
             _ => {
                 // Values above the threshold all count alike: clamp the die just above it.
-                let cap = Window {
-                    lo: None,
-                    hi: Some(rule.value.saturating_add(1)),
-                };
+                let cap = Window { lo: None, hi: Some(rule.value.saturating_add(1)) };
                 let die = self.value_die::<W>(pool, cap)?;
                 die.map(&mut self.limits, holds)
             }
@@ -914,87 +748,90 @@ impl Eval {
         let window_after = |placed: u32| {
             let (placed, others) = (i128::from(placed), i128::from(n - placed));
             let own = (dmin.map(|m| m * placed), dmax.map(|m| m * placed));
-            child_window(
-                win,
-                own,
-                (dmin.map(|m| m * others), dmax.map(|m| m * others)),
-            )
+            child_window(win, own, (dmin.map(|m| m * others), dmax.map(|m| m * others)))
         };
         let first = window_after(1);
         let mut acc = die.clone().clamp(first.lo, first.hi, &mut self.limits)?;
+        let mut spare = Dist { min: 0, w: Vec::new(), denom: W::zero() };
         for placed in 2..=n {
             let w = window_after(placed);
-            acc = acc
-                .convolve(die, &mut self.limits)?
-                .clamp(w.lo, w.hi, &mut self.limits)?;
+            acc.convolve_into(die, &mut spare, &mut self.limits)?;
+            std::mem::swap(&mut acc, &mut spare);
+            acc = acc.clamp(w.lo, w.hi, &mut self.limits)?;
         }
         acc.reduce();
         Ok(acc)
     }
 
     /// The sum of the `take` best of `n` dice (highest or lowest), outcome by outcome.
-    fn keep<W: Weight>(
-        &mut self,
-        die: &Dist<W>,
-        n: u32,
-        take: u32,
-        highest: bool,
-    ) -> Result<Dist<W>, Fail> {
+    ///
+    /// Outcomes are visited from best to worst; a state is (dice placed so far, kept sum so far).
+    /// Once `take` dice are placed the kept sum is settled and each remaining die may show any
+    /// worse outcome, so the state closes at once with weight `C(left, j)·w^j·below^(left − j)`:
+    /// only states with fewer than `take` dice placed are carried.
+    fn keep<W: Weight>(&mut self, die: &Dist<W>, n: u32, take: u32, highest: bool) -> Result<Dist<W>, Fail> {
         let mut outcomes: Vec<(i64, W)> = die.iter().map(|(v, w)| (v, w.clone())).collect();
         let denom = overflow(die.denom.pow(n))?;
         if outcomes.is_empty() {
-            return Ok(Dist {
-                min: 0,
-                w: Vec::new(),
-                denom,
-            });
+            return Ok(Dist { min: 0, w: Vec::new(), denom });
         }
         if highest {
             outcomes.reverse();
         }
+        let (n, take) = (n as usize, take as usize);
         let vmin = die.min;
         let spread = (die.max() - die.min) as u64;
-        let n_us = n as usize;
-        let sums = self
-            .limits
-            .width(i128::from(take) * i128::from(spread) + 1)?;
-        let cells = self.limits.width((n_us as i128 + 1) * sums as i128)?;
-        let ops = outcomes.len() as u64 * (u64::from(n) + 1) * (u64::from(n) + 2) / 2 * sums as u64;
+        let sums = self.limits.width(take as i128 * i128::from(spread) + 1)?;
+        let cells = self.limits.width(take as i128 * sums as i128)?;
+        let ops = outcomes.len() as u64 * take as u64 * (n as u64 + 1) * sums as u64;
         self.limits.work(ops.saturating_mul(denom.cost()))?;
-        let pascal = pascal::<W>(n)?;
-        let mut dp = vec![W::zero(); cells];
-        dp[0] = W::one();
-        for (v, w) in &outcomes {
-            let mut powers = vec![W::one()];
+        let pascal = pascal::<W>(n as u32)?;
+        // Total weight of the outcomes worse than the current one.
+        let mut below = W::zero();
+        for (_, w) in &outcomes {
+            below = overflow(below.checked_add(w))?;
+        }
+        let power_table = |base: &W| -> Result<Vec<W>, Fail> {
+            let mut powers = Vec::with_capacity(n + 1);
+            powers.push(W::one());
             for _ in 0..n {
-                let next = overflow(powers.last().expect("non-empty").checked_mul(w))?;
-                powers.push(next);
+                powers.push(overflow(powers.last().expect("non-empty").checked_mul(base))?);
             }
+            Ok(powers)
+        };
+        let mut open = vec![W::zero(); cells];
+        let mut next = vec![W::zero(); cells];
+        let mut done = vec![W::zero(); sums];
+        open[0] = W::one();
+        for (v, w) in &outcomes {
+            below.sub_unchecked(w);
+            let (at, under) = (power_table(w)?, power_table(&below)?);
             let step = (v - vmin) as usize;
-            let mut next = vec![W::zero(); cells];
-            for placed in 0..=n_us {
+            next.iter_mut().for_each(|x| *x = W::zero());
+            for placed in 0..take {
+                let left = n - placed;
                 for s in 0..sums {
-                    let here = &dp[placed * sums + s];
+                    let here = &open[placed * sums + s];
                     if here.is_zero() {
                         continue;
                     }
-                    let left = n_us - placed;
                     for j in 0..=left {
-                        let gained = (placed + j).min(take as usize) - placed.min(take as usize);
-                        let coefficient = overflow(pascal[left][j].checked_mul(&powers[j]))?;
-                        let slot = &mut next[(placed + j) * sums + s + gained * step];
-                        overflow(slot.add_product(here, &coefficient))?;
+                        // Every factor is a weight of a sub-event of n dice: at most denom^n.
+                        let mut c = W::zero();
+                        c.add_product_unchecked(&pascal[left][j], &at[j]);
+                        if placed + j < take {
+                            next[(placed + j) * sums + s + j * step].add_product_unchecked(here, &c);
+                        } else {
+                            let mut closed = W::zero();
+                            closed.add_product_unchecked(&c, &under[left - j]);
+                            done[s + (take - placed) * step].add_product_unchecked(here, &closed);
+                        }
                     }
                 }
             }
-            dp = next;
+            std::mem::swap(&mut open, &mut next);
         }
-        let w = dp[n_us * sums..].to_vec();
-        let mut out = Dist {
-            min: i64::from(take) * vmin,
-            w,
-            denom,
-        };
+        let mut out = Dist { min: take as i64 * vmin, w: done, denom };
         out.trim();
         out.reduce();
         Ok(out)
@@ -1006,29 +843,14 @@ impl Eval {
             return Ok(Dist::point(0));
         }
         let n = code.count - 1;
-        let plain = Pool {
-            count: n,
-            sides: 6,
-            explode: None,
-            keep: None,
-            counts: Vec::new(),
-        };
+        let plain = Pool { count: n, sides: 6, explode: None, keep: None, counts: Vec::new() };
         let regular = self.pool::<W>(&plain, Window::default())?;
         // First toss 1 (probability 1/6).
         let on_one = match code.reading {
             WildReading::Complication => regular.convolve(&Dist::point(1), &mut self.limits)?,
             WildReading::CancelHighest => {
-                let keep = crate::syntax::Keep {
-                    kind: KeepKind::Lowest,
-                    n: n.saturating_sub(1),
-                };
-                let rest = Pool {
-                    count: n,
-                    sides: 6,
-                    explode: None,
-                    keep: Some(keep),
-                    counts: Vec::new(),
-                };
+                let keep = crate::syntax::Keep { kind: KeepKind::Lowest, n: n.saturating_sub(1) };
+                let rest = Pool { count: n, sides: 6, explode: None, keep: Some(keep), counts: Vec::new() };
                 self.pool::<W>(&rest, Window::default())?
             }
         };
@@ -1044,10 +866,7 @@ impl Eval {
                 let die = Pool {
                     count: 1,
                     sides: 6,
-                    explode: Some(crate::syntax::Explode {
-                        mode: ExplodeMode::Compound,
-                        depth: depth.map(|d| d - 1),
-                    }),
+                    explode: Some(crate::syntax::Explode { mode: ExplodeMode::Compound, depth: depth.map(|d| d - 1) }),
                     keep: None,
                     counts: Vec::new(),
                 };
@@ -1072,35 +891,20 @@ impl Eval {
 
     /// A pool with several counts: the joint distribution of the counts.
     fn tuple<W: Weight>(&mut self, pool: &Pool) -> Result<(Vec<(Value, W)>, W), Fail> {
-        let cap = pool
-            .counts
-            .iter()
-            .map(|r| r.value.saturating_add(1))
-            .max()
-            .unwrap_or(0);
-        let mut die = self.value_die::<W>(
-            pool,
-            Window {
-                lo: None,
-                hi: Some(cap),
-            },
-        )?;
+        let cap = pool.counts.iter().map(|r| r.value.saturating_add(1)).max().unwrap_or(0);
+        let mut die = self.value_die::<W>(pool, Window { lo: None, hi: Some(cap) })?;
         die.reduce();
         let rules = &pool.counts;
         let mut patterns: BTreeMap<u8, W> = BTreeMap::new();
         for (v, w) in die.iter() {
-            let mask = rules
-                .iter()
-                .enumerate()
-                .fold(0u8, |m, (i, r)| m | (u8::from(r.op.holds(v, r.value)) << i));
+            let mask = rules.iter().enumerate().fold(0u8, |m, (i, r)| m | (u8::from(r.op.holds(v, r.value)) << i));
             let slot = patterns.entry(mask).or_insert_with(W::zero);
             *slot = overflow(slot.checked_add(w))?;
         }
         let mut joint: BTreeMap<Counts, W> = BTreeMap::new();
         joint.insert(Counts::from_slice(&vec![0; rules.len()]), W::one());
         for _ in 0..pool.count {
-            self.limits
-                .work(joint.len() as u64 * patterns.len() as u64 * die.denom.cost().max(4))?;
+            self.limits.work(joint.len() as u64 * patterns.len() as u64 * die.denom.cost().max(4))?;
             let mut next: BTreeMap<Counts, W> = BTreeMap::new();
             for (counts, w) in &joint {
                 for (mask, pw) in &patterns {
@@ -1108,20 +912,14 @@ impl Eval {
                     for (i, v) in values.iter_mut().enumerate() {
                         *v += i64::from((mask >> i) & 1);
                     }
-                    let slot = next
-                        .entry(Counts::from_slice(&values))
-                        .or_insert_with(W::zero);
+                    let slot = next.entry(Counts::from_slice(&values)).or_insert_with(W::zero);
                     overflow(slot.add_product(w, pw))?;
                 }
             }
             joint = next;
         }
         let denom = overflow(die.denom.pow(pool.count))?;
-        let outcomes = joint
-            .into_iter()
-            .filter(|(_, w)| !w.is_zero())
-            .map(|(c, w)| (Value::Counts(c), w))
-            .collect();
+        let outcomes = joint.into_iter().filter(|(_, w)| !w.is_zero()).map(|(c, w)| (Value::Counts(c), w)).collect();
         Ok((outcomes, denom))
     }
 }

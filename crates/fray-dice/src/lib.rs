@@ -28,9 +28,7 @@ pub mod syntax;
 
 pub use dist::{MAX_SUPPORT, MAX_WORK};
 pub use error::{Error, ErrorKind, Span};
-pub use exact::{
-    Distribution, Event, MAX_TRUNCATION_DEPTH, Options, Probability, fraction, is_one,
-};
+pub use exact::{Distribution, Event, MAX_TRUNCATION_DEPTH, Options, Probability, fraction, is_one};
 pub use num_bigint::BigUint;
 pub use num_rational::BigRational;
 pub use program::{Counts, Program, Value};

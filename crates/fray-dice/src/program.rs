@@ -26,10 +26,7 @@ impl Counts {
     /// # Panics
     /// If the slice is longer than four.
     pub fn from_slice(values: &[i64]) -> Counts {
-        let mut counts = Counts {
-            len: values.len() as u8,
-            values: [0; syntax::MAX_COUNTS],
-        };
+        let mut counts = Counts { len: values.len() as u8, values: [0; syntax::MAX_COUNTS] };
         counts.values[..values.len()].copy_from_slice(values);
         counts
     }
@@ -88,10 +85,7 @@ impl Program {
         let root = syntax::parse(source)?;
         let checker = Checker { source };
         checker.node(&root, true)?;
-        Ok(Program {
-            source: source.to_owned(),
-            root,
-        })
+        Ok(Program { source: source.to_owned(), root })
     }
 
     /// The text the program was parsed from.
@@ -135,9 +129,7 @@ pub(crate) fn constant(node: &Node) -> Option<Result<i64, ErrorKind>> {
         NodeKind::Int(v) => Ok(*v),
         NodeKind::Pool(_) | NodeKind::Wild(_) => return None,
         NodeKind::Group(inner) => return constant(inner),
-        NodeKind::Neg(inner) => {
-            constant(inner)?.and_then(|v| v.checked_neg().ok_or(ErrorKind::Overflow))
-        }
+        NodeKind::Neg(inner) => constant(inner)?.and_then(|v| v.checked_neg().ok_or(ErrorKind::Overflow)),
         NodeKind::Binary { op, lhs, rhs } => {
             let (a, b) = (constant(lhs)?, constant(rhs)?);
             a.and_then(|a| b.and_then(|b| arith(*op, a, b)))
@@ -175,11 +167,7 @@ pub(crate) fn arith(op: BinOp, a: i64, b: i64) -> Result<i64, ErrorKind> {
             }
             let q = a.checked_div(b).ok_or(ErrorKind::Overflow)?;
             // Round toward negative infinity.
-            Ok(if (a % b != 0) && ((a < 0) != (b < 0)) {
-                q - 1
-            } else {
-                q
-            })
+            Ok(if (a % b != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q })
         }
     }
 }
@@ -215,17 +203,11 @@ impl Checker<'_> {
                 if *op == BinOp::Div {
                     match constant(rhs) {
                         None => {
-                            return Err(
-                                self.meaning("the divisor must be a constant (no dice)", rhs.span)
-                            );
+                            return Err(self.meaning("the divisor must be a constant (no dice)", rhs.span));
                         }
                         Some(Err(kind)) => return Err(Error::new(kind, rhs.span, self.source)),
                         Some(Ok(0)) => {
-                            return Err(Error::new(
-                                ErrorKind::DivisionByZero,
-                                rhs.span,
-                                self.source,
-                            ));
+                            return Err(Error::new(ErrorKind::DivisionByZero, rhs.span, self.source));
                         }
                         Some(Ok(_)) => {}
                     }
@@ -250,10 +232,7 @@ impl Checker<'_> {
                     KeepKind::Highest | KeepKind::Lowest => "keep",
                     KeepKind::DropHighest | KeepKind::DropLowest => "drop",
                 };
-                return Err(self.meaning(
-                    format!("cannot {verb} {} of {} dice", keep.n, pool.count),
-                    span,
-                ));
+                return Err(self.meaning(format!("cannot {verb} {} of {} dice", keep.n, pool.count), span));
             }
             if !pool.counts.is_empty() {
                 return Err(self.meaning("keep/drop and `cs` cannot be combined in one pool", span));
@@ -267,15 +246,11 @@ impl Checker<'_> {
         }
         if pool.counts.len() >= 2 {
             if !root {
-                return Err(self.meaning(
-                    "a pool with several `cs` counts gives a tuple; it must be the whole expression",
-                    span,
-                ));
+                return Err(self
+                    .meaning("a pool with several `cs` counts gives a tuple; it must be the whole expression", span));
             }
             if pool.explode.is_some_and(|e| e.mode == ExplodeMode::Add) {
-                return Err(
-                    self.meaning("several `cs` counts need compounding `!!`, not `!`", span)
-                );
+                return Err(self.meaning("several `cs` counts need compounding `!!`, not `!`", span));
             }
         }
         Ok(())

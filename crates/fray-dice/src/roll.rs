@@ -3,9 +3,7 @@
 use crate::error::{Error, ErrorKind, Span};
 use crate::program::{Counts, Program, Value, arith, call};
 use crate::source::DiceSource;
-use crate::syntax::{
-    BinOp, CountRule, ExplodeMode, KeepKind, Node, NodeKind, Pool, WildCode, WildReading,
-};
+use crate::syntax::{BinOp, CountRule, ExplodeMode, KeepKind, Node, NodeKind, Pool, WildCode, WildReading};
 
 /// An explosion without a written depth stops after this many extra tosses when rolled
 /// (a chance of at most 2^-1000; exact odds treat it as unlimited).
@@ -82,29 +80,15 @@ impl Program {
     /// Rolls the expression, recording every die.
     pub fn roll<S: DiceSource + ?Sized>(&self, source: &mut S) -> Result<Roll, Error> {
         let mut groups = Vec::new();
-        let mut roller = Roller {
-            program: self,
-            source,
-            groups: Some(&mut groups),
-            scratch: Vec::new(),
-        };
+        let mut roller = Roller { program: self, source, groups: Some(&mut groups), scratch: Vec::new() };
         let value = roller.node(self.root())?;
         Ok(Roll { value, groups })
     }
 
     /// Rolls the expression for its value only; reuses `scratch` so that repeated rolls do not
     /// allocate.
-    pub fn sample<S: DiceSource + ?Sized>(
-        &self,
-        source: &mut S,
-        scratch: &mut Vec<i64>,
-    ) -> Result<Value, Error> {
-        let mut roller = Roller {
-            program: self,
-            source,
-            groups: None,
-            scratch: std::mem::take(scratch),
-        };
+    pub fn sample<S: DiceSource + ?Sized>(&self, source: &mut S, scratch: &mut Vec<i64>) -> Result<Value, Error> {
+        let mut roller = Roller { program: self, source, groups: None, scratch: std::mem::take(scratch) };
         let value = roller.node(self.root());
         *scratch = roller.scratch;
         value
@@ -123,10 +107,7 @@ impl<S: DiceSource + ?Sized> Roller<'_, S> {
         match self.node(node)? {
             Value::Int(v) => Ok(v),
             // The checker lets tuples stand only at the root.
-            Value::Counts(_) => Err(self.program.error(
-                ErrorKind::Meaning("a tuple of counts here".into()),
-                node.span,
-            )),
+            Value::Counts(_) => Err(self.program.error(ErrorKind::Meaning("a tuple of counts here".into()), node.span)),
         }
     }
 
@@ -163,20 +144,14 @@ impl<S: DiceSource + ?Sized> Roller<'_, S> {
                     });
                 }
                 let v = best.unwrap_or(0);
-                if args.len() == 1 {
-                    call(*func, &[v]).map_err(at)?
-                } else {
-                    v
-                }
+                if args.len() == 1 { call(*func, &[v]).map_err(at)? } else { v }
             }
         };
         Ok(Value::Int(v))
     }
 
     fn toss(&mut self, sides: u32, span: Span) -> Result<u32, Error> {
-        self.source
-            .face(sides)
-            .map_err(|e| self.program.error(ErrorKind::Source(e.0), span))
+        self.source.face(sides).map_err(|e| self.program.error(ErrorKind::Source(e.0), span))
     }
 
     /// Tosses one die with its explosion; calls `on_toss` for every toss.
@@ -219,11 +194,7 @@ impl<S: DiceSource + ?Sized> Roller<'_, S> {
                             tosses: vec![face],
                             value: i64::from(face),
                             kept: true,
-                            role: if first {
-                                DieRole::Regular
-                            } else {
-                                DieRole::Explosion
-                            },
+                            role: if first { DieRole::Regular } else { DieRole::Explosion },
                         });
                     }
                     first = false;
@@ -235,23 +206,12 @@ impl<S: DiceSource + ?Sized> Roller<'_, S> {
             if compound {
                 values.push(total);
                 if recording {
-                    dice.push(DieRoll {
-                        sides: pool.sides,
-                        tosses,
-                        value: total,
-                        kept: true,
-                        role: DieRole::Regular,
-                    });
+                    dice.push(DieRoll { sides: pool.sides, tosses, value: total, kept: true, role: DieRole::Regular });
                 }
             }
         }
         let value = if !pool.counts.is_empty() {
-            let count = |rule: &CountRule| {
-                values
-                    .iter()
-                    .filter(|&&v| rule.op.holds(v, rule.value))
-                    .count() as i64
-            };
+            let count = |rule: &CountRule| values.iter().filter(|&&v| rule.op.holds(v, rule.value)).count() as i64;
             if pool.counts.len() == 1 {
                 Value::Int(count(&pool.counts[0]))
             } else {
@@ -294,13 +254,7 @@ impl<S: DiceSource + ?Sized> Roller<'_, S> {
         };
         self.scratch = values;
         if let Some(groups) = self.groups.as_deref_mut() {
-            groups.push(DiceGroup {
-                span,
-                notation: pool.to_string(),
-                dice,
-                value,
-                wild: None,
-            });
+            groups.push(DiceGroup { span, notation: pool.to_string(), dice, value, wild: None });
         }
         Ok(value)
     }
@@ -316,13 +270,7 @@ impl<S: DiceSource + ?Sized> Roller<'_, S> {
             if highest.is_none_or(|(_, h)| v > h) {
                 highest = Some((i, v));
             }
-            dice.push(DieRoll {
-                sides: 6,
-                tosses: vec![face],
-                value: v,
-                kept: true,
-                role: DieRole::Regular,
-            });
+            dice.push(DieRoll { sides: 6, tosses: vec![face], value: v, kept: true, role: DieRole::Regular });
         }
         let (total, fate) = if code.count == 0 {
             (0, None)
@@ -352,23 +300,11 @@ impl<S: DiceSource + ?Sized> Roller<'_, S> {
                 (6, _) => (regular_sum + wild_value, WildFate::Exploded, true),
                 _ => (regular_sum + wild_value, WildFate::Plain, true),
             };
-            dice.push(DieRoll {
-                sides: 6,
-                tosses,
-                value: wild_value,
-                kept: wild_kept,
-                role: DieRole::Wild,
-            });
+            dice.push(DieRoll { sides: 6, tosses, value: wild_value, kept: wild_kept, role: DieRole::Wild });
             (total, Some(fate))
         };
         if let Some(groups) = self.groups.as_deref_mut() {
-            groups.push(DiceGroup {
-                span,
-                notation: code.to_string(),
-                dice,
-                value: Value::Int(total),
-                wild: fate,
-            });
+            groups.push(DiceGroup { span, notation: code.to_string(), dice, value: Value::Int(total), wild: fate });
         }
         Ok(total)
     }

@@ -73,10 +73,7 @@ pub struct Scripted {
 impl Scripted {
     /// A script of faces.
     pub fn new(faces: impl Into<Vec<u32>>) -> Scripted {
-        Scripted {
-            faces: faces.into(),
-            next: 0,
-        }
+        Scripted { faces: faces.into(), next: 0 }
     }
 
     /// Faces not yet used.
@@ -88,16 +85,10 @@ impl Scripted {
 impl DiceSource for Scripted {
     fn face(&mut self, sides: u32) -> Result<u32, SourceError> {
         let Some(&face) = self.faces.get(self.next) else {
-            return Err(SourceError(format!(
-                "the script ran out of faces after {} dice",
-                self.next
-            )));
+            return Err(SourceError(format!("the script ran out of faces after {} dice", self.next)));
         };
         if face == 0 || face > sides {
-            return Err(SourceError(format!(
-                "scripted face {face} (die {}) does not fit a d{sides}",
-                self.next + 1
-            )));
+            return Err(SourceError(format!("scripted face {face} (die {}) does not fit a d{sides}", self.next + 1)));
         }
         self.next += 1;
         Ok(face)

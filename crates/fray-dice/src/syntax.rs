@@ -255,22 +255,13 @@ pub enum WildReading {
 /// Parses an expression into a syntax tree.
 pub fn parse(input: &str) -> Result<Node, Error> {
     if input.len() > MAX_INPUT_LEN {
-        let limit = ErrorKind::Limit {
-            what: "expression length",
-            value: input.len() as u64,
-            limit: MAX_INPUT_LEN as u64,
-        };
+        let limit =
+            ErrorKind::Limit { what: "expression length", value: input.len() as u64, limit: MAX_INPUT_LEN as u64 };
         // Point at the first character past the limit.
-        let at = (MAX_INPUT_LEN..input.len())
-            .find(|&i| input.is_char_boundary(i))
-            .unwrap_or(0);
+        let at = (MAX_INPUT_LEN..input.len()).find(|&i| input.is_char_boundary(i)).unwrap_or(0);
         return Err(Error::new(limit, Span::new(at, input.len()), input));
     }
-    let mut parser = Parser {
-        src: input,
-        pos: 0,
-        nesting: 0,
-    };
+    let mut parser = Parser { src: input, pos: 0, nesting: 0 };
     let node = parser.expr()?;
     parser.skip_ws();
     if parser.pos < input.len() {
@@ -331,11 +322,8 @@ impl Parser<'_> {
     fn enter(&mut self, span: Span) -> Result<(), Error> {
         self.nesting += 1;
         if self.nesting > MAX_NESTING {
-            let kind = ErrorKind::Limit {
-                what: "nesting depth",
-                value: self.nesting as u64,
-                limit: MAX_NESTING as u64,
-            };
+            let kind =
+                ErrorKind::Limit { what: "nesting depth", value: self.nesting as u64, limit: MAX_NESTING as u64 };
             return Err(Error::new(kind, span, self.src));
         }
         Ok(())
@@ -351,20 +339,10 @@ impl Parser<'_> {
         self.skip_ws();
         let at = self.pos;
         if self.cmp_op().is_some() {
-            return Err(self.error(
-                "comparisons cannot be chained; use parentheses",
-                Span::new(at, self.pos),
-            ));
+            return Err(self.error("comparisons cannot be chained; use parentheses", Span::new(at, self.pos)));
         }
         let span = lhs.span.to(rhs.span);
-        Ok(Node {
-            kind: NodeKind::Compare {
-                op,
-                lhs: Box::new(lhs),
-                rhs: Box::new(rhs),
-            },
-            span,
-        })
+        Ok(Node { kind: NodeKind::Compare { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span })
     }
 
     fn cmp_op(&mut self) -> Option<CmpOp> {
@@ -405,19 +383,10 @@ impl Parser<'_> {
         self.skip_ws();
         let at = self.pos;
         if self.keyword_vs() {
-            return Err(self.error(
-                "contests cannot be chained; use parentheses",
-                Span::new(at, self.pos),
-            ));
+            return Err(self.error("contests cannot be chained; use parentheses", Span::new(at, self.pos)));
         }
         let span = lhs.span.to(rhs.span);
-        Ok(Node {
-            kind: NodeKind::Contest {
-                lhs: Box::new(lhs),
-                rhs: Box::new(rhs),
-            },
-            span,
-        })
+        Ok(Node { kind: NodeKind::Contest { lhs: Box::new(lhs), rhs: Box::new(rhs) }, span })
     }
 
     fn additive(&mut self) -> Result<Node, Error> {
@@ -433,14 +402,7 @@ impl Parser<'_> {
             };
             let rhs = self.term()?;
             let span = lhs.span.to(rhs.span);
-            lhs = Node {
-                kind: NodeKind::Binary {
-                    op,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
-                span,
-            };
+            lhs = Node { kind: NodeKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span };
         }
     }
 
@@ -457,14 +419,7 @@ impl Parser<'_> {
             };
             let rhs = self.unary()?;
             let span = lhs.span.to(rhs.span);
-            lhs = Node {
-                kind: NodeKind::Binary {
-                    op,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
-                span,
-            };
+            lhs = Node { kind: NodeKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span };
         }
     }
 
@@ -476,10 +431,7 @@ impl Parser<'_> {
             let inner = self.unary()?;
             self.nesting -= 1;
             let span = Span::new(start, inner.span.end);
-            return Ok(Node {
-                kind: NodeKind::Neg(Box::new(inner)),
-                span,
-            });
+            return Ok(Node { kind: NodeKind::Neg(Box::new(inner)), span });
         }
         self.primary()
     }
@@ -493,10 +445,7 @@ impl Parser<'_> {
                 match self.peek() {
                     Some('d') => self.pool(start, Some(count)),
                     Some('D') => self.wild(start, count),
-                    _ => Ok(Node {
-                        kind: NodeKind::Int(count),
-                        span: Span::new(start, self.pos),
-                    }),
+                    _ => Ok(Node { kind: NodeKind::Int(count), span: Span::new(start, self.pos) }),
                 }
             }
             Some('d') => self.pool(start, None),
@@ -508,17 +457,11 @@ impl Parser<'_> {
                 if !self.eat(")") {
                     return Err(match self.peek() {
                         Some(_) => self.error("expected `)`", self.here()),
-                        None => self.error(
-                            "expected `)` to close this parenthesis",
-                            Span::new(start, start + 1),
-                        ),
+                        None => self.error("expected `)` to close this parenthesis", Span::new(start, start + 1)),
                     });
                 }
                 self.nesting -= 1;
-                Ok(Node {
-                    kind: NodeKind::Group(Box::new(inner)),
-                    span: Span::new(start, self.pos),
-                })
+                Ok(Node { kind: NodeKind::Group(Box::new(inner)), span: Span::new(start, self.pos) })
             }
             Some(c) if c.is_ascii_alphabetic() => self.call(start),
             Some(_) => Err(self.error("expected a number, dice, `(` or a function", self.here())),
@@ -527,11 +470,7 @@ impl Parser<'_> {
     }
 
     fn call(&mut self, start: usize) -> Result<Node, Error> {
-        let name_len = self
-            .rest()
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .count();
+        let name_len = self.rest().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').count();
         let name = &self.src[start..start + name_len];
         let name_span = Span::new(start, start + name_len);
         let func = match name {
@@ -543,9 +482,7 @@ impl Parser<'_> {
             }
             _ => {
                 return Err(self.error(
-                    format!(
-                        "unknown name `{name}`; expected dice (`3d6`, `4D`) or one of max, min, abs"
-                    ),
+                    format!("unknown name `{name}`; expected dice (`3d6`, `4D`) or one of max, min, abs"),
                     name_span,
                 ));
             }
@@ -574,18 +511,11 @@ impl Parser<'_> {
             Func::Max | Func::Min => args.len() >= 2,
         };
         if !arity_ok {
-            let want = if func == Func::Abs {
-                "exactly one argument"
-            } else {
-                "at least two arguments"
-            };
+            let want = if func == Func::Abs { "exactly one argument" } else { "at least two arguments" };
             let message = format!("`{}` takes {want}, found {}", func.name(), args.len());
             return Err(Error::new(ErrorKind::Meaning(message), span, self.src));
         }
-        Ok(Node {
-            kind: NodeKind::Call { func, args },
-            span,
-        })
+        Ok(Node { kind: NodeKind::Call { func, args }, span })
     }
 
     /// Reads a non-negative integer literal.
@@ -602,29 +532,15 @@ impl Parser<'_> {
             Ok(v) if v <= MAX_INT => Ok(v),
             _ => {
                 let value = text.parse::<u64>().unwrap_or(u64::MAX);
-                let kind = ErrorKind::Limit {
-                    what: "number",
-                    value,
-                    limit: MAX_INT as u64,
-                };
+                let kind = ErrorKind::Limit { what: "number", value, limit: MAX_INT as u64 };
                 Err(Error::new(kind, span, self.src))
             }
         }
     }
 
-    fn limited(
-        &self,
-        what: &'static str,
-        value: i64,
-        limit: u32,
-        span: Span,
-    ) -> Result<u32, Error> {
+    fn limited(&self, what: &'static str, value: i64, limit: u32, span: Span) -> Result<u32, Error> {
         if value > i64::from(limit) {
-            let kind = ErrorKind::Limit {
-                what,
-                value: value as u64,
-                limit: u64::from(limit),
-            };
+            let kind = ErrorKind::Limit { what, value: value as u64, limit: u64::from(limit) };
             return Err(Error::new(kind, span, self.src));
         }
         Ok(value as u32)
@@ -639,17 +555,9 @@ impl Parser<'_> {
             100
         } else if self.peek().is_some_and(|c| c.is_ascii_digit()) {
             let sides = self.int()?;
-            self.limited(
-                "number of sides",
-                sides,
-                MAX_SIDES,
-                Span::new(sides_start, self.pos),
-            )?
+            self.limited("number of sides", sides, MAX_SIDES, Span::new(sides_start, self.pos))?
         } else {
-            return Err(self.error(
-                "expected the number of sides after `d`, e.g. `d6` or `d%`",
-                self.here(),
-            ));
+            return Err(self.error("expected the number of sides after `d`, e.g. `d6` or `d%`", self.here()));
         };
         if sides == 0 {
             return Err(Error::new(
@@ -658,13 +566,7 @@ impl Parser<'_> {
                 self.src,
             ));
         }
-        let mut pool = Pool {
-            count,
-            sides,
-            explode: None,
-            keep: None,
-            counts: Vec::new(),
-        };
+        let mut pool = Pool { count, sides, explode: None, keep: None, counts: Vec::new() };
         loop {
             let mod_start = self.pos;
             if self.rest().starts_with('!') && !self.rest().starts_with("!=") {
@@ -676,9 +578,7 @@ impl Parser<'_> {
                 };
                 let depth = self.braced_depth()?;
                 if pool.explode.is_some() {
-                    return Err(
-                        self.error("the dice already explode", Span::new(mod_start, self.pos))
-                    );
+                    return Err(self.error("the dice already explode", Span::new(mod_start, self.pos)));
                 }
                 pool.explode = Some(Explode { mode, depth });
             } else if let Some(kind) = self.keep_kind() {
@@ -687,21 +587,14 @@ impl Parser<'_> {
                     return Err(self.error("expected how many dice to keep or drop", self.here()));
                 }
                 let n = self.int()?;
-                let n =
-                    self.limited("number of dice", n, MAX_DICE, Span::new(n_start, self.pos))?;
+                let n = self.limited("number of dice", n, MAX_DICE, Span::new(n_start, self.pos))?;
                 if pool.keep.is_some() {
-                    return Err(self.error(
-                        "only one keep or drop per pool",
-                        Span::new(mod_start, self.pos),
-                    ));
+                    return Err(self.error("only one keep or drop per pool", Span::new(mod_start, self.pos)));
                 }
                 pool.keep = Some(Keep { kind, n });
             } else if self.eat("cs") {
                 let Some(op) = self.cmp_op() else {
-                    return Err(self.error(
-                        "expected a comparison after `cs`, e.g. `cs>=5`",
-                        self.here(),
-                    ));
+                    return Err(self.error("expected a comparison after `cs`, e.g. `cs>=5`", self.here()));
                 };
                 if !self.peek().is_some_and(|c| c.is_ascii_digit()) {
                     return Err(self.error("expected the threshold of the count", self.here()));
@@ -721,15 +614,11 @@ impl Parser<'_> {
             }
         }
         if self.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
-            return Err(self.error(
-                "unknown dice modifier; expected `!`, `!!`, `kh`, `kl`, `dh`, `dl` or `cs`",
-                self.here(),
-            ));
+            return Err(
+                self.error("unknown dice modifier; expected `!`, `!!`, `kh`, `kl`, `dh`, `dl` or `cs`", self.here())
+            );
         }
-        Ok(Node {
-            kind: NodeKind::Pool(pool),
-            span: Span::new(start, self.pos),
-        })
+        Ok(Node { kind: NodeKind::Pool(pool), span: Span::new(start, self.pos) })
     }
 
     fn keep_kind(&mut self) -> Option<KeepKind> {
@@ -759,22 +648,12 @@ impl Parser<'_> {
         if !self.eat("}") {
             return Err(self.error("expected `}`", self.here()));
         }
-        let depth = self.limited(
-            "explosion depth",
-            depth,
-            MAX_EXPLODE_DEPTH,
-            Span::new(start, self.pos),
-        )?;
+        let depth = self.limited("explosion depth", depth, MAX_EXPLODE_DEPTH, Span::new(start, self.pos))?;
         Ok(Some(depth))
     }
 
     fn wild(&mut self, start: usize, count: i64) -> Result<Node, Error> {
-        let count = self.limited(
-            "number of dice",
-            count,
-            MAX_DICE,
-            Span::new(start, self.pos),
-        )?;
+        let count = self.limited("number of dice", count, MAX_DICE, Span::new(start, self.pos))?;
         self.pos += 1; // the `D`
         if self.peek().is_some_and(|c| c.is_ascii_digit()) {
             return Err(self.error(
@@ -782,26 +661,13 @@ impl Parser<'_> {
                 Span::new(start, self.pos),
             ));
         }
-        let reading = if self.eat("c") {
-            WildReading::Complication
-        } else {
-            WildReading::CancelHighest
-        };
+        let reading = if self.eat("c") { WildReading::Complication } else { WildReading::CancelHighest };
         let depth = self.braced_depth()?;
         if self.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
-            return Err(self.error(
-                "unknown die-code modifier; expected `c` (complication) or a depth like `{20}`",
-                self.here(),
-            ));
+            return Err(self
+                .error("unknown die-code modifier; expected `c` (complication) or a depth like `{20}`", self.here()));
         }
-        Ok(Node {
-            kind: NodeKind::Wild(WildCode {
-                count,
-                reading,
-                depth,
-            }),
-            span: Span::new(start, self.pos),
-        })
+        Ok(Node { kind: NodeKind::Wild(WildCode { count, reading, depth }), span: Span::new(start, self.pos) })
     }
 }
 
@@ -843,11 +709,7 @@ impl fmt::Display for Pool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}d{}", self.count, self.sides)?;
         if let Some(explode) = self.explode {
-            f.write_str(if explode.mode == ExplodeMode::Compound {
-                "!!"
-            } else {
-                "!"
-            })?;
+            f.write_str(if explode.mode == ExplodeMode::Compound { "!!" } else { "!" })?;
             if let Some(depth) = explode.depth {
                 write!(f, "{{{depth}}}")?;
             }

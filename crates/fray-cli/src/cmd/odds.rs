@@ -31,34 +31,21 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     let program = Program::parse(&args.expr)?;
     let options = Options { depth: args.depth };
     let dist = program.distribution(&options)?;
-    let events: Vec<(&str, i64, Probability)> =
-        [("at_least", args.at_least), ("at_most", args.at_most)]
-            .into_iter()
-            .filter_map(|(name, t)| t.map(|t| (name, t)))
-            .map(|(name, t)| {
-                let event = if name == "at_least" {
-                    Event::AtLeast(t)
-                } else {
-                    Event::AtMost(t)
-                };
-                Ok((name, t, program.probability(event, &options)?))
-            })
-            .collect::<Result<_>>()?;
+    let events: Vec<(&str, i64, Probability)> = [("at_least", args.at_least), ("at_most", args.at_most)]
+        .into_iter()
+        .filter_map(|(name, t)| t.map(|t| (name, t)))
+        .map(|(name, t)| {
+            let event = if name == "at_least" { Event::AtLeast(t) } else { Event::AtMost(t) };
+            Ok((name, t, program.probability(event, &options)?))
+        })
+        .collect::<Result<_>>()?;
     let exact_mean = program.mean(&options)?;
     let mean: Vec<BigRational> = match &exact_mean {
         Some(m) => vec![m.clone()],
         None => dist.mean_of_outcomes(),
     };
     if args.json {
-        write_json(
-            out,
-            args,
-            &program,
-            &dist,
-            &mean,
-            exact_mean.is_some(),
-            &events,
-        )
+        write_json(out, args, &program, &dist, &mean, exact_mean.is_some(), &events)
     } else {
         write_table(out, &program, &dist, &mean, exact_mean.is_some(), &events)
     }
@@ -73,10 +60,7 @@ fn write_json(
     mean_exact: bool,
     events: &[(&str, i64, Probability)],
 ) -> Result<()> {
-    let outcomes: Vec<_> = dist
-        .outcomes()
-        .map(|(v, p)| json!({"value": value_json(&v), "p": fraction(&p)}))
-        .collect();
+    let outcomes: Vec<_> = dist.outcomes().map(|(v, p)| json!({"value": value_json(&v), "p": fraction(&p)})).collect();
     let mut doc = json!({
         "expr": args.expr,
         "outcomes": outcomes,
@@ -130,38 +114,20 @@ fn write_table(
     let rows: Vec<(Value, BigRational)> = dist.outcomes().collect();
     let tuple = program.is_tuple();
     let peak = rows.iter().map(|(_, p)| decimal(p)).fold(0.0, f64::max);
-    let width = rows
-        .iter()
-        .map(|(v, _)| v.to_string().len())
-        .max()
-        .unwrap_or(5)
-        .max(5);
+    let width = rows.iter().map(|(v, _)| v.to_string().len()).max().unwrap_or(5).max(5);
     if tuple {
         writeln!(out, "{:>width$}  {:>9}  exact", "value", "P(=)")?;
     } else {
-        writeln!(
-            out,
-            "{:>width$}  {:>9}  {:>9}  {:>9}  {:<30}  exact P(=)",
-            "value", "P(=)", "P(≥)", "P(≤)", ""
-        )?;
+        writeln!(out, "{:>width$}  {:>9}  {:>9}  {:>9}  {:<30}  exact P(=)", "value", "P(=)", "P(≥)", "P(≤)", "")?;
     }
     let mut below = BigRational::zero();
     let listed: BigRational = rows.iter().map(|(_, p)| p).sum();
     for (value, p) in &rows {
         let bar = "█".repeat(((decimal(p) / peak) * 30.0).round() as usize);
         let exact = fraction(p);
-        let exact = if exact.len() > 40 {
-            String::from("…")
-        } else {
-            exact
-        };
+        let exact = if exact.len() > 40 { String::from("…") } else { exact };
         if tuple {
-            writeln!(
-                out,
-                "{:>width$}  {:>9}  {bar:<30}  {exact}",
-                value.to_string(),
-                percent(p)
-            )?;
+            writeln!(out, "{:>width$}  {:>9}  {bar:<30}  {exact}", value.to_string(), percent(p))?;
         } else {
             let at_least = &listed - &below;
             below += p;
@@ -175,15 +141,8 @@ fn write_table(
             )?;
         }
     }
-    let mean_text: Vec<String> = mean
-        .iter()
-        .map(|m| format!("{} ≈ {:.4}", fraction(m), decimal(m)))
-        .collect();
-    let note = if mean_exact || dist.residual().is_zero() {
-        ""
-    } else {
-        " (of the listed outcomes)"
-    };
+    let mean_text: Vec<String> = mean.iter().map(|m| format!("{} ≈ {:.4}", fraction(m), decimal(m))).collect();
+    let note = if mean_exact || dist.residual().is_zero() { "" } else { " (of the listed outcomes)" };
     writeln!(out, "mean {}{note}", mean_text.join(", "))?;
     let residual = dist.residual();
     if !residual.is_zero() {
@@ -197,12 +156,7 @@ fn write_table(
     for (name, t, prob) in events {
         let op = if *name == "at_least" { "≥" } else { "≤" };
         if prob.residual.is_zero() {
-            writeln!(
-                out,
-                "P(value {op} {t}) = {} ≈ {:.6}",
-                fraction(&prob.p),
-                decimal(&prob.p)
-            )?;
+            writeln!(out, "P(value {op} {t}) = {} ≈ {:.6}", fraction(&prob.p), decimal(&prob.p))?;
         } else {
             let upper = &prob.p + &prob.residual;
             writeln!(

@@ -69,22 +69,14 @@ fn role_name(role: DieRole) -> &'static str {
 fn fate_text(fate: WildFate) -> (&'static str, String) {
     match fate {
         WildFate::Plain => ("plain", String::new()),
-        WildFate::Exploded => (
-            "exploded",
-            "Wild Die exploded (Critical Success)".to_owned(),
-        ),
-        WildFate::CriticalFailure { cancelled: Some(i) } => (
-            "critical_failure",
-            format!("Wild 1: Critical Failure, cancels itself and die {}", i + 1),
-        ),
-        WildFate::CriticalFailure { cancelled: None } => (
-            "critical_failure",
-            "Wild 1: Critical Failure, only pips remain".to_owned(),
-        ),
-        WildFate::Complication => (
-            "complication",
-            "Wild 1: a complication (the 1 counts)".to_owned(),
-        ),
+        WildFate::Exploded => ("exploded", "Wild Die exploded (Critical Success)".to_owned()),
+        WildFate::CriticalFailure { cancelled: Some(i) } => {
+            ("critical_failure", format!("Wild 1: Critical Failure, cancels itself and die {}", i + 1))
+        }
+        WildFate::CriticalFailure { cancelled: None } => {
+            ("critical_failure", "Wild 1: Critical Failure, only pips remain".to_owned())
+        }
+        WildFate::Complication => ("complication", "Wild 1: a complication (the 1 counts)".to_owned()),
     }
 }
 
@@ -120,17 +112,8 @@ fn group_text(group: &DiceGroup) -> String {
         .dice
         .iter()
         .map(|d| {
-            let chain = d
-                .tosses
-                .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join("+");
-            let chain = if d.role == DieRole::Wild {
-                format!("W{chain}")
-            } else {
-                chain
-            };
+            let chain = d.tosses.iter().map(u32::to_string).collect::<Vec<_>>().join("+");
+            let chain = if d.role == DieRole::Wild { format!("W{chain}") } else { chain };
             if d.kept { chain } else { format!("({chain})") }
         })
         .collect();

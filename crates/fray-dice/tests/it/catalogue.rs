@@ -6,9 +6,7 @@ use fray_dice::{Event, Options, Program, Scripted, Value, WildFate, fraction};
 #[track_caller]
 fn at_most(expr: &str, t: i64) -> String {
     let program = Program::parse(expr).unwrap();
-    let p = program
-        .probability(Event::AtMost(t), &Options::default())
-        .unwrap();
+    let p = program.probability(Event::AtMost(t), &Options::default()).unwrap();
     assert_eq!(fraction(&p.residual), "0/1");
     fraction(&p.p)
 }
@@ -17,11 +15,7 @@ fn at_most(expr: &str, t: i64) -> String {
 fn roll(expr: &str, faces: &[u32]) -> fray_dice::Roll {
     let mut source = Scripted::new(faces);
     let roll = Program::parse(expr).unwrap().roll(&mut source).unwrap();
-    assert!(
-        source.remaining().is_empty(),
-        "{expr}: faces left over: {:?}",
-        source.remaining()
-    );
+    assert!(source.remaining().is_empty(), "{expr}: faces left over: {:?}", source.remaining());
     roll
 }
 
@@ -35,13 +29,8 @@ fn int(roll: &fray_dice::Roll) -> i64 {
 fn fluid_3d6_counts_and_tail_table() {
     // rule: FLUID-DICE-1
     let counts = [1, 3, 6, 10, 15, 21, 25, 27, 27, 25, 21, 15, 10, 6, 3, 1];
-    let tails = [
-        216, 215, 212, 206, 196, 181, 160, 135, 108, 81, 56, 35, 20, 10, 4, 1,
-    ];
-    let dist = Program::parse("3d6")
-        .unwrap()
-        .distribution(&Options::default())
-        .unwrap();
+    let tails = [216, 215, 212, 206, 196, 181, 160, 135, 108, 81, 56, 35, 20, 10, 4, 1];
+    let dist = Program::parse("3d6").unwrap().distribution(&Options::default()).unwrap();
     for (i, (count, tail)) in counts.iter().zip(tails).enumerate() {
         let t = i as i64 + 3;
         let p = dist.probability(&Value::Int(t));
@@ -49,10 +38,7 @@ fn fluid_3d6_counts_and_tail_table() {
             p * fray_dice::BigRational::from_integer(216.into()),
             fray_dice::BigRational::from_integer((*count).into())
         );
-        assert_eq!(
-            at_least("3d6", t),
-            fraction(&fray_dice::BigRational::new(tail.into(), 216.into()))
-        );
+        assert_eq!(at_least("3d6", t), fraction(&fray_dice::BigRational::new(tail.into(), 216.into())));
     }
     // An even match (bonus 0 against TN 10) succeeds 5/8 of the time: total ≥ TN succeeds.
     assert_eq!(at_least("3d6 >= 10", 1), "5/8");
@@ -70,19 +56,9 @@ fn fluid_roll_under_even_match() {
 #[test]
 fn fluid_every_fraction_rounds_down() {
     // rule: FLUID-DICE-3, TICK-DICE-5
-    for (expr, want) in [
-        ("7 / 2", 3),
-        ("9 / 4", 2),
-        ("1 / 2", 0),
-        ("-7 / 2", -4),
-        ("7 / -2", -4),
-    ] {
+    for (expr, want) in [("7 / 2", 3), ("9 / 4", 2), ("1 / 2", 0), ("-7 / 2", -4), ("7 / -2", -4)] {
         assert_eq!(
-            Program::parse(expr)
-                .unwrap()
-                .roll(&mut Scripted::new([]))
-                .unwrap()
-                .value,
+            Program::parse(expr).unwrap().roll(&mut Scripted::new([])).unwrap().value,
             Value::Int(want),
             "{expr}"
         );
@@ -150,41 +126,11 @@ fn fluid_d2_and_d3_read_from_a_d6() {
 
 /// The catalogue's Wild-Die table: P(total ≥ TN) for TN 10, 15, 20 and the mean, per reading.
 const WILD_TABLE: [(&str, [&str; 3], [&str; 3], &str, &str); 6] = [
-    (
-        "1D",
-        ["1/12", "1/54", "5/1296"],
-        ["1/12", "1/54", "5/1296"],
-        "121/30",
-        "21/5",
-    ),
-    (
-        "2D",
-        ["17/72", "71/1296", "1/81"],
-        ["17/72", "71/1296", "1/81"],
-        "139/20",
-        "77/10",
-    ),
-    (
-        "3D",
-        ["767/1296", "221/1296", "301/7776"],
-        ["827/1296", "221/1296", "301/7776"],
-        "11111/1080",
-        "56/5",
-    ),
-    (
-        "4D",
-        ["511/648", "1753/3888", "5761/46656"],
-        ["1171/1296", "929/1944", "5761/46656"],
-        "9869/720",
-        "147/10",
-    ),
-    (
-        "5D",
-        ["769/864", "16289/23328", "1169/3456"],
-        ["425/432", "2293/2916", "1225/3456"],
-        "667151/38880",
-        "91/5",
-    ),
+    ("1D", ["1/12", "1/54", "5/1296"], ["1/12", "1/54", "5/1296"], "121/30", "21/5"),
+    ("2D", ["17/72", "71/1296", "1/81"], ["17/72", "71/1296", "1/81"], "139/20", "77/10"),
+    ("3D", ["767/1296", "221/1296", "301/7776"], ["827/1296", "221/1296", "301/7776"], "11111/1080", "56/5"),
+    ("4D", ["511/648", "1753/3888", "5761/46656"], ["1171/1296", "929/1944", "5761/46656"], "9869/720", "147/10"),
+    ("5D", ["769/864", "16289/23328", "1169/3456"], ["425/432", "2293/2916", "1225/3456"], "667151/38880", "91/5"),
     (
         "6D",
         ["22393/23328", "117379/139968", "995051/1679616"],
@@ -199,23 +145,11 @@ fn opend6_wild_die_table_under_both_readings() {
     // rule: OD6-DICE-3, OD6-DICE-4, OD6-DICE-5
     for (code, cancel, complication, mean_a, mean_b) in WILD_TABLE {
         for (i, tn) in [10, 15, 20].into_iter().enumerate() {
-            assert_eq!(
-                at_least(code, tn),
-                cancel[i],
-                "{code} ≥ {tn}, cancel_highest"
-            );
-            assert_eq!(
-                at_least(&format!("{code}c"), tn),
-                complication[i],
-                "{code} ≥ {tn}, complication"
-            );
+            assert_eq!(at_least(code, tn), cancel[i], "{code} ≥ {tn}, cancel_highest");
+            assert_eq!(at_least(&format!("{code}c"), tn), complication[i], "{code} ≥ {tn}, complication");
         }
         assert_eq!(mean(code), mean_a, "{code} mean, cancel_highest");
-        assert_eq!(
-            mean(&format!("{code}c")),
-            mean_b,
-            "{code} mean, complication"
-        );
+        assert_eq!(mean(&format!("{code}c")), mean_b, "{code} mean, complication");
     }
 }
 
@@ -228,14 +162,7 @@ fn opend6_die_codes_with_pips() {
     let r = roll("8D+4", &[1, 2, 3, 4, 5, 6, 1, 3]);
     let group = &r.groups[0];
     assert_eq!(group.dice.len(), 8);
-    assert_eq!(
-        group
-            .dice
-            .iter()
-            .filter(|d| d.role == fray_dice::DieRole::Wild)
-            .count(),
-        1
-    );
+    assert_eq!(group.dice.iter().filter(|d| d.role == fray_dice::DieRole::Wild).count(), 1);
     assert_eq!(int(&r), 1 + 2 + 3 + 4 + 5 + 6 + 1 + 3 + 4);
 }
 
@@ -271,10 +198,7 @@ fn opend6_critical_failure_cancels_the_highest_die() {
     // 4D showing regular 4, 3, 2 and Wild 1 totals 5.
     let r = roll("4D", &[4, 3, 2, 1]);
     assert_eq!(int(&r), 5);
-    assert_eq!(
-        r.groups[0].wild,
-        Some(WildFate::CriticalFailure { cancelled: Some(0) })
-    );
+    assert_eq!(r.groups[0].wild, Some(WildFate::CriticalFailure { cancelled: Some(0) }));
     assert!(!r.groups[0].dice[0].kept && !r.groups[0].dice[3].kept);
     // Under `complication` the 1 counts.
     let r = roll("4Dc", &[4, 3, 2, 1]);
@@ -350,23 +274,13 @@ fn phasesix_exploding_die_tail_r1_to_r5() {
 fn phasesix_pools_count_successes() {
     // rule: P6-DICE-1
     assert_eq!(at_least("4d6!!cs>=5", 1), "65/81"); // R17
-    let tuple = Program::parse("5d6!!cs>=5cs>=11")
-        .unwrap()
-        .distribution(&Options::default())
-        .unwrap();
-    let at =
-        |h, c| fraction(&tuple.probability(&Value::Counts(fray_dice::Counts::from_slice(&[h, c]))));
+    let tuple = Program::parse("5d6!!cs>=5cs>=11").unwrap().distribution(&Options::default()).unwrap();
+    let at = |h, c| fraction(&tuple.probability(&Value::Counts(fray_dice::Counts::from_slice(&[h, c]))));
     assert_eq!(at(0, 0), "32/243"); // R18: no hit
     assert_eq!(at(5, 2), "625/944784"); // R18: exactly 2 crits and 3 normal hits
-    let no_crit: fray_dice::BigRational = tuple
-        .outcomes()
-        .filter(|(v, _)| matches!(v, Value::Counts(c) if c.as_slice()[1] == 0))
-        .map(|(_, p)| p)
-        .sum();
-    assert_eq!(
-        fraction(&(fray_dice::BigRational::from_integer(1.into()) - no_crit)),
-        "469711/1889568"
-    );
+    let no_crit: fray_dice::BigRational =
+        tuple.outcomes().filter(|(v, _)| matches!(v, Value::Counts(c) if c.as_slice()[1] == 0)).map(|(_, p)| p).sum();
+    assert_eq!(fraction(&(fray_dice::BigRational::from_integer(1.into()) - no_crit)), "469711/1889568");
     // A GM difficulty of +3 turns 5+ into 8+; a pool of no dice scores no success.
     assert_eq!(at_least("1d6!!cs>=8", 1), "5/36");
     assert_eq!(p_eq("0d6!!cs>=5", 0), "1/1");
@@ -383,12 +297,8 @@ fn phasesix_pools_count_successes() {
 fn phasesix_megacrit_ladder_tiers() {
     // rule: P6-DICE-2
     // R6: one die at M 5, C 11: miss, normal, crit, level 1, level ≥ 2.
-    let tiers = Program::parse("1d6!!cs>=5cs>=11cs>=17cs>=23")
-        .unwrap()
-        .distribution(&Options::default())
-        .unwrap();
-    let at =
-        |v: &[i64]| fraction(&tiers.probability(&Value::Counts(fray_dice::Counts::from_slice(v))));
+    let tiers = Program::parse("1d6!!cs>=5cs>=11cs>=17cs>=23").unwrap().distribution(&Options::default()).unwrap();
+    let at = |v: &[i64]| fraction(&tiers.probability(&Value::Counts(fray_dice::Counts::from_slice(v))));
     assert_eq!(at(&[0, 0, 0, 0]), "2/3");
     assert_eq!(at(&[1, 0, 0, 0]), "5/18");
     assert_eq!(at(&[1, 1, 0, 0]), "5/108");

@@ -8,9 +8,7 @@ use std::time::Instant;
 /// The error an expression gives, as the terminal shows it.
 #[track_caller]
 fn check_err(expr: &str, want: &str) {
-    let err = Program::parse(expr)
-        .err()
-        .unwrap_or_else(|| panic!("{expr} parsed"));
+    let err = Program::parse(expr).err().unwrap_or_else(|| panic!("{expr} parsed"));
     assert_eq!(err.to_string(), want.trim_start_matches('\n'), "{expr}");
 }
 
@@ -152,57 +150,21 @@ fn absurd_requests_are_refused_at_once() {
         ("6d6cs>=1cs>=2cs>=3cs>=4cs>=5", "number of counts"),
     ] {
         let err = Program::parse(expr).unwrap_err();
-        assert!(
-            matches!(err.kind(), ErrorKind::Limit { what: w, .. } if *w == what),
-            "{expr}: {err}"
-        );
+        assert!(matches!(err.kind(), ErrorKind::Limit { what: w, .. } if *w == what), "{expr}: {err}");
     }
     let deep = format!("{}1{}", "(".repeat(100), ")".repeat(100));
-    assert!(matches!(
-        Program::parse(&deep).unwrap_err().kind(),
-        ErrorKind::Limit {
-            what: "nesting depth",
-            ..
-        }
-    ));
+    assert!(matches!(Program::parse(&deep).unwrap_err().kind(), ErrorKind::Limit { what: "nesting depth", .. }));
     let long = "1+".repeat(600) + "1";
-    assert!(matches!(
-        Program::parse(&long).unwrap_err().kind(),
-        ErrorKind::Limit {
-            what: "expression length",
-            ..
-        }
-    ));
+    assert!(matches!(Program::parse(&long).unwrap_err().kind(), ErrorKind::Limit { what: "expression length", .. }));
     // Supports and work too large to hold are typed errors, not hangs.
-    for expr in [
-        "1000d10000",
-        "1000d6!! * 1000d6!!",
-        "1000d1000kh500",
-        "d10000 * d10000 * d10000",
-    ] {
+    for expr in ["1000d10000", "1000d6!! * 1000d6!!", "1000d1000kh500", "d10000 * d10000 * d10000"] {
         let program = Program::parse(expr).unwrap();
         let err = program.distribution(&Options::default()).unwrap_err();
-        assert!(
-            matches!(err.kind(), ErrorKind::TooLarge(_)),
-            "{expr}: {err}"
-        );
+        assert!(matches!(err.kind(), ErrorKind::TooLarge(_)), "{expr}: {err}");
     }
-    let err = Program::parse("2d6")
-        .unwrap()
-        .distribution(&Options { depth: 5000 })
-        .unwrap_err();
-    assert!(matches!(
-        err.kind(),
-        ErrorKind::Limit {
-            what: "truncation depth",
-            ..
-        }
-    ));
-    assert!(
-        started.elapsed().as_secs() < 30,
-        "limits took {:?}",
-        started.elapsed()
-    );
+    let err = Program::parse("2d6").unwrap().distribution(&Options { depth: 5000 }).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::Limit { what: "truncation depth", .. }));
+    assert!(started.elapsed().as_secs() < 30, "limits took {:?}", started.elapsed());
 }
 
 #[test]
@@ -210,11 +172,7 @@ fn long_chains_do_not_overflow_the_stack() {
     let chain = "d6+".repeat(320) + "1";
     let program = Program::parse(&chain).unwrap();
     assert!(program.roll(&mut seeded(1)).is_ok());
-    assert!(
-        program
-            .probability(Event::AtLeast(1200), &Options::default())
-            .is_ok()
-    );
+    assert!(program.probability(Event::AtLeast(1200), &Options::default()).is_ok());
     assert_eq!(program.to_string().matches("1d6").count(), 320);
 }
 
@@ -226,26 +184,15 @@ fn rolling_reports_source_and_overflow_errors() {
     let err = program.roll(&mut Scripted::new([1, 7, 2])).unwrap_err();
     assert!(err.to_string().contains("does not fit a d6"), "{err}");
     let big = Program::parse("1000000000 * 1000000000 * 1000000000").unwrap();
-    assert_eq!(
-        big.roll(&mut Scripted::new([])).unwrap_err().kind(),
-        &ErrorKind::Overflow
-    );
-    assert!(matches!(
-        big.distribution(&Options::default()).unwrap_err().kind(),
-        ErrorKind::Overflow
-    ));
+    assert_eq!(big.roll(&mut Scripted::new([])).unwrap_err().kind(), &ErrorKind::Overflow);
+    assert!(matches!(big.distribution(&Options::default()).unwrap_err().kind(), ErrorKind::Overflow));
 }
 
 #[test]
 fn printing_round_trips() {
-    for expr in [
-        "4d6kh3",
-        "6d6!!{10}cs>=5cs>=11",
-        "max(0, d10 + 3 vs d8 + 2)",
-        "4Dc{20} + 2",
-        "-(2d6 - 1) / 2 >= -3",
-        "d%",
-    ] {
+    for expr in
+        ["4d6kh3", "6d6!!{10}cs>=5cs>=11", "max(0, d10 + 3 vs d8 + 2)", "4Dc{20} + 2", "-(2d6 - 1) / 2 >= -3", "d%"]
+    {
         let once = Program::parse(expr).unwrap().to_string();
         let twice = Program::parse(&once).unwrap().to_string();
         assert_eq!(once, twice, "{expr}");

@@ -12,9 +12,7 @@ use fray_dice::{Event, Options, Program, fraction};
 #[track_caller]
 pub fn at_least(expr: &str, t: i64) -> String {
     let program = Program::parse(expr).unwrap_or_else(|e| panic!("{e}"));
-    let p = program
-        .probability(Event::AtLeast(t), &Options::default())
-        .unwrap();
+    let p = program.probability(Event::AtLeast(t), &Options::default()).unwrap();
     assert_eq!(fraction(&p.residual), "0/1", "{expr} >= {t} is not exact");
     fraction(&p.p)
 }
@@ -23,12 +21,7 @@ pub fn at_least(expr: &str, t: i64) -> String {
 #[track_caller]
 pub fn mean(expr: &str) -> String {
     let program = Program::parse(expr).unwrap_or_else(|e| panic!("{e}"));
-    fraction(
-        &program
-            .mean(&Options::default())
-            .unwrap()
-            .expect("an exact mean"),
-    )
+    fraction(&program.mean(&Options::default()).unwrap().expect("an exact mean"))
 }
 
 /// P(expr = v) from the full distribution, as `num/den`.

@@ -11,47 +11,32 @@ fn cmp_op() -> impl Strategy<Value = &'static str> {
 }
 
 fn pool() -> impl Strategy<Value = String> {
-    (
-        0u32..=3,
-        1u32..=4,
-        0u8..=2,
-        0u32..=2,
-        0u8..=4,
-        0u32..=3,
-        cmp_op(),
-        0i64..=7,
+    (0u32..=3, 1u32..=4, 0u8..=2, 0u32..=2, 0u8..=4, 0u32..=3, cmp_op(), 0i64..=7).prop_map(
+        |(count, sides, explode, depth, modifier, n, op, threshold)| {
+            let mut s = format!("{count}d{sides}");
+            let explodes = sides >= 2 && explode > 0;
+            if explodes {
+                s += if explode == 1 { "!" } else { "!!" };
+                s += &format!("{{{depth}}}");
+            }
+            let n = n.min(count);
+            match modifier {
+                1 if !(explodes && explode == 1) => s += &format!("kh{n}"),
+                2 if !(explodes && explode == 1) => s += &format!("kl{n}"),
+                3 if !(explodes && explode == 1) => s += &format!("dh{n}"),
+                4 => s += &format!("cs{op}{threshold}"),
+                _ => {}
+            }
+            s
+        },
     )
-        .prop_map(
-            |(count, sides, explode, depth, modifier, n, op, threshold)| {
-                let mut s = format!("{count}d{sides}");
-                let explodes = sides >= 2 && explode > 0;
-                if explodes {
-                    s += if explode == 1 { "!" } else { "!!" };
-                    s += &format!("{{{depth}}}");
-                }
-                let n = n.min(count);
-                match modifier {
-                    1 if !(explodes && explode == 1) => s += &format!("kh{n}"),
-                    2 if !(explodes && explode == 1) => s += &format!("kl{n}"),
-                    3 if !(explodes && explode == 1) => s += &format!("dh{n}"),
-                    4 => s += &format!("cs{op}{threshold}"),
-                    _ => {}
-                }
-                s
-            },
-        )
 }
 
 fn leaf() -> impl Strategy<Value = String> {
     prop_oneof![
-        (-3i64..=5).prop_map(|v| if v < 0 {
-            format!("({v})")
-        } else {
-            v.to_string()
-        }),
+        (-3i64..=5).prop_map(|v| if v < 0 { format!("({v})") } else { v.to_string() }),
         pool(),
-        (0u32..=3, any::<bool>(), 0u32..=2)
-            .prop_map(|(k, c, d)| format!("{k}D{}{{{d}}}", if c { "c" } else { "" })),
+        (0u32..=3, any::<bool>(), 0u32..=2).prop_map(|(k, c, d)| format!("{k}D{}{{{d}}}", if c { "c" } else { "" })),
     ]
 }
 
@@ -61,12 +46,10 @@ fn expr() -> impl Strategy<Value = String> {
             (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a}) + ({b})")),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a}) - ({b})")),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a}) * ({b})")),
-            (inner.clone(), prop::sample::select(vec![-3i64, -2, 2, 3]))
-                .prop_map(|(a, c)| format!("({a}) / ({c})")),
+            (inner.clone(), prop::sample::select(vec![-3i64, -2, 2, 3])).prop_map(|(a, c)| format!("({a}) / ({c})")),
             inner.clone().prop_map(|a| format!("-({a})")),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a}) vs ({b})")),
-            (inner.clone(), cmp_op(), inner.clone())
-                .prop_map(|(a, op, b)| format!("({a}) {op} ({b})")),
+            (inner.clone(), cmp_op(), inner.clone()).prop_map(|(a, op, b)| format!("({a}) {op} ({b})")),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("max({a}, {b})")),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("min({a}, {b})")),
             inner.prop_map(|a| format!("abs({a})")),
@@ -76,11 +59,7 @@ fn expr() -> impl Strategy<Value = String> {
 
 fn exact(program: &Program) -> BTreeMap<Value, BigRational> {
     let dist = program.distribution(&Options::default()).unwrap();
-    assert!(
-        dist.residual().is_zero(),
-        "{}: written depths leave no residual",
-        program.source()
-    );
+    assert!(dist.residual().is_zero(), "{}: written depths leave no residual", program.source());
     dist.outcomes().collect()
 }
 
@@ -140,18 +119,11 @@ fn differences_of_unlimited_explosions_are_bounded_not_exact() {
     // A difference of two unlimited explosions has no finite window: the answer is a bound whose
     // width is the residual, and a deeper truncation narrows it.
     let program = Program::parse("d6!! vs d6!!").unwrap();
-    let shallow = program
-        .probability(Event::AtLeast(1), &Options { depth: 3 })
-        .unwrap();
-    let deep = program
-        .probability(Event::AtLeast(1), &Options { depth: 12 })
-        .unwrap();
+    let shallow = program.probability(Event::AtLeast(1), &Options { depth: 3 }).unwrap();
+    let deep = program.probability(Event::AtLeast(1), &Options { depth: 12 }).unwrap();
     assert!(!shallow.residual.is_zero());
     assert!(deep.residual < shallow.residual);
-    assert!(
-        shallow.p <= deep.p
-            && deep.p.clone() + deep.residual.clone() <= shallow.p + shallow.residual
-    );
+    assert!(shallow.p <= deep.p && deep.p.clone() + deep.residual.clone() <= shallow.p + shallow.residual);
     // By symmetry P(win) = (1 − P(tie))/2 = 3/7 with P(tie) = 1/7 (Phase Six R25).
     let three_sevenths = BigRational::new(3.into(), 7.into());
     assert!(deep.p <= three_sevenths && three_sevenths <= deep.p + deep.residual);

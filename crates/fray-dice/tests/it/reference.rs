@@ -66,8 +66,7 @@ fn every_reference_distribution_is_reproduced_exactly() {
                 .iter()
                 .map(|o| (value(&o["value"]), o["p"].as_str().unwrap().to_owned()))
                 .collect();
-            let got: Vec<(Value, String)> =
-                dist.outcomes().map(|(v, p)| (v, fraction(&p))).collect();
+            let got: Vec<(Value, String)> = dist.outcomes().map(|(v, p)| (v, fraction(&p))).collect();
             assert_eq!(got, want, "{file}: {}", case["name"]);
             assert_eq!(fraction(&dist.residual()), "0/1", "{expr}");
             if let Some(mean) = case.get("mean").and_then(Json::as_str) {
@@ -89,9 +88,6 @@ fn the_copy_matches_the_shared_reference() {
     for file in FILES {
         let ours = std::fs::read(data_dir().join(file)).unwrap();
         let theirs = std::fs::read(shared.join(file)).unwrap();
-        assert!(
-            ours == theirs,
-            "tests/data/reference/{file} differs from shared/reference/{file}"
-        );
+        assert!(ours == theirs, "tests/data/reference/{file} differs from shared/reference/{file}");
     }
 }

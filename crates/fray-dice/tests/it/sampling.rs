@@ -10,10 +10,7 @@ fn a_seed_gives_the_same_faces_everywhere() {
     // ChaCha8 seeded with 42, through fray's own unbiased range reduction: pinned for good.
     let mut source = seeded(42);
     let faces: Vec<u32> = (0..20).map(|_| source.uniform(6)).collect();
-    assert_eq!(
-        faces,
-        [2, 5, 1, 6, 5, 3, 3, 4, 5, 2, 4, 1, 2, 2, 1, 5, 4, 5, 5, 2]
-    );
+    assert_eq!(faces, [2, 5, 1, 6, 5, 3, 3, 4, 5, 2, 4, 1, 2, 2, 1, 5, 4, 5, 5, 2]);
     let mut source = seeded(7);
     let faces: Vec<u32> = (0..8).map(|_| source.uniform(20)).collect();
     assert_eq!(faces, [3, 4, 4, 4, 6, 15, 1, 15]);
@@ -23,11 +20,7 @@ fn a_seed_gives_the_same_faces_everywhere() {
 fn a_seed_gives_the_same_roll_everywhere() {
     let program = Program::parse("4d6kh3 + 4D + 6d6!!cs>=5").unwrap();
     let roll = program.roll(&mut seeded(2024)).unwrap();
-    let faces: Vec<Vec<u32>> = roll
-        .groups
-        .iter()
-        .flat_map(|g| g.dice.iter().map(|d| d.tosses.clone()))
-        .collect();
+    let faces: Vec<Vec<u32>> = roll.groups.iter().flat_map(|g| g.dice.iter().map(|d| d.tosses.clone())).collect();
     assert_eq!(
         (roll.value, faces),
         (
@@ -52,10 +45,7 @@ fn a_seed_gives_the_same_roll_everywhere() {
     );
     // Sampling without provenance gives the same value from the same seed.
     let mut scratch = Vec::new();
-    assert_eq!(
-        program.sample(&mut seeded(2024), &mut scratch).unwrap(),
-        roll.value
-    );
+    assert_eq!(program.sample(&mut seeded(2024), &mut scratch).unwrap(), roll.value);
 }
 
 /// Pearson's chi-square of `n` samples against the exact distribution, with bins of small
@@ -67,9 +57,7 @@ fn chi_square(expr: &str, n: u32, seed: u64) -> (f64, usize) {
     let mut source = seeded(seed);
     let mut scratch = Vec::new();
     for _ in 0..n {
-        *observed
-            .entry(program.sample(&mut source, &mut scratch).unwrap())
-            .or_default() += 1;
+        *observed.entry(program.sample(&mut source, &mut scratch).unwrap()).or_default() += 1;
     }
     let mut bins: Vec<(f64, f64)> = Vec::new();
     let (mut e_acc, mut o_acc) = (0.0, 0.0);
@@ -81,10 +69,7 @@ fn chi_square(expr: &str, n: u32, seed: u64) -> (f64, usize) {
             (e_acc, o_acc) = (0.0, 0.0);
         }
     }
-    assert!(
-        observed.is_empty(),
-        "{expr}: sampled values outside the support: {observed:?}"
-    );
+    assert!(observed.is_empty(), "{expr}: sampled values outside the support: {observed:?}");
     let last = bins.last_mut().unwrap();
     last.0 += e_acc;
     last.1 += o_acc;
@@ -115,10 +100,7 @@ fn samples_fit_the_exact_distribution() {
         // Far beyond the 1e-6 quantile of chi-square for these degrees of freedom; a biased
         // roller (an off-by-one face, a wrong explosion) lands in the hundreds or thousands.
         let bound = df as f64 + 10.0 * (2.0 * df as f64).sqrt() + 20.0;
-        assert!(
-            stat < bound,
-            "{expr}: chi-square {stat:.1} with {df} degrees of freedom"
-        );
+        assert!(stat < bound, "{expr}: chi-square {stat:.1} with {df} degrees of freedom");
     }
 }
 
@@ -132,9 +114,7 @@ fn a_biased_roller_would_fail_the_fit() {
     let mut scratch = Vec::new();
     let mut counts: BTreeMap<Value, f64> = BTreeMap::new();
     for _ in 0..20_000 {
-        *counts
-            .entry(program.sample(&mut source, &mut scratch).unwrap())
-            .or_default() += 1.0;
+        *counts.entry(program.sample(&mut source, &mut scratch).unwrap()).or_default() += 1.0;
     }
     let stat: f64 = dist
         .outcomes()
