@@ -61,7 +61,9 @@ fn odds_json_reproduces_every_reference_distribution() {
 fn odds_json_has_the_documented_shape() {
     let doc = json(&["odds", "3d6+5 >= 15", "--json", "--at-least", "1"]);
     let keys: Vec<&str> = doc.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["at_least", "expr", "mean", "outcomes", "residual"]);
+    assert_eq!(keys, ["expr", "outcomes", "mean", "residual", "at_least"]);
+    let text = String::from_utf8(fray(&["odds", "3d6+5 >= 15", "--json", "--at-least", "1"]).stdout).unwrap();
+    assert!(text.starts_with(r#"{"expr":"3d6+5 >= 15","outcomes":[{"value":0,"p":"3/8"},"#), "{text}");
     assert_eq!(doc["outcomes"], serde_json::json!([{"value": 0, "p": "3/8"}, {"value": 1, "p": "5/8"}]));
     assert_eq!(doc["at_least"], serde_json::json!({"threshold": 1, "p": "5/8"}));
     assert_eq!(doc["mean"], "5/8");
