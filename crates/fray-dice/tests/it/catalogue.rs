@@ -124,8 +124,12 @@ fn fluid_d2_and_d3_read_from_a_d6() {
 
 // ---------------------------------------------------------------- opend6
 
-/// The catalogue's Wild-Die table: P(total ≥ TN) for TN 10, 15, 20 and the mean, per reading.
-const WILD_TABLE: [(&str, [&str; 3], [&str; 3], &str, &str); 6] = [
+/// One row of the catalogue's Wild-Die table: the code, P(total ≥ 10, 15, 20) under
+/// `cancel_highest` and under `complication`, and the two means.
+type WildRow = (&'static str, [&'static str; 3], [&'static str; 3], &'static str, &'static str);
+
+/// The catalogue's Wild-Die table.
+const WILD_TABLE: [WildRow; 6] = [
     ("1D", ["1/12", "1/54", "5/1296"], ["1/12", "1/54", "5/1296"], "121/30", "21/5"),
     ("2D", ["17/72", "71/1296", "1/81"], ["17/72", "71/1296", "1/81"], "139/20", "77/10"),
     ("3D", ["767/1296", "221/1296", "301/7776"], ["827/1296", "221/1296", "301/7776"], "11111/1080", "56/5"),
