@@ -40,29 +40,36 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
         })
         .collect::<Result<_>>()?;
     let exact_mean = program.mean(&options)?;
-    let mean: Vec<BigRational> = match &exact_mean {
-        Some(m) => vec![m.clone()],
-        None => dist.mean_of_outcomes(),
+    let report = Report {
+        mean: match &exact_mean {
+            Some(m) => vec![m.clone()],
+            None => dist.mean_of_outcomes(),
+        },
+        mean_exact: exact_mean.is_some(),
+        program,
+        dist,
+        events,
     };
-    if args.json {
-        write_json(out, args, &program, &dist, &mean, exact_mean.is_some(), &events)
-    } else {
-        write_table(out, &program, &dist, &mean, exact_mean.is_some(), &events)
-    }
+    if args.json { write_json(out, &report) } else { write_table(out, &report) }
 }
 
-fn write_json(
-    out: &mut impl Write,
-    args: &Args,
-    program: &Program,
-    dist: &Distribution,
-    mean: &[BigRational],
+/// Everything `fray odds` prints, in either form.
+struct Report<'a> {
+    program: Program,
+    dist: Distribution,
+    /// The mean per component (one for a number).
+    mean: Vec<BigRational>,
+    /// Whether `mean` is the exact mean rather than the mean of the listed outcomes.
     mean_exact: bool,
-    events: &[(&str, i64, Probability)],
-) -> Result<()> {
+    /// (JSON key, threshold, probability) per requested event.
+    events: Vec<(&'a str, i64, Probability)>,
+}
+
+fn write_json(out: &mut impl Write, report: &Report) -> Result<()> {
+    let Report { program, dist, mean, mean_exact, events } = report;
     let outcomes: Vec<_> = dist.outcomes().map(|(v, p)| json!({"value": value_json(&v), "p": fraction(&p)})).collect();
     let mut doc = json!({
-        "expr": args.expr,
+        "expr": program.source(),
         "outcomes": outcomes,
         "mean": if program.is_tuple() {
             json!(mean.iter().map(fraction).collect::<Vec<_>>())
@@ -102,14 +109,8 @@ fn percent(r: &BigRational) -> String {
     }
 }
 
-fn write_table(
-    out: &mut impl Write,
-    program: &Program,
-    dist: &Distribution,
-    mean: &[BigRational],
-    mean_exact: bool,
-    events: &[(&str, i64, Probability)],
-) -> Result<()> {
+fn write_table(out: &mut impl Write, report: &Report) -> Result<()> {
+    let Report { program, dist, mean, mean_exact, events } = report;
     writeln!(out, "{program}")?;
     let rows: Vec<(Value, BigRational)> = dist.outcomes().collect();
     let tuple = program.is_tuple();
@@ -142,7 +143,7 @@ fn write_table(
         }
     }
     let mean_text: Vec<String> = mean.iter().map(|m| format!("{} ≈ {:.4}", fraction(m), decimal(m))).collect();
-    let note = if mean_exact || dist.residual().is_zero() { "" } else { " (of the listed outcomes)" };
+    let note = if *mean_exact || dist.residual().is_zero() { "" } else { " (of the listed outcomes)" };
     writeln!(out, "mean {}{note}", mean_text.join(", "))?;
     let residual = dist.residual();
     if !residual.is_zero() {
