@@ -27,8 +27,6 @@ pub(crate) trait Weight: Clone + PartialEq + Debug {
     fn is_zero(&self) -> bool;
     fn checked_add(&self, other: &Self) -> Option<Self>;
     fn checked_mul(&self, other: &Self) -> Option<Self>;
-    /// `self += a * b`.
-    fn add_product(&mut self, a: &Self, b: &Self) -> Option<()>;
     /// `self += a * b` where the caller has shown the result cannot overflow (every weight of a
     /// distribution is at most its denominator, which was computed with checked arithmetic).
     fn add_product_unchecked(&mut self, a: &Self, b: &Self);
@@ -71,10 +69,6 @@ impl Weight for u128 {
     fn checked_mul(&self, other: &Self) -> Option<Self> {
         u128::checked_mul(*self, *other)
     }
-    fn add_product(&mut self, a: &Self, b: &Self) -> Option<()> {
-        *self = u128::checked_add(*self, u128::checked_mul(*a, *b)?)?;
-        Some(())
-    }
     fn add_product_unchecked(&mut self, a: &Self, b: &Self) {
         *self = self.wrapping_add(a.wrapping_mul(*b));
     }
@@ -113,10 +107,6 @@ impl Weight for BigUint {
     }
     fn checked_mul(&self, other: &Self) -> Option<Self> {
         Some(self * other)
-    }
-    fn add_product(&mut self, a: &Self, b: &Self) -> Option<()> {
-        self.add_product_unchecked(a, b);
-        Some(())
     }
     fn add_product_unchecked(&mut self, a: &Self, b: &Self) {
         if !Zero::is_zero(a) && !Zero::is_zero(b) {

@@ -890,38 +890,83 @@ impl Eval {
     }
 
     /// A pool with several counts: the joint distribution of the counts.
+    ///
+    /// Each die falls into one pattern (which counts it meets); the pool is multinomial over the
+    /// P patterns, so every way of sharing the n dice among them, C(n + P − 1, P − 1) in all,
+    /// is weighed directly as C(n, k₁)·C(n − k₁, k₂)·…·w₁^k₁·w₂^k₂·… — no dynamic program, and the
+    /// size is known before any work starts.
     fn tuple<W: Weight>(&mut self, pool: &Pool) -> Result<(Vec<(Value, W)>, W), Fail> {
         let cap = pool.counts.iter().map(|r| r.value.saturating_add(1)).max().unwrap_or(0);
         let mut die = self.value_die::<W>(pool, Window { lo: None, hi: Some(cap) })?;
         die.reduce();
         let rules = &pool.counts;
-        let mut patterns: BTreeMap<u8, W> = BTreeMap::new();
+        let mut by_mask: BTreeMap<u8, W> = BTreeMap::new();
         for (v, w) in die.iter() {
             let mask = rules.iter().enumerate().fold(0u8, |m, (i, r)| m | (u8::from(r.op.holds(v, r.value)) << i));
-            let slot = patterns.entry(mask).or_insert_with(W::zero);
+            let slot = by_mask.entry(mask).or_insert_with(W::zero);
             *slot = overflow(slot.checked_add(w))?;
         }
-        let mut joint: BTreeMap<Counts, W> = BTreeMap::new();
-        joint.insert(Counts::from_slice(&vec![0; rules.len()]), W::one());
-        for _ in 0..pool.count {
-            self.limits.work(joint.len() as u64 * patterns.len() as u64 * die.denom.cost().max(4))?;
-            let mut next: BTreeMap<Counts, W> = BTreeMap::new();
-            for (counts, w) in &joint {
-                for (mask, pw) in &patterns {
-                    let mut values = counts.as_slice().to_vec();
-                    for (i, v) in values.iter_mut().enumerate() {
-                        *v += i64::from((mask >> i) & 1);
-                    }
-                    let slot = next.entry(Counts::from_slice(&values)).or_insert_with(W::zero);
-                    overflow(slot.add_product(w, pw))?;
-                }
-            }
-            joint = next;
+        let patterns: Vec<(u8, W)> = by_mask.into_iter().collect();
+        let n = pool.count as usize;
+        // Compositions of n into P parts: C(n + P − 1, P − 1), computed in floating point only
+        // to refuse early.
+        let parts = patterns.len().max(1);
+        let compositions = (1..parts).fold(1.0f64, |acc, i| acc * (n + i) as f64 / i as f64);
+        if compositions > crate::dist::MAX_SUPPORT as f64 {
+            let message = format!("about {compositions:.0} ways to share {n} dice among {parts} patterns");
+            return Err(Fail::Error(ErrorKind::TooLarge(message), self.limits.span));
         }
         let denom = overflow(die.denom.pow(pool.count))?;
+        self.limits.work((compositions as u64 + 1) * parts as u64 * 2 * denom.cost())?;
+        let pascal = pascal::<W>(pool.count)?;
+        let powers: Vec<Vec<W>> = patterns
+            .iter()
+            .map(|(_, w)| {
+                let mut row = vec![W::one()];
+                for _ in 0..n {
+                    row.push(overflow(row.last().expect("non-empty").checked_mul(w))?);
+                }
+                Ok(row)
+            })
+            .collect::<Result<_, Fail>>()?;
+        let mut joint: BTreeMap<Counts, W> = BTreeMap::new();
+        let start = Counts::from_slice(&[0; crate::syntax::MAX_COUNTS][..rules.len()]);
+        share(&patterns, &powers, &pascal, 0, n, W::one(), start, &mut joint)?;
         let outcomes = joint.into_iter().filter(|(_, w)| !w.is_zero()).map(|(c, w)| (Value::Counts(c), w)).collect();
         Ok((outcomes, denom))
     }
+}
+
+/// Shares `left` dice among the patterns from `index` on, adding each complete sharing's weight.
+#[allow(clippy::too_many_arguments, reason = "the recursion's state, passed down unchanged but for three")]
+fn share<W: Weight>(
+    patterns: &[(u8, W)],
+    powers: &[Vec<W>],
+    pascal: &[Vec<W>],
+    index: usize,
+    left: usize,
+    weight: W,
+    counts: Counts,
+    joint: &mut BTreeMap<Counts, W>,
+) -> Result<(), Fail> {
+    let Some(((mask, _), rest)) = patterns[index..].split_first().map(|(p, r)| (p, r.len())) else {
+        return Ok(());
+    };
+    // The last pattern takes every die left.
+    let choices = if rest == 0 { left..=left } else { 0..=left };
+    for k in choices {
+        let factor = overflow(pascal[left][k].checked_mul(&powers[index][k]))?;
+        let weight = overflow(weight.checked_mul(&factor))?;
+        let mut counts = counts;
+        counts.add_mask(*mask, k as i64);
+        if rest == 0 {
+            let slot = joint.entry(counts).or_insert_with(W::zero);
+            *slot = overflow(slot.checked_add(&weight))?;
+        } else {
+            share(patterns, powers, pascal, index + 1, left - k, weight, counts, joint)?;
+        }
+    }
+    Ok(())
 }
 
 /// Formats a fraction as `num/den` in lowest terms (`0/1` and `1/1` included).

@@ -31,6 +31,15 @@ impl Counts {
         counts
     }
 
+    /// Adds `times` to every count whose bit is set in `mask`.
+    pub(crate) fn add_mask(&mut self, mask: u8, times: i64) {
+        for (i, v) in self.values[..usize::from(self.len)].iter_mut().enumerate() {
+            if (mask >> i) & 1 == 1 {
+                *v += times;
+            }
+        }
+    }
+
     /// The counts, in the order the `cs` were written.
     pub fn as_slice(&self) -> &[i64] {
         &self.values[..usize::from(self.len)]
