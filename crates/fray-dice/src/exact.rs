@@ -783,7 +783,7 @@ impl Eval {
         let spread = (die.max() - die.min) as u64;
         let sums = self.limits.width(take as i128 * i128::from(spread) + 1)?;
         let cells = self.limits.width(take as i128 * sums as i128)?;
-        let ops = outcomes.len() as u64 * take as u64 * (n as u64 + 1) * sums as u64;
+        let ops = outcomes.len() as u64 * take as u64 * ((take as u64 + 1) * sums as u64 + n as u64 + 1);
         self.limits.work(ops.saturating_mul(denom.cost()))?;
         let pascal = pascal::<W>(n as u32)?;
         // Total weight of the outcomes worse than the current one.
@@ -791,42 +791,56 @@ impl Eval {
         for (_, w) in &outcomes {
             below = overflow(below.checked_add(w))?;
         }
-        let power_table = |base: &W| -> Result<Vec<W>, Fail> {
-            let mut powers = Vec::with_capacity(n + 1);
+        let fill_powers = |powers: &mut Vec<W>, base: &W| -> Result<(), Fail> {
+            powers.clear();
             powers.push(W::one());
             for _ in 0..n {
-                powers.push(overflow(powers.last().expect("non-empty").checked_mul(base))?);
+                let next = overflow(powers.last().expect("non-empty").checked_mul(base))?;
+                powers.push(next);
             }
-            Ok(powers)
+            Ok(())
         };
+        let (mut at, mut under) = (Vec::with_capacity(n + 1), Vec::with_capacity(n + 1));
+        let mut coefficients = vec![W::zero(); take * (take + 1)];
         let mut open = vec![W::zero(); cells];
         let mut next = vec![W::zero(); cells];
         let mut done = vec![W::zero(); sums];
         open[0] = W::one();
         for (v, w) in &outcomes {
             below.sub_unchecked(w);
-            let (at, under) = (power_table(w)?, power_table(&below)?);
+            fill_powers(&mut at, w)?;
+            fill_powers(&mut under, &below)?;
+            // Per state row `placed`: the coefficient of moving to placed + j (j < take − placed),
+            // and the summed coefficient of every way to close (j ≥ take − placed). Each is a
+            // weight of a sub-event of n dice, at most denom^n, which was checked.
+            for placed in 0..take {
+                let left = n - placed;
+                let row = &mut coefficients[placed * (take + 1)..(placed + 1) * (take + 1)];
+                let mut closing = W::zero();
+                for jj in 0..=left {
+                    let mut c = W::zero();
+                    c.add_product_unchecked(&pascal[left][jj], &at[jj]);
+                    if placed + jj < take {
+                        row[jj] = c;
+                    } else {
+                        closing.add_product_unchecked(&c, &under[left - jj]);
+                    }
+                }
+                row[take] = closing;
+            }
             let step = (v - vmin) as usize;
             next.iter_mut().for_each(|x| *x = W::zero());
             for placed in 0..take {
-                let left = n - placed;
+                let row = &coefficients[placed * (take + 1)..(placed + 1) * (take + 1)];
                 for s in 0..sums {
                     let here = &open[placed * sums + s];
                     if here.is_zero() {
                         continue;
                     }
-                    for j in 0..=left {
-                        // Every factor is a weight of a sub-event of n dice: at most denom^n.
-                        let mut c = W::zero();
-                        c.add_product_unchecked(&pascal[left][j], &at[j]);
-                        if placed + j < take {
-                            next[(placed + j) * sums + s + j * step].add_product_unchecked(here, &c);
-                        } else {
-                            let mut closed = W::zero();
-                            closed.add_product_unchecked(&c, &under[left - j]);
-                            done[s + (take - placed) * step].add_product_unchecked(here, &closed);
-                        }
+                    for (jj, c) in row[..take - placed].iter().enumerate() {
+                        next[(placed + jj) * sums + s + jj * step].add_product_unchecked(here, c);
                     }
+                    done[s + (take - placed) * step].add_product_unchecked(here, &row[take]);
                 }
             }
             std::mem::swap(&mut open, &mut next);
