@@ -246,14 +246,15 @@ impl<W: Weight> Dist<W> {
     }
 
     /// The distribution of `−x`.
-    pub fn neg(mut self) -> Dist<W> {
+    pub fn neg(mut self, limits: &Limits) -> Result<Dist<W>, Fail> {
         if self.w.is_empty() {
-            return self;
+            return Ok(self);
         }
         let max = self.max();
+        limits.value(self.min.checked_neg())?;
         self.w.reverse();
-        self.min = -max;
-        self
+        self.min = limits.value(max.checked_neg())?;
+        Ok(self)
     }
 
     /// The distribution of `x + y` for independent `x` (self) and `y`.
@@ -267,7 +268,11 @@ impl<W: Weight> Dist<W> {
     pub fn convolve_into(&self, other: &Dist<W>, out: &mut Dist<W>, limits: &mut Limits) -> Result<(), Fail> {
         out.denom = overflow(self.denom.checked_mul(&other.denom))?;
         out.w.clear();
-        out.min = self.min + other.min;
+        out.min = 0;
+        if !self.w.is_empty() && !other.w.is_empty() {
+            out.min = limits.value(self.min.checked_add(other.min))?;
+            limits.value(self.max().checked_add(other.max()))?;
+        }
         if self.w.is_empty() || other.w.is_empty() {
             out.min = 0;
             return Ok(());
@@ -360,6 +365,11 @@ impl Limits {
             return Err(Fail::Error(crate::error::ErrorKind::TooLarge(message), self.span));
         }
         Ok(width.max(0) as usize)
+    }
+
+    /// A value, or the overflow error when an operation left the 64-bit range.
+    pub fn value(&self, v: Option<i64>) -> Result<i64, Fail> {
+        v.ok_or(Fail::Error(crate::error::ErrorKind::Overflow, self.span))
     }
 
     pub fn work(&mut self, ops: u64) -> Result<(), Fail> {

@@ -228,11 +228,18 @@ impl Program {
     }
 
     fn mean_of(&self, node: &Node, options: &Options) -> Result<Option<BigRational>, Error> {
-        let dist = self.with_retry(
+        let full = self.with_retry(
             options,
             |eval| eval.node::<u128>(node, Window::default()).map(|d| to_big(&d)),
             |eval| eval.node::<BigUint>(node, Window::default()),
-        )?;
+        );
+        // Too large to compute in full: linearity may still give the mean.
+        let dist = match full {
+            Err(e) if matches!(e.kind(), ErrorKind::TooLarge(_)) => {
+                Dist { min: 0, w: Vec::new(), denom: BigUint::from(1u8) }
+            }
+            other => other?,
+        };
         let placed: BigUint = dist.w.iter().sum();
         if placed == dist.denom {
             let total: BigInt = dist.iter().map(|(v, w)| BigInt::from(v) * BigInt::from(w.clone())).sum();
@@ -259,12 +266,13 @@ impl Program {
                 let x = i64::from(pool.sides);
                 let n = i64::from(pool.count);
                 match pool.counts.first() {
-                    // Per chain: E[tosses] = x/(x−1) and each toss is a fresh uniform face, so
-                    // by Wald's identity E[count] = (faces satisfying)/(x − 1).
-                    Some(rule) => {
+                    // Per chain of ordinary `!`: E[tosses] = x/(x−1) and each toss is a fresh
+                    // uniform face, so by Wald's identity E[count] = (faces satisfying)/(x − 1).
+                    Some(rule) if pool.explode.is_some_and(|e| e.mode == ExplodeMode::Add) => {
                         let ok = (1..=x).filter(|&f| rule.op.holds(f, rule.value)).count() as i64;
                         Some(int(n * ok) / int(x - 1))
                     }
+                    Some(_) => None,
                     // E[d x!!] = (x + 1)/2 · x/(x − 1).
                     None => Some(int(n * x * (x + 1)) / int(2 * (x - 1))),
                 }
@@ -361,7 +369,7 @@ fn neg_window(win: Window) -> Window {
 }
 
 fn neg_bounds((lo, hi): Bounds) -> Bounds {
-    (hi.map(|h| -h), lo.map(|l| -l))
+    (hi.and_then(i128::checked_neg), lo.and_then(i128::checked_neg))
 }
 
 /// Bounds of one die of a pool: its value, or its per-die count.
@@ -392,8 +400,9 @@ fn kept(pool: &Pool) -> u32 {
     }
 }
 
+/// Bounds times a non-negative factor; a side that leaves the i128 range becomes unbounded.
 fn scale_bounds((lo, hi): Bounds, k: i128) -> Bounds {
-    (lo.map(|v| v * k), hi.map(|v| v * k))
+    (lo.and_then(|v| v.checked_mul(k)), hi.and_then(|v| v.checked_mul(k)))
 }
 
 fn bounds(node: &Node) -> Bounds {
@@ -410,11 +419,20 @@ fn bounds(node: &Node) -> Bounds {
         NodeKind::Binary { op, lhs, rhs } => {
             let (a, b) = (bounds(lhs), bounds(rhs));
             match op {
-                BinOp::Add => (a.0.zip(b.0).map(|(x, y)| x + y), a.1.zip(b.1).map(|(x, y)| x + y)),
+                BinOp::Add => {
+                    (a.0.zip(b.0).and_then(|(x, y)| x.checked_add(y)), a.1.zip(b.1).and_then(|(x, y)| x.checked_add(y)))
+                }
                 BinOp::Sub => sub_bounds(a, b),
                 BinOp::Mul => {
-                    if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (a.0, a.1, b.0, b.1) {
-                        let corners = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
+                    let corners = match (a.0, a.1, b.0, b.1) {
+                        (Some(a0), Some(a1), Some(b0), Some(b1)) => {
+                            [a0.checked_mul(b0), a0.checked_mul(b1), a1.checked_mul(b0), a1.checked_mul(b1)]
+                                .into_iter()
+                                .collect::<Option<Vec<i128>>>()
+                        }
+                        _ => None,
+                    };
+                    if let Some(corners) = corners {
                         (corners.iter().min().copied(), corners.iter().max().copied())
                     } else if let Some(Ok(c)) = constant(rhs) {
                         mul_bounds(a, c)
@@ -452,8 +470,8 @@ fn bounds(node: &Node) -> Bounds {
                     let (lo, hi) = all[0];
                     match (lo, hi) {
                         (Some(l), _) if l >= 0 => (lo, hi),
-                        (_, Some(h)) if h <= 0 => (Some(-h), lo.map(|l| -l)),
-                        _ => (Some(0), lo.zip(hi).map(|(l, h)| (-l).max(h))),
+                        (_, Some(h)) if h <= 0 => (h.checked_neg(), lo.and_then(i128::checked_neg)),
+                        _ => (Some(0), lo.zip(hi).and_then(|(l, h)| l.checked_neg().map(|l| l.max(h)))),
                     }
                 }
             }
@@ -463,7 +481,7 @@ fn bounds(node: &Node) -> Bounds {
 
 fn sub_bounds(a: Bounds, b: Bounds) -> Bounds {
     let nb = neg_bounds(b);
-    (a.0.zip(nb.0).map(|(x, y)| x + y), a.1.zip(nb.1).map(|(x, y)| x + y))
+    (a.0.zip(nb.0).and_then(|(x, y)| x.checked_add(y)), a.1.zip(nb.1).and_then(|(x, y)| x.checked_add(y)))
 }
 
 fn mul_bounds(a: Bounds, c: i64) -> Bounds {
@@ -511,7 +529,7 @@ impl Eval {
         match &node.kind {
             NodeKind::Int(v) => Ok(Dist::point(*v)),
             NodeKind::Group(inner) => self.node(inner, win),
-            NodeKind::Neg(inner) => Ok(self.node::<W>(inner, neg_window(win))?.neg()),
+            NodeKind::Neg(inner) => self.node::<W>(inner, neg_window(win))?.neg(&self.limits),
             NodeKind::Binary { op: BinOp::Add, lhs, rhs } => self.sum(lhs, rhs, false, win),
             NodeKind::Binary { op: BinOp::Sub, lhs, rhs } | NodeKind::Contest { lhs, rhs } => {
                 self.sum(lhs, rhs, true, win)
@@ -588,7 +606,11 @@ impl Eval {
         let b_signed = if negate { neg_bounds(b_bounds) } else { b_bounds };
         let a = self.node::<W>(lhs, child_window(win, a_bounds, b_signed))?;
         let b_win = child_window(win, b_signed, a_bounds);
-        let b = if negate { self.node::<W>(rhs, neg_window(b_win))?.neg() } else { self.node::<W>(rhs, b_win)? };
+        let b = if negate {
+            self.node::<W>(rhs, neg_window(b_win))?.neg(&self.limits)?
+        } else {
+            self.node::<W>(rhs, b_win)?
+        };
         let mut out = a.convolve(&b, &mut self.limits)?;
         out.reduce();
         Ok(out)
@@ -597,6 +619,8 @@ impl Eval {
     /// `x · c` for a constant `c`.
     fn scaled<W: Weight>(&mut self, x: &Node, c: i64, win: Window, span: Span) -> Result<Dist<W>, Fail> {
         if c == 0 {
+            // The operand's dice are still rolled; evaluate it for its errors (e.g. overflow).
+            self.node::<W>(x, Window::default())?;
             return Ok(Dist::point(0));
         }
         let abs = i128::from(c).abs();

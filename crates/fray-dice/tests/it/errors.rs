@@ -218,3 +218,34 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn values_near_the_64_bit_edge_are_typed_overflows() {
+    // Found in review: a difference of huge constants, bounds beyond i128, zero times an overflow.
+    // Comparing rolls the sides without subtracting; the exact odds work on the difference, which
+    // overflows: a typed error, never a wrapped (wrong) answer.
+    let compare = Program::parse("1000000000*1000000000*9 >= -(1000000000*1000000000)").unwrap();
+    assert_eq!(compare.roll(&mut seeded(1)).unwrap().value, fray_dice::Value::Int(1));
+    assert_eq!(compare.distribution(&Options::default()).unwrap_err().kind(), &ErrorKind::Overflow);
+    for expr in [
+        "1000000000*1000000000*5 + 1000000000*1000000000*5",
+        "1000000000*1000000000*1000000000*1000000000*1000000000",
+        "1000000000*1000000000*1000000000*0",
+    ] {
+        let program = Program::parse(expr).unwrap();
+        assert_eq!(program.roll(&mut seeded(1)).unwrap_err().kind(), &ErrorKind::Overflow, "{expr}: roll");
+        let err = program.distribution(&Options::default()).unwrap_err();
+        assert_eq!(err.kind(), &ErrorKind::Overflow, "{expr}: distribution");
+    }
+}
+
+#[test]
+fn means_use_linearity_where_the_full_table_is_too_large() {
+    // 60 compounding d6 followed 10 tosses deep is too much work in full; linearity still gives
+    // 60 · 21/5 = 252. A compounding count is 0 or 1 per die, never the `!` formula.
+    let mean =
+        |expr: &str| Program::parse(expr).unwrap().mean(&Options::default()).unwrap().map(|m| fray_dice::fraction(&m));
+    assert_eq!(mean("60d6!!").as_deref(), Some("252/1"));
+    assert_eq!(mean("30d6!! + 30d6!!").as_deref(), Some("252/1"));
+    assert_ne!(mean("1d6!!cs<=20000").as_deref(), Some("6/5"));
+}

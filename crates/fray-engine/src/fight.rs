@@ -1,0 +1,210 @@
+//! The ruleset trait and the fight that drives one.
+
+use crate::dice::{Dice, Reason};
+use crate::ids::{CombatantId, SideId};
+use crate::sink::Sink;
+use std::fmt::Debug;
+
+/// A ruleset: one game's combat chapter.
+pub trait Ruleset: Sized {
+    /// The stable name used in scenario files, e.g. `"fluid"`.
+    const ID: &'static str;
+    /// A validated scenario: combatants, options, cap.
+    type Setup;
+    /// Everything that changes during a fight.
+    type State: Clone + Debug + PartialEq;
+    /// A change to the state. The state changes only by applying events.
+    type Event: Clone + Debug;
+    /// A decision request: who must choose what, listing the legal choices.
+    type Request: Debug;
+    /// An answer to a request.
+    type Choice: Clone + Debug;
+
+    /// The state before the first event.
+    fn initial_state(setup: &Self::Setup) -> Self::State;
+
+    /// Applies one event to the state.
+    fn apply(setup: &Self::Setup, state: &mut Self::State, event: &Self::Event);
+
+    /// What the simulator's ledger counts in this event, if anything.
+    fn tally(event: &Self::Event) -> Option<Tally>;
+
+    /// Whether `choice` answers `request` legally; the reason when it does not.
+    fn check_choice(setup: &Self::Setup, request: &Self::Request, choice: &Self::Choice) -> Result<(), String>;
+
+    /// Runs one fight to its end.
+    fn run<D: Dice, P: Decider<Self>, S: Sink<Self::Event>>(
+        fight: &mut Fight<'_, Self, D, P, S>,
+    ) -> Result<FightResult, FightError>;
+}
+
+/// Answers decision requests: an AI policy, a script or a person.
+pub trait Decider<R: Ruleset> {
+    /// The choice of `who` for `request`, given the setup and the current state. `Err(Pending)`
+    /// when no answer is available yet (a person who has not answered).
+    fn decide(
+        &mut self,
+        setup: &R::Setup,
+        state: &R::State,
+        who: CombatantId,
+        request: &R::Request,
+    ) -> Result<R::Choice, Pending>;
+}
+
+impl<R: Ruleset, P: Decider<R> + ?Sized> Decider<R> for &mut P {
+    fn decide(
+        &mut self,
+        setup: &R::Setup,
+        state: &R::State,
+        who: CombatantId,
+        request: &R::Request,
+    ) -> Result<R::Choice, Pending> {
+        (**self).decide(setup, state, who, request)
+    }
+}
+
+/// What a ruleset reports from an event for the per-combatant ledger of a simulation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tally {
+    /// An attack was resolved.
+    Attack {
+        /// The attacker.
+        by: CombatantId,
+        /// Whether it hit.
+        hit: bool,
+        /// Whether its check was a crit.
+        crit: bool,
+    },
+    /// Damage was taken (after armour).
+    Damage {
+        /// Who dealt it, if anyone.
+        by: Option<CombatantId>,
+        /// Who took it.
+        to: CombatantId,
+        /// How much, in the ruleset's unit.
+        amount: i32,
+    },
+    /// A combatant went down (out of the fight).
+    Downed {
+        /// Who.
+        who: CombatantId,
+    },
+}
+
+/// No answer yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pending;
+
+/// How a fight ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Outcome {
+    /// One side is left standing.
+    Side(SideId),
+    /// Nobody is left standing.
+    Mutual,
+    /// The cap was reached with more than one side standing.
+    Stalemate,
+}
+
+/// The end of a fight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FightResult {
+    /// Who won, if anyone.
+    pub outcome: Outcome,
+    /// Length in the ruleset's time unit (rounds, ticks).
+    pub length: u32,
+}
+
+/// Why a fight could not go on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FightError {
+    /// The dice source failed (a script ran out, a face did not fit).
+    #[error("dice for {what}: {message}")]
+    Dice {
+        /// What the die was for.
+        what: &'static str,
+        /// The source's message.
+        message: String,
+    },
+    /// A decision is needed and its decider has no answer yet.
+    #[error("waiting for a decision of combatant {0}")]
+    Pending(CombatantId),
+    /// A decider answered with a choice the request does not allow.
+    #[error("illegal choice for combatant {who}: {reason}")]
+    IllegalChoice {
+        /// Who chose.
+        who: CombatantId,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+/// One fight in progress: the setup, the state, and the fight's dice, decider and sink.
+pub struct Fight<'a, R: Ruleset, D, P, S> {
+    setup: &'a R::Setup,
+    state: R::State,
+    dice: D,
+    decider: P,
+    sink: S,
+}
+
+impl<'a, R: Ruleset, D: Dice, P: Decider<R>, S: Sink<R::Event>> Fight<'a, R, D, P, S> {
+    /// A fight at its initial state.
+    pub fn new(setup: &'a R::Setup, dice: D, decider: P, sink: S) -> Self {
+        Fight { state: R::initial_state(setup), setup, dice, decider, sink }
+    }
+
+    /// Runs the fight to its end.
+    pub fn run(&mut self) -> Result<FightResult, FightError> {
+        R::run(self)
+    }
+
+    /// The setup.
+    pub fn setup(&self) -> &'a R::Setup {
+        self.setup
+    }
+
+    /// The current state.
+    pub fn state(&self) -> &R::State {
+        &self.state
+    }
+
+    /// The sink, e.g. to read a record after the fight.
+    pub fn sink(&self) -> &S {
+        &self.sink
+    }
+
+    /// Takes the fight apart: state and sink.
+    pub fn into_parts(self) -> (R::State, S) {
+        (self.state, self.sink)
+    }
+
+    /// Applies an event to the state, then hands it to the sink.
+    pub fn emit(&mut self, event: R::Event) {
+        R::apply(self.setup, &mut self.state, &event);
+        self.sink.event(&event);
+    }
+
+    /// Rolls one die.
+    pub fn roll(&mut self, sides: u32, reason: Reason) -> Result<u32, FightError> {
+        self.dice.roll(sides, reason).map_err(|e| FightError::Dice { what: reason.what, message: e.0 })
+    }
+
+    /// Asks `who` to answer `request`, and checks that the answer is legal.
+    pub fn decide(&mut self, who: CombatantId, request: &R::Request) -> Result<R::Choice, FightError> {
+        let choice =
+            self.decider.decide(self.setup, &self.state, who, request).map_err(|Pending| FightError::Pending(who))?;
+        R::check_choice(self.setup, request, &choice).map_err(|reason| FightError::IllegalChoice { who, reason })?;
+        Ok(choice)
+    }
+}
+
+/// The state a recorded log leads to: the fold of its events over the initial state.
+pub fn replay<R: Ruleset>(setup: &R::Setup, events: &[R::Event]) -> R::State {
+    let mut state = R::initial_state(setup);
+    for event in events {
+        R::apply(setup, &mut state, event);
+    }
+    state
+}

@@ -1,0 +1,444 @@
+//! `fluid`: the Fluid Game System combat chapter (catalogue: shared/rules/fluid.md).
+//!
+//! Implemented so far: the round structure (round-start tests, tactics, declarations, initiative,
+//! steps), the check with its crit ladder, edges and both check directions, melee attacks against
+//! Dodge, Parry or Block (size bonus, block absorption), lethal and stunning damage, armour that
+//! reduces or converts by size, the W and S tracks with CP, the NER pain check, dying, death and
+//! unconsciousness, and the end of combat. Movement, ranged and area attacks, sunder, hidden
+//! combatants and the special attacks are not implemented yet.
+
+pub mod check;
+pub mod options;
+pub mod policy;
+mod run;
+pub mod scenario;
+pub mod setup;
+
+use check::{Check, CheckRoll};
+use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, Ruleset, Sink, Tally};
+pub use options::Options;
+pub use setup::{DefenceSkill, Setup};
+
+/// The `fluid` ruleset.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fluid;
+
+/// Lethal or stunning (FLUID-ATK-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Intent {
+    /// Successes go to W.
+    Lethal,
+    /// Successes go to S.
+    Stunning,
+}
+
+/// One declared attack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeclaredAttack {
+    /// The target.
+    pub target: CombatantId,
+    /// The weapon (index into the attacker's items).
+    pub item: usize,
+    /// Lethal or stunning.
+    pub intent: Intent,
+}
+
+/// A combatant's plan for the round (FLUID-ACT-1).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// Attacks, in the order they will be made.
+    pub attacks: Vec<DeclaredAttack>,
+}
+
+/// A defence the target may use against one attack (FLUID-DEF-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DefenceOption {
+    /// Dodge, Parry or Block.
+    pub skill: DefenceSkill,
+    /// The defending item (index into the defender's items); `None` for Dodge or unarmed.
+    pub item: Option<usize>,
+    /// The defence TN before dT.
+    pub tn: i32,
+    /// The attacker's size bonus against it (FLUID-DEF-5).
+    pub size_bonus: i32,
+}
+
+/// A decision request.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    /// Split Tactics into oT and dT (FLUID-TAC-1).
+    Tactics {
+        /// The Tactics value.
+        tactics: i32,
+    },
+    /// Declare the round's attacks (FLUID-ACT-1): any sequence of the options, at most
+    /// `max_per_item[i]` with item `i` (FLUID-ACT-7).
+    Declare {
+        /// Every (target, weapon) pair within reach, with lethal and stunning allowed.
+        options: Vec<(CombatantId, usize)>,
+        /// Most attacks allowed per item this round.
+        max_per_item: Vec<u32>,
+    },
+    /// Choose a defence against an incoming attack (FLUID-DEF-4); `None` is not defending.
+    Defend {
+        /// The attacker.
+        attacker: CombatantId,
+        /// The legal defences.
+        options: Vec<DefenceOption>,
+    },
+    /// Whether to make the NER check to ignore pain before a check action (FLUID-TRACK-4).
+    Pain {
+        /// The current CP.
+        cp: i32,
+    },
+}
+
+/// An answer to a [`Request`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// oT and dT.
+    Split {
+        /// Offensive tactics.
+        ot: i32,
+        /// Defensive tactics.
+        dt: i32,
+    },
+    /// The round's plan.
+    Plan(Plan),
+    /// Index into the request's defence options, or `None`.
+    Defence(Option<usize>),
+    /// Try the pain check or not.
+    Pain(bool),
+}
+
+/// A condition (FLUID-TRACK-5 … FLUID-TRACK-11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Condition {
+    /// W ≤ 0.
+    Dying,
+    /// W ≤ −BOD.
+    Dead,
+    /// S ≤ 0.
+    Unconscious,
+    /// Failed its act test: no actions this round.
+    Stunned,
+}
+
+/// What a check was for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckKind {
+    /// The dying BOD test (FLUID-TRACK-6).
+    Bod,
+    /// The dying NER act test (FLUID-TRACK-8).
+    Act,
+    /// The NER pain check (FLUID-TRACK-4).
+    Pain,
+}
+
+/// Everything that happens in a `fluid` fight.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// A round begins.
+    RoundStarted {
+        /// Its number, from 1.
+        round: u32,
+    },
+    /// A test or check outside an attack.
+    Check {
+        /// Who rolled.
+        who: CombatantId,
+        /// What for.
+        kind: CheckKind,
+        /// The check.
+        check: Check,
+        /// The roll.
+        roll: CheckRoll,
+    },
+    /// The final split for the round (FLUID-TAC-6).
+    TacticsSet {
+        /// Who.
+        who: CombatantId,
+        /// Offensive tactics.
+        ot: i32,
+        /// Defensive tactics.
+        dt: i32,
+    },
+    /// The final plan for the round (FLUID-ACT-1).
+    Declared {
+        /// Who.
+        who: CombatantId,
+        /// The plan.
+        plan: Plan,
+    },
+    /// An initiative roll (FLUID-INIT-1).
+    Initiative {
+        /// Who.
+        who: CombatantId,
+        /// The three faces.
+        faces: [u8; 3],
+        /// 3d6 + Tactics.
+        total: i32,
+    },
+    /// A tie-break die (FLUID-INIT-4).
+    TieBreak {
+        /// Who.
+        who: CombatantId,
+        /// The face.
+        face: u8,
+    },
+    /// The order of the round's steps (FLUID-INIT-1).
+    Order {
+        /// Highest first.
+        order: Vec<CombatantId>,
+    },
+    /// An attack check (FLUID-ATK-2).
+    Attack {
+        /// The attacker.
+        attacker: CombatantId,
+        /// The target.
+        target: CombatantId,
+        /// The weapon.
+        item: usize,
+        /// Lethal or stunning.
+        intent: Intent,
+        /// The defence used, if any.
+        defence: Option<DefenceOption>,
+        /// The check.
+        check: Check,
+        /// The roll.
+        roll: CheckRoll,
+    },
+    /// Damage after armour (FLUID-DMG-4).
+    Damage {
+        /// Who dealt it.
+        by: CombatantId,
+        /// Who took it.
+        target: CombatantId,
+        /// W and S damage before armour.
+        before: (i32, i32),
+        /// The AV that applied (armour plus block absorption).
+        av: i32,
+        /// W damage taken.
+        w: i32,
+        /// S damage taken.
+        s: i32,
+    },
+    /// A condition gained or lost.
+    Condition {
+        /// Who.
+        who: CombatantId,
+        /// Which.
+        condition: Condition,
+        /// Gained (true) or lost.
+        gained: bool,
+    },
+    /// The fight is over.
+    Ended {
+        /// How it ended.
+        result: FightResult,
+    },
+}
+
+/// The state of one combatant during a fight.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fighter {
+    /// Current W.
+    pub w: i32,
+    /// Current S.
+    pub s: i32,
+    /// This round's oT.
+    pub ot: i32,
+    /// This round's dT.
+    pub dt: i32,
+    /// This round's plan.
+    pub plan: Plan,
+    /// Dying.
+    pub dying: bool,
+    /// Dead.
+    pub dead: bool,
+    /// Unconscious.
+    pub unconscious: bool,
+    /// Stunned for the round.
+    pub stunned: bool,
+}
+
+impl Fighter {
+    /// Out of the fight for its side (FLUID-ROUND-4).
+    pub fn out(&self, options: &Options) -> bool {
+        match options.side_out_when {
+            options::SideOutWhen::Dead => self.dead,
+            options::SideOutWhen::Incapacitated => self.dead || self.unconscious || self.dying,
+        }
+    }
+
+    /// Able to take its turn and defend: not dead, unconscious or stunned (a dying combatant
+    /// that passed its act test may act).
+    pub fn able(&self) -> bool {
+        !(self.dead || self.unconscious || self.stunned)
+    }
+}
+
+/// The state of a `fluid` fight.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// The current round (0 before the first).
+    pub round: u32,
+    /// Every combatant, in roster order.
+    pub fighters: Vec<Fighter>,
+    /// This round's step order.
+    pub order: Vec<CombatantId>,
+    /// The end, once reached.
+    pub ended: Option<FightResult>,
+}
+
+impl State {
+    /// One combatant's state.
+    pub fn fighter(&self, who: CombatantId) -> &Fighter {
+        &self.fighters[who.index()]
+    }
+}
+
+/// The condition penalty (FLUID-TRACK-2).
+pub fn condition_penalty(setup: &Setup, state: &State, who: CombatantId) -> i32 {
+    let sheet = &setup.combatants[who.index()];
+    let fighter = state.fighter(who);
+    let threshold = if setup.options.cp_threshold_min10_pc { sheet.pc.min(10) } else { 10 };
+    let (w, s) = ((fighter.w - threshold).min(0), (fighter.s - threshold).min(0));
+    if setup.options.cp_combine_sum { w + s } else { w.min(s) }
+}
+
+impl Ruleset for Fluid {
+    const ID: &'static str = "fluid";
+    type Setup = Setup;
+    type State = State;
+    type Event = Event;
+    type Request = Request;
+    type Choice = Choice;
+
+    fn initial_state(setup: &Setup) -> State {
+        let fighters = setup
+            .combatants
+            .iter()
+            .map(|sheet| Fighter {
+                w: sheet.w,
+                s: sheet.s,
+                ot: 0,
+                dt: 0,
+                plan: Plan::default(),
+                dying: sheet.w <= 0 && sheet.w > -sheet.stats[setup::BOD],
+                dead: sheet.w <= -sheet.stats[setup::BOD],
+                unconscious: sheet.s <= 0,
+                stunned: false,
+            })
+            .collect();
+        State { round: 0, fighters, order: Vec::new(), ended: None }
+    }
+
+    fn apply(setup: &Setup, state: &mut State, event: &Event) {
+        match event {
+            Event::RoundStarted { round } => {
+                state.round = *round;
+                state.order.clear();
+                for fighter in &mut state.fighters {
+                    fighter.ot = 0;
+                    fighter.dt = 0;
+                    fighter.plan.attacks.clear();
+                    fighter.stunned = false;
+                }
+            }
+            Event::Check { who, kind: CheckKind::Bod, roll, .. } => {
+                // The margin is added to W (FLUID-TRACK-6).
+                state.fighters[who.index()].w += roll.margin;
+            }
+            Event::Check { .. } => {}
+            Event::TacticsSet { who, ot, dt } => {
+                let fighter = &mut state.fighters[who.index()];
+                fighter.ot = *ot;
+                fighter.dt = *dt;
+            }
+            Event::Declared { who, plan } => state.fighters[who.index()].plan = plan.clone(),
+            Event::Initiative { .. } | Event::TieBreak { .. } | Event::Attack { .. } => {}
+            Event::Order { order } => state.order = order.clone(),
+            Event::Damage { target, w, s, .. } => {
+                let fighter = &mut state.fighters[target.index()];
+                fighter.w -= w;
+                fighter.s -= s;
+            }
+            Event::Condition { who, condition, gained } => {
+                let fighter = &mut state.fighters[who.index()];
+                let flag = match condition {
+                    Condition::Dying => &mut fighter.dying,
+                    Condition::Dead => &mut fighter.dead,
+                    Condition::Unconscious => &mut fighter.unconscious,
+                    Condition::Stunned => &mut fighter.stunned,
+                };
+                *flag = *gained;
+            }
+            Event::Ended { result } => state.ended = Some(*result),
+        }
+        let _ = setup;
+    }
+
+    fn tally(event: &Event) -> Option<Tally> {
+        match event {
+            Event::Attack { attacker, roll, .. } => {
+                Some(Tally::Attack { by: *attacker, hit: roll.margin >= 0, crit: roll.crit > 0 })
+            }
+            Event::Damage { by, target, w, s, .. } => Some(Tally::Damage { by: Some(*by), to: *target, amount: w + s }),
+            Event::Condition {
+                who,
+                condition: Condition::Dying | Condition::Dead | Condition::Unconscious,
+                gained: true,
+            } => Some(Tally::Downed { who: *who }),
+            _ => None,
+        }
+    }
+
+    fn check_choice(setup: &Setup, request: &Request, choice: &Choice) -> Result<(), String> {
+        match (request, choice) {
+            (Request::Tactics { tactics }, Choice::Split { ot, dt }) => {
+                let legal =
+                    if *tactics < 0 { *ot == 0 && *dt == 0 } else { *ot >= 0 && *dt >= 0 && ot + dt == *tactics };
+                if legal {
+                    Ok(())
+                } else {
+                    Err(format!("oT {ot} + dT {dt} must split Tactics {tactics} into non-negative parts"))
+                }
+            }
+            (Request::Declare { options, max_per_item }, Choice::Plan(plan)) => {
+                let mut used = vec![0u32; max_per_item.len()];
+                for attack in &plan.attacks {
+                    if !options.contains(&(attack.target, attack.item)) {
+                        return Err(format!(
+                            "attack on {} with item {} is not among the options",
+                            attack.target, attack.item
+                        ));
+                    }
+                    used[attack.item] += 1;
+                    if used[attack.item] > max_per_item[attack.item] {
+                        return Err(format!(
+                            "more than {} attacks with item {}",
+                            max_per_item[attack.item], attack.item
+                        ));
+                    }
+                }
+                let _ = setup;
+                Ok(())
+            }
+            (Request::Defend { options, .. }, Choice::Defence(pick)) => match pick {
+                Some(i) if *i >= options.len() => {
+                    Err(format!("defence {i} is not among the {} options", options.len()))
+                }
+                _ => Ok(()),
+            },
+            (Request::Pain { .. }, Choice::Pain(_)) => Ok(()),
+            _ => Err("the choice does not answer this request".into()),
+        }
+    }
+
+    fn run<D: Dice, P: fray_engine::Decider<Self>, S: Sink<Event>>(
+        fight: &mut Fight<'_, Self, D, P, S>,
+    ) -> Result<FightResult, FightError> {
+        run::run(fight)
+    }
+}

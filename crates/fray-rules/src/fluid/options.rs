@@ -1,0 +1,248 @@
+//! The `fluid` options: every DEFAULT of the catalogue that this ruleset implements so far, with
+//! its alternatives and the clauses it affects.
+
+use crate::OptionInfo;
+
+/// Which way checks read (FLUID-DICE-1, FLUID-DICE-9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckDirection {
+    /// total ≥ TN succeeds.
+    RollHigh,
+    /// margin = 20 + bonuses − TN − e.
+    RollUnder,
+}
+
+/// How crit and blunder naturals become effective rolls (FLUID-DICE-5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CritLadder {
+    /// 16 → 21, 17 → 26, 18 → 31, 5 → 0, 4 → −5, 3 → −10.
+    Step5,
+    /// 16 → 25, 17 → 26, 18 → 27, 5 → −4, 4 → −5, 3 → −6.
+    Shift9,
+    /// Face value.
+    None,
+}
+
+/// How Superior and Inferior work (FLUID-DICE-7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeMode {
+    /// Roll 3 + N dice, keep the three best.
+    KeepBest,
+    /// ±3 per level.
+    Flat,
+}
+
+/// The normal tactics split for an odd value (FLUID-TAC-4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NormalSplit {
+    /// oT = ⌊T/2⌋.
+    OtFloor,
+    /// oT = ⌈T/2⌉.
+    OtCeil,
+}
+
+/// The multi-action penalty (FLUID-ACT-4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MultiActionPenalty {
+    /// −N when N ≥ 2.
+    NIfMultiple,
+    /// −(N − 1).
+    NMinusOne,
+    /// −N always.
+    NAlways,
+}
+
+/// When a side is out (FLUID-ROUND-4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SideOutWhen {
+    /// Dead, unconscious or dying combatants are out.
+    Incapacitated,
+    /// Only the dead are out.
+    Dead,
+}
+
+/// Initiative ties (FLUID-INIT-4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InitiativeTie {
+    /// Higher Tactics, then higher FIN, then a d6 roll-off.
+    TacticsFinRoll,
+    /// A d6 roll-off only.
+    Roll,
+    /// Roster order.
+    Roster,
+}
+
+/// Which armour sizes reduce rather than convert (FLUID-ARM-2, FLUID-ARM-3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArmorSizeTest {
+    /// A weapon not larger than the armour is reduced.
+    NotLarger,
+    /// Only a strictly smaller weapon is reduced.
+    Smaller,
+}
+
+/// The options of one `fluid` fight.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// FLUID-DICE-1, FLUID-DICE-9.
+    pub check_direction: CheckDirection,
+    /// FLUID-DICE-5.
+    pub crit_ladder: CritLadder,
+    /// FLUID-DICE-6.
+    pub crit_auto: bool,
+    /// FLUID-DICE-7.
+    pub edge_mode: EdgeMode,
+    /// FLUID-DICE-8.
+    pub edge_cap: i32,
+    /// FLUID-TAC-4.
+    pub normal_split: NormalSplit,
+    /// FLUID-ACT-4.
+    pub multi_action_penalty: MultiActionPenalty,
+    /// FLUID-ACT-7: at most rank + 1 attacks per skill per round when true.
+    pub max_attacks_rank_plus_one: bool,
+    /// FLUID-ACT-11.
+    pub untrained_penalty: i32,
+    /// FLUID-ROUND-4.
+    pub side_out_when: SideOutWhen,
+    /// FLUID-INIT-4.
+    pub initiative_tie: InitiativeTie,
+    /// FLUID-TRACK-2: T = min(10, PC) when true, 10 when false (`fixed10`).
+    pub cp_threshold_min10_pc: bool,
+    /// FLUID-TRACK-2: the two terms summed when true, the worse one when false (`worst`).
+    pub cp_combine_sum: bool,
+    /// FLUID-ARM-2, FLUID-ARM-3.
+    pub armor_size_test: ArmorSizeTest,
+    /// FLUID-ARM-2.
+    pub armor_spill: bool,
+    /// FLUID-MOVE-10.
+    pub reach_m: f64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            check_direction: CheckDirection::RollHigh,
+            crit_ladder: CritLadder::Step5,
+            crit_auto: false,
+            edge_mode: EdgeMode::KeepBest,
+            edge_cap: 3,
+            normal_split: NormalSplit::OtFloor,
+            multi_action_penalty: MultiActionPenalty::NIfMultiple,
+            max_attacks_rank_plus_one: true,
+            untrained_penalty: -3,
+            side_out_when: SideOutWhen::Incapacitated,
+            initiative_tie: InitiativeTie::TacticsFinRoll,
+            cp_threshold_min10_pc: true,
+            cp_combine_sum: true,
+            armor_size_test: ArmorSizeTest::NotLarger,
+            armor_spill: true,
+            reach_m: 2.0,
+        }
+    }
+}
+
+/// Every option this ruleset reads: name, default, alternatives, clauses.
+pub const OPTIONS: &[OptionInfo] = &[
+    OptionInfo::new("check_direction", "roll_high", "roll_under", "FLUID-DICE-1, FLUID-DICE-9"),
+    OptionInfo::new("crit_ladder", "step5", "shift9, none", "FLUID-DICE-5"),
+    OptionInfo::new("crit_auto", "false", "true", "FLUID-DICE-6"),
+    OptionInfo::new("edge_mode", "keep_best", "flat", "FLUID-DICE-7"),
+    OptionInfo::new("edge_cap", "3", "an integer 1 to 6", "FLUID-DICE-8"),
+    OptionInfo::new("normal_split", "ot_floor", "ot_ceil", "FLUID-TAC-4"),
+    OptionInfo::new("multi_action_penalty", "n_if_multiple", "n_minus_one, n_always", "FLUID-ACT-4"),
+    OptionInfo::new("max_attacks", "rank_plus_one", "unlimited", "FLUID-ACT-7"),
+    OptionInfo::new("untrained_penalty", "-3", "any integer", "FLUID-ACT-11"),
+    OptionInfo::new("side_out_when", "incapacitated", "dead", "FLUID-ROUND-4"),
+    OptionInfo::new("initiative_tie", "tactics_fin_roll", "roll, roster", "FLUID-INIT-4"),
+    OptionInfo::new("cp_threshold", "min10_pc", "fixed10", "FLUID-TRACK-2"),
+    OptionInfo::new("cp_combine", "sum", "worst", "FLUID-TRACK-2"),
+    OptionInfo::new("armor_size_test", "not_larger", "smaller", "FLUID-ARM-2, FLUID-ARM-3"),
+    OptionInfo::new("armor_spill", "true", "false", "FLUID-ARM-2"),
+    OptionInfo::new("reach_m", "2", "a distance in metres", "FLUID-MOVE-10"),
+];
+
+impl Options {
+    /// Sets one option from its text value; the error says what was expected.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        fn pick<T: Copy>(value: &str, choices: &[(&str, T)]) -> Result<T, String> {
+            choices.iter().find(|(text, _)| *text == value).map(|(_, v)| *v).ok_or_else(|| {
+                let names: Vec<&str> = choices.iter().map(|(text, _)| *text).collect();
+                format!("expected one of {}, found `{value}`", names.join(", "))
+            })
+        }
+        let boolean = [("true", true), ("false", false)];
+        let int = |value: &str| value.parse::<i32>().map_err(|_| format!("expected an integer, found `{value}`"));
+        match name {
+            "check_direction" => {
+                self.check_direction =
+                    pick(value, &[("roll_high", CheckDirection::RollHigh), ("roll_under", CheckDirection::RollUnder)])?
+            }
+            "crit_ladder" => {
+                self.crit_ladder = pick(
+                    value,
+                    &[("step5", CritLadder::Step5), ("shift9", CritLadder::Shift9), ("none", CritLadder::None)],
+                )?
+            }
+            "crit_auto" => self.crit_auto = pick(value, &boolean)?,
+            "edge_mode" => {
+                self.edge_mode = pick(value, &[("keep_best", EdgeMode::KeepBest), ("flat", EdgeMode::Flat)])?
+            }
+            "edge_cap" => {
+                let cap = int(value)?;
+                if !(1..=6).contains(&cap) {
+                    return Err(format!("expected an integer from 1 to 6, found {cap}"));
+                }
+                self.edge_cap = cap;
+            }
+            "normal_split" => {
+                self.normal_split =
+                    pick(value, &[("ot_floor", NormalSplit::OtFloor), ("ot_ceil", NormalSplit::OtCeil)])?
+            }
+            "multi_action_penalty" => {
+                self.multi_action_penalty = pick(
+                    value,
+                    &[
+                        ("n_if_multiple", MultiActionPenalty::NIfMultiple),
+                        ("n_minus_one", MultiActionPenalty::NMinusOne),
+                        ("n_always", MultiActionPenalty::NAlways),
+                    ],
+                )?
+            }
+            "max_attacks" => {
+                self.max_attacks_rank_plus_one = pick(value, &[("rank_plus_one", true), ("unlimited", false)])?
+            }
+            "untrained_penalty" => self.untrained_penalty = int(value)?,
+            "side_out_when" => {
+                self.side_out_when =
+                    pick(value, &[("incapacitated", SideOutWhen::Incapacitated), ("dead", SideOutWhen::Dead)])?
+            }
+            "initiative_tie" => {
+                self.initiative_tie = pick(
+                    value,
+                    &[
+                        ("tactics_fin_roll", InitiativeTie::TacticsFinRoll),
+                        ("roll", InitiativeTie::Roll),
+                        ("roster", InitiativeTie::Roster),
+                    ],
+                )?
+            }
+            "cp_threshold" => self.cp_threshold_min10_pc = pick(value, &[("min10_pc", true), ("fixed10", false)])?,
+            "cp_combine" => self.cp_combine_sum = pick(value, &[("sum", true), ("worst", false)])?,
+            "armor_size_test" => {
+                self.armor_size_test =
+                    pick(value, &[("not_larger", ArmorSizeTest::NotLarger), ("smaller", ArmorSizeTest::Smaller)])?
+            }
+            "armor_spill" => self.armor_spill = pick(value, &boolean)?,
+            "reach_m" => {
+                let reach: f64 =
+                    value.parse().map_err(|_| format!("expected a distance in metres, found `{value}`"))?;
+                if !(reach.is_finite() && reach >= 0.0) {
+                    return Err(format!("expected a distance of 0 or more metres, found {value}"));
+                }
+                self.reach_m = reach;
+            }
+            _ => return Err(crate::unknown_option(name, OPTIONS)),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,162 @@
+//! Named AI policies for every `fluid` choice this ruleset asks for so far, chosen per combatant
+//! in the scenario (`policy = { tactics = "aggressive", … }`), and a scripted decider for tests.
+
+use super::setup::Setup;
+use super::{Choice, DeclaredAttack, Fluid, Intent, Plan, Request, State};
+use fray_engine::{CombatantId, Decider, Pending};
+use std::collections::VecDeque;
+
+/// Names accepted for each policy field, the first being the default.
+pub const POLICIES: &[(&str, &[&str])] = &[
+    ("tactics", &["normal", "aggressive", "defensive", "answer"]),
+    ("target", &["nearest", "weakest", "first"]),
+    ("intent", &["lethal", "stunning"]),
+    ("attacks", &["one", "max"]),
+    ("pain", &["always", "never"]),
+];
+
+/// The AI: answers every request from the combatant's named policies.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ai;
+
+impl Decider<Fluid> for Ai {
+    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
+        Ok(ai_choice(setup, state, who, request))
+    }
+}
+
+/// The split a stance gives (FLUID-TAC-4, FLUID-TAC-5).
+pub fn stance_split(setup: &Setup, tactics: i32, stance: &str) -> (i32, i32) {
+    if tactics < 0 {
+        return (0, 0);
+    }
+    match stance {
+        "aggressive" => (tactics, 0),
+        "defensive" => (0, tactics),
+        _ => {
+            let ot = match setup.options.normal_split {
+                super::options::NormalSplit::OtFloor => tactics / 2,
+                super::options::NormalSplit::OtCeil => (tactics + 1) / 2,
+            };
+            (ot, tactics - ot)
+        }
+    }
+}
+
+/// What the AI chooses.
+pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
+    let sheet = &setup.combatants[who.index()];
+    let policy = &sheet.policy;
+    match request {
+        Request::Tactics { tactics } => {
+            let stance = if policy.tactics == "answer" {
+                // Against a foe that announced all-out offence, defend; against a defensive one,
+                // attack; otherwise split (FLUID-TAC-3: NPC stances are announced first).
+                let foe = nearest_foe(setup, state, who);
+                match foe.map(|f| state.fighter(f)) {
+                    Some(f) if f.ot > f.dt => "defensive",
+                    Some(f) if f.dt > f.ot => "aggressive",
+                    _ => "normal",
+                }
+            } else {
+                policy.tactics.as_str()
+            };
+            let (ot, dt) = stance_split(setup, *tactics, stance);
+            Choice::Split { ot, dt }
+        }
+        Request::Declare { options, max_per_item } => {
+            let target = pick_target(setup, state, who, options, &policy.target);
+            let mut attacks = Vec::new();
+            if let Some(target) = target {
+                // The first listed weapon that reaches the target.
+                if let Some(&(_, item)) = options.iter().find(|(t, _)| *t == target) {
+                    let count = if policy.attacks == "max" { max_per_item[item] } else { 1 };
+                    let intent = if policy.intent == "stunning" { Intent::Stunning } else { Intent::Lethal };
+                    attacks.extend((0..count).map(|_| DeclaredAttack { target, item, intent }));
+                }
+            }
+            Choice::Plan(Plan { attacks })
+        }
+        Request::Defend { options, .. } => {
+            // The highest TN after the attacker's size bonus; ties prefer Parry, Block, Dodge
+            // (FLUID-DEF-4).
+            let rank = |skill| match skill {
+                super::DefenceSkill::Parry => 2,
+                super::DefenceSkill::Block => 1,
+                super::DefenceSkill::Dodge => 0,
+            };
+            let best = options
+                .iter()
+                .enumerate()
+                .max_by_key(|(i, o)| (o.tn - o.size_bonus, rank(o.skill), std::cmp::Reverse(*i)))
+                .map(|(i, _)| i);
+            Choice::Defence(best)
+        }
+        Request::Pain { .. } => Choice::Pain(policy.pain != "never"),
+    }
+}
+
+fn nearest_foe(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
+    let me = &setup.combatants[who.index()];
+    setup
+        .combatants
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| c.side != me.side && !state.fighters[*i].out(&setup.options))
+        .min_by(|(i, a), (j, b)| {
+            let (da, db) = (me.position.distance(a.position), me.position.distance(b.position));
+            da.total_cmp(&db).then(i.cmp(j))
+        })
+        .map(|(i, _)| CombatantId(i as u16))
+}
+
+fn pick_target(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    options: &[(CombatantId, usize)],
+    how: &str,
+) -> Option<CombatantId> {
+    let me = &setup.combatants[who.index()];
+    let mut candidates: Vec<CombatantId> = options.iter().map(|o| o.0).collect();
+    candidates.dedup();
+    // Prefer foes still in the fight; fall back to any (a coup de grâce).
+    let standing: Vec<CombatantId> =
+        candidates.iter().copied().filter(|t| !state.fighter(*t).out(&setup.options)).collect();
+    let pool = if standing.is_empty() { candidates } else { standing };
+    match how {
+        "weakest" => pool.into_iter().min_by_key(|t| (state.fighter(*t).w, *t)),
+        "first" => pool.into_iter().min(),
+        _ => pool.into_iter().min_by(|a, b| {
+            let da = me.position.distance(setup.combatants[a.index()].position);
+            let db = me.position.distance(setup.combatants[b.index()].position);
+            da.total_cmp(&db).then(a.cmp(b))
+        }),
+    }
+}
+
+/// Answers from a script of choices, in order, falling back to the AI when the script has none
+/// for a kind of request (tests and worked examples script only what the example states).
+#[derive(Clone, Debug, Default)]
+pub struct Scripted {
+    /// Remaining scripted choices.
+    pub choices: VecDeque<Choice>,
+}
+
+impl Decider<Fluid> for Scripted {
+    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
+        let fits = |choice: &Choice| {
+            matches!(
+                (request, choice),
+                (Request::Tactics { .. }, Choice::Split { .. })
+                    | (Request::Declare { .. }, Choice::Plan(_))
+                    | (Request::Defend { .. }, Choice::Defence(_))
+                    | (Request::Pain { .. }, Choice::Pain(_))
+            )
+        };
+        if self.choices.front().is_some_and(fits) {
+            return Ok(self.choices.pop_front().expect("checked"));
+        }
+        Ok(ai_choice(setup, state, who, request))
+    }
+}

@@ -1,0 +1,467 @@
+//! The `fluid` round: round-start tests, tactics, declarations, initiative, steps (FLUID-ROUND-2).
+
+use super::check::Check;
+use super::options::{ArmorSizeTest, InitiativeTie, MultiActionPenalty};
+use super::setup::{Amount, BOD, DefenceSkill, FIN, ItemKind, NER, Setup};
+use super::{
+    CheckKind, Choice, Condition, DeclaredAttack, DefenceOption, Event, Fluid, Intent, Request, State,
+    condition_penalty,
+};
+use fray_dice::{DiceSource, SourceError};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Reason, SideId, Sink};
+
+type F<'f, 'a, D, P, S> = &'f mut Fight<'a, Fluid, D, P, S>;
+
+pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+) -> Result<FightResult, FightError> {
+    let setup = fight.setup();
+    let n = setup.combatants.len();
+    let ids = || (0..n).map(|i| CombatantId(i as u16));
+    if let Some(result) = ended(fight) {
+        return Ok(result);
+    }
+    loop {
+        let round = fight.state().round + 1;
+        if round > setup.max_rounds {
+            let result = FightResult { outcome: Outcome::Stalemate, length: setup.max_rounds };
+            fight.emit(Event::Ended { result });
+            return Ok(result);
+        }
+        fight.emit(Event::RoundStarted { round });
+
+        // (1) Round-start tests of the dying, in roster order (FLUID-TRACK-6, FLUID-TRACK-8).
+        for who in ids() {
+            let fighter = fight.state().fighter(who);
+            if fighter.dying && !fighter.dead {
+                dying_tests(fight, who)?;
+                if let Some(result) = ended(fight) {
+                    return Ok(result);
+                }
+            }
+        }
+
+        // (2) Tactics: NPCs announce first, then players, who see the NPCs' splits (FLUID-TAC-3).
+        for players in [false, true] {
+            for who in ids() {
+                if setup.combatants[who.index()].player == players && fight.state().fighter(who).able() {
+                    let tactics = setup.combatants[who.index()].tactics;
+                    let (ot, dt) = match fight.decide(who, &Request::Tactics { tactics })? {
+                        Choice::Split { ot, dt } => (ot, dt),
+                        _ => unreachable!("checked by check_choice"),
+                    };
+                    fight.emit(Event::TacticsSet { who, ot, dt });
+                }
+            }
+        }
+
+        // (3) Declarations (FLUID-ACT-1).
+        for who in ids() {
+            if fight.state().fighter(who).able() {
+                let request = declare_request(setup, fight.state(), who);
+                let Choice::Plan(plan) = fight.decide(who, &request)? else { unreachable!("checked by check_choice") };
+                fight.emit(Event::Declared { who, plan });
+            }
+        }
+
+        // (4) Initiative (FLUID-INIT-1 … FLUID-INIT-4, FLUID-INIT-7).
+        let order = initiative(fight)?;
+        fight.emit(Event::Order { order: order.clone() });
+
+        // (5) Steps, highest initiative first (FLUID-ACT-2).
+        for &who in &order {
+            if !fight.state().fighter(who).able() {
+                continue;
+            }
+            let plan = fight.state().fighter(who).plan.clone();
+            let declared = plan.attacks.len() as i32;
+            for attack in plan.attacks {
+                if !fight.state().fighter(who).able() {
+                    break;
+                }
+                resolve_attack(fight, who, attack, declared)?;
+            }
+            if let Some(result) = ended(fight) {
+                return Ok(result);
+            }
+        }
+    }
+}
+
+/// Ends the fight if at most one side still stands (FLUID-ROUND-4).
+fn ended<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>) -> Option<FightResult> {
+    let setup = fight.setup();
+    let state = fight.state();
+    let mut standing: Option<SideId> = None;
+    let mut several = false;
+    for (sheet, fighter) in setup.combatants.iter().zip(&state.fighters) {
+        if !fighter.out(&setup.options) {
+            match standing {
+                None => standing = Some(sheet.side),
+                Some(side) if side != sheet.side => several = true,
+                Some(_) => {}
+            }
+        }
+    }
+    if several {
+        return None;
+    }
+    let outcome = standing.map_or(Outcome::Mutual, Outcome::Side);
+    let result = FightResult { outcome, length: state.round };
+    fight.emit(Event::Ended { result });
+    Some(result)
+}
+
+/// A plain check of `who` against TN 10 with `bonus`.
+fn test<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    kind: CheckKind,
+    bonus: i32,
+    what: &'static str,
+) -> Result<i32, FightError> {
+    let check = Check { edge: 0, bonus, tn: 10 };
+    let options = &fight.setup().options;
+    let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(who, what))?;
+    fight.emit(Event::Check { who, kind, check, roll });
+    Ok(roll.margin)
+}
+
+/// The fight's dice as a [`Dice`] (for checks) and a [`DiceSource`] (for damage programs).
+struct DiceOf<'f, 'a, D: Dice, P: Decider<Fluid>, S: Sink<Event>> {
+    fight: &'f mut Fight<'a, Fluid, D, P, S>,
+}
+
+impl<D: Dice, P: Decider<Fluid>, S: Sink<Event>> Dice for DiceOf<'_, '_, D, P, S> {
+    fn roll(&mut self, sides: u32, reason: Reason) -> Result<u32, SourceError> {
+        self.fight.roll(sides, reason).map_err(|e| SourceError(e.to_string()))
+    }
+}
+
+/// A fray-dice source over the fight's dice, for damage dice.
+struct DamageDice<'f, 'a, D: Dice, P: Decider<Fluid>, S: Sink<Event>> {
+    fight: &'f mut Fight<'a, Fluid, D, P, S>,
+    reason: Reason,
+}
+
+impl<D: Dice, P: Decider<Fluid>, S: Sink<Event>> DiceSource for DamageDice<'_, '_, D, P, S> {
+    fn face(&mut self, sides: u32) -> Result<u32, SourceError> {
+        self.fight.roll(sides, self.reason).map_err(|e| SourceError(e.to_string()))
+    }
+}
+
+/// The dying combatant's BOD test and NER act test (FLUID-TRACK-6, -7, -8).
+fn dying_tests<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+) -> Result<(), FightError> {
+    let sheet = &fight.setup().combatants[who.index()];
+    test(fight, who, CheckKind::Bod, sheet.bonus(BOD), "BOD test")?;
+    update_conditions(fight, who);
+    let fighter = fight.state().fighter(who);
+    if fighter.dying && !fighter.dead {
+        let bonus = sheet.bonus(NER) + condition_penalty(fight.setup(), fight.state(), who);
+        if test(fight, who, CheckKind::Act, bonus, "NER act test")? < 0 {
+            fight.emit(Event::Condition { who, condition: Condition::Stunned, gained: true });
+        }
+    }
+    Ok(())
+}
+
+/// Emits the condition changes that the tracks now imply (FLUID-TRACK-5, -7, -9).
+fn update_conditions<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, who: CombatantId) {
+    let sheet = &fight.setup().combatants[who.index()];
+    let fighter = fight.state().fighter(who).clone();
+    if fighter.dead {
+        return;
+    }
+    let dead = fighter.w <= -sheet.stats[BOD];
+    let dying = fighter.w <= 0 && !dead;
+    let unconscious = fighter.s <= 0;
+    if dead {
+        if fighter.dying {
+            fight.emit(Event::Condition { who, condition: Condition::Dying, gained: false });
+        }
+        fight.emit(Event::Condition { who, condition: Condition::Dead, gained: true });
+        return;
+    }
+    if dying != fighter.dying {
+        fight.emit(Event::Condition { who, condition: Condition::Dying, gained: dying });
+    }
+    if unconscious != fighter.unconscious {
+        fight.emit(Event::Condition { who, condition: Condition::Unconscious, gained: unconscious });
+    }
+}
+
+/// Every (target, weapon) within reach, and the per-item attack limit (FLUID-ACT-7, FLUID-MOVE-10).
+fn declare_request(setup: &Setup, state: &State, who: CombatantId) -> Request {
+    let sheet = &setup.combatants[who.index()];
+    let mut options = Vec::new();
+    for (t, target) in setup.combatants.iter().enumerate() {
+        let target_state = &state.fighters[t];
+        if target.side == sheet.side || target_state.dead {
+            continue;
+        }
+        let in_reach = sheet.position.distance(target.position) <= setup.options.reach_m + 1e-9;
+        for (i, item) in sheet.items.iter().enumerate() {
+            let reaches = match item.kind {
+                ItemKind::Melee => in_reach,
+                ItemKind::Ranged => true,
+                ItemKind::Shield => false,
+            };
+            if reaches && item.skill.is_some() {
+                options.push((CombatantId(t as u16), i));
+            }
+        }
+    }
+    let max_per_item = sheet
+        .items
+        .iter()
+        .map(|item| match (&item.skill, setup.options.max_attacks_rank_plus_one) {
+            (Some(skill), true) => (sheet.skill_rank(skill) + 1).max(1) as u32,
+            (Some(_), false) => 8,
+            (None, _) => 0,
+        })
+        .collect();
+    Request::Declare { options, max_per_item }
+}
+
+/// Rolls initiative and orders the steps (FLUID-INIT-1, -3, -4, -7).
+fn initiative<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+) -> Result<Vec<CombatantId>, FightError> {
+    let setup = fight.setup();
+    // (total, tactics, FIN, tie-break faces..., roster index)
+    let mut rolled: Vec<(i32, CombatantId)> = Vec::new();
+    for (i, sheet) in setup.combatants.iter().enumerate() {
+        let who = CombatantId(i as u16);
+        if !fight.state().fighter(who).able() {
+            continue;
+        }
+        let mut faces = [0u8; 3];
+        for face in &mut faces {
+            *face = fight.roll(6, Reason::new(who, "initiative"))? as u8;
+        }
+        let total = faces.iter().map(|&f| i32::from(f)).sum::<i32>() + sheet.tactics;
+        fight.emit(Event::Initiative { who, faces, total });
+        rolled.push((total, who));
+    }
+    let key = |who: CombatantId| {
+        let sheet = &setup.combatants[who.index()];
+        match setup.options.initiative_tie {
+            InitiativeTie::TacticsFinRoll => (sheet.tactics, sheet.stats[FIN]),
+            InitiativeTie::Roll | InitiativeTie::Roster => (0, 0),
+        }
+    };
+    // Sort by total, then the tie-break key, highest first; roster order keeps the sort stable.
+    rolled.sort_by_key(|r| std::cmp::Reverse((r.0, key(r.1))));
+    let mut order: Vec<CombatantId> = rolled.iter().map(|r| r.1).collect();
+    if setup.options.initiative_tie != InitiativeTie::Roster {
+        // Roll-offs among those still tied: each rolls 1d6 in roster order, highest first, again
+        // among those still tied.
+        let mut start = 0;
+        while start < order.len() {
+            let (total, k) = (rolled[start].0, key(rolled[start].1));
+            let end =
+                (start..order.len()).find(|&j| rolled[j].0 != total || key(rolled[j].1) != k).unwrap_or(order.len());
+            if end - start > 1 {
+                let mut group: Vec<CombatantId> = order[start..end].to_vec();
+                group.sort();
+                let settled = roll_off(fight, group)?;
+                order[start..end].copy_from_slice(&settled);
+            }
+            start = end;
+        }
+    }
+    Ok(order)
+}
+
+fn roll_off<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    group: Vec<CombatantId>,
+) -> Result<Vec<CombatantId>, FightError> {
+    if group.len() < 2 {
+        return Ok(group);
+    }
+    let mut faces = Vec::with_capacity(group.len());
+    for &who in &group {
+        let face = fight.roll(6, Reason::new(who, "initiative tie-break"))? as u8;
+        fight.emit(Event::TieBreak { who, face });
+        faces.push((face, who));
+    }
+    faces.sort_by_key(|f| std::cmp::Reverse(f.0));
+    let mut out = Vec::with_capacity(group.len());
+    let mut i = 0;
+    while i < faces.len() {
+        let j = (i..faces.len()).find(|&j| faces[j].0 != faces[i].0).unwrap_or(faces.len());
+        let mut tied: Vec<CombatantId> = faces[i..j].iter().map(|f| f.1).collect();
+        tied.sort();
+        out.extend(roll_off(fight, tied)?);
+        i = j;
+    }
+    Ok(out)
+}
+
+/// The defences `target` may use against `attacker`'s weapon (FLUID-DEF-1, -2, -5, -7).
+fn defence_options(setup: &Setup, attacker: CombatantId, item: usize, target: CombatantId) -> Vec<DefenceOption> {
+    let options = &setup.options;
+    let weapon = &setup.combatants[attacker.index()].items[item];
+    let weapon_size = weapon.smallest_size();
+    let defender = &setup.combatants[target.index()];
+    let mut out = vec![DefenceOption {
+        skill: DefenceSkill::Dodge,
+        item: None,
+        tn: defender.skill_value("dodge", options),
+        size_bonus: 0,
+    }];
+    if weapon.kind == ItemKind::Melee {
+        for skill in [DefenceSkill::Parry, DefenceSkill::Block] {
+            let name = if skill == DefenceSkill::Parry { "parry" } else { "block" };
+            let value = defender.skill_value(name, options);
+            for (i, defending) in defender.items.iter().enumerate() {
+                if defending.defends() {
+                    let size_bonus = defending.sizes.iter().map(|s| (s - weapon_size).abs()).min().unwrap_or(0);
+                    out.push(DefenceOption { skill, item: Some(i), tn: value + defending.dq, size_bonus });
+                }
+            }
+            // Unarmed: an item of creature size − 3, DQ 0 (FLUID-DEF-7).
+            let unarmed = defender.size - 3;
+            out.push(DefenceOption { skill, item: None, tn: value, size_bonus: (unarmed - weapon_size).abs() });
+        }
+    }
+    out
+}
+
+/// One attack: defence, pain check, the check, damage (FLUID-ATK-*, FLUID-DEF-*, FLUID-DMG-*).
+fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    attacker: CombatantId,
+    attack: DeclaredAttack,
+    declared: i32,
+) -> Result<(), FightError> {
+    let setup = fight.setup();
+    let options = &setup.options;
+    let DeclaredAttack { target, item, intent } = attack;
+    let sheet = &setup.combatants[attacker.index()];
+    let target_sheet = &setup.combatants[target.index()];
+    let weapon = &sheet.items[item];
+    if fight.state().fighter(target).dead {
+        return Ok(()); // dropped: nothing to hit (not a change of plan)
+    }
+    if weapon.kind == ItemKind::Melee && sheet.position.distance(target_sheet.position) > options.reach_m + 1e-9 {
+        return Ok(());
+    }
+
+    // The target's defence (FLUID-ATK-3, FLUID-DEF-4, FLUID-DEF-13).
+    let target_state = fight.state().fighter(target).clone();
+    let mut edge = 0;
+    let (defence, tn) = if target_state.able() {
+        let options_list = defence_options(setup, attacker, item, target);
+        let request = Request::Defend { attacker, options: options_list.clone() };
+        let Choice::Defence(pick) = fight.decide(target, &request)? else { unreachable!("checked by check_choice") };
+        match pick {
+            Some(i) => (Some(options_list[i]), options_list[i].tn + target_state.dt),
+            None => (None, 10 + target_state.dt),
+        }
+    } else {
+        (None, 10)
+    };
+    // Vulnerable targets (FLUID-DEF-12).
+    if target_state.unconscious {
+        edge += 2;
+    } else if target_state.stunned || target_state.dying {
+        edge += 1;
+    }
+
+    // Ignoring pain (FLUID-TRACK-4).
+    let cp = condition_penalty(setup, fight.state(), attacker);
+    let mut pain = cp;
+    if cp < 0 {
+        let Choice::Pain(tries) = fight.decide(attacker, &Request::Pain { cp })? else {
+            unreachable!("checked by check_choice")
+        };
+        if tries {
+            let margin = test(fight, attacker, CheckKind::Pain, sheet.bonus(NER) + cp, "NER pain check")?;
+            pain = if margin >= 0 { 0 } else { cp + margin };
+        }
+    }
+
+    // The attack check (FLUID-ATK-2, FLUID-ATK-6, FLUID-ACT-4).
+    let multi = match options.multi_action_penalty {
+        MultiActionPenalty::NIfMultiple if declared >= 2 => -declared,
+        MultiActionPenalty::NIfMultiple => 0,
+        MultiActionPenalty::NMinusOne => -(declared - 1).max(0),
+        MultiActionPenalty::NAlways => -declared,
+    };
+    let skill = weapon.skill.as_deref().unwrap_or("");
+    let size_bonus = defence.map_or(0, |d| if d.skill == DefenceSkill::Dodge { 0 } else { d.size_bonus });
+    let bonus = sheet.skill_value(skill, options) - 10
+        + weapon.oq
+        + fight.state().fighter(attacker).ot
+        + multi
+        + pain
+        + size_bonus;
+    let check = Check { edge, bonus, tn };
+    let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(attacker, "attack"))?;
+    fight.emit(Event::Attack { attacker, target, item, intent, defence, check, roll });
+    if roll.margin < 0 {
+        return Ok(());
+    }
+
+    // Damage (FLUID-DMG-1 … FLUID-DMG-5) and armour (FLUID-ARM-2 … FLUID-ARM-4, FLUID-DEF-6).
+    let successes = roll.margin;
+    let base_w = amount(fight, &weapon.damage_w, attacker)?;
+    let base_s = amount(fight, &weapon.damage_s, attacker)?;
+    let (mut w, mut s) = match intent {
+        Intent::Lethal => (base_w + successes, base_s),
+        Intent::Stunning => (base_w, base_s + successes),
+    };
+    let before = (w, s);
+    let absorbing = defence.filter(|d| d.skill == DefenceSkill::Block && successes <= 5);
+    let absorption = absorbing.map_or(0, |d| d.item.map_or(0, |i| target_sheet.items[i].dq));
+    let armour_av = target_sheet.armor.as_ref().map_or(0, |a| a.av);
+    let av = (armour_av + absorption).max(0);
+    let armour_size = match (&target_sheet.armor, absorbing.and_then(|d| d.item)) {
+        (Some(armor), _) => armor.size,
+        (None, Some(i)) => target_sheet.items[i].smallest_size(),
+        (None, None) => target_sheet.size,
+    };
+    let weapon_size = weapon.smallest_size();
+    let reduces = match options.armor_size_test {
+        ArmorSizeTest::NotLarger => weapon_size <= armour_size,
+        ArmorSizeTest::Smaller => weapon_size < armour_size,
+    };
+    if reduces {
+        let left = (av - w).max(0);
+        w = (w - av).max(0);
+        if options.armor_spill {
+            s = (s - left).max(0);
+        }
+    } else {
+        let moved = av.min(w);
+        w -= moved;
+        s += moved;
+    }
+    fight.emit(Event::Damage { by: attacker, target, before, av, w, s });
+    update_conditions(fight, target);
+    Ok(())
+}
+
+/// Rolls or reads a base damage amount (FLUID-DMG-1, FLUID-DICE-11).
+fn amount<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    amount: &Amount,
+    who: CombatantId,
+) -> Result<i32, FightError> {
+    match amount {
+        Amount::Fixed(v) => Ok(*v),
+        Amount::Dice(program) => {
+            let mut source = DamageDice { fight, reason: Reason::new(who, "damage") };
+            let mut scratch = Vec::new();
+            let value = program
+                .sample(&mut source, &mut scratch)
+                .map_err(|e| FightError::Dice { what: "damage", message: e.to_string() })?;
+            Ok(value.as_int().unwrap_or(0) as i32)
+        }
+    }
+}

@@ -1,0 +1,359 @@
+//! Reading a `fluid` scenario file into a validated [`Setup`].
+
+use super::options::Options;
+use super::policy::POLICIES;
+use super::setup::{Amount, Armor, Item, ItemKind, PolicySpec, STATS, Setup, Sheet, Skill};
+use crate::did_you_mean;
+use crate::scenario::ScenarioError;
+use fray_engine::{Pos, SideId};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// The round cap when a scenario gives none.
+pub const DEFAULT_MAX_ROUNDS: u32 = 100;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    rules: Rules,
+    combatants: Vec<Spanned<CombatantToml>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Rules {
+    #[allow(dead_code, reason = "read by the dispatcher; kept here so the key is known")]
+    ruleset: String,
+    #[serde(default)]
+    options: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
+    max_rounds: Option<Spanned<u32>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CombatantToml {
+    id: Spanned<String>,
+    side: String,
+    #[serde(default)]
+    player: bool,
+    #[serde(default)]
+    stats: BTreeMap<Spanned<String>, Spanned<i32>>,
+    size: Option<Spanned<i32>>,
+    pc: Spanned<i32>,
+    w: Option<i32>,
+    s: Option<i32>,
+    #[serde(default)]
+    tactics: i32,
+    #[serde(default)]
+    skills: BTreeMap<String, Spanned<SkillToml>>,
+    #[serde(default)]
+    items: Vec<Spanned<ItemToml>>,
+    armor: Option<Spanned<ArmorToml>>,
+    position: Option<PositionToml>,
+    #[serde(default)]
+    policy: BTreeMap<Spanned<String>, Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SkillToml {
+    #[serde(default)]
+    rank: i32,
+    stat: Option<String>,
+    value: Option<i32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ItemToml {
+    id: String,
+    #[serde(default = "melee")]
+    kind: Spanned<String>,
+    skill: Option<String>,
+    #[serde(default)]
+    damage: DamageToml,
+    #[serde(default)]
+    oq: i32,
+    #[serde(default)]
+    dq: i32,
+    sizes: Option<Vec<Spanned<SizeToml>>>,
+}
+
+fn melee() -> Spanned<String> {
+    Spanned::new(0..0, "melee".to_owned())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct DamageToml {
+    w: Option<Spanned<AmountToml>>,
+    s: Option<Spanned<AmountToml>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum AmountToml {
+    Fixed(i32),
+    Dice(String),
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum SizeToml {
+    Number(i32),
+    Word(String),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ArmorToml {
+    name: String,
+    av: i32,
+    size: Option<Spanned<SizeToml>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum PositionToml {
+    Line(f64),
+    Plane([f64; 2]),
+}
+
+/// Reads a `fluid` scenario. `sets` are `--set name=value` overrides, applied after the file.
+pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, ScenarioError> {
+    let parsed: File = toml::from_str(text).map_err(|e| ScenarioError::from_toml(file, text, &e))?;
+    let err = |span: std::ops::Range<usize>, message: String| ScenarioError::at(file, text, span, message);
+
+    let mut options = Options::default();
+    for (name, value) in &parsed.rules.options {
+        let text_value = match value.get_ref() {
+            toml::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        options.set(name.get_ref(), &text_value).map_err(|message| {
+            let span = if message.starts_with("unknown option") { name.span() } else { value.span() };
+            err(span, message)
+        })?;
+    }
+    for (name, value) in sets {
+        options
+            .set(name, value)
+            .map_err(|message| ScenarioError::whole("--set", format!("{name}={value}: {message}")))?;
+    }
+    let max_rounds = match &parsed.rules.max_rounds {
+        Some(cap) if *cap.get_ref() == 0 => return Err(err(cap.span(), "expected a round cap of at least 1".into())),
+        Some(cap) => *cap.get_ref(),
+        None => DEFAULT_MAX_ROUNDS,
+    };
+
+    let mut sides: Vec<String> = Vec::new();
+    let mut combatants = Vec::new();
+    for spanned in &parsed.combatants {
+        let c = spanned.get_ref();
+        if combatants.iter().any(|s: &Sheet| &s.id == c.id.get_ref()) {
+            return Err(err(c.id.span(), format!("a second combatant with id `{}`", c.id.get_ref())));
+        }
+        let side = match sides.iter().position(|s| s == &c.side) {
+            Some(i) => i,
+            None => {
+                sides.push(c.side.clone());
+                sides.len() - 1
+            }
+        };
+        let mut stats = [10; 7];
+        for (name, value) in &c.stats {
+            let Some(i) = STATS.iter().position(|s| s == name.get_ref()) else {
+                let hint = did_you_mean(name.get_ref(), STATS.iter().copied())
+                    .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
+                return Err(err(
+                    name.span(),
+                    format!("unknown stat `{}`, expected one of {}{hint}", name.get_ref(), STATS.join(", ")),
+                ));
+            };
+            if !(3..=18).contains(value.get_ref()) {
+                return Err(err(
+                    value.span(),
+                    format!("expected a stat score from 3 to 18, found {}", value.get_ref()),
+                ));
+            }
+            stats[i] = *value.get_ref();
+        }
+        let pc = *c.pc.get_ref();
+        if pc < 1 {
+            return Err(err(c.pc.span(), format!("expected a PC of at least 1, found {pc}")));
+        }
+        let size = match &c.size {
+            Some(size) if !(0..=5).contains(size.get_ref()) => {
+                return Err(err(size.span(), format!("expected a size from 0 to 5, found {}", size.get_ref())));
+            }
+            Some(size) => *size.get_ref(),
+            None => 3,
+        };
+        let mut skills = Vec::new();
+        for (name, skill) in &c.skills {
+            let s = skill.get_ref();
+            if s.rank < 0 {
+                return Err(err(skill.span(), format!("skill `{name}`: expected a rank of 0 or more")));
+            }
+            let base = match &s.stat {
+                Some(stat) => match STATS.iter().position(|x| x == stat) {
+                    Some(i) => stats[i],
+                    None => return Err(err(skill.span(), format!("skill `{name}`: unknown stat `{stat}`"))),
+                },
+                None => 10,
+            };
+            skills.push(Skill { name: name.clone(), rank: s.rank, value: s.value.unwrap_or(base + s.rank) });
+        }
+        let mut items = Vec::new();
+        for item in &c.items {
+            let it = item.get_ref();
+            let kind = match it.kind.get_ref().as_str() {
+                "melee" => ItemKind::Melee,
+                "ranged" => ItemKind::Ranged,
+                "shield" => ItemKind::Shield,
+                "thrown" | "area" => {
+                    return Err(err(it.kind.span(), format!("item kind `{}` is not supported yet", it.kind.get_ref())));
+                }
+                other => {
+                    return Err(err(
+                        it.kind.span(),
+                        format!("unknown item kind `{other}`, expected one of melee, ranged, shield"),
+                    ));
+                }
+            };
+            if kind != ItemKind::Shield && it.skill.is_none() {
+                return Err(err(item.span(), format!("item `{}` needs a `skill` to attack with", it.id)));
+            }
+            let sizes = match &it.sizes {
+                None => vec![3],
+                Some(list) if list.is_empty() => return Err(err(item.span(), "expected at least one size".into())),
+                Some(list) => list.iter().map(|s| size_value(s, &err)).collect::<Result<_, _>>()?,
+            };
+            items.push(Item {
+                id: it.id.clone(),
+                kind,
+                skill: it.skill.clone(),
+                damage_w: amount(&it.damage.w, &err)?,
+                damage_s: amount(&it.damage.s, &err)?,
+                oq: it.oq,
+                dq: it.dq,
+                sizes,
+            });
+        }
+        let armor = match &c.armor {
+            None => None,
+            Some(a) => {
+                let ar = a.get_ref();
+                if ar.av < 0 {
+                    return Err(err(a.span(), "expected an AV of 0 or more".into()));
+                }
+                let size = match &ar.size {
+                    Some(s) => size_value(s, &err)?,
+                    None => 3,
+                };
+                Some(Armor { name: ar.name.clone(), av: ar.av, size })
+            }
+        };
+        let mut policy = PolicySpec::default();
+        for (key, value) in &c.policy {
+            let Some((_, names)) = POLICIES.iter().find(|(k, _)| k == key.get_ref()) else {
+                let hint = did_you_mean(key.get_ref(), POLICIES.iter().map(|(k, _)| *k))
+                    .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
+                let keys: Vec<&str> = POLICIES.iter().map(|(k, _)| *k).collect();
+                return Err(err(
+                    key.span(),
+                    format!("unknown policy `{}`, expected one of {}{hint}", key.get_ref(), keys.join(", ")),
+                ));
+            };
+            if !names.contains(&value.get_ref().as_str()) {
+                let hint = did_you_mean(value.get_ref(), names.iter().copied())
+                    .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
+                return Err(err(
+                    value.span(),
+                    format!(
+                        "unknown {} policy `{}`, expected one of {}{hint}",
+                        key.get_ref(),
+                        value.get_ref(),
+                        names.join(", ")
+                    ),
+                ));
+            }
+            let slot = match key.get_ref().as_str() {
+                "tactics" => &mut policy.tactics,
+                "target" => &mut policy.target,
+                "intent" => &mut policy.intent,
+                "attacks" => &mut policy.attacks,
+                _ => &mut policy.pain,
+            };
+            *slot = value.get_ref().clone();
+        }
+        let position = match c.position {
+            Some(PositionToml::Line(x)) => Pos::new(x, 0.0),
+            Some(PositionToml::Plane([x, y])) => Pos::new(x, y),
+            None => Pos::default(),
+        };
+        combatants.push(Sheet {
+            id: c.id.get_ref().clone(),
+            side: SideId(side as u16),
+            player: c.player,
+            stats,
+            size,
+            pc,
+            w: c.w.unwrap_or(pc).min(pc),
+            s: c.s.unwrap_or(pc).min(pc),
+            tactics: c.tactics,
+            skills,
+            items,
+            armor,
+            position,
+            policy,
+        });
+    }
+    if sides.len() < 2 {
+        return Err(ScenarioError::at(file, text, 0..0, "expected combatants on at least two sides"));
+    }
+    if combatants.len() > usize::from(u16::MAX) {
+        return Err(ScenarioError::at(file, text, 0..0, "too many combatants"));
+    }
+    Ok(Setup { options, sides, combatants, max_rounds })
+}
+
+fn size_value(
+    size: &Spanned<SizeToml>,
+    err: &impl Fn(std::ops::Range<usize>, String) -> ScenarioError,
+) -> Result<i32, ScenarioError> {
+    match size.get_ref() {
+        SizeToml::Number(n) if (0..=5).contains(n) => Ok(*n),
+        SizeToml::Number(n) => Err(err(size.span(), format!("expected a size from 0 to 5, found {n}"))),
+        // FLUID-SIZE-1: light = 2, medium = 3, heavy = 4.
+        SizeToml::Word(w) => match w.as_str() {
+            "light" => Ok(2),
+            "medium" => Ok(3),
+            "heavy" => Ok(4),
+            other => Err(err(size.span(), format!("expected a size 0 to 5 or light, medium, heavy; found `{other}`"))),
+        },
+    }
+}
+
+fn amount(
+    value: &Option<Spanned<AmountToml>>,
+    err: &impl Fn(std::ops::Range<usize>, String) -> ScenarioError,
+) -> Result<Amount, ScenarioError> {
+    match value {
+        None => Ok(Amount::Fixed(0)),
+        Some(v) => match v.get_ref() {
+            AmountToml::Fixed(n) => Ok(Amount::Fixed(*n)),
+            AmountToml::Dice(expr) => {
+                let program = fray_dice::Program::parse(expr).map_err(|e| {
+                    let offset = v.span().start + 1 + e.span().start;
+                    err(offset..offset + (e.span().end - e.span().start).max(1), e.kind().to_string())
+                })?;
+                if program.is_tuple() {
+                    return Err(err(v.span(), "damage must be a number, not a tuple of counts".into()));
+                }
+                Ok(Amount::Dice(program))
+            }
+        },
+    }
+}

@@ -1,0 +1,194 @@
+//! A validated `fluid` scenario: combatants with their stat blocks, gear and policies.
+
+use super::options::Options;
+use fray_engine::{Pos, SideId};
+
+/// The seven stats, in the catalogue's order.
+pub const STATS: [&str; 7] = ["FIN", "ALL", "BOD", "STR", "INS", "MEN", "NER"];
+/// Index of FIN in [`Sheet::stats`].
+pub const FIN: usize = 0;
+/// Index of BOD in [`Sheet::stats`].
+pub const BOD: usize = 2;
+/// Index of NER in [`Sheet::stats`].
+pub const NER: usize = 6;
+
+/// The three defence skills (FLUID-DEF-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DefenceSkill {
+    /// Dodge: no item.
+    Dodge,
+    /// Parry with a weapon (or unarmed).
+    Parry,
+    /// Block with a weapon or shield (or unarmed).
+    Block,
+}
+
+/// A trained skill.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skill {
+    /// Its name, e.g. `long_sword`.
+    pub name: String,
+    /// Trained rank (FLUID-ACT-7).
+    pub rank: i32,
+    /// Skill value: 10 + stat bonus + rank, or as given.
+    pub value: i32,
+}
+
+/// What an item is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemKind {
+    /// A melee weapon.
+    Melee,
+    /// A ranged weapon.
+    Ranged,
+    /// A shield.
+    Shield,
+}
+
+/// Base damage: constant or dice (FLUID-DMG-1, FLUID-DICE-11).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Amount {
+    /// A fixed amount.
+    Fixed(i32),
+    /// Dice, as a fray-dice program (e.g. `2d6`).
+    Dice(fray_dice::Program),
+}
+
+/// A weapon or shield.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Item {
+    /// Its id in the scenario.
+    pub id: String,
+    /// What it is.
+    pub kind: ItemKind,
+    /// The skill it attacks with (index into [`Sheet::skills`]); `None` for shields and items
+    /// that cannot attack.
+    pub skill: Option<String>,
+    /// Base W damage.
+    pub damage_w: Amount,
+    /// Base S damage.
+    pub damage_s: Amount,
+    /// Offense quality.
+    pub oq: i32,
+    /// Defense quality.
+    pub dq: i32,
+    /// Sizes; the first is the normal size (FLUID-SIZE-2).
+    pub sizes: Vec<i32>,
+}
+
+impl Item {
+    /// The smallest listed size (FLUID-SIZE-3, FLUID-ARM-2).
+    pub fn smallest_size(&self) -> i32 {
+        self.sizes.iter().copied().min().unwrap_or(3)
+    }
+
+    /// Whether it can Parry or Block (FLUID-GEAR-2: any melee weapon or shield).
+    pub fn defends(&self) -> bool {
+        matches!(self.kind, ItemKind::Melee | ItemKind::Shield)
+    }
+}
+
+/// Worn or natural armour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Armor {
+    /// Its name.
+    pub name: String,
+    /// Armour value.
+    pub av: i32,
+    /// Its size (FLUID-SIZE-1).
+    pub size: i32,
+}
+
+/// Named AI policies for the choices the rules leave to a player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolicySpec {
+    /// Tactics split: `normal`, `aggressive`, `defensive`, or `answer` (the opponent's stance decides).
+    pub tactics: String,
+    /// Target choice: `nearest`, `weakest` or `first`.
+    pub target: String,
+    /// Intent: `lethal` or `stunning`.
+    pub intent: String,
+    /// How many attacks to declare: `one` or `max`.
+    pub attacks: String,
+    /// Whether to try the NER pain check (FLUID-TRACK-4): `always` or `never`.
+    pub pain: String,
+}
+
+impl Default for PolicySpec {
+    fn default() -> PolicySpec {
+        PolicySpec {
+            tactics: "normal".into(),
+            target: "nearest".into(),
+            intent: "lethal".into(),
+            attacks: "one".into(),
+            pain: "always".into(),
+        }
+    }
+}
+
+/// One combatant's sheet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sheet {
+    /// Its id (name) in the scenario.
+    pub id: String,
+    /// Its side.
+    pub side: SideId,
+    /// A player character (FLUID-TAC-3, FLUID-INIT-5).
+    pub player: bool,
+    /// FIN, ALL, BOD, STR, INS, MEN, NER scores.
+    pub stats: [i32; 7],
+    /// Creature size (S0–S5).
+    pub size: i32,
+    /// Maximum W and S (FLUID-TRACK-1).
+    pub pc: i32,
+    /// W at the start.
+    pub w: i32,
+    /// S at the start.
+    pub s: i32,
+    /// Tactics value.
+    pub tactics: i32,
+    /// Trained skills.
+    pub skills: Vec<Skill>,
+    /// Weapons and shields.
+    pub items: Vec<Item>,
+    /// Armour, if any.
+    pub armor: Option<Armor>,
+    /// Where it stands.
+    pub position: Pos,
+    /// Its AI policies.
+    pub policy: PolicySpec,
+}
+
+impl Sheet {
+    /// A stat's bonus (score − 10).
+    pub fn bonus(&self, stat: usize) -> i32 {
+        self.stats[stat] - 10
+    }
+
+    /// A skill's value: the sheet's, or untrained (FLUID-ACT-11; defences are common, FLUID-DEF-2).
+    pub fn skill_value(&self, name: &str, options: &Options) -> i32 {
+        match self.skills.iter().find(|s| s.name == name) {
+            Some(skill) => skill.value,
+            None if matches!(name, "dodge" | "parry" | "block") => 10,
+            None => 10 + options.untrained_penalty,
+        }
+    }
+
+    /// A skill's rank (0 when untrained).
+    pub fn skill_rank(&self, name: &str) -> i32 {
+        self.skills.iter().find(|s| s.name == name).map_or(0, |s| s.rank)
+    }
+}
+
+/// A validated `fluid` scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    /// The options in force.
+    pub options: Options,
+    /// Side names, in order of first appearance.
+    pub sides: Vec<String>,
+    /// Combatants in roster order.
+    pub combatants: Vec<Sheet>,
+    /// The round cap (a stalemate when reached).
+    pub max_rounds: u32,
+}

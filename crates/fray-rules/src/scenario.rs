@@ -1,0 +1,83 @@
+//! Scenario files: the errors they give (file, line, column, what was expected) and the
+//! dispatch on `[rules] ruleset`.
+
+use crate::did_you_mean;
+use std::fmt;
+use std::ops::Range;
+
+/// A problem in a scenario file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// The file name as given.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// What is wrong and what was expected.
+    pub message: String,
+    /// The offending line's text.
+    pub source_line: String,
+    /// Width of the caret underline, in characters.
+    pub width: usize,
+}
+
+impl ScenarioError {
+    /// An error at a byte span of `text`.
+    pub fn at(file: &str, text: &str, span: Range<usize>, message: impl Into<String>) -> ScenarioError {
+        let start = span.start.min(text.len());
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let line = text[..start].matches('\n').count() + 1;
+        let column = text[line_start..start].chars().count() + 1;
+        let end = span.end.clamp(start, line_end);
+        let width = text[start..end].chars().count().max(1);
+        ScenarioError {
+            file: file.to_owned(),
+            line,
+            column,
+            message: message.into(),
+            source_line: text[line_start..line_end].trim_end_matches('\r').to_owned(),
+            width,
+        }
+    }
+
+    /// An error about the file as a whole (it cannot be read).
+    pub fn whole(file: &str, message: impl Into<String>) -> ScenarioError {
+        ScenarioError {
+            file: file.to_owned(),
+            line: 1,
+            column: 1,
+            message: message.into(),
+            source_line: String::new(),
+            width: 1,
+        }
+    }
+
+    /// An error from the TOML parser or the deserializer, with "did you mean" for unknown keys.
+    pub fn from_toml(file: &str, text: &str, err: &toml::de::Error) -> ScenarioError {
+        let mut message = err.message().trim().to_owned();
+        if let Some(rest) = message.strip_prefix("unknown field `") {
+            let unknown = rest.split('`').next().unwrap_or("");
+            let expected: Vec<&str> = rest.split('`').skip(1).step_by(2).collect();
+            if let Some(close) = did_you_mean(unknown, expected.iter().copied()) {
+                message = format!("{message}; did you mean `{close}`?");
+            }
+        }
+        ScenarioError::at(file, text, err.span().unwrap_or(0..0), message)
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)?;
+        if !self.source_line.is_empty() {
+            let number = self.line.to_string();
+            write!(f, "\n{} | {}", number, self.source_line)?;
+            write!(f, "\n{} | {}{}", " ".repeat(number.len()), " ".repeat(self.column - 1), "^".repeat(self.width))?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ScenarioError {}

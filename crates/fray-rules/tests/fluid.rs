@@ -1,0 +1,173 @@
+//! The `fluid` ruleset: the catalogue's worked examples with scripted dice, and its clauses.
+
+use fray_engine::{CombatantId, Fight, FightError, Outcome, Record, Scripted, SideId, replay};
+use fray_rules::fluid::check::{Check, effective};
+use fray_rules::fluid::options::CritLadder;
+use fray_rules::fluid::policy::Ai;
+use fray_rules::fluid::{CheckKind, Condition, DefenceSkill, Event, Fluid, Setup, scenario};
+
+fn example(sets: &[(&str, &str)]) -> Setup {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/fluid/barbarian-vs-marauder.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    scenario::load("barbarian-vs-marauder.toml", &text, &sets).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Runs a fight with scripted faces and the AI; returns the log and how it ended.
+fn run(setup: &Setup, faces: &[u32]) -> (Vec<Event>, Result<fray_engine::FightResult, FightError>) {
+    let mut fight = Fight::<Fluid, _, _, _>::new(setup, Scripted::faces(faces), Ai, Record::default());
+    let result = fight.run();
+    let (_, record) = fight.into_parts();
+    (record.0, result)
+}
+
+const BARBARIAN: CombatantId = CombatantId(0);
+const MARAUDER: CombatantId = CombatantId(1);
+
+fn attacks(log: &[Event]) -> Vec<(CombatantId, i32, i32)> {
+    log.iter()
+        .filter_map(|e| match e {
+            Event::Attack { attacker, roll, check, .. } => Some((*attacker, roll.natural, roll.margin + 0 * check.tn)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn example_a1_literal_seed_numbers_roll_under() {
+    // rule: FLUID-DICE-9, FLUID-INIT-1, FLUID-ATK-2, FLUID-ATK-4, FLUID-DEF-1, FLUID-DEF-6, FLUID-ARM-2, FLUID-TRACK-2, FLUID-TRACK-4, FLUID-TRACK-7, FLUID-ROUND-4
+    let setup = example(&[("check_direction", "roll_under")]);
+    let (log, result) = run(&setup, &[2, 3, 4, 3, 4, 5, 1, 2, 4, 3, 4, 5, 1, 1, 2]);
+    let result = result.unwrap();
+    // 1. Initiative: barbarian 9, marauder 14; the marauder goes first.
+    assert!(log.contains(&Event::Initiative { who: BARBARIAN, faces: [2, 3, 4], total: 9 }));
+    assert!(log.contains(&Event::Initiative { who: MARAUDER, faces: [3, 4, 5], total: 14 }));
+    assert!(log.contains(&Event::Order { order: vec![MARAUDER, BARBARIAN] }));
+    // 2. Marauder vs Block 15: natural 7, margin 20 + 5 − 15 − 7 = +3.
+    let blows = attacks(&log);
+    assert_eq!(blows[0], (MARAUDER, 7, 3));
+    let Some(Event::Attack { defence: Some(defence), check, .. }) =
+        log.iter().find(|e| matches!(e, Event::Attack { .. }))
+    else {
+        panic!("no attack")
+    };
+    assert_eq!((defence.skill, check.tn, check.bonus), (DefenceSkill::Block, 15, 5));
+    // 3. 6 + 3 = 9W, absorption AV 2 + DQ 0, sword not larger than armour: 7W; W 16 → 9.
+    assert!(log.contains(&Event::Damage { by: MARAUDER, target: BARBARIAN, before: (9, 0), av: 2, w: 7, s: 0 }));
+    // 4-5. CP −1; NER 12 → 20 + (2 − 1) − 10 − 12 = −1: failure of 1, the attack takes −2.
+    let pain = log.iter().find_map(|e| match e {
+        Event::Check { who, kind: CheckKind::Pain, roll, .. } => Some((*who, roll.natural, roll.margin)),
+        _ => None,
+    });
+    assert_eq!(pain, Some((BARBARIAN, 12, -1)));
+    // 6. Natural 4, a Good Crit: e = −5; 20 + (6 − 2) − 13 − (−5) = +16.
+    assert_eq!(blows[1], (BARBARIAN, 4, 16));
+    // 7. 7 + 16 = 23W, no absorption (16 > 5), AV 0; marauder W 12 → −11 ≤ −10: dead.
+    assert!(log.contains(&Event::Damage { by: BARBARIAN, target: MARAUDER, before: (23, 0), av: 0, w: 23, s: 0 }));
+    assert!(log.contains(&Event::Condition { who: MARAUDER, condition: Condition::Dead, gained: true }));
+    // 8. Combat ends: the heroes win in round 1.
+    assert_eq!(result.outcome, Outcome::Side(SideId(0)));
+    assert_eq!(result.length, 1);
+    let state = replay::<Fluid>(&setup, &log);
+    assert_eq!((state.fighters[0].w, state.fighters[1].w), (9, -11));
+}
+
+#[test]
+fn example_a2_defaults_same_faces() {
+    // rule: FLUID-DICE-1, FLUID-DICE-4, FLUID-DICE-5, FLUID-TAC-4, FLUID-ROUND-2
+    let setup = example(&[]);
+    let (log, result) = run(&setup, &[2, 3, 4, 3, 4, 5, 1, 2, 4, 1, 1, 2]);
+    // Round 1 resolves, then round 2 needs more faces than the script has.
+    assert!(matches!(result, Err(FightError::Dice { what: "initiative", .. })));
+    assert!(log.contains(&Event::TacticsSet { who: MARAUDER, ot: 2, dt: 0 }));
+    assert!(log.contains(&Event::TacticsSet { who: BARBARIAN, ot: 0, dt: 0 }));
+    let blows = attacks(&log);
+    // Marauder 7 + 3 + 2 = 12 vs 15: −3. Barbarian natural 4, blunder: e −5, −5 + 6 = 1 vs 13: −12.
+    assert_eq!(blows, vec![(MARAUDER, 7, -3), (BARBARIAN, 4, -12)]);
+    assert!(!log.iter().any(|e| matches!(e, Event::Damage { .. } | Event::Check { kind: CheckKind::Pain, .. })));
+    assert!(log.contains(&Event::RoundStarted { round: 2 }));
+}
+
+#[test]
+fn example_a3_defaults_mirrored_faces() {
+    // rule: FLUID-DICE-1, FLUID-DICE-5, FLUID-DEF-6, FLUID-ARM-2, FLUID-TRACK-2, FLUID-TRACK-4, FLUID-DMG-2, FLUID-TRACK-7
+    let setup = example(&[]);
+    let (log, result) = run(&setup, &[2, 3, 4, 3, 4, 5, 6, 5, 3, 4, 3, 2, 6, 6, 5]);
+    let result = result.unwrap();
+    let blows = attacks(&log);
+    // Marauder 14 + 5 = 19 vs 15: +4; 10W, absorption AV 2 → 8W; W 8, CP −2.
+    assert_eq!(blows[0], (MARAUDER, 14, 4));
+    assert!(log.contains(&Event::Damage { by: MARAUDER, target: BARBARIAN, before: (10, 0), av: 2, w: 8, s: 0 }));
+    // NER 9 + 2 − 2 = 9 vs 10: failure of 1 → −3. Natural 17, e 26: 26 + 6 − 3 = 29 vs 13: +16.
+    assert!(log.iter().any(|e| matches!(e, Event::Check { kind: CheckKind::Pain, roll, .. } if roll.margin == -1)));
+    assert_eq!(blows[1], (BARBARIAN, 17, 16));
+    assert!(log.contains(&Event::Damage { by: BARBARIAN, target: MARAUDER, before: (23, 0), av: 0, w: 23, s: 0 }));
+    assert_eq!(result.outcome, Outcome::Side(SideId(0)));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_log_and_replay_reaches_the_same_state() {
+    // rule: FLUID-DICE-10
+    let setup = example(&[]);
+    let fight_with = |seed| {
+        let mut fight = Fight::<Fluid, _, _, _>::new(
+            &setup,
+            fray_engine::FromSource(fray_dice::seeded(seed)),
+            Ai,
+            Record::default(),
+        );
+        let result = fight.run().unwrap();
+        let (state, record) = fight.into_parts();
+        (result, state, record.0)
+    };
+    let (r1, s1, log1) = fight_with(11);
+    let (r2, _, log2) = fight_with(11);
+    assert_eq!((r1, &log1), (r2, &log2));
+    assert_eq!(replay::<Fluid>(&setup, &log1), s1);
+    let (_, _, other) = fight_with(12);
+    assert_ne!(log1, other);
+}
+
+#[test]
+fn crit_ladders_map_naturals() {
+    // rule: FLUID-DICE-5
+    let step5: Vec<i32> = (3..=18).map(|n| effective(CritLadder::Step5, n)).collect();
+    assert_eq!(step5, [-10, -5, 0, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 21, 26, 31]);
+    let shift9: Vec<i32> = [16, 17, 18, 5, 4, 3].iter().map(|&n| effective(CritLadder::Shift9, n)).collect();
+    assert_eq!(shift9, [25, 26, 27, -4, -5, -6]);
+    for n in 3..=18 {
+        assert_eq!(effective(CritLadder::None, n), n);
+        for ladder in [CritLadder::Step5, CritLadder::Shift9] {
+            assert_eq!(effective(ladder, 21 - n), 21 - effective(ladder, n), "symmetry at {n}");
+        }
+    }
+}
+
+#[test]
+fn check_odds_reproduce_the_catalogue() {
+    // rule: FLUID-DICE-6, FLUID-DICE-7, FLUID-DICE-8
+    use fray_dice::{BigRational, fraction};
+    let options = fray_rules::fluid::Options::default();
+    let p_success = |check: Check, options: &fray_rules::fluid::Options| {
+        let dist = check.margin_distribution(options);
+        let p: BigRational = dist.iter().filter(|(m, _)| **m >= 0).map(|(_, p)| p.clone()).sum();
+        fraction(&p)
+    };
+    // Superior +1/+2/+3 and Inferior +1/+2/+3: P(e ≥ 10).
+    let at = |edge| Check { edge, bonus: 0, tn: 10 };
+    assert_eq!(p_success(at(1), &options), "1069/1296");
+    assert_eq!(p_success(at(2), &options), "1193/1296");
+    assert_eq!(p_success(at(3), &options), "833/864");
+    assert_eq!(p_success(at(-1), &options), "497/1296");
+    assert_eq!(p_success(at(-3), &options), "673/5184");
+    // The cap: Superior +5 is Superior +3 (FLUID-DICE-8).
+    assert_eq!(p_success(at(5), &options), "833/864");
+    // 3d6 + 6 vs 7 fails only on naturals 5, 4, 3 (step5): 5/108; no automatic results by default.
+    assert_eq!(p_success(Check { edge: 0, bonus: 6, tn: 7 }, &options), "103/108");
+    let mut auto = options.clone();
+    auto.set("crit_auto", "true").unwrap();
+    // 3d6 − 12 vs 10 needs e ≥ 22: naturals 17 and 18 (e 26, 31); with crit_auto every crit
+    // natural succeeds, 16 (e 21) included.
+    assert_eq!(p_success(Check { edge: 0, bonus: -12, tn: 10 }, &options), "1/54");
+    assert_eq!(p_success(Check { edge: 0, bonus: -12, tn: 10 }, &auto), "5/108");
+}
