@@ -27,7 +27,7 @@ const MARAUDER: CombatantId = CombatantId(1);
 fn attacks(log: &[Event]) -> Vec<(CombatantId, i32, i32)> {
     log.iter()
         .filter_map(|e| match e {
-            Event::Attack { attacker, roll, check, .. } => Some((*attacker, roll.natural, roll.margin + 0 * check.tn)),
+            Event::Attack { attacker, roll, .. } => Some((*attacker, roll.natural, roll.margin)),
             _ => None,
         })
         .collect()
