@@ -6,7 +6,7 @@ mod cmd;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-/// fray — a combat engine for tabletop role-playing games: exact odds, reproducible rolls.
+/// fray — a combat engine for tabletop role-playing games: exact odds, reproducible fights, simulations.
 #[derive(Parser, Debug)]
 #[command(name = "fray", version, about, long_about = None, after_help = cmd::DICE_HELP)]
 struct Cli {
@@ -22,6 +22,14 @@ enum Command {
     /// The exact distribution of a dice expression, as fractions.
     #[command(after_help = cmd::DICE_HELP)]
     Odds(cmd::odds::Args),
+    /// Validate a scenario file and explain what it sets up.
+    Check(cmd::fight::ScenarioArgs),
+    /// Run one fight, blow by blow (or as JSON events).
+    Fight(cmd::fight::FightArgs),
+    /// Run many fights in parallel and report win rates, lengths and ledgers.
+    Sim(cmd::fight::SimArgs),
+    /// List the rulesets, or one ruleset's options and AI policies.
+    Rules(cmd::fight::RulesArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +38,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Roll(args) => cmd::roll::run(&args, &mut out),
         Command::Odds(args) => cmd::odds::run(&args, &mut out),
+        Command::Check(args) => cmd::fight::check(&args, &mut out),
+        Command::Fight(args) => cmd::fight::fight(&args, &mut out),
+        Command::Sim(args) => cmd::fight::sim(&args, &mut out),
+        Command::Rules(args) => cmd::fight::rules(&args, &mut out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

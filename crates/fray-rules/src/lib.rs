@@ -59,3 +59,96 @@ fn edit_distance(a: &str, b: &str) -> usize {
     }
     row[b.len()]
 }
+
+use fray_engine::{Dice, FightError, FightResult};
+use scenario::ScenarioError;
+
+/// One event of a fight, rendered for a person and for a script.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// The blow-by-blow text, if the event is worth a line.
+    pub text: Option<String>,
+    /// The event as JSON.
+    pub json: serde_json::Value,
+}
+
+/// A decision shown to a person: the legal choices, in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prompt {
+    /// Who decides.
+    pub who: String,
+    /// What is asked.
+    pub question: String,
+    /// The legal choices; the answer is an index into them.
+    pub options: Vec<String>,
+}
+
+/// A loaded scenario of any ruleset: what the command line can do with it.
+pub trait Scenario: fray_sim::Simulate + Send + Sync {
+    /// The ruleset's id.
+    fn ruleset(&self) -> &'static str;
+    /// Combatant names, in roster order.
+    fn combatants(&self) -> Vec<String>;
+    /// Side names.
+    fn sides(&self) -> Vec<String>;
+    /// A person-readable summary of the validated scenario (`fray check`).
+    fn explain(&self) -> String;
+    /// Runs one fight with `dice`; combatants whose names are in `humans` are asked through
+    /// `ask` (an index into the prompt's options), the others by their AI policies; every event
+    /// goes to `out`.
+    fn fight(
+        &self,
+        dice: &mut dyn Dice,
+        humans: &[String],
+        ask: &mut dyn FnMut(&Prompt) -> usize,
+        out: &mut dyn FnMut(&Line),
+    ) -> Result<FightResult, FightError>;
+}
+
+/// What `fray rules` lists about a ruleset.
+#[derive(Clone, Copy, Debug)]
+pub struct RulesetInfo {
+    /// Its id.
+    pub id: &'static str,
+    /// One line about it.
+    pub summary: &'static str,
+    /// Its options.
+    pub options: &'static [OptionInfo],
+    /// Its named AI policies: field and accepted names (default first).
+    pub policies: &'static [(&'static str, &'static [&'static str])],
+}
+
+/// Every ruleset fray has. Adding one is one line here and its module.
+pub const RULESETS: &[RulesetInfo] = &[RulesetInfo {
+    id: "fluid",
+    summary: "Fluid Game System: 3d6 checks, tactics split, W/S damage (core rules so far)",
+    options: fluid::options::OPTIONS,
+    policies: fluid::policy::POLICIES,
+}];
+
+/// Reads a scenario file of any ruleset; `sets` are `--set name=value` overrides.
+pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn Scenario>, ScenarioError> {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        rules: HeadRules,
+    }
+    #[derive(serde::Deserialize)]
+    struct HeadRules {
+        ruleset: toml::Spanned<String>,
+    }
+    let head: Head = toml::from_str(text).map_err(|e| ScenarioError::from_toml(file, text, &e))?;
+    match head.rules.ruleset.get_ref().as_str() {
+        "fluid" => Ok(Box::new(fluid::FluidScenario(fluid::scenario::load(file, text, sets)?))),
+        other => {
+            let hint = did_you_mean(other, RULESETS.iter().map(|r| r.id))
+                .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
+            let known: Vec<&str> = RULESETS.iter().map(|r| r.id).collect();
+            Err(ScenarioError::at(
+                file,
+                text,
+                head.rules.ruleset.span(),
+                format!("unknown ruleset `{other}`, expected one of {}{hint}", known.join(", ")),
+            ))
+        }
+    }
+}

@@ -1,6 +1,8 @@
 //! One module per subcommand.
 
+pub mod fight;
 pub mod odds;
+pub mod report;
 pub mod roll;
 
 /// The dice notation in brief, shown after `--help`; the README has the full guide.

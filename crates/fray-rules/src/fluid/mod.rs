@@ -8,6 +8,7 @@
 //! combatants and the special attacks are not implemented yet.
 
 pub mod check;
+mod front;
 pub mod options;
 pub mod policy;
 mod run;
@@ -16,6 +17,7 @@ pub mod setup;
 
 use check::{Check, CheckRoll};
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, Ruleset, Sink, Tally};
+pub use front::FluidScenario;
 pub use options::Options;
 pub use setup::{DefenceSkill, Setup};
 

@@ -1,0 +1,276 @@
+//! `fray check`, `fray fight`, `fray sim` and `fray rules`: scenario files of any ruleset.
+
+use anyhow::{Context, Result, bail};
+use fray_dice::{GENERATOR, SourceError};
+use fray_engine::{Dice, FightError, Reason};
+use fray_rules::{Prompt, RULESETS, Scenario};
+use serde_json::json;
+use std::io::{BufRead, IsTerminal, Write};
+
+/// Flags shared by the scenario commands.
+#[derive(clap::Args, Debug)]
+pub struct ScenarioArgs {
+    /// The scenario file (TOML).
+    pub file: std::path::PathBuf,
+    /// Override an option: `--set name=value` (repeatable), as under `[rules.options]`.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub sets: Vec<String>,
+}
+
+impl ScenarioArgs {
+    /// Reads and validates the scenario.
+    pub fn load(&self) -> Result<Box<dyn Scenario>> {
+        let name = self.file.display().to_string();
+        let text = std::fs::read_to_string(&self.file).with_context(|| format!("cannot read {name}"))?;
+        let mut sets = Vec::new();
+        for set in &self.sets {
+            let Some((k, v)) = set.split_once('=') else { bail!("--set {set}: expected NAME=VALUE") };
+            sets.push((k.trim().to_owned(), v.trim().to_owned()));
+        }
+        Ok(fray_rules::load(&name, &text, &sets)?)
+    }
+}
+
+/// Flags of `fray fight`.
+#[derive(clap::Args, Debug)]
+pub struct FightArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Seed of the ChaCha8 generator; random (and printed) when omitted.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Print JSON events, one per line, after a header line.
+    #[arg(long)]
+    pub json: bool,
+    /// Let a person at the terminal answer a combatant's decisions: `--control NAME=human`.
+    #[arg(long = "control", value_name = "NAME=human")]
+    pub control: Vec<String>,
+    /// Where the dice come from: `seeded` (default) or `manual` (type the faces of physical dice).
+    #[arg(long, default_value = "seeded")]
+    pub dice: String,
+}
+
+/// Flags of `fray sim`.
+#[derive(clap::Args, Debug)]
+pub struct SimArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Number of fights.
+    #[arg(short = 'n', long = "fights", default_value_t = 10_000)]
+    pub fights: u64,
+    /// Seed; the same seed gives the same numbers for any thread count, and variations of a
+    /// scenario (`--set`) share their dice.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (0 = every core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Flags of `fray rules`.
+#[derive(clap::Args, Debug)]
+pub struct RulesArgs {
+    /// A ruleset id; without it, the list of rulesets.
+    pub id: Option<String>,
+}
+
+/// Runs `fray check`.
+pub fn check(args: &ScenarioArgs, out: &mut impl Write) -> Result<()> {
+    let scenario = args.load()?;
+    writeln!(out, "{}: ok", args.file.display())?;
+    write!(out, "{}", scenario.explain())?;
+    Ok(())
+}
+
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(0x6672_6179);
+    hasher.finish()
+}
+
+/// Dice typed by a person: each prompt names who rolls what.
+struct Manual;
+
+impl Dice for Manual {
+    fn roll(&mut self, sides: u32, reason: Reason) -> Result<u32, SourceError> {
+        let stdin = std::io::stdin();
+        loop {
+            eprint!("roll a d{sides} for {}: ", reason.what);
+            let mut line = String::new();
+            if stdin.lock().read_line(&mut line).map_err(|e| SourceError(e.to_string()))? == 0 {
+                return Err(SourceError("no more input".into()));
+            }
+            match line.trim().parse::<u32>() {
+                Ok(face) if (1..=sides).contains(&face) => return Ok(face),
+                _ => eprintln!("expected a face from 1 to {sides}"),
+            }
+        }
+    }
+}
+
+/// Asks a person at the terminal, on stderr, reading the answer from stdin.
+fn ask_person(prompt: &Prompt) -> usize {
+    let stdin = std::io::stdin();
+    eprintln!("{} — {}:", prompt.who, prompt.question);
+    for (i, option) in prompt.options.iter().enumerate() {
+        eprintln!("  {}. {option}", i + 1);
+    }
+    loop {
+        eprint!("choice [1]: ");
+        let mut line = String::new();
+        match stdin.lock().read_line(&mut line) {
+            Ok(0) | Err(_) => return 0,
+            Ok(_) => {}
+        }
+        let line = line.trim();
+        if line.is_empty() {
+            return 0;
+        }
+        match line.parse::<usize>() {
+            Ok(n) if (1..=prompt.options.len()).contains(&n) => return n - 1,
+            _ => eprintln!("expected a number from 1 to {}", prompt.options.len()),
+        }
+    }
+}
+
+/// Runs `fray fight`.
+pub fn fight(args: &FightArgs, out: &mut impl Write) -> Result<()> {
+    let scenario = args.scenario.load()?;
+    let names = scenario.combatants();
+    let mut humans = Vec::new();
+    for control in &args.control {
+        let Some((name, who)) = control.split_once('=') else { bail!("--control {control}: expected NAME=human") };
+        if who != "human" {
+            bail!("--control {control}: the only controller is `human`");
+        }
+        if !names.iter().any(|n| n == name) {
+            bail!("--control {control}: no combatant `{name}` (combatants: {})", names.join(", "));
+        }
+        humans.push(name.to_owned());
+    }
+    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let mut seeded = fray_engine::FromSource(fray_dice::seeded(seed));
+    let mut manual = Manual;
+    let dice: &mut dyn Dice = match args.dice.as_str() {
+        "seeded" => &mut seeded,
+        "manual" => &mut manual,
+        other => bail!("--dice {other}: expected `seeded` or `manual`"),
+    };
+    let header = json!({
+        "fray": env!("CARGO_PKG_VERSION"),
+        "ruleset": scenario.ruleset(),
+        "generator": if args.dice == "manual" { "manual" } else { GENERATOR },
+        "seed": seed,
+        "scenario": args.scenario.file.display().to_string(),
+        "combatants": names,
+        "sides": scenario.sides(),
+    });
+    if args.json {
+        writeln!(out, "{header}")?;
+    } else {
+        writeln!(
+            out,
+            "fray {} — {} — {} — seed {seed} ({GENERATOR})",
+            env!("CARGO_PKG_VERSION"),
+            scenario.ruleset(),
+            args.scenario.file.display()
+        )?;
+    }
+    let mut io_error = None;
+    let mut write_line = |line: &fray_rules::Line| {
+        let written = if args.json {
+            writeln!(out, "{}", line.json)
+        } else {
+            match &line.text {
+                Some(text) => writeln!(out, "{text}"),
+                None => Ok(()),
+            }
+        };
+        if let Err(e) = written {
+            io_error.get_or_insert(e);
+        }
+    };
+    let result = scenario.fight(dice, &humans, &mut ask_person, &mut write_line);
+    if let Some(e) = io_error {
+        return Err(e.into());
+    }
+    match result {
+        Ok(_) => Ok(()),
+        Err(FightError::Dice { what, message }) => bail!("dice for {what}: {message}"),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Runs `fray sim`.
+pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
+    let scenario = args.scenario.load()?;
+    if args.fights == 0 {
+        bail!("-n 0: expected at least one fight");
+    }
+    let bar = if std::io::stderr().is_terminal() && !args.json {
+        let bar = indicatif::ProgressBar::new(args.fights);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} fights ({per_sec}, {eta})")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Some(bar)
+    } else {
+        None
+    };
+    let started = std::time::Instant::now();
+    let progress = |done: u64| {
+        if let Some(bar) = &bar {
+            bar.set_position(done);
+        }
+    };
+    let sim: &dyn fray_sim::Simulate = &*scenario;
+    let ledger = fray_sim::simulate(sim, args.fights, args.seed, args.threads, &progress)?;
+    let elapsed = started.elapsed().as_secs_f64();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let fights_per_second = ledger.fights() as f64 / elapsed.max(1e-9);
+    let report = crate::cmd::report::Report::new(&*scenario, &ledger, args.seed, fights_per_second);
+    if args.json {
+        writeln!(out, "{}", report.json())?
+    } else {
+        write!(out, "{}", report.text())?
+    }
+    Ok(())
+}
+
+/// Runs `fray rules`.
+pub fn rules(args: &RulesArgs, out: &mut impl Write) -> Result<()> {
+    let Some(id) = &args.id else {
+        for ruleset in RULESETS {
+            writeln!(out, "{:<12} {}", ruleset.id, ruleset.summary)?;
+        }
+        return Ok(());
+    };
+    let Some(ruleset) = RULESETS.iter().find(|r| r.id == id) else {
+        let known: Vec<&str> = RULESETS.iter().map(|r| r.id).collect();
+        bail!("unknown ruleset `{id}`; the rulesets are {}", known.join(", "));
+    };
+    writeln!(
+        out,
+        "{} — {}\n\noptions ([rules.options] in a scenario, or --set NAME=VALUE):",
+        ruleset.id, ruleset.summary
+    )?;
+    let width = ruleset.options.iter().map(|o| o.name.len()).max().unwrap_or(0);
+    for option in ruleset.options {
+        writeln!(
+            out,
+            "  {:<width$}  default {:<16} alternatives: {:<24} clauses: {}",
+            option.name, option.default, option.alternatives, option.clauses
+        )?;
+    }
+    writeln!(out, "\nAI policies (policy = {{ FIELD = \"NAME\" }} per combatant; the first is the default):")?;
+    for (field, names) in ruleset.policies {
+        writeln!(out, "  {field:<8} {}", names.join(", "))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,333 @@
+//! The `fluid` scenario as the command line sees it: fights with a log, people at the table,
+//! simulation batches.
+
+use super::policy::{Ai, ai_choice, stance_split};
+use super::setup::{DefenceSkill, Setup};
+use super::{CheckKind, Choice, Condition, DeclaredAttack, Event, Fluid, Intent, Plan, Request, State};
+use crate::{Line, Prompt, Scenario};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Outcome, Pending, Ruleset};
+use fray_sim::{Ledger, Simulate};
+use serde_json::json;
+
+/// A loaded `fluid` scenario.
+#[derive(Clone, Debug)]
+pub struct FluidScenario(pub Setup);
+
+impl FluidScenario {
+    fn name(&self, who: CombatantId) -> &str {
+        &self.0.combatants[who.index()].id
+    }
+}
+
+impl Simulate for FluidScenario {
+    fn combatant_count(&self) -> usize {
+        self.0.combatants.len()
+    }
+
+    fn run_batch(&self, dice: &mut fray_sim::BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError> {
+        let mut dice = fray_engine::FromSource(dice);
+        for _ in 0..fights {
+            let sink = FnSink(|event: &Event| {
+                if let Some(tally) = Fluid::tally(event) {
+                    ledger.tally(tally);
+                }
+            });
+            let result = Fight::<Fluid, _, _, _>::new(&self.0, &mut dice, Ai, sink).run()?;
+            ledger.finish(result);
+        }
+        Ok(())
+    }
+}
+
+/// Answers with a person's choices for some combatants, the AI for the others.
+struct Table<'a> {
+    scenario: &'a FluidScenario,
+    humans: Vec<CombatantId>,
+    ask: &'a mut dyn FnMut(&Prompt) -> usize,
+}
+
+impl Decider<Fluid> for Table<'_> {
+    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
+        if !self.humans.contains(&who) {
+            return Ok(ai_choice(setup, state, who, request));
+        }
+        let (question, choices) = self.scenario.prompt(state, who, request);
+        let labels: Vec<String> = choices.iter().map(|(label, _)| label.clone()).collect();
+        let prompt = Prompt { who: self.scenario.name(who).to_owned(), question, options: labels };
+        let pick = (self.ask)(&prompt).min(choices.len().saturating_sub(1));
+        choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(Pending)
+    }
+}
+
+impl FluidScenario {
+    /// A request as a question with labelled legal choices.
+    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+        let setup = &self.0;
+        match request {
+            Request::Tactics { tactics } => {
+                let splits: Vec<(i32, i32)> = if *tactics < 0 {
+                    vec![(0, 0)]
+                } else {
+                    (0..=*tactics).rev().map(|ot| (ot, tactics - ot)).collect()
+                };
+                let normal = stance_split(setup, *tactics, "normal");
+                let options = splits
+                    .into_iter()
+                    .map(|(ot, dt)| {
+                        let note = if (ot, dt) == normal { " (normal)" } else { "" };
+                        (format!("oT {ot} / dT {dt}{note}"), Choice::Split { ot, dt })
+                    })
+                    .collect();
+                (format!("split Tactics {tactics}"), options)
+            }
+            Request::Declare { options, max_per_item } => {
+                let sheet = &setup.combatants[who.index()];
+                let mut out = vec![("no attack".to_owned(), Choice::Plan(Plan::default()))];
+                for &(target, item) in options {
+                    for intent in [Intent::Lethal, Intent::Stunning] {
+                        let max = max_per_item[item];
+                        for count in 1..=max {
+                            let attacks = vec![DeclaredAttack { target, item, intent }; count as usize];
+                            let label = format!(
+                                "{count} × {} {} with {}",
+                                if intent == Intent::Lethal { "lethal attack on" } else { "stunning attack on" },
+                                self.name(target),
+                                sheet.items[item].id
+                            );
+                            out.push((label, Choice::Plan(Plan { attacks })));
+                        }
+                    }
+                }
+                ("declare the round's actions".to_owned(), out)
+            }
+            Request::Defend { attacker, options } => {
+                let dt = state.fighter(who).dt;
+                let defender = &setup.combatants[who.index()];
+                let mut out = vec![(format!("no defence (TN 10 + dT {dt})"), Choice::Defence(None))];
+                for (i, option) in options.iter().enumerate() {
+                    let with = option.item.map_or("unarmed".to_owned(), |i| defender.items[i].id.clone());
+                    let label = match option.skill {
+                        DefenceSkill::Dodge => format!("dodge (TN {} + dT {dt})", option.tn),
+                        skill => format!(
+                            "{} with {with} (TN {} + dT {dt}, attacker +{} for size)",
+                            if skill == DefenceSkill::Parry { "parry" } else { "block" },
+                            option.tn,
+                            option.size_bonus
+                        ),
+                    };
+                    out.push((label, Choice::Defence(Some(i))));
+                }
+                (format!("defend against {}", self.name(*attacker)), out)
+            }
+            Request::Pain { cp } => (
+                format!("CP {cp}: make the NER check to ignore pain?"),
+                vec![("yes".into(), Choice::Pain(true)), ("no".into(), Choice::Pain(false))],
+            ),
+        }
+    }
+
+    /// One event as a line of the blow-by-blow log and as JSON.
+    pub fn line(&self, event: &Event) -> Line {
+        let n = |who: &CombatantId| self.name(*who).to_owned();
+        let faces = |roll: &super::check::CheckRoll| {
+            roll.faces.as_slice().iter().map(|f| f.to_string()).collect::<Vec<_>>().join(",")
+        };
+        let crit = |roll: &super::check::CheckRoll| match roll.crit {
+            0 => String::new(),
+            c if c > 0 => format!(" (crit level {c}, e {})", roll.effective),
+            c => format!(" (blunder level {}, e {})", -c, roll.effective),
+        };
+        let outcome = |result: &FightResult| match result.outcome {
+            Outcome::Side(side) => format!("{} win", self.0.sides[side.index()]),
+            Outcome::Mutual => "mutual destruction".to_owned(),
+            Outcome::Stalemate => "stalemate at the cap".to_owned(),
+        };
+        let (text, json) = match event {
+            Event::RoundStarted { round } => (
+                Some(format!("— round {round} (t = {} s) —", (round - 1) * 3)),
+                json!({"event": "round", "round": round}),
+            ),
+            Event::Check { who, kind, check, roll } => {
+                let what = match kind {
+                    CheckKind::Bod => "BOD test",
+                    CheckKind::Act => "NER act test",
+                    CheckKind::Pain => "NER pain check",
+                };
+                let result = if roll.margin >= 0 {
+                    format!("success of {}", roll.margin)
+                } else {
+                    format!("failure of {}", -roll.margin)
+                };
+                (
+                    Some(format!(
+                        "{} {what}: [{}] natural {}{} {:+} vs {} → {result}",
+                        n(who),
+                        faces(roll),
+                        roll.natural,
+                        crit(roll),
+                        check.bonus,
+                        check.tn
+                    )),
+                    json!({"event": "check", "who": n(who), "kind": what, "faces": roll.faces.as_slice(),
+                           "natural": roll.natural, "effective": roll.effective, "bonus": check.bonus, "tn": check.tn,
+                           "margin": roll.margin}),
+                )
+            }
+            Event::TacticsSet { who, ot, dt } => (
+                Some(format!("{} splits tactics: oT {ot}, dT {dt}", n(who))),
+                json!({"event": "tactics", "who": n(who), "ot": ot, "dt": dt}),
+            ),
+            Event::Declared { who, plan } => {
+                let sheet = &self.0.combatants[who.index()];
+                let list: Vec<String> = plan
+                    .attacks
+                    .iter()
+                    .map(|a| {
+                        format!(
+                            "{} {} with {}",
+                            if a.intent == Intent::Lethal { "attack" } else { "stun" },
+                            n(&a.target),
+                            sheet.items[a.item].id
+                        )
+                    })
+                    .collect();
+                let text = if list.is_empty() { "nothing".to_owned() } else { list.join(", ") };
+                (
+                    Some(format!("{} declares: {text}", n(who))),
+                    json!({"event": "declared", "who": n(who), "attacks": plan.attacks.iter().map(|a| json!({
+                        "target": n(&a.target), "item": sheet.items[a.item].id,
+                        "intent": if a.intent == Intent::Lethal { "lethal" } else { "stunning" }})).collect::<Vec<_>>()}),
+                )
+            }
+            Event::Initiative { who, faces, total } => (
+                Some(format!("{} initiative: [{},{},{}] + tactics = {total}", n(who), faces[0], faces[1], faces[2])),
+                json!({"event": "initiative", "who": n(who), "faces": faces, "total": total}),
+            ),
+            Event::TieBreak { who, face } => (
+                Some(format!("{} tie-break d6: {face}", n(who))),
+                json!({"event": "tie_break", "who": n(who), "face": face}),
+            ),
+            Event::Order { order } => {
+                let names: Vec<String> = order.iter().map(n).collect();
+                (Some(format!("order: {}", names.join(", "))), json!({"event": "order", "order": names}))
+            }
+            Event::Attack { attacker, target, item, intent, defence, check, roll } => {
+                let weapon = &self.0.combatants[attacker.index()].items[*item].id;
+                let defence_text = match defence {
+                    None => "no defence".to_owned(),
+                    Some(d) => format!("{:?}", d.skill).to_lowercase(),
+                };
+                let result = if roll.margin >= 0 {
+                    format!("hit, success of {}", roll.margin)
+                } else {
+                    format!("miss, failure of {}", -roll.margin)
+                };
+                (
+                    Some(format!(
+                        "{} attacks {} with {weapon} ({defence_text}, TN {}): [{}] natural {}{} {:+} → {result}",
+                        n(attacker),
+                        n(target),
+                        check.tn,
+                        faces(roll),
+                        roll.natural,
+                        crit(roll),
+                        check.bonus
+                    )),
+                    json!({"event": "attack", "attacker": n(attacker), "target": n(target), "item": weapon,
+                           "intent": if *intent == Intent::Lethal { "lethal" } else { "stunning" },
+                           "defence": defence.map(|d| format!("{:?}", d.skill).to_lowercase()),
+                           "edge": check.edge, "bonus": check.bonus, "tn": check.tn, "faces": roll.faces.as_slice(),
+                           "natural": roll.natural, "effective": roll.effective, "margin": roll.margin}),
+                )
+            }
+            Event::Damage { by, target, before, av, w, s } => (
+                Some(format!("{} takes {w}W {s}S ({}W {}S before AV {av})", n(target), before.0, before.1)),
+                json!({"event": "damage", "by": n(by), "target": n(target), "before": [before.0, before.1],
+                       "av": av, "w": w, "s": s}),
+            ),
+            Event::Condition { who, condition, gained } => {
+                let name = match condition {
+                    Condition::Dying => "dying",
+                    Condition::Dead => "dead",
+                    Condition::Unconscious => "unconscious",
+                    Condition::Stunned => "stunned",
+                };
+                (
+                    Some(format!("{} {} {name}", n(who), if *gained { "is now" } else { "is no longer" })),
+                    json!({"event": "condition", "who": n(who), "condition": name, "gained": gained}),
+                )
+            }
+            Event::Ended { result } => (
+                Some(format!("combat ends after {} round(s): {}", result.length, outcome(result))),
+                json!({"event": "end", "outcome": outcome(result), "rounds": result.length}),
+            ),
+        };
+        Line { text, json }
+    }
+}
+
+impl Scenario for FluidScenario {
+    fn ruleset(&self) -> &'static str {
+        Fluid::ID
+    }
+
+    fn combatants(&self) -> Vec<String> {
+        self.0.combatants.iter().map(|c| c.id.clone()).collect()
+    }
+
+    fn sides(&self) -> Vec<String> {
+        self.0.sides.clone()
+    }
+
+    fn explain(&self) -> String {
+        let setup = &self.0;
+        let mut out = format!(
+            "ruleset fluid, {} combatants on {} sides, cap {} rounds\n",
+            setup.combatants.len(),
+            setup.sides.len(),
+            setup.max_rounds
+        );
+        for c in &setup.combatants {
+            out += &format!(
+                "  {} ({}{}): PC {}, W {}, S {}, tactics {}, policy {}/{}/{}\n",
+                c.id,
+                setup.sides[c.side.index()],
+                if c.player { ", player" } else { "" },
+                c.pc,
+                c.w,
+                c.s,
+                c.tactics,
+                c.policy.tactics,
+                c.policy.target,
+                c.policy.intent
+            );
+            for item in &c.items {
+                out += &format!(
+                    "    {} ({:?}): OQ {:+}, DQ {:+}, sizes {:?}\n",
+                    item.id, item.kind, item.oq, item.dq, item.sizes
+                );
+            }
+            if let Some(armor) = &c.armor {
+                out += &format!("    armour {}: AV {}, size {}\n", armor.name, armor.av, armor.size);
+            }
+        }
+        out
+    }
+
+    fn fight(
+        &self,
+        dice: &mut dyn Dice,
+        humans: &[String],
+        ask: &mut dyn FnMut(&Prompt) -> usize,
+        out: &mut dyn FnMut(&Line),
+    ) -> Result<FightResult, FightError> {
+        let humans: Vec<CombatantId> = humans
+            .iter()
+            .filter_map(|h| self.0.combatants.iter().position(|c| &c.id == h))
+            .map(|i| CombatantId(i as u16))
+            .collect();
+        let table = Table { scenario: self, humans, ask };
+        let sink = FnSink(|event: &Event| out(&self.line(event)));
+        Fight::<Fluid, _, _, _>::new(&self.0, dice, table, sink).run()
+    }
+}
