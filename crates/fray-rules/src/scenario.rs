@@ -59,7 +59,7 @@ impl ScenarioError {
         let mut message = err.message().trim().to_owned();
         if let Some(rest) = message.strip_prefix("unknown field `") {
             let unknown = rest.split('`').next().unwrap_or("");
-            let expected: Vec<&str> = rest.split('`').skip(1).step_by(2).collect();
+            let expected: Vec<&str> = rest.split('`').skip(2).step_by(2).collect();
             if let Some(close) = did_you_mean(unknown, expected.iter().copied()) {
                 message = format!("{message}; did you mean `{close}`?");
             }

@@ -1,0 +1,230 @@
+//! `fray check`, `fight`, `sim` and `rules` end to end on the shipped examples.
+
+use serde_json::Value as Json;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/fluid/barbarian-vs-marauder.toml");
+
+fn fray(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fray")).args(args).output().expect("fray runs")
+}
+
+fn fray_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fray runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn ok(out: &Output) -> String {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn scenario(text: &str) -> tempfile_path::Path {
+    tempfile_path::Path::new(text)
+}
+
+/// A tiny temporary-file helper (no dependency): the file is removed on drop.
+mod tempfile_path {
+    pub struct Path(pub std::path::PathBuf);
+    impl Path {
+        pub fn new(text: &str) -> Path {
+            use std::sync::atomic::{AtomicU32, Ordering};
+            static NEXT: AtomicU32 = AtomicU32::new(0);
+            let name = format!("fray-test-{}-{}.toml", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
+            let path = std::env::temp_dir().join(name);
+            std::fs::write(&path, text).unwrap();
+            Path(path)
+        }
+        pub fn as_str(&self) -> &str {
+            self.0.to_str().unwrap()
+        }
+    }
+    impl Drop for Path {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+}
+
+#[test]
+fn a_fight_log_is_byte_identical_for_a_seed() {
+    let a = ok(&fray(&["fight", EXAMPLE, "--seed", "42"]));
+    let b = ok(&fray(&["fight", EXAMPLE, "--seed", "42"]));
+    assert_eq!(a, b);
+    assert!(a.starts_with("fray 0.1.0 — fluid — ") && a.contains("seed 42 (ChaCha8)"), "{a}");
+    assert!(a.contains("combat ends after"), "{a}");
+    let c = ok(&fray(&["fight", EXAMPLE, "--seed", "43"]));
+    assert_ne!(a, c);
+}
+
+#[test]
+fn json_events_follow_a_header() {
+    let out = ok(&fray(&["fight", EXAMPLE, "--seed", "7", "--json"]));
+    let lines: Vec<Json> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let header = &lines[0];
+    assert_eq!(
+        (header["fray"].as_str(), header["generator"].as_str(), header["seed"].as_u64()),
+        (Some("0.1.0"), Some("ChaCha8"), Some(7))
+    );
+    assert_eq!(header["combatants"], serde_json::json!(["barbarian", "marauder"]));
+    assert_eq!(lines[1]["event"], "round");
+    assert_eq!(lines.last().unwrap()["event"], "end");
+    assert!(lines.iter().any(|l| l["event"] == "attack" && l["faces"].as_array().is_some_and(|f| f.len() == 3)));
+}
+
+#[test]
+fn sim_numbers_do_not_depend_on_threads() {
+    let run = |threads: &str| {
+        let mut doc: Json = serde_json::from_str(&ok(&fray(&[
+            "sim",
+            EXAMPLE,
+            "-n",
+            "5000",
+            "--seed",
+            "9",
+            "--threads",
+            threads,
+            "--json",
+        ])))
+        .unwrap();
+        assert!(doc["fights_per_second"].as_f64().unwrap() > 0.0);
+        doc.as_object_mut().unwrap().remove("fights_per_second");
+        doc
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    assert_eq!(one["fights"], 5000);
+    assert_eq!(one["seed"], 9);
+    let heroes = &one["outcomes"]["heroes"];
+    let (rate, lo, hi) =
+        (heroes["rate"].as_f64().unwrap(), heroes["ci95"][0].as_f64().unwrap(), heroes["ci95"][1].as_f64().unwrap());
+    assert!(lo < rate && rate < hi && rate > 0.8, "{heroes}");
+    for key in ["raiders", "mutual", "stalemate"] {
+        assert!(one["outcomes"][key]["count"].is_u64(), "{key}");
+    }
+    let histogram: u64 = one["rounds"]["histogram"].as_object().unwrap().values().map(|v| v.as_u64().unwrap()).sum();
+    assert_eq!(histogram, 5000);
+    assert!(one["combatants"]["barbarian"]["attacks"].as_u64().unwrap() > 5000);
+    // A different seed gives different numbers; --set changes the rules.
+    let other: Json =
+        serde_json::from_str(&ok(&fray(&["sim", EXAMPLE, "-n", "5000", "--seed", "10", "--json"]))).unwrap();
+    assert_ne!(other["outcomes"], one["outcomes"]);
+    let under: Json = serde_json::from_str(&ok(&fray(&[
+        "sim",
+        EXAMPLE,
+        "-n",
+        "5000",
+        "--seed",
+        "9",
+        "--json",
+        "--set",
+        "check_direction=roll_under",
+    ])))
+    .unwrap();
+    assert_ne!(under["outcomes"], one["outcomes"]);
+}
+
+#[test]
+fn the_text_report_has_outcomes_lengths_and_ledgers() {
+    let text = ok(&fray(&["sim", EXAMPLE, "-n", "2000"]));
+    for needle in
+        ["2000 fights, seed 1", "heroes", "95% interval", "fight length (rounds)", "barbarian", "fights per second"]
+    {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+}
+
+#[test]
+fn check_explains_and_rules_lists() {
+    let text = ok(&fray(&["check", EXAMPLE]));
+    assert!(text.contains(": ok") && text.contains("barbarian (heroes, player): PC 16"), "{text}");
+    let text = ok(&fray(&["rules"]));
+    assert!(text.starts_with("fluid"), "{text}");
+    let text = ok(&fray(&["rules", "fluid"]));
+    assert!(text.contains("check_direction") && text.contains("roll_under") && text.contains("FLUID-DICE-9"), "{text}");
+    assert!(text.contains("tactics  normal, aggressive, defensive, answer"), "{text}");
+    assert_eq!(fray(&["rules", "flud"]).status.code(), Some(2));
+}
+
+#[test]
+fn scenario_errors_name_file_line_and_column() {
+    let base = std::fs::read_to_string(EXAMPLE).unwrap();
+    for (from, to, want_line, want) in [
+        ("tactics = 2\n", "tactics = 2\nsklls = {}\n", None, "unknown field `sklls`"),
+        (
+            "check_direction = \"roll_high\"",
+            "check_direction = \"roll_hihg\"",
+            Some(10),
+            "expected one of roll_high, roll_under",
+        ),
+        (
+            "check_direction = \"roll_high\"",
+            "check_drection = \"roll_high\"",
+            Some(10),
+            "did you mean `check_direction`?",
+        ),
+        ("ruleset = \"fluid\"", "ruleset = \"flud\"", Some(6), "unknown ruleset `flud`"),
+        (
+            "policy = { tactics = \"aggressive\" }",
+            "policy = { tactics = \"agressive\" }",
+            None,
+            "did you mean `aggressive`?",
+        ),
+        ("stats = { BOD = 10, NER = 10 }", "stats = { BOD = 10, NRE = 10 }", None, "did you mean `NER`?"),
+        ("pc = 12", "pc = 0", None, "expected a PC of at least 1"),
+        ("damage = { w = 6 }", "damage = { w = \"2d+1\" }", None, "expected the number of sides"),
+    ] {
+        assert!(base.contains(from), "{from}");
+        let file = scenario(&base.replacen(from, to, 1));
+        let out = fray(&["check", file.as_str()]);
+        assert_eq!(out.status.code(), Some(2), "{to}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(want), "{to}: {err}");
+        let location = format!("{}:{}:", file.as_str(), want_line.map_or(String::new(), |l: u32| l.to_string()));
+        assert!(err.contains(&location), "{to}: {err}");
+        assert!(err.contains('^'), "{to}: a caret: {err}");
+    }
+    let unknown_key = scenario(&base.replacen("tactics = 2\n", "tactics = 2\nsklls = {}\n", 1));
+    let err = String::from_utf8(fray(&["check", unknown_key.as_str()]).stderr).unwrap();
+    assert!(err.contains("did you mean `skills`?"), "{err}");
+    assert_eq!(fray(&["check", "/nonexistent.toml"]).status.code(), Some(2));
+    assert_eq!(fray(&["fight", EXAMPLE, "--set", "edge_cap=9"]).status.code(), Some(2));
+}
+
+#[test]
+fn manual_dice_reproduce_worked_example_a1() {
+    // The faces of example A1 typed at the prompt give its log: the marauder dies in round 1.
+    let faces = "2\n3\n4\n3\n4\n5\n1\n2\n4\n3\n4\n5\n1\n1\n2\n";
+    let out = fray_with_input(&["fight", EXAMPLE, "--dice", "manual", "--set", "check_direction=roll_under"], faces);
+    let text = ok(&out);
+    assert!(
+        text.contains(
+            "marauder attacks barbarian with long_sword (block, TN 15): [1,2,4] natural 7 +5 → hit, success of 3"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("barbarian takes 7W 0S (9W 0S before AV 2)"), "{text}");
+    assert!(text.contains("marauder is now dead") && text.contains("heroes win"), "{text}");
+    let prompts = String::from_utf8(out.stderr).unwrap();
+    assert!(prompts.contains("roll a d6 for initiative"), "{prompts}");
+}
+
+#[test]
+fn a_person_can_control_a_combatant() {
+    // The barbarian's player splits, declares no attack each round; the marauder's AI wins.
+    let answers = "1\n1\n".repeat(200);
+    let out = fray_with_input(&["fight", EXAMPLE, "--seed", "5", "--control", "barbarian=human"], &answers);
+    let text = ok(&out);
+    assert!(text.contains("barbarian declares: nothing"), "{text}");
+    let prompts = String::from_utf8(out.stderr).unwrap();
+    assert!(prompts.contains("barbarian — split Tactics 0") && prompts.contains("1. no attack"), "{prompts}");
+    assert_eq!(fray(&["fight", EXAMPLE, "--control", "nobody=human"]).status.code(), Some(2));
+}
