@@ -188,7 +188,10 @@ fn scenario_errors_name_file_line_and_column() {
         assert_eq!(out.status.code(), Some(2), "{to}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(err.contains(want), "{to}: {err}");
-        let location = format!("{}:{}:", file.as_str(), want_line.map_or(String::new(), |l: u32| l.to_string()));
+        let location = match want_line {
+            Some(line) => format!("{}:{line}:", file.as_str()),
+            None => format!("{}:", file.as_str()),
+        };
         assert!(err.contains(&location), "{to}: {err}");
         assert!(err.contains('^'), "{to}: a caret: {err}");
     }
