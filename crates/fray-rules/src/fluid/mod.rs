@@ -7,6 +7,7 @@
 //! unconsciousness, and the end of combat. Movement, ranged and area attacks, sunder, hidden
 //! combatants and the special attacks are not implemented yet.
 
+pub mod attack;
 pub mod check;
 mod front;
 pub mod options;

@@ -1,12 +1,10 @@
 //! The `fluid` round: round-start tests, tactics, declarations, initiative, steps (FLUID-ROUND-2).
 
+use super::attack::{Hit, attack_check, defence_options, hit_damage};
 use super::check::Check;
-use super::options::{ArmorSizeTest, InitiativeTie, MultiActionPenalty};
-use super::setup::{Amount, BOD, DefenceSkill, FIN, ItemKind, NER, Setup};
-use super::{
-    CheckKind, Choice, Condition, DeclaredAttack, DefenceOption, Event, Fluid, Intent, Request, State,
-    condition_penalty,
-};
+use super::options::InitiativeTie;
+use super::setup::{Amount, BOD, FIN, ItemKind, NER, Setup};
+use super::{CheckKind, Choice, Condition, DeclaredAttack, Event, Fluid, Request, State, condition_penalty};
 use fray_dice::{DiceSource, SourceError};
 use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Reason, SideId, Sink};
 
@@ -302,36 +300,6 @@ fn roll_off<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     Ok(out)
 }
 
-/// The defences `target` may use against `attacker`'s weapon (FLUID-DEF-1, -2, -5, -7).
-fn defence_options(setup: &Setup, attacker: CombatantId, item: usize, target: CombatantId) -> Vec<DefenceOption> {
-    let options = &setup.options;
-    let weapon = &setup.combatants[attacker.index()].items[item];
-    let weapon_size = weapon.smallest_size();
-    let defender = &setup.combatants[target.index()];
-    let mut out = vec![DefenceOption {
-        skill: DefenceSkill::Dodge,
-        item: None,
-        tn: defender.skill_value("dodge", options),
-        size_bonus: 0,
-    }];
-    if weapon.kind == ItemKind::Melee {
-        for skill in [DefenceSkill::Parry, DefenceSkill::Block] {
-            let name = if skill == DefenceSkill::Parry { "parry" } else { "block" };
-            let value = defender.skill_value(name, options);
-            for (i, defending) in defender.items.iter().enumerate() {
-                if defending.defends() {
-                    let size_bonus = defending.sizes.iter().map(|s| (s - weapon_size).abs()).min().unwrap_or(0);
-                    out.push(DefenceOption { skill, item: Some(i), tn: value + defending.dq, size_bonus });
-                }
-            }
-            // Unarmed: an item of creature size − 3, DQ 0 (FLUID-DEF-7).
-            let unarmed = defender.size - 3;
-            out.push(DefenceOption { skill, item: None, tn: value, size_bonus: (unarmed - weapon_size).abs() });
-        }
-    }
-    out
-}
-
 /// One attack: defence, pain check, the check, damage (FLUID-ATK-*, FLUID-DEF-*, FLUID-DMG-*).
 fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
@@ -387,21 +355,7 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     }
 
     // The attack check (FLUID-ATK-2, FLUID-ATK-6, FLUID-ACT-4).
-    let multi = match options.multi_action_penalty {
-        MultiActionPenalty::NIfMultiple if declared >= 2 => -declared,
-        MultiActionPenalty::NIfMultiple => 0,
-        MultiActionPenalty::NMinusOne => -(declared - 1).max(0),
-        MultiActionPenalty::NAlways => -declared,
-    };
-    let skill = weapon.skill.as_deref().unwrap_or("");
-    let size_bonus = defence.map_or(0, |d| if d.skill == DefenceSkill::Dodge { 0 } else { d.size_bonus });
-    let bonus = sheet.skill_value(skill, options) - 10
-        + weapon.oq
-        + fight.state().fighter(attacker).ot
-        + multi
-        + pain
-        + size_bonus;
-    let check = Check { edge, bonus, tn };
+    let check = attack_check(setup, fight.state(), attacker, item, defence, tn, edge, declared, pain);
     let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(attacker, "attack"))?;
     fight.emit(Event::Attack { attacker, target, item, intent, defence, check, roll });
     if roll.margin < 0 {
@@ -409,39 +363,10 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     }
 
     // Damage (FLUID-DMG-1 … FLUID-DMG-5) and armour (FLUID-ARM-2 … FLUID-ARM-4, FLUID-DEF-6).
-    let successes = roll.margin;
     let base_w = amount(fight, &weapon.damage_w, attacker)?;
     let base_s = amount(fight, &weapon.damage_s, attacker)?;
-    let (mut w, mut s) = match intent {
-        Intent::Lethal => (base_w + successes, base_s),
-        Intent::Stunning => (base_w, base_s + successes),
-    };
-    let before = (w, s);
-    let absorbing = defence.filter(|d| d.skill == DefenceSkill::Block && successes <= 5);
-    let absorption = absorbing.map_or(0, |d| d.item.map_or(0, |i| target_sheet.items[i].dq));
-    let armour_av = target_sheet.armor.as_ref().map_or(0, |a| a.av);
-    let av = (armour_av + absorption).max(0);
-    let armour_size = match (&target_sheet.armor, absorbing.and_then(|d| d.item)) {
-        (Some(armor), _) => armor.size,
-        (None, Some(i)) => target_sheet.items[i].smallest_size(),
-        (None, None) => target_sheet.size,
-    };
-    let weapon_size = weapon.smallest_size();
-    let reduces = match options.armor_size_test {
-        ArmorSizeTest::NotLarger => weapon_size <= armour_size,
-        ArmorSizeTest::Smaller => weapon_size < armour_size,
-    };
-    if reduces {
-        let left = (av - w).max(0);
-        w = (w - av).max(0);
-        if options.armor_spill {
-            s = (s - left).max(0);
-        }
-    } else {
-        let moved = av.min(w);
-        w -= moved;
-        s += moved;
-    }
+    let Hit { before, av, w, s } =
+        hit_damage(setup, attacker, item, target, intent, defence, roll.margin, base_w, base_s);
     fight.emit(Event::Damage { by: attacker, target, before, av, w, s });
     update_conditions(fight, target);
     Ok(())

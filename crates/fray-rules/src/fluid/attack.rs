@@ -1,0 +1,138 @@
+//! The arithmetic of one attack, shared by the fight (which rolls it) and the odds (which
+//! enumerate it): the defences on offer, the attack check, and damage through armour.
+
+use super::check::Check;
+use super::options::{ArmorSizeTest, MultiActionPenalty};
+use super::setup::{DefenceSkill, ItemKind, Setup};
+use super::{DefenceOption, Intent, State};
+use fray_engine::CombatantId;
+
+/// The defences `target` may use against `attacker`'s weapon (FLUID-DEF-1, -2, -5, -7).
+pub fn defence_options(setup: &Setup, attacker: CombatantId, item: usize, target: CombatantId) -> Vec<DefenceOption> {
+    let options = &setup.options;
+    let weapon = &setup.combatants[attacker.index()].items[item];
+    let weapon_size = weapon.smallest_size();
+    let defender = &setup.combatants[target.index()];
+    let mut out = vec![DefenceOption {
+        skill: DefenceSkill::Dodge,
+        item: None,
+        tn: defender.skill_value("dodge", options),
+        size_bonus: 0,
+    }];
+    if weapon.kind == ItemKind::Melee {
+        for skill in [DefenceSkill::Parry, DefenceSkill::Block] {
+            let name = if skill == DefenceSkill::Parry { "parry" } else { "block" };
+            let value = defender.skill_value(name, options);
+            for (i, defending) in defender.items.iter().enumerate() {
+                if defending.defends() {
+                    let size_bonus = defending.sizes.iter().map(|s| (s - weapon_size).abs()).min().unwrap_or(0);
+                    out.push(DefenceOption { skill, item: Some(i), tn: value + defending.dq, size_bonus });
+                }
+            }
+            // Unarmed: an item of creature size − 3, DQ 0 (FLUID-DEF-7).
+            let unarmed = defender.size - 3;
+            out.push(DefenceOption { skill, item: None, tn: value, size_bonus: (unarmed - weapon_size).abs() });
+        }
+    }
+    out
+}
+
+/// The multi-action penalty for `declared` check actions (FLUID-ACT-4).
+pub fn multi_action_penalty(setup: &Setup, declared: i32) -> i32 {
+    match setup.options.multi_action_penalty {
+        MultiActionPenalty::NIfMultiple if declared >= 2 => -declared,
+        MultiActionPenalty::NIfMultiple => 0,
+        MultiActionPenalty::NMinusOne => -(declared - 1).max(0),
+        MultiActionPenalty::NAlways => -declared,
+    }
+}
+
+/// The attack check: skill bonus + OQ + oT + multi-action + pain + size bonus against the
+/// defence TN (FLUID-ATK-2, FLUID-ATK-6, FLUID-DEF-5).
+#[allow(clippy::too_many_arguments, reason = "each is one input of the clause's sum")]
+pub fn attack_check(
+    setup: &Setup,
+    state: &State,
+    attacker: CombatantId,
+    item: usize,
+    defence: Option<DefenceOption>,
+    tn: i32,
+    edge: i32,
+    declared: i32,
+    pain: i32,
+) -> Check {
+    let sheet = &setup.combatants[attacker.index()];
+    let weapon = &sheet.items[item];
+    let skill = weapon.skill.as_deref().unwrap_or("");
+    let size_bonus = defence.map_or(0, |d| if d.skill == DefenceSkill::Dodge { 0 } else { d.size_bonus });
+    let bonus = sheet.skill_value(skill, &setup.options) - 10
+        + weapon.oq
+        + state.fighter(attacker).ot
+        + multi_action_penalty(setup, declared)
+        + pain
+        + size_bonus;
+    Check { edge, bonus, tn }
+}
+
+/// Damage of a hit before and after armour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// W and S before armour.
+    pub before: (i32, i32),
+    /// The AV that applied (armour plus block absorption).
+    pub av: i32,
+    /// W taken.
+    pub w: i32,
+    /// S taken.
+    pub s: i32,
+}
+
+/// Damage of a hit with `successes` and the rolled base damage, through block absorption and
+/// armour (FLUID-DMG-2, -3, -5, FLUID-DEF-6, FLUID-ARM-2, -3, -4).
+#[allow(clippy::too_many_arguments, reason = "each is one input of the clause's arithmetic")]
+pub fn hit_damage(
+    setup: &Setup,
+    attacker: CombatantId,
+    item: usize,
+    target: CombatantId,
+    intent: Intent,
+    defence: Option<DefenceOption>,
+    successes: i32,
+    base_w: i32,
+    base_s: i32,
+) -> Hit {
+    let options = &setup.options;
+    let weapon = &setup.combatants[attacker.index()].items[item];
+    let target_sheet = &setup.combatants[target.index()];
+    let (mut w, mut s) = match intent {
+        Intent::Lethal => (base_w + successes, base_s),
+        Intent::Stunning => (base_w, base_s + successes),
+    };
+    let before = (w, s);
+    let absorbing = defence.filter(|d| d.skill == DefenceSkill::Block && successes <= 5);
+    let absorption = absorbing.map_or(0, |d| d.item.map_or(0, |i| target_sheet.items[i].dq));
+    let armour_av = target_sheet.armor.as_ref().map_or(0, |a| a.av);
+    let av = (armour_av + absorption).max(0);
+    let armour_size = match (&target_sheet.armor, absorbing.and_then(|d| d.item)) {
+        (Some(armor), _) => armor.size,
+        (None, Some(i)) => target_sheet.items[i].smallest_size(),
+        (None, None) => target_sheet.size,
+    };
+    let weapon_size = weapon.smallest_size();
+    let reduces = match options.armor_size_test {
+        ArmorSizeTest::NotLarger => weapon_size <= armour_size,
+        ArmorSizeTest::Smaller => weapon_size < armour_size,
+    };
+    if reduces {
+        let left = (av - w).max(0);
+        w = (w - av).max(0);
+        if options.armor_spill {
+            s = (s - left).max(0);
+        }
+    } else {
+        let moved = av.min(w);
+        w -= moved;
+        s += moved;
+    }
+    Hit { before, av, w, s }
+}
