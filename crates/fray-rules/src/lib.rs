@@ -83,6 +83,21 @@ pub struct Prompt {
     pub options: Vec<String>,
 }
 
+/// The exact odds of one attack at the start of a fight (`fray odds --scenario`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttackOdds {
+    /// What the computation assumes (policies, defence, penalties), one line each.
+    pub assumptions: Vec<String>,
+    /// P(the attack hits).
+    pub hit: fray_dice::BigRational,
+    /// The damage taken after armour given a hit: named components (e.g. W, S) and probability.
+    pub damage_given_hit: Vec<(Vec<(String, i32)>, fray_dice::BigRational)>,
+    /// P(the defender is out of the fight after one hit | a hit).
+    pub down_given_hit: fray_dice::BigRational,
+    /// P(this attack takes the defender out).
+    pub down: fray_dice::BigRational,
+}
+
 /// A loaded scenario of any ruleset: what the command line can do with it.
 pub trait Scenario: fray_sim::Simulate + Send + Sync {
     /// The ruleset's id.
@@ -93,6 +108,8 @@ pub trait Scenario: fray_sim::Simulate + Send + Sync {
     fn sides(&self) -> Vec<String>;
     /// A person-readable summary of the validated scenario (`fray check`).
     fn explain(&self) -> String;
+    /// The exact odds of `attacker`'s default attack on `defender` at the start of the fight.
+    fn attack_odds(&self, attacker: &str, defender: &str) -> Result<AttackOdds, String>;
     /// Runs one fight with `dice`; combatants whose names are in `humans` are asked through
     /// `ask` (an index into the prompt's options), the others by their AI policies; every event
     /// goes to `out`.

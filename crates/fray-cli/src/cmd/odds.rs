@@ -10,8 +10,22 @@ use std::io::Write;
 /// Flags of `fray odds`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The dice expression, e.g. "3d6+5 >= 15" or "6d6!!cs>=5".
-    pub expr: String,
+    /// The dice expression, e.g. "3d6+5 >= 15" or "6d6!!cs>=5" (or use --scenario).
+    #[arg(required_unless_present = "scenario")]
+    pub expr: Option<String>,
+    /// Odds in context: a scenario file; with --attacker and --defender, the exact odds of the
+    /// attacker's default attack on the defender at the start of the fight.
+    #[arg(long, value_name = "FILE", conflicts_with = "expr", requires_all = ["attacker", "defender"])]
+    pub scenario: Option<std::path::PathBuf>,
+    /// The attacking combatant (with --scenario).
+    #[arg(long, value_name = "NAME")]
+    pub attacker: Option<String>,
+    /// The defending combatant (with --scenario).
+    #[arg(long, value_name = "NAME")]
+    pub defender: Option<String>,
+    /// Override a scenario option (with --scenario): `--set name=value`.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub sets: Vec<String>,
     /// Also give the exact probability that the value is at least T.
     #[arg(long, value_name = "T", allow_negative_numbers = true)]
     pub at_least: Option<i64>,
@@ -28,7 +42,11 @@ pub struct Args {
 
 /// Runs `fray odds`.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
-    let program = Program::parse(&args.expr)?;
+    if let Some(file) = &args.scenario {
+        return in_context(args, file, out);
+    }
+    let Some(expr) = &args.expr else { anyhow::bail!("expected a dice expression or --scenario") };
+    let program = Program::parse(expr)?;
     let options = Options { depth: args.depth };
     let dist = program.distribution(&options)?;
     let events: Vec<(&str, i64, Probability)> = [("at_least", args.at_least), ("at_most", args.at_most)]
@@ -170,5 +188,57 @@ fn write_table(out: &mut impl Write, report: &Report) -> Result<()> {
             )?;
         }
     }
+    Ok(())
+}
+
+/// `fray odds --scenario`: the exact odds of one attack, from the ruleset's own rule code.
+fn in_context(args: &Args, file: &std::path::Path, out: &mut impl Write) -> Result<()> {
+    let loader = super::fight::ScenarioArgs { file: file.to_path_buf(), sets: args.sets.clone() };
+    let scenario = loader.load()?;
+    let (attacker, defender) = (args.attacker.as_deref().unwrap_or(""), args.defender.as_deref().unwrap_or(""));
+    let odds = scenario.attack_odds(attacker, defender).map_err(|e| anyhow::anyhow!(e))?;
+    if args.json {
+        let damage: Vec<_> = odds
+            .damage_given_hit
+            .iter()
+            .map(|(parts, p)| {
+                let mut entry = serde_json::Map::new();
+                for (name, v) in parts {
+                    entry.insert(name.clone(), json!(v));
+                }
+                entry.insert("p".into(), json!(fraction(p)));
+                serde_json::Value::Object(entry)
+            })
+            .collect();
+        let doc = json!({
+            "scenario": file.display().to_string(),
+            "attacker": attacker,
+            "defender": defender,
+            "assumptions": odds.assumptions,
+            "hit": fraction(&odds.hit),
+            "damage_given_hit": damage,
+            "down_given_hit": fraction(&odds.down_given_hit),
+            "down": fraction(&odds.down),
+        });
+        writeln!(out, "{doc}")?;
+        return Ok(());
+    }
+    writeln!(out, "{attacker} attacks {defender} ({}), at the start of the fight:", file.display())?;
+    for line in &odds.assumptions {
+        writeln!(out, "  {line}")?;
+    }
+    writeln!(out, "P(hit) = {} ≈ {:.4}", fraction(&odds.hit), decimal(&odds.hit))?;
+    writeln!(out, "damage after armour, given a hit:")?;
+    for (parts, p) in &odds.damage_given_hit {
+        let label: Vec<String> = parts.iter().map(|(name, v)| format!("{v}{name}")).collect();
+        writeln!(out, "  {:<12} {:>9}  {}", label.join(" "), percent(p), fraction(p))?;
+    }
+    writeln!(
+        out,
+        "P(one hit takes {defender} down | hit) = {} ≈ {:.4}",
+        fraction(&odds.down_given_hit),
+        decimal(&odds.down_given_hit)
+    )?;
+    writeln!(out, "P(this attack takes {defender} down) = {} ≈ {:.4}", fraction(&odds.down), decimal(&odds.down))?;
     Ok(())
 }

@@ -314,6 +314,10 @@ impl Scenario for FluidScenario {
         out
     }
 
+    fn attack_odds(&self, attacker: &str, defender: &str) -> Result<crate::AttackOdds, String> {
+        super::odds::attack_odds(&self.0, attacker, defender)
+    }
+
     fn fight(
         &self,
         dice: &mut dyn Dice,

@@ -10,6 +10,7 @@
 pub mod attack;
 pub mod check;
 mod front;
+mod odds;
 pub mod options;
 pub mod policy;
 mod run;

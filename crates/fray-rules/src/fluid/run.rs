@@ -192,7 +192,7 @@ fn update_conditions<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(fight: F<'_, '_
 }
 
 /// Every (target, weapon) within reach, and the per-item attack limit (FLUID-ACT-7, FLUID-MOVE-10).
-fn declare_request(setup: &Setup, state: &State, who: CombatantId) -> Request {
+pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) -> Request {
     let sheet = &setup.combatants[who.index()];
     let mut options = Vec::new();
     for (t, target) in setup.combatants.iter().enumerate() {

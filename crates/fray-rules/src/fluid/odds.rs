@@ -1,0 +1,141 @@
+//! Odds in context: the exact chance that an attacker's default attack hits a defender at the
+//! start of the fight, its damage distribution, and the chance that one such hit takes the
+//! defender down — computed with the fight's own functions (policies, check, armour).
+
+use super::attack::{attack_check, defence_options, hit_damage};
+use super::policy::ai_choice;
+use super::run::declare_request;
+use super::setup::{Amount, BOD, NER};
+use super::{Choice, Fluid, Intent, Request, condition_penalty};
+use crate::AttackOdds;
+use fray_dice::{BigRational, Options as DiceOptions};
+use fray_engine::{CombatantId, Ruleset};
+use std::collections::BTreeMap;
+
+fn zero() -> BigRational {
+    BigRational::from_integer(0.into())
+}
+
+fn distribution(amount: &Amount) -> Vec<(i32, BigRational)> {
+    match amount {
+        Amount::Fixed(v) => vec![(*v, BigRational::from_integer(1.into()))],
+        Amount::Dice(program) => program
+            .distribution(&DiceOptions::default())
+            .map(|d| d.outcomes().filter_map(|(v, p)| v.as_int().map(|v| (v as i32, p))).collect())
+            .unwrap_or_default(),
+    }
+}
+
+/// The odds of `attacker`'s default attack on `defender` at the start of the fight.
+pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Result<AttackOdds, String> {
+    let find = |name: &str| {
+        setup.combatants.iter().position(|c| c.id == name).map(|i| CombatantId(i as u16)).ok_or_else(|| {
+            let names: Vec<&str> = setup.combatants.iter().map(|c| c.id.as_str()).collect();
+            format!("no combatant `{name}` (combatants: {})", names.join(", "))
+        })
+    };
+    let (a, d) = (find(attacker)?, find(defender)?);
+    if setup.combatants[a.index()].side == setup.combatants[d.index()].side {
+        return Err(format!("`{attacker}` and `{defender}` are on the same side"));
+    }
+    // Tactics as the policies split them: NPCs first, then players (FLUID-TAC-3).
+    let mut state = Fluid::initial_state(setup);
+    for players in [false, true] {
+        for (i, sheet) in setup.combatants.iter().enumerate() {
+            let who = CombatantId(i as u16);
+            if sheet.player == players && state.fighter(who).able() {
+                if let Choice::Split { ot, dt } =
+                    ai_choice(setup, &state, who, &Request::Tactics { tactics: sheet.tactics })
+                {
+                    state.fighters[i].ot = ot;
+                    state.fighters[i].dt = dt;
+                }
+            }
+        }
+    }
+    // The attacker's declaration: its policy's weapon, intent and number of attacks, aimed at the
+    // defender.
+    let request = declare_request(setup, &state, a);
+    let Request::Declare { options, max_per_item } = &request else { unreachable!("a declaration request") };
+    let Some(&(_, item)) = options.iter().find(|(t, _)| *t == d) else {
+        return Err(format!("`{defender}` is not within reach of any of `{attacker}`'s weapons"));
+    };
+    let policy = &setup.combatants[a.index()].policy;
+    let declared = if policy.attacks == "max" { max_per_item[item] as i32 } else { 1 };
+    let intent = if policy.intent == "stunning" { Intent::Stunning } else { Intent::Lethal };
+    // The defender's choice of defence (FLUID-DEF-4).
+    let defences = defence_options(setup, a, item, d);
+    let dt = state.fighter(d).dt;
+    let (defence, tn) = match ai_choice(setup, &state, d, &Request::Defend { attacker: a, options: defences.clone() }) {
+        Choice::Defence(Some(i)) => (Some(defences[i]), defences[i].tn + dt),
+        _ => (None, 10 + dt),
+    };
+    // The pain check, if the attacker starts hurt (FLUID-TRACK-4): a mixture over its margins.
+    let sheet = &setup.combatants[a.index()];
+    let cp = condition_penalty(setup, &state, a);
+    let one = BigRational::from_integer(1.into());
+    let pains: Vec<(i32, BigRational)> = if cp < 0 && policy.pain != "never" {
+        let ner = super::check::Check { edge: 0, bonus: sheet.bonus(NER) + cp, tn: 10 };
+        ner.margin_distribution(&setup.options).into_iter().map(|(m, p)| (if m >= 0 { 0 } else { cp + m }, p)).collect()
+    } else {
+        vec![(cp, one.clone())]
+    };
+    let (base_w, base_s) = (distribution(&sheet.items[item].damage_w), distribution(&sheet.items[item].damage_s));
+    let target = &setup.combatants[d.index()];
+    let target_state = state.fighter(d);
+    let mut hit = zero();
+    let mut down = zero();
+    let mut damage: BTreeMap<(i32, i32), BigRational> = BTreeMap::new();
+    for (pain, p_pain) in &pains {
+        let check = attack_check(setup, &state, a, item, defence, tn, 0, declared, *pain);
+        for (margin, p_margin) in check.margin_distribution(&setup.options) {
+            if margin < 0 {
+                continue;
+            }
+            let p = p_pain * &p_margin;
+            hit += &p;
+            for (bw, pw) in &base_w {
+                for (bs, ps) in &base_s {
+                    let p = &p * pw * ps;
+                    let h = hit_damage(setup, a, item, d, intent, defence, margin, *bw, *bs);
+                    let (w_after, s_after) = (target_state.w - h.w, target_state.s - h.s);
+                    let dead = w_after <= -target.stats[BOD];
+                    let out = match setup.options.side_out_when {
+                        super::options::SideOutWhen::Dead => dead,
+                        super::options::SideOutWhen::Incapacitated => dead || w_after <= 0 || s_after <= 0,
+                    };
+                    if out {
+                        down += &p;
+                    }
+                    *damage.entry((h.w, h.s)).or_insert_with(zero) += p;
+                }
+            }
+        }
+    }
+    let weapon = &sheet.items[item].id;
+    let mut assumptions = vec![
+        format!(
+            "{attacker} ({}), oT {}, attacks {defender} with {weapon}, {}, {declared} attack(s) declared",
+            sheet.policy.tactics,
+            state.fighter(a).ot,
+            if intent == Intent::Lethal { "lethal" } else { "stunning" }
+        ),
+        match defence {
+            Some(o) => format!("{defender} uses {:?} at TN {} + dT {dt} = {tn}", o.skill, o.tn)
+                .replace("Dodge", "dodge")
+                .replace("Parry", "parry")
+                .replace("Block", "block"),
+            None => format!("{defender} does not defend: TN 10 + dT {dt} = {tn}"),
+        },
+    ];
+    if cp < 0 {
+        assumptions.push(format!("{attacker} starts with CP {cp} (pain policy: {})", sheet.policy.pain));
+    }
+    let damage_given_hit = if hit == zero() {
+        Vec::new()
+    } else {
+        damage.into_iter().map(|((w, s), p)| (vec![("W".to_owned(), w), ("S".to_owned(), s)], p / &hit)).collect()
+    };
+    let down_given_hit = if hit == zero() { zero() } else { &down / &hit };
+    Ok(AttackOdds { assumptions, hit, damage_given_hit, down_given_hit, down })
+}
