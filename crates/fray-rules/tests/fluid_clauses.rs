@@ -1,0 +1,478 @@
+//! `fluid` clauses one by one, on small inline scenarios with scripted dice and choices.
+
+use fray_engine::{CombatantId, Fight, FightError, Outcome, Record, Ruleset, Scripted, SideId};
+use fray_rules::fluid::policy::{self, Ai, stance_split};
+use fray_rules::fluid::{
+    Choice, Condition, DeclaredAttack, DefenceSkill, Event, Fluid, Intent, Plan, Request, Setup, condition_penalty,
+    scenario,
+};
+
+const A: CombatantId = CombatantId(0);
+const B: CombatantId = CombatantId(1);
+
+/// A duel: `a` attacks `b` with a sword; every number can be changed with `patch` (text edits).
+fn duel(patch: &[(&str, &str)]) -> Setup {
+    let mut text = String::from(
+        r#"
+[rules]
+ruleset = "fluid"
+[rules.options]
+[[combatants]]
+id = "a"
+side = "one"
+pc = 12
+tactics = 0
+stats = { BOD = 10, NER = 10, FIN = 10 }
+skills = { sword = { value = 12, rank = 0 } }
+position = 0.0
+policy = { tactics = "normal" }
+[[combatants.items]]
+id = "sword"
+kind = "melee"
+skill = "sword"
+damage = { w = 5 }
+sizes = [3]
+[[combatants]]
+id = "b"
+side = "two"
+pc = 12
+tactics = 0
+stats = { BOD = 10, NER = 10, FIN = 10 }
+skills = { block = { value = 11 }, parry = { value = 11 }, dodge = { value = 11 } }
+position = 1.0
+policy = { tactics = "normal" }
+"#,
+    );
+    for (from, to) in patch {
+        assert!(text.contains(from), "patch target `{from}` not found");
+        text = text.replacen(from, to, 1);
+    }
+    scenario::load("duel.toml", &text, &[]).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn fight(
+    setup: &Setup,
+    faces: &[u32],
+    choices: Vec<Choice>,
+) -> (Vec<Event>, Result<fray_engine::FightResult, FightError>) {
+    let decider = policy::Scripted { choices: choices.into() };
+    let mut fight = Fight::<Fluid, _, _, _>::new(setup, Scripted::faces(faces), decider, Record::default());
+    let result = fight.run();
+    (fight.into_parts().1.0, result)
+}
+
+fn attacks(log: &[Event]) -> Vec<&Event> {
+    log.iter().filter(|e| matches!(e, Event::Attack { .. })).collect()
+}
+
+fn first_attack(log: &[Event]) -> (fray_rules::fluid::check::Check, fray_rules::fluid::check::CheckRoll) {
+    match attacks(log).first() {
+        Some(Event::Attack { check, roll, .. }) => (*check, *roll),
+        _ => panic!("no attack in {log:?}"),
+    }
+}
+
+fn damage(log: &[Event]) -> Vec<(i32, i32, i32)> {
+    log.iter()
+        .filter_map(|e| match e {
+            Event::Damage { av, w, s, .. } => Some((*av, *w, *s)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// B only dodges (the first option), so its TN is its Dodge value.
+fn dodge() -> Choice {
+    Choice::Defence(Some(0))
+}
+
+#[test]
+fn tactics_split_into_non_negative_parts() {
+    // rule: FLUID-TAC-1, FLUID-TAC-4, FLUID-TAC-5
+    let setup = duel(&[]);
+    assert_eq!(stance_split(&setup, 3, "normal"), (1, 2));
+    assert_eq!(stance_split(&setup, 3, "aggressive"), (3, 0));
+    assert_eq!(stance_split(&setup, 3, "defensive"), (0, 3));
+    assert_eq!(stance_split(&setup, -2, "aggressive"), (0, 0));
+    let ceil = scenario::load(
+        "x",
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/fluid/barbarian-vs-marauder.toml"
+        ))
+        .unwrap(),
+        &[("normal_split".into(), "ot_ceil".into())],
+    )
+    .unwrap();
+    assert_eq!(stance_split(&ceil, 3, "normal"), (2, 1));
+    let request = Request::Tactics { tactics: 2 };
+    assert!(Fluid::check_choice(&setup, &request, &Choice::Split { ot: 1, dt: 1 }).is_ok());
+    assert!(Fluid::check_choice(&setup, &request, &Choice::Split { ot: 3, dt: -1 }).is_err());
+    assert!(Fluid::check_choice(&setup, &request, &Choice::Split { ot: 1, dt: 0 }).is_err());
+    assert!(Fluid::check_choice(&setup, &Request::Tactics { tactics: -1 }, &Choice::Split { ot: 0, dt: 0 }).is_ok());
+}
+
+#[test]
+fn ot_adds_to_attacks_and_dt_to_defence_tns() {
+    // rule: FLUID-TAC-2, FLUID-TAC-6, FLUID-ATK-2, FLUID-ATK-3
+    let setup = duel(&[("tactics = 0", "tactics = 2"), ("tactics = 0\nstats", "tactics = 3\nstats")]);
+    // A all-out (oT 2), B defensive (dT 3); B dodges at 11 + 3.
+    let (log, _) = fight(
+        &setup,
+        &[3, 3, 3, 1, 1, 1, 4, 4, 4],
+        vec![Choice::Split { ot: 2, dt: 0 }, Choice::Split { ot: 0, dt: 3 }, dodge()],
+    );
+    assert!(log.contains(&Event::TacticsSet { who: A, ot: 2, dt: 0 }));
+    assert!(log.contains(&Event::TacticsSet { who: B, ot: 0, dt: 3 }));
+    let (check, roll) = first_attack(&log);
+    assert_eq!((check.bonus, check.tn), (2 + 2, 14));
+    assert_eq!(roll.margin, 12 + 4 - 14);
+}
+
+#[test]
+fn initiative_ties_go_to_tactics_then_fin_then_a_roll_off() {
+    // rule: FLUID-INIT-1, FLUID-INIT-4, FLUID-INIT-2
+    let order = |setup: &Setup, faces: &[u32]| {
+        let (log, _) = fight(setup, faces, vec![]);
+        log.iter()
+            .find_map(|e| match e {
+                Event::Order { order } => Some(order.clone()),
+                _ => None,
+            })
+            .unwrap()
+    };
+    // Equal totals, B has the higher FIN: B first. (A 3+3+3, B 3+3+3.)
+    let fin = duel(&[("FIN = 10 }\nskills = { block", "FIN = 14 }\nskills = { block")]);
+    assert_eq!(order(&fin, &[3, 3, 3, 3, 3, 3]), vec![B, A]);
+    // Equal everything: a d6 roll-off in roster order, highest first (A 2, B 5).
+    let same = duel(&[]);
+    let (log, _) = fight(&same, &[3, 3, 3, 3, 3, 3, 2, 5], vec![]);
+    assert!(log.contains(&Event::TieBreak { who: A, face: 2 }) && log.contains(&Event::TieBreak { who: B, face: 5 }));
+    assert_eq!(order(&same, &[3, 3, 3, 3, 3, 3, 2, 5]), vec![B, A]);
+    // `roster` breaks ties by roster order without dice.
+    let roster = scenario::load("x", &duel_text_with_option("initiative_tie = \"roster\""), &[]).unwrap();
+    assert_eq!(order(&roster, &[3, 3, 3, 3, 3, 3]), vec![A, B]);
+}
+
+fn duel_text_with_option(option: &str) -> String {
+    let setup_text = r#"
+[rules]
+ruleset = "fluid"
+[rules.options]
+OPTION
+[[combatants]]
+id = "a"
+side = "one"
+pc = 12
+skills = { sword = { value = 12 } }
+position = 0.0
+[[combatants.items]]
+id = "sword"
+skill = "sword"
+damage = { w = 5 }
+[[combatants]]
+id = "b"
+side = "two"
+pc = 12
+position = 1.0
+"#;
+    setup_text.replace("OPTION", option)
+}
+
+#[test]
+fn incapacitated_combatants_roll_no_initiative_and_do_not_defend() {
+    // rule: FLUID-INIT-7, FLUID-DEF-13, FLUID-DEF-12, FLUID-TRACK-9, FLUID-TRACK-11
+    // B starts unconscious (S 0): no initiative, TN 10 without dT, and A's attack is Superior +2.
+    let setup = duel(&[(
+        "pc = 12\ntactics = 0\nstats = { BOD = 10, NER = 10, FIN = 10 }\nskills = { block",
+        "pc = 12\ns = 0\ntactics = 0\nstats = { BOD = 10, NER = 10, FIN = 10 }\nskills = { block",
+    )]);
+    let (log, result) = fight(&setup, &[3, 3, 3], vec![]);
+    // Unconscious is out: the fight is over before anyone acts.
+    assert_eq!(result.unwrap().outcome, Outcome::Side(SideId(0)));
+    assert!(!log.iter().any(|e| matches!(e, Event::Initiative { .. })));
+    // With only the dead out, the fight goes on and B is attacked where it lies.
+    let setup = scenario::load(
+        "x",
+        &duel_text_with_option("side_out_when = \"dead\"")
+            .replace("pc = 12\nposition = 1.0", "pc = 12\ns = 0\nposition = 1.0"),
+        &[],
+    )
+    .unwrap();
+    let (log, _) = fight(&setup, &[3, 3, 3, 1, 1, 1, 1, 1], vec![]);
+    assert_eq!(log.iter().filter(|e| matches!(e, Event::Initiative { .. })).count(), 1);
+    let (check, _) = first_attack(&log);
+    assert_eq!((check.edge, check.tn), (2, 10));
+}
+
+#[test]
+fn dying_targets_are_superior_plus_one() {
+    // rule: FLUID-DEF-12, FLUID-TRACK-5
+    let text = duel_text_with_option("side_out_when = \"dead\"")
+        .replace("pc = 12\nposition = 1.0", "pc = 12\nw = 0\nposition = 1.0");
+    let setup = scenario::load("x", &text, &[]).unwrap();
+    let state = Fluid::initial_state(&setup);
+    assert!(state.fighter(B).dying);
+    // Round start: B's BOD test (margin +1 → W 1, no longer dying), its act test; then initiative.
+    let (log, _) = fight(&setup, &[4, 4, 3, 4, 4, 3, 2, 2, 2, 3, 3, 3, 1, 1, 1], vec![]);
+    assert!(
+        log.iter()
+            .any(|e| matches!(e, Event::Condition { who, condition: Condition::Dying, gained: false } if *who == B))
+    );
+    // A failed BOD test (natural 7: failure of 3, W −3) keeps B dying; its act test (12 − 13 CP)
+    // fails, so B is stunned and rolls no initiative; A's attack on it is Superior +1 (4 dice).
+    let (log, _) = fight(&setup, &[2, 2, 3, 4, 4, 4, 3, 3, 3, 1, 1, 1, 6], vec![]);
+    let (check, roll) = first_attack(&log);
+    assert_eq!(check.edge, 1);
+    assert_eq!(roll.faces.as_slice().len(), 4);
+}
+
+#[test]
+fn the_multi_action_penalty_and_the_attack_limit() {
+    // rule: FLUID-ACT-1, FLUID-ACT-2, FLUID-ACT-4, FLUID-ACT-7
+    let setup = duel(&[("sword = { value = 12, rank = 0 }", "sword = { value = 12, rank = 1 }")]);
+    let two = Plan { attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Lethal }; 2] };
+    let three = Plan { attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Lethal }; 3] };
+    let request = Request::Declare { options: vec![(B, 0)], max_per_item: vec![2] };
+    assert!(Fluid::check_choice(&setup, &request, &Choice::Plan(two.clone())).is_ok());
+    assert!(Fluid::check_choice(&setup, &request, &Choice::Plan(three)).is_err());
+    let (log, _) = fight(
+        &setup,
+        &[3, 3, 3, 1, 1, 1, 4, 4, 4, 4, 4, 4],
+        vec![
+            Choice::Split { ot: 0, dt: 0 },
+            Choice::Split { ot: 0, dt: 0 },
+            Choice::Plan(two),
+            Choice::Plan(Plan::default()),
+            dodge(),
+            dodge(),
+        ],
+    );
+    assert!(log.contains(&Event::Declared { who: B, plan: Plan::default() }));
+    let bonuses: Vec<i32> = attacks(&log)
+        .iter()
+        .map(|e| match e {
+            Event::Attack { check, .. } => check.bonus,
+            _ => unreachable!(),
+        })
+        .collect();
+    // Two check actions: −2 on each (skill bonus +2).
+    assert_eq!(bonuses, vec![0, 0]);
+}
+
+#[test]
+fn untrained_attacks_and_common_defences() {
+    // rule: FLUID-ACT-11, FLUID-DEF-2, FLUID-DEF-1
+    let setup = duel(&[("skills = { sword = { value = 12, rank = 0 } }", "skills = { }")]);
+    let b = &setup.combatants[1];
+    let a = &setup.combatants[0];
+    assert_eq!(a.skill_value("sword", &setup.options), 7);
+    assert_eq!(a.skill_value("dodge", &setup.options), 10);
+    assert_eq!(b.skill_value("block", &setup.options), 11);
+    let (log, _) = fight(
+        &setup,
+        &[3, 3, 3, 1, 1, 1, 4, 4, 4],
+        vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }],
+    );
+    let (check, _) = first_attack(&log);
+    assert_eq!(check.bonus, -3);
+}
+
+#[test]
+fn size_differences_favour_the_attacker_against_parry_and_block() {
+    // rule: FLUID-DEF-5, FLUID-DEF-7, FLUID-SIZE-2, FLUID-GEAR-2
+    let setup = duel(&[(
+        "position = 1.0\npolicy = { tactics = \"normal\" }\n",
+        "position = 1.0\npolicy = { tactics = \"normal\" }\n[[combatants.items]]\nid = \"buckler\"\nkind = \"shield\"\ndq = 1\nsizes = [2]\n[[combatants.items]]\nid = \"targe\"\nkind = \"shield\"\nsizes = [4, 3]\n",
+    )]);
+    let options = fray_rules::fluid::attack::defence_options(&setup, A, 0, B);
+    let find = |skill, item| options.iter().find(|o| o.skill == skill && o.item == item).copied().unwrap();
+    // A medium sword against a small buckler: +1; against a targe that may count as medium: +0.
+    assert_eq!(find(DefenceSkill::Block, Some(0)).size_bonus, 1);
+    assert_eq!(find(DefenceSkill::Block, Some(0)).tn, 11 + 1);
+    assert_eq!(find(DefenceSkill::Parry, Some(1)).size_bonus, 0);
+    // Unarmed: creature size 3 − 3 = S0 against S3: +3.
+    assert_eq!(find(DefenceSkill::Parry, None).size_bonus, 3);
+    // Dodge takes no size bonus and no item.
+    assert_eq!(find(DefenceSkill::Dodge, None).size_bonus, 0);
+}
+
+#[test]
+fn base_damage_successes_and_intent() {
+    // rule: FLUID-DMG-1, FLUID-DMG-2, FLUID-DMG-3, FLUID-DMG-4, FLUID-ATK-1
+    let setup = duel(&[("damage = { w = 5 }", "damage = { w = 5, s = 1 }")]);
+    // A hit with 0 successes still deals base damage: 12 + 2 − 11 … natural 9 + 2 = 11 vs 11.
+    let (log, _) = fight(
+        &setup,
+        &[3, 3, 3, 1, 1, 1, 3, 3, 3],
+        vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }, dodge()],
+    );
+    assert_eq!(first_attack(&log).1.margin, 0);
+    assert_eq!(damage(&log), vec![(0, 5, 1)]);
+    // Stunning: successes go to S (margin 3 → 5W, 1 + 3 = 4S).
+    let stun = Plan { attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Stunning }] };
+    let (log, _) = fight(
+        &setup,
+        &[3, 3, 3, 1, 1, 1, 4, 4, 4],
+        vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }, Choice::Plan(stun), dodge()],
+    );
+    assert_eq!(first_attack(&log).1.margin, 3);
+    assert_eq!(damage(&log), vec![(0, 5, 4)]);
+    let state = fray_engine::replay::<Fluid>(&setup, &log);
+    assert_eq!((state.fighters[1].w, state.fighters[1].s), (7, 8));
+}
+
+#[test]
+fn damage_dice_are_rolled_after_the_check() {
+    // rule: FLUID-DICE-11, FLUID-DMG-5
+    let setup = duel(&[("damage = { w = 5 }", "damage = { w = \"2d6\", s = \"1d3\" }")]);
+    // Attack 4,4,4 (margin 3) then 2d6 = 6 + 1 and 1d3 = 2 (on a d3): 10W, 2S.
+    let (log, _) = fight(
+        &setup,
+        &[3, 3, 3, 1, 1, 1, 4, 4, 4, 6, 1, 2],
+        vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }, dodge()],
+    );
+    assert_eq!(damage(&log), vec![(0, 10, 2)]);
+}
+
+#[test]
+fn armour_reduces_same_size_weapons_and_converts_larger_ones() {
+    // rule: FLUID-ARM-1, FLUID-ARM-2, FLUID-ARM-3, FLUID-ARM-4, FLUID-SIZE-1, FLUID-SIZE-3
+    let armoured = |armour: &str, sizes: &str, sets: &[(&str, &str)]| {
+        let mut setup =
+            duel(&[("position = 1.0", &format!("position = 1.0\narmor = {armour}")), ("sizes = [3]", sizes)]);
+        for (k, v) in sets {
+            setup.options.set(k, v).unwrap();
+        }
+        let (log, _) = fight(
+            &setup,
+            &[3, 3, 3, 1, 1, 1, 4, 4, 4],
+            vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }, dodge()],
+        );
+        damage(&log)[0]
+    };
+    // 5 + 3 = 8W. Medium armour AV 3 against a medium sword: reduced to 5W.
+    assert_eq!(armoured("{ name = \"mail\", av = 3, size = \"medium\" }", "sizes = [3]", &[]), (3, 5, 0));
+    // A heavy sword (S4) against light armour (S2) converts: 3 points of W become S.
+    assert_eq!(armoured("{ name = \"leather\", av = 3, size = \"light\" }", "sizes = [4]", &[]), (3, 5, 3));
+    // A weapon with several sizes counts as its smallest against armour.
+    assert_eq!(armoured("{ name = \"leather\", av = 3, size = \"light\" }", "sizes = [4, 2]", &[]), (3, 5, 0));
+    // `smaller`: a same-size weapon converts too.
+    assert_eq!(
+        armoured("{ name = \"mail\", av = 3, size = \"medium\" }", "sizes = [3]", &[("armor_size_test", "smaller")]),
+        (3, 5, 3)
+    );
+    // Leftover AV spills onto S (AV 10 against 8W and 2S), unless `armor_spill = false`.
+    let with_s = |spill: &str| {
+        let mut setup = duel(&[
+            ("position = 1.0", "position = 1.0\narmor = { name = \"plate\", av = 10, size = 4 }"),
+            ("damage = { w = 5 }", "damage = { w = 5, s = 2 }"),
+        ]);
+        setup.options.set("armor_spill", spill).unwrap();
+        let (log, _) = fight(
+            &setup,
+            &[3, 3, 3, 1, 1, 1, 4, 4, 4],
+            vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }, dodge()],
+        );
+        damage(&log)[0]
+    };
+    assert_eq!(with_s("true"), (10, 0, 0));
+    assert_eq!(with_s("false"), (10, 0, 2));
+}
+
+#[test]
+fn tracks_start_at_pc_and_give_a_condition_penalty() {
+    // rule: FLUID-TRACK-1, FLUID-TRACK-2
+    let setup = duel(&[(
+        "pc = 12\ntactics = 0\nstats = { BOD = 10, NER = 10, FIN = 10 }\nskills = { sword",
+        "pc = 16\nw = 40\ntactics = 0\nstats = { BOD = 10, NER = 10, FIN = 10 }\nskills = { sword",
+    )]);
+    let mut state = Fluid::initial_state(&setup);
+    assert_eq!((state.fighters[0].w, state.fighters[0].s), (16, 16));
+    state.fighters[0].w = 9;
+    assert_eq!(condition_penalty(&setup, &state, A), -1);
+    state.fighters[0].w = 8;
+    assert_eq!(condition_penalty(&setup, &state, A), -2);
+    state.fighters[0].s = 7;
+    assert_eq!(condition_penalty(&setup, &state, A), -5);
+    let mut worst = setup.clone();
+    worst.options.set("cp_combine", "worst").unwrap();
+    assert_eq!(condition_penalty(&worst, &state, A), -3);
+    // T = min(10, PC): a PC 6 creature at W 5 has CP −1 (fixed10 would give −5).
+    let small = duel(&[(
+        "pc = 12\ntactics = 0\nstats = { BOD = 10, NER = 10, FIN = 10 }\nskills = { block",
+        "pc = 6\nw = 5\ntactics = 0\nstats = { BOD = 10, NER = 10, FIN = 10 }\nskills = { block",
+    )]);
+    let state = Fluid::initial_state(&small);
+    assert_eq!(condition_penalty(&small, &state, B), -1);
+    let mut fixed = small.clone();
+    fixed.options.set("cp_threshold", "fixed10").unwrap();
+    assert_eq!(condition_penalty(&fixed, &state, B), -5 - 4);
+}
+
+#[test]
+fn dying_tests_at_round_start() {
+    // rule: FLUID-TRACK-6, FLUID-TRACK-7, FLUID-TRACK-8, FLUID-ROUND-2, FLUID-DICE-2
+    let text = duel_text_with_option("side_out_when = \"dead\"")
+        .replace("pc = 12\nposition = 1.0", "pc = 12\nw = -3\nposition = 1.0");
+    let setup = scenario::load("x", &text, &[]).unwrap();
+    // BOD test 2,2,2 = 6 vs 10: failure of 4 → W −7; NER act test 1,1,1 fails: stunned.
+    let (log, _) = fight(&setup, &[2, 2, 2, 1, 1, 1, 6, 6, 6, 1, 1, 1], vec![]);
+    assert!(matches!(log[1], Event::Check { who: B, check, roll, .. } if check.tn == 10 && roll.margin == -4));
+    assert!(log.contains(&Event::Condition { who: B, condition: Condition::Stunned, gained: true }));
+    let state = fray_engine::replay::<Fluid>(&setup, &log[..4]);
+    assert_eq!(state.fighters[1].w, -7);
+    // A BOD test that drops W to −BOD kills: W −3, failure of 7 → −10 = −BOD 10.
+    let (log, result) = fight(&setup, &[1, 1, 1], vec![]);
+    assert!(log.contains(&Event::Condition { who: B, condition: Condition::Dead, gained: true }));
+    assert_eq!(result.unwrap().outcome, Outcome::Side(SideId(0)));
+}
+
+#[test]
+fn combat_ends_when_one_side_stands() {
+    // rule: FLUID-ROUND-4, FLUID-ROUND-1
+    // B (W 1) drops to dying from one hit: out under `incapacitated`, so the fight ends.
+    let setup = duel(&[(
+        "pc = 12\ntactics = 0\nstats = { BOD = 10, NER = 10, FIN = 10 }\nskills = { block",
+        "pc = 12\nw = 1\ntactics = 0\nstats = { BOD = 10, NER = 10, FIN = 10 }\nskills = { block",
+    )]);
+    let (log, result) = fight(
+        &setup,
+        &[3, 3, 3, 1, 1, 1, 4, 4, 4],
+        vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }, dodge()],
+    );
+    let result = result.unwrap();
+    assert_eq!((result.outcome, result.length), (Outcome::Side(SideId(0)), 1));
+    assert!(log.contains(&Event::Condition { who: B, condition: Condition::Dying, gained: true }));
+    // Rounds are logged 3 s apart.
+    let scenario = fray_rules::fluid::FluidScenario(setup);
+    let text = scenario.line(&Event::RoundStarted { round: 2 }).text.unwrap();
+    assert!(text.contains("t = 3 s"), "{text}");
+    // A stalemate at the cap.
+    let mut capped = duel(&[]);
+    capped.max_rounds = 1;
+    let (_, result) = fight(
+        &capped,
+        &[3, 3, 3, 1, 1, 1, 1, 1, 1],
+        vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }, dodge()],
+    );
+    assert_eq!(result.unwrap().outcome, Outcome::Stalemate);
+}
+
+#[test]
+fn the_ai_defends_with_the_best_tn_after_the_size_bonus() {
+    // rule: FLUID-DEF-4
+    let setup = duel(&[(
+        "skills = { block = { value = 11 }, parry = { value = 11 }, dodge = { value = 11 } }",
+        "skills = { block = { value = 13 }, parry = { value = 12 }, dodge = { value = 11 } }",
+    )]);
+    let state = Fluid::initial_state(&setup);
+    let options = fray_rules::fluid::attack::defence_options(&setup, A, 0, B);
+    let choice = policy::ai_choice(&setup, &state, B, &Request::Defend { attacker: A, options: options.clone() });
+    let Choice::Defence(Some(i)) = choice else { panic!("{choice:?}") };
+    // Unarmed Block 13 against S3 gives the attacker +3 (net 10); unarmed Parry 12 −3 = 9; Dodge 11.
+    assert_eq!(options[i].skill, DefenceSkill::Dodge);
+    let (log, _) = fight(&setup, &[3, 3, 3, 1, 1, 1, 4, 4, 4], vec![]);
+    assert!(matches!(attacks(&log)[0], Event::Attack { defence: Some(d), .. } if d.skill == DefenceSkill::Dodge));
+    let _ = Ai;
+}
