@@ -231,8 +231,10 @@ fn dying_targets_are_superior_plus_one() {
 fn the_multi_action_penalty_and_the_attack_limit() {
     // rule: FLUID-ACT-1, FLUID-ACT-2, FLUID-ACT-4, FLUID-ACT-7
     let setup = duel(&[("sword = { value = 12, rank = 0 }", "sword = { value = 12, rank = 1 }")]);
-    let two = Plan { attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Lethal }; 2] };
-    let three = Plan { attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Lethal }; 3] };
+    let two =
+        Plan { attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Lethal }; 2], full_defense: false };
+    let three =
+        Plan { attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Lethal }; 3], full_defense: false };
     let request = Request::Declare { options: vec![(B, 0)], max_per_item: vec![2] };
     assert!(Fluid::check_choice(&setup, &request, &Choice::Plan(two.clone())).is_ok());
     assert!(Fluid::check_choice(&setup, &request, &Choice::Plan(three)).is_err());
@@ -310,7 +312,8 @@ fn base_damage_successes_and_intent() {
     assert_eq!(first_attack(&log).1.margin, 0);
     assert_eq!(damage(&log), vec![(0, 5, 1)]);
     // Stunning: successes go to S (margin 3 → 5W, 1 + 3 = 4S).
-    let stun = Plan { attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Stunning }] };
+    let stun =
+        Plan { attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Stunning }], full_defense: false };
     let (log, _) = fight(
         &setup,
         &[3, 3, 3, 1, 1, 1, 4, 4, 4],
@@ -475,4 +478,245 @@ fn the_ai_defends_with_the_best_tn_after_the_size_bonus() {
     let (log, _) = fight(&setup, &[3, 3, 3, 1, 1, 1, 4, 4, 4], vec![]);
     assert!(matches!(attacks(&log)[0], Event::Attack { defence: Some(d), .. } if d.skill == DefenceSkill::Dodge));
     let _ = Ai;
+}
+
+fn plan(attacks: &[(CombatantId, Intent)], full_defense: bool) -> Choice {
+    Choice::Plan(Plan {
+        attacks: attacks.iter().map(|&(target, intent)| DeclaredAttack { target, item: 0, intent }).collect(),
+        full_defense,
+    })
+}
+
+fn split() -> Choice {
+    Choice::Split { ot: 0, dt: 0 }
+}
+
+#[test]
+fn full_defense_makes_attacks_inferior_and_gives_up_actions() {
+    // rule: FLUID-ACT-8, FLUID-ACT-10
+    let setup = duel(&[]);
+    let request = Request::Declare { options: vec![(B, 0)], max_per_item: vec![1] };
+    assert!(Fluid::check_choice(&setup, &request, &plan(&[(B, Intent::Lethal)], true)).is_err());
+    // B declares Full Defense: A's attack rolls 4 dice and keeps the worst 3 (Inferior +1).
+    let (log, _) = fight(
+        &setup,
+        &[3, 3, 3, 1, 1, 1, 6, 6, 6, 1],
+        vec![split(), split(), plan(&[(B, Intent::Lethal)], false), plan(&[], true), dodge()],
+    );
+    let (check, roll) = first_attack(&log);
+    assert_eq!((check.edge, roll.natural), (-1, 13));
+    // It lasts to the end of the round: next round, without it, 3 dice again.
+    let (log, _) = fight(
+        &setup,
+        &[3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 1, 1, 1, 2, 2, 2],
+        vec![
+            split(),
+            split(),
+            plan(&[(B, Intent::Lethal)], false),
+            plan(&[], true),
+            dodge(),
+            split(),
+            split(),
+            plan(&[(B, Intent::Lethal)], false),
+            plan(&[], false),
+            dodge(),
+        ],
+    );
+    let edges: Vec<i32> =
+        attacks(&log).iter().map(|e| if let Event::Attack { check, .. } = e { check.edge } else { 0 }).collect();
+    assert_eq!(edges, vec![-1, 0]);
+    // `until_next_step`: still in force in round 2 until B's step (A acts first there).
+    let mut longer = setup.clone();
+    longer.options.set("full_defense_duration", "until_next_step").unwrap();
+    let (log, _) = fight(
+        &longer,
+        &[3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 1, 1, 1, 2, 2, 2, 2],
+        vec![
+            split(),
+            split(),
+            plan(&[(B, Intent::Lethal)], false),
+            plan(&[], true),
+            dodge(),
+            split(),
+            split(),
+            plan(&[(B, Intent::Lethal)], false),
+            plan(&[], false),
+            dodge(),
+        ],
+    );
+    let edges: Vec<i32> =
+        attacks(&log).iter().map(|e| if let Event::Attack { check, .. } = e { check.edge } else { 0 }).collect();
+    assert_eq!(edges, vec![-1, -1]);
+}
+
+#[test]
+fn a_parry_before_ones_step_earns_a_counterattack() {
+    // rule: FLUID-ATK-7, FLUID-ATK-8
+    // Both attack; A goes first and B parries (unarmed Parry, the second Parry option) a failure of
+    // 7; B's attack on A then gets +7. A Block or Dodge would give nothing.
+    let setup = duel(&[
+        (
+            "skills = { block = { value = 11 }, parry = { value = 11 }, dodge = { value = 11 } }",
+            "skills = { block = { value = 11 }, parry = { value = 14 }, dodge = { value = 11 }, sword = { value = 10 } }",
+        ),
+        (
+            "position = 1.0\npolicy = { tactics = \"normal\" }\n",
+            "position = 1.0\npolicy = { tactics = \"normal\" }\n[[combatants.items]]\nid = \"blade\"\nkind = \"melee\"\nskill = \"sword\"\ndamage = { w = 2 }\nsizes = [3]\n",
+        ),
+    ]);
+    let options = fray_rules::fluid::attack::defence_options(&setup, A, 0, B);
+    let parry = options.iter().position(|o| o.skill == DefenceSkill::Parry && o.item == Some(0)).unwrap();
+    let block = options.iter().position(|o| o.skill == DefenceSkill::Block && o.item == Some(0)).unwrap();
+    let run = |defence: usize| {
+        fight(
+            &setup,
+            &[6, 6, 6, 1, 1, 1, 2, 2, 2, 3, 3, 3],
+            vec![
+                split(),
+                split(),
+                plan(&[(B, Intent::Lethal)], false),
+                plan(&[(A, Intent::Lethal)], false),
+                Choice::Defence(Some(defence)),
+                dodge(),
+            ],
+        )
+        .0
+    };
+    let log = run(parry);
+    let bonuses: Vec<(i32, i32)> = attacks(&log)
+        .iter()
+        .map(|e| if let Event::Attack { check, roll, .. } = e { (check.bonus, roll.margin) } else { (0, 0) })
+        .collect();
+    // A: 6 + 2 = 8 vs Parry 14: failure of 6. B: skill 0 + counter 6.
+    assert_eq!(bonuses[0].1, -6);
+    assert_eq!(bonuses[1].0, 6);
+    let log = run(block);
+    let second = attacks(&log)[1];
+    assert!(matches!(second, Event::Attack { check, .. } if check.bonus == 0));
+}
+
+#[test]
+fn a_failed_unarmed_defence_hurts_the_arm() {
+    // rule: FLUID-DEF-8, FLUID-DEF-7
+    let setup = duel(&[("damage = { w = 5 }", "damage = { w = 9 }")]);
+    let options = fray_rules::fluid::attack::defence_options(&setup, A, 0, B);
+    let unarmed_parry = options.iter().position(|o| o.skill == DefenceSkill::Parry && o.item.is_none()).unwrap();
+    let unarmed_block = options.iter().position(|o| o.skill == DefenceSkill::Block && o.item.is_none()).unwrap();
+    let hit = |setup: &Setup, defence: usize| {
+        // Attack 5,5,5 = 15 + 2 + size bonus 3 vs 11: success of 9 → 18W.
+        let (log, _) =
+            fight(setup, &[3, 3, 3, 1, 1, 1, 5, 5, 5], vec![split(), split(), Choice::Defence(Some(defence))]);
+        damage(&log)[0]
+    };
+    assert_eq!(hit(&setup, unarmed_parry), (0, 18, 4));
+    assert_eq!(hit(&setup, unarmed_block), (0, 18, 9));
+    let mut convert = setup.clone();
+    convert.options.set("unarmed_defense_fail", "convert").unwrap();
+    assert_eq!(hit(&convert, unarmed_parry), (0, 0, 4));
+}
+
+#[test]
+fn one_who_falls_dying_tests_at_its_step_and_does_not_defend_until_then() {
+    // rule: FLUID-TRACK-12, FLUID-DEF-13
+    // A (W 2) is hit first and falls dying; at its step it makes the NER act test (fails: stunned).
+    let text = duel_text_with_option("side_out_when = \"dead\"").replace("pc = 12\nskills", "pc = 12\nw = 2\nskills");
+    let text = text.replace("pc = 12\nposition = 1.0", "pc = 12\nposition = 1.0\nskills = { sword = { value = 12 } }\n[[combatants.items]]\nid = \"knife\"\nskill = \"sword\"\ndamage = { w = 1 }");
+    let setup = scenario::load("x", &text, &[]).unwrap();
+    // Initiative A 1,1,1, B 6,6,6: B first; B hits A (5,5,5: 1 + 7 = 8W, W −6); A's act test
+    // 1,1,1 fails.
+    let (log, _) = fight(&setup, &[1, 1, 1, 6, 6, 6, 5, 5, 5, 1, 1, 1], vec![]);
+    assert!(log.contains(&Event::Condition { who: A, condition: Condition::Dying, gained: true }));
+    let act = log
+        .iter()
+        .position(|e| matches!(e, Event::Check { who: A, kind: fray_rules::fluid::CheckKind::Act, .. }))
+        .unwrap();
+    let step = log.iter().position(|e| *e == Event::Step { who: A }).unwrap();
+    assert_eq!(act, step + 1);
+    assert!(log.contains(&Event::Condition { who: A, condition: Condition::Stunned, gained: true }));
+    assert_eq!(attacks(&log).len(), 1);
+    // `lose_round`: no test, simply no more actions this round.
+    let mut lose = setup.clone();
+    lose.options.set("dying_midround", "lose_round").unwrap();
+    let (log, _) = fight(&lose, &[1, 1, 1, 6, 6, 6, 5, 5, 5], vec![]);
+    assert!(!log.iter().any(|e| matches!(e, Event::Check { kind: fray_rules::fluid::CheckKind::Act, .. })));
+    assert!(log.contains(&Event::Condition { who: A, condition: Condition::Stunned, gained: true }));
+}
+
+#[test]
+fn initiative_is_not_a_check() {
+    // rule: FLUID-INIT-3
+    // A hurt combatant (CP −4) rolls initiative without CP, unless `initiative_cp = true`.
+    let setup = duel(&[(
+        "pc = 12\ntactics = 0\nstats = { BOD = 10, NER = 10, FIN = 10 }\nskills = { sword",
+        "pc = 12\nw = 6\ntactics = 0\nstats = { BOD = 10, NER = 10, FIN = 10 }\nskills = { sword",
+    )]);
+    let total = |setup: &Setup| {
+        let (log, _) = fight(setup, &[3, 3, 3, 1, 1, 1], vec![]);
+        log.iter()
+            .find_map(|e| if let Event::Initiative { who: A, total, .. } = e { Some(*total) } else { None })
+            .unwrap()
+    };
+    assert_eq!(total(&setup), 9);
+    let mut with_cp = setup.clone();
+    with_cp.options.set("initiative_cp", "true").unwrap();
+    assert_eq!(total(&with_cp), 5);
+}
+
+#[test]
+fn cp_applies_to_attacks_and_optionally_to_defence() {
+    // rule: FLUID-TRACK-3, FLUID-TRACK-4, FLUID-ACT-3
+    // A at W 7 (CP −3) with the `never` pain policy: its attack takes −3; no multi-action penalty
+    // since the pain check is not a check action.
+    let setup = duel(&[
+        (
+            "pc = 12\ntactics = 0\nstats = { BOD = 10, NER = 10, FIN = 10 }\nskills = { sword",
+            "pc = 12\nw = 7\ntactics = 0\nstats = { BOD = 10, NER = 10, FIN = 10 }\nskills = { sword",
+        ),
+        (
+            "policy = { tactics = \"normal\" }\n[[combatants.items]]",
+            "policy = { tactics = \"normal\", pain = \"never\" }\n[[combatants.items]]",
+        ),
+    ]);
+    let (log, _) = fight(&setup, &[3, 3, 3, 1, 1, 1, 4, 4, 4], vec![split(), split(), dodge()]);
+    assert_eq!(first_attack(&log).0.bonus, 2 - 3);
+    // Trying the pain check: success (NER 6,6,6) → the attack ignores CP.
+    let mut tries = setup.clone();
+    tries.combatants[0].policy.pain = "always".into();
+    let (log, _) = fight(&tries, &[3, 3, 3, 1, 1, 1, 6, 6, 6, 4, 4, 4], vec![split(), split(), dodge()]);
+    assert_eq!(first_attack(&log).0.bonus, 2);
+    // `cp_on_defense`: a hurt defender's TNs drop by its CP.
+    let hurt_b = duel(&[(
+        "pc = 12\ntactics = 0\nstats = { BOD = 10, NER = 10, FIN = 10 }\nskills = { block",
+        "pc = 12\nw = 8\ntactics = 0\nstats = { BOD = 10, NER = 10, FIN = 10 }\nskills = { block",
+    )]);
+    let tn = |setup: &Setup| {
+        let (log, _) = fight(setup, &[3, 3, 3, 1, 1, 1, 4, 4, 4], vec![split(), split(), dodge()]);
+        first_attack(&log).0.tn
+    };
+    assert_eq!(tn(&hurt_b), 11);
+    let mut on = hurt_b.clone();
+    on.options.set("cp_on_defense", "true").unwrap();
+    assert_eq!(tn(&on), 9);
+}
+
+#[test]
+fn melee_needs_reach() {
+    // rule: FLUID-MOVE-10, FLUID-GEAR-1
+    let far = duel(&[("position = 1.0", "position = 3.0")]);
+    let state = Fluid::initial_state(&far);
+    let Request::Declare { options, .. } = fray_rules::fluid::policy::declare_options_for_tests(&far, &state, A) else {
+        unreachable!()
+    };
+    assert!(options.is_empty());
+    let mut long = far.clone();
+    long.options.set("reach_m", "3").unwrap();
+    let Request::Declare { options, .. } = fray_rules::fluid::policy::declare_options_for_tests(&long, &state, A)
+    else {
+        unreachable!()
+    };
+    assert_eq!(options, vec![(B, 0)]);
+    // The weapon line of the scenario: OQ, DQ and base damage.
+    let setup = duel(&[("damage = { w = 5 }", "damage = { w = 7 }\noq = 1\ndq = -1")]);
+    let sword = &setup.combatants[0].items[0];
+    assert_eq!((sword.oq, sword.dq, sword.damage_w.clone()), (1, -1, fray_rules::fluid::setup::Amount::Fixed(7)));
 }

@@ -37,6 +37,19 @@ pub fn defence_options(setup: &Setup, attacker: CombatantId, item: usize, target
     out
 }
 
+/// The TN of a chosen defence, or of none: its value + dT (+ CP under `cp_on_defense`)
+/// (FLUID-DEF-1, FLUID-TAC-2, FLUID-ATK-3, FLUID-TRACK-3).
+pub fn defence_tn(setup: &Setup, state: &State, target: CombatantId, defence: Option<DefenceOption>) -> i32 {
+    let dt = state.fighter(target).dt;
+    match defence {
+        None => 10 + dt,
+        Some(option) => {
+            let cp = if setup.options.cp_on_defense { super::condition_penalty(setup, state, target) } else { 0 };
+            option.tn + dt + cp
+        }
+    }
+}
+
 /// The multi-action penalty for `declared` check actions (FLUID-ACT-4).
 pub fn multi_action_penalty(setup: &Setup, declared: i32) -> i32 {
     match setup.options.multi_action_penalty {
@@ -47,14 +60,15 @@ pub fn multi_action_penalty(setup: &Setup, declared: i32) -> i32 {
     }
 }
 
-/// The attack check: skill bonus + OQ + oT + multi-action + pain + size bonus against the
-/// defence TN (FLUID-ATK-2, FLUID-ATK-6, FLUID-DEF-5).
+/// The attack check: skill bonus + OQ + oT + multi-action + pain + size bonus + counterattack
+/// bonus against the defence TN (FLUID-ATK-2, FLUID-ATK-6, FLUID-DEF-5, FLUID-ATK-7).
 #[allow(clippy::too_many_arguments, reason = "each is one input of the clause's sum")]
 pub fn attack_check(
     setup: &Setup,
     state: &State,
     attacker: CombatantId,
     item: usize,
+    target: CombatantId,
     defence: Option<DefenceOption>,
     tn: i32,
     edge: i32,
@@ -70,7 +84,8 @@ pub fn attack_check(
         + state.fighter(attacker).ot
         + multi_action_penalty(setup, declared)
         + pain
-        + size_bonus;
+        + size_bonus
+        + state.fighter(attacker).counter(target);
     Check { edge, bonus, tn }
 }
 
@@ -133,6 +148,15 @@ pub fn hit_damage(
         let moved = av.min(w);
         w -= moved;
         s += moved;
+    }
+    // A failed unarmed Parry or Block hurts the arm: ⌊W/4⌋ or ⌊W/2⌋ as S, on top under
+    // `extra_stress`, instead of the W under `convert` (FLUID-DEF-8).
+    if let Some(d) = defence.filter(|d| d.item.is_none() && d.skill != DefenceSkill::Dodge) {
+        let arm = if d.skill == DefenceSkill::Parry { w / 4 } else { w / 2 };
+        if !options.unarmed_fail_extra_stress {
+            w = 0;
+        }
+        s += arm;
     }
     Hit { before, av, w, s }
 }

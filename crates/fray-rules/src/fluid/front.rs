@@ -82,7 +82,13 @@ impl FluidScenario {
             }
             Request::Declare { options, max_per_item } => {
                 let sheet = &setup.combatants[who.index()];
-                let mut out = vec![("no attack".to_owned(), Choice::Plan(Plan::default()))];
+                let mut out = vec![
+                    ("no attack".to_owned(), Choice::Plan(Plan::default())),
+                    (
+                        "Full Defense (attacks on you are Inferior +1)".to_owned(),
+                        Choice::Plan(Plan { attacks: Vec::new(), full_defense: true }),
+                    ),
+                ];
                 for &(target, item) in options {
                     for intent in [Intent::Lethal, Intent::Stunning] {
                         let max = max_per_item[item];
@@ -94,7 +100,7 @@ impl FluidScenario {
                                 self.name(target),
                                 sheet.items[item].id
                             );
-                            out.push((label, Choice::Plan(Plan { attacks })));
+                            out.push((label, Choice::Plan(Plan { attacks, full_defense: false })));
                         }
                     }
                 }
@@ -191,10 +197,16 @@ impl FluidScenario {
                         )
                     })
                     .collect();
-                let text = if list.is_empty() { "nothing".to_owned() } else { list.join(", ") };
+                let text = if plan.full_defense {
+                    "Full Defense".to_owned()
+                } else if list.is_empty() {
+                    "nothing".to_owned()
+                } else {
+                    list.join(", ")
+                };
                 (
                     Some(format!("{} declares: {text}", n(who))),
-                    json!({"event": "declared", "who": n(who), "attacks": plan.attacks.iter().map(|a| json!({
+                    json!({"event": "declared", "who": n(who), "full_defense": plan.full_defense, "attacks": plan.attacks.iter().map(|a| json!({
                         "target": n(&a.target), "item": sheet.items[a.item].id,
                         "intent": if a.intent == Intent::Lethal { "lethal" } else { "stunning" }})).collect::<Vec<_>>()}),
                 )
@@ -207,6 +219,7 @@ impl FluidScenario {
                 Some(format!("{} tie-break d6: {face}", n(who))),
                 json!({"event": "tie_break", "who": n(who), "face": face}),
             ),
+            Event::Step { who } => (None, json!({"event": "step", "who": n(who)})),
             Event::Order { order } => {
                 let names: Vec<String> = order.iter().map(n).collect();
                 (Some(format!("order: {}", names.join(", "))), json!({"event": "order", "order": names}))

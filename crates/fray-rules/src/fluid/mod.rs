@@ -52,6 +52,8 @@ pub struct DeclaredAttack {
 pub struct Plan {
     /// Attacks, in the order they will be made.
     pub attacks: Vec<DeclaredAttack>,
+    /// Full Defense: no actions, and attacks against it are Inferior +1 (FLUID-ACT-8).
+    pub full_defense: bool,
 }
 
 /// A defence the target may use against one attack (FLUID-DEF-1).
@@ -195,6 +197,11 @@ pub enum Event {
         /// Highest first.
         order: Vec<CombatantId>,
     },
+    /// A combatant's step begins (FLUID-ACT-2).
+    Step {
+        /// Whose step.
+        who: CombatantId,
+    },
     /// An attack check (FLUID-ATK-2).
     Attack {
         /// The attacker.
@@ -264,6 +271,16 @@ pub struct Fighter {
     pub unconscious: bool,
     /// Stunned for the round.
     pub stunned: bool,
+    /// In Full Defense (FLUID-ACT-8, FLUID-ACT-10).
+    pub full_defense: bool,
+    /// The round its Full Defense was declared.
+    pub full_defense_round: u32,
+    /// Its step has begun this round.
+    pub stepped: bool,
+    /// It made its act test this round (FLUID-TRACK-8, FLUID-TRACK-12).
+    pub act_tested: bool,
+    /// Counterattack bonuses this round: (the attacker it parried, the bonus) (FLUID-ATK-7).
+    pub counters: Vec<(CombatantId, i32)>,
 }
 
 impl Fighter {
@@ -275,10 +292,20 @@ impl Fighter {
         }
     }
 
-    /// Able to take its turn and defend: not dead, unconscious or stunned (a dying combatant
-    /// that passed its act test may act).
+    /// Able to take its turn: not dead, unconscious or stunned (a dying combatant that passed
+    /// its act test may act).
     pub fn able(&self) -> bool {
         !(self.dead || self.unconscious || self.stunned)
+    }
+
+    /// Able to defend (FLUID-DEF-13): able, and if dying, it passed its act test this round.
+    pub fn defends(&self, options: &Options) -> bool {
+        self.able() && (!self.dying || (self.act_tested && options.dying_defends_when_acting))
+    }
+
+    /// Its counterattack bonus against `attacker` this round (FLUID-ATK-7).
+    pub fn counter(&self, attacker: CombatantId) -> i32 {
+        self.counters.iter().find(|(who, _)| *who == attacker).map_or(0, |(_, bonus)| *bonus)
     }
 }
 
@@ -333,6 +360,11 @@ impl Ruleset for Fluid {
                 dead: sheet.w <= -sheet.stats[setup::BOD],
                 unconscious: sheet.s <= 0,
                 stunned: false,
+                full_defense: false,
+                full_defense_round: 0,
+                stepped: false,
+                act_tested: false,
+                counters: Vec::new(),
             })
             .collect();
         State { round: 0, fighters, order: Vec::new(), ended: None }
@@ -347,21 +379,60 @@ impl Ruleset for Fluid {
                     fighter.ot = 0;
                     fighter.dt = 0;
                     fighter.plan.attacks.clear();
+                    fighter.plan.full_defense = false;
                     fighter.stunned = false;
+                    fighter.stepped = false;
+                    fighter.act_tested = false;
+                    fighter.counters.clear();
+                    if setup.options.full_defense_round {
+                        fighter.full_defense = false;
+                    }
                 }
             }
             Event::Check { who, kind: CheckKind::Bod, roll, .. } => {
                 // The margin is added to W (FLUID-TRACK-6).
                 state.fighters[who.index()].w += roll.margin;
             }
+            Event::Check { who, kind: CheckKind::Act, .. } => state.fighters[who.index()].act_tested = true,
             Event::Check { .. } => {}
             Event::TacticsSet { who, ot, dt } => {
                 let fighter = &mut state.fighters[who.index()];
                 fighter.ot = *ot;
                 fighter.dt = *dt;
             }
-            Event::Declared { who, plan } => state.fighters[who.index()].plan = plan.clone(),
-            Event::Initiative { .. } | Event::TieBreak { .. } | Event::Attack { .. } => {}
+            Event::Declared { who, plan } => {
+                let fighter = &mut state.fighters[who.index()];
+                fighter.plan = plan.clone();
+                if plan.full_defense {
+                    fighter.full_defense = true;
+                    fighter.full_defense_round = state.round;
+                }
+            }
+            Event::Step { who } => {
+                let fighter = &mut state.fighters[who.index()];
+                fighter.stepped = true;
+                // `until_next_step`: Full Defense ends at the step of a later round (FLUID-ACT-10).
+                if fighter.full_defense && fighter.full_defense_round < state.round {
+                    fighter.full_defense = false;
+                }
+            }
+            Event::Attack { attacker, target, defence, roll, .. } => {
+                // The attacker's first attack on a combatant uses up its counter bonus against it.
+                state.fighters[attacker.index()].counters.retain(|(who, _)| who != target);
+                // A parried attack gives the defender, before its own step, a counterattack bonus
+                // of the attack's failures (FLUID-ATK-7, FLUID-ATK-8).
+                let parried = defence.is_some_and(|d| d.skill == DefenceSkill::Parry) && roll.margin < 0;
+                let defender = &mut state.fighters[target.index()];
+                if parried && !defender.stepped {
+                    let failures = -roll.margin;
+                    match defender.counters.iter_mut().find(|(who, _)| who == attacker) {
+                        Some((_, bonus)) if setup.options.counter_largest => *bonus = (*bonus).max(failures),
+                        Some((_, bonus)) => *bonus = failures,
+                        None => defender.counters.push((*attacker, failures)),
+                    }
+                }
+            }
+            Event::Initiative { .. } | Event::TieBreak { .. } => {}
             Event::Order { order } => state.order = order.clone(),
             Event::Damage { target, w, s, .. } => {
                 let fighter = &mut state.fighters[target.index()];
@@ -380,7 +451,6 @@ impl Ruleset for Fluid {
             }
             Event::Ended { result } => state.ended = Some(*result),
         }
-        let _ = setup;
     }
 
     fn tally(event: &Event) -> Option<Tally> {
@@ -410,6 +480,9 @@ impl Ruleset for Fluid {
                 }
             }
             (Request::Declare { options, max_per_item }, Choice::Plan(plan)) => {
+                if plan.full_defense && !plan.attacks.is_empty() {
+                    return Err("Full Defense gives up every other action".into());
+                }
                 let mut used = vec![0u32; max_per_item.len()];
                 for attack in &plan.attacks {
                     if !options.contains(&(attack.target, attack.item)) {

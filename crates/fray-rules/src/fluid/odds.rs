@@ -2,7 +2,7 @@
 //! start of the fight, its damage distribution, and the chance that one such hit takes the
 //! defender down — computed with the fight's own functions (policies, check, armour).
 
-use super::attack::{attack_check, defence_options, hit_damage};
+use super::attack::{attack_check, defence_options, defence_tn, hit_damage};
 use super::policy::ai_choice;
 use super::run::declare_request;
 use super::setup::{Amount, BOD, NER};
@@ -61,15 +61,20 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
         return Err(format!("`{defender}` is not within reach of any of `{attacker}`'s weapons"));
     };
     let policy = &setup.combatants[a.index()].policy;
-    let declared = if policy.attacks == "max" { max_per_item[item] as i32 } else { 1 };
+    let declared = match policy.attacks.as_str() {
+        "max" => max_per_item[item] as i32,
+        "full_defense" => return Err(format!("`{attacker}`'s policy is Full Defense: it does not attack")),
+        _ => 1,
+    };
     let intent = if policy.intent == "stunning" { Intent::Stunning } else { Intent::Lethal };
     // The defender's choice of defence (FLUID-DEF-4).
     let defences = defence_options(setup, a, item, d);
     let dt = state.fighter(d).dt;
-    let (defence, tn) = match ai_choice(setup, &state, d, &Request::Defend { attacker: a, options: defences.clone() }) {
-        Choice::Defence(Some(i)) => (Some(defences[i]), defences[i].tn + dt),
-        _ => (None, 10 + dt),
+    let defence = match ai_choice(setup, &state, d, &Request::Defend { attacker: a, options: defences.clone() }) {
+        Choice::Defence(Some(i)) => Some(defences[i]),
+        _ => None,
     };
+    let tn = defence_tn(setup, &state, d, defence);
     // The pain check, if the attacker starts hurt (FLUID-TRACK-4): a mixture over its margins.
     let sheet = &setup.combatants[a.index()];
     let cp = condition_penalty(setup, &state, a);
@@ -87,7 +92,7 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     let mut down = zero();
     let mut damage: BTreeMap<(i32, i32), BigRational> = BTreeMap::new();
     for (pain, p_pain) in &pains {
-        let check = attack_check(setup, &state, a, item, defence, tn, 0, declared, *pain);
+        let check = attack_check(setup, &state, a, item, d, defence, tn, 0, declared, *pain);
         for (margin, p_margin) in check.margin_distribution(&setup.options) {
             if margin < 0 {
                 continue;

@@ -116,6 +116,20 @@ pub struct Options {
     pub armor_spill: bool,
     /// FLUID-MOVE-10.
     pub reach_m: f64,
+    /// FLUID-INIT-3: CP is added to initiative when true.
+    pub initiative_cp: bool,
+    /// FLUID-ACT-10: Full Defense lasts to the end of the round (false: until the next step).
+    pub full_defense_round: bool,
+    /// FLUID-ATK-8: the largest parried failure count is the bonus (false: the last).
+    pub counter_largest: bool,
+    /// FLUID-DEF-8: a failed unarmed defence adds stress (false: `convert`).
+    pub unarmed_fail_extra_stress: bool,
+    /// FLUID-DEF-13: a dying target that passed its act test defends (false: `never`).
+    pub dying_defends_when_acting: bool,
+    /// FLUID-TRACK-3: CP lowers the combatant's defence TNs.
+    pub cp_on_defense: bool,
+    /// FLUID-TRACK-12: one that falls dying before its step tests at its step (false: `lose_round`).
+    pub dying_midround_test: bool,
 }
 
 impl Default for Options {
@@ -137,6 +151,13 @@ impl Default for Options {
             armor_size_test: ArmorSizeTest::NotLarger,
             armor_spill: true,
             reach_m: 2.0,
+            initiative_cp: false,
+            full_defense_round: true,
+            counter_largest: true,
+            unarmed_fail_extra_stress: true,
+            dying_defends_when_acting: true,
+            cp_on_defense: false,
+            dying_midround_test: true,
         }
     }
 }
@@ -159,6 +180,13 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo::new("armor_size_test", "not_larger", "smaller", "FLUID-ARM-2, FLUID-ARM-3"),
     OptionInfo::new("armor_spill", "true", "false", "FLUID-ARM-2"),
     OptionInfo::new("reach_m", "2", "a distance in metres", "FLUID-MOVE-10"),
+    OptionInfo::new("initiative_cp", "false", "true", "FLUID-INIT-3"),
+    OptionInfo::new("full_defense_duration", "round", "until_next_step", "FLUID-ACT-10"),
+    OptionInfo::new("counter_bonus", "largest", "last", "FLUID-ATK-8"),
+    OptionInfo::new("unarmed_defense_fail", "extra_stress", "convert", "FLUID-DEF-8"),
+    OptionInfo::new("dying_defends", "when_acting", "never", "FLUID-DEF-13"),
+    OptionInfo::new("cp_on_defense", "false", "true", "FLUID-TRACK-3"),
+    OptionInfo::new("dying_midround", "test_at_step", "lose_round", "FLUID-TRACK-12"),
 ];
 
 impl Options {
@@ -240,6 +268,21 @@ impl Options {
                     return Err(format!("expected a distance of 0 or more metres, found {value}"));
                 }
                 self.reach_m = reach;
+            }
+            "initiative_cp" => self.initiative_cp = pick(value, &boolean)?,
+            "full_defense_duration" => {
+                self.full_defense_round = pick(value, &[("round", true), ("until_next_step", false)])?
+            }
+            "counter_bonus" => self.counter_largest = pick(value, &[("largest", true), ("last", false)])?,
+            "unarmed_defense_fail" => {
+                self.unarmed_fail_extra_stress = pick(value, &[("extra_stress", true), ("convert", false)])?
+            }
+            "dying_defends" => {
+                self.dying_defends_when_acting = pick(value, &[("when_acting", true), ("never", false)])?
+            }
+            "cp_on_defense" => self.cp_on_defense = pick(value, &boolean)?,
+            "dying_midround" => {
+                self.dying_midround_test = pick(value, &[("test_at_step", true), ("lose_round", false)])?
             }
             _ => return Err(crate::unknown_option(name, OPTIONS)),
         }

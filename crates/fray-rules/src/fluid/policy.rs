@@ -11,7 +11,7 @@ pub const POLICIES: &[(&str, &[&str])] = &[
     ("tactics", &["normal", "aggressive", "defensive", "answer"]),
     ("target", &["nearest", "weakest", "first"]),
     ("intent", &["lethal", "stunning"]),
-    ("attacks", &["one", "max"]),
+    ("attacks", &["one", "max", "full_defense"]),
     ("pain", &["always", "never"]),
 ];
 
@@ -65,6 +65,9 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             Choice::Split { ot, dt }
         }
         Request::Declare { options, max_per_item } => {
+            if policy.attacks == "full_defense" {
+                return Choice::Plan(Plan { attacks: Vec::new(), full_defense: true });
+            }
             let target = pick_target(setup, state, who, options, &policy.target);
             let mut attacks = Vec::new();
             if let Some(target) = target {
@@ -75,7 +78,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                     attacks.extend((0..count).map(|_| DeclaredAttack { target, item, intent }));
                 }
             }
-            Choice::Plan(Plan { attacks })
+            Choice::Plan(Plan { attacks, full_defense: false })
         }
         Request::Defend { options, .. } => {
             // The highest TN after the attacker's size bonus; ties prefer Parry, Block, Dodge
@@ -159,4 +162,9 @@ impl Decider<Fluid> for Scripted {
         }
         Ok(ai_choice(setup, state, who, request))
     }
+}
+
+/// The declaration request the fight would make (exposed for tests of reach and limits).
+pub fn declare_options_for_tests(setup: &Setup, state: &State, who: CombatantId) -> Request {
+    super::run::declare_request(setup, state, who)
 }

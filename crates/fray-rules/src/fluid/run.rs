@@ -1,6 +1,6 @@
 //! The `fluid` round: round-start tests, tactics, declarations, initiative, steps (FLUID-ROUND-2).
 
-use super::attack::{Hit, attack_check, defence_options, hit_damage};
+use super::attack::{Hit, attack_check, defence_options, defence_tn, hit_damage};
 use super::check::Check;
 use super::options::InitiativeTie;
 use super::setup::{Amount, BOD, FIN, ItemKind, NER, Setup};
@@ -70,6 +70,23 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         for &who in &order {
             if !fight.state().fighter(who).able() {
                 continue;
+            }
+            fight.emit(Event::Step { who });
+            // One that fell dying earlier this round tests at its step (FLUID-TRACK-12).
+            let fighter = fight.state().fighter(who);
+            if fighter.dying && !fighter.act_tested {
+                if setup.options.dying_midround_test {
+                    let sheet = &setup.combatants[who.index()];
+                    let bonus = sheet.bonus(NER) + condition_penalty(setup, fight.state(), who);
+                    if test(fight, who, CheckKind::Act, bonus, "NER act test")? < 0 {
+                        fight.emit(Event::Condition { who, condition: Condition::Stunned, gained: true });
+                    }
+                } else {
+                    fight.emit(Event::Condition { who, condition: Condition::Stunned, gained: true });
+                }
+                if !fight.state().fighter(who).able() {
+                    continue;
+                }
             }
             let plan = fight.state().fighter(who).plan.clone();
             let declared = plan.attacks.len() as i32;
@@ -240,7 +257,9 @@ fn initiative<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         for face in &mut faces {
             *face = fight.roll(6, Reason::new(who, "initiative"))? as u8;
         }
-        let total = faces.iter().map(|&f| i32::from(f)).sum::<i32>() + sheet.tactics;
+        // Not a check: 3d6 + Tactics, and CP only under `initiative_cp` (FLUID-INIT-3).
+        let cp = if setup.options.initiative_cp { condition_penalty(setup, fight.state(), who) } else { 0 };
+        let total = faces.iter().map(|&f| i32::from(f)).sum::<i32>() + sheet.tactics + cp;
         fight.emit(Event::Initiative { who, faces, total });
         rolled.push((total, who));
     }
@@ -323,22 +342,23 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     // The target's defence (FLUID-ATK-3, FLUID-DEF-4, FLUID-DEF-13).
     let target_state = fight.state().fighter(target).clone();
     let mut edge = 0;
-    let (defence, tn) = if target_state.able() {
+    let (defence, tn) = if target_state.defends(options) {
         let options_list = defence_options(setup, attacker, item, target);
         let request = Request::Defend { attacker, options: options_list.clone() };
         let Choice::Defence(pick) = fight.decide(target, &request)? else { unreachable!("checked by check_choice") };
-        match pick {
-            Some(i) => (Some(options_list[i]), options_list[i].tn + target_state.dt),
-            None => (None, 10 + target_state.dt),
-        }
+        let defence = pick.map(|i| options_list[i]);
+        (defence, defence_tn(setup, fight.state(), target, defence))
     } else {
         (None, 10)
     };
-    // Vulnerable targets (FLUID-DEF-12).
+    // Vulnerable targets (FLUID-DEF-12); Full Defense (FLUID-ACT-8).
     if target_state.unconscious {
         edge += 2;
     } else if target_state.stunned || target_state.dying {
         edge += 1;
+    }
+    if target_state.full_defense {
+        edge -= 1;
     }
 
     // Ignoring pain (FLUID-TRACK-4).
@@ -355,7 +375,7 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     }
 
     // The attack check (FLUID-ATK-2, FLUID-ATK-6, FLUID-ACT-4).
-    let check = attack_check(setup, fight.state(), attacker, item, defence, tn, edge, declared, pain);
+    let check = attack_check(setup, fight.state(), attacker, item, target, defence, tn, edge, declared, pain);
     let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(attacker, "attack"))?;
     fight.emit(Event::Attack { attacker, target, item, intent, defence, check, roll });
     if roll.margin < 0 {

@@ -108,7 +108,7 @@ pub struct PolicySpec {
     pub target: String,
     /// Intent: `lethal` or `stunning`.
     pub intent: String,
-    /// How many attacks to declare: `one` or `max`.
+    /// How many attacks to declare: `one`, `max`, or `full_defense` (FLUID-ACT-8).
     pub attacks: String,
     /// Whether to try the NER pain check (FLUID-TRACK-4): `always` or `never`.
     pub pain: String,
