@@ -42,7 +42,7 @@ fn example_a1_literal_seed_numbers_roll_under() {
     // 1. Initiative: barbarian 9, marauder 14; the marauder goes first.
     assert!(log.contains(&Event::Initiative { who: BARBARIAN, faces: [2, 3, 4], total: 9 }));
     assert!(log.contains(&Event::Initiative { who: MARAUDER, faces: [3, 4, 5], total: 14 }));
-    assert!(log.contains(&Event::Order { order: vec![MARAUDER, BARBARIAN] }));
+    assert!(log.contains(&Event::Order { order: [MARAUDER, BARBARIAN].into_iter().collect() }));
     // 2. Marauder vs Block 15: natural 7, margin 20 + 5 − 15 − 7 = +3.
     let blows = attacks(&log);
     assert_eq!(blows[0], (MARAUDER, 7, 3));

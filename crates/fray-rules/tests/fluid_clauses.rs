@@ -136,7 +136,7 @@ fn initiative_ties_go_to_tactics_then_fin_then_a_roll_off() {
         let (log, _) = fight(setup, faces, vec![]);
         log.iter()
             .find_map(|e| match e {
-                Event::Order { order } => Some(order.clone()),
+                Event::Order { order } => Some(order.to_vec()),
                 _ => None,
             })
             .unwrap()
@@ -231,11 +231,15 @@ fn dying_targets_are_superior_plus_one() {
 fn the_multi_action_penalty_and_the_attack_limit() {
     // rule: FLUID-ACT-1, FLUID-ACT-2, FLUID-ACT-4, FLUID-ACT-7
     let setup = duel(&[("sword = { value = 12, rank = 0 }", "sword = { value = 12, rank = 1 }")]);
-    let two =
-        Plan { attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Lethal }; 2], full_defense: false };
-    let three =
-        Plan { attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Lethal }; 3], full_defense: false };
-    let request = Request::Declare { options: vec![(B, 0)], max_per_item: vec![2] };
+    let two = Plan {
+        attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Lethal }; 2].into(),
+        full_defense: false,
+    };
+    let three = Plan {
+        attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Lethal }; 3].into(),
+        full_defense: false,
+    };
+    let request = Request::Declare { options: vec![(B, 0)].into(), max_per_item: vec![2].into() };
     assert!(Fluid::check_choice(&setup, &request, &Choice::Plan(two.clone())).is_ok());
     assert!(Fluid::check_choice(&setup, &request, &Choice::Plan(three)).is_err());
     let (log, _) = fight(
@@ -312,8 +316,10 @@ fn base_damage_successes_and_intent() {
     assert_eq!(first_attack(&log).1.margin, 0);
     assert_eq!(damage(&log), vec![(0, 5, 1)]);
     // Stunning: successes go to S (margin 3 → 5W, 1 + 3 = 4S).
-    let stun =
-        Plan { attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Stunning }], full_defense: false };
+    let stun = Plan {
+        attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Stunning }].into(),
+        full_defense: false,
+    };
     let (log, _) = fight(
         &setup,
         &[3, 3, 3, 1, 1, 1, 4, 4, 4],
@@ -495,7 +501,7 @@ fn split() -> Choice {
 fn full_defense_makes_attacks_inferior_and_gives_up_actions() {
     // rule: FLUID-ACT-8, FLUID-ACT-10
     let setup = duel(&[]);
-    let request = Request::Declare { options: vec![(B, 0)], max_per_item: vec![1] };
+    let request = Request::Declare { options: vec![(B, 0)].into(), max_per_item: vec![1].into() };
     assert!(Fluid::check_choice(&setup, &request, &plan(&[(B, Intent::Lethal)], true)).is_err());
     // B declares Full Defense: A's attack rolls 4 dice and keeps the worst 3 (Inferior +1).
     let (log, _) = fight(
@@ -714,7 +720,7 @@ fn melee_needs_reach() {
     else {
         unreachable!()
     };
-    assert_eq!(options, vec![(B, 0)]);
+    assert_eq!(options.to_vec(), vec![(B, 0)]);
     // The weapon line of the scenario: OQ, DQ and base damage.
     let setup = duel(&[("damage = { w = 5 }", "damage = { w = 7 }\noq = 1\ndq = -1")]);
     let sword = &setup.combatants[0].items[0];

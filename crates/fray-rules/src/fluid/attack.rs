@@ -4,16 +4,21 @@
 use super::check::Check;
 use super::options::{ArmorSizeTest, MultiActionPenalty};
 use super::setup::{DefenceSkill, ItemKind, Setup};
-use super::{DefenceOption, Intent, State};
+use super::{DefenceOption, Intent, List, State};
 use fray_engine::CombatantId;
 
 /// The defences `target` may use against `attacker`'s weapon (FLUID-DEF-1, -2, -5, -7).
-pub fn defence_options(setup: &Setup, attacker: CombatantId, item: usize, target: CombatantId) -> Vec<DefenceOption> {
+pub fn defence_options(
+    setup: &Setup,
+    attacker: CombatantId,
+    item: usize,
+    target: CombatantId,
+) -> List<DefenceOption, 8> {
     let options = &setup.options;
     let weapon = &setup.combatants[attacker.index()].items[item];
     let weapon_size = weapon.smallest_size();
     let defender = &setup.combatants[target.index()];
-    let mut out = vec![DefenceOption {
+    let mut out: List<DefenceOption, 8> = smallvec::smallvec![DefenceOption {
         skill: DefenceSkill::Dodge,
         item: None,
         tn: defender.skill_value("dodge", options),

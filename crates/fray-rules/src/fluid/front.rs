@@ -3,7 +3,7 @@
 
 use super::policy::{Ai, ai_choice, stance_split};
 use super::setup::{DefenceSkill, Setup};
-use super::{CheckKind, Choice, Condition, DeclaredAttack, Event, Fluid, Intent, Plan, Request, State};
+use super::{CheckKind, Choice, Condition, DeclaredAttack, Event, Fluid, Intent, List, Plan, Request, State};
 use crate::{Line, Prompt, Scenario};
 use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Outcome, Pending, Ruleset};
 use fray_sim::{Ledger, Simulate};
@@ -86,14 +86,15 @@ impl FluidScenario {
                     ("no attack".to_owned(), Choice::Plan(Plan::default())),
                     (
                         "Full Defense (attacks on you are Inferior +1)".to_owned(),
-                        Choice::Plan(Plan { attacks: Vec::new(), full_defense: true }),
+                        Choice::Plan(Plan { attacks: List::new(), full_defense: true }),
                     ),
                 ];
                 for &(target, item) in options {
                     for intent in [Intent::Lethal, Intent::Stunning] {
                         let max = max_per_item[item];
                         for count in 1..=max {
-                            let attacks = vec![DeclaredAttack { target, item, intent }; count as usize];
+                            let attacks: List<DeclaredAttack, 4> =
+                                smallvec::smallvec![DeclaredAttack { target, item, intent }; count as usize];
                             let label = format!(
                                 "{count} × {} {} with {}",
                                 if intent == Intent::Lethal { "lethal attack on" } else { "stunning attack on" },

@@ -19,6 +19,10 @@ pub mod setup;
 
 use check::{Check, CheckRoll};
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, Ruleset, Sink, Tally};
+use smallvec::SmallVec;
+
+/// A short list stored inline (no allocation for typical fights; larger ones spill to the heap).
+pub type List<T, const N: usize> = SmallVec<[T; N]>;
 pub use front::FluidScenario;
 pub use options::Options;
 pub use setup::{DefenceSkill, Setup};
@@ -51,7 +55,7 @@ pub struct DeclaredAttack {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Plan {
     /// Attacks, in the order they will be made.
-    pub attacks: Vec<DeclaredAttack>,
+    pub attacks: List<DeclaredAttack, 4>,
     /// Full Defense: no actions, and attacks against it are Inferior +1 (FLUID-ACT-8).
     pub full_defense: bool,
 }
@@ -81,16 +85,16 @@ pub enum Request {
     /// `max_per_item[i]` with item `i` (FLUID-ACT-7).
     Declare {
         /// Every (target, weapon) pair within reach, with lethal and stunning allowed.
-        options: Vec<(CombatantId, usize)>,
+        options: List<(CombatantId, usize), 8>,
         /// Most attacks allowed per item this round.
-        max_per_item: Vec<u32>,
+        max_per_item: List<u32, 4>,
     },
     /// Choose a defence against an incoming attack (FLUID-DEF-4); `None` is not defending.
     Defend {
         /// The attacker.
         attacker: CombatantId,
         /// The legal defences.
-        options: Vec<DefenceOption>,
+        options: List<DefenceOption, 8>,
     },
     /// Whether to make the NER check to ignore pain before a check action (FLUID-TRACK-4).
     Pain {
@@ -195,7 +199,7 @@ pub enum Event {
     /// The order of the round's steps (FLUID-INIT-1).
     Order {
         /// Highest first.
-        order: Vec<CombatantId>,
+        order: List<CombatantId, 8>,
     },
     /// A combatant's step begins (FLUID-ACT-2).
     Step {
@@ -280,7 +284,7 @@ pub struct Fighter {
     /// It made its act test this round (FLUID-TRACK-8, FLUID-TRACK-12).
     pub act_tested: bool,
     /// Counterattack bonuses this round: (the attacker it parried, the bonus) (FLUID-ATK-7).
-    pub counters: Vec<(CombatantId, i32)>,
+    pub counters: List<(CombatantId, i32), 4>,
 }
 
 impl Fighter {
@@ -317,7 +321,7 @@ pub struct State {
     /// Every combatant, in roster order.
     pub fighters: Vec<Fighter>,
     /// This round's step order.
-    pub order: Vec<CombatantId>,
+    pub order: List<CombatantId, 8>,
     /// The end, once reached.
     pub ended: Option<FightResult>,
 }
@@ -364,10 +368,10 @@ impl Ruleset for Fluid {
                 full_defense_round: 0,
                 stepped: false,
                 act_tested: false,
-                counters: Vec::new(),
+                counters: List::new(),
             })
             .collect();
-        State { round: 0, fighters, order: Vec::new(), ended: None }
+        State { round: 0, fighters, order: List::new(), ended: None }
     }
 
     fn apply(setup: &Setup, state: &mut State, event: &Event) {
@@ -483,7 +487,7 @@ impl Ruleset for Fluid {
                 if plan.full_defense && !plan.attacks.is_empty() {
                     return Err("Full Defense gives up every other action".into());
                 }
-                let mut used = vec![0u32; max_per_item.len()];
+                let mut used: List<u32, 4> = smallvec::smallvec![0; max_per_item.len()];
                 for attack in &plan.attacks {
                     if !options.contains(&(attack.target, attack.item)) {
                         return Err(format!(

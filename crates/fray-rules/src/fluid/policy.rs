@@ -2,7 +2,7 @@
 //! in the scenario (`policy = { tactics = "aggressive", … }`), and a scripted decider for tests.
 
 use super::setup::Setup;
-use super::{Choice, DeclaredAttack, Fluid, Intent, Plan, Request, State};
+use super::{Choice, DeclaredAttack, Fluid, Intent, List, Plan, Request, State};
 use fray_engine::{CombatantId, Decider, Pending};
 use std::collections::VecDeque;
 
@@ -66,10 +66,10 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
         }
         Request::Declare { options, max_per_item } => {
             if policy.attacks == "full_defense" {
-                return Choice::Plan(Plan { attacks: Vec::new(), full_defense: true });
+                return Choice::Plan(Plan { attacks: List::new(), full_defense: true });
             }
             let target = pick_target(setup, state, who, options, &policy.target);
-            let mut attacks = Vec::new();
+            let mut attacks: List<DeclaredAttack, 4> = List::new();
             if let Some(target) = target {
                 // The first listed weapon that reaches the target.
                 if let Some(&(_, item)) = options.iter().find(|(t, _)| *t == target) {
@@ -121,10 +121,10 @@ fn pick_target(
     how: &str,
 ) -> Option<CombatantId> {
     let me = &setup.combatants[who.index()];
-    let mut candidates: Vec<CombatantId> = options.iter().map(|o| o.0).collect();
+    let mut candidates: List<CombatantId, 8> = options.iter().map(|o| o.0).collect();
     candidates.dedup();
     // Prefer foes still in the fight; fall back to any (a coup de grâce).
-    let standing: Vec<CombatantId> =
+    let standing: List<CombatantId, 8> =
         candidates.iter().copied().filter(|t| !state.fighter(*t).out(&setup.options)).collect();
     let pool = if standing.is_empty() { candidates } else { standing };
     match how {

@@ -1,5 +1,6 @@
 //! The `fluid` round: round-start tests, tactics, declarations, initiative, steps (FLUID-ROUND-2).
 
+use super::List;
 use super::attack::{Hit, attack_check, defence_options, defence_tn, hit_damage};
 use super::check::Check;
 use super::options::InitiativeTie;
@@ -88,13 +89,13 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
                     continue;
                 }
             }
-            let plan = fight.state().fighter(who).plan.clone();
-            let declared = plan.attacks.len() as i32;
-            for attack in plan.attacks {
+            let declared = fight.state().fighter(who).plan.attacks.len();
+            for k in 0..declared {
                 if !fight.state().fighter(who).able() {
                     break;
                 }
-                resolve_attack(fight, who, attack, declared)?;
+                let attack = fight.state().fighter(who).plan.attacks[k];
+                resolve_attack(fight, who, attack, declared as i32)?;
             }
             if let Some(result) = ended(fight) {
                 return Ok(result);
@@ -211,7 +212,7 @@ fn update_conditions<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(fight: F<'_, '_
 /// Every (target, weapon) within reach, and the per-item attack limit (FLUID-ACT-7, FLUID-MOVE-10).
 pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) -> Request {
     let sheet = &setup.combatants[who.index()];
-    let mut options = Vec::new();
+    let mut options: List<(CombatantId, usize), 8> = List::new();
     for (t, target) in setup.combatants.iter().enumerate() {
         let target_state = &state.fighters[t];
         if target.side == sheet.side || target_state.dead {
@@ -237,17 +238,16 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
             (Some(_), false) => 8,
             (None, _) => 0,
         })
-        .collect();
+        .collect::<List<u32, 4>>();
     Request::Declare { options, max_per_item }
 }
 
 /// Rolls initiative and orders the steps (FLUID-INIT-1, -3, -4, -7).
 fn initiative<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
-) -> Result<Vec<CombatantId>, FightError> {
+) -> Result<List<CombatantId, 8>, FightError> {
     let setup = fight.setup();
-    // (total, tactics, FIN, tie-break faces..., roster index)
-    let mut rolled: Vec<(i32, CombatantId)> = Vec::new();
+    let mut rolled: List<(i32, CombatantId), 8> = List::new();
     for (i, sheet) in setup.combatants.iter().enumerate() {
         let who = CombatantId(i as u16);
         if !fight.state().fighter(who).able() {
@@ -272,7 +272,7 @@ fn initiative<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     };
     // Sort by total, then the tie-break key, highest first; roster order keeps the sort stable.
     rolled.sort_by_key(|r| std::cmp::Reverse((r.0, key(r.1))));
-    let mut order: Vec<CombatantId> = rolled.iter().map(|r| r.1).collect();
+    let mut order: List<CombatantId, 8> = rolled.iter().map(|r| r.1).collect();
     if setup.options.initiative_tie != InitiativeTie::Roster {
         // Roll-offs among those still tied: each rolls 1d6 in roster order, highest first, again
         // among those still tied.
@@ -282,7 +282,7 @@ fn initiative<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             let end =
                 (start..order.len()).find(|&j| rolled[j].0 != total || key(rolled[j].1) != k).unwrap_or(order.len());
             if end - start > 1 {
-                let mut group: Vec<CombatantId> = order[start..end].to_vec();
+                let mut group: List<CombatantId, 8> = order[start..end].iter().copied().collect();
                 group.sort();
                 let settled = roll_off(fight, group)?;
                 order[start..end].copy_from_slice(&settled);
@@ -295,23 +295,23 @@ fn initiative<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
 
 fn roll_off<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
-    group: Vec<CombatantId>,
-) -> Result<Vec<CombatantId>, FightError> {
+    group: List<CombatantId, 8>,
+) -> Result<List<CombatantId, 8>, FightError> {
     if group.len() < 2 {
         return Ok(group);
     }
-    let mut faces = Vec::with_capacity(group.len());
+    let mut faces: List<(u8, CombatantId), 8> = List::new();
     for &who in &group {
         let face = fight.roll(6, Reason::new(who, "initiative tie-break"))? as u8;
         fight.emit(Event::TieBreak { who, face });
         faces.push((face, who));
     }
     faces.sort_by_key(|f| std::cmp::Reverse(f.0));
-    let mut out = Vec::with_capacity(group.len());
+    let mut out: List<CombatantId, 8> = List::new();
     let mut i = 0;
     while i < faces.len() {
         let j = (i..faces.len()).find(|&j| faces[j].0 != faces[i].0).unwrap_or(faces.len());
-        let mut tied: Vec<CombatantId> = faces[i..j].iter().map(|f| f.1).collect();
+        let mut tied: List<CombatantId, 8> = faces[i..j].iter().map(|f| f.1).collect();
         tied.sort();
         out.extend(roll_off(fight, tied)?);
         i = j;
@@ -340,9 +340,15 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     }
 
     // The target's defence (FLUID-ATK-3, FLUID-DEF-4, FLUID-DEF-13).
-    let target_state = fight.state().fighter(target).clone();
+    let target_state = fight.state().fighter(target);
+    let (defends, unconscious, vulnerable, full_defense) = (
+        target_state.defends(options),
+        target_state.unconscious,
+        target_state.stunned || target_state.dying,
+        target_state.full_defense,
+    );
     let mut edge = 0;
-    let (defence, tn) = if target_state.defends(options) {
+    let (defence, tn) = if defends {
         let options_list = defence_options(setup, attacker, item, target);
         let request = Request::Defend { attacker, options: options_list.clone() };
         let Choice::Defence(pick) = fight.decide(target, &request)? else { unreachable!("checked by check_choice") };
@@ -352,12 +358,12 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         (None, 10)
     };
     // Vulnerable targets (FLUID-DEF-12); Full Defense (FLUID-ACT-8).
-    if target_state.unconscious {
+    if unconscious {
         edge += 2;
-    } else if target_state.stunned || target_state.dying {
+    } else if vulnerable {
         edge += 1;
     }
-    if target_state.full_defense {
+    if full_defense {
         edge -= 1;
     }
 
