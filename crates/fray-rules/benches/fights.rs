@@ -1,7 +1,7 @@
 //! Simulated fights per second on one core (`cargo bench -p fray-rules --bench fights`): the
 //! simulator's own batch loop, 1,000 fights per iteration, events tallied into a ledger.
 
-use fray_sim::{Ledger, Simulate, batch_dice};
+use fray_sim::{Ledger, batch_dice};
 
 fn main() {
     divan::main();
