@@ -231,3 +231,26 @@ fn a_person_can_control_a_combatant() {
     assert!(prompts.contains("barbarian — split Tactics 0") && prompts.contains("1. no attack"), "{prompts}");
     assert_eq!(fray(&["fight", EXAMPLE, "--control", "nobody=human"]).status.code(), Some(2));
 }
+
+#[test]
+fn every_shipped_example_checks_fights_and_simulates() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+    let mut files = Vec::new();
+    for ruleset in std::fs::read_dir(root).unwrap() {
+        for file in std::fs::read_dir(ruleset.unwrap().path()).unwrap() {
+            let path = file.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                files.push(path.to_str().unwrap().to_owned());
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 3, "{files:?}");
+    for file in &files {
+        ok(&fray(&["check", file]));
+        let log = ok(&fray(&["fight", file, "--seed", "1"]));
+        assert!(log.contains("combat ends after"), "{file}: {log}");
+        let doc: Json = serde_json::from_str(&ok(&fray(&["sim", file, "-n", "300", "--json"]))).unwrap();
+        assert_eq!(doc["fights"], 300, "{file}");
+    }
+}

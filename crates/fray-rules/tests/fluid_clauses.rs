@@ -291,7 +291,7 @@ fn size_differences_favour_the_attacker_against_parry_and_block() {
         "position = 1.0\npolicy = { tactics = \"normal\" }\n",
         "position = 1.0\npolicy = { tactics = \"normal\" }\n[[combatants.items]]\nid = \"buckler\"\nkind = \"shield\"\ndq = 1\nsizes = [2]\n[[combatants.items]]\nid = \"targe\"\nkind = \"shield\"\nsizes = [4, 3]\n",
     )]);
-    let options = fray_rules::fluid::attack::defence_options(&setup, A, 0, B);
+    let options = fray_rules::fluid::attack::defence_options(&setup, &Fluid::initial_state(&setup), A, 0, B);
     let find = |skill, item| options.iter().find(|o| o.skill == skill && o.item == item).copied().unwrap();
     // A medium sword against a small buckler: +1; against a targe that may count as medium: +0.
     assert_eq!(find(DefenceSkill::Block, Some(0)).size_bonus, 1);
@@ -476,7 +476,7 @@ fn the_ai_defends_with_the_best_tn_after_the_size_bonus() {
         "skills = { block = { value = 13 }, parry = { value = 12 }, dodge = { value = 11 } }",
     )]);
     let state = Fluid::initial_state(&setup);
-    let options = fray_rules::fluid::attack::defence_options(&setup, A, 0, B);
+    let options = fray_rules::fluid::attack::defence_options(&setup, &Fluid::initial_state(&setup), A, 0, B);
     let choice = policy::ai_choice(&setup, &state, B, &Request::Defend { attacker: A, options: options.clone() });
     let Choice::Defence(Some(i)) = choice else { panic!("{choice:?}") };
     // Unarmed Block 13 against S3 gives the attacker +3 (net 10); unarmed Parry 12 −3 = 9; Dodge 11.
@@ -570,7 +570,7 @@ fn a_parry_before_ones_step_earns_a_counterattack() {
             "position = 1.0\npolicy = { tactics = \"normal\" }\n[[combatants.items]]\nid = \"blade\"\nkind = \"melee\"\nskill = \"sword\"\ndamage = { w = 2 }\nsizes = [3]\n",
         ),
     ]);
-    let options = fray_rules::fluid::attack::defence_options(&setup, A, 0, B);
+    let options = fray_rules::fluid::attack::defence_options(&setup, &Fluid::initial_state(&setup), A, 0, B);
     let parry = options.iter().position(|o| o.skill == DefenceSkill::Parry && o.item == Some(0)).unwrap();
     let block = options.iter().position(|o| o.skill == DefenceSkill::Block && o.item == Some(0)).unwrap();
     let run = |defence: usize| {
@@ -605,7 +605,7 @@ fn a_parry_before_ones_step_earns_a_counterattack() {
 fn a_failed_unarmed_defence_hurts_the_arm() {
     // rule: FLUID-DEF-8, FLUID-DEF-7
     let setup = duel(&[("damage = { w = 5 }", "damage = { w = 9 }")]);
-    let options = fray_rules::fluid::attack::defence_options(&setup, A, 0, B);
+    let options = fray_rules::fluid::attack::defence_options(&setup, &Fluid::initial_state(&setup), A, 0, B);
     let unarmed_parry = options.iter().position(|o| o.skill == DefenceSkill::Parry && o.item.is_none()).unwrap();
     let unarmed_block = options.iter().position(|o| o.skill == DefenceSkill::Block && o.item.is_none()).unwrap();
     let hit = |setup: &Setup, defence: usize| {

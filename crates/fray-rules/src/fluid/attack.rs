@@ -7,9 +7,11 @@ use super::setup::{DefenceSkill, ItemKind, Setup};
 use super::{DefenceOption, Intent, List, State};
 use fray_engine::CombatantId;
 
-/// The defences `target` may use against `attacker`'s weapon (FLUID-DEF-1, -2, -5, -7).
+/// The defences `target` may use against `attacker`'s weapon, with its items' current DQ; broken
+/// items cannot defend (FLUID-DEF-1, -2, -5, -7, FLUID-SUNDER-6).
 pub fn defence_options(
     setup: &Setup,
+    state: &State,
     attacker: CombatantId,
     item: usize,
     target: CombatantId,
@@ -18,28 +20,49 @@ pub fn defence_options(
     let weapon = &setup.combatants[attacker.index()].items[item];
     let weapon_size = weapon.smallest_size();
     let defender = &setup.combatants[target.index()];
+    let current = state.fighter(target);
     let mut out: List<DefenceOption, 8> = smallvec::smallvec![DefenceOption {
         skill: DefenceSkill::Dodge,
         item: None,
         tn: defender.skill_value("dodge", options),
         size_bonus: 0,
+        size: defender.size,
     }];
     if weapon.kind == ItemKind::Melee {
         for skill in [DefenceSkill::Parry, DefenceSkill::Block] {
             let name = if skill == DefenceSkill::Parry { "parry" } else { "block" };
             let value = defender.skill_value(name, options);
             for (i, defending) in defender.items.iter().enumerate() {
-                if defending.defends() {
-                    let size_bonus = defending.sizes.iter().map(|s| (s - weapon_size).abs()).min().unwrap_or(0);
-                    out.push(DefenceOption { skill, item: Some(i), tn: value + defending.dq, size_bonus });
+                if defending.defends() && !current.broken(i) {
+                    // The listed size closest to the weapon's (FLUID-DEF-5, FLUID-SIZE-3).
+                    let size = defending.sizes.iter().copied().min_by_key(|s| (s - weapon_size).abs()).unwrap_or(3);
+                    let size_bonus = (size - weapon_size).abs();
+                    out.push(DefenceOption { skill, item: Some(i), tn: value + current.dq[i], size_bonus, size });
                 }
             }
             // Unarmed: an item of creature size − 3, DQ 0 (FLUID-DEF-7).
             let unarmed = defender.size - 3;
-            out.push(DefenceOption { skill, item: None, tn: value, size_bonus: (unarmed - weapon_size).abs() });
+            out.push(DefenceOption {
+                skill,
+                item: None,
+                tn: value,
+                size_bonus: (unarmed - weapon_size).abs(),
+                size: unarmed,
+            });
         }
     }
     out
+}
+
+/// The TN of a sunder check: 10 + 2 × (other size − own size) + (other tier − own tier) + extra
+/// (FLUID-SUNDER-4, FLUID-SUNDER-7, FLUID-SUNDER-9).
+pub fn sunder_tn(other: (i32, i32), own: (i32, i32), extra: i32) -> i32 {
+    10 + 2 * (other.0 - own.0) + (other.1 - own.1) + extra
+}
+
+/// Points a sunder check loses: ⌊failures / 2⌋ (FLUID-SUNDER-5, FLUID-SUNDER-11).
+pub fn sunder_loss(margin: i32) -> i32 {
+    if margin < 0 { -margin / 2 } else { 0 }
 }
 
 /// The TN of a chosen defence, or of none: its value + dT (+ CP under `cp_on_defense`)
@@ -83,9 +106,10 @@ pub fn attack_check(
     let sheet = &setup.combatants[attacker.index()];
     let weapon = &sheet.items[item];
     let skill = weapon.skill.as_deref().unwrap_or("");
+    let oq = state.fighter(attacker).oq[item];
     let size_bonus = defence.map_or(0, |d| if d.skill == DefenceSkill::Dodge { 0 } else { d.size_bonus });
     let bonus = sheet.skill_value(skill, &setup.options) - 10
-        + weapon.oq
+        + oq
         + state.fighter(attacker).ot
         + multi_action_penalty(setup, declared)
         + pain
@@ -112,6 +136,7 @@ pub struct Hit {
 #[allow(clippy::too_many_arguments, reason = "each is one input of the clause's arithmetic")]
 pub fn hit_damage(
     setup: &Setup,
+    state: &State,
     attacker: CombatantId,
     item: usize,
     target: CombatantId,
@@ -130,8 +155,9 @@ pub fn hit_damage(
     };
     let before = (w, s);
     let absorbing = defence.filter(|d| d.skill == DefenceSkill::Block && successes <= 5);
-    let absorption = absorbing.map_or(0, |d| d.item.map_or(0, |i| target_sheet.items[i].dq));
-    let armour_av = target_sheet.armor.as_ref().map_or(0, |a| a.av);
+    let current = state.fighter(target);
+    let absorption = absorbing.map_or(0, |d| d.item.map_or(0, |i| current.dq[i]));
+    let armour_av = target_sheet.armor.as_ref().map_or(0, |_| current.av);
     let av = (armour_av + absorption).max(0);
     let armour_size = match (&target_sheet.armor, absorbing.and_then(|d| d.item)) {
         (Some(armor), _) => armor.size,

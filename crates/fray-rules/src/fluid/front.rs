@@ -126,6 +126,10 @@ impl FluidScenario {
                 }
                 (format!("defend against {}", self.name(*attacker)), out)
             }
+            Request::SunderAttack { target } => (
+                format!("{} blocks: put the attack into the blocking item (sunder attack)?", self.name(*target)),
+                vec![("no".into(), Choice::Sunder(false)), ("yes".into(), Choice::Sunder(true))],
+            ),
             Request::Pain { cp } => (
                 format!("CP {cp}: make the NER check to ignore pain?"),
                 vec![("yes".into(), Choice::Pain(true)), ("no".into(), Choice::Pain(false))],
@@ -259,6 +263,28 @@ impl FluidScenario {
                 json!({"event": "damage", "by": n(by), "target": n(target), "before": [before.0, before.1],
                        "av": av, "w": w, "s": s}),
             ),
+            Event::Sunder { who, quality, check, roll, loss } => {
+                let sheet = &self.0.combatants[who.index()];
+                let (item, what) = match quality {
+                    super::Quality::Oq(i) => (sheet.items[*i].id.clone(), "offense"),
+                    super::Quality::Dq(i) => (sheet.items[*i].id.clone(), "defense"),
+                    super::Quality::Av => (sheet.armor.as_ref().map_or(String::new(), |a| a.name.clone()), "armor"),
+                };
+                let result = if *loss > 0 { format!("Sunder (−{loss} {what})") } else { "no loss".to_owned() };
+                (
+                    Some(format!(
+                        "{}'s {item} sunder check: [{}] natural {}{} {:+} vs {} → {result}",
+                        n(who),
+                        faces(roll),
+                        roll.natural,
+                        crit(roll),
+                        check.bonus,
+                        check.tn
+                    )),
+                    json!({"event": "sunder", "who": n(who), "item": item, "quality": what, "tn": check.tn,
+                           "bonus": check.bonus, "faces": roll.faces.as_slice(), "margin": roll.margin, "loss": loss}),
+                )
+            }
             Event::Condition { who, condition, gained } => {
                 let name = match condition {
                     Condition::Dying => "dying",

@@ -71,6 +71,8 @@ pub struct DefenceOption {
     pub tn: i32,
     /// The attacker's size bonus against it (FLUID-DEF-5).
     pub size_bonus: i32,
+    /// The size the defending item counts as for this contact (FLUID-SIZE-3).
+    pub size: i32,
 }
 
 /// A decision request.
@@ -96,6 +98,11 @@ pub enum Request {
         /// The legal defences.
         options: List<DefenceOption, 8>,
     },
+    /// Whether to make a sunder attack on the blocking item (FLUID-SUNDER-7, FLUID-ATK-11).
+    SunderAttack {
+        /// The target whose item blocks.
+        target: CombatantId,
+    },
     /// Whether to make the NER check to ignore pain before a check action (FLUID-TRACK-4).
     Pain {
         /// The current CP.
@@ -119,6 +126,8 @@ pub enum Choice {
     Defence(Option<usize>),
     /// Try the pain check or not.
     Pain(bool),
+    /// Make a sunder attack or not.
+    Sunder(bool),
 }
 
 /// A condition (FLUID-TRACK-5 … FLUID-TRACK-11).
@@ -132,6 +141,17 @@ pub enum Condition {
     Unconscious,
     /// Failed its act test: no actions this round.
     Stunned,
+}
+
+/// An item quality that sunder wears down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quality {
+    /// The OQ of an item.
+    Oq(usize),
+    /// The DQ of an item.
+    Dq(usize),
+    /// The armour's AV.
+    Av,
 }
 
 /// What a check was for.
@@ -238,6 +258,19 @@ pub enum Event {
         /// S damage taken.
         s: i32,
     },
+    /// A sunder check (FLUID-SUNDER-4, -9) and its loss (FLUID-SUNDER-5, -11).
+    Sunder {
+        /// Whose item.
+        who: CombatantId,
+        /// Which quality of which item.
+        quality: Quality,
+        /// The check.
+        check: Check,
+        /// The roll.
+        roll: CheckRoll,
+        /// Points lost.
+        loss: i32,
+    },
     /// A condition gained or lost.
     Condition {
         /// Who.
@@ -285,6 +318,12 @@ pub struct Fighter {
     pub act_tested: bool,
     /// Counterattack bonuses this round: (the attacker it parried, the bonus) (FLUID-ATK-7).
     pub counters: List<(CombatantId, i32), 4>,
+    /// Current OQ of each item (sunder lowers it; the sheet keeps the original, FLUID-SUNDER-12).
+    pub oq: List<i32, 4>,
+    /// Current DQ of each item.
+    pub dq: List<i32, 4>,
+    /// Current armour AV.
+    pub av: i32,
 }
 
 impl Fighter {
@@ -305,6 +344,11 @@ impl Fighter {
     /// Able to defend (FLUID-DEF-13): able, and if dying, it passed its act test this round.
     pub fn defends(&self, options: &Options) -> bool {
         self.able() && (!self.dying || (self.act_tested && options.dying_defends_when_acting))
+    }
+
+    /// Whether an item is broken: OQ or DQ at −5 (FLUID-SUNDER-6).
+    pub fn broken(&self, item: usize) -> bool {
+        self.oq[item] <= -5 || self.dq[item] <= -5
     }
 
     /// Its counterattack bonus against `attacker` this round (FLUID-ATK-7).
@@ -369,6 +413,9 @@ impl Ruleset for Fluid {
                 stepped: false,
                 act_tested: false,
                 counters: List::new(),
+                oq: sheet.items.iter().map(|i| i.oq).collect(),
+                dq: sheet.items.iter().map(|i| i.dq).collect(),
+                av: sheet.armor.as_ref().map_or(0, |a| a.av),
             })
             .collect();
         State { round: 0, fighters, order: List::new(), ended: None }
@@ -434,6 +481,15 @@ impl Ruleset for Fluid {
                         Some((_, bonus)) => *bonus = failures,
                         None => defender.counters.push((*attacker, failures)),
                     }
+                }
+            }
+            Event::Sunder { who, quality, loss, .. } => {
+                let fighter = &mut state.fighters[who.index()];
+                // OQ and DQ stop at −5 (broken), AV at 0 (FLUID-SUNDER-6, FLUID-SUNDER-11).
+                match quality {
+                    Quality::Oq(i) => fighter.oq[*i] = (fighter.oq[*i] - loss).max(-5),
+                    Quality::Dq(i) => fighter.dq[*i] = (fighter.dq[*i] - loss).max(-5),
+                    Quality::Av => fighter.av = (fighter.av - loss).max(0),
                 }
             }
             Event::Initiative { .. } | Event::TieBreak { .. } => {}
@@ -512,7 +568,7 @@ impl Ruleset for Fluid {
                 }
                 _ => Ok(()),
             },
-            (Request::Pain { .. }, Choice::Pain(_)) => Ok(()),
+            (Request::Pain { .. }, Choice::Pain(_)) | (Request::SunderAttack { .. }, Choice::Sunder(_)) => Ok(()),
             _ => Err("the choice does not answer this request".into()),
         }
     }

@@ -68,7 +68,7 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     };
     let intent = if policy.intent == "stunning" { Intent::Stunning } else { Intent::Lethal };
     // The defender's choice of defence (FLUID-DEF-4).
-    let defences = defence_options(setup, a, item, d);
+    let defences = defence_options(setup, &state, a, item, d);
     let dt = state.fighter(d).dt;
     let defence = match ai_choice(setup, &state, d, &Request::Defend { attacker: a, options: defences.clone() }) {
         Choice::Defence(Some(i)) => Some(defences[i]),
@@ -102,7 +102,7 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
             for (bw, pw) in &base_w {
                 for (bs, ps) in &base_s {
                     let p = &p * pw * ps;
-                    let h = hit_damage(setup, a, item, d, intent, defence, margin, *bw, *bs);
+                    let h = hit_damage(setup, &state, a, item, d, intent, defence, margin, *bw, *bs);
                     let (w_after, s_after) = (target_state.w - h.w, target_state.s - h.s);
                     let dead = w_after <= -target.stats[BOD];
                     let out = match setup.options.side_out_when {

@@ -130,6 +130,25 @@ pub struct Options {
     pub cp_on_defense: bool,
     /// FLUID-TRACK-12: one that falls dying before its step tests at its step (false: `lose_round`).
     pub dying_midround_test: bool,
+    /// FLUID-SUNDER-13: sunder checks are made at all.
+    pub sunder_checks: bool,
+    /// FLUID-SUNDER-2: a parry that makes a melee attack fail is contact too.
+    pub sunder_on_parry: bool,
+    /// FLUID-SUNDER-8: a hit on higher-tier armour makes the weapon check its OQ.
+    pub sunder_weapon_on_armor: bool,
+    /// FLUID-SUNDER-10: what triggers the armour check.
+    pub armor_sunder_trigger: ArmorSunderTrigger,
+}
+
+/// What triggers an armour sunder check (FLUID-SUNDER-10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArmorSunderTrigger {
+    /// Every hit.
+    Hit,
+    /// Only W damage after armour.
+    Wound,
+    /// W or S damage after armour.
+    Damage,
 }
 
 impl Default for Options {
@@ -158,6 +177,10 @@ impl Default for Options {
             dying_defends_when_acting: true,
             cp_on_defense: false,
             dying_midround_test: true,
+            sunder_checks: true,
+            sunder_on_parry: false,
+            sunder_weapon_on_armor: false,
+            armor_sunder_trigger: ArmorSunderTrigger::Hit,
         }
     }
 }
@@ -187,6 +210,10 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo::new("dying_defends", "when_acting", "never", "FLUID-DEF-13"),
     OptionInfo::new("cp_on_defense", "false", "true", "FLUID-TRACK-3"),
     OptionInfo::new("dying_midround", "test_at_step", "lose_round", "FLUID-TRACK-12"),
+    OptionInfo::new("sunder_checks", "true", "false", "FLUID-SUNDER-1 … FLUID-SUNDER-13"),
+    OptionInfo::new("sunder_on_parry", "false", "true", "FLUID-SUNDER-2"),
+    OptionInfo::new("sunder_weapon_on_armor", "false", "true", "FLUID-SUNDER-8"),
+    OptionInfo::new("armor_sunder_trigger", "hit", "wound, damage", "FLUID-SUNDER-10"),
 ];
 
 impl Options {
@@ -283,6 +310,19 @@ impl Options {
             "cp_on_defense" => self.cp_on_defense = pick(value, &boolean)?,
             "dying_midround" => {
                 self.dying_midround_test = pick(value, &[("test_at_step", true), ("lose_round", false)])?
+            }
+            "sunder_checks" => self.sunder_checks = pick(value, &boolean)?,
+            "sunder_on_parry" => self.sunder_on_parry = pick(value, &boolean)?,
+            "sunder_weapon_on_armor" => self.sunder_weapon_on_armor = pick(value, &boolean)?,
+            "armor_sunder_trigger" => {
+                self.armor_sunder_trigger = pick(
+                    value,
+                    &[
+                        ("hit", ArmorSunderTrigger::Hit),
+                        ("wound", ArmorSunderTrigger::Wound),
+                        ("damage", ArmorSunderTrigger::Damage),
+                    ],
+                )?
             }
             _ => return Err(crate::unknown_option(name, OPTIONS)),
         }

@@ -13,6 +13,7 @@ pub const POLICIES: &[(&str, &[&str])] = &[
     ("intent", &["lethal", "stunning"]),
     ("attacks", &["one", "max", "full_defense"]),
     ("pain", &["always", "never"]),
+    ("sunder", &["never", "superior"]),
 ];
 
 /// The AI: answers every request from the combatant's named policies.
@@ -96,6 +97,12 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             Choice::Defence(best)
         }
         Request::Pain { .. } => Choice::Pain(policy.pain != "never"),
+        Request::SunderAttack { target } => {
+            // `superior`: sunder a blocking item of lower tier than its own weapon.
+            let weapon_tier = sheet.items.iter().filter_map(|i| i.tier).max().unwrap_or(0);
+            let lowest = setup.combatants[target.index()].items.iter().filter_map(|i| i.tier).min().unwrap_or(0);
+            Choice::Sunder(policy.sunder == "superior" && weapon_tier > lowest)
+        }
     }
 }
 
@@ -155,6 +162,7 @@ impl Decider<Fluid> for Scripted {
                     | (Request::Declare { .. }, Choice::Plan(_))
                     | (Request::Defend { .. }, Choice::Defence(_))
                     | (Request::Pain { .. }, Choice::Pain(_))
+                    | (Request::SunderAttack { .. }, Choice::Sunder(_))
             )
         };
         if self.choices.front().is_some_and(fits) {

@@ -1,11 +1,13 @@
 //! The `fluid` round: round-start tests, tactics, declarations, initiative, steps (FLUID-ROUND-2).
 
-use super::List;
-use super::attack::{Hit, attack_check, defence_options, defence_tn, hit_damage};
+use super::attack::{Hit, attack_check, defence_options, defence_tn, hit_damage, sunder_loss, sunder_tn};
 use super::check::Check;
+use super::options::ArmorSunderTrigger;
 use super::options::InitiativeTie;
+use super::setup::DefenceSkill;
 use super::setup::{Amount, BOD, FIN, ItemKind, NER, Setup};
 use super::{CheckKind, Choice, Condition, DeclaredAttack, Event, Fluid, Request, State, condition_penalty};
+use super::{DefenceOption, List, Quality};
 use fray_dice::{DiceSource, SourceError};
 use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Reason, SideId, Sink};
 
@@ -225,7 +227,7 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
                 ItemKind::Ranged => true,
                 ItemKind::Shield => false,
             };
-            if reaches && item.skill.is_some() {
+            if reaches && item.skill.is_some() && !state.fighters[who.index()].broken(i) {
                 options.push((CombatantId(t as u16), i));
             }
         }
@@ -349,7 +351,7 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     );
     let mut edge = 0;
     let (defence, tn) = if defends {
-        let options_list = defence_options(setup, attacker, item, target);
+        let options_list = defence_options(setup, fight.state(), attacker, item, target);
         let request = Request::Defend { attacker, options: options_list.clone() };
         let Choice::Defence(pick) = fight.decide(target, &request)? else { unreachable!("checked by check_choice") };
         let defence = pick.map(|i| options_list[i]);
@@ -380,21 +382,132 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         }
     }
 
+    // A sunder attack, chosen once the Block is known (FLUID-SUNDER-7, FLUID-ATK-11).
+    let blocking = defence.filter(|d| d.skill == DefenceSkill::Block).and_then(|d| d.item);
+    let sunder_attack = match blocking {
+        Some(b) if options.sunder_checks && weapon.tier.is_some() && target_sheet.items[b].tier.is_some() => {
+            let Choice::Sunder(yes) = fight.decide(attacker, &Request::SunderAttack { target })? else {
+                unreachable!("checked by check_choice")
+            };
+            yes
+        }
+        _ => false,
+    };
+
     // The attack check (FLUID-ATK-2, FLUID-ATK-6, FLUID-ACT-4).
     let check = attack_check(setup, fight.state(), attacker, item, target, defence, tn, edge, declared, pain);
     let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(attacker, "attack"))?;
     fight.emit(Event::Attack { attacker, target, item, intent, defence, check, roll });
-    if roll.margin < 0 {
-        return Ok(());
-    }
 
-    // Damage (FLUID-DMG-1 … FLUID-DMG-5) and armour (FLUID-ARM-2 … FLUID-ARM-4, FLUID-DEF-6).
-    let base_w = amount(fight, &weapon.damage_w, attacker)?;
-    let base_s = amount(fight, &weapon.damage_s, attacker)?;
-    let Hit { before, av, w, s } =
-        hit_damage(setup, attacker, item, target, intent, defence, roll.margin, base_w, base_s);
-    fight.emit(Event::Damage { by: attacker, target, before, av, w, s });
-    update_conditions(fight, target);
+    // Damage (FLUID-DMG-1 … FLUID-DMG-5) and armour (FLUID-ARM-2 … FLUID-ARM-4, FLUID-DEF-6); a
+    // sunder attack that hits puts everything into the blocking item instead.
+    let mut hit = None;
+    if roll.margin >= 0 && !sunder_attack {
+        let base_w = amount(fight, &weapon.damage_w, attacker)?;
+        let base_s = amount(fight, &weapon.damage_s, attacker)?;
+        let damage =
+            hit_damage(setup, fight.state(), attacker, item, target, intent, defence, roll.margin, base_w, base_s);
+        let Hit { before, av, w, s } = damage;
+        fight.emit(Event::Damage { by: attacker, target, before, av, w, s });
+        update_conditions(fight, target);
+        hit = Some(damage);
+    }
+    if options.sunder_checks {
+        sunder(fight, attacker, item, target, defence, roll.margin, sunder_attack, hit)?;
+    }
+    Ok(())
+}
+
+/// The sunder checks after an attack, in the order attacker's item, defender's item, armour
+/// (FLUID-SUNDER-1 … FLUID-SUNDER-11, FLUID-DICE-10).
+#[allow(clippy::too_many_arguments, reason = "the attack's outcome, passed whole")]
+fn sunder<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    attacker: CombatantId,
+    item: usize,
+    target: CombatantId,
+    defence: Option<DefenceOption>,
+    margin: i32,
+    sunder_attack: bool,
+    hit: Option<Hit>,
+) -> Result<(), FightError> {
+    let setup = fight.setup();
+    let options = &setup.options;
+    let weapon = &setup.combatants[attacker.index()].items[item];
+    let target_sheet = &setup.combatants[target.index()];
+    let weapon_size = weapon.smallest_size();
+    if weapon.kind == ItemKind::Melee
+        && let (Some(d), Some(weapon_tier)) = (defence, weapon.tier)
+        && let Some(b) = d.item
+        && let Some(block_tier) = target_sheet.items[b].tier
+    {
+        let ours = (weapon_size, weapon_tier);
+        let theirs = (d.size, block_tier);
+        if sunder_attack && margin >= 0 {
+            // All the damage goes into the blocking item: a DQ check, TN raised by the successes.
+            let edge = i32::from(weapon_tier == block_tier);
+            item_check(fight, target, Quality::Dq(b), sunder_tn(ours, theirs, margin), edge)?;
+        } else {
+            let contact = match d.skill {
+                DefenceSkill::Block => margin <= 5,
+                DefenceSkill::Parry => options.sunder_on_parry && margin < 0,
+                DefenceSkill::Dodge => false,
+            };
+            if contact {
+                // The lower tier checks; equal tiers both check, each at Superior +1.
+                if weapon_tier <= block_tier {
+                    let edge = i32::from(weapon_tier == block_tier);
+                    item_check(fight, attacker, Quality::Oq(item), sunder_tn(theirs, ours, 0), edge)?;
+                }
+                if block_tier <= weapon_tier {
+                    let edge = i32::from(weapon_tier == block_tier);
+                    item_check(fight, target, Quality::Dq(b), sunder_tn(ours, theirs, 0), edge)?;
+                }
+            }
+        }
+    }
+    // Armour: a hit by a weapon of higher tier and/or larger size than the armour.
+    if let (Some(hit), Some(armor), Some(weapon_tier)) = (hit, &target_sheet.armor, weapon.tier)
+        && let Some(armor_tier) = armor.tier
+    {
+        let triggered = match options.armor_sunder_trigger {
+            ArmorSunderTrigger::Hit => true,
+            ArmorSunderTrigger::Wound => hit.w > 0,
+            ArmorSunderTrigger::Damage => hit.w + hit.s > 0,
+        };
+        let ours = (weapon_size, weapon_tier);
+        let theirs = (armor.size, armor_tier);
+        if triggered && (weapon_tier > armor_tier || weapon_size > armor.size) {
+            item_check(fight, target, Quality::Av, sunder_tn(ours, theirs, 0), 0)?;
+        }
+        // A weapon striking tougher armour, under `sunder_weapon_on_armor` (FLUID-SUNDER-8).
+        if options.sunder_weapon_on_armor && armor_tier > weapon_tier {
+            item_check(fight, attacker, Quality::Oq(item), sunder_tn(theirs, ours, 0), 0)?;
+        }
+    }
+    Ok(())
+}
+
+/// One sunder check: 3d6 + the quality against `tn`; ⌊failures / 2⌋ points lost
+/// (FLUID-SUNDER-4, -5, -11, -13: no CP, tactics or action penalties).
+fn item_check<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    quality: Quality,
+    tn: i32,
+    edge: i32,
+) -> Result<(), FightError> {
+    let current = fight.state().fighter(who);
+    let value = match quality {
+        Quality::Oq(i) => current.oq[i],
+        Quality::Dq(i) => current.dq[i],
+        Quality::Av => current.av,
+    };
+    let check = Check { edge, bonus: value, tn };
+    let options = &fight.setup().options;
+    let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(who, "sunder check"))?;
+    let loss = sunder_loss(roll.margin);
+    fight.emit(Event::Sunder { who, quality, check, roll, loss });
     Ok(())
 }
 

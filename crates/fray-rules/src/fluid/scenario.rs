@@ -78,6 +78,7 @@ struct ItemToml {
     #[serde(default)]
     dq: i32,
     sizes: Option<Vec<Spanned<SizeToml>>>,
+    tier: Option<Spanned<i32>>,
 }
 
 fn melee() -> Spanned<String> {
@@ -111,6 +112,7 @@ struct ArmorToml {
     name: String,
     av: i32,
     size: Option<Spanned<SizeToml>>,
+    tier: Option<Spanned<i32>>,
 }
 
 #[derive(Deserialize)]
@@ -239,6 +241,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 oq: it.oq,
                 dq: it.dq,
                 sizes,
+                tier: tier(&it.tier, &err)?,
             });
         }
         let armor = match &c.armor {
@@ -252,7 +255,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                     Some(s) => size_value(s, &err)?,
                     None => 3,
                 };
-                Some(Armor { name: ar.name.clone(), av: ar.av, size })
+                Some(Armor { name: ar.name.clone(), av: ar.av, size, tier: tier(&ar.tier, &err)? })
             }
         };
         let mut policy = PolicySpec::default();
@@ -284,6 +287,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 "target" => &mut policy.target,
                 "intent" => &mut policy.intent,
                 "attacks" => &mut policy.attacks,
+                "sunder" => &mut policy.sunder,
                 _ => &mut policy.pain,
             };
             *slot = value.get_ref().clone();
@@ -317,6 +321,19 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         return Err(ScenarioError::at(file, text, 0..0, "too many combatants"));
     }
     Ok(Setup { options, sides, combatants, max_rounds })
+}
+
+fn tier(
+    tier: &Option<Spanned<i32>>,
+    err: &impl Fn(std::ops::Range<usize>, String) -> ScenarioError,
+) -> Result<Option<i32>, ScenarioError> {
+    match tier {
+        Some(t) if !(1..=5).contains(t.get_ref()) => {
+            Err(err(t.span(), format!("expected a tier from 1 to 5, found {}", t.get_ref())))
+        }
+        Some(t) => Ok(Some(*t.get_ref())),
+        None => Ok(None),
+    }
 }
 
 fn size_value(

@@ -74,6 +74,8 @@ pub struct Item {
     pub dq: i32,
     /// Sizes; the first is the normal size (FLUID-SIZE-2).
     pub sizes: Vec<i32>,
+    /// Quality tier T1–T5; `None` never sunders (FLUID-GEAR-3, FLUID-SUNDER-13).
+    pub tier: Option<i32>,
 }
 
 impl Item {
@@ -97,6 +99,8 @@ pub struct Armor {
     pub av: i32,
     /// Its size (FLUID-SIZE-1).
     pub size: i32,
+    /// Quality tier; `None` never sunders.
+    pub tier: Option<i32>,
 }
 
 /// Named AI policies for the choices the rules leave to a player.
@@ -112,6 +116,9 @@ pub struct PolicySpec {
     pub attacks: String,
     /// Whether to try the NER pain check (FLUID-TRACK-4): `always` or `never`.
     pub pain: String,
+    /// When to make a sunder attack on a blocking item (FLUID-SUNDER-7): `never`, or `superior`
+    /// (when its weapon's tier is higher).
+    pub sunder: String,
 }
 
 impl Default for PolicySpec {
@@ -122,6 +129,7 @@ impl Default for PolicySpec {
             intent: "lethal".into(),
             attacks: "one".into(),
             pain: "always".into(),
+            sunder: "never".into(),
         }
     }
 }
