@@ -231,15 +231,10 @@ fn dying_targets_are_superior_plus_one() {
 fn the_multi_action_penalty_and_the_attack_limit() {
     // rule: FLUID-ACT-1, FLUID-ACT-2, FLUID-ACT-4, FLUID-ACT-7
     let setup = duel(&[("sword = { value = 12, rank = 0 }", "sword = { value = 12, rank = 1 }")]);
-    let two = Plan {
-        attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Lethal }; 2].into(),
-        full_defense: false,
-    };
-    let three = Plan {
-        attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Lethal }; 3].into(),
-        full_defense: false,
-    };
-    let request = Request::Declare { options: vec![(B, 0)].into(), max_per_item: vec![2].into() };
+    let two = Plan { attacks: vec![DeclaredAttack::single(B, 0, Intent::Lethal); 2].into(), full_defense: false };
+    let three = Plan { attacks: vec![DeclaredAttack::single(B, 0, Intent::Lethal); 3].into(), full_defense: false };
+    let request =
+        Request::Declare { options: vec![(B, 0)].into(), max_per_item: vec![2].into(), rounds: vec![(1, 0)].into() };
     assert!(Fluid::check_choice(&setup, &request, &Choice::Plan(two.clone())).is_ok());
     assert!(Fluid::check_choice(&setup, &request, &Choice::Plan(three)).is_err());
     let (log, _) = fight(
@@ -316,10 +311,7 @@ fn base_damage_successes_and_intent() {
     assert_eq!(first_attack(&log).1.margin, 0);
     assert_eq!(damage(&log), vec![(0, 5, 1)]);
     // Stunning: successes go to S (margin 3 → 5W, 1 + 3 = 4S).
-    let stun = Plan {
-        attacks: vec![DeclaredAttack { target: B, item: 0, intent: Intent::Stunning }].into(),
-        full_defense: false,
-    };
+    let stun = Plan { attacks: vec![DeclaredAttack::single(B, 0, Intent::Stunning)].into(), full_defense: false };
     let (log, _) = fight(
         &setup,
         &[3, 3, 3, 1, 1, 1, 4, 4, 4],
@@ -488,7 +480,7 @@ fn the_ai_defends_with_the_best_tn_after_the_size_bonus() {
 
 fn plan(attacks: &[(CombatantId, Intent)], full_defense: bool) -> Choice {
     Choice::Plan(Plan {
-        attacks: attacks.iter().map(|&(target, intent)| DeclaredAttack { target, item: 0, intent }).collect(),
+        attacks: attacks.iter().map(|&(target, intent)| DeclaredAttack::single(target, 0, intent)).collect(),
         full_defense,
     })
 }
@@ -501,7 +493,8 @@ fn split() -> Choice {
 fn full_defense_makes_attacks_inferior_and_gives_up_actions() {
     // rule: FLUID-ACT-8, FLUID-ACT-10
     let setup = duel(&[]);
-    let request = Request::Declare { options: vec![(B, 0)].into(), max_per_item: vec![1].into() };
+    let request =
+        Request::Declare { options: vec![(B, 0)].into(), max_per_item: vec![1].into(), rounds: vec![(1, 0)].into() };
     assert!(Fluid::check_choice(&setup, &request, &plan(&[(B, Intent::Lethal)], true)).is_err());
     // B declares Full Defense: A's attack rolls 4 dice and keeps the worst 3 (Inferior +1).
     let (log, _) = fight(

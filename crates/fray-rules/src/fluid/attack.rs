@@ -3,12 +3,17 @@
 
 use super::check::Check;
 use super::options::{ArmorSizeTest, MultiActionPenalty};
-use super::setup::{DefenceSkill, ItemKind, Setup};
+use super::setup::{DefenceSkill, ItemKind, Projectile, Setup};
 use super::{DefenceOption, Intent, List, State};
 use fray_engine::CombatantId;
 
 /// The defences `target` may use against `attacker`'s weapon, with its items' current DQ; broken
-/// items cannot defend (FLUID-DEF-1, -2, -5, -7, FLUID-SUNDER-6).
+/// items cannot defend (FLUID-DEF-1, -2, -3, -5, -7, -10, -11, FLUID-SUNDER-6).
+///
+/// Against melee: Dodge, and Parry or Block with any defending item or unarmed. Against a shot
+/// from within Nearby: the same, but the defence knocks the aim away (no size bonus, FLUID-DEF-10).
+/// Against a shot from farther: Dodge, or Parry or Block with a weapon or shield (not unarmed),
+/// the shooter getting the projectile's modifier (FLUID-DEF-11).
 pub fn defence_options(
     setup: &Setup,
     state: &State,
@@ -17,41 +22,114 @@ pub fn defence_options(
     target: CombatantId,
 ) -> List<DefenceOption, 8> {
     let options = &setup.options;
-    let weapon = &setup.combatants[attacker.index()].items[item];
+    let shooter = &setup.combatants[attacker.index()];
+    let weapon = &shooter.items[item];
     let weapon_size = weapon.smallest_size();
     let defender = &setup.combatants[target.index()];
     let current = state.fighter(target);
-    let mut out: List<DefenceOption, 8> = smallvec::smallvec![DefenceOption {
+    let dodge = DefenceOption {
         skill: DefenceSkill::Dodge,
         item: None,
         tn: defender.skill_value("dodge", options),
         size_bonus: 0,
         size: defender.size,
-    }];
-    if weapon.kind == ItemKind::Melee {
-        for skill in [DefenceSkill::Parry, DefenceSkill::Block] {
-            let name = if skill == DefenceSkill::Parry { "parry" } else { "block" };
-            let value = defender.skill_value(name, options);
-            for (i, defending) in defender.items.iter().enumerate() {
-                if defending.defends() && !current.broken(i) {
-                    // The listed size closest to the weapon's (FLUID-DEF-5, FLUID-SIZE-3).
-                    let size = defending.sizes.iter().copied().min_by_key(|s| (s - weapon_size).abs()).unwrap_or(3);
-                    let size_bonus = (size - weapon_size).abs();
-                    out.push(DefenceOption { skill, item: Some(i), tn: value + current.dq[i], size_bonus, size });
-                }
+        projectile: (0, 0),
+        knocks_aim: false,
+    };
+    let mut out: List<DefenceOption, 8> = smallvec::smallvec![dodge];
+    let point_blank = shooter.position.distance(defender.position) <= options.reach_m + 1e-9;
+    let ranged = weapon.kind == ItemKind::Ranged;
+    for skill in [DefenceSkill::Parry, DefenceSkill::Block] {
+        let name = if skill == DefenceSkill::Parry { "parry" } else { "block" };
+        let value = defender.skill_value(name, options);
+        for (i, defending) in defender.items.iter().enumerate() {
+            if !defending.defends() || current.broken(i) {
+                continue;
             }
-            // Unarmed: an item of creature size − 3, DQ 0 (FLUID-DEF-7).
-            let unarmed = defender.size - 3;
+            // The listed size closest to the weapon's (FLUID-DEF-5, FLUID-SIZE-3).
+            let size = defending.sizes.iter().copied().min_by_key(|s| (s - weapon_size).abs()).unwrap_or(3);
+            let tn = value + current.dq[i];
+            let option = if !ranged {
+                DefenceOption {
+                    skill,
+                    item: Some(i),
+                    tn,
+                    size_bonus: (size - weapon_size).abs(),
+                    size,
+                    projectile: (0, 0),
+                    knocks_aim: false,
+                }
+            } else if point_blank {
+                DefenceOption { skill, item: Some(i), tn, size_bonus: 0, size, projectile: (0, 0), knocks_aim: true }
+            } else {
+                let shield = defending.kind == ItemKind::Shield;
+                let projectile = match (weapon.projectile, skill, shield) {
+                    (Projectile::Bullet, DefenceSkill::Parry, _) => (0, 1),
+                    (Projectile::Arrow, DefenceSkill::Parry, _) => (3, 0),
+                    (Projectile::Arrow, _, true) => (0, 0),
+                    (Projectile::Bullet, _, true) => (3, 0),
+                    (Projectile::Bullet, _, false) => (0, 1),
+                    (Projectile::Arrow, _, false) => (3, 0),
+                };
+                DefenceOption { skill, item: Some(i), tn, size_bonus: 0, size, projectile, knocks_aim: false }
+            };
+            out.push(option);
+        }
+        // Unarmed: an item of creature size − 3, DQ 0 (FLUID-DEF-7); not against far shots.
+        let unarmed = defender.size - 3;
+        if !ranged {
             out.push(DefenceOption {
                 skill,
                 item: None,
                 tn: value,
                 size_bonus: (unarmed - weapon_size).abs(),
                 size: unarmed,
+                projectile: (0, 0),
+                knocks_aim: false,
+            });
+        } else if point_blank {
+            out.push(DefenceOption {
+                skill,
+                item: None,
+                tn: value,
+                size_bonus: 0,
+                size: unarmed,
+                projectile: (0, 0),
+                knocks_aim: true,
             });
         }
     }
     out
+}
+
+/// Interference with a shot: every foe of the shooter within Nearby of it, free to act, other
+/// than the target, adds its best Parry or Block bonus (not below 0, without dT) (FLUID-DEF-9).
+pub fn interference(setup: &Setup, state: &State, shooter: CombatantId, target: CombatantId) -> i32 {
+    let options = &setup.options;
+    let me = &setup.combatants[shooter.index()];
+    let mut total = 0;
+    for (i, foe) in setup.combatants.iter().enumerate() {
+        let who = CombatantId(i as u16);
+        let fighter = state.fighter(who);
+        if who == target || foe.side == me.side || !fighter.defends(options) {
+            continue;
+        }
+        if foe.position.distance(me.position) > options.reach_m + 1e-9 {
+            continue;
+        }
+        let mut best = 0;
+        for name in ["parry", "block"] {
+            let value = foe.skill_value(name, options);
+            best = best.max(value - 10);
+            for (j, item) in foe.items.iter().enumerate() {
+                if item.defends() && !fighter.broken(j) {
+                    best = best.max(value + fighter.dq[j] - 10);
+                }
+            }
+        }
+        total += best;
+    }
+    total
 }
 
 /// The TN of a sunder check: 10 + 2 × (other size − own size) + (other tier − own tier) + extra
@@ -107,7 +185,8 @@ pub fn attack_check(
     let weapon = &sheet.items[item];
     let skill = weapon.skill.as_deref().unwrap_or("");
     let oq = state.fighter(attacker).oq[item];
-    let size_bonus = defence.map_or(0, |d| if d.skill == DefenceSkill::Dodge { 0 } else { d.size_bonus });
+    let size_bonus =
+        defence.map_or(0, |d| if d.skill == DefenceSkill::Dodge { 0 } else { d.size_bonus + d.projectile.0 });
     let bonus = sheet.skill_value(skill, &setup.options) - 10
         + oq
         + state.fighter(attacker).ot
@@ -154,7 +233,7 @@ pub fn hit_damage(
         Intent::Stunning => (base_w, base_s + successes),
     };
     let before = (w, s);
-    let absorbing = defence.filter(|d| d.skill == DefenceSkill::Block && successes <= 5);
+    let absorbing = defence.filter(|d| d.skill == DefenceSkill::Block && !d.knocks_aim && successes <= 5);
     let current = state.fighter(target);
     let absorption = absorbing.map_or(0, |d| d.item.map_or(0, |i| current.dq[i]));
     let armour_av = target_sheet.armor.as_ref().map_or(0, |_| current.av);
@@ -182,7 +261,7 @@ pub fn hit_damage(
     }
     // A failed unarmed Parry or Block hurts the arm: ⌊W/4⌋ or ⌊W/2⌋ as S, on top under
     // `extra_stress`, instead of the W under `convert` (FLUID-DEF-8).
-    if let Some(d) = defence.filter(|d| d.item.is_none() && d.skill != DefenceSkill::Dodge) {
+    if let Some(d) = defence.filter(|d| d.item.is_none() && d.skill != DefenceSkill::Dodge && !d.knocks_aim) {
         let arm = if d.skill == DefenceSkill::Parry { w / 4 } else { w / 2 };
         if !options.unarmed_fail_extra_stress {
             w = 0;

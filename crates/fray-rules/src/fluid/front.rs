@@ -80,7 +80,7 @@ impl FluidScenario {
                     .collect();
                 (format!("split Tactics {tactics}"), options)
             }
-            Request::Declare { options, max_per_item } => {
+            Request::Declare { options, max_per_item, rounds } => {
                 let sheet = &setup.combatants[who.index()];
                 let mut out = vec![
                     ("no attack".to_owned(), Choice::Plan(Plan::default())),
@@ -94,7 +94,7 @@ impl FluidScenario {
                         let max = max_per_item[item];
                         for count in 1..=max {
                             let attacks: List<DeclaredAttack, 4> =
-                                smallvec::smallvec![DeclaredAttack { target, item, intent }; count as usize];
+                                smallvec::smallvec![DeclaredAttack::single(target, item, intent); count as usize];
                             let label = format!(
                                 "{count} × {} {} with {}",
                                 if intent == Intent::Lethal { "lethal attack on" } else { "stunning attack on" },
@@ -102,6 +102,31 @@ impl FluidScenario {
                                 sheet.items[item].id
                             );
                             out.push((label, Choice::Plan(Plan { attacks, full_defense: false })));
+                        }
+                    }
+                }
+                // Bursts and sprays at the weapon's maximum (FLUID-SPECIAL-5, -8).
+                for &(target, item) in options {
+                    let (burst, spray) = rounds.get(item).copied().unwrap_or((1, 0));
+                    for (r, is_spray) in [(burst, false), (spray, true)] {
+                        if r >= 2 {
+                            let attack = DeclaredAttack {
+                                target,
+                                item,
+                                intent: Intent::Lethal,
+                                rounds: r as u8,
+                                spray: is_spray,
+                            };
+                            let label = format!(
+                                "{} of {r} at {} with {}",
+                                if is_spray { "spray" } else { "burst" },
+                                self.name(target),
+                                sheet.items[item].id
+                            );
+                            out.push((
+                                label,
+                                Choice::Plan(Plan { attacks: smallvec::smallvec![attack], full_defense: false }),
+                            ));
                         }
                     }
                 }
@@ -225,11 +250,18 @@ impl FluidScenario {
                 json!({"event": "tie_break", "who": n(who), "face": face}),
             ),
             Event::Step { who } => (None, json!({"event": "step", "who": n(who)})),
+            Event::AmmoSpent { who, item } => {
+                let weapon = &self.0.combatants[who.index()].items[*item].id;
+                (
+                    Some(format!("{}'s {weapon} loses an ammunition count", n(who))),
+                    json!({"event": "ammo", "who": n(who), "item": weapon}),
+                )
+            }
             Event::Order { order } => {
                 let names: Vec<String> = order.iter().map(n).collect();
                 (Some(format!("order: {}", names.join(", "))), json!({"event": "order", "order": names}))
             }
-            Event::Attack { attacker, target, item, intent, defence, check, roll } => {
+            Event::Attack { attacker, target, item, intent, rounds, defence, check, roll } => {
                 let weapon = &self.0.combatants[attacker.index()].items[*item].id;
                 let defence_text = match defence {
                     None => "no defence".to_owned(),
@@ -242,16 +274,17 @@ impl FluidScenario {
                 };
                 (
                     Some(format!(
-                        "{} attacks {} with {weapon} ({defence_text}, TN {}): [{}] natural {}{} {:+} → {result}",
+                        "{} attacks {} with {weapon}{} ({defence_text}, TN {}): [{}] natural {}{} {:+} → {result}",
                         n(attacker),
                         n(target),
+                        if *rounds > 1 { format!(" ({rounds}-round burst)") } else { String::new() },
                         check.tn,
                         faces(roll),
                         roll.natural,
                         crit(roll),
                         check.bonus
                     )),
-                    json!({"event": "attack", "attacker": n(attacker), "target": n(target), "item": weapon,
+                    json!({"event": "attack", "attacker": n(attacker), "target": n(target), "item": weapon, "rounds": rounds,
                            "intent": if *intent == Intent::Lethal { "lethal" } else { "stunning" },
                            "defence": defence.map(|d| format!("{:?}", d.skill).to_lowercase()),
                            "edge": check.edge, "bonus": check.bonus, "tn": check.tn, "faces": roll.faces.as_slice(),

@@ -49,6 +49,22 @@ pub struct DeclaredAttack {
     pub item: usize,
     /// Lethal or stunning.
     pub intent: Intent,
+    /// Rounds fired: 1 for a single attack, r for a burst, k shots for a spray.
+    pub rounds: u8,
+    /// A spray-n-pray: `rounds` separate rolls (FLUID-SPECIAL-8).
+    pub spray: bool,
+}
+
+impl DeclaredAttack {
+    /// A single attack (one round).
+    pub fn single(target: CombatantId, item: usize, intent: Intent) -> DeclaredAttack {
+        DeclaredAttack { target, item, intent, rounds: 1, spray: false }
+    }
+
+    /// Check actions it counts as (FLUID-SPECIAL-9).
+    pub fn actions(&self, options: &Options) -> i32 {
+        if self.spray && !options.spray_counts_once { i32::from(self.rounds) } else { 1 }
+    }
 }
 
 /// A combatant's plan for the round (FLUID-ACT-1).
@@ -73,6 +89,11 @@ pub struct DefenceOption {
     pub size_bonus: i32,
     /// The size the defending item counts as for this contact (FLUID-SIZE-3).
     pub size: i32,
+    /// The shooter's projectile modifier against it: a flat bonus and an edge (FLUID-DEF-11).
+    pub projectile: (i32, i32),
+    /// It knocks a shot's aim away (a point-blank Parry or Block, FLUID-DEF-10): no absorption,
+    /// no sunder, no stress from a failed unarmed defence.
+    pub knocks_aim: bool,
 }
 
 /// A decision request.
@@ -90,6 +111,9 @@ pub enum Request {
         options: List<(CombatantId, usize), 8>,
         /// Most attacks allowed per item this round.
         max_per_item: List<u32, 4>,
+        /// Per item: the largest burst and the largest spray it may fire now (FLUID-SPECIAL-5 …
+        /// FLUID-SPECIAL-11, FLUID-GEAR-4); (1, 0) for a weapon that only makes single attacks.
+        rounds: List<(u32, u32), 4>,
     },
     /// Choose a defence against an incoming attack (FLUID-DEF-4); `None` is not defending.
     Defend {
@@ -236,6 +260,8 @@ pub enum Event {
         item: usize,
         /// Lethal or stunning.
         intent: Intent,
+        /// Rounds fired by this roll (a burst's r; 1 for each spray shot and single attacks).
+        rounds: u8,
         /// The defence used, if any.
         defence: Option<DefenceOption>,
         /// The check.
@@ -270,6 +296,13 @@ pub enum Event {
         roll: CheckRoll,
         /// Points lost.
         loss: i32,
+    },
+    /// A firearm loses one ammunition count (FLUID-GEAR-4).
+    AmmoSpent {
+        /// Whose weapon.
+        who: CombatantId,
+        /// Which item.
+        item: usize,
     },
     /// A condition gained or lost.
     Condition {
@@ -324,6 +357,10 @@ pub struct Fighter {
     pub dq: List<i32, 4>,
     /// Current armour AV.
     pub av: i32,
+    /// Ammunition counts left per item (`None`: not tracked) (FLUID-GEAR-4).
+    pub ammo: List<Option<i32>, 4>,
+    /// Rounds each item fired this round (FLUID-SPECIAL-11 `per_round`).
+    pub fired: List<u32, 4>,
 }
 
 impl Fighter {
@@ -416,6 +453,8 @@ impl Ruleset for Fluid {
                 oq: sheet.items.iter().map(|i| i.oq).collect(),
                 dq: sheet.items.iter().map(|i| i.dq).collect(),
                 av: sheet.armor.as_ref().map_or(0, |a| a.av),
+                ammo: sheet.items.iter().map(|i| i.ammo.filter(|_| setup.options.ammo_tracking)).collect(),
+                fired: sheet.items.iter().map(|_| 0).collect(),
             })
             .collect();
         State { round: 0, fighters, order: List::new(), ended: None }
@@ -435,6 +474,7 @@ impl Ruleset for Fluid {
                     fighter.stepped = false;
                     fighter.act_tested = false;
                     fighter.counters.clear();
+                    fighter.fired.iter_mut().for_each(|f| *f = 0);
                     if setup.options.full_defense_round {
                         fighter.full_defense = false;
                     }
@@ -467,7 +507,8 @@ impl Ruleset for Fluid {
                     fighter.full_defense = false;
                 }
             }
-            Event::Attack { attacker, target, defence, roll, .. } => {
+            Event::Attack { attacker, target, item, rounds, defence, roll, .. } => {
+                state.fighters[attacker.index()].fired[*item] += u32::from(*rounds);
                 // The attacker's first attack on a combatant uses up its counter bonus against it.
                 state.fighters[attacker.index()].counters.retain(|(who, _)| who != target);
                 // A parried attack gives the defender, before its own step, a counterattack bonus
@@ -490,6 +531,11 @@ impl Ruleset for Fluid {
                     Quality::Oq(i) => fighter.oq[*i] = (fighter.oq[*i] - loss).max(-5),
                     Quality::Dq(i) => fighter.dq[*i] = (fighter.dq[*i] - loss).max(-5),
                     Quality::Av => fighter.av = (fighter.av - loss).max(0),
+                }
+            }
+            Event::AmmoSpent { who, item } => {
+                if let Some(count) = &mut state.fighters[who.index()].ammo[*item] {
+                    *count = (*count - 1).max(0);
                 }
             }
             Event::Initiative { .. } | Event::TieBreak { .. } => {}
@@ -539,12 +585,24 @@ impl Ruleset for Fluid {
                     Err(format!("oT {ot} + dT {dt} must split Tactics {tactics} into non-negative parts"))
                 }
             }
-            (Request::Declare { options, max_per_item }, Choice::Plan(plan)) => {
+            (Request::Declare { options, max_per_item, rounds }, Choice::Plan(plan)) => {
                 if plan.full_defense && !plan.attacks.is_empty() {
                     return Err("Full Defense gives up every other action".into());
                 }
                 let mut used: List<u32, 4> = smallvec::smallvec![0; max_per_item.len()];
                 for attack in &plan.attacks {
+                    let (burst, spray) = rounds.get(attack.item).copied().unwrap_or((1, 0));
+                    let allowed = match (attack.spray, attack.rounds) {
+                        (false, r) => r >= 1 && u32::from(r) <= burst.max(1),
+                        (true, k) => k >= 2 && u32::from(k) <= spray,
+                    };
+                    if !allowed {
+                        let kind = if attack.spray { "spray" } else { "burst" };
+                        return Err(format!(
+                            "a {kind} of {} rounds with item {} is not allowed",
+                            attack.rounds, attack.item
+                        ));
+                    }
                     if !options.contains(&(attack.target, attack.item)) {
                         return Err(format!(
                             "attack on {} with item {} is not among the options",

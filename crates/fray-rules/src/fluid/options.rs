@@ -138,6 +138,14 @@ pub struct Options {
     pub sunder_weapon_on_armor: bool,
     /// FLUID-SUNDER-10: what triggers the armour check.
     pub armor_sunder_trigger: ArmorSunderTrigger,
+    /// FLUID-GEAR-4.
+    pub ammo_tracking: bool,
+    /// FLUID-SPECIAL-9: a spray counts once (false: each shot counts).
+    pub spray_counts_once: bool,
+    /// FLUID-SPECIAL-10: a pump-action weapon may also burst.
+    pub pump_burst: bool,
+    /// FLUID-SPECIAL-11: the maximum burst caps each attack (false: each round, `per_round`).
+    pub burst_cap_per_attack: bool,
 }
 
 /// What triggers an armour sunder check (FLUID-SUNDER-10).
@@ -181,6 +189,10 @@ impl Default for Options {
             sunder_on_parry: false,
             sunder_weapon_on_armor: false,
             armor_sunder_trigger: ArmorSunderTrigger::Hit,
+            ammo_tracking: true,
+            spray_counts_once: true,
+            pump_burst: false,
+            burst_cap_per_attack: true,
         }
     }
 }
@@ -214,6 +226,10 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo::new("sunder_on_parry", "false", "true", "FLUID-SUNDER-2"),
     OptionInfo::new("sunder_weapon_on_armor", "false", "true", "FLUID-SUNDER-8"),
     OptionInfo::new("armor_sunder_trigger", "hit", "wound, damage", "FLUID-SUNDER-10"),
+    OptionInfo::new("ammo_tracking", "true", "false", "FLUID-GEAR-4"),
+    OptionInfo::new("spray_counts", "once", "per_shot", "FLUID-SPECIAL-9"),
+    OptionInfo::new("pump_burst", "false", "true", "FLUID-SPECIAL-10"),
+    OptionInfo::new("burst_cap_scope", "per_attack", "per_round", "FLUID-SPECIAL-11"),
 ];
 
 impl Options {
@@ -323,6 +339,12 @@ impl Options {
                         ("damage", ArmorSunderTrigger::Damage),
                     ],
                 )?
+            }
+            "ammo_tracking" => self.ammo_tracking = pick(value, &boolean)?,
+            "spray_counts" => self.spray_counts_once = pick(value, &[("once", true), ("per_shot", false)])?,
+            "pump_burst" => self.pump_burst = pick(value, &boolean)?,
+            "burst_cap_scope" => {
+                self.burst_cap_per_attack = pick(value, &[("per_attack", true), ("per_round", false)])?
             }
             _ => return Err(crate::unknown_option(name, OPTIONS)),
         }

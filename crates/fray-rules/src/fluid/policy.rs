@@ -14,6 +14,7 @@ pub const POLICIES: &[(&str, &[&str])] = &[
     ("attacks", &["one", "max", "full_defense"]),
     ("pain", &["always", "never"]),
     ("sunder", &["never", "superior"]),
+    ("fire", &["single", "burst", "spray"]),
 ];
 
 /// The AI: answers every request from the combatant's named policies.
@@ -65,7 +66,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             let (ot, dt) = stance_split(setup, *tactics, stance);
             Choice::Split { ot, dt }
         }
-        Request::Declare { options, max_per_item } => {
+        Request::Declare { options, max_per_item, rounds } => {
             if policy.attacks == "full_defense" {
                 return Choice::Plan(Plan { attacks: List::new(), full_defense: true });
             }
@@ -76,7 +77,15 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                 if let Some(&(_, item)) = options.iter().find(|(t, _)| *t == target) {
                     let count = if policy.attacks == "max" { max_per_item[item] } else { 1 };
                     let intent = if policy.intent == "stunning" { Intent::Stunning } else { Intent::Lethal };
-                    attacks.extend((0..count).map(|_| DeclaredAttack { target, item, intent }));
+                    // Fire mode: the weapon's largest burst or spray when the policy says so.
+                    let (burst, spray) = rounds.get(item).copied().unwrap_or((1, 0));
+                    let (r, is_spray) = match policy.fire.as_str() {
+                        "burst" if burst >= 2 => (burst, false),
+                        "spray" if spray >= 2 => (spray, true),
+                        _ => (1, false),
+                    };
+                    let attack = DeclaredAttack { target, item, intent, rounds: r as u8, spray: is_spray };
+                    attacks.extend((0..count).map(|_| attack));
                 }
             }
             Choice::Plan(Plan { attacks, full_defense: false })

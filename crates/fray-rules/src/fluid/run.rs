@@ -1,6 +1,6 @@
 //! The `fluid` round: round-start tests, tactics, declarations, initiative, steps (FLUID-ROUND-2).
 
-use super::attack::{Hit, attack_check, defence_options, defence_tn, hit_damage, sunder_loss, sunder_tn};
+use super::attack::{Hit, attack_check, defence_options, defence_tn, hit_damage, interference, sunder_loss, sunder_tn};
 use super::check::Check;
 use super::options::ArmorSunderTrigger;
 use super::options::InitiativeTie;
@@ -91,13 +91,14 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
                     continue;
                 }
             }
-            let declared = fight.state().fighter(who).plan.attacks.len();
-            for k in 0..declared {
+            let attacks = fight.state().fighter(who).plan.attacks.len();
+            let declared: i32 = fight.state().fighter(who).plan.attacks.iter().map(|a| a.actions(&setup.options)).sum();
+            for k in 0..attacks {
                 if !fight.state().fighter(who).able() {
                     break;
                 }
                 let attack = fight.state().fighter(who).plan.attacks[k];
-                resolve_attack(fight, who, attack, declared as i32)?;
+                resolve_attack(fight, who, attack, declared)?;
             }
             if let Some(result) = ended(fight) {
                 return Ok(result);
@@ -214,6 +215,7 @@ fn update_conditions<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(fight: F<'_, '_
 /// Every (target, weapon) within reach, and the per-item attack limit (FLUID-ACT-7, FLUID-MOVE-10).
 pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) -> Request {
     let sheet = &setup.combatants[who.index()];
+    let fighter = &state.fighters[who.index()];
     let mut options: List<(CombatantId, usize), 8> = List::new();
     for (t, target) in setup.combatants.iter().enumerate() {
         let target_state = &state.fighters[t];
@@ -224,10 +226,11 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
         for (i, item) in sheet.items.iter().enumerate() {
             let reaches = match item.kind {
                 ItemKind::Melee => in_reach,
-                ItemKind::Ranged => true,
+                // A firearm with no ammunition left cannot fire (FLUID-GEAR-4).
+                ItemKind::Ranged => fighter.ammo[i] != Some(0),
                 ItemKind::Shield => false,
             };
-            if reaches && item.skill.is_some() && !state.fighters[who.index()].broken(i) {
+            if reaches && item.skill.is_some() && !fighter.broken(i) {
                 options.push((CombatantId(t as u16), i));
             }
         }
@@ -241,7 +244,25 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
             (None, _) => 0,
         })
         .collect::<List<u32, 4>>();
-    Request::Declare { options, max_per_item }
+    // Bursts: semi-automatic and automatic firearms (pump-action under `pump_burst`); sprays:
+    // any firearm that may fire two or more (FLUID-SPECIAL-5, -7, -8, -10).
+    let rounds = sheet
+        .items
+        .iter()
+        .map(|item| {
+            if item.kind != ItemKind::Ranged {
+                return (1, 0);
+            }
+            let max = item.fire.max_rounds();
+            let burst = match item.fire {
+                super::setup::Fire::Single => 1,
+                super::setup::Fire::Pump if !setup.options.pump_burst => 1,
+                _ => max,
+            };
+            (burst, if max >= 2 { max } else { 0 })
+        })
+        .collect::<List<(u32, u32), 4>>();
+    Request::Declare { options, max_per_item, rounds }
 }
 
 /// Rolls initiative and orders the steps (FLUID-INIT-1, -3, -4, -7).
@@ -321,7 +342,8 @@ fn roll_off<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     Ok(out)
 }
 
-/// One attack: defence, pain check, the check, damage (FLUID-ATK-*, FLUID-DEF-*, FLUID-DMG-*).
+/// One declared attack: a single attack, a burst, or a spray of separate rolls
+/// (FLUID-SPECIAL-5 … FLUID-SPECIAL-11, FLUID-GEAR-4).
 fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     attacker: CombatantId,
@@ -330,27 +352,72 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let options = &setup.options;
-    let DeclaredAttack { target, item, intent } = attack;
+    let weapon = &setup.combatants[attacker.index()].items[attack.item];
+    // Under `per_round` the maximum burst caps every round the weapon fires this combat round.
+    let mut rounds = u32::from(attack.rounds);
+    if !options.burst_cap_per_attack {
+        let fired = fight.state().fighter(attacker).fired[attack.item];
+        rounds = rounds.min(weapon.fire.max_rounds().saturating_sub(fired));
+        if rounds == 0 {
+            return Ok(());
+        }
+    }
+    // Recoil: −⌊r × recoil factor⌋ (FLUID-SPECIAL-5, -6, -8).
+    let penalty = |r: u32| if r >= 2 { -((r / if weapon.half_recoil { 2 } else { 1 }) as i32) } else { 0 };
+    if attack.spray {
+        for _ in 0..rounds {
+            if fight.state().fighter(attacker).ammo[attack.item] == Some(0) {
+                break;
+            }
+            roll_attack(fight, attacker, attack, declared, 1, penalty(rounds), 1, true)?;
+        }
+        Ok(())
+    } else {
+        let rounds = rounds.max(1);
+        roll_attack(fight, attacker, attack, declared, rounds as u8, penalty(rounds), rounds as i32, rounds >= 2)
+    }
+}
+
+/// One attack roll: defence, pain check, the check, ammunition, damage, sunder
+/// (FLUID-ATK-*, FLUID-DEF-*, FLUID-DMG-*, FLUID-SUNDER-*).
+#[allow(clippy::too_many_arguments, reason = "the roll's place in its burst or spray")]
+fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    attacker: CombatantId,
+    attack: DeclaredAttack,
+    declared: i32,
+    rounds: u8,
+    recoil: i32,
+    multiplier: i32,
+    multi_round: bool,
+) -> Result<(), FightError> {
+    let setup = fight.setup();
+    let options = &setup.options;
+    let DeclaredAttack { target, item, intent, .. } = attack;
     let sheet = &setup.combatants[attacker.index()];
     let target_sheet = &setup.combatants[target.index()];
     let weapon = &sheet.items[item];
     if fight.state().fighter(target).dead {
         return Ok(()); // dropped: nothing to hit (not a change of plan)
     }
-    if weapon.kind == ItemKind::Melee && sheet.position.distance(target_sheet.position) > options.reach_m + 1e-9 {
+    let distance = sheet.position.distance(target_sheet.position);
+    let near = distance <= options.reach_m + 1e-9;
+    if weapon.kind == ItemKind::Melee && !near {
         return Ok(());
     }
+    let ranged = weapon.kind == ItemKind::Ranged;
 
     // The target's defence (FLUID-ATK-3, FLUID-DEF-4, FLUID-DEF-13).
     let target_state = fight.state().fighter(target);
-    let (defends, unconscious, vulnerable, full_defense) = (
+    let (defends, unconscious, stunned, vulnerable, full_defense) = (
         target_state.defends(options),
         target_state.unconscious,
+        target_state.stunned,
         target_state.stunned || target_state.dying,
         target_state.full_defense,
     );
     let mut edge = 0;
-    let (defence, tn) = if defends {
+    let (defence, mut tn) = if defends {
         let options_list = defence_options(setup, fight.state(), attacker, item, target);
         let request = Request::Defend { attacker, options: options_list.clone() };
         let Choice::Defence(pick) = fight.decide(target, &request)? else { unreachable!("checked by check_choice") };
@@ -359,15 +426,25 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     } else {
         (None, 10)
     };
-    // Vulnerable targets (FLUID-DEF-12); Full Defense (FLUID-ACT-8).
-    if unconscious {
-        edge += 2;
-    } else if vulnerable {
-        edge += 1;
+    if ranged {
+        // Foes of the shooter within Nearby interfere (FLUID-DEF-9).
+        tn += interference(setup, fight.state(), attacker, target);
+    }
+    // Vulnerable targets: melee and shots from within Nearby (FLUID-DEF-12); a shot from farther
+    // against a stunned or unconscious target is plain TN 10 (FLUID-DEF-15).
+    if !ranged || near {
+        if unconscious {
+            edge += 2;
+        } else if vulnerable {
+            edge += 1;
+        }
+    } else if unconscious || stunned {
+        tn = 10;
     }
     if full_defense {
         edge -= 1;
     }
+    edge += defence.map_or(0, |d| d.projectile.1);
 
     // Ignoring pain (FLUID-TRACK-4).
     let cp = condition_penalty(setup, fight.state(), attacker);
@@ -383,9 +460,11 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     }
 
     // A sunder attack, chosen once the Block is known (FLUID-SUNDER-7, FLUID-ATK-11).
-    let blocking = defence.filter(|d| d.skill == DefenceSkill::Block).and_then(|d| d.item);
+    let blocking = defence.filter(|d| d.skill == DefenceSkill::Block && !d.knocks_aim).and_then(|d| d.item);
     let sunder_attack = match blocking {
-        Some(b) if options.sunder_checks && weapon.tier.is_some() && target_sheet.items[b].tier.is_some() => {
+        Some(b)
+            if !ranged && options.sunder_checks && weapon.tier.is_some() && target_sheet.items[b].tier.is_some() =>
+        {
             let Choice::Sunder(yes) = fight.decide(attacker, &Request::SunderAttack { target })? else {
                 unreachable!("checked by check_choice")
             };
@@ -395,25 +474,36 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     };
 
     // The attack check (FLUID-ATK-2, FLUID-ATK-6, FLUID-ACT-4).
-    let check = attack_check(setup, fight.state(), attacker, item, target, defence, tn, edge, declared, pain);
+    let check = attack_check(setup, fight.state(), attacker, item, target, defence, tn, edge, declared, pain + recoil);
     let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(attacker, "attack"))?;
-    fight.emit(Event::Attack { attacker, target, item, intent, defence, check, roll });
+    fight.emit(Event::Attack { attacker, target, item, intent, rounds, defence, check, roll });
+    // Ammunition: a count is lost on a natural of 15+ (a single shot) or 14+ (a burst, each spray
+    // shot) (FLUID-GEAR-4).
+    if ranged && fight.state().fighter(attacker).ammo[item].is_some() {
+        let threshold = if multi_round { 14 } else { 15 };
+        if roll.natural >= threshold {
+            fight.emit(Event::AmmoSpent { who: attacker, item });
+        }
+    }
 
     // Damage (FLUID-DMG-1 … FLUID-DMG-5) and armour (FLUID-ARM-2 … FLUID-ARM-4, FLUID-DEF-6); a
-    // sunder attack that hits puts everything into the blocking item instead.
+    // burst's successes are multiplied by its rounds for everything that follows (FLUID-SPECIAL-5);
+    // a sunder attack that hits puts everything into the blocking item instead.
+    let successes = roll.margin * multiplier;
     let mut hit = None;
     if roll.margin >= 0 && !sunder_attack {
         let base_w = amount(fight, &weapon.damage_w, attacker)?;
         let base_s = amount(fight, &weapon.damage_s, attacker)?;
         let damage =
-            hit_damage(setup, fight.state(), attacker, item, target, intent, defence, roll.margin, base_w, base_s);
+            hit_damage(setup, fight.state(), attacker, item, target, intent, defence, successes, base_w, base_s);
         let Hit { before, av, w, s } = damage;
         fight.emit(Event::Damage { by: attacker, target, before, av, w, s });
         update_conditions(fight, target);
         hit = Some(damage);
     }
     if options.sunder_checks {
-        sunder(fight, attacker, item, target, defence, roll.margin, sunder_attack, hit)?;
+        let margin = if roll.margin >= 0 { successes } else { roll.margin };
+        sunder(fight, attacker, item, target, defence, margin, sunder_attack, hit)?;
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 
 use super::options::Options;
 use super::policy::POLICIES;
-use super::setup::{Amount, Armor, Item, ItemKind, PolicySpec, STATS, Setup, Sheet, Skill};
+use super::setup::{Amount, Armor, Fire, Item, ItemKind, PolicySpec, Projectile, STATS, Setup, Sheet, Skill};
 use crate::did_you_mean;
 use crate::scenario::ScenarioError;
 use fray_engine::{Pos, SideId};
@@ -79,6 +79,10 @@ struct ItemToml {
     dq: i32,
     sizes: Option<Vec<Spanned<SizeToml>>>,
     tier: Option<Spanned<i32>>,
+    fire: Option<Spanned<String>>,
+    recoil_factor: Option<Spanned<f64>>,
+    ammo_counts: Option<Spanned<i32>>,
+    projectile: Option<Spanned<String>>,
 }
 
 fn melee() -> Spanned<String> {
@@ -242,6 +246,52 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 dq: it.dq,
                 sizes,
                 tier: tier(&it.tier, &err)?,
+                fire: match &it.fire {
+                    None => Fire::Single,
+                    Some(f) => match f.get_ref().as_str() {
+                        "single" => Fire::Single,
+                        "pump" => Fire::Pump,
+                        "semi" => Fire::Semi,
+                        "burst" => Fire::Burst,
+                        "auto" => Fire::Auto,
+                        other => {
+                            return Err(err(
+                                f.span(),
+                                format!("unknown fire mode `{other}`, expected single, pump, semi, burst or auto"),
+                            ));
+                        }
+                    },
+                },
+                half_recoil: match &it.recoil_factor {
+                    None => false,
+                    Some(r) if *r.get_ref() == 1.0 => false,
+                    Some(r) if *r.get_ref() == 0.5 => true,
+                    Some(r) => {
+                        return Err(err(
+                            r.span(),
+                            format!("expected a recoil factor of 1 or 0.5, found {}", r.get_ref()),
+                        ));
+                    }
+                },
+                ammo: match &it.ammo_counts {
+                    Some(a) if *a.get_ref() < 0 => {
+                        return Err(err(a.span(), "expected 0 or more ammunition counts".into()));
+                    }
+                    other => other.as_ref().map(|a| *a.get_ref()),
+                },
+                projectile: match &it.projectile {
+                    None => Projectile::Bullet,
+                    Some(p) => match p.get_ref().as_str() {
+                        "bullet" => Projectile::Bullet,
+                        "arrow" => Projectile::Arrow,
+                        other => {
+                            return Err(err(
+                                p.span(),
+                                format!("unknown projectile `{other}`, expected bullet or arrow"),
+                            ));
+                        }
+                    },
+                },
             });
         }
         let armor = match &c.armor {
@@ -288,6 +338,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 "intent" => &mut policy.intent,
                 "attacks" => &mut policy.attacks,
                 "sunder" => &mut policy.sunder,
+                "fire" => &mut policy.fire,
                 _ => &mut policy.pain,
             };
             *slot = value.get_ref().clone();

@@ -45,6 +45,43 @@ pub enum ItemKind {
     Shield,
 }
 
+/// A firearm's fire mode and its maximum burst (FLUID-SPECIAL-7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fire {
+    /// Single shots (max 1).
+    Single,
+    /// Pump-action (max 2, sprays only by default: FLUID-SPECIAL-10).
+    Pump,
+    /// Semi-automatic (max 4).
+    Semi,
+    /// Burst-fire (max 6).
+    Burst,
+    /// Full-auto (max 8).
+    Auto,
+}
+
+impl Fire {
+    /// The maximum rounds in one burst or shots in one spray.
+    pub fn max_rounds(self) -> u32 {
+        match self {
+            Fire::Single => 1,
+            Fire::Pump => 2,
+            Fire::Semi => 4,
+            Fire::Burst => 6,
+            Fire::Auto => 8,
+        }
+    }
+}
+
+/// What a ranged weapon shoots (FLUID-DEF-11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Projectile {
+    /// Bullets.
+    Bullet,
+    /// Arrows, bolts and thrown weapons.
+    Arrow,
+}
+
 /// Base damage: constant or dice (FLUID-DMG-1, FLUID-DICE-11).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Amount {
@@ -76,6 +113,14 @@ pub struct Item {
     pub sizes: Vec<i32>,
     /// Quality tier T1–T5; `None` never sunders (FLUID-GEAR-3, FLUID-SUNDER-13).
     pub tier: Option<i32>,
+    /// Fire mode (ranged weapons).
+    pub fire: Fire,
+    /// A good recoil suppressor halves the burst penalty (FLUID-SPECIAL-6).
+    pub half_recoil: bool,
+    /// Ammunition counts, if tracked (FLUID-GEAR-4).
+    pub ammo: Option<i32>,
+    /// What it shoots.
+    pub projectile: Projectile,
 }
 
 impl Item {
@@ -119,6 +164,8 @@ pub struct PolicySpec {
     /// When to make a sunder attack on a blocking item (FLUID-SUNDER-7): `never`, or `superior`
     /// (when its weapon's tier is higher).
     pub sunder: String,
+    /// How to fire a firearm: `single`, `burst` or `spray` (at the weapon's maximum).
+    pub fire: String,
 }
 
 impl Default for PolicySpec {
@@ -130,6 +177,7 @@ impl Default for PolicySpec {
             attacks: "one".into(),
             pain: "always".into(),
             sunder: "never".into(),
+            fire: "single".into(),
         }
     }
 }
