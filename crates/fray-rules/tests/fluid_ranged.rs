@@ -1,0 +1,285 @@
+//! `fluid` shooting: worked example E (bursts, sprays, recoil, ammunition) and the defences
+//! against shots.
+
+use fray_engine::{CombatantId, Fight, Record, Ruleset, Scripted};
+use fray_rules::fluid::{
+    Choice, DeclaredAttack, DefenceSkill, Event, Fluid, Intent, Plan, Request, Setup, policy, scenario,
+};
+
+const SHOOTER: CombatantId = CombatantId(0);
+const TARGET: CombatantId = CombatantId(1);
+
+/// Example E's shooter (skill 14, a burst-fire SMG, 3W, 10 counts) and a target 10 m away with
+/// Dodge 12; `extra` adds combatants or edits.
+fn range(gun: &str, target_extra: &str, distance: f64) -> Setup {
+    let text = format!(
+        r#"
+[rules]
+ruleset = "fluid"
+[[combatants]]
+id = "shooter"
+side = "one"
+pc = 20
+skills = {{ smg = {{ value = 14 }} }}
+position = 0.0
+[[combatants.items]]
+id = "gun"
+kind = "ranged"
+skill = "smg"
+damage = {{ w = 3 }}
+{gun}
+[[combatants]]
+id = "target"
+side = "two"
+pc = 40
+skills = {{ dodge = {{ value = 12 }}, parry = {{ value = 12 }}, block = {{ value = 12 }} }}
+position = {distance}
+{target_extra}
+"#
+    );
+    scenario::load("range.toml", &text, &[]).unwrap_or_else(|e| panic!("{e}"))
+}
+
+const SMG: &str = "fire = \"burst\"\nammo_counts = 10";
+
+fn shoot(setup: &Setup, attack: DeclaredAttack, defence: Option<usize>, faces: &[u32]) -> Vec<Event> {
+    let choices = vec![
+        Choice::Split { ot: 0, dt: 0 },
+        Choice::Split { ot: 0, dt: 0 },
+        Choice::Plan(Plan { attacks: smallvec::smallvec![attack], full_defense: false }),
+        Choice::Defence(defence),
+        Choice::Defence(defence),
+        Choice::Defence(defence),
+    ];
+    let decider = policy::Scripted { choices: choices.into() };
+    let mut fight = Fight::<Fluid, _, _, _>::new(setup, Scripted::faces(faces), decider, Record::default());
+    let _ = fight.run();
+    fight.into_parts().1.0
+}
+
+fn rolls(log: &[Event]) -> Vec<(u8, i32, i32, i32)> {
+    log.iter()
+        .filter_map(|e| match e {
+            Event::Attack { rounds, check, roll, .. } => Some((*rounds, check.bonus, roll.natural, roll.margin)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn damage(log: &[Event]) -> Vec<(i32, i32)> {
+    log.iter().filter_map(|e| if let Event::Damage { before, .. } = e { Some(*before) } else { None }).collect()
+}
+
+fn ammo_lost(log: &[Event]) -> usize {
+    log.iter().filter(|e| matches!(e, Event::AmmoSpent { .. })).count()
+}
+
+fn burst(r: u8) -> DeclaredAttack {
+    DeclaredAttack { target: TARGET, item: 0, intent: Intent::Lethal, rounds: r, spray: false }
+}
+
+/// Initiative faces: the shooter first.
+const INIT: [u32; 6] = [6, 6, 6, 1, 1, 1];
+
+fn with(faces: &[u32]) -> Vec<u32> {
+    INIT.iter().chain(faces).copied().collect()
+}
+
+#[test]
+fn example_e_bursts_multiply_successes() {
+    // rule: FLUID-SPECIAL-5, FLUID-GEAR-4
+    let setup = range(SMG, "", 10.0);
+    // 1. A 2-round burst, [4,4,5]: 13 + 4 − 2 = 15 vs Dodge 12: margin 3 → 6 successes → 9W.
+    let log = shoot(&setup, burst(2), Some(0), &with(&[4, 4, 5]));
+    assert_eq!(rolls(&log), vec![(2, 4 - 2, 13, 3)]);
+    assert_eq!(damage(&log), vec![(9, 0)]);
+    assert_eq!(ammo_lost(&log), 0);
+    // 2. [4,4,4]: margin 2 → 4 successes; a single shot with the same faces: margin 4 → 4.
+    let log = shoot(&setup, burst(2), Some(0), &with(&[4, 4, 4]));
+    assert_eq!(damage(&log), vec![(3 + 4, 0)]);
+    let log = shoot(&setup, burst(1), Some(0), &with(&[4, 4, 4]));
+    assert_eq!(damage(&log), vec![(3 + 4, 0)]);
+    // 3. [5,5,4]: margin 4 → 8 successes, and one count lost (natural 14 ≥ 14 for a burst).
+    let log = shoot(&setup, burst(2), Some(0), &with(&[5, 5, 4]));
+    assert_eq!(damage(&log), vec![(11, 0)]);
+    assert_eq!(ammo_lost(&log), 1);
+    assert_eq!(fray_engine::replay::<Fluid>(&setup, &log).fighters[0].ammo[0], Some(9));
+    // A single shot on natural 14 keeps its count; on 15 it loses one.
+    assert_eq!(ammo_lost(&shoot(&setup, burst(1), Some(0), &with(&[5, 5, 4]))), 0);
+    assert_eq!(ammo_lost(&shoot(&setup, burst(1), Some(0), &with(&[5, 5, 5]))), 1);
+}
+
+#[test]
+fn recoil_suppressors_halve_the_burst_penalty() {
+    // rule: FLUID-SPECIAL-6
+    let setup = range("fire = \"burst\"\nrecoil_factor = 0.5", "", 10.0);
+    let log = shoot(&setup, burst(3), Some(0), &with(&[4, 4, 4]));
+    assert_eq!(rolls(&log)[0].1, 4 - 1);
+}
+
+#[test]
+fn sprays_are_separate_rolls_each_at_minus_k() {
+    // rule: FLUID-SPECIAL-8, FLUID-SPECIAL-9, FLUID-GEAR-4
+    let setup = range(SMG, "", 10.0);
+    let spray = DeclaredAttack { target: TARGET, item: 0, intent: Intent::Lethal, rounds: 3, spray: true };
+    let log = shoot(&setup, spray, Some(0), &with(&[4, 4, 4, 5, 5, 4, 1, 2, 3]));
+    let all = rolls(&log);
+    assert_eq!(all.len(), 3);
+    assert!(all.iter().all(|r| r.0 == 1 && r.1 == 4 - 3), "{all:?}");
+    // Each shot checks ammunition at 14+.
+    assert_eq!(ammo_lost(&log), 1);
+    // One check action: the declared N is 1 (no multi-action penalty) unless `per_shot`.
+    let mut per_shot = setup.clone();
+    per_shot.options.set("spray_counts", "per_shot").unwrap();
+    let log = shoot(&per_shot, spray, Some(0), &with(&[4, 4, 4, 5, 5, 4, 1, 2, 3]));
+    assert!(rolls(&log).iter().all(|r| r.1 == 4 - 3 - 3), "{:?}", rolls(&log));
+}
+
+#[test]
+fn fire_modes_cap_bursts_and_sprays() {
+    // rule: FLUID-SPECIAL-7, FLUID-SPECIAL-10, FLUID-SPECIAL-11
+    let cap = |fire: &str, sets: &[(&str, &str)]| {
+        let mut setup = range(&format!("fire = \"{fire}\""), "", 10.0);
+        for (k, v) in sets {
+            setup.options.set(k, v).unwrap();
+        }
+        let state = Fluid::initial_state(&setup);
+        let Request::Declare { rounds, .. } = policy::declare_options_for_tests(&setup, &state, SHOOTER) else {
+            unreachable!()
+        };
+        rounds[0]
+    };
+    assert_eq!(cap("single", &[]), (1, 0));
+    assert_eq!(cap("pump", &[]), (1, 2));
+    assert_eq!(cap("pump", &[("pump_burst", "true")]), (2, 2));
+    assert_eq!(cap("semi", &[]), (4, 4));
+    assert_eq!(cap("burst", &[]), (6, 6));
+    assert_eq!(cap("auto", &[]), (8, 8));
+    let setup = range("fire = \"semi\"", "", 10.0);
+    let request = policy::declare_options_for_tests(&setup, &Fluid::initial_state(&setup), SHOOTER);
+    let plan = |r: u8, spray: bool| {
+        Choice::Plan(Plan {
+            attacks: smallvec::smallvec![DeclaredAttack { rounds: r, spray, ..burst(1) }],
+            full_defense: false,
+        })
+    };
+    assert!(Fluid::check_choice(&setup, &request, &plan(4, false)).is_ok());
+    assert!(Fluid::check_choice(&setup, &request, &plan(5, false)).is_err());
+    assert!(Fluid::check_choice(&setup, &request, &plan(1, true)).is_err());
+    // `per_round`: a second burst in the round fires only what the cap leaves (4 − 3 = 1).
+    let mut per_round = range("fire = \"semi\"", "", 10.0);
+    per_round.combatants[0].skills[0].rank = 1;
+    per_round.options.set("burst_cap_scope", "per_round").unwrap();
+    let choices = vec![
+        Choice::Split { ot: 0, dt: 0 },
+        Choice::Split { ot: 0, dt: 0 },
+        Choice::Plan(Plan { attacks: smallvec::smallvec![burst(3), burst(3)], full_defense: false }),
+        Choice::Defence(Some(0)),
+        Choice::Defence(Some(0)),
+    ];
+    let decider = policy::Scripted { choices: choices.into() };
+    let mut fight = Fight::<Fluid, _, _, _>::new(
+        &per_round,
+        Scripted::faces(with(&[1, 1, 2, 1, 1, 2])),
+        decider,
+        Record::default(),
+    );
+    let _ = fight.run();
+    let log = fight.into_parts().1.0;
+    assert_eq!(rolls(&log).iter().map(|r| r.0).collect::<Vec<_>>(), vec![3, 1]);
+}
+
+#[test]
+fn an_empty_gun_cannot_fire() {
+    // rule: FLUID-GEAR-4
+    let setup = range("fire = \"single\"\nammo_counts = 0", "", 10.0);
+    let Request::Declare { options, .. } =
+        policy::declare_options_for_tests(&setup, &Fluid::initial_state(&setup), SHOOTER)
+    else {
+        unreachable!()
+    };
+    assert!(options.is_empty());
+    // Without ammunition tracking the count is ignored.
+    let untracked = scenario::load(
+        "x",
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/fluid/barbarian-vs-marauder.toml"
+        ))
+        .unwrap()
+        .replace("damage = { w = 7 }", "damage = { w = 7 }\nammo_counts = 0")
+        .replace("kind = \"melee\"\nskill = \"axe\"", "kind = \"ranged\"\nskill = \"axe\""),
+        &[("ammo_tracking".into(), "false".into())],
+    )
+    .unwrap();
+    let Request::Declare { options, .. } =
+        policy::declare_options_for_tests(&untracked, &Fluid::initial_state(&untracked), SHOOTER)
+    else {
+        unreachable!()
+    };
+    assert!(!options.is_empty());
+}
+
+#[test]
+fn defences_against_shots() {
+    // rule: FLUID-DEF-3, FLUID-DEF-10, FLUID-DEF-11
+    let shield = "[[combatants.items]]\nid = \"shield\"\nkind = \"shield\"\ndq = 1\n[[combatants.items]]\nid = \"sword\"\nkind = \"melee\"\nskill = \"parry\"\ndq = 0";
+    let options = |setup: &Setup| {
+        fray_rules::fluid::attack::defence_options(setup, &Fluid::initial_state(setup), SHOOTER, 0, TARGET)
+    };
+    // Farther than Nearby, bullets: Dodge; Parry with the sword (Superior +1); Block with the
+    // shield (+3) or the sword (Superior +1); never unarmed.
+    let far = options(&range("", shield, 10.0));
+    let find = |opts: &[fray_rules::fluid::DefenceOption], skill, item| {
+        opts.iter().find(|o| o.skill == skill && o.item == item).copied()
+    };
+    assert!(find(&far, DefenceSkill::Dodge, None).is_some());
+    assert_eq!(find(&far, DefenceSkill::Parry, Some(1)).unwrap().projectile, (0, 1));
+    assert_eq!(find(&far, DefenceSkill::Block, Some(0)).unwrap().projectile, (3, 0));
+    assert_eq!(find(&far, DefenceSkill::Block, Some(1)).unwrap().projectile, (0, 1));
+    assert!(find(&far, DefenceSkill::Parry, None).is_none());
+    // Arrows: +3 against a Parry, nothing against a shield Block.
+    let arrows = options(&range("projectile = \"arrow\"", shield, 10.0));
+    assert_eq!(find(&arrows, DefenceSkill::Parry, Some(1)).unwrap().projectile, (3, 0));
+    assert_eq!(find(&arrows, DefenceSkill::Block, Some(0)).unwrap().projectile, (0, 0));
+    // Within Nearby: Parry or Block as against melee, unarmed too, knocking the aim away.
+    let near = options(&range("", shield, 1.0));
+    let unarmed = find(&near, DefenceSkill::Parry, None).unwrap();
+    assert!(unarmed.knocks_aim && unarmed.projectile == (0, 0) && unarmed.size_bonus == 0);
+    // A point-blank Block gives no absorption: 3 + 4 = 7W against no armour stays 7W.
+    let setup = range("", shield, 1.0);
+    let block = options(&setup).iter().position(|o| o.skill == DefenceSkill::Block && o.item == Some(0));
+    let log = shoot(&setup, burst(1), block, &with(&[6, 6, 2]));
+    assert_eq!(damage(&log), vec![(3 + rolls(&log)[0].3, 0)]);
+    assert!(log.iter().any(|e| matches!(e, Event::Damage { av: 0, .. })));
+}
+
+#[test]
+fn foes_near_the_shooter_interfere() {
+    // rule: FLUID-DEF-9
+    // A friend of the target stands 1 m from the shooter with Parry 13 and a DQ +1 sword: +4 to
+    // the target's TN; the target itself never counts.
+    let friend = "[[combatants]]\nid = \"friend\"\nside = \"two\"\npc = 10\nskills = { parry = { value = 13 } }\nposition = 1.0\n[[combatants.items]]\nid = \"sword\"\nskill = \"parry\"\ndq = 1";
+    let setup = range("", friend, 10.0);
+    assert_eq!(fray_rules::fluid::attack::interference(&setup, &Fluid::initial_state(&setup), SHOOTER, TARGET), 4);
+    let log = shoot(&setup, burst(1), Some(0), &[6, 6, 6, 1, 1, 1, 2, 2, 2, 4, 4, 4]);
+    let tn = log.iter().find_map(|e| if let Event::Attack { check, .. } = e { Some(check.tn) } else { None });
+    assert_eq!(tn, Some(12 + 4));
+}
+
+#[test]
+fn far_shots_at_the_helpless_are_plain_tn_10() {
+    // rule: FLUID-DEF-15, FLUID-DEF-12
+    let far = range("", "s = 0", 10.0);
+    let mut far = far.clone();
+    far.options.set("side_out_when", "dead").unwrap();
+    let log = shoot(&far, burst(1), None, &[6, 6, 6, 4, 4, 4]);
+    let check = log.iter().find_map(|e| if let Event::Attack { check, .. } = e { Some(*check) } else { None }).unwrap();
+    assert_eq!((check.tn, check.edge), (10, 0));
+    // From within Nearby the unconscious target is Superior +2.
+    let mut near = range("", "s = 0", 1.0);
+    near.options.set("side_out_when", "dead").unwrap();
+    let log = shoot(&near, burst(1), None, &[6, 6, 6, 4, 4, 4, 4, 4]);
+    let check = log.iter().find_map(|e| if let Event::Attack { check, .. } = e { Some(*check) } else { None }).unwrap();
+    assert_eq!(check.edge, 2);
+}
