@@ -231,8 +231,16 @@ fn dying_targets_are_superior_plus_one() {
 fn the_multi_action_penalty_and_the_attack_limit() {
     // rule: FLUID-ACT-1, FLUID-ACT-2, FLUID-ACT-4, FLUID-ACT-7
     let setup = duel(&[("sword = { value = 12, rank = 0 }", "sword = { value = 12, rank = 1 }")]);
-    let two = Plan { attacks: vec![DeclaredAttack::single(B, 0, Intent::Lethal); 2].into(), full_defense: false };
-    let three = Plan { attacks: vec![DeclaredAttack::single(B, 0, Intent::Lethal); 3].into(), full_defense: false };
+    let two = Plan {
+        attacks: vec![DeclaredAttack::single(B, 0, Intent::Lethal); 2].into(),
+        full_defense: false,
+        movement: None,
+    };
+    let three = Plan {
+        attacks: vec![DeclaredAttack::single(B, 0, Intent::Lethal); 3].into(),
+        full_defense: false,
+        movement: None,
+    };
     let request =
         Request::Declare { options: vec![(B, 0)].into(), max_per_item: vec![2].into(), rounds: vec![(1, 0)].into() };
     assert!(Fluid::check_choice(&setup, &request, &Choice::Plan(two.clone())).is_ok());
@@ -311,7 +319,11 @@ fn base_damage_successes_and_intent() {
     assert_eq!(first_attack(&log).1.margin, 0);
     assert_eq!(damage(&log), vec![(0, 5, 1)]);
     // Stunning: successes go to S (margin 3 → 5W, 1 + 3 = 4S).
-    let stun = Plan { attacks: vec![DeclaredAttack::single(B, 0, Intent::Stunning)].into(), full_defense: false };
+    let stun = Plan {
+        attacks: vec![DeclaredAttack::single(B, 0, Intent::Stunning)].into(),
+        full_defense: false,
+        movement: None,
+    };
     let (log, _) = fight(
         &setup,
         &[3, 3, 3, 1, 1, 1, 4, 4, 4],
@@ -482,6 +494,7 @@ fn plan(attacks: &[(CombatantId, Intent)], full_defense: bool) -> Choice {
     Choice::Plan(Plan {
         attacks: attacks.iter().map(|&(target, intent)| DeclaredAttack::single(target, 0, intent)).collect(),
         full_defense,
+        movement: None,
     })
 }
 
@@ -701,19 +714,24 @@ fn cp_applies_to_attacks_and_optionally_to_defence() {
 #[test]
 fn melee_needs_reach() {
     // rule: FLUID-MOVE-10, FLUID-GEAR-1
-    let far = duel(&[("position = 1.0", "position = 3.0")]);
+    // 3 m apart: a holding AI declares no attack; an attack declared anyway is dropped at its
+    // turn; with `reach_m = 3` it is made.
+    let mut far = duel(&[("position = 1.0", "position = 3.0")]);
+    far.combatants[0].policy.movement = "hold".into();
     let state = Fluid::initial_state(&far);
-    let Request::Declare { options, .. } = fray_rules::fluid::policy::declare_options_for_tests(&far, &state, A) else {
-        unreachable!()
-    };
-    assert!(options.is_empty());
+    let request = fray_rules::fluid::policy::declare_options_for_tests(&far, &state, A);
+    let Choice::Plan(plan) = policy::ai_choice(&far, &state, A, &request) else { unreachable!() };
+    assert!(plan.attacks.is_empty());
+    let (log, _) = fight(&far, &[3, 3, 3, 1, 1, 1], vec![split(), split(), plan(&[(B, Intent::Lethal)], false)]);
+    assert!(attacks(&log).is_empty());
     let mut long = far.clone();
     long.options.set("reach_m", "3").unwrap();
-    let Request::Declare { options, .. } = fray_rules::fluid::policy::declare_options_for_tests(&long, &state, A)
-    else {
-        unreachable!()
-    };
-    assert_eq!(options.to_vec(), vec![(B, 0)]);
+    let (log, _) = fight(
+        &long,
+        &[3, 3, 3, 1, 1, 1, 4, 4, 4],
+        vec![split(), split(), plan(&[(B, Intent::Lethal)], false), dodge()],
+    );
+    assert_eq!(attacks(&log).len(), 1);
     // The weapon line of the scenario: OQ, DQ and base damage.
     let setup = duel(&[("damage = { w = 5 }", "damage = { w = 7 }\noq = 1\ndq = -1")]);
     let sword = &setup.combatants[0].items[0];

@@ -46,7 +46,7 @@ fn shoot(setup: &Setup, attack: DeclaredAttack, defence: Option<usize>, faces: &
     let choices = vec![
         Choice::Split { ot: 0, dt: 0 },
         Choice::Split { ot: 0, dt: 0 },
-        Choice::Plan(Plan { attacks: smallvec::smallvec![attack], full_defense: false }),
+        Choice::Plan(Plan { attacks: smallvec::smallvec![attack], full_defense: false, movement: None }),
         Choice::Defence(defence),
         Choice::Defence(defence),
         Choice::Defence(defence),
@@ -161,6 +161,7 @@ fn fire_modes_cap_bursts_and_sprays() {
         Choice::Plan(Plan {
             attacks: smallvec::smallvec![DeclaredAttack { rounds: r, spray, ..burst(1) }],
             full_defense: false,
+            movement: None,
         })
     };
     assert!(Fluid::check_choice(&setup, &request, &plan(4, false)).is_ok());
@@ -173,7 +174,7 @@ fn fire_modes_cap_bursts_and_sprays() {
     let choices = vec![
         Choice::Split { ot: 0, dt: 0 },
         Choice::Split { ot: 0, dt: 0 },
-        Choice::Plan(Plan { attacks: smallvec::smallvec![burst(3), burst(3)], full_defense: false }),
+        Choice::Plan(Plan { attacks: smallvec::smallvec![burst(3), burst(3)], full_defense: false, movement: None }),
         Choice::Defence(Some(0)),
         Choice::Defence(Some(0)),
     ];

@@ -37,7 +37,7 @@ pub fn defence_options(
         knocks_aim: false,
     };
     let mut out: List<DefenceOption, 8> = smallvec::smallvec![dodge];
-    let point_blank = shooter.position.distance(defender.position) <= options.reach_m + 1e-9;
+    let point_blank = state.distance(attacker, target) <= options.reach_m + 1e-9;
     let ranged = weapon.kind == ItemKind::Ranged;
     for skill in [DefenceSkill::Parry, DefenceSkill::Block] {
         let name = if skill == DefenceSkill::Parry { "parry" } else { "block" };
@@ -114,7 +114,7 @@ pub fn interference(setup: &Setup, state: &State, shooter: CombatantId, target: 
         if who == target || foe.side == me.side || !fighter.defends(options) {
             continue;
         }
-        if foe.position.distance(me.position) > options.reach_m + 1e-9 {
+        if state.distance(who, shooter) > options.reach_m + 1e-9 {
             continue;
         }
         let mut best = 0;
@@ -193,8 +193,40 @@ pub fn attack_check(
         + multi_action_penalty(setup, declared)
         + pain
         + size_bonus
-        + state.fighter(attacker).counter(target);
+        + state.fighter(attacker).counter(target)
+        + if weapon.kind == ItemKind::Melee { flank(setup, state, attacker, target) } else { 0 };
     Check { edge, bonus, tn }
+}
+
+/// The range band of a distance: 0 Contact (0 m), 1 Nearby, 2 Close, 3 Short, 4 Medium, 5 Long,
+/// 6 Extreme, 7 beyond (FLUID-MOVE-9).
+pub fn band(setup: &Setup, distance: f64) -> usize {
+    if distance <= 1e-9 {
+        return 0;
+    }
+    1 + setup.options.range_bands.iter().take_while(|limit| distance > **limit + 1e-9).count()
+}
+
+/// The flank bonus of a melee attack: `flank_bonus` when another foe of the target, able to act,
+/// stands within Nearby of the target on its far side from the attacker (the angle attacker–
+/// target–other foe at least 90°) (FLUID-ATK-9).
+pub fn flank(setup: &Setup, state: &State, attacker: CombatantId, target: CombatantId) -> i32 {
+    let k = setup.options.flank_bonus;
+    if k == 0 {
+        return 0;
+    }
+    let (a, t) = (state.fighter(attacker).pos, state.fighter(target).pos);
+    let target_side = setup.combatants[target.index()].side;
+    let flanked = setup.combatants.iter().enumerate().any(|(i, c)| {
+        let other = CombatantId(i as u16);
+        let o = state.fighter(other).pos;
+        other != attacker
+            && c.side != target_side
+            && state.fighter(other).able()
+            && t.distance(o) <= setup.options.reach_m + 1e-9
+            && (a.x - t.x) * (o.x - t.x) + (a.y - t.y) * (o.y - t.y) <= 1e-9
+    });
+    if flanked { k } else { 0 }
 }
 
 /// Damage of a hit before and after armour.
@@ -210,8 +242,8 @@ pub struct Hit {
     pub s: i32,
 }
 
-/// Damage of a hit with `successes` and the rolled base damage, through block absorption and
-/// armour (FLUID-DMG-2, -3, -5, FLUID-DEF-6, FLUID-ARM-2, -3, -4).
+/// Damage of a hit with `successes`, the rolled base damage and any charge bonus, through block
+/// absorption and armour (FLUID-DMG-2, -3, -5, FLUID-DEF-6, FLUID-ARM-2, -3, -4).
 #[allow(clippy::too_many_arguments, reason = "each is one input of the clause's arithmetic")]
 pub fn hit_damage(
     setup: &Setup,
@@ -222,15 +254,17 @@ pub fn hit_damage(
     intent: Intent,
     defence: Option<DefenceOption>,
     successes: i32,
-    base_w: i32,
+    (base_w, charge): (i32, i32),
     base_s: i32,
 ) -> Hit {
     let options = &setup.options;
     let weapon = &setup.combatants[attacker.index()].items[item];
     let target_sheet = &setup.combatants[target.index()];
+    // The charge bonus goes to W, before armour by default (FLUID-MOVE-7, FLUID-DMG-5).
+    let before_armor = if options.charge_before_armor { charge } else { 0 };
     let (mut w, mut s) = match intent {
-        Intent::Lethal => (base_w + successes, base_s),
-        Intent::Stunning => (base_w, base_s + successes),
+        Intent::Lethal => (base_w + successes + before_armor, base_s),
+        Intent::Stunning => (base_w + before_armor, base_s + successes),
     };
     let before = (w, s);
     let absorbing = defence.filter(|d| d.skill == DefenceSkill::Block && !d.knocks_aim && successes <= 5);
@@ -267,6 +301,9 @@ pub fn hit_damage(
             w = 0;
         }
         s += arm;
+    }
+    if !options.charge_before_armor {
+        w += charge;
     }
     Hit { before, av, w, s }
 }

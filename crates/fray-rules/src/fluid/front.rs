@@ -86,7 +86,7 @@ impl FluidScenario {
                     ("no attack".to_owned(), Choice::Plan(Plan::default())),
                     (
                         "Full Defense (attacks on you are Inferior +1)".to_owned(),
-                        Choice::Plan(Plan { attacks: List::new(), full_defense: true }),
+                        Choice::Plan(Plan { attacks: List::new(), full_defense: true, movement: None }),
                     ),
                 ];
                 for &(target, item) in options {
@@ -101,8 +101,31 @@ impl FluidScenario {
                                 self.name(target),
                                 sheet.items[item].id
                             );
-                            out.push((label, Choice::Plan(Plan { attacks, full_defense: false })));
+                            out.push((label, Choice::Plan(Plan { attacks, full_defense: false, movement: None })));
                         }
+                    }
+                }
+                // Closing with an out-of-reach foe: the AI's move, then one attack (FLUID-MOVE-2).
+                for &(target, item) in options {
+                    if sheet.items[item].kind == super::setup::ItemKind::Melee
+                        && state.distance(who, target) > self.0.options.reach_m + 1e-9
+                        && let Some(movement) = super::policy::closing_move(setup, state, who, target)
+                    {
+                        let label = format!(
+                            "{:?} towards {} ({:.1} m) and attack with {}",
+                            movement.mode,
+                            self.name(target),
+                            state.distance(who, target),
+                            sheet.items[item].id
+                        )
+                        .to_lowercase();
+                        let attack = DeclaredAttack::single(target, item, Intent::Lethal);
+                        let plan = Plan {
+                            attacks: smallvec::smallvec![attack],
+                            full_defense: false,
+                            movement: Some(movement),
+                        };
+                        out.push((label, Choice::Plan(plan)));
                     }
                 }
                 // Bursts and sprays at the weapon's maximum (FLUID-SPECIAL-5, -8).
@@ -125,7 +148,11 @@ impl FluidScenario {
                             );
                             out.push((
                                 label,
-                                Choice::Plan(Plan { attacks: smallvec::smallvec![attack], full_defense: false }),
+                                Choice::Plan(Plan {
+                                    attacks: smallvec::smallvec![attack],
+                                    full_defense: false,
+                                    movement: None,
+                                }),
                             ));
                         }
                     }
@@ -227,13 +254,21 @@ impl FluidScenario {
                         )
                     })
                     .collect();
-                let text = if plan.full_defense {
+                let move_text = plan.movement.map_or(String::new(), |m| {
+                    let to = match m.to {
+                        super::Destination::Point(p) => format!("({:.1}, {:.1})", p.x, p.y),
+                        super::Destination::Toward(c) => format!("towards {}", n(&c)),
+                    };
+                    format!("{} {to}, then ", format!("{:?}", m.mode).to_lowercase())
+                });
+                let what = if plan.full_defense {
                     "Full Defense".to_owned()
                 } else if list.is_empty() {
                     "nothing".to_owned()
                 } else {
                     list.join(", ")
                 };
+                let text = move_text + &what;
                 (
                     Some(format!("{} declares: {text}", n(who))),
                     json!({"event": "declared", "who": n(who), "full_defense": plan.full_defense, "attacks": plan.attacks.iter().map(|a| json!({
@@ -250,6 +285,36 @@ impl FluidScenario {
                 json!({"event": "tie_break", "who": n(who), "face": face}),
             ),
             Event::Step { who } => (None, json!({"event": "step", "who": n(who)})),
+            Event::RunCheck { who, check, roll } => (
+                Some(format!(
+                    "{} Run check: [{}] natural {}{} {:+} vs {} → margin {:+} m",
+                    n(who),
+                    faces(roll),
+                    roll.natural,
+                    crit(roll),
+                    check.bonus,
+                    check.tn,
+                    roll.margin
+                )),
+                json!({"event": "run_check", "who": n(who), "faces": roll.faces.as_slice(), "bonus": check.bonus,
+                       "tn": check.tn, "margin": roll.margin}),
+            ),
+            Event::Moved { who, mode, from, to, charge } => {
+                let moved = from.distance(*to);
+                let charge_text = charge.map_or(String::new(), |(t, b)| format!(", charging {} (+{b}W)", n(&t)));
+                (
+                    Some(format!(
+                        "{} {} {moved:.1} m to ({:.1}, {:.1}){charge_text}",
+                        n(who),
+                        format!("{mode:?}").to_lowercase() + "s",
+                        to.x,
+                        to.y
+                    )),
+                    json!({"event": "moved", "who": n(who), "mode": format!("{mode:?}").to_lowercase(),
+                           "from": [from.x, from.y], "to": [to.x, to.y],
+                           "charge": charge.map(|(t, b)| json!({"target": n(&t), "bonus": b}))}),
+                )
+            }
             Event::AmmoSpent { who, item } => {
                 let weapon = &self.0.combatants[who.index()].items[*item].id;
                 (

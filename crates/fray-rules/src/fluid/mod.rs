@@ -67,13 +67,63 @@ impl DeclaredAttack {
     }
 }
 
+/// How a combatant moves (FLUID-MOVE-2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum MoveMode {
+    /// ×1, no check.
+    Walk,
+    /// ×2, a Run check.
+    Jog,
+    /// ×3, a Run check.
+    Run,
+    /// ×4, a Run check.
+    Sprint,
+}
+
+impl MoveMode {
+    /// The multiplier of Move.
+    pub fn multiplier(self) -> i32 {
+        match self {
+            MoveMode::Walk => 1,
+            MoveMode::Jog => 2,
+            MoveMode::Run => 3,
+            MoveMode::Sprint => 4,
+        }
+    }
+
+    /// Whether it uses the Run skill (a Run check, a check action).
+    pub fn runs(self) -> bool {
+        self != MoveMode::Walk
+    }
+}
+
+/// Where a declared move goes (FLUID-MOVE-11).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Destination {
+    /// To a point.
+    Point(fray_engine::Pos),
+    /// Towards a combatant, stopping `approach_gap` short.
+    Toward(CombatantId),
+}
+
+/// A declared move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Movement {
+    /// Walk, jog, run or sprint.
+    pub mode: MoveMode,
+    /// Where to.
+    pub to: Destination,
+}
+
 /// A combatant's plan for the round (FLUID-ACT-1).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Plan {
     /// Attacks, in the order they will be made.
     pub attacks: List<DeclaredAttack, 4>,
     /// Full Defense: no actions, and attacks against it are Inferior +1 (FLUID-ACT-8).
     pub full_defense: bool,
+    /// A move, if any.
+    pub movement: Option<Movement>,
 }
 
 /// A defence the target may use against one attack (FLUID-DEF-1).
@@ -135,7 +185,7 @@ pub enum Request {
 }
 
 /// An answer to a [`Request`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Choice {
     /// oT and dT.
     Split {
@@ -297,6 +347,28 @@ pub enum Event {
         /// Points lost.
         loss: i32,
     },
+    /// A Run check before a jog, run or sprint (FLUID-MOVE-2).
+    RunCheck {
+        /// Who.
+        who: CombatantId,
+        /// The check.
+        check: Check,
+        /// The roll.
+        roll: CheckRoll,
+    },
+    /// A combatant moved (FLUID-MOVE-2, FLUID-MOVE-8).
+    Moved {
+        /// Who.
+        who: CombatantId,
+        /// How.
+        mode: MoveMode,
+        /// From where.
+        from: fray_engine::Pos,
+        /// To where.
+        to: fray_engine::Pos,
+        /// A charge earned by the move: the target and the W bonus (FLUID-MOVE-7).
+        charge: Option<(CombatantId, i32)>,
+    },
     /// A firearm loses one ammunition count (FLUID-GEAR-4).
     AmmoSpent {
         /// Whose weapon.
@@ -321,8 +393,14 @@ pub enum Event {
 }
 
 /// The state of one combatant during a fight.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Fighter {
+    /// Where it stands.
+    pub pos: fray_engine::Pos,
+    /// How it moved this round, if it did.
+    pub moved: Option<MoveMode>,
+    /// A charge bonus for its first melee attack on a combatant this round (FLUID-MOVE-7).
+    pub charge: Option<(CombatantId, i32)>,
     /// Current W.
     pub w: i32,
     /// Current S.
@@ -412,6 +490,11 @@ impl State {
     pub fn fighter(&self, who: CombatantId) -> &Fighter {
         &self.fighters[who.index()]
     }
+
+    /// The distance between two combatants now, in metres.
+    pub fn distance(&self, a: CombatantId, b: CombatantId) -> f64 {
+        self.fighter(a).pos.distance(self.fighter(b).pos)
+    }
 }
 
 /// The condition penalty (FLUID-TRACK-2).
@@ -436,6 +519,9 @@ impl Ruleset for Fluid {
             .combatants
             .iter()
             .map(|sheet| Fighter {
+                pos: sheet.position,
+                moved: None,
+                charge: None,
                 w: sheet.w,
                 s: sheet.s,
                 ot: 0,
@@ -470,6 +556,9 @@ impl Ruleset for Fluid {
                     fighter.dt = 0;
                     fighter.plan.attacks.clear();
                     fighter.plan.full_defense = false;
+                    fighter.plan.movement = None;
+                    fighter.moved = None;
+                    fighter.charge = None;
                     fighter.stunned = false;
                     fighter.stepped = false;
                     fighter.act_tested = false;
@@ -509,6 +598,11 @@ impl Ruleset for Fluid {
             }
             Event::Attack { attacker, target, item, rounds, defence, roll, .. } => {
                 state.fighters[attacker.index()].fired[*item] += u32::from(*rounds);
+                // A charge bonus goes to the first melee attack on its target (FLUID-MOVE-7).
+                let melee = setup.combatants[attacker.index()].items[*item].kind == setup::ItemKind::Melee;
+                if melee && state.fighters[attacker.index()].charge.is_some_and(|(t, _)| t == *target) {
+                    state.fighters[attacker.index()].charge = None;
+                }
                 // The attacker's first attack on a combatant uses up its counter bonus against it.
                 state.fighters[attacker.index()].counters.retain(|(who, _)| who != target);
                 // A parried attack gives the defender, before its own step, a counterattack bonus
@@ -532,6 +626,13 @@ impl Ruleset for Fluid {
                     Quality::Dq(i) => fighter.dq[*i] = (fighter.dq[*i] - loss).max(-5),
                     Quality::Av => fighter.av = (fighter.av - loss).max(0),
                 }
+            }
+            Event::RunCheck { .. } => {}
+            Event::Moved { who, mode, to, charge, .. } => {
+                let fighter = &mut state.fighters[who.index()];
+                fighter.pos = *to;
+                fighter.moved = Some(*mode);
+                fighter.charge = *charge;
             }
             Event::AmmoSpent { who, item } => {
                 if let Some(count) = &mut state.fighters[who.index()].ammo[*item] {
@@ -588,6 +689,11 @@ impl Ruleset for Fluid {
             (Request::Declare { options, max_per_item, rounds }, Choice::Plan(plan)) => {
                 if plan.full_defense && !plan.attacks.is_empty() {
                     return Err("Full Defense gives up every other action".into());
+                }
+                if let Some(Movement { to: Destination::Toward(who), .. }) = plan.movement
+                    && who.index() >= setup.combatants.len()
+                {
+                    return Err(format!("no combatant {who} to move towards"));
                 }
                 let mut used: List<u32, 4> = smallvec::smallvec![0; max_per_item.len()];
                 for attack in &plan.attacks {

@@ -102,7 +102,7 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
             for (bw, pw) in &base_w {
                 for (bs, ps) in &base_s {
                     let p = &p * pw * ps;
-                    let h = hit_damage(setup, &state, a, item, d, intent, defence, margin, *bw, *bs);
+                    let h = hit_damage(setup, &state, a, item, d, intent, defence, margin, (*bw, 0), *bs);
                     let (w_after, s_after) = (target_state.w - h.w, target_state.s - h.s);
                     let dead = w_after <= -target.stats[BOD];
                     let out = match setup.options.side_out_when {

@@ -146,6 +146,31 @@ pub struct Options {
     pub pump_burst: bool,
     /// FLUID-SPECIAL-11: the maximum burst caps each attack (false: each round, `per_round`).
     pub burst_cap_per_attack: bool,
+    /// FLUID-MOVE-8: all movement at the start of resolution (false: at each step, `own_step`).
+    pub movement_simultaneous: bool,
+    /// FLUID-MOVE-11: metres a move towards a combatant stops short.
+    pub approach_gap: f64,
+    /// FLUID-MOVE-6: melee after using the Run skill.
+    pub melee_run_penalty: MeleeRunPenalty,
+    /// FLUID-MOVE-7: a ≥ 4 m straight walk gives +1W.
+    pub charge_walk: bool,
+    /// FLUID-DMG-5: the charge bonus is added before armour (false: after, `after_armor`).
+    pub charge_before_armor: bool,
+    /// FLUID-MOVE-9: upper limits of Nearby, Close, Short, Medium, Long, Extreme in metres.
+    pub range_bands: [f64; 6],
+    /// FLUID-ATK-9: the flank bonus (0 = none).
+    pub flank_bonus: i32,
+}
+
+/// Melee after using the Run skill (FLUID-MOVE-6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeleeRunPenalty {
+    /// Nothing beyond the multi-action penalty.
+    None,
+    /// −⌊multiplier / 2⌋.
+    HalfMultiplier,
+    /// −multiplier.
+    Multiplier,
 }
 
 /// What triggers an armour sunder check (FLUID-SUNDER-10).
@@ -193,6 +218,13 @@ impl Default for Options {
             spray_counts_once: true,
             pump_burst: false,
             burst_cap_per_attack: true,
+            movement_simultaneous: true,
+            approach_gap: 1.0,
+            melee_run_penalty: MeleeRunPenalty::None,
+            charge_walk: false,
+            charge_before_armor: true,
+            range_bands: [2.0, 4.0, 10.0, 25.0, 50.0, 100.0],
+            flank_bonus: 0,
         }
     }
 }
@@ -230,6 +262,13 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo::new("spray_counts", "once", "per_shot", "FLUID-SPECIAL-9"),
     OptionInfo::new("pump_burst", "false", "true", "FLUID-SPECIAL-10"),
     OptionInfo::new("burst_cap_scope", "per_attack", "per_round", "FLUID-SPECIAL-11"),
+    OptionInfo::new("movement_timing", "simultaneous", "own_step", "FLUID-MOVE-8, FLUID-MOVE-11, FLUID-DICE-10"),
+    OptionInfo::new("approach_gap", "1", "metres, up to reach_m", "FLUID-MOVE-11"),
+    OptionInfo::new("melee_run_penalty", "none", "half_multiplier, multiplier", "FLUID-MOVE-6"),
+    OptionInfo::new("charge_walk", "false", "true", "FLUID-MOVE-7"),
+    OptionInfo::new("charge_timing", "before_armor", "after_armor", "FLUID-DMG-5"),
+    OptionInfo::new("range_bands", "[2, 4, 10, 25, 50, 100]", "six increasing distances in metres", "FLUID-MOVE-9"),
+    OptionInfo::new("flank_bonus", "0", "an integer k ≥ 0", "FLUID-ATK-9"),
 ];
 
 impl Options {
@@ -345,6 +384,50 @@ impl Options {
             "pump_burst" => self.pump_burst = pick(value, &boolean)?,
             "burst_cap_scope" => {
                 self.burst_cap_per_attack = pick(value, &[("per_attack", true), ("per_round", false)])?
+            }
+            "movement_timing" => {
+                self.movement_simultaneous = pick(value, &[("simultaneous", true), ("own_step", false)])?
+            }
+            "approach_gap" => {
+                let gap: f64 = value.parse().map_err(|_| format!("expected metres, found `{value}`"))?;
+                if !(gap.is_finite() && gap >= 0.0) {
+                    return Err(format!("expected 0 or more metres, found {value}"));
+                }
+                self.approach_gap = gap;
+            }
+            "melee_run_penalty" => {
+                self.melee_run_penalty = pick(
+                    value,
+                    &[
+                        ("none", MeleeRunPenalty::None),
+                        ("half_multiplier", MeleeRunPenalty::HalfMultiplier),
+                        ("multiplier", MeleeRunPenalty::Multiplier),
+                    ],
+                )?
+            }
+            "charge_walk" => self.charge_walk = pick(value, &boolean)?,
+            "charge_timing" => {
+                self.charge_before_armor = pick(value, &[("before_armor", true), ("after_armor", false)])?
+            }
+            "range_bands" => {
+                let list: Vec<f64> = value
+                    .trim_matches(|c| c == '[' || c == ']')
+                    .split(',')
+                    .map(|x| x.trim().parse::<f64>())
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| format!("expected six distances in metres, found `{value}`"))?;
+                let increasing = list.windows(2).all(|w| w[0] < w[1]) && list.first().is_some_and(|x| *x > 0.0);
+                if list.len() != 6 || !increasing {
+                    return Err(format!("expected six increasing distances in metres, found `{value}`"));
+                }
+                self.range_bands.copy_from_slice(&list);
+            }
+            "flank_bonus" => {
+                let k = int(value)?;
+                if k < 0 {
+                    return Err(format!("expected 0 or more, found {k}"));
+                }
+                self.flank_bonus = k;
             }
             _ => return Err(crate::unknown_option(name, OPTIONS)),
         }

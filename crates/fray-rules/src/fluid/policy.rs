@@ -1,8 +1,9 @@
 //! Named AI policies for every `fluid` choice this ruleset asks for so far, chosen per combatant
 //! in the scenario (`policy = { tactics = "aggressive", … }`), and a scripted decider for tests.
 
+use super::setup::ItemKind;
 use super::setup::Setup;
-use super::{Choice, DeclaredAttack, Fluid, Intent, List, Plan, Request, State};
+use super::{Choice, DeclaredAttack, Destination, Fluid, Intent, List, MoveMode, Movement, Plan, Request, State};
 use fray_engine::{CombatantId, Decider, Pending};
 use std::collections::VecDeque;
 
@@ -15,6 +16,7 @@ pub const POLICIES: &[(&str, &[&str])] = &[
     ("pain", &["always", "never"]),
     ("sunder", &["never", "superior"]),
     ("fire", &["single", "burst", "spray"]),
+    ("move", &["close", "hold"]),
 ];
 
 /// The AI: answers every request from the combatant's named policies.
@@ -25,6 +27,21 @@ impl Decider<Fluid> for Ai {
     fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
         Ok(ai_choice(setup, state, who, request))
     }
+}
+
+/// The slowest move towards `target` that ends within reach by its base distance (a sprint if
+/// none does) (FLUID-MOVE-2, FLUID-MOVE-11).
+pub fn closing_move(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> Option<Movement> {
+    let sheet = &setup.combatants[who.index()];
+    let need = state.distance(who, target) - setup.options.approach_gap.min(setup.options.reach_m);
+    if need <= 0.0 || sheet.move_m <= 0.0 {
+        return None;
+    }
+    let mode = [MoveMode::Walk, MoveMode::Jog, MoveMode::Run, MoveMode::Sprint]
+        .into_iter()
+        .find(|m| sheet.move_m * f64::from(m.multiplier()) >= need)
+        .unwrap_or(MoveMode::Sprint);
+    Some(Movement { mode, to: Destination::Toward(target) })
 }
 
 /// The split a stance gives (FLUID-TAC-4, FLUID-TAC-5).
@@ -68,13 +85,26 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
         }
         Request::Declare { options, max_per_item, rounds } => {
             if policy.attacks == "full_defense" {
-                return Choice::Plan(Plan { attacks: List::new(), full_defense: true });
+                return Choice::Plan(Plan { attacks: List::new(), full_defense: true, movement: None });
             }
             let target = pick_target(setup, state, who, options, &policy.target);
             let mut attacks: List<DeclaredAttack, 4> = List::new();
+            let mut movement = None;
             if let Some(target) = target {
-                // The first listed weapon that reaches the target.
-                if let Some(&(_, item)) = options.iter().find(|(t, _)| *t == target) {
+                let in_reach = state.distance(who, target) <= setup.options.reach_m + 1e-9;
+                // The first listed weapon that can hit the target now; else, closing with it.
+                let now = options
+                    .iter()
+                    .find(|(t, i)| *t == target && (in_reach || sheet.items[*i].kind == ItemKind::Ranged));
+                let chosen = match now {
+                    Some(&(_, item)) => Some(item),
+                    None if policy.movement == "close" => {
+                        movement = closing_move(setup, state, who, target);
+                        options.iter().find(|(t, _)| *t == target).map(|&(_, item)| item)
+                    }
+                    None => None,
+                };
+                if let Some(item) = chosen {
                     let count = if policy.attacks == "max" { max_per_item[item] } else { 1 };
                     let intent = if policy.intent == "stunning" { Intent::Stunning } else { Intent::Lethal };
                     // Fire mode: the weapon's largest burst or spray when the policy says so.
@@ -88,7 +118,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                     attacks.extend((0..count).map(|_| attack));
                 }
             }
-            Choice::Plan(Plan { attacks, full_defense: false })
+            Choice::Plan(Plan { attacks, full_defense: false, movement })
         }
         Request::Defend { options, .. } => {
             // The highest TN after the attacker's size bonus; ties prefer Parry, Block, Dodge
@@ -122,8 +152,8 @@ fn nearest_foe(setup: &Setup, state: &State, who: CombatantId) -> Option<Combata
         .iter()
         .enumerate()
         .filter(|(i, c)| c.side != me.side && !state.fighters[*i].out(&setup.options))
-        .min_by(|(i, a), (j, b)| {
-            let (da, db) = (me.position.distance(a.position), me.position.distance(b.position));
+        .min_by(|(i, _), (j, _)| {
+            let (da, db) = (state.distance(who, CombatantId(*i as u16)), state.distance(who, CombatantId(*j as u16)));
             da.total_cmp(&db).then(i.cmp(j))
         })
         .map(|(i, _)| CombatantId(i as u16))
@@ -136,7 +166,6 @@ fn pick_target(
     options: &[(CombatantId, usize)],
     how: &str,
 ) -> Option<CombatantId> {
-    let me = &setup.combatants[who.index()];
     let mut candidates: List<CombatantId, 8> = options.iter().map(|o| o.0).collect();
     candidates.dedup();
     // Prefer foes still in the fight; fall back to any (a coup de grâce).
@@ -147,8 +176,7 @@ fn pick_target(
         "weakest" => pool.into_iter().min_by_key(|t| (state.fighter(*t).w, *t)),
         "first" => pool.into_iter().min(),
         _ => pool.into_iter().min_by(|a, b| {
-            let da = me.position.distance(setup.combatants[a.index()].position);
-            let db = me.position.distance(setup.combatants[b.index()].position);
+            let (da, db) = (state.distance(who, *a), state.distance(who, *b));
             da.total_cmp(&db).then(a.cmp(b))
         }),
     }

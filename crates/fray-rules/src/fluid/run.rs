@@ -1,5 +1,6 @@
 //! The `fluid` round: round-start tests, tactics, declarations, initiative, steps (FLUID-ROUND-2).
 
+use super::Destination;
 use super::attack::{Hit, attack_check, defence_options, defence_tn, hit_damage, interference, sunder_loss, sunder_tn};
 use super::check::Check;
 use super::options::ArmorSunderTrigger;
@@ -9,6 +10,7 @@ use super::setup::{Amount, BOD, FIN, ItemKind, NER, Setup};
 use super::{CheckKind, Choice, Condition, DeclaredAttack, Event, Fluid, Request, State, condition_penalty};
 use super::{DefenceOption, List, Quality};
 use fray_dice::{DiceSource, SourceError};
+use fray_engine::Pos;
 use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Reason, SideId, Sink};
 
 type F<'f, 'a, D, P, S> = &'f mut Fight<'a, Fluid, D, P, S>;
@@ -68,6 +70,23 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         // (4) Initiative (FLUID-INIT-1 … FLUID-INIT-4, FLUID-INIT-7).
         let order = initiative(fight)?;
         fight.emit(Event::Order { order: order.clone() });
+        // Simultaneous movement before the first step (FLUID-MOVE-8, FLUID-MOVE-11).
+        if setup.options.movement_simultaneous {
+            let mut distances: List<(CombatantId, f64), 8> = List::new();
+            for &who in &order {
+                if let Some(d) = run_check(fight, who)? {
+                    distances.push((who, d));
+                }
+            }
+            for toward in [false, true] {
+                for &(who, d) in &distances {
+                    let movement = fight.state().fighter(who).plan.movement.expect("a mover");
+                    if matches!(movement.to, Destination::Toward(_)) == toward {
+                        move_one(fight, who, movement, d);
+                    }
+                }
+            }
+        }
 
         // (5) Steps, highest initiative first (FLUID-ACT-2).
         for &who in &order {
@@ -91,8 +110,15 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
                     continue;
                 }
             }
+            // Movement at one's own step under `own_step` (FLUID-MOVE-8).
+            if !setup.options.movement_simultaneous
+                && let Some(d) = run_check(fight, who)?
+            {
+                let movement = fight.state().fighter(who).plan.movement.expect("a mover");
+                move_one(fight, who, movement, d);
+            }
             let attacks = fight.state().fighter(who).plan.attacks.len();
-            let declared: i32 = fight.state().fighter(who).plan.attacks.iter().map(|a| a.actions(&setup.options)).sum();
+            let declared = declared_actions(setup, fight.state(), who);
             for k in 0..attacks {
                 if !fight.state().fighter(who).able() {
                     break;
@@ -222,10 +248,11 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
         if target.side == sheet.side || target_state.dead {
             continue;
         }
-        let in_reach = sheet.position.distance(target.position) <= setup.options.reach_m + 1e-9;
         for (i, item) in sheet.items.iter().enumerate() {
+            // A melee attack may be declared on any foe: a declared move may bring it within reach
+            // (FLUID-MOVE-8); out of reach when its turn comes, it is dropped.
             let reaches = match item.kind {
-                ItemKind::Melee => in_reach,
+                ItemKind::Melee => true,
                 // A firearm with no ammunition left cannot fire (FLUID-GEAR-4).
                 ItemKind::Ranged => fighter.ammo[i] != Some(0),
                 ItemKind::Shield => false,
@@ -263,6 +290,94 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
         })
         .collect::<List<(u32, u32), 4>>();
     Request::Declare { options, max_per_item, rounds }
+}
+
+/// Check actions declared for the round: attacks (a burst or spray once) and a Run check
+/// (FLUID-ACT-3, FLUID-ACT-4, FLUID-SPECIAL-9).
+fn declared_actions(setup: &Setup, state: &State, who: CombatantId) -> i32 {
+    let plan = &state.fighter(who).plan;
+    let attacks: i32 = plan.attacks.iter().map(|a| a.actions(&setup.options)).sum();
+    attacks + i32::from(plan.movement.is_some_and(|m| m.mode.runs()))
+}
+
+/// The pain modifier before a check action: CP, or the NER check's result if the policy tries it
+/// (FLUID-TRACK-3, FLUID-TRACK-4).
+fn pain<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+) -> Result<i32, FightError> {
+    let setup = fight.setup();
+    let cp = condition_penalty(setup, fight.state(), who);
+    if cp >= 0 {
+        return Ok(cp);
+    }
+    let Choice::Pain(tries) = fight.decide(who, &Request::Pain { cp })? else {
+        unreachable!("checked by check_choice")
+    };
+    if !tries {
+        return Ok(cp);
+    }
+    let bonus = setup.combatants[who.index()].bonus(NER) + cp;
+    let margin = test(fight, who, CheckKind::Pain, bonus, "NER pain check")?;
+    Ok(if margin >= 0 { 0 } else { cp + margin })
+}
+
+/// The distance a declared move covers: Move × 1 for a walk; Move × multiplier + the Run check's
+/// margin (not below 0) otherwise (FLUID-MOVE-1, FLUID-MOVE-2, FLUID-MOVE-3). `None` without a move.
+fn run_check<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+) -> Result<Option<f64>, FightError> {
+    let setup = fight.setup();
+    let fighter = fight.state().fighter(who);
+    let Some(movement) = fighter.plan.movement.filter(|_| fighter.able()) else { return Ok(None) };
+    let sheet = &setup.combatants[who.index()];
+    let base = sheet.move_m * f64::from(movement.mode.multiplier());
+    if !movement.mode.runs() {
+        return Ok(Some(base));
+    }
+    let multi = super::attack::multi_action_penalty(setup, declared_actions(setup, fight.state(), who));
+    let bonus = sheet.skill_value("run", &setup.options) - 10 + multi + pain(fight, who)?;
+    let check = Check { edge: 0, bonus, tn: 10 };
+    let options = &setup.options;
+    let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(who, "Run check"))?;
+    fight.emit(Event::RunCheck { who, check, roll });
+    Ok(Some((base + f64::from(roll.margin)).max(0.0)))
+}
+
+/// Moves a combatant up to `distance` metres along the straight line to its destination, stopping
+/// `approach_gap` short of a combatant; notes a charge (FLUID-MOVE-7, FLUID-MOVE-11).
+fn move_one<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    movement: super::Movement,
+    distance: f64,
+) {
+    let setup = fight.setup();
+    let state = fight.state();
+    let from = state.fighter(who).pos;
+    let (goal, gap) = match movement.to {
+        Destination::Point(p) => (p, 0.0),
+        Destination::Toward(c) => (state.fighter(c).pos, setup.options.approach_gap),
+    };
+    let length = from.distance(goal);
+    let travel = distance.min((length - gap).max(0.0));
+    let to = if length > 0.0 {
+        Pos::new(from.x + (goal.x - from.x) * travel / length, from.y + (goal.y - from.y) * travel / length)
+    } else {
+        from
+    };
+    // A charge: the first melee target got at least 4 m closer by a jog, run or sprint (a walk
+    // under `charge_walk`, for +1W).
+    let sheet = &setup.combatants[who.index()];
+    let charge =
+        state.fighter(who).plan.attacks.iter().find(|a| sheet.items[a.item].kind == ItemKind::Melee).and_then(|a| {
+            let target = state.fighter(a.target).pos;
+            let closer = from.distance(target) - to.distance(target);
+            let counts = movement.mode.runs() || setup.options.charge_walk;
+            (counts && closer >= 4.0 - 1e-9).then_some((a.target, movement.mode.multiplier()))
+        });
+    fight.emit(Event::Moved { who, mode: movement.mode, from, to, charge });
 }
 
 /// Rolls initiative and orders the steps (FLUID-INIT-1, -3, -4, -7).
@@ -400,7 +515,7 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     if fight.state().fighter(target).dead {
         return Ok(()); // dropped: nothing to hit (not a change of plan)
     }
-    let distance = sheet.position.distance(target_sheet.position);
+    let distance = fight.state().distance(attacker, target);
     let near = distance <= options.reach_m + 1e-9;
     if weapon.kind == ItemKind::Melee && !near {
         return Ok(());
@@ -447,17 +562,23 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     edge += defence.map_or(0, |d| d.projectile.1);
 
     // Ignoring pain (FLUID-TRACK-4).
-    let cp = condition_penalty(setup, fight.state(), attacker);
-    let mut pain = cp;
-    if cp < 0 {
-        let Choice::Pain(tries) = fight.decide(attacker, &Request::Pain { cp })? else {
-            unreachable!("checked by check_choice")
-        };
-        if tries {
-            let margin = test(fight, attacker, CheckKind::Pain, sheet.bonus(NER) + cp, "NER pain check")?;
-            pain = if margin >= 0 { 0 } else { cp + margin };
+    let pain = pain(fight, attacker)?;
+    // Movement: a moving shooter, a running target, melee after running (FLUID-MOVE-4, -5, -6).
+    let moved = fight.state().fighter(attacker).moved;
+    let target_ran = fight.state().fighter(target).moved.filter(|m| m.runs());
+    let movement_penalty = if ranged {
+        -moved.map_or(0, |m| m.multiplier()) - target_ran.map_or(0, |m| m.multiplier())
+    } else {
+        match (moved.filter(|m| m.runs()), options.melee_run_penalty) {
+            (Some(m), super::options::MeleeRunPenalty::HalfMultiplier) => -(m.multiplier() / 2),
+            (Some(m), super::options::MeleeRunPenalty::Multiplier) => -m.multiplier(),
+            _ => 0,
         }
-    }
+    };
+    let charge = match fight.state().fighter(attacker).charge {
+        Some((t, bonus)) if t == target && !ranged => bonus,
+        _ => 0,
+    };
 
     // A sunder attack, chosen once the Block is known (FLUID-SUNDER-7, FLUID-ATK-11).
     let blocking = defence.filter(|d| d.skill == DefenceSkill::Block && !d.knocks_aim).and_then(|d| d.item);
@@ -474,7 +595,8 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     };
 
     // The attack check (FLUID-ATK-2, FLUID-ATK-6, FLUID-ACT-4).
-    let check = attack_check(setup, fight.state(), attacker, item, target, defence, tn, edge, declared, pain + recoil);
+    let modifiers = pain + recoil + movement_penalty;
+    let check = attack_check(setup, fight.state(), attacker, item, target, defence, tn, edge, declared, modifiers);
     let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(attacker, "attack"))?;
     fight.emit(Event::Attack { attacker, target, item, intent, rounds, defence, check, roll });
     // Ammunition: a count is lost on a natural of 15+ (a single shot) or 14+ (a burst, each spray
@@ -494,8 +616,18 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     if roll.margin >= 0 && !sunder_attack {
         let base_w = amount(fight, &weapon.damage_w, attacker)?;
         let base_s = amount(fight, &weapon.damage_s, attacker)?;
-        let damage =
-            hit_damage(setup, fight.state(), attacker, item, target, intent, defence, successes, base_w, base_s);
+        let damage = hit_damage(
+            setup,
+            fight.state(),
+            attacker,
+            item,
+            target,
+            intent,
+            defence,
+            successes,
+            (base_w, charge),
+            base_s,
+        );
         let Hit { before, av, w, s } = damage;
         fight.emit(Event::Damage { by: attacker, target, before, av, w, s });
         update_conditions(fight, target);

@@ -45,6 +45,8 @@ struct CombatantToml {
     s: Option<i32>,
     #[serde(default)]
     tactics: i32,
+    #[serde(rename = "move")]
+    move_m: Option<Spanned<f64>>,
     #[serde(default)]
     skills: BTreeMap<String, Spanned<SkillToml>>,
     #[serde(default)]
@@ -339,6 +341,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 "attacks" => &mut policy.attacks,
                 "sunder" => &mut policy.sunder,
                 "fire" => &mut policy.fire,
+                "move" => &mut policy.movement,
                 _ => &mut policy.pain,
             };
             *slot = value.get_ref().clone();
@@ -358,6 +361,13 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             w: c.w.unwrap_or(pc).min(pc),
             s: c.s.unwrap_or(pc).min(pc),
             tactics: c.tactics,
+            move_m: match &c.move_m {
+                Some(m) if !(m.get_ref().is_finite() && *m.get_ref() >= 0.0) => {
+                    return Err(err(m.span(), format!("expected a Move of 0 or more metres, found {}", m.get_ref())));
+                }
+                Some(m) => *m.get_ref(),
+                None => 4.0,
+            },
             skills,
             items,
             armor,

@@ -166,6 +166,8 @@ pub struct PolicySpec {
     pub sunder: String,
     /// How to fire a firearm: `single`, `burst` or `spray` (at the weapon's maximum).
     pub fire: String,
+    /// Movement: `close` (move towards the target when it is out of reach) or `hold`.
+    pub movement: String,
 }
 
 impl Default for PolicySpec {
@@ -178,6 +180,7 @@ impl Default for PolicySpec {
             pain: "always".into(),
             sunder: "never".into(),
             fire: "single".into(),
+            movement: "close".into(),
         }
     }
 }
@@ -203,6 +206,8 @@ pub struct Sheet {
     pub s: i32,
     /// Tactics value.
     pub tactics: i32,
+    /// Metres walked in one round (FLUID-MOVE-1).
+    pub move_m: f64,
     /// Trained skills.
     pub skills: Vec<Skill>,
     /// Weapons and shields.
