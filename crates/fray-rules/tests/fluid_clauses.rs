@@ -720,8 +720,8 @@ fn melee_needs_reach() {
     far.combatants[0].policy.movement = "hold".into();
     let state = Fluid::initial_state(&far);
     let request = fray_rules::fluid::policy::declare_options_for_tests(&far, &state, A);
-    let Choice::Plan(plan) = policy::ai_choice(&far, &state, A, &request) else { unreachable!() };
-    assert!(plan.attacks.is_empty());
+    let Choice::Plan(ai_plan) = policy::ai_choice(&far, &state, A, &request) else { unreachable!() };
+    assert!(ai_plan.attacks.is_empty());
     let (log, _) = fight(&far, &[3, 3, 3, 1, 1, 1], vec![split(), split(), plan(&[(B, Intent::Lethal)], false)]);
     assert!(attacks(&log).is_empty());
     let mut long = far.clone();
