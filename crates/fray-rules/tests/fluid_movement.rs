@@ -66,7 +66,10 @@ fn run(setup: &Setup, faces: &[u32], a_plan: Choice, b_plan: Choice) -> Vec<Even
     fight.into_parts().1.0
 }
 
-fn moves(log: &[Event]) -> Vec<(CombatantId, MoveMode, f64, Option<(CombatantId, i32)>)> {
+/// (who, how, metres covered, charge earned) of every move.
+type MoveRecord = (CombatantId, MoveMode, f64, Option<(CombatantId, i32)>);
+
+fn moves(log: &[Event]) -> Vec<MoveRecord> {
     log.iter()
         .filter_map(|e| match e {
             Event::Moved { who, mode, from, to, charge } => {
