@@ -75,7 +75,7 @@ fn ammo_lost(log: &[Event]) -> usize {
 }
 
 fn burst(r: u8) -> DeclaredAttack {
-    DeclaredAttack { target: TARGET, item: 0, intent: Intent::Lethal, rounds: r, spray: false }
+    DeclaredAttack { target: TARGET, item: 0, intent: Intent::Lethal, rounds: r, spray: false, blast: None }
 }
 
 /// Initiative faces: the shooter first.
@@ -121,7 +121,7 @@ fn recoil_suppressors_halve_the_burst_penalty() {
 fn sprays_are_separate_rolls_each_at_minus_k() {
     // rule: FLUID-SPECIAL-8, FLUID-SPECIAL-9, FLUID-GEAR-4
     let setup = range(SMG, "", 10.0);
-    let spray = DeclaredAttack { target: TARGET, item: 0, intent: Intent::Lethal, rounds: 3, spray: true };
+    let spray = DeclaredAttack { target: TARGET, item: 0, intent: Intent::Lethal, rounds: 3, spray: true, blast: None };
     let log = shoot(&setup, spray, Some(0), &with(&[4, 4, 4, 5, 5, 4, 1, 2, 3]));
     let all = rolls(&log);
     assert_eq!(all.len(), 3);

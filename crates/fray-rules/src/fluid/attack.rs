@@ -102,6 +102,52 @@ pub fn defence_options(
     out
 }
 
+/// The defences against an area attack: Dodge, and Block with a shield under `dodge_or_shield`
+/// (FLUID-SPECIAL-3); none under `none`.
+pub fn area_defence_options(setup: &Setup, state: &State, target: CombatantId) -> List<DefenceOption, 8> {
+    let options = &setup.options;
+    let defender = &setup.combatants[target.index()];
+    let current = state.fighter(target);
+    let mut out: List<DefenceOption, 8> = List::new();
+    if options.area_defense == super::options::AreaDefense::None {
+        return out;
+    }
+    out.push(DefenceOption {
+        skill: DefenceSkill::Dodge,
+        item: None,
+        tn: defender.skill_value("dodge", options),
+        size_bonus: 0,
+        size: defender.size,
+        projectile: (0, 0),
+        knocks_aim: false,
+    });
+    if options.area_defense == super::options::AreaDefense::DodgeOrShield {
+        let value = defender.skill_value("block", options);
+        for (i, item) in defender.items.iter().enumerate() {
+            if item.kind == ItemKind::Shield && !current.broken(i) {
+                let size = item.sizes.first().copied().unwrap_or(3);
+                out.push(DefenceOption {
+                    skill: DefenceSkill::Block,
+                    item: Some(i),
+                    tn: value + current.dq[i],
+                    size_bonus: 0,
+                    size,
+                    projectile: (0, 0),
+                    knocks_aim: false,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The edge of an area attack on a target in `band` for a weapon whose base band is `base`:
+/// Superior +1 per band closer, Inferior +1 per band beyond, `None` beyond two bands out
+/// (FLUID-SPECIAL-1, FLUID-SPECIAL-2).
+pub fn area_edge(base: usize, band: usize) -> Option<i32> {
+    (band <= base + 2).then(|| base as i32 - band as i32)
+}
+
 /// Interference with a shot: every foe of the shooter within Nearby of it, free to act, other
 /// than the target, adds its best Parry or Block bonus (not below 0, without dT) (FLUID-DEF-9).
 pub fn interference(setup: &Setup, state: &State, shooter: CombatantId, target: CombatantId) -> i32 {

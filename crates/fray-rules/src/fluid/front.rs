@@ -139,6 +139,7 @@ impl FluidScenario {
                                 intent: Intent::Lethal,
                                 rounds: r as u8,
                                 spray: is_spray,
+                                blast: None,
                             };
                             let label = format!(
                                 "{} of {r} at {} with {}",

@@ -41,7 +41,7 @@ pub enum Intent {
 }
 
 /// One declared attack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeclaredAttack {
     /// The target.
     pub target: CombatantId,
@@ -53,12 +53,14 @@ pub struct DeclaredAttack {
     pub rounds: u8,
     /// A spray-n-pray: `rounds` separate rolls (FLUID-SPECIAL-8).
     pub spray: bool,
+    /// The blast point of an area attack, when not the target's position (FLUID-SPECIAL-4).
+    pub blast: Option<fray_engine::Pos>,
 }
 
 impl DeclaredAttack {
     /// A single attack (one round).
     pub fn single(target: CombatantId, item: usize, intent: Intent) -> DeclaredAttack {
-        DeclaredAttack { target, item, intent, rounds: 1, spray: false }
+        DeclaredAttack { target, item, intent, rounds: 1, spray: false, blast: None }
     }
 
     /// Check actions it counts as (FLUID-SPECIAL-9).

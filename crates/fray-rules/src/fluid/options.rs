@@ -160,6 +160,21 @@ pub struct Options {
     pub range_bands: [f64; 6],
     /// FLUID-ATK-9: the flank bonus (0 = none).
     pub flank_bonus: i32,
+    /// FLUID-SPECIAL-3: the defences against an area attack.
+    pub area_defense: AreaDefense,
+    /// FLUID-SPECIAL-4: the blast point must be a combatant's position (false: anywhere).
+    pub blast_on_combatant: bool,
+}
+
+/// Defences against an area attack (FLUID-SPECIAL-3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AreaDefense {
+    /// Dodge or Block with a shield.
+    DodgeOrShield,
+    /// Dodge only.
+    DodgeOnly,
+    /// None: TN 10 + dT.
+    None,
 }
 
 /// Melee after using the Run skill (FLUID-MOVE-6).
@@ -225,6 +240,8 @@ impl Default for Options {
             charge_before_armor: true,
             range_bands: [2.0, 4.0, 10.0, 25.0, 50.0, 100.0],
             flank_bonus: 0,
+            area_defense: AreaDefense::DodgeOrShield,
+            blast_on_combatant: false,
         }
     }
 }
@@ -269,6 +286,8 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo::new("charge_timing", "before_armor", "after_armor", "FLUID-DMG-5"),
     OptionInfo::new("range_bands", "[2, 4, 10, 25, 50, 100]", "six increasing distances in metres", "FLUID-MOVE-9"),
     OptionInfo::new("flank_bonus", "0", "an integer k ≥ 0", "FLUID-ATK-9"),
+    OptionInfo::new("area_defense", "dodge_or_shield", "dodge_only, none", "FLUID-SPECIAL-3"),
+    OptionInfo::new("blast_point", "anywhere", "on_combatant", "FLUID-SPECIAL-4"),
 ];
 
 impl Options {
@@ -429,6 +448,17 @@ impl Options {
                 }
                 self.flank_bonus = k;
             }
+            "area_defense" => {
+                self.area_defense = pick(
+                    value,
+                    &[
+                        ("dodge_or_shield", AreaDefense::DodgeOrShield),
+                        ("dodge_only", AreaDefense::DodgeOnly),
+                        ("none", AreaDefense::None),
+                    ],
+                )?
+            }
+            "blast_point" => self.blast_on_combatant = pick(value, &[("anywhere", false), ("on_combatant", true)])?,
             _ => return Err(crate::unknown_option(name, OPTIONS)),
         }
         Ok(())

@@ -17,6 +17,7 @@ pub const POLICIES: &[(&str, &[&str])] = &[
     ("sunder", &["never", "superior"]),
     ("fire", &["single", "burst", "spray"]),
     ("move", &["close", "hold"]),
+    ("area", &["never", "safe"]),
 ];
 
 /// The AI: answers every request from the combatant's named policies.
@@ -27,6 +28,16 @@ impl Decider<Fluid> for Ai {
     fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
         Ok(ai_choice(setup, state, who, request))
     }
+}
+
+/// Whether a blast centred on `target` would reach no one on `who`'s side (itself included).
+fn blast_spares_friends(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, base: usize) -> bool {
+    let side = setup.combatants[who.index()].side;
+    let blast = state.fighter(target).pos;
+    setup.combatants.iter().enumerate().all(|(i, c)| {
+        let band = super::attack::band(setup, state.fighters[i].pos.distance(blast));
+        c.side != side || super::attack::area_edge(base, band).is_none()
+    })
 }
 
 /// The slowest move towards `target` that ends within reach by its base distance (a sprint if
@@ -92,15 +103,28 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             let mut movement = None;
             if let Some(target) = target {
                 let in_reach = state.distance(who, target) <= setup.options.reach_m + 1e-9;
-                // The first listed weapon that can hit the target now; else, closing with it.
-                let now = options
-                    .iter()
-                    .find(|(t, i)| *t == target && (in_reach || sheet.items[*i].kind == ItemKind::Ranged));
+                // An area weapon under `safe`, when no friend stands in the blast; otherwise the
+                // first listed weapon that can hit the target now; else, closing with it.
+                let safe_area = options.iter().find(|(t, i)| {
+                    *t == target
+                        && sheet.items[*i].kind == ItemKind::Area
+                        && policy.area == "safe"
+                        && blast_spares_friends(setup, state, who, target, sheet.items[*i].blast_band)
+                });
+                let now = safe_area.or_else(|| {
+                    options.iter().find(|(t, i)| {
+                        let kind = sheet.items[*i].kind;
+                        *t == target && kind != ItemKind::Area && (in_reach || kind == ItemKind::Ranged)
+                    })
+                });
                 let chosen = match now {
                     Some(&(_, item)) => Some(item),
                     None if policy.movement == "close" => {
                         movement = closing_move(setup, state, who, target);
-                        options.iter().find(|(t, _)| *t == target).map(|&(_, item)| item)
+                        options
+                            .iter()
+                            .find(|(t, i)| *t == target && sheet.items[*i].kind == ItemKind::Melee)
+                            .map(|&(_, item)| item)
                     }
                     None => None,
                 };
@@ -114,7 +138,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                         "spray" if spray >= 2 => (spray, true),
                         _ => (1, false),
                     };
-                    let attack = DeclaredAttack { target, item, intent, rounds: r as u8, spray: is_spray };
+                    let attack = DeclaredAttack { target, item, intent, rounds: r as u8, spray: is_spray, blast: None };
                     attacks.extend((0..count).map(|_| attack));
                 }
             }

@@ -253,8 +253,9 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
             // (FLUID-MOVE-8); out of reach when its turn comes, it is dropped.
             let reaches = match item.kind {
                 ItemKind::Melee => true,
-                // A firearm with no ammunition left cannot fire (FLUID-GEAR-4).
-                ItemKind::Ranged => fighter.ammo[i] != Some(0),
+                // A firearm with no ammunition left cannot fire (FLUID-GEAR-4); nor can an area
+                // weapon with no device left.
+                ItemKind::Ranged | ItemKind::Area => fighter.ammo[i] != Some(0),
                 ItemKind::Shield => false,
             };
             if reaches && item.skill.is_some() && !fighter.broken(i) {
@@ -468,6 +469,9 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let setup = fight.setup();
     let options = &setup.options;
     let weapon = &setup.combatants[attacker.index()].items[attack.item];
+    if weapon.kind == ItemKind::Area {
+        return resolve_area(fight, attacker, attack, declared);
+    }
     // Under `per_round` the maximum burst caps every round the weapon fires this combat round.
     let mut rounds = u32::from(attack.rounds);
     if !options.burst_cap_per_attack {
@@ -491,6 +495,87 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         let rounds = rounds.max(1);
         roll_attack(fight, attacker, attack, declared, rounds as u8, penalty(rounds), rounds as i32, rounds >= 2)
     }
+}
+
+/// An area attack: one check action, one device; one attack check and one base-damage roll per
+/// affected target, nearest first, each against its own defence and dT (FLUID-SPECIAL-1 … -4).
+fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    attacker: CombatantId,
+    attack: DeclaredAttack,
+    declared: i32,
+) -> Result<(), FightError> {
+    let setup = fight.setup();
+    let options = &setup.options;
+    let DeclaredAttack { target, item, intent, .. } = attack;
+    let weapon = &setup.combatants[attacker.index()].items[item];
+    if fight.state().fighter(attacker).ammo[item] == Some(0) {
+        return Ok(());
+    }
+    // The blast point: where the attacker places it, by default the target's position.
+    let blast = attack.blast.filter(|_| !options.blast_on_combatant).unwrap_or(fight.state().fighter(target).pos);
+    let mut affected: List<(f64, CombatantId, i32), 8> = setup
+        .combatants
+        .iter()
+        .enumerate()
+        .filter_map(|(i, _)| {
+            let who = CombatantId(i as u16);
+            let fighter = fight.state().fighter(who);
+            let distance = fighter.pos.distance(blast);
+            let edge = super::attack::area_edge(weapon.blast_band, super::attack::band(setup, distance))?;
+            (!fighter.dead).then_some((distance, who, edge))
+        })
+        .collect();
+    affected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    if fight.state().fighter(attacker).ammo[item].is_some() {
+        fight.emit(Event::AmmoSpent { who: attacker, item });
+    }
+    let pain = pain(fight, attacker)?;
+    for (_, victim, band_edge) in affected {
+        if fight.state().fighter(victim).dead {
+            continue;
+        }
+        let victim_state = fight.state().fighter(victim);
+        let (defends, full_defense) = (victim_state.defends(options), victim_state.full_defense);
+        let (defence, tn) = if defends {
+            let choices = super::attack::area_defence_options(setup, fight.state(), victim);
+            let defence = if choices.is_empty() {
+                None
+            } else {
+                let request = Request::Defend { attacker, options: choices.clone() };
+                let Choice::Defence(pick) = fight.decide(victim, &request)? else {
+                    unreachable!("checked by check_choice")
+                };
+                pick.map(|i| choices[i])
+            };
+            (defence, defence_tn(setup, fight.state(), victim, defence))
+        } else {
+            (None, 10)
+        };
+        let edge = band_edge - i32::from(full_defense);
+        let check = attack_check(setup, fight.state(), attacker, item, victim, defence, tn, edge, declared, pain);
+        let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(attacker, "area attack"))?;
+        fight.emit(Event::Attack { attacker, target: victim, item, intent, rounds: 1, defence, check, roll });
+        if roll.margin >= 0 {
+            let base_w = amount(fight, &weapon.damage_w, attacker)?;
+            let base_s = amount(fight, &weapon.damage_s, attacker)?;
+            let Hit { before, av, w, s } = hit_damage(
+                setup,
+                fight.state(),
+                attacker,
+                item,
+                victim,
+                intent,
+                defence,
+                roll.margin,
+                (base_w, 0),
+                base_s,
+            );
+            fight.emit(Event::Damage { by: attacker, target: victim, before, av, w, s });
+            update_conditions(fight, victim);
+        }
+    }
+    Ok(())
 }
 
 /// One attack roll: defence, pain check, the check, ammunition, damage, sunder

@@ -85,6 +85,7 @@ struct ItemToml {
     recoil_factor: Option<Spanned<f64>>,
     ammo_counts: Option<Spanned<i32>>,
     projectile: Option<Spanned<String>>,
+    blast_band: Option<Spanned<String>>,
 }
 
 fn melee() -> Spanned<String> {
@@ -220,7 +221,8 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 "melee" => ItemKind::Melee,
                 "ranged" => ItemKind::Ranged,
                 "shield" => ItemKind::Shield,
-                "thrown" | "area" => {
+                "area" => ItemKind::Area,
+                "thrown" => {
                     return Err(err(it.kind.span(), format!("item kind `{}` is not supported yet", it.kind.get_ref())));
                 }
                 other => {
@@ -280,6 +282,25 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                         return Err(err(a.span(), "expected 0 or more ammunition counts".into()));
                     }
                     other => other.as_ref().map(|a| *a.get_ref()),
+                },
+                blast_band: match &it.blast_band {
+                    None => 1,
+                    Some(b) => match b.get_ref().as_str() {
+                        "contact" => 0,
+                        "nearby" => 1,
+                        "close" => 2,
+                        "short" => 3,
+                        "medium" => 4,
+                        "long" => 5,
+                        other => {
+                            return Err(err(
+                                b.span(),
+                                format!(
+                                    "unknown band `{other}`, expected contact, nearby, close, short, medium or long"
+                                ),
+                            ));
+                        }
+                    },
                 },
                 projectile: match &it.projectile {
                     None => Projectile::Bullet,
@@ -342,6 +363,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 "sunder" => &mut policy.sunder,
                 "fire" => &mut policy.fire,
                 "move" => &mut policy.movement,
+                "area" => &mut policy.area,
                 _ => &mut policy.pain,
             };
             *slot = value.get_ref().clone();

@@ -43,6 +43,8 @@ pub enum ItemKind {
     Ranged,
     /// A shield.
     Shield,
+    /// An area weapon (a grenade): a blast around a point (FLUID-SPECIAL-1).
+    Area,
 }
 
 /// A firearm's fire mode and its maximum burst (FLUID-SPECIAL-7).
@@ -121,6 +123,8 @@ pub struct Item {
     pub ammo: Option<i32>,
     /// What it shoots.
     pub projectile: Projectile,
+    /// The base range band of an area weapon (1 = Nearby) (FLUID-SPECIAL-1).
+    pub blast_band: usize,
 }
 
 impl Item {
@@ -168,6 +172,8 @@ pub struct PolicySpec {
     pub fire: String,
     /// Movement: `close` (move towards the target when it is out of reach) or `hold`.
     pub movement: String,
+    /// Area weapons: `never`, or `safe` (at the nearest foe when the thrower is outside the blast).
+    pub area: String,
 }
 
 impl Default for PolicySpec {
@@ -181,6 +187,7 @@ impl Default for PolicySpec {
             sunder: "never".into(),
             fire: "single".into(),
             movement: "close".into(),
+            area: "never".into(),
         }
     }
 }

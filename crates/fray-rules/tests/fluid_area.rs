@@ -1,0 +1,127 @@
+//! `fluid` area attacks: worked example F (a grenade), the band edges, the defences, the blast
+//! point.
+
+use fray_dice::{BigRational, fraction};
+use fray_engine::{CombatantId, Fight, Pos, Record, Scripted};
+use fray_rules::fluid::attack::area_edge;
+use fray_rules::fluid::check::Check;
+use fray_rules::fluid::{Choice, DeclaredAttack, Event, Fluid, Intent, Options, Plan, Setup, policy, scenario};
+
+/// The thrower (skill 15, one grenade: Nearby, 2d6W) at 0; T0…T4 at 15, 17, 19, 25, 27 m, so 0,
+/// 2, 4, 10 and 12 m from a blast on T0.
+fn range() -> Setup {
+    let mut text = String::from(
+        r#"
+[rules]
+ruleset = "fluid"
+[[combatants]]
+id = "thrower"
+side = "one"
+pc = 20
+skills = { throw = { value = 15 } }
+position = 0.0
+[[combatants.items]]
+id = "grenade"
+kind = "area"
+skill = "throw"
+damage = { w = "2d6" }
+ammo_counts = 1
+blast_band = "nearby"
+"#,
+    );
+    for (i, x) in [15, 17, 19, 25, 27].iter().enumerate() {
+        text += &format!(
+            "[[combatants]]\nid = \"t{i}\"\nside = \"two\"\npc = 40\nskills = {{ dodge = {{ value = 12 }} }}\nposition = {x}.0\n[[combatants.items]]\nid = \"shield\"\nkind = \"shield\"\ndq = 2\n"
+        );
+    }
+    scenario::load("grenade.toml", &text, &[]).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Initiative: thrower 18, targets 3, 4, 5, 6, 7 (no ties).
+const INIT: [u32; 18] = [6, 6, 6, 1, 1, 1, 1, 1, 2, 1, 2, 2, 2, 2, 2, 2, 2, 3];
+
+fn throw(setup: &Setup, blast: Option<Pos>, faces: &[u32]) -> Vec<Event> {
+    let attack =
+        DeclaredAttack { target: CombatantId(1), item: 0, intent: Intent::Lethal, rounds: 1, spray: false, blast };
+    let mut choices =
+        vec![Choice::Plan(Plan { attacks: smallvec::smallvec![attack], full_defense: false, movement: None })];
+    choices.extend((0..4).map(|_| Choice::Defence(Some(0))));
+    let decider = policy::Scripted { choices: choices.into() };
+    let all: Vec<u32> = INIT.iter().chain(faces).copied().collect();
+    let mut fight = Fight::<Fluid, _, _, _>::new(setup, Scripted::faces(all), decider, Record::default());
+    let _ = fight.run();
+    fight.into_parts().1.0
+}
+
+fn attacks(log: &[Event]) -> Vec<(u16, i32, usize)> {
+    log.iter()
+        .filter_map(|e| match e {
+            Event::Attack { target, check, roll, .. } => Some((target.0, check.edge, roll.faces.as_slice().len())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn example_f_a_grenade_hits_each_band_in_turn() {
+    // rule: FLUID-SPECIAL-1, FLUID-SPECIAL-2, FLUID-SPECIAL-3
+    let setup = range();
+    // T0 (Contact, Superior +1): [6,5,2,1] keeps 6,5,2: 13 + 5 = 18 vs Dodge 12: margin 6; 2d6 [3,4]
+    // → 7 + 6 = 13W. Then T1 (3 dice), T2 (4, Inferior +1), T3 (5, Inferior +2); T4 is spared.
+    let faces = [6, 5, 2, 1, 3, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+    let log = throw(&setup, None, &faces);
+    assert_eq!(attacks(&log), vec![(1, 1, 4), (2, 0, 3), (3, -1, 4), (4, -2, 5)]);
+    let first = log
+        .iter()
+        .find_map(|e| if let Event::Damage { before, target, .. } = e { Some((target.0, *before)) } else { None });
+    assert_eq!(first, Some((1, (13, 0))));
+    // One grenade used: a second round has none to throw.
+    assert_eq!(log.iter().filter(|e| matches!(e, Event::AmmoSpent { .. })).count(), 1);
+    let state = fray_engine::replay::<Fluid>(&setup, &log);
+    let fray_rules::fluid::Request::Declare { options, .. } =
+        policy::declare_options_for_tests(&setup, &state, CombatantId(0))
+    else {
+        unreachable!()
+    };
+    assert!(options.is_empty());
+}
+
+#[test]
+fn grenade_hit_chances_by_band() {
+    // rule: FLUID-SPECIAL-2
+    let options = Options::default();
+    let p = |band: usize| {
+        let edge = area_edge(1, band).unwrap();
+        let dist = Check { edge, bonus: 5, tn: 10 }.margin_distribution(&options);
+        fraction(&dist.iter().filter(|(m, _)| **m >= 0).map(|(_, p)| p.clone()).sum::<BigRational>())
+    };
+    assert_eq!([p(0), p(1), p(2), p(3)], ["427/432", "103/108", "1127/1296", "1985/2592"]);
+    assert_eq!(area_edge(1, 4), None);
+}
+
+#[test]
+fn area_defences_and_blast_points() {
+    // rule: FLUID-SPECIAL-3, FLUID-SPECIAL-4
+    let setup = range();
+    let state = <Fluid as fray_engine::Ruleset>::initial_state(&setup);
+    let target = CombatantId(1);
+    // Dodge or a shield Block by default; Dodge only; or none at all.
+    assert_eq!(fray_rules::fluid::attack::area_defence_options(&setup, &state, target).len(), 2);
+    let mut dodge_only = setup.clone();
+    dodge_only.options.set("area_defense", "dodge_only").unwrap();
+    assert_eq!(fray_rules::fluid::attack::area_defence_options(&dodge_only, &state, target).len(), 1);
+    let mut none = setup.clone();
+    none.options.set("area_defense", "none").unwrap();
+    assert!(fray_rules::fluid::attack::area_defence_options(&none, &state, target).is_empty());
+    // The blast may be placed anywhere: at 27 m it hits T4 (0 m), T3 (2 m), T2 (8 m) and T1
+    // (10 m), nearest first, and spares T0 (12 m)…
+    let faces = [1; 40];
+    let log = throw(&setup, Some(Pos::new(27.0, 0.0)), &faces);
+    let hit: Vec<u16> = attacks(&log).iter().map(|a| a.0).collect();
+    assert_eq!(hit, vec![5, 4, 3, 2]);
+    // …unless it must be on a combatant: then it lands on the declared target.
+    let mut on_combatant = setup.clone();
+    on_combatant.options.set("blast_point", "on_combatant").unwrap();
+    let log = throw(&on_combatant, Some(Pos::new(27.0, 0.0)), &faces);
+    assert_eq!(attacks(&log).first().map(|a| a.0), Some(1));
+}
