@@ -737,3 +737,56 @@ fn melee_needs_reach() {
     let sword = &setup.combatants[0].items[0];
     assert_eq!((sword.oq, sword.dq, sword.damage_w.clone()), (1, -1, fray_rules::fluid::setup::Amount::Fixed(7)));
 }
+
+#[test]
+fn skill_values_may_include_the_item() {
+    // rule: FLUID-ATK-5
+    // A sword with OQ +1 and skill value 12: bonus 2 + 1 = 3. Under `include_item` the value 12
+    // already holds the sword's original OQ: bonus 2, and only a sunder loss changes it.
+    let setup = duel(&[("damage = { w = 5 }", "damage = { w = 5 }\noq = 1")]);
+    let mut state = Fluid::initial_state(&setup);
+    let bonus = |setup: &Setup, state: &fray_rules::fluid::State| {
+        fray_rules::fluid::attack::attack_check(setup, state, A, 0, B, None, 10, 0, 1, 0).bonus
+    };
+    assert_eq!(bonus(&setup, &state), 3);
+    let mut include = setup.clone();
+    include.options.set("skill_values", "include_item").unwrap();
+    assert_eq!(bonus(&include, &state), 2);
+    state.fighters[0].oq[0] = 0;
+    assert_eq!((bonus(&setup, &state), bonus(&include, &state)), (2, 1));
+}
+
+#[test]
+fn everyone_has_an_unarmed_attack() {
+    // rule: FLUID-GEAR-5
+    let setup = duel(&[]);
+    let unarmed = setup.combatants[1].items.last().unwrap();
+    assert!(unarmed.unarmed && unarmed.id == "unarmed");
+    assert_eq!(
+        (unarmed.sizes.clone(), unarmed.damage_w.clone()),
+        (vec![0], fray_rules::fluid::setup::Amount::Fixed(0))
+    );
+    // It is not a defending item (unarmed defence is its own option).
+    assert!(!unarmed.defends());
+    // `unarmed_damage` sets its damage; an unarmed fighter uses it under `brawl = "when_unarmed"`.
+    let mut text_sets = vec![("unarmed_damage".to_string(), "{ s = \"1d3\" }".to_string())];
+    let text = duel_text_with_option("");
+    let brawler = scenario::load(
+        "x",
+        &text.replace("pc = 12\nposition = 1.0", "pc = 12\nposition = 1.0\npolicy = { brawl = \"when_unarmed\" }"),
+        &text_sets,
+    )
+    .unwrap();
+    let fists = brawler.combatants[1].items.last().unwrap();
+    assert!(matches!(fists.damage_s, fray_rules::fluid::setup::Amount::Dice(_)));
+    let state = Fluid::initial_state(&brawler);
+    let request = policy::declare_options_for_tests(&brawler, &state, B);
+    let Choice::Plan(brawl) = policy::ai_choice(&brawler, &state, B, &request) else { unreachable!() };
+    assert_eq!(brawl.attacks.iter().map(|a| a.item).collect::<Vec<_>>(), vec![0]);
+    text_sets.clear();
+    let plain = scenario::load("x", &text, &text_sets).unwrap();
+    let state = Fluid::initial_state(&plain);
+    let request = policy::declare_options_for_tests(&plain, &state, B);
+    let Choice::Plan(none) = policy::ai_choice(&plain, &state, B, &request) else { unreachable!() };
+    assert!(none.attacks.is_empty());
+}

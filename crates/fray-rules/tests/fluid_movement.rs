@@ -132,7 +132,7 @@ fn movement_is_simultaneous_or_at_ones_step() {
 
 #[test]
 fn example_h_running_and_attacking_costs_per_check() {
-    // rule: FLUID-ACT-4, FLUID-MOVE-6, FLUID-ACT-6, FLUID-ATK-6
+    // rule: FLUID-ACT-4, FLUID-MOVE-6, FLUID-ATK-6
     // Run (×3) and 3 melee attacks: N = 4, −4 on the Run check and on every attack (skill +2).
     let setup = field(6.0, "");
     let three = plan(&[0, 0, 0], toward(MoveMode::Run));

@@ -48,7 +48,8 @@ pub fn defence_options(
             }
             // The listed size closest to the weapon's (FLUID-DEF-5, FLUID-SIZE-3).
             let size = defending.sizes.iter().copied().min_by_key(|s| (s - weapon_size).abs()).unwrap_or(3);
-            let tn = value + current.dq[i];
+            let dq = if options.skill_values_exclude_item { current.dq[i] } else { current.dq[i] - defending.dq };
+            let tn = value + dq;
             let option = if !ranged {
                 DefenceOption {
                     skill,
@@ -230,7 +231,13 @@ pub fn attack_check(
     let sheet = &setup.combatants[attacker.index()];
     let weapon = &sheet.items[item];
     let skill = weapon.skill.as_deref().unwrap_or("");
-    let oq = state.fighter(attacker).oq[item];
+    // The item's quality: all of it, or only its sunder loss when skill values already include
+    // the original (FLUID-ATK-5).
+    let oq = if setup.options.skill_values_exclude_item {
+        state.fighter(attacker).oq[item]
+    } else {
+        state.fighter(attacker).oq[item] - weapon.oq
+    };
     let size_bonus =
         defence.map_or(0, |d| if d.skill == DefenceSkill::Dodge { 0 } else { d.size_bonus + d.projectile.0 });
     let bonus = sheet.skill_value(skill, &setup.options) - 10

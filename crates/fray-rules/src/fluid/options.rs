@@ -164,6 +164,10 @@ pub struct Options {
     pub area_defense: AreaDefense,
     /// FLUID-SPECIAL-4: the blast point must be a combatant's position (false: anywhere).
     pub blast_on_combatant: bool,
+    /// FLUID-ATK-5: skill values exclude the item (false: they include its original quality).
+    pub skill_values_exclude_item: bool,
+    /// FLUID-GEAR-5: the unarmed pseudo-item's base damage (W, S).
+    pub unarmed_damage: (super::setup::Amount, super::setup::Amount),
 }
 
 /// Defences against an area attack (FLUID-SPECIAL-3).
@@ -242,6 +246,8 @@ impl Default for Options {
             flank_bonus: 0,
             area_defense: AreaDefense::DodgeOrShield,
             blast_on_combatant: false,
+            skill_values_exclude_item: true,
+            unarmed_damage: (super::setup::Amount::Fixed(0), super::setup::Amount::Fixed(0)),
         }
     }
 }
@@ -288,6 +294,13 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo::new("flank_bonus", "0", "an integer k ≥ 0", "FLUID-ATK-9"),
     OptionInfo::new("area_defense", "dodge_or_shield", "dodge_only, none", "FLUID-SPECIAL-3"),
     OptionInfo::new("blast_point", "anywhere", "on_combatant", "FLUID-SPECIAL-4"),
+    OptionInfo::new("skill_values", "exclude_item", "include_item", "FLUID-ATK-5"),
+    OptionInfo::new(
+        "unarmed_damage",
+        "{ w = 0, s = 0 }",
+        "any damage, constant or dice: { s = \"1d3\" }",
+        "FLUID-GEAR-5",
+    ),
 ];
 
 impl Options {
@@ -459,8 +472,36 @@ impl Options {
                 )?
             }
             "blast_point" => self.blast_on_combatant = pick(value, &[("anywhere", false), ("on_combatant", true)])?,
+            "skill_values" => {
+                self.skill_values_exclude_item = pick(value, &[("exclude_item", true), ("include_item", false)])?
+            }
+            "unarmed_damage" => self.unarmed_damage = parse_damage(value)?,
             _ => return Err(crate::unknown_option(name, OPTIONS)),
         }
         Ok(())
     }
+}
+
+/// A damage value `{ w = …, s = … }`, each a number or dice, as TOML.
+fn parse_damage(value: &str) -> Result<(super::setup::Amount, super::setup::Amount), String> {
+    use super::setup::Amount;
+    let doc: toml::Table = toml::from_str(&format!("damage = {value}"))
+        .map_err(|e| format!("expected {{ w = …, s = … }}: {}", e.message()))?;
+    let Some(toml::Value::Table(table)) = doc.get("damage") else {
+        return Err(format!("expected {{ w = …, s = … }}, found `{value}`"));
+    };
+    let amount = |key: &str| -> Result<Amount, String> {
+        match table.get(key) {
+            None => Ok(Amount::Fixed(0)),
+            Some(toml::Value::Integer(n)) => Ok(Amount::Fixed(*n as i32)),
+            Some(toml::Value::String(dice)) => {
+                fray_dice::Program::parse(dice).map(Amount::Dice).map_err(|e| format!("{key}: {}", e.kind()))
+            }
+            Some(other) => Err(format!("{key}: expected a number or dice, found {other}")),
+        }
+    };
+    if let Some(key) = table.keys().find(|k| *k != "w" && *k != "s") {
+        return Err(format!("unknown damage key `{key}`, expected w or s"));
+    }
+    Ok((amount("w")?, amount("s")?))
 }

@@ -18,6 +18,7 @@ pub const POLICIES: &[(&str, &[&str])] = &[
     ("fire", &["single", "burst", "spray"]),
     ("move", &["close", "hold"]),
     ("area", &["never", "safe"]),
+    ("brawl", &["never", "when_unarmed"]),
 ];
 
 /// The AI: answers every request from the combatant's named policies.
@@ -111,20 +112,27 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                         && policy.area == "safe"
                         && blast_spares_friends(setup, state, who, target, sheet.items[*i].blast_band)
                 });
+                // Unarmed attacks only under `when_unarmed`, and only without another weapon.
+                let armed = sheet.items.iter().any(|i| i.skill.is_some() && !i.unarmed);
+                let brawls = policy.brawl == "when_unarmed" && !armed;
+                let usable = |i: usize| !sheet.items[i].unarmed || brawls;
                 let now = safe_area.or_else(|| {
                     options.iter().find(|(t, i)| {
                         let kind = sheet.items[*i].kind;
-                        *t == target && kind != ItemKind::Area && (in_reach || kind == ItemKind::Ranged)
+                        *t == target && usable(*i) && kind != ItemKind::Area && (in_reach || kind == ItemKind::Ranged)
                     })
                 });
                 let chosen = match now {
                     Some(&(_, item)) => Some(item),
                     None if policy.movement == "close" => {
-                        movement = closing_move(setup, state, who, target);
-                        options
+                        let melee = options
                             .iter()
-                            .find(|(t, i)| *t == target && sheet.items[*i].kind == ItemKind::Melee)
-                            .map(|&(_, item)| item)
+                            .find(|(t, i)| *t == target && sheet.items[*i].kind == ItemKind::Melee && usable(*i))
+                            .map(|&(_, item)| item);
+                        if melee.is_some() {
+                            movement = closing_move(setup, state, who, target);
+                        }
+                        melee
                     }
                     None => None,
                 };

@@ -302,6 +302,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                         }
                     },
                 },
+                unarmed: false,
                 projectile: match &it.projectile {
                     None => Projectile::Bullet,
                     Some(p) => match p.get_ref().as_str() {
@@ -317,6 +318,24 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 },
             });
         }
+        // The unarmed pseudo-item, always last: size = creature size − 3 (FLUID-GEAR-5).
+        items.push(Item {
+            id: "unarmed".into(),
+            kind: ItemKind::Melee,
+            skill: Some("unarmed".into()),
+            damage_w: options.unarmed_damage.0.clone(),
+            damage_s: options.unarmed_damage.1.clone(),
+            oq: 0,
+            dq: 0,
+            sizes: vec![size - 3],
+            tier: None,
+            fire: Fire::Single,
+            half_recoil: false,
+            ammo: None,
+            projectile: Projectile::Bullet,
+            blast_band: 1,
+            unarmed: true,
+        });
         let armor = match &c.armor {
             None => None,
             Some(a) => {
@@ -364,6 +383,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 "fire" => &mut policy.fire,
                 "move" => &mut policy.movement,
                 "area" => &mut policy.area,
+                "brawl" => &mut policy.brawl,
                 _ => &mut policy.pain,
             };
             *slot = value.get_ref().clone();

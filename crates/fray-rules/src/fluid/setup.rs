@@ -125,6 +125,8 @@ pub struct Item {
     pub projectile: Projectile,
     /// The base range band of an area weapon (1 = Nearby) (FLUID-SPECIAL-1).
     pub blast_band: usize,
+    /// The unarmed pseudo-item every combatant has (FLUID-GEAR-5).
+    pub unarmed: bool,
 }
 
 impl Item {
@@ -133,9 +135,10 @@ impl Item {
         self.sizes.iter().copied().min().unwrap_or(3)
     }
 
-    /// Whether it can Parry or Block (FLUID-GEAR-2: any melee weapon or shield).
+    /// Whether it can Parry or Block (FLUID-GEAR-2: any melee weapon or shield; unarmed defence
+    /// is its own option, FLUID-DEF-7).
     pub fn defends(&self) -> bool {
-        matches!(self.kind, ItemKind::Melee | ItemKind::Shield)
+        matches!(self.kind, ItemKind::Melee | ItemKind::Shield) && !self.unarmed
     }
 }
 
@@ -174,6 +177,8 @@ pub struct PolicySpec {
     pub movement: String,
     /// Area weapons: `never`, or `safe` (at the nearest foe when the thrower is outside the blast).
     pub area: String,
+    /// Unarmed attacks: `never`, or `when_unarmed` (when it has no other attack).
+    pub brawl: String,
 }
 
 impl Default for PolicySpec {
@@ -188,6 +193,7 @@ impl Default for PolicySpec {
             fire: "single".into(),
             movement: "close".into(),
             area: "never".into(),
+            brawl: "never".into(),
         }
     }
 }
