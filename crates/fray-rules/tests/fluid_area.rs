@@ -43,10 +43,14 @@ const INIT: [u32; 18] = [6, 6, 6, 1, 1, 1, 1, 1, 2, 1, 2, 2, 2, 2, 2, 2, 2, 3];
 fn throw(setup: &Setup, blast: Option<Pos>, faces: &[u32]) -> Vec<Event> {
     let attack =
         DeclaredAttack { target: CombatantId(1), item: 0, intent: Intent::Lethal, rounds: 1, spray: false, blast };
-    let mut choices =
-        vec![Choice::Plan(Plan { attacks: smallvec::smallvec![attack], full_defense: false, movement: None })];
+    let mut choices = vec![Choice::Plan(Plan {
+        attacks: smallvec::smallvec![attack],
+        full_defense: false,
+        movement: None,
+        ..Plan::default()
+    })];
     choices.extend((0..4).map(|_| Choice::Defence(Some(0))));
-    let decider = policy::Scripted { choices: choices.into() };
+    let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
     let all: Vec<u32> = INIT.iter().chain(faces).copied().collect();
     let mut fight = Fight::<Fluid, _, _, _>::new(setup, Scripted::faces(all), decider, Record::default());
     let _ = fight.run();

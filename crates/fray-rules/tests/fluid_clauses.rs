@@ -55,7 +55,7 @@ fn fight(
     faces: &[u32],
     choices: Vec<Choice>,
 ) -> (Vec<Event>, Result<fray_engine::FightResult, FightError>) {
-    let decider = policy::Scripted { choices: choices.into() };
+    let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
     let mut fight = Fight::<Fluid, _, _, _>::new(setup, Scripted::faces(faces), decider, Record::default());
     let result = fight.run();
     (fight.into_parts().1.0, result)
@@ -235,11 +235,13 @@ fn the_multi_action_penalty_and_the_attack_limit() {
         attacks: vec![DeclaredAttack::single(B, 0, Intent::Lethal); 2].into(),
         full_defense: false,
         movement: None,
+        ..Plan::default()
     };
     let three = Plan {
         attacks: vec![DeclaredAttack::single(B, 0, Intent::Lethal); 3].into(),
         full_defense: false,
         movement: None,
+        ..Plan::default()
     };
     let request =
         Request::Declare { options: vec![(B, 0)].into(), max_per_item: vec![2].into(), rounds: vec![(1, 0)].into() };
@@ -323,6 +325,7 @@ fn base_damage_successes_and_intent() {
         attacks: vec![DeclaredAttack::single(B, 0, Intent::Stunning)].into(),
         full_defense: false,
         movement: None,
+        ..Plan::default()
     };
     let (log, _) = fight(
         &setup,
@@ -495,6 +498,7 @@ fn plan(attacks: &[(CombatantId, Intent)], full_defense: bool) -> Choice {
         attacks: attacks.iter().map(|&(target, intent)| DeclaredAttack::single(target, 0, intent)).collect(),
         full_defense,
         movement: None,
+        ..Plan::default()
     })
 }
 
@@ -789,4 +793,104 @@ fn everyone_has_an_unarmed_attack() {
     let request = policy::declare_options_for_tests(&plain, &state, B);
     let Choice::Plan(none) = policy::ai_choice(&plain, &state, B, &request) else { unreachable!() };
     assert!(none.attacks.is_empty());
+}
+
+#[test]
+fn hidden_attackers_are_unseen_until_they_strike() {
+    // rule: FLUID-ROUND-3, FLUID-ROUND-5, FLUID-ATK-10
+    // A is hidden: B (an `answer` policy) sees no foe to answer and cannot target A; A's attack
+    // finds B unaware (TN 10 without dT, no defence request) and reveals A.
+    let text =
+        duel_text_with_option("").replace("pc = 12\nskills = { sword", "pc = 12\nhidden = true\nskills = { sword");
+    let text = text.replace(
+        "pc = 12\nposition = 1.0",
+        "pc = 12\ntactics = 2\nposition = 1.0\npolicy = { tactics = \"answer\" }\nskills = { sword = { value = 12 } }\n[[combatants.items]]\nid = \"blade\"\nskill = \"sword\"\ndamage = { w = 2 }",
+    );
+    let setup = scenario::load("x", &text, &[]).unwrap();
+    let state = Fluid::initial_state(&setup);
+    let Request::Declare { options, .. } = policy::declare_options_for_tests(&setup, &state, B) else { unreachable!() };
+    assert!(options.is_empty());
+    // A (initiative 18) attacks first: TN 10 although B split oT 1 / dT 1.
+    let (log, _) = fight(&setup, &[6, 6, 6, 1, 1, 1, 4, 4, 4], vec![]);
+    assert!(log.contains(&Event::TacticsSet { who: B, ot: 1, dt: 1 }));
+    let (check, _) = first_attack(&log);
+    assert_eq!(check.tn, 10);
+    assert!(log.contains(&Event::Condition { who: A, condition: Condition::Hidden, gained: false }));
+    // `unaware_dt`: the unaware target still adds its dT.
+    let mut with_dt = setup.clone();
+    with_dt.options.set("unaware_dt", "true").unwrap();
+    let (log, _) = fight(&with_dt, &[6, 6, 6, 1, 1, 1, 4, 4, 4], vec![]);
+    assert_eq!(first_attack(&log).0.tn, 11);
+    // `scripted`: the attack does not reveal.
+    let mut stays = setup.clone();
+    stays.options.set("hidden_reveal", "scripted").unwrap();
+    let (log, _) = fight(&stays, &[6, 6, 6, 1, 1, 1, 4, 4, 4], vec![]);
+    assert!(!log.iter().any(|e| matches!(e, Event::Condition { condition: Condition::Hidden, .. })));
+}
+
+#[test]
+fn tactics_are_revised_after_the_announcements() {
+    // rule: FLUID-TAC-3
+    // Two `answer` players announce in roster order; in the revision pass A sees B's all-out
+    // offence and turns defensive. With no revision pass, A keeps its first split.
+    let text = duel_text_with_option("")
+        .replace(
+            "pc = 12\nskills = { sword",
+            "pc = 12\nplayer = true\ntactics = 2\npolicy = { tactics = \"answer\" }\nskills = { sword",
+        )
+        .replace(
+            "pc = 12\nposition = 1.0",
+            "pc = 12\nplayer = true\ntactics = 2\nposition = 1.0\npolicy = { tactics = \"aggressive\" }",
+        );
+    let setup = scenario::load("x", &text, &[]).unwrap();
+    let (log, _) = fight(&setup, &[3, 3, 3, 1, 1, 1], vec![]);
+    let splits: Vec<(i32, i32)> = log
+        .iter()
+        .filter_map(|e| if let Event::TacticsSet { who: A, ot, dt } = e { Some((*ot, *dt)) } else { None })
+        .collect();
+    assert_eq!(splits, vec![(1, 1), (0, 2)]);
+    let none = scenario::load("x", &text, &[("tactics_passes".into(), "0".into())]).unwrap();
+    let (log, _) = fight(&none, &[3, 3, 3, 1, 1, 1], vec![]);
+    assert_eq!(log.iter().filter(|e| matches!(e, Event::TacticsSet { who: A, .. })).count(), 1);
+}
+
+#[test]
+fn a_combatant_may_let_another_act_first() {
+    // rule: FLUID-INIT-6
+    // A (initiative 18) delays to just after B (3).
+    let setup = duel(&[]);
+    let delay = Choice::Plan(Plan {
+        attacks: smallvec::smallvec![DeclaredAttack::single(B, 0, Intent::Lethal)],
+        delay_after: Some(B),
+        ..Plan::default()
+    });
+    let (log, _) = fight(&setup, &[6, 6, 6, 1, 1, 1], vec![split(), split(), delay]);
+    assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [B, A])));
+}
+
+#[test]
+fn a_heal_check_stabilizes_a_dying_ally() {
+    // rule: FLUID-TRACK-10, FLUID-TRACK-6
+    // B (W −2, dying) and its friend C, 1 m away, with Heal 12. C heals B instead of attacking:
+    // 4,4,4 + 2 = 14 vs 10 → B is stabilized; its later BOD tests ignore failures.
+    let text = duel_text_with_option("side_out_when = \"dead\"")
+        .replace("pc = 12\nposition = 1.0", "pc = 12\nw = -2\nposition = 1.0")
+        + "[[combatants]]\nid = \"c\"\nside = \"two\"\npc = 10\nskills = { heal = { value = 12 } }\nposition = 2.0\n";
+    let setup = scenario::load("x", &text, &[]).unwrap();
+    // Round start: B's BOD test (4,4,3: +1 → W −1) and act test (6,6,6); initiative A 1,1,1,
+    // B 2,2,2, C 6,6,6; C's Heal check 4,4,4.
+    let (log, _) = fight(&setup, &[4, 4, 3, 6, 6, 6, 1, 1, 1, 2, 2, 2, 6, 6, 6, 4, 4, 4], vec![]);
+    assert!(log.contains(&Event::Condition { who: B, condition: Condition::Stabilized, gained: true }));
+    let mut state = fray_engine::replay::<Fluid>(&setup, &log);
+    assert!(state.fighters[1].stabilized);
+    // A failed BOD test (margin −5) leaves a stabilized W unchanged.
+    let w = state.fighters[1].w;
+    let check = fray_rules::fluid::check::Check { edge: 0, bonus: 0, tn: 10 };
+    let roll = check.resolve(&setup.options, fray_rules::fluid::check::Faces::from_slice(&[1, 2, 2]));
+    <Fluid as fray_engine::Ruleset>::apply(
+        &setup,
+        &mut state,
+        &Event::Check { who: B, kind: fray_rules::fluid::CheckKind::Bod, check, roll },
+    );
+    assert_eq!(state.fighters[1].w, w);
 }

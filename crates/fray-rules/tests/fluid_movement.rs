@@ -46,7 +46,7 @@ position = {distance}
 /// A's plan: one attack on B per listed item, and a move.
 fn plan(items: &[usize], movement: Option<Movement>) -> Choice {
     let attacks = items.iter().map(|&item| DeclaredAttack::single(B, item, Intent::Lethal)).collect();
-    Choice::Plan(Plan { attacks, full_defense: false, movement })
+    Choice::Plan(Plan { attacks, full_defense: false, movement, ..Plan::default() })
 }
 
 fn run(setup: &Setup, faces: &[u32], a_plan: Choice, b_plan: Choice) -> Vec<Event> {
@@ -60,7 +60,7 @@ fn run(setup: &Setup, faces: &[u32], a_plan: Choice, b_plan: Choice) -> Vec<Even
         Choice::Defence(Some(0)),
         Choice::Defence(Some(0)),
     ];
-    let decider = policy::Scripted { choices: choices.into() };
+    let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
     let mut fight = Fight::<Fluid, _, _, _>::new(setup, Scripted::faces(faces), decider, Record::default());
     let _ = fight.run();
     fight.into_parts().1.0
@@ -119,6 +119,7 @@ fn movement_is_simultaneous_or_at_ones_step() {
         attacks: Default::default(),
         full_defense: false,
         movement: Some(Movement { mode: MoveMode::Walk, to: Destination::Point(Pos::new(10.0, 0.0)) }),
+        ..Plan::default()
     });
     let log = run(&setup, &[1, 1, 1, 6, 6, 6], plan(&[0], toward(MoveMode::Walk)), b_walks.clone());
     let order: Vec<&Event> = log.iter().filter(|e| matches!(e, Event::Moved { .. } | Event::Step { .. })).collect();
@@ -166,6 +167,7 @@ fn example_h_sprinting_shooters_and_their_targets() {
         attacks: Default::default(),
         full_defense: false,
         movement: Some(Movement { mode: MoveMode::Sprint, to: Destination::Point(Pos::new(60.0, 0.0)) }),
+        ..Plan::default()
     });
     let log = run(&setup, &[1, 1, 1, 6, 6, 6, 3, 3, 3, 4, 4, 4], plan(&[1], None), b_sprints);
     assert_eq!(bonuses(&log), vec![2 - 4]);

@@ -46,12 +46,17 @@ fn shoot(setup: &Setup, attack: DeclaredAttack, defence: Option<usize>, faces: &
     let choices = vec![
         Choice::Split { ot: 0, dt: 0 },
         Choice::Split { ot: 0, dt: 0 },
-        Choice::Plan(Plan { attacks: smallvec::smallvec![attack], full_defense: false, movement: None }),
+        Choice::Plan(Plan {
+            attacks: smallvec::smallvec![attack],
+            full_defense: false,
+            movement: None,
+            ..Plan::default()
+        }),
         Choice::Defence(defence),
         Choice::Defence(defence),
         Choice::Defence(defence),
     ];
-    let decider = policy::Scripted { choices: choices.into() };
+    let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
     let mut fight = Fight::<Fluid, _, _, _>::new(setup, Scripted::faces(faces), decider, Record::default());
     let _ = fight.run();
     fight.into_parts().1.0
@@ -162,6 +167,7 @@ fn fire_modes_cap_bursts_and_sprays() {
             attacks: smallvec::smallvec![DeclaredAttack { rounds: r, spray, ..burst(1) }],
             full_defense: false,
             movement: None,
+            ..Plan::default()
         })
     };
     assert!(Fluid::check_choice(&setup, &request, &plan(4, false)).is_ok());
@@ -174,11 +180,16 @@ fn fire_modes_cap_bursts_and_sprays() {
     let choices = vec![
         Choice::Split { ot: 0, dt: 0 },
         Choice::Split { ot: 0, dt: 0 },
-        Choice::Plan(Plan { attacks: smallvec::smallvec![burst(3), burst(3)], full_defense: false, movement: None }),
+        Choice::Plan(Plan {
+            attacks: smallvec::smallvec![burst(3), burst(3)],
+            full_defense: false,
+            movement: None,
+            ..Plan::default()
+        }),
         Choice::Defence(Some(0)),
         Choice::Defence(Some(0)),
     ];
-    let decider = policy::Scripted { choices: choices.into() };
+    let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
     let mut fight = Fight::<Fluid, _, _, _>::new(
         &per_round,
         Scripted::faces(with(&[1, 1, 2, 1, 1, 2])),

@@ -42,7 +42,7 @@ position = 1.0
 const BUCKLER: &str = "[[combatants.items]]\nid = \"buckler\"\nkind = \"shield\"\ndq = 3\nsizes = [2]\ntier = 1";
 
 fn fight(setup: &Setup, faces: &[u32], choices: Vec<Choice>) -> Vec<Event> {
-    let decider = policy::Scripted { choices: choices.into() };
+    let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
     let mut fight = Fight::<Fluid, _, _, _>::new(setup, Scripted::faces(faces), decider, Record::default());
     let _ = fight.run();
     fight.into_parts().1.0

@@ -86,7 +86,12 @@ impl FluidScenario {
                     ("no attack".to_owned(), Choice::Plan(Plan::default())),
                     (
                         "Full Defense (attacks on you are Inferior +1)".to_owned(),
-                        Choice::Plan(Plan { attacks: List::new(), full_defense: true, movement: None }),
+                        Choice::Plan(Plan {
+                            attacks: List::new(),
+                            full_defense: true,
+                            movement: None,
+                            ..Plan::default()
+                        }),
                     ),
                 ];
                 for &(target, item) in options {
@@ -101,7 +106,10 @@ impl FluidScenario {
                                 self.name(target),
                                 sheet.items[item].id
                             );
-                            out.push((label, Choice::Plan(Plan { attacks, full_defense: false, movement: None })));
+                            out.push((
+                                label,
+                                Choice::Plan(Plan { attacks, full_defense: false, movement: None, ..Plan::default() }),
+                            ));
                         }
                     }
                 }
@@ -124,6 +132,7 @@ impl FluidScenario {
                             attacks: smallvec::smallvec![attack],
                             full_defense: false,
                             movement: Some(movement),
+                            ..Plan::default()
                         };
                         out.push((label, Choice::Plan(plan)));
                     }
@@ -153,6 +162,7 @@ impl FluidScenario {
                                     attacks: smallvec::smallvec![attack],
                                     full_defense: false,
                                     movement: None,
+                                    ..Plan::default()
                                 }),
                             ));
                         }
@@ -216,6 +226,7 @@ impl FluidScenario {
                     CheckKind::Bod => "BOD test",
                     CheckKind::Act => "NER act test",
                     CheckKind::Pain => "NER pain check",
+                    CheckKind::Heal => "Heal check",
                 };
                 let result = if roll.margin >= 0 {
                     format!("success of {}", roll.margin)
@@ -390,6 +401,8 @@ impl FluidScenario {
                     Condition::Dead => "dead",
                     Condition::Unconscious => "unconscious",
                     Condition::Stunned => "stunned",
+                    Condition::Stabilized => "stabilized",
+                    Condition::Hidden => "hidden",
                 };
                 (
                     Some(format!("{} {} {name}", n(who), if *gained { "is now" } else { "is no longer" })),

@@ -126,6 +126,10 @@ pub struct Plan {
     pub full_defense: bool,
     /// A move, if any.
     pub movement: Option<Movement>,
+    /// Let this combatant act first: its step comes just after that one's (FLUID-INIT-6).
+    pub delay_after: Option<CombatantId>,
+    /// A Heal check on a dying ally within Nearby (FLUID-TRACK-10).
+    pub heal: Option<CombatantId>,
 }
 
 /// A defence the target may use against one attack (FLUID-DEF-1).
@@ -217,6 +221,10 @@ pub enum Condition {
     Unconscious,
     /// Failed its act test: no actions this round.
     Stunned,
+    /// Stabilized by a Heal check (FLUID-TRACK-10).
+    Stabilized,
+    /// Hidden from the other sides (lost when revealed, FLUID-ROUND-5).
+    Hidden,
 }
 
 /// An item quality that sunder wears down.
@@ -239,6 +247,8 @@ pub enum CheckKind {
     Act,
     /// The NER pain check (FLUID-TRACK-4).
     Pain,
+    /// A Heal check (FLUID-TRACK-10).
+    Heal,
 }
 
 /// Everything that happens in a `fluid` fight.
@@ -421,6 +431,10 @@ pub struct Fighter {
     pub unconscious: bool,
     /// Stunned for the round.
     pub stunned: bool,
+    /// Stabilized: its BOD tests ignore failures (FLUID-TRACK-6, FLUID-TRACK-10).
+    pub stabilized: bool,
+    /// Hidden from the other sides (FLUID-ROUND-3, FLUID-ROUND-5).
+    pub hidden: bool,
     /// In Full Defense (FLUID-ACT-8, FLUID-ACT-10).
     pub full_defense: bool,
     /// The round its Full Defense was declared.
@@ -533,6 +547,8 @@ impl Ruleset for Fluid {
                 dead: sheet.w <= -sheet.stats[setup::BOD],
                 unconscious: sheet.s <= 0,
                 stunned: false,
+                stabilized: sheet.stabilized,
+                hidden: sheet.hidden,
                 full_defense: false,
                 full_defense_round: 0,
                 stepped: false,
@@ -559,6 +575,8 @@ impl Ruleset for Fluid {
                     fighter.plan.attacks.clear();
                     fighter.plan.full_defense = false;
                     fighter.plan.movement = None;
+                    fighter.plan.delay_after = None;
+                    fighter.plan.heal = None;
                     fighter.moved = None;
                     fighter.charge = None;
                     fighter.stunned = false;
@@ -572,8 +590,9 @@ impl Ruleset for Fluid {
                 }
             }
             Event::Check { who, kind: CheckKind::Bod, roll, .. } => {
-                // The margin is added to W (FLUID-TRACK-6).
-                state.fighters[who.index()].w += roll.margin;
+                // The margin is added to W; a stabilized combatant ignores failures (FLUID-TRACK-6).
+                let fighter = &mut state.fighters[who.index()];
+                fighter.w += if fighter.stabilized { roll.margin.max(0) } else { roll.margin };
             }
             Event::Check { who, kind: CheckKind::Act, .. } => state.fighters[who.index()].act_tested = true,
             Event::Check { .. } => {}
@@ -655,6 +674,8 @@ impl Ruleset for Fluid {
                     Condition::Dead => &mut fighter.dead,
                     Condition::Unconscious => &mut fighter.unconscious,
                     Condition::Stunned => &mut fighter.stunned,
+                    Condition::Stabilized => &mut fighter.stabilized,
+                    Condition::Hidden => &mut fighter.hidden,
                 };
                 *flag = *gained;
             }
@@ -696,6 +717,11 @@ impl Ruleset for Fluid {
                     && who.index() >= setup.combatants.len()
                 {
                     return Err(format!("no combatant {who} to move towards"));
+                }
+                for who in plan.delay_after.into_iter().chain(plan.heal) {
+                    if who.index() >= setup.combatants.len() {
+                        return Err(format!("no combatant {who}"));
+                    }
                 }
                 let mut used: List<u32, 4> = smallvec::smallvec![0; max_per_item.len()];
                 for attack in &plan.attacks {

@@ -168,6 +168,12 @@ pub struct Options {
     pub skill_values_exclude_item: bool,
     /// FLUID-GEAR-5: the unarmed pseudo-item's base damage (W, S).
     pub unarmed_damage: (super::setup::Amount, super::setup::Amount),
+    /// FLUID-ROUND-5: a hidden combatant is revealed by its first attack (false: `scripted`).
+    pub reveal_on_attack: bool,
+    /// FLUID-ATK-10: an unaware target still adds its dT to TN 10.
+    pub unaware_dt: bool,
+    /// FLUID-TAC-3: revision passes after the first splits.
+    pub tactics_passes: u32,
 }
 
 /// Defences against an area attack (FLUID-SPECIAL-3).
@@ -248,6 +254,9 @@ impl Default for Options {
             blast_on_combatant: false,
             skill_values_exclude_item: true,
             unarmed_damage: (super::setup::Amount::Fixed(0), super::setup::Amount::Fixed(0)),
+            reveal_on_attack: true,
+            unaware_dt: false,
+            tactics_passes: 1,
         }
     }
 }
@@ -295,6 +304,9 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo::new("area_defense", "dodge_or_shield", "dodge_only, none", "FLUID-SPECIAL-3"),
     OptionInfo::new("blast_point", "anywhere", "on_combatant", "FLUID-SPECIAL-4"),
     OptionInfo::new("skill_values", "exclude_item", "include_item", "FLUID-ATK-5"),
+    OptionInfo::new("hidden_reveal", "on_attack", "scripted", "FLUID-ROUND-5, FLUID-ATK-10"),
+    OptionInfo::new("unaware_dt", "false", "true", "FLUID-ATK-10"),
+    OptionInfo::new("tactics_passes", "1", "any integer 0 to 8", "FLUID-TAC-3"),
     OptionInfo::new(
         "unarmed_damage",
         "{ w = 0, s = 0 }",
@@ -476,6 +488,15 @@ impl Options {
                 self.skill_values_exclude_item = pick(value, &[("exclude_item", true), ("include_item", false)])?
             }
             "unarmed_damage" => self.unarmed_damage = parse_damage(value)?,
+            "hidden_reveal" => self.reveal_on_attack = pick(value, &[("on_attack", true), ("scripted", false)])?,
+            "unaware_dt" => self.unaware_dt = pick(value, &boolean)?,
+            "tactics_passes" => {
+                let passes = int(value)?;
+                if !(0..=8).contains(&passes) {
+                    return Err(format!("expected 0 to 8 passes, found {passes}"));
+                }
+                self.tactics_passes = passes as u32;
+            }
             _ => return Err(crate::unknown_option(name, OPTIONS)),
         }
         Ok(())

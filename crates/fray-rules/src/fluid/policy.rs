@@ -19,6 +19,7 @@ pub const POLICIES: &[(&str, &[&str])] = &[
     ("move", &["close", "hold"]),
     ("area", &["never", "safe"]),
     ("brawl", &["never", "when_unarmed"]),
+    ("heal", &["allies", "never"]),
 ];
 
 /// The AI: answers every request from the combatant's named policies.
@@ -96,8 +97,29 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             Choice::Split { ot, dt }
         }
         Request::Declare { options, max_per_item, rounds } => {
+            // A dying, unstabilized ally within Nearby comes first under `heal = "allies"` (FLUID-TRACK-10).
+            if policy.heal == "allies" {
+                let patient = setup.combatants.iter().enumerate().find(|(i, c)| {
+                    let ally = CombatantId(*i as u16);
+                    let f = state.fighter(ally);
+                    ally != who
+                        && c.side == sheet.side
+                        && f.dying
+                        && !f.dead
+                        && !f.stabilized
+                        && state.distance(who, ally) <= setup.options.reach_m + 1e-9
+                });
+                if let Some((i, _)) = patient {
+                    return Choice::Plan(Plan { heal: Some(CombatantId(i as u16)), ..Plan::default() });
+                }
+            }
             if policy.attacks == "full_defense" {
-                return Choice::Plan(Plan { attacks: List::new(), full_defense: true, movement: None });
+                return Choice::Plan(Plan {
+                    attacks: List::new(),
+                    full_defense: true,
+                    movement: None,
+                    ..Plan::default()
+                });
             }
             let target = pick_target(setup, state, who, options, &policy.target);
             let mut attacks: List<DeclaredAttack, 4> = List::new();
@@ -150,7 +172,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                     attacks.extend((0..count).map(|_| attack));
                 }
             }
-            Choice::Plan(Plan { attacks, full_defense: false, movement })
+            Choice::Plan(Plan { attacks, full_defense: false, movement, ..Plan::default() })
         }
         Request::Defend { options, .. } => {
             // The highest TN after the attacker's size bonus; ties prefer Parry, Block, Dodge
@@ -183,7 +205,7 @@ fn nearest_foe(setup: &Setup, state: &State, who: CombatantId) -> Option<Combata
         .combatants
         .iter()
         .enumerate()
-        .filter(|(i, c)| c.side != me.side && !state.fighters[*i].out(&setup.options))
+        .filter(|(i, c)| c.side != me.side && !state.fighters[*i].out(&setup.options) && !state.fighters[*i].hidden)
         .min_by(|(i, _), (j, _)| {
             let (da, db) = (state.distance(who, CombatantId(*i as u16)), state.distance(who, CombatantId(*j as u16)));
             da.total_cmp(&db).then(i.cmp(j))
@@ -220,6 +242,8 @@ fn pick_target(
 pub struct Scripted {
     /// Remaining scripted choices.
     pub choices: VecDeque<Choice>,
+    /// The last scripted split of each combatant, repeated in revision passes (FLUID-TAC-3).
+    pub splits: Vec<(CombatantId, Choice)>,
 }
 
 impl Decider<Fluid> for Scripted {
@@ -235,7 +259,17 @@ impl Decider<Fluid> for Scripted {
             )
         };
         if self.choices.front().is_some_and(fits) {
-            return Ok(self.choices.pop_front().expect("checked"));
+            let choice = self.choices.pop_front().expect("checked");
+            if matches!(choice, Choice::Split { .. }) {
+                self.splits.retain(|(w, _)| *w != who);
+                self.splits.push((who, choice.clone()));
+            }
+            return Ok(choice);
+        }
+        if matches!(request, Request::Tactics { .. })
+            && let Some((_, split)) = self.splits.iter().find(|(w, _)| *w == who)
+        {
+            return Ok(split.clone());
         }
         Ok(ai_choice(setup, state, who, request))
     }

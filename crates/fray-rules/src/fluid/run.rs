@@ -44,16 +44,30 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             }
         }
 
-        // (2) Tactics: NPCs announce first, then players, who see the NPCs' splits (FLUID-TAC-3).
+        // (2) Tactics: NPCs announce first, then players, who see the NPCs' splits; then revision
+        // passes in roster order, each seeing every current split (FLUID-TAC-3).
         for players in [false, true] {
             for who in ids() {
                 if setup.combatants[who.index()].player == players && fight.state().fighter(who).able() {
                     let tactics = setup.combatants[who.index()].tactics;
-                    let (ot, dt) = match fight.decide(who, &Request::Tactics { tactics })? {
-                        Choice::Split { ot, dt } => (ot, dt),
-                        _ => unreachable!("checked by check_choice"),
+                    let Choice::Split { ot, dt } = fight.decide(who, &Request::Tactics { tactics })? else {
+                        unreachable!("checked by check_choice")
                     };
                     fight.emit(Event::TacticsSet { who, ot, dt });
+                }
+            }
+        }
+        for _ in 0..setup.options.tactics_passes {
+            for who in ids() {
+                if fight.state().fighter(who).able() {
+                    let tactics = setup.combatants[who.index()].tactics;
+                    let Choice::Split { ot, dt } = fight.decide(who, &Request::Tactics { tactics })? else {
+                        unreachable!("checked by check_choice")
+                    };
+                    let now = fight.state().fighter(who);
+                    if (now.ot, now.dt) != (ot, dt) {
+                        fight.emit(Event::TacticsSet { who, ot, dt });
+                    }
                 }
             }
         }
@@ -68,7 +82,18 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         }
 
         // (4) Initiative (FLUID-INIT-1 … FLUID-INIT-4, FLUID-INIT-7).
-        let order = initiative(fight)?;
+        let mut order = initiative(fight)?;
+        // Letting a later combatant act first: a step moves to just after its (FLUID-INIT-6).
+        for who in ids() {
+            if let Some(after) = fight.state().fighter(who).plan.delay_after
+                && let (Some(i), Some(j)) =
+                    (order.iter().position(|c| *c == who), order.iter().position(|c| *c == after))
+                && j > i
+            {
+                order.remove(i);
+                order.insert(j, who);
+            }
+        }
         fight.emit(Event::Order { order: order.clone() });
         // Simultaneous movement before the first step (FLUID-MOVE-8, FLUID-MOVE-11).
         if setup.options.movement_simultaneous {
@@ -116,6 +141,9 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             {
                 let movement = fight.state().fighter(who).plan.movement.expect("a mover");
                 move_one(fight, who, movement, d);
+            }
+            if let Some(ally) = fight.state().fighter(who).plan.heal {
+                heal(fight, who, ally)?;
             }
             let attacks = fight.state().fighter(who).plan.attacks.len();
             let declared = declared_actions(setup, fight.state(), who);
@@ -245,7 +273,8 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
     let mut options: List<(CombatantId, usize), 8> = List::new();
     for (t, target) in setup.combatants.iter().enumerate() {
         let target_state = &state.fighters[t];
-        if target.side == sheet.side || target_state.dead {
+        // Hidden foes cannot be picked as targets (FLUID-ROUND-5).
+        if target.side == sheet.side || target_state.dead || target_state.hidden {
             continue;
         }
         for (i, item) in sheet.items.iter().enumerate() {
@@ -298,7 +327,28 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
 fn declared_actions(setup: &Setup, state: &State, who: CombatantId) -> i32 {
     let plan = &state.fighter(who).plan;
     let attacks: i32 = plan.attacks.iter().map(|a| a.actions(&setup.options)).sum();
-    attacks + i32::from(plan.movement.is_some_and(|m| m.mode.runs()))
+    attacks + i32::from(plan.movement.is_some_and(|m| m.mode.runs())) + i32::from(plan.heal.is_some())
+}
+
+/// A Heal check on a dying ally within Nearby: a check action, TN 10; a success stabilizes it
+/// (FLUID-TRACK-10).
+fn heal<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    ally: CombatantId,
+) -> Result<(), FightError> {
+    let setup = fight.setup();
+    let patient = fight.state().fighter(ally);
+    let near = fight.state().distance(who, ally) <= setup.options.reach_m + 1e-9;
+    if !patient.dying || patient.dead || patient.stabilized || !near {
+        return Ok(());
+    }
+    let multi = super::attack::multi_action_penalty(setup, declared_actions(setup, fight.state(), who));
+    let bonus = setup.combatants[who.index()].skill_value("heal", &setup.options) - 10 + multi + pain(fight, who)?;
+    if test(fight, who, CheckKind::Heal, bonus, "Heal check")? >= 0 {
+        fight.emit(Event::Condition { who: ally, condition: Condition::Stabilized, gained: true });
+    }
+    Ok(())
 }
 
 /// The pain modifier before a check action: CP, or the NER check's result if the policy tries it
@@ -537,7 +587,10 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         }
         let victim_state = fight.state().fighter(victim);
         let (defends, full_defense) = (victim_state.defends(options), victim_state.full_defense);
-        let (defence, tn) = if defends {
+        let unaware = fight.state().fighter(attacker).hidden;
+        let (defence, tn) = if unaware {
+            (None, 10 + if options.unaware_dt { fight.state().fighter(victim).dt } else { 0 })
+        } else if defends {
             let choices = super::attack::area_defence_options(setup, fight.state(), victim);
             let defence = if choices.is_empty() {
                 None
@@ -575,6 +628,7 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             update_conditions(fight, victim);
         }
     }
+    reveal(fight, attacker);
     Ok(())
 }
 
@@ -617,7 +671,11 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         target_state.full_defense,
     );
     let mut edge = 0;
-    let (defence, mut tn) = if defends {
+    // A target unaware of a hidden attacker does not defend (FLUID-ATK-10).
+    let unaware = fight.state().fighter(attacker).hidden;
+    let (defence, mut tn) = if unaware {
+        (None, 10 + if options.unaware_dt { fight.state().fighter(target).dt } else { 0 })
+    } else if defends {
         let options_list = defence_options(setup, fight.state(), attacker, item, target);
         let request = Request::Defend { attacker, options: options_list.clone() };
         let Choice::Defence(pick) = fight.decide(target, &request)? else { unreachable!("checked by check_choice") };
@@ -722,7 +780,16 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         let margin = if roll.margin >= 0 { successes } else { roll.margin };
         sunder(fight, attacker, item, target, defence, margin, sunder_attack, hit)?;
     }
+    reveal(fight, attacker);
     Ok(())
+}
+
+/// A hidden attacker is known to everyone once its attack resolves, under `on_attack`
+/// (FLUID-ROUND-5).
+fn reveal<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, who: CombatantId) {
+    if fight.setup().options.reveal_on_attack && fight.state().fighter(who).hidden {
+        fight.emit(Event::Condition { who, condition: Condition::Hidden, gained: false });
+    }
 }
 
 /// The sunder checks after an attack, in the order attacker's item, defender's item, armour

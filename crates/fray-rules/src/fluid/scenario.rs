@@ -55,6 +55,10 @@ struct CombatantToml {
     position: Option<PositionToml>,
     #[serde(default)]
     policy: BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default)]
+    hidden: bool,
+    #[serde(default)]
+    stabilized: bool,
 }
 
 #[derive(Deserialize)]
@@ -384,6 +388,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 "move" => &mut policy.movement,
                 "area" => &mut policy.area,
                 "brawl" => &mut policy.brawl,
+                "heal" => &mut policy.heal,
                 _ => &mut policy.pain,
             };
             *slot = value.get_ref().clone();
@@ -415,6 +420,8 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             armor,
             position,
             policy,
+            hidden: c.hidden,
+            stabilized: c.stabilized,
         });
     }
     if sides.len() < 2 {

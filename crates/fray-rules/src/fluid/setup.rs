@@ -179,6 +179,8 @@ pub struct PolicySpec {
     pub area: String,
     /// Unarmed attacks: `never`, or `when_unarmed` (when it has no other attack).
     pub brawl: String,
+    /// Healing: `never`, or `allies` (a Heal check on a dying ally within Nearby instead of attacking).
+    pub heal: String,
 }
 
 impl Default for PolicySpec {
@@ -194,6 +196,7 @@ impl Default for PolicySpec {
             movement: "close".into(),
             area: "never".into(),
             brawl: "never".into(),
+            heal: "allies".into(),
         }
     }
 }
@@ -231,6 +234,10 @@ pub struct Sheet {
     pub position: Pos,
     /// Its AI policies.
     pub policy: PolicySpec,
+    /// Hidden from the other sides at the start (FLUID-ROUND-3).
+    pub hidden: bool,
+    /// Stabilized at the start (FLUID-TRACK-6).
+    pub stabilized: bool,
 }
 
 impl Sheet {
