@@ -894,3 +894,78 @@ fn a_heal_check_stabilizes_a_dying_ally() {
     );
     assert_eq!(state.fighters[1].w, w);
 }
+
+#[test]
+fn switching_to_full_defense_mid_round_costs_one_and_applies_at_once() {
+    // rule: FLUID-ACT-6, FLUID-ACT-10, FLUID-ACT-9
+    // Both declare an attack; A goes first. As A's step begins, B switches to Full Defense: one
+    // change, and A's attack is already Inferior +1.
+    let setup = duel(&[
+        (
+            "skills = { block = { value = 11 }, parry = { value = 11 }, dodge = { value = 11 } }",
+            "skills = { block = { value = 11 }, parry = { value = 11 }, dodge = { value = 11 }, sword = { value = 12 } }",
+        ),
+        (
+            "position = 1.0\npolicy = { tactics = \"normal\" }\n",
+            "position = 1.0\npolicy = { tactics = \"normal\" }\n[[combatants.items]]\nid = \"blade\"\nskill = \"sword\"\ndamage = { w = 2 }\n",
+        ),
+    ]);
+    let b_plan = Choice::Plan(Plan {
+        attacks: smallvec::smallvec![DeclaredAttack::single(A, 0, Intent::Lethal)],
+        ..Plan::default()
+    });
+    let to_fd = Choice::Revise(Some(Plan { full_defense: true, ..Plan::default() }));
+    let (log, _) = fight(
+        &setup,
+        &[6, 6, 6, 1, 1, 1, 4, 4, 4, 4],
+        vec![split(), split(), plan(&[(B, Intent::Lethal)], false), b_plan, Choice::Revise(None), to_fd, dodge()],
+    );
+    assert!(log.iter().any(|e| matches!(e, Event::Revised { who: B, changes: 1, .. })));
+    let (check, roll) = first_attack(&log);
+    assert_eq!((check.edge, roll.faces.as_slice().len()), (-1, 4));
+    assert_eq!(attacks(&log).len(), 1);
+    let round_two = log.iter().position(|e| *e == Event::RoundStarted { round: 2 }).unwrap_or(log.len());
+    let state = fray_engine::replay::<Fluid>(&setup, &log[..round_two]);
+    assert_eq!(state.fighters[1].changes, 1);
+    // Once it has acted (other than moving), Full Defense is no longer allowed.
+    let request = Request::Revise { step: A, remaining: Default::default(), full_defense_allowed: false };
+    let fd = Choice::Revise(Some(Plan { full_defense: true, ..Plan::default() }));
+    assert!(Fluid::check_choice(&setup, &request, &fd).is_err());
+    let request = Request::Revise { step: A, remaining: Default::default(), full_defense_allowed: true };
+    assert!(Fluid::check_choice(&setup, &request, &fd).is_ok());
+}
+
+#[test]
+fn the_multi_action_count_is_fixed_by_the_declaration() {
+    // rule: FLUID-ACT-5, FLUID-ACT-6
+    // A (rank 1) declares two attacks and, as its step begins, drops the second: not a change,
+    // but N stays 2 (−2) unless `multi_action_count = current_plan`.
+    let setup = duel(&[("sword = { value = 12, rank = 0 }", "sword = { value = 12, rank = 1 }")]);
+    let keep_one = Choice::Revise(Some(Plan {
+        attacks: smallvec::smallvec![DeclaredAttack::single(B, 0, Intent::Lethal)],
+        ..Plan::default()
+    }));
+    let script = |revise: Choice| {
+        vec![split(), split(), plan(&[(B, Intent::Lethal), (B, Intent::Lethal)], false), revise, dodge(), dodge()]
+    };
+    let bonus = |setup: &Setup, revise: Choice| {
+        let (log, _) = fight(setup, &[6, 6, 6, 1, 1, 1, 4, 4, 4, 4, 4, 4], script(revise));
+        attacks(&log)
+            .iter()
+            .map(|e| if let Event::Attack { check, .. } = e { check.bonus } else { 0 })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(bonus(&setup, keep_one.clone()), vec![2 - 2]);
+    let mut current = setup.clone();
+    current.options.set("multi_action_count", "current_plan").unwrap();
+    assert_eq!(bonus(&current, keep_one), vec![2]);
+    // Replacing the first attack with a stunning one is a change: −1 more on every check.
+    let replace = Choice::Revise(Some(Plan {
+        attacks: smallvec::smallvec![
+            DeclaredAttack::single(B, 0, Intent::Stunning),
+            DeclaredAttack::single(B, 0, Intent::Lethal)
+        ],
+        ..Plan::default()
+    }));
+    assert_eq!(bonus(&setup, replace), vec![2 - 2 - 1, 2 - 2 - 1]);
+}

@@ -189,6 +189,17 @@ impl FluidScenario {
                 }
                 (format!("defend against {}", self.name(*attacker)), out)
             }
+            Request::Revise { step, remaining, full_defense_allowed } => {
+                let mut out = vec![("keep the plan".to_owned(), Choice::Revise(None))];
+                if !remaining.is_empty() {
+                    out.push(("drop the remaining attacks".to_owned(), Choice::Revise(Some(Plan::default()))));
+                }
+                if *full_defense_allowed {
+                    let plan = Plan { full_defense: true, ..Plan::default() };
+                    out.push(("switch to Full Defense (−1 per changed action)".to_owned(), Choice::Revise(Some(plan))));
+                }
+                (format!("{}'s step begins: change your plan?", self.name(*step)), out)
+            }
             Request::SunderAttack { target } => (
                 format!("{} blocks: put the attack into the blocking item (sunder attack)?", self.name(*target)),
                 vec![("no".into(), Choice::Sunder(false)), ("yes".into(), Choice::Sunder(true))],
@@ -297,6 +308,20 @@ impl FluidScenario {
                 json!({"event": "tie_break", "who": n(who), "face": face}),
             ),
             Event::Step { who } => (None, json!({"event": "step", "who": n(who)})),
+            Event::AttackDone { who } => (None, json!({"event": "attack_done", "who": n(who)})),
+            Event::Revised { who, plan, changes, .. } => (
+                Some(format!(
+                    "{} changes plans: {}{}",
+                    n(who),
+                    if plan.full_defense {
+                        "Full Defense".to_owned()
+                    } else {
+                        format!("{} attack(s) left", plan.attacks.len())
+                    },
+                    if *changes > 0 { format!(" (−{changes} on checks this round)") } else { String::new() }
+                )),
+                json!({"event": "revised", "who": n(who), "full_defense": plan.full_defense, "attacks": plan.attacks.len(), "changes": changes}),
+            ),
             Event::RunCheck { who, check, roll } => (
                 Some(format!(
                     "{} Run check: [{}] natural {}{} {:+} vs {} → margin {:+} m",

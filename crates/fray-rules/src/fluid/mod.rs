@@ -178,6 +178,15 @@ pub enum Request {
         /// The legal defences.
         options: List<DefenceOption, 8>,
     },
+    /// At the start of a step: change the rest of the round's plan? (FLUID-ACT-6)
+    Revise {
+        /// Whose step begins.
+        step: CombatantId,
+        /// Attacks still to be made, in order.
+        remaining: List<DeclaredAttack, 4>,
+        /// Whether Full Defense may still be taken (no action but movement yet, FLUID-ACT-9).
+        full_defense_allowed: bool,
+    },
     /// Whether to make a sunder attack on the blocking item (FLUID-SUNDER-7, FLUID-ATK-11).
     SunderAttack {
         /// The target whose item blocks.
@@ -208,6 +217,8 @@ pub enum Choice {
     Pain(bool),
     /// Make a sunder attack or not.
     Sunder(bool),
+    /// Keep the plan (`None`) or replace the remaining attacks (and possibly take Full Defense).
+    Revise(Option<Plan>),
 }
 
 /// A condition (FLUID-TRACK-5 … FLUID-TRACK-11).
@@ -286,6 +297,17 @@ pub enum Event {
         /// The plan.
         plan: Plan,
     },
+    /// A plan changed during resolution (FLUID-ACT-6).
+    Revised {
+        /// Who.
+        who: CombatantId,
+        /// The new remaining attacks and Full Defense.
+        plan: Plan,
+        /// Declared actions changed to something else (−1 each for the rest of the round).
+        changes: i32,
+        /// Check actions added (N grows by this, FLUID-ACT-5).
+        added: i32,
+    },
     /// An initiative roll (FLUID-INIT-1).
     Initiative {
         /// Who.
@@ -306,6 +328,11 @@ pub enum Event {
     Order {
         /// Highest first.
         order: List<CombatantId, 8>,
+    },
+    /// One declared attack (a burst, a spray, an area attack) has been made.
+    AttackDone {
+        /// Whose.
+        who: CombatantId,
     },
     /// A combatant's step begins (FLUID-ACT-2).
     Step {
@@ -433,6 +460,14 @@ pub struct Fighter {
     pub stunned: bool,
     /// Stabilized: its BOD tests ignore failures (FLUID-TRACK-6, FLUID-TRACK-10).
     pub stabilized: bool,
+    /// Attacks of its plan already made this round.
+    pub done: usize,
+    /// Declared actions it changed this round: −1 each on its checks (FLUID-ACT-6).
+    pub changes: i32,
+    /// It performed an action other than movement this round (FLUID-ACT-9).
+    pub acted: bool,
+    /// Check actions counted for the multi-action penalty this round (FLUID-ACT-5).
+    pub declared_actions: i32,
     /// Hidden from the other sides (FLUID-ROUND-3, FLUID-ROUND-5).
     pub hidden: bool,
     /// In Full Defense (FLUID-ACT-8, FLUID-ACT-10).
@@ -548,6 +583,10 @@ impl Ruleset for Fluid {
                 unconscious: sheet.s <= 0,
                 stunned: false,
                 stabilized: sheet.stabilized,
+                done: 0,
+                changes: 0,
+                acted: false,
+                declared_actions: 0,
                 hidden: sheet.hidden,
                 full_defense: false,
                 full_defense_round: 0,
@@ -577,6 +616,10 @@ impl Ruleset for Fluid {
                     fighter.plan.movement = None;
                     fighter.plan.delay_after = None;
                     fighter.plan.heal = None;
+                    fighter.done = 0;
+                    fighter.changes = 0;
+                    fighter.acted = false;
+                    fighter.declared_actions = 0;
                     fighter.moved = None;
                     fighter.charge = None;
                     fighter.stunned = false;
@@ -595,6 +638,7 @@ impl Ruleset for Fluid {
                 fighter.w += if fighter.stabilized { roll.margin.max(0) } else { roll.margin };
             }
             Event::Check { who, kind: CheckKind::Act, .. } => state.fighters[who.index()].act_tested = true,
+            Event::Check { who, kind: CheckKind::Heal, .. } => state.fighters[who.index()].acted = true,
             Event::Check { .. } => {}
             Event::TacticsSet { who, ot, dt } => {
                 let fighter = &mut state.fighters[who.index()];
@@ -602,11 +646,30 @@ impl Ruleset for Fluid {
                 fighter.dt = *dt;
             }
             Event::Declared { who, plan } => {
+                let actions = plan.attacks.iter().map(|a| a.actions(&setup.options)).sum::<i32>()
+                    + i32::from(plan.movement.is_some_and(|m| m.mode.runs()))
+                    + i32::from(plan.heal.is_some());
                 let fighter = &mut state.fighters[who.index()];
+                fighter.declared_actions = actions;
                 fighter.plan = plan.clone();
                 if plan.full_defense {
                     fighter.full_defense = true;
                     fighter.full_defense_round = state.round;
+                }
+            }
+            Event::AttackDone { who } => state.fighters[who.index()].done += 1,
+            Event::Revised { who, plan, changes, added } => {
+                let fighter = &mut state.fighters[who.index()];
+                let done = fighter.done;
+                fighter.plan.attacks.truncate(done);
+                fighter.plan.attacks.extend(plan.attacks.iter().copied());
+                fighter.changes += changes;
+                fighter.declared_actions += added;
+                if plan.full_defense && !fighter.full_defense {
+                    // Full Defense applies at once (FLUID-ACT-10).
+                    fighter.full_defense = true;
+                    fighter.full_defense_round = state.round;
+                    fighter.plan.full_defense = true;
                 }
             }
             Event::Step { who } => {
@@ -619,6 +682,7 @@ impl Ruleset for Fluid {
             }
             Event::Attack { attacker, target, item, rounds, defence, roll, .. } => {
                 state.fighters[attacker.index()].fired[*item] += u32::from(*rounds);
+                state.fighters[attacker.index()].acted = true;
                 // A charge bonus goes to the first melee attack on its target (FLUID-MOVE-7).
                 let melee = setup.combatants[attacker.index()].items[*item].kind == setup::ItemKind::Melee;
                 if melee && state.fighters[attacker.index()].charge.is_some_and(|(t, _)| t == *target) {
@@ -761,6 +825,15 @@ impl Ruleset for Fluid {
                 _ => Ok(()),
             },
             (Request::Pain { .. }, Choice::Pain(_)) | (Request::SunderAttack { .. }, Choice::Sunder(_)) => Ok(()),
+            (Request::Revise { full_defense_allowed, .. }, Choice::Revise(plan)) => match plan {
+                Some(p) if p.full_defense && !full_defense_allowed => {
+                    Err("Full Defense cannot be taken after an action other than movement".into())
+                }
+                Some(p) if p.full_defense && !p.attacks.is_empty() => {
+                    Err("Full Defense gives up every other action".into())
+                }
+                _ => Ok(()),
+            },
             _ => Err("the choice does not answer this request".into()),
         }
     }

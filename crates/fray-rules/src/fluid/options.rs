@@ -174,6 +174,8 @@ pub struct Options {
     pub unaware_dt: bool,
     /// FLUID-TAC-3: revision passes after the first splits.
     pub tactics_passes: u32,
+    /// FLUID-ACT-5: N is fixed by the declaration (false: recounted from the current plan).
+    pub multi_action_declared: bool,
 }
 
 /// Defences against an area attack (FLUID-SPECIAL-3).
@@ -257,6 +259,7 @@ impl Default for Options {
             reveal_on_attack: true,
             unaware_dt: false,
             tactics_passes: 1,
+            multi_action_declared: true,
         }
     }
 }
@@ -307,6 +310,7 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo::new("hidden_reveal", "on_attack", "scripted", "FLUID-ROUND-5, FLUID-ATK-10"),
     OptionInfo::new("unaware_dt", "false", "true", "FLUID-ATK-10"),
     OptionInfo::new("tactics_passes", "1", "any integer 0 to 8", "FLUID-TAC-3"),
+    OptionInfo::new("multi_action_count", "declared", "current_plan", "FLUID-ACT-5"),
     OptionInfo::new(
         "unarmed_damage",
         "{ w = 0, s = 0 }",
@@ -488,6 +492,9 @@ impl Options {
                 self.skill_values_exclude_item = pick(value, &[("exclude_item", true), ("include_item", false)])?
             }
             "unarmed_damage" => self.unarmed_damage = parse_damage(value)?,
+            "multi_action_count" => {
+                self.multi_action_declared = pick(value, &[("declared", true), ("current_plan", false)])?
+            }
             "hidden_reveal" => self.reveal_on_attack = pick(value, &[("on_attack", true), ("scripted", false)])?,
             "unaware_dt" => self.unaware_dt = pick(value, &boolean)?,
             "tactics_passes" => {

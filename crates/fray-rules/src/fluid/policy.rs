@@ -190,6 +190,8 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             Choice::Defence(best)
         }
         Request::Pain { .. } => Choice::Pain(policy.pain != "never"),
+        // The AI keeps its plans (FLUID-ACT-6 is for scripts and people).
+        Request::Revise { .. } => Choice::Revise(None),
         Request::SunderAttack { target } => {
             // `superior`: sunder a blocking item of lower tier than its own weapon.
             let weapon_tier = sheet.items.iter().filter_map(|i| i.tier).max().unwrap_or(0);
@@ -256,6 +258,7 @@ impl Decider<Fluid> for Scripted {
                     | (Request::Defend { .. }, Choice::Defence(_))
                     | (Request::Pain { .. }, Choice::Pain(_))
                     | (Request::SunderAttack { .. }, Choice::Sunder(_))
+                    | (Request::Revise { .. }, Choice::Revise(_))
             )
         };
         if self.choices.front().is_some_and(fits) {

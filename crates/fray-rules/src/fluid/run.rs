@@ -118,6 +118,10 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             if !fight.state().fighter(who).able() {
                 continue;
             }
+            revisions(fight, who, &order)?;
+            if !fight.state().fighter(who).able() {
+                continue;
+            }
             fight.emit(Event::Step { who });
             // One that fell dying earlier this round tests at its step (FLUID-TRACK-12).
             let fighter = fight.state().fighter(who);
@@ -145,14 +149,13 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             if let Some(ally) = fight.state().fighter(who).plan.heal {
                 heal(fight, who, ally)?;
             }
-            let attacks = fight.state().fighter(who).plan.attacks.len();
-            let declared = declared_actions(setup, fight.state(), who);
-            for k in 0..attacks {
+            while let Some(&attack) = fight.state().fighter(who).plan.attacks.get(fight.state().fighter(who).done) {
                 if !fight.state().fighter(who).able() {
                     break;
                 }
-                let attack = fight.state().fighter(who).plan.attacks[k];
+                let declared = declared_actions(setup, fight.state(), who);
                 resolve_attack(fight, who, attack, declared)?;
+                fight.emit(Event::AttackDone { who });
             }
             if let Some(result) = ended(fight) {
                 return Ok(result);
@@ -244,24 +247,26 @@ fn dying_tests<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
 /// Emits the condition changes that the tracks now imply (FLUID-TRACK-5, -7, -9).
 fn update_conditions<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, who: CombatantId) {
     let sheet = &fight.setup().combatants[who.index()];
-    let fighter = fight.state().fighter(who).clone();
-    if fighter.dead {
+    let fighter = fight.state().fighter(who);
+    let (was_dead, was_dying, was_unconscious, w, s) =
+        (fighter.dead, fighter.dying, fighter.unconscious, fighter.w, fighter.s);
+    if was_dead {
         return;
     }
-    let dead = fighter.w <= -sheet.stats[BOD];
-    let dying = fighter.w <= 0 && !dead;
-    let unconscious = fighter.s <= 0;
+    let dead = w <= -sheet.stats[BOD];
+    let dying = w <= 0 && !dead;
+    let unconscious = s <= 0;
     if dead {
-        if fighter.dying {
+        if was_dying {
             fight.emit(Event::Condition { who, condition: Condition::Dying, gained: false });
         }
         fight.emit(Event::Condition { who, condition: Condition::Dead, gained: true });
         return;
     }
-    if dying != fighter.dying {
+    if dying != was_dying {
         fight.emit(Event::Condition { who, condition: Condition::Dying, gained: dying });
     }
-    if unconscious != fighter.unconscious {
+    if unconscious != was_unconscious {
         fight.emit(Event::Condition { who, condition: Condition::Unconscious, gained: unconscious });
     }
 }
@@ -322,12 +327,45 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
     Request::Declare { options, max_per_item, rounds }
 }
 
-/// Check actions declared for the round: attacks (a burst or spray once) and a Run check
-/// (FLUID-ACT-3, FLUID-ACT-4, FLUID-SPECIAL-9).
+/// Check actions counted for the multi-action penalty: as declared (plus any added, FLUID-ACT-5),
+/// or under `current_plan` the plan as it stands: attacks (a burst or spray once), a Run check, a
+/// Heal check (FLUID-ACT-3, FLUID-ACT-4, FLUID-SPECIAL-9).
 fn declared_actions(setup: &Setup, state: &State, who: CombatantId) -> i32 {
-    let plan = &state.fighter(who).plan;
+    let fighter = state.fighter(who);
+    if setup.options.multi_action_declared {
+        return fighter.declared_actions;
+    }
+    let plan = &fighter.plan;
     let attacks: i32 = plan.attacks.iter().map(|a| a.actions(&setup.options)).sum();
     attacks + i32::from(plan.movement.is_some_and(|m| m.mode.runs())) + i32::from(plan.heal.is_some())
+}
+
+/// At the start of `step`'s step, every able combatant may change the rest of its plan, asked in
+/// initiative order; each changed action costs −1 on its checks for the rest of the round
+/// (FLUID-ACT-5, FLUID-ACT-6, FLUID-ACT-9, FLUID-ACT-10).
+fn revisions<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    step: CombatantId,
+    order: &[CombatantId],
+) -> Result<(), FightError> {
+    for &who in order {
+        let fighter = fight.state().fighter(who);
+        if !fighter.able() || fighter.full_defense {
+            continue;
+        }
+        let remaining: List<DeclaredAttack, 4> = fighter.plan.attacks[fighter.done..].iter().copied().collect();
+        let request = Request::Revise { step, remaining: remaining.clone(), full_defense_allowed: !fighter.acted };
+        let Choice::Revise(Some(plan)) = fight.decide(who, &request)? else { continue };
+        // A declared action replaced by something else is a change; an added one is a change that
+        // also raises N; dropping one is neither.
+        let kept = remaining.len().min(plan.attacks.len());
+        let replaced = (0..kept).filter(|&i| remaining[i] != plan.attacks[i]).count() as i32;
+        let added = plan.attacks.len().saturating_sub(remaining.len()) as i32;
+        let to_full_defense = i32::from(plan.full_defense && !remaining.is_empty());
+        let changes = replaced + added + to_full_defense;
+        fight.emit(Event::Revised { who, plan, changes, added });
+    }
+    Ok(())
 }
 
 /// A Heal check on a dying ally within Nearby: a check action, TN 10; a success stabilizes it
@@ -344,7 +382,9 @@ fn heal<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         return Ok(());
     }
     let multi = super::attack::multi_action_penalty(setup, declared_actions(setup, fight.state(), who));
-    let bonus = setup.combatants[who.index()].skill_value("heal", &setup.options) - 10 + multi + pain(fight, who)?;
+    let changes = -fight.state().fighter(who).changes;
+    let bonus =
+        setup.combatants[who.index()].skill_value("heal", &setup.options) - 10 + multi + changes + pain(fight, who)?;
     if test(fight, who, CheckKind::Heal, bonus, "Heal check")? >= 0 {
         fight.emit(Event::Condition { who: ally, condition: Condition::Stabilized, gained: true });
     }
@@ -388,7 +428,8 @@ fn run_check<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         return Ok(Some(base));
     }
     let multi = super::attack::multi_action_penalty(setup, declared_actions(setup, fight.state(), who));
-    let bonus = sheet.skill_value("run", &setup.options) - 10 + multi + pain(fight, who)?;
+    let changes = -fight.state().fighter(who).changes;
+    let bonus = sheet.skill_value("run", &setup.options) - 10 + multi + changes + pain(fight, who)?;
     let check = Check { edge: 0, bonus, tn: 10 };
     let options = &setup.options;
     let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(who, "Run check"))?;
@@ -606,7 +647,8 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             (None, 10)
         };
         let edge = band_edge - i32::from(full_defense);
-        let check = attack_check(setup, fight.state(), attacker, item, victim, defence, tn, edge, declared, pain);
+        let modifiers = pain - fight.state().fighter(attacker).changes;
+        let check = attack_check(setup, fight.state(), attacker, item, victim, defence, tn, edge, declared, modifiers);
         let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(attacker, "area attack"))?;
         fight.emit(Event::Attack { attacker, target: victim, item, intent, rounds: 1, defence, check, roll });
         if roll.margin >= 0 {
@@ -738,7 +780,8 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     };
 
     // The attack check (FLUID-ATK-2, FLUID-ATK-6, FLUID-ACT-4).
-    let modifiers = pain + recoil + movement_penalty;
+    let changes = -fight.state().fighter(attacker).changes;
+    let modifiers = pain + recoil + movement_penalty + changes;
     let check = attack_check(setup, fight.state(), attacker, item, target, defence, tn, edge, declared, modifiers);
     let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(attacker, "attack"))?;
     fight.emit(Event::Attack { attacker, target, item, intent, rounds, defence, check, roll });
