@@ -969,3 +969,21 @@ fn the_multi_action_count_is_fixed_by_the_declaration() {
     }));
     assert_eq!(bonus(&setup, replace), vec![2 - 2 - 1, 2 - 2 - 1]);
 }
+
+#[test]
+fn tied_players_choose_their_own_order() {
+    // rule: FLUID-INIT-5
+    // Two players tie at 9: the first in roster order answers for both; B goes first, and no
+    // tie-break die is rolled. An empty answer leaves it to FLUID-INIT-4 (a roll-off here).
+    let text = duel_text_with_option("")
+        .replace("pc = 12\nskills = { sword", "pc = 12\nplayer = true\nskills = { sword")
+        .replace("pc = 12\nposition = 1.0", "pc = 12\nplayer = true\nposition = 1.0");
+    let setup = scenario::load("x", &text, &[]).unwrap();
+    let request = Request::TieOrder { tied: smallvec::smallvec![A, B] };
+    assert!(Fluid::check_choice(&setup, &request, &Choice::Order(smallvec::smallvec![A])).is_err());
+    let (log, _) = fight(&setup, &[3, 3, 3, 3, 3, 3], vec![Choice::Order(smallvec::smallvec![B, A])]);
+    assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [B, A])));
+    assert!(!log.iter().any(|e| matches!(e, Event::TieBreak { .. })));
+    let (log, _) = fight(&setup, &[3, 3, 3, 3, 3, 3, 2, 5], vec![Choice::Order(Default::default())]);
+    assert!(log.iter().any(|e| matches!(e, Event::TieBreak { .. })));
+}

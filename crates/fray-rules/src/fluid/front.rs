@@ -189,6 +189,16 @@ impl FluidScenario {
                 }
                 (format!("defend against {}", self.name(*attacker)), out)
             }
+            Request::TieOrder { tied } => {
+                let mut out = vec![("let the usual tie-break decide".to_owned(), Choice::Order(List::new()))];
+                for first in tied {
+                    let mut order: List<CombatantId, 8> = smallvec::smallvec![*first];
+                    order.extend(tied.iter().copied().filter(|c| c != first));
+                    let names: Vec<&str> = order.iter().map(|c| self.name(*c)).collect();
+                    out.push((names.join(", "), Choice::Order(order)));
+                }
+                ("players tied on initiative: choose your order".to_owned(), out)
+            }
             Request::Revise { step, remaining, full_defense_allowed } => {
                 let mut out = vec![("keep the plan".to_owned(), Choice::Revise(None))];
                 if !remaining.is_empty() {

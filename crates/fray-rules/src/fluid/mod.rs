@@ -178,6 +178,11 @@ pub enum Request {
         /// The legal defences.
         options: List<DefenceOption, 8>,
     },
+    /// Players tied on initiative choose their order (FLUID-INIT-5).
+    TieOrder {
+        /// The tied players, in roster order.
+        tied: List<CombatantId, 8>,
+    },
     /// At the start of a step: change the rest of the round's plan? (FLUID-ACT-6)
     Revise {
         /// Whose step begins.
@@ -219,6 +224,8 @@ pub enum Choice {
     Sunder(bool),
     /// Keep the plan (`None`) or replace the remaining attacks (and possibly take Full Defense).
     Revise(Option<Plan>),
+    /// The tied players' order, first to act first; empty to let FLUID-INIT-4 decide.
+    Order(List<CombatantId, 8>),
 }
 
 /// A condition (FLUID-TRACK-5 … FLUID-TRACK-11).
@@ -825,6 +832,15 @@ impl Ruleset for Fluid {
                 _ => Ok(()),
             },
             (Request::Pain { .. }, Choice::Pain(_)) | (Request::SunderAttack { .. }, Choice::Sunder(_)) => Ok(()),
+            (Request::TieOrder { tied }, Choice::Order(order)) => {
+                let mut sorted = order.clone();
+                sorted.sort();
+                if order.is_empty() || sorted == *tied {
+                    Ok(())
+                } else {
+                    Err("the order must list each tied player once".into())
+                }
+            }
             (Request::Revise { full_defense_allowed, .. }, Choice::Revise(plan)) => match plan {
                 Some(p) if p.full_defense && !full_defense_allowed => {
                     Err("Full Defense cannot be taken after an action other than movement".into())

@@ -190,8 +190,10 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             Choice::Defence(best)
         }
         Request::Pain { .. } => Choice::Pain(policy.pain != "never"),
-        // The AI keeps its plans (FLUID-ACT-6 is for scripts and people).
+        // The AI keeps its plans (FLUID-ACT-6 is for scripts and people), and leaves initiative
+        // ties among players to FLUID-INIT-4.
         Request::Revise { .. } => Choice::Revise(None),
+        Request::TieOrder { .. } => Choice::Order(List::new()),
         Request::SunderAttack { target } => {
             // `superior`: sunder a blocking item of lower tier than its own weapon.
             let weapon_tier = sheet.items.iter().filter_map(|i| i.tier).max().unwrap_or(0);
@@ -259,6 +261,7 @@ impl Decider<Fluid> for Scripted {
                     | (Request::Pain { .. }, Choice::Pain(_))
                     | (Request::SunderAttack { .. }, Choice::Sunder(_))
                     | (Request::Revise { .. }, Choice::Revise(_))
+                    | (Request::TieOrder { .. }, Choice::Order(_))
             )
         };
         if self.choices.front().is_some_and(fits) {

@@ -493,11 +493,32 @@ fn initiative<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         fight.emit(Event::Initiative { who, faces, total });
         rolled.push((total, who));
     }
+    // Players tied only with each other choose their own order (FLUID-INIT-5): the first of
+    // them in roster order answers for the group; an empty answer leaves it to FLUID-INIT-4.
+    rolled.sort_by_key(|r| std::cmp::Reverse(r.0));
+    let mut chosen: List<(CombatantId, i32), 8> = List::new();
+    let mut i = 0;
+    while i < rolled.len() {
+        let j = (i..rolled.len()).find(|&j| rolled[j].0 != rolled[i].0).unwrap_or(rolled.len());
+        let mut tied: List<CombatantId, 8> = rolled[i..j].iter().map(|r| r.1).collect();
+        tied.sort();
+        if tied.len() > 1 && tied.iter().all(|c| setup.combatants[c.index()].player) {
+            let Choice::Order(order) = fight.decide(tied[0], &Request::TieOrder { tied: tied.clone() })? else {
+                unreachable!("checked by check_choice")
+            };
+            let n = order.len() as i32;
+            chosen.extend(order.iter().enumerate().map(|(rank, who)| (*who, n - rank as i32)));
+        }
+        i = j;
+    }
     let key = |who: CombatantId| {
+        if let Some((_, rank)) = chosen.iter().find(|(c, _)| *c == who) {
+            return (0, 0, *rank);
+        }
         let sheet = &setup.combatants[who.index()];
         match setup.options.initiative_tie {
-            InitiativeTie::TacticsFinRoll => (sheet.tactics, sheet.stats[FIN]),
-            InitiativeTie::Roll | InitiativeTie::Roster => (0, 0),
+            InitiativeTie::TacticsFinRoll => (sheet.tactics, sheet.stats[FIN], 0),
+            InitiativeTie::Roll | InitiativeTie::Roster => (0, 0, 0),
         }
     };
     // Sort by total, then the tie-break key, highest first; roster order keeps the sort stable.
@@ -511,7 +532,8 @@ fn initiative<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             let (total, k) = (rolled[start].0, key(rolled[start].1));
             let end =
                 (start..order.len()).find(|&j| rolled[j].0 != total || key(rolled[j].1) != k).unwrap_or(order.len());
-            if end - start > 1 {
+            let settled_by_choice = chosen.iter().any(|(c, _)| *c == order[start]);
+            if end - start > 1 && !settled_by_choice {
                 let mut group: List<CombatantId, 8> = order[start..end].iter().copied().collect();
                 group.sort();
                 let settled = roll_off(fight, group)?;
