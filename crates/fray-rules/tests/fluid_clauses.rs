@@ -987,3 +987,25 @@ fn tied_players_choose_their_own_order() {
     let (log, _) = fight(&setup, &[3, 3, 3, 3, 3, 3, 2, 5], vec![Choice::Order(Default::default())]);
     assert!(log.iter().any(|e| matches!(e, Event::TieBreak { .. })));
 }
+
+#[test]
+fn an_ally_may_guard_an_incapacitated_friend() {
+    // rule: FLUID-DEF-14
+    // B lies unconscious; C, 1 m from it, Parries A's attack with its sword: C's TN (13 + DQ 1),
+    // no Superior +2 against the helpless; the damage still goes to B.
+    let text = duel_text_with_option("side_out_when = \"dead\"")
+        .replace("pc = 12\nposition = 1.0", "pc = 12\ns = 0\nposition = 1.0")
+        + "[[combatants]]\nid = \"c\"\nside = \"two\"\npc = 10\nskills = { parry = { value = 13 }, block = { value = 13 } }\nposition = 2.0\npolicy = { move = \"hold\" }\n[[combatants.items]]\nid = \"sword\"\nskill = \"parry\"\ndq = 1\n";
+    let setup = scenario::load("x", &text, &[]).unwrap();
+    // Initiative: A 6,6,6, C 1,1,1 (B is unconscious: no roll). A's attack 6,6,5 (natural 17).
+    let (log, _) = fight(&setup, &[6, 6, 6, 1, 1, 1, 6, 6, 5], vec![]);
+    let Some(Event::Attack { target, defence: Some(d), check, .. }) = attacks(&log).first().copied().cloned() else {
+        panic!("{log:?}")
+    };
+    assert_eq!((target, d.guard, d.skill, check.tn, check.edge), (B, Some(CombatantId(2)), DefenceSkill::Parry, 14, 0));
+    assert!(log.iter().any(|e| matches!(e, Event::Damage { target: B, .. })));
+    // Nobody near: the attack on the helpless is Superior +2 against TN 10.
+    let alone = scenario::load("x", &text.replace("position = 2.0", "position = 9.0"), &[]).unwrap();
+    let (log, _) = fight(&alone, &[6, 6, 6, 1, 1, 1, 6, 6, 5, 1, 1], vec![]);
+    assert_eq!(first_attack(&log).0.edge, 2);
+}

@@ -35,6 +35,7 @@ pub fn defence_options(
         size: defender.size,
         projectile: (0, 0),
         knocks_aim: false,
+        guard: None,
     };
     let mut out: List<DefenceOption, 8> = smallvec::smallvec![dodge];
     let point_blank = state.distance(attacker, target) <= options.reach_m + 1e-9;
@@ -59,9 +60,19 @@ pub fn defence_options(
                     size,
                     projectile: (0, 0),
                     knocks_aim: false,
+                    guard: None,
                 }
             } else if point_blank {
-                DefenceOption { skill, item: Some(i), tn, size_bonus: 0, size, projectile: (0, 0), knocks_aim: true }
+                DefenceOption {
+                    skill,
+                    item: Some(i),
+                    tn,
+                    size_bonus: 0,
+                    size,
+                    projectile: (0, 0),
+                    knocks_aim: true,
+                    guard: None,
+                }
             } else {
                 let shield = defending.kind == ItemKind::Shield;
                 let projectile = match (weapon.projectile, skill, shield) {
@@ -72,7 +83,16 @@ pub fn defence_options(
                     (Projectile::Bullet, _, false) => (0, 1),
                     (Projectile::Arrow, _, false) => (3, 0),
                 };
-                DefenceOption { skill, item: Some(i), tn, size_bonus: 0, size, projectile, knocks_aim: false }
+                DefenceOption {
+                    skill,
+                    item: Some(i),
+                    tn,
+                    size_bonus: 0,
+                    size,
+                    projectile,
+                    knocks_aim: false,
+                    guard: None,
+                }
             };
             out.push(option);
         }
@@ -87,6 +107,7 @@ pub fn defence_options(
                 size: unarmed,
                 projectile: (0, 0),
                 knocks_aim: false,
+                guard: None,
             });
         } else if point_blank {
             out.push(DefenceOption {
@@ -97,6 +118,7 @@ pub fn defence_options(
                 size: unarmed,
                 projectile: (0, 0),
                 knocks_aim: true,
+                guard: None,
             });
         }
     }
@@ -121,6 +143,7 @@ pub fn area_defence_options(setup: &Setup, state: &State, target: CombatantId) -
         size: defender.size,
         projectile: (0, 0),
         knocks_aim: false,
+        guard: None,
     });
     if options.area_defense == super::options::AreaDefense::DodgeOrShield {
         let value = defender.skill_value("block", options);
@@ -135,6 +158,7 @@ pub fn area_defence_options(setup: &Setup, state: &State, target: CombatantId) -
                     size,
                     projectile: (0, 0),
                     knocks_aim: false,
+                    guard: None,
                 });
             }
         }
@@ -322,12 +346,14 @@ pub fn hit_damage(
     let before = (w, s);
     let absorbing = defence.filter(|d| d.skill == DefenceSkill::Block && !d.knocks_aim && successes <= 5);
     let current = state.fighter(target);
-    let absorption = absorbing.map_or(0, |d| d.item.map_or(0, |i| current.dq[i]));
+    // The blocking item may be a guarding ally's (FLUID-DEF-14).
+    let owner = absorbing.and_then(|d| d.guard).unwrap_or(target);
+    let absorption = absorbing.map_or(0, |d| d.item.map_or(0, |i| state.fighter(owner).dq[i]));
     let armour_av = target_sheet.armor.as_ref().map_or(0, |_| current.av);
     let av = (armour_av + absorption).max(0);
     let armour_size = match (&target_sheet.armor, absorbing.and_then(|d| d.item)) {
         (Some(armor), _) => armor.size,
-        (None, Some(i)) => target_sheet.items[i].smallest_size(),
+        (None, Some(i)) => setup.combatants[owner.index()].items[i].smallest_size(),
         (None, None) => target_sheet.size,
     };
     let weapon_size = weapon.smallest_size();

@@ -189,6 +189,16 @@ impl FluidScenario {
                 }
                 (format!("defend against {}", self.name(*attacker)), out)
             }
+            Request::Guard { target, attacker, options } => {
+                let ally = &setup.combatants[who.index()];
+                let mut out = vec![("let it be".to_owned(), Choice::Defence(None))];
+                for (i, option) in options.iter().enumerate() {
+                    let with = option.item.map_or("unarmed".to_owned(), |i| ally.items[i].id.clone());
+                    let skill = if option.skill == DefenceSkill::Parry { "parry" } else { "block" };
+                    out.push((format!("{skill} with {with} (TN {})", option.tn), Choice::Defence(Some(i))));
+                }
+                (format!("guard {} against {}?", self.name(*target), self.name(*attacker)), out)
+            }
             Request::TieOrder { tied } => {
                 let mut out = vec![("let the usual tie-break decide".to_owned(), Choice::Order(List::new()))];
                 for first in tied {

@@ -150,6 +150,8 @@ pub struct DefenceOption {
     /// It knocks a shot's aim away (a point-blank Parry or Block, FLUID-DEF-10): no absorption,
     /// no sunder, no stress from a failed unarmed defence.
     pub knocks_aim: bool,
+    /// An ally guarding an incapacitated target, whose item and TN these are (FLUID-DEF-14).
+    pub guard: Option<CombatantId>,
 }
 
 /// A decision request.
@@ -176,6 +178,15 @@ pub enum Request {
         /// The attacker.
         attacker: CombatantId,
         /// The legal defences.
+        options: List<DefenceOption, 8>,
+    },
+    /// May this ally Parry or Block an attack on an incapacitated friend? `None` is no.
+    Guard {
+        /// The incapacitated friend.
+        target: CombatantId,
+        /// The attacker.
+        attacker: CombatantId,
+        /// The ally's Parry and Block options.
         options: List<DefenceOption, 8>,
     },
     /// Players tied on initiative choose their order (FLUID-INIT-5).
@@ -825,7 +836,7 @@ impl Ruleset for Fluid {
                 let _ = setup;
                 Ok(())
             }
-            (Request::Defend { options, .. }, Choice::Defence(pick)) => match pick {
+            (Request::Defend { options, .. } | Request::Guard { options, .. }, Choice::Defence(pick)) => match pick {
                 Some(i) if *i >= options.len() => {
                     Err(format!("defence {i} is not among the {} options", options.len()))
                 }

@@ -174,7 +174,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             }
             Choice::Plan(Plan { attacks, full_defense: false, movement, ..Plan::default() })
         }
-        Request::Defend { options, .. } => {
+        Request::Defend { options, .. } | Request::Guard { options, .. } => {
             // The highest TN after the attacker's size bonus; ties prefer Parry, Block, Dodge
             // (FLUID-DEF-4).
             let rank = |skill| match skill {
@@ -257,7 +257,7 @@ impl Decider<Fluid> for Scripted {
                 (request, choice),
                 (Request::Tactics { .. }, Choice::Split { .. })
                     | (Request::Declare { .. }, Choice::Plan(_))
-                    | (Request::Defend { .. }, Choice::Defence(_))
+                    | (Request::Defend { .. } | Request::Guard { .. }, Choice::Defence(_))
                     | (Request::Pain { .. }, Choice::Pain(_))
                     | (Request::SunderAttack { .. }, Choice::Sunder(_))
                     | (Request::Revise { .. }, Choice::Revise(_))

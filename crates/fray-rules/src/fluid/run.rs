@@ -737,7 +737,12 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let mut edge = 0;
     // A target unaware of a hidden attacker does not defend (FLUID-ATK-10).
     let unaware = fight.state().fighter(attacker).hidden;
-    let (defence, mut tn) = if unaware {
+    // An ally within Nearby may Parry or Block for an incapacitated friend, with its own TN and
+    // dT; the attack then loses its Superior against the helpless (FLUID-DEF-14).
+    let guarded = if !defends && !unaware && (!ranged || near) { guard(fight, attacker, item, target)? } else { None };
+    let (defence, mut tn) = if let Some((option, tn)) = guarded {
+        (Some(option), tn)
+    } else if unaware {
         (None, 10 + if options.unaware_dt { fight.state().fighter(target).dt } else { 0 })
     } else if defends {
         let options_list = defence_options(setup, fight.state(), attacker, item, target);
@@ -754,7 +759,9 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     }
     // Vulnerable targets: melee and shots from within Nearby (FLUID-DEF-12); a shot from farther
     // against a stunned or unconscious target is plain TN 10 (FLUID-DEF-15).
-    if !ranged || near {
+    if guarded.is_some() {
+        // Guarded: no Superior against the helpless.
+    } else if !ranged || near {
         if unconscious {
             edge += 2;
         } else if vulnerable {
@@ -849,6 +856,43 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     Ok(())
 }
 
+/// The first ally (roster order) within Nearby of an incapacitated `target` that chooses to Parry
+/// or Block for it, with that defence and its TN + the ally's dT (FLUID-DEF-14).
+fn guard<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    attacker: CombatantId,
+    item: usize,
+    target: CombatantId,
+) -> Result<Option<(DefenceOption, i32)>, FightError> {
+    let setup = fight.setup();
+    let side = setup.combatants[target.index()].side;
+    for (i, ally_sheet) in setup.combatants.iter().enumerate() {
+        let ally = CombatantId(i as u16);
+        let state = fight.state();
+        if ally == target
+            || ally_sheet.side != side
+            || !state.fighter(ally).defends(&setup.options)
+            || state.distance(ally, target) > setup.options.reach_m + 1e-9
+        {
+            continue;
+        }
+        let options: List<DefenceOption, 8> = defence_options(setup, state, attacker, item, ally)
+            .into_iter()
+            .filter(|o| o.skill != DefenceSkill::Dodge)
+            .map(|o| DefenceOption { guard: Some(ally), ..o })
+            .collect();
+        if options.is_empty() {
+            continue;
+        }
+        let request = Request::Guard { target, attacker, options: options.clone() };
+        if let Choice::Defence(Some(pick)) = fight.decide(ally, &request)? {
+            let option = options[pick];
+            return Ok(Some((option, option.tn + fight.state().fighter(ally).dt)));
+        }
+    }
+    Ok(None)
+}
+
 /// A hidden attacker is known to everyone once its attack resolves, under `on_attack`
 /// (FLUID-ROUND-5).
 fn reveal<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, who: CombatantId) {
@@ -875,17 +919,19 @@ fn sunder<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let weapon = &setup.combatants[attacker.index()].items[item];
     let target_sheet = &setup.combatants[target.index()];
     let weapon_size = weapon.smallest_size();
+    // The blocking item may be a guarding ally's (FLUID-DEF-14).
+    let holder = defence.and_then(|d| d.guard).unwrap_or(target);
     if weapon.kind == ItemKind::Melee
         && let (Some(d), Some(weapon_tier)) = (defence, weapon.tier)
         && let Some(b) = d.item
-        && let Some(block_tier) = target_sheet.items[b].tier
+        && let Some(block_tier) = setup.combatants[holder.index()].items[b].tier
     {
         let ours = (weapon_size, weapon_tier);
         let theirs = (d.size, block_tier);
         if sunder_attack && margin >= 0 {
             // All the damage goes into the blocking item: a DQ check, TN raised by the successes.
             let edge = i32::from(weapon_tier == block_tier);
-            item_check(fight, target, Quality::Dq(b), sunder_tn(ours, theirs, margin), edge)?;
+            item_check(fight, holder, Quality::Dq(b), sunder_tn(ours, theirs, margin), edge)?;
         } else {
             let contact = match d.skill {
                 DefenceSkill::Block => margin <= 5,
@@ -900,7 +946,7 @@ fn sunder<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
                 }
                 if block_tier <= weapon_tier {
                     let edge = i32::from(weapon_tier == block_tier);
-                    item_check(fight, target, Quality::Dq(b), sunder_tn(ours, theirs, 0), edge)?;
+                    item_check(fight, holder, Quality::Dq(b), sunder_tn(ours, theirs, 0), edge)?;
                 }
             }
         }
