@@ -24,7 +24,7 @@ pub fn defence_options(
     let options = &setup.options;
     let shooter = &setup.combatants[attacker.index()];
     let weapon = &shooter.items[item];
-    let weapon_size = weapon.smallest_size();
+    let weapon_size = attack_size(setup, weapon);
     let defender = &setup.combatants[target.index()];
     let current = state.fighter(target);
     let dodge = DefenceOption {
@@ -209,6 +209,12 @@ pub fn sunder_tn(other: (i32, i32), own: (i32, i32), extra: i32) -> i32 {
     10 + 2 * (other.0 - own.0) + (other.1 - own.1) + extra
 }
 
+/// The size an attacking weapon counts as for the size bonus and sunder TNs: its smallest, or its
+/// first under `attack_size = first` (FLUID-SIZE-3).
+pub fn attack_size(setup: &Setup, weapon: &super::setup::Item) -> i32 {
+    if setup.options.attack_size_first { weapon.sizes.first().copied().unwrap_or(3) } else { weapon.smallest_size() }
+}
+
 /// Points a sunder check loses: ⌊failures / 2⌋ (FLUID-SUNDER-5, FLUID-SUNDER-11).
 pub fn sunder_loss(margin: i32) -> i32 {
     if margin < 0 { -margin / 2 } else { 0 }
@@ -350,6 +356,10 @@ pub fn hit_damage(
     let owner = absorbing.and_then(|d| d.guard).unwrap_or(target);
     let absorption = absorbing.map_or(0, |d| d.item.map_or(0, |i| state.fighter(owner).dq[i]));
     let armour_av = target_sheet.armor.as_ref().map_or(0, |_| current.av);
+    // `always_reduce`: the Block's DQ comes off W whatever the sizes; the armour's own AV then
+    // follows the size test alone (FLUID-ARM-4).
+    let (absorption, early) = if options.block_always_reduces { (0, absorption.max(0)) } else { (absorption, 0) };
+    w = (w - early).max(0);
     let av = (armour_av + absorption).max(0);
     let armour_size = match (&target_sheet.armor, absorbing.and_then(|d| d.item)) {
         (Some(armor), _) => armor.size,
@@ -384,5 +394,5 @@ pub fn hit_damage(
     if !options.charge_before_armor {
         w += charge;
     }
-    Hit { before, av, w, s }
+    Hit { before, av: av + early, w, s }
 }

@@ -525,9 +525,15 @@ impl Fighter {
         !(self.dead || self.unconscious || self.stunned)
     }
 
-    /// Able to defend (FLUID-DEF-13): able, and if dying, it passed its act test this round.
+    /// Dying, or at S ≤ 0 under `stress_zero = stunned_gate`: it must pass an act test each round
+    /// to act (FLUID-TRACK-8, FLUID-TRACK-9).
+    pub fn gated(&self, options: &Options) -> bool {
+        self.dying || (options.stress_zero_gate && self.s <= 0 && !self.dead)
+    }
+
+    /// Able to defend (FLUID-DEF-13): able, and if gated, it passed its act test this round.
     pub fn defends(&self, options: &Options) -> bool {
-        self.able() && (!self.dying || (self.act_tested && options.dying_defends_when_acting))
+        self.able() && (!self.gated(options) || (self.act_tested && options.dying_defends_when_acting))
     }
 
     /// Whether an item is broken: OQ or DQ at −5 (FLUID-SUNDER-6).
@@ -570,8 +576,9 @@ impl State {
 pub fn condition_penalty(setup: &Setup, state: &State, who: CombatantId) -> i32 {
     let sheet = &setup.combatants[who.index()];
     let fighter = state.fighter(who);
-    let threshold = if setup.options.cp_threshold_min10_pc { sheet.pc.min(10) } else { 10 };
-    let (w, s) = ((fighter.w - threshold).min(0), (fighter.s - threshold).min(0));
+    let threshold = |max: i32| if setup.options.cp_threshold_min10_pc { max.min(10) } else { 10 };
+    let s_max = if setup.options.stress_max_sheet { sheet.s_max } else { sheet.pc };
+    let (w, s) = ((fighter.w - threshold(sheet.pc)).min(0), (fighter.s - threshold(s_max)).min(0));
     if setup.options.cp_combine_sum { w + s } else { w.min(s) }
 }
 
@@ -598,7 +605,7 @@ impl Ruleset for Fluid {
                 plan: Plan::default(),
                 dying: sheet.w <= 0 && sheet.w > -sheet.stats[setup::BOD],
                 dead: sheet.w <= -sheet.stats[setup::BOD],
-                unconscious: sheet.s <= 0,
+                unconscious: sheet.s <= 0 && !setup.options.stress_zero_gate,
                 stunned: false,
                 stabilized: sheet.stabilized,
                 done: 0,
@@ -783,13 +790,12 @@ impl Ruleset for Fluid {
     fn check_choice(setup: &Setup, request: &Request, choice: &Choice) -> Result<(), String> {
         match (request, choice) {
             (Request::Tactics { tactics }, Choice::Split { ot, dt }) => {
-                let legal =
-                    if *tactics < 0 { *ot == 0 && *dt == 0 } else { *ot >= 0 && *dt >= 0 && ot + dt == *tactics };
-                if legal {
-                    Ok(())
-                } else {
-                    Err(format!("oT {ot} + dT {dt} must split Tactics {tactics} into non-negative parts"))
-                }
+                let legal = match (*tactics < 0, setup.options.negative_tactics_split) {
+                    (true, false) => *ot == 0 && *dt == 0,
+                    (true, true) => *ot <= 0 && *dt <= 0 && ot + dt == *tactics,
+                    (false, _) => *ot >= 0 && *dt >= 0 && ot + dt == *tactics,
+                };
+                if legal { Ok(()) } else { Err(format!("oT {ot} + dT {dt} is not a legal split of Tactics {tactics}")) }
             }
             (Request::Declare { options, max_per_item, rounds }, Choice::Plan(plan)) => {
                 if plan.full_defense && !plan.attacks.is_empty() {

@@ -176,6 +176,26 @@ pub struct Options {
     pub tactics_passes: u32,
     /// FLUID-ACT-5: N is fixed by the declaration (false: recounted from the current plan).
     pub multi_action_declared: bool,
+    /// FLUID-TAC-5: a negative Tactics value is split too (false: oT = dT = 0, `zero_split`).
+    pub negative_tactics_split: bool,
+    /// FLUID-INIT-7: incapacitated combatants roll initiative (their step is empty).
+    pub incapacitated_roll: bool,
+    /// FLUID-ACT-1: declaration revision passes.
+    pub declare_passes: u32,
+    /// FLUID-ATK-11: a sunder attack is named with the attack, before the defence (`with_attack`).
+    pub sunder_with_attack: bool,
+    /// FLUID-ARM-4: a Block's DQ always reduces W damage (`always_reduce`).
+    pub block_always_reduces: bool,
+    /// FLUID-SIZE-1: the sizes of the words light, medium and heavy.
+    pub weight_sizes: [i32; 3],
+    /// FLUID-SIZE-3: an attacking weapon counts as its first size (false: its smallest).
+    pub attack_size_first: bool,
+    /// FLUID-TRACK-1: S is capped by the sheet's `s_max` (false: by PC).
+    pub stress_max_sheet: bool,
+    /// FLUID-TRACK-9: S ≤ 0 gates acting like dying (false: unconscious).
+    pub stress_zero_gate: bool,
+    /// FLUID-TRACK-11: the dead stay in play as bodies.
+    pub dead_bodies_kept: bool,
 }
 
 /// Defences against an area attack (FLUID-SPECIAL-3).
@@ -260,6 +280,16 @@ impl Default for Options {
             unaware_dt: false,
             tactics_passes: 1,
             multi_action_declared: true,
+            negative_tactics_split: false,
+            incapacitated_roll: false,
+            declare_passes: 1,
+            sunder_with_attack: false,
+            block_always_reduces: false,
+            weight_sizes: [2, 3, 4],
+            attack_size_first: false,
+            stress_max_sheet: false,
+            stress_zero_gate: false,
+            dead_bodies_kept: false,
         }
     }
 }
@@ -311,6 +341,16 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo::new("unaware_dt", "false", "true", "FLUID-ATK-10"),
     OptionInfo::new("tactics_passes", "1", "any integer 0 to 8", "FLUID-TAC-3"),
     OptionInfo::new("multi_action_count", "declared", "current_plan", "FLUID-ACT-5"),
+    OptionInfo::new("negative_tactics", "zero_split", "split", "FLUID-TAC-5"),
+    OptionInfo::new("incapacitated_initiative", "skip", "roll", "FLUID-INIT-7"),
+    OptionInfo::new("declare_passes", "1", "any integer 0 to 8", "FLUID-ACT-1"),
+    OptionInfo::new("sunder_declare", "after_defense", "with_attack", "FLUID-ATK-11, FLUID-SUNDER-7"),
+    OptionInfo::new("block_absorb", "with_armor", "always_reduce", "FLUID-ARM-4"),
+    OptionInfo::new("weight_sizes", "{ light = 2, medium = 3, heavy = 4 }", "any sizes 0 to 5", "FLUID-SIZE-1"),
+    OptionInfo::new("attack_size", "smallest", "first", "FLUID-SIZE-3"),
+    OptionInfo::new("stress_max", "pc", "sheet", "FLUID-TRACK-1, FLUID-TRACK-2"),
+    OptionInfo::new("stress_zero", "unconscious", "stunned_gate", "FLUID-TRACK-9"),
+    OptionInfo::new("dead_bodies", "removed", "kept", "FLUID-TRACK-11"),
     OptionInfo::new(
         "unarmed_damage",
         "{ w = 0, s = 0 }",
@@ -492,6 +532,42 @@ impl Options {
                 self.skill_values_exclude_item = pick(value, &[("exclude_item", true), ("include_item", false)])?
             }
             "unarmed_damage" => self.unarmed_damage = parse_damage(value)?,
+            "negative_tactics" => self.negative_tactics_split = pick(value, &[("zero_split", false), ("split", true)])?,
+            "incapacitated_initiative" => self.incapacitated_roll = pick(value, &[("skip", false), ("roll", true)])?,
+            "declare_passes" => {
+                let passes = int(value)?;
+                if !(0..=8).contains(&passes) {
+                    return Err(format!("expected 0 to 8 passes, found {passes}"));
+                }
+                self.declare_passes = passes as u32;
+            }
+            "sunder_declare" => {
+                self.sunder_with_attack = pick(value, &[("after_defense", false), ("with_attack", true)])?
+            }
+            "block_absorb" => {
+                self.block_always_reduces = pick(value, &[("with_armor", false), ("always_reduce", true)])?
+            }
+            "weight_sizes" => {
+                let doc: toml::Table = toml::from_str(&format!("w = {value}"))
+                    .map_err(|e| format!("expected {{ light = …, medium = …, heavy = … }}: {}", e.message()))?;
+                let Some(toml::Value::Table(table)) = doc.get("w") else {
+                    return Err(format!("expected {{ light = …, medium = …, heavy = … }}, found `{value}`"));
+                };
+                for (i, word) in ["light", "medium", "heavy"].into_iter().enumerate() {
+                    match table.get(word) {
+                        Some(toml::Value::Integer(n)) if (0..=5).contains(n) => self.weight_sizes[i] = *n as i32,
+                        None => {}
+                        Some(other) => return Err(format!("{word}: expected a size 0 to 5, found {other}")),
+                    }
+                }
+                if let Some(key) = table.keys().find(|k| !["light", "medium", "heavy"].contains(&k.as_str())) {
+                    return Err(format!("unknown word `{key}`, expected light, medium or heavy"));
+                }
+            }
+            "attack_size" => self.attack_size_first = pick(value, &[("smallest", false), ("first", true)])?,
+            "stress_max" => self.stress_max_sheet = pick(value, &[("pc", false), ("sheet", true)])?,
+            "stress_zero" => self.stress_zero_gate = pick(value, &[("unconscious", false), ("stunned_gate", true)])?,
+            "dead_bodies" => self.dead_bodies_kept = pick(value, &[("removed", false), ("kept", true)])?,
             "multi_action_count" => {
                 self.multi_action_declared = pick(value, &[("declared", true), ("current_plan", false)])?
             }

@@ -59,16 +59,17 @@ pub fn closing_move(setup: &Setup, state: &State, who: CombatantId, target: Comb
 
 /// The split a stance gives (FLUID-TAC-4, FLUID-TAC-5).
 pub fn stance_split(setup: &Setup, tactics: i32, stance: &str) -> (i32, i32) {
-    if tactics < 0 {
+    if tactics < 0 && !setup.options.negative_tactics_split {
         return (0, 0);
     }
     match stance {
         "aggressive" => (tactics, 0),
         "defensive" => (0, tactics),
         _ => {
+            // Rounded towards zero so a negative value splits into two non-positive parts.
             let ot = match setup.options.normal_split {
                 super::options::NormalSplit::OtFloor => tactics / 2,
-                super::options::NormalSplit::OtCeil => (tactics + 1) / 2,
+                super::options::NormalSplit::OtCeil => tactics / 2 + tactics % 2,
             };
             (ot, tactics - ot)
         }
@@ -246,7 +247,8 @@ fn pick_target(
 pub struct Scripted {
     /// Remaining scripted choices.
     pub choices: VecDeque<Choice>,
-    /// The last scripted split of each combatant, repeated in revision passes (FLUID-TAC-3).
+    /// The last scripted split and plan of each combatant, repeated in revision passes
+    /// (FLUID-TAC-3, FLUID-ACT-1).
     pub splits: Vec<(CombatantId, Choice)>,
 }
 
@@ -266,16 +268,15 @@ impl Decider<Fluid> for Scripted {
         };
         if self.choices.front().is_some_and(fits) {
             let choice = self.choices.pop_front().expect("checked");
-            if matches!(choice, Choice::Split { .. }) {
-                self.splits.retain(|(w, _)| *w != who);
+            if matches!(choice, Choice::Split { .. } | Choice::Plan(_)) {
+                let same_kind = |c: &Choice| std::mem::discriminant(c) == std::mem::discriminant(&choice);
+                self.splits.retain(|(w, c)| *w != who || !same_kind(c));
                 self.splits.push((who, choice.clone()));
             }
             return Ok(choice);
         }
-        if matches!(request, Request::Tactics { .. })
-            && let Some((_, split)) = self.splits.iter().find(|(w, _)| *w == who)
-        {
-            return Ok(split.clone());
+        if let Some((_, again)) = self.splits.iter().find(|(w, c)| *w == who && fits(c)) {
+            return Ok(again.clone());
         }
         Ok(ai_choice(setup, state, who, request))
     }

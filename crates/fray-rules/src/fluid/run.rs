@@ -36,7 +36,7 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         // (1) Round-start tests of the dying, in roster order (FLUID-TRACK-6, FLUID-TRACK-8).
         for who in ids() {
             let fighter = fight.state().fighter(who);
-            if fighter.dying && !fighter.dead {
+            if fighter.gated(&setup.options) && !fighter.dead {
                 dying_tests(fight, who)?;
                 if let Some(result) = ended(fight) {
                     return Ok(result);
@@ -72,12 +72,18 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             }
         }
 
-        // (3) Declarations (FLUID-ACT-1).
-        for who in ids() {
-            if fight.state().fighter(who).able() {
-                let request = declare_request(setup, fight.state(), who);
-                let Choice::Plan(plan) = fight.decide(who, &request)? else { unreachable!("checked by check_choice") };
-                fight.emit(Event::Declared { who, plan });
+        // (3) Declarations, then revision passes in roster order (FLUID-ACT-1).
+        for pass in 0..=setup.options.declare_passes {
+            for who in ids() {
+                if fight.state().fighter(who).able() {
+                    let request = declare_request(setup, fight.state(), who);
+                    let Choice::Plan(plan) = fight.decide(who, &request)? else {
+                        unreachable!("checked by check_choice")
+                    };
+                    if pass == 0 || fight.state().fighter(who).plan != plan {
+                        fight.emit(Event::Declared { who, plan });
+                    }
+                }
             }
         }
 
@@ -125,7 +131,7 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             fight.emit(Event::Step { who });
             // One that fell dying earlier this round tests at its step (FLUID-TRACK-12).
             let fighter = fight.state().fighter(who);
-            if fighter.dying && !fighter.act_tested {
+            if fighter.gated(&setup.options) && !fighter.act_tested {
                 if setup.options.dying_midround_test {
                     let sheet = &setup.combatants[who.index()];
                     let bonus = sheet.bonus(NER) + condition_penalty(setup, fight.state(), who);
@@ -232,10 +238,12 @@ fn dying_tests<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     who: CombatantId,
 ) -> Result<(), FightError> {
     let sheet = &fight.setup().combatants[who.index()];
-    test(fight, who, CheckKind::Bod, sheet.bonus(BOD), "BOD test")?;
-    update_conditions(fight, who);
+    if fight.state().fighter(who).dying {
+        test(fight, who, CheckKind::Bod, sheet.bonus(BOD), "BOD test")?;
+        update_conditions(fight, who);
+    }
     let fighter = fight.state().fighter(who);
-    if fighter.dying && !fighter.dead {
+    if fighter.gated(&fight.setup().options) && !fighter.dead {
         let bonus = sheet.bonus(NER) + condition_penalty(fight.setup(), fight.state(), who);
         if test(fight, who, CheckKind::Act, bonus, "NER act test")? < 0 {
             fight.emit(Event::Condition { who, condition: Condition::Stunned, gained: true });
@@ -255,7 +263,8 @@ fn update_conditions<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(fight: F<'_, '_
     }
     let dead = w <= -sheet.stats[BOD];
     let dying = w <= 0 && !dead;
-    let unconscious = s <= 0;
+    // Under `stress_zero = stunned_gate` S ≤ 0 is no condition of its own (FLUID-TRACK-9).
+    let unconscious = s <= 0 && !fight.setup().options.stress_zero_gate;
     if dead {
         if was_dying {
             fight.emit(Event::Condition { who, condition: Condition::Dying, gained: false });
@@ -278,8 +287,10 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
     let mut options: List<(CombatantId, usize), 8> = List::new();
     for (t, target) in setup.combatants.iter().enumerate() {
         let target_state = &state.fighters[t];
-        // Hidden foes cannot be picked as targets (FLUID-ROUND-5).
-        if target.side == sheet.side || target_state.dead || target_state.hidden {
+        // Hidden foes cannot be picked as targets (FLUID-ROUND-5); nor can the dead, unless their
+        // bodies stay in play (FLUID-TRACK-11).
+        let gone = target_state.dead && !setup.options.dead_bodies_kept;
+        if target.side == sheet.side || gone || target_state.hidden {
             continue;
         }
         for (i, item) in sheet.items.iter().enumerate() {
@@ -480,7 +491,9 @@ fn initiative<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let mut rolled: List<(i32, CombatantId), 8> = List::new();
     for (i, sheet) in setup.combatants.iter().enumerate() {
         let who = CombatantId(i as u16);
-        if !fight.state().fighter(who).able() {
+        let fighter = fight.state().fighter(who);
+        // The incapacitated roll only under `incapacitated_initiative = roll` (FLUID-INIT-7).
+        if fighter.dead || (!fighter.able() && !setup.options.incapacitated_roll) {
             continue;
         }
         let mut faces = [0u8; 3];
@@ -636,7 +649,7 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             let fighter = fight.state().fighter(who);
             let distance = fighter.pos.distance(blast);
             let edge = super::attack::area_edge(weapon.blast_band, super::attack::band(setup, distance))?;
-            (!fighter.dead).then_some((distance, who, edge))
+            (!fighter.dead || options.dead_bodies_kept).then_some((distance, who, edge))
         })
         .collect();
     affected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -645,7 +658,7 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     }
     let pain = pain(fight, attacker)?;
     for (_, victim, band_edge) in affected {
-        if fight.state().fighter(victim).dead {
+        if fight.state().fighter(victim).dead && !options.dead_bodies_kept {
             continue;
         }
         let victim_state = fight.state().fighter(victim);
@@ -715,7 +728,7 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let sheet = &setup.combatants[attacker.index()];
     let target_sheet = &setup.combatants[target.index()];
     let weapon = &sheet.items[item];
-    if fight.state().fighter(target).dead {
+    if fight.state().fighter(target).dead && !options.dead_bodies_kept {
         return Ok(()); // dropped: nothing to hit (not a change of plan)
     }
     let distance = fight.state().distance(attacker, target);
@@ -737,6 +750,20 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let mut edge = 0;
     // A target unaware of a hidden attacker does not defend (FLUID-ATK-10).
     let unaware = fight.state().fighter(attacker).hidden;
+    // Under `sunder_declare = with_attack` the sunder attack is named before the defence.
+    let named_sunder = if options.sunder_with_attack
+        && !ranged
+        && options.sunder_checks
+        && weapon.tier.is_some()
+        && target_sheet.items.iter().any(|i| i.tier.is_some() && i.defends())
+    {
+        let Choice::Sunder(yes) = fight.decide(attacker, &Request::SunderAttack { target })? else {
+            unreachable!("checked by check_choice")
+        };
+        yes
+    } else {
+        false
+    };
     // An ally within Nearby may Parry or Block for an incapacitated friend, with its own TN and
     // dT; the attack then loses its Superior against the helpless (FLUID-DEF-14).
     let guarded = if !defends && !unaware && (!ranged || near) { guard(fight, attacker, item, target)? } else { None };
@@ -794,18 +821,21 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         _ => 0,
     };
 
-    // A sunder attack, chosen once the Block is known (FLUID-SUNDER-7, FLUID-ATK-11).
-    let blocking = defence.filter(|d| d.skill == DefenceSkill::Block && !d.knocks_aim).and_then(|d| d.item);
-    let sunder_attack = match blocking {
-        Some(b)
-            if !ranged && options.sunder_checks && weapon.tier.is_some() && target_sheet.items[b].tier.is_some() =>
-        {
-            let Choice::Sunder(yes) = fight.decide(attacker, &Request::SunderAttack { target })? else {
-                unreachable!("checked by check_choice")
-            };
-            yes
-        }
-        _ => false,
+    // A sunder attack: chosen once the Block is known, or named beforehand under `with_attack`,
+    // when it lapses unless the target Blocks with a tiered item (FLUID-SUNDER-7, FLUID-ATK-11).
+    let blocking =
+        defence.filter(|d| d.skill == DefenceSkill::Block && !d.knocks_aim && d.guard.is_none()).and_then(|d| d.item);
+    let tiered_block = blocking.is_some_and(|b| target_sheet.items[b].tier.is_some());
+    let may_sunder = !ranged && options.sunder_checks && weapon.tier.is_some();
+    let sunder_attack = if options.sunder_with_attack {
+        named_sunder && tiered_block
+    } else if may_sunder && tiered_block {
+        let Choice::Sunder(yes) = fight.decide(attacker, &Request::SunderAttack { target })? else {
+            unreachable!("checked by check_choice")
+        };
+        yes
+    } else {
+        false
     };
 
     // The attack check (FLUID-ATK-2, FLUID-ATK-6, FLUID-ACT-4).
@@ -918,7 +948,7 @@ fn sunder<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let options = &setup.options;
     let weapon = &setup.combatants[attacker.index()].items[item];
     let target_sheet = &setup.combatants[target.index()];
-    let weapon_size = weapon.smallest_size();
+    let weapon_size = super::attack::attack_size(setup, weapon);
     // The blocking item may be a guarding ally's (FLUID-DEF-14).
     let holder = defence.and_then(|d| d.guard).unwrap_or(target);
     if weapon.kind == ItemKind::Melee

@@ -43,6 +43,7 @@ struct CombatantToml {
     pc: Spanned<i32>,
     w: Option<i32>,
     s: Option<i32>,
+    s_max: Option<Spanned<i32>>,
     #[serde(default)]
     tactics: i32,
     #[serde(rename = "move")]
@@ -196,6 +197,13 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         if pc < 1 {
             return Err(err(c.pc.span(), format!("expected a PC of at least 1, found {pc}")));
         }
+        let s_max = match &c.s_max {
+            Some(m) if *m.get_ref() < 1 => {
+                return Err(err(m.span(), format!("expected an s_max of at least 1, found {}", m.get_ref())));
+            }
+            Some(m) => *m.get_ref(),
+            None => pc,
+        };
         let size = match &c.size {
             Some(size) if !(0..=5).contains(size.get_ref()) => {
                 return Err(err(size.span(), format!("expected a size from 0 to 5, found {}", size.get_ref())));
@@ -242,7 +250,9 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             let sizes = match &it.sizes {
                 None => vec![3],
                 Some(list) if list.is_empty() => return Err(err(item.span(), "expected at least one size".into())),
-                Some(list) => list.iter().map(|s| size_value(s, &err)).collect::<Result<_, _>>()?,
+                Some(list) => {
+                    list.iter().map(|s| size_value(s, options.weight_sizes, &err)).collect::<Result<_, _>>()?
+                }
             };
             items.push(Item {
                 id: it.id.clone(),
@@ -348,7 +358,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                     return Err(err(a.span(), "expected an AV of 0 or more".into()));
                 }
                 let size = match &ar.size {
-                    Some(s) => size_value(s, &err)?,
+                    Some(s) => size_value(s, options.weight_sizes, &err)?,
                     None => 3,
                 };
                 Some(Armor { name: ar.name.clone(), av: ar.av, size, tier: tier(&ar.tier, &err)? })
@@ -406,7 +416,12 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             size,
             pc,
             w: c.w.unwrap_or(pc).min(pc),
-            s: c.s.unwrap_or(pc).min(pc),
+            s: {
+                // S starts at, and never exceeds, PC, or `s_max` under `stress_max = sheet`.
+                let cap = if options.stress_max_sheet { s_max } else { pc };
+                c.s.unwrap_or(cap).min(cap)
+            },
+            s_max,
             tactics: c.tactics,
             move_m: match &c.move_m {
                 Some(m) if !(m.get_ref().is_finite() && *m.get_ref() >= 0.0) => {
@@ -448,16 +463,17 @@ fn tier(
 
 fn size_value(
     size: &Spanned<SizeToml>,
+    weights: [i32; 3],
     err: &impl Fn(std::ops::Range<usize>, String) -> ScenarioError,
 ) -> Result<i32, ScenarioError> {
     match size.get_ref() {
         SizeToml::Number(n) if (0..=5).contains(n) => Ok(*n),
         SizeToml::Number(n) => Err(err(size.span(), format!("expected a size from 0 to 5, found {n}"))),
-        // FLUID-SIZE-1: light = 2, medium = 3, heavy = 4.
+        // FLUID-SIZE-1: the weight words, by `weight_sizes` (light 2, medium 3, heavy 4).
         SizeToml::Word(w) => match w.as_str() {
-            "light" => Ok(2),
-            "medium" => Ok(3),
-            "heavy" => Ok(4),
+            "light" => Ok(weights[0]),
+            "medium" => Ok(weights[1]),
+            "heavy" => Ok(weights[2]),
             other => Err(err(size.span(), format!("expected a size 0 to 5 or light, medium, heavy; found `{other}`"))),
         },
     }

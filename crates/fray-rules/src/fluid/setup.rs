@@ -220,6 +220,8 @@ pub struct Sheet {
     pub w: i32,
     /// S at the start.
     pub s: i32,
+    /// Maximum S under `stress_max = sheet` (FLUID-TRACK-1).
+    pub s_max: i32,
     /// Tactics value.
     pub tactics: i32,
     /// Metres walked in one round (FLUID-MOVE-1).

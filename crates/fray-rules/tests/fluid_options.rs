@@ -1,0 +1,223 @@
+//! `fluid` options and their alternatives, one test each, on small inline scenarios.
+
+use fray_engine::{CombatantId, Fight, Record, Ruleset, Scripted};
+use fray_rules::fluid::policy::{self, stance_split};
+use fray_rules::fluid::{
+    Choice, Condition, DeclaredAttack, DefenceSkill, Event, Fluid, Intent, Plan, Request, Setup, scenario,
+};
+
+const A: CombatantId = CombatantId(0);
+const B: CombatantId = CombatantId(1);
+
+/// A (sword 12) at 0 and B (Dodge 11) at 1; `a` and `b` add lines to each, `sets` options.
+fn duel(a: &str, b: &str, sets: &[(&str, &str)]) -> Setup {
+    let text = format!(
+        "[rules]\nruleset = \"fluid\"\n[[combatants]]\nid = \"a\"\nside = \"one\"\npc = 12\nposition = 0.0\nskills = {{ sword = {{ value = 12 }} }}\n{a}\n[[combatants.items]]\nid = \"sword\"\nskill = \"sword\"\ndamage = {{ w = 5 }}\n[[combatants]]\nid = \"b\"\nside = \"two\"\npc = 12\nposition = 1.0\nskills = {{ dodge = {{ value = 11 }}, block = {{ value = 11 }} }}\n{b}\n"
+    );
+    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    scenario::load("options.toml", &text, &sets).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn fight(setup: &Setup, faces: &[u32], choices: Vec<Choice>) -> Vec<Event> {
+    let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
+    let mut fight = Fight::<Fluid, _, _, _>::new(setup, Scripted::faces(faces), decider, Record::default());
+    let _ = fight.run();
+    fight.into_parts().1.0
+}
+
+/// The events of round 1.
+fn round_one(log: &[Event]) -> &[Event] {
+    let end = log.iter().position(|e| *e == Event::RoundStarted { round: 2 }).unwrap_or(log.len());
+    &log[..end]
+}
+
+fn attack(log: &[Event]) -> Option<(i32, i32, i32)> {
+    log.iter().find_map(|e| {
+        if let Event::Attack { check, roll, .. } = e { Some((check.tn, check.edge, roll.margin)) } else { None }
+    })
+}
+
+#[test]
+fn negative_tactics_may_be_split() {
+    // rule: FLUID-TAC-5
+    let zero = duel("", "", &[]);
+    assert_eq!(stance_split(&zero, -3, "normal"), (0, 0));
+    assert!(Fluid::check_choice(&zero, &Request::Tactics { tactics: -3 }, &Choice::Split { ot: -1, dt: -2 }).is_err());
+    let split = duel("", "", &[("negative_tactics", "split")]);
+    assert_eq!(stance_split(&split, -3, "normal"), (-1, -2));
+    assert_eq!(stance_split(&split, -3, "aggressive"), (-3, 0));
+    assert!(Fluid::check_choice(&split, &Request::Tactics { tactics: -3 }, &Choice::Split { ot: -1, dt: -2 }).is_ok());
+    assert!(Fluid::check_choice(&split, &Request::Tactics { tactics: -3 }, &Choice::Split { ot: 1, dt: -4 }).is_err());
+}
+
+#[test]
+fn the_incapacitated_may_roll_initiative() {
+    // rule: FLUID-INIT-7
+    let rolls = |sets: &[(&str, &str)]| {
+        let setup = duel("", "s = 0", &[&[("side_out_when", "dead")], sets].concat());
+        let log = fight(&setup, &[3, 3, 3, 2, 2, 2, 1, 1, 1, 1, 1], vec![]);
+        round_one(&log).iter().filter(|e| matches!(e, Event::Initiative { .. })).count()
+    };
+    assert_eq!(rolls(&[]), 1);
+    assert_eq!(rolls(&[("incapacitated_initiative", "roll")]), 2);
+}
+
+#[test]
+fn declarations_are_revised_in_passes() {
+    // rule: FLUID-ACT-1
+    // With no revision pass each combatant declares once; with one, unchanged plans are not
+    // declared again.
+    let count = |passes: &str| {
+        let setup = duel("", "", &[("declare_passes", passes)]);
+        let log = fight(&setup, &[3, 3, 3, 1, 1, 1, 1, 1, 1], vec![]);
+        round_one(&log).iter().filter(|e| matches!(e, Event::Declared { .. })).count()
+    };
+    assert_eq!(count("0"), 2);
+    assert_eq!(count("1"), 2);
+    // But the second pass asks every combatant again.
+    struct Counting(u32);
+    impl fray_engine::Decider<Fluid> for Counting {
+        fn decide(
+            &mut self,
+            setup: &Setup,
+            state: &fray_rules::fluid::State,
+            who: CombatantId,
+            request: &Request,
+        ) -> Result<Choice, fray_engine::Pending> {
+            if matches!(request, Request::Declare { .. }) && state.round == 1 {
+                self.0 += 1;
+            }
+            Ok(policy::ai_choice(setup, state, who, request))
+        }
+    }
+    let asked = |passes: &str| {
+        let setup = duel("", "", &[("declare_passes", passes)]);
+        let mut counting = Counting(0);
+        let mut fight = Fight::<Fluid, _, _, _>::new(
+            &setup,
+            Scripted::faces([3, 3, 3, 1, 1, 1, 1, 1, 1]),
+            &mut counting,
+            fray_engine::Discard,
+        );
+        let _ = fight.run();
+        drop(fight);
+        counting.0
+    };
+    assert_eq!((asked("0"), asked("1"), asked("2")), (2, 4, 6));
+    assert!(duel("", "", &[]).options.clone().set("declare_passes", "9").is_err());
+}
+
+#[test]
+fn a_sunder_attack_may_be_named_before_the_defence() {
+    // rule: FLUID-ATK-11
+    // Under `with_attack` the attacker names it first; the target then Dodges, so it lapses and
+    // the hit deals damage.
+    let setup = duel(
+        "",
+        "[[combatants.items]]\nid = \"buckler\"\nkind = \"shield\"\ndq = 1\ntier = 1",
+        &[("sunder_declare", "with_attack")],
+    );
+    let mut setup = setup;
+    setup.combatants[0].items[0].tier = Some(4);
+    let log = fight(&setup, &[3, 3, 3, 1, 1, 1, 5, 5, 5], vec![Choice::Sunder(true), Choice::Defence(Some(0))]);
+    let asked_first = log.iter().position(|e| matches!(e, Event::Attack { .. }));
+    assert!(asked_first.is_some());
+    assert!(log.iter().any(|e| matches!(e, Event::Damage { target: B, .. })));
+}
+
+#[test]
+fn a_block_may_always_reduce() {
+    // rule: FLUID-ARM-4
+    // B Blocks with a medium shield (DQ 2) and wears light armour AV 1 (S2) against a medium
+    // sword: with_armor converts the whole AV 3 (sword larger than the armour); always_reduce
+    // takes the DQ off W first, then converts AV 1.
+    let b = "armor = { name = \"leather\", av = 1, size = \"light\" }\n[[combatants.items]]\nid = \"shield\"\nkind = \"shield\"\ndq = 2\nsizes = [3]";
+    let damage = |sets: &[(&str, &str)]| {
+        let setup = duel("", b, sets);
+        let state = <Fluid as Ruleset>::initial_state(&setup);
+        let options = fray_rules::fluid::attack::defence_options(&setup, &state, A, 0, B);
+        let block = options.iter().position(|o| o.skill == DefenceSkill::Block && o.item == Some(0));
+        let log = fight(&setup, &[3, 3, 3, 1, 1, 1, 5, 5, 5], vec![Choice::Defence(block)]);
+        log.iter().find_map(|e| if let Event::Damage { w, s, .. } = e { Some((*w, *s)) } else { None }).unwrap()
+    };
+    // 5,5,5 + 2 = 17 vs Block 13: 4 successes → 9W.
+    assert_eq!(damage(&[]), (6, 3));
+    assert_eq!(damage(&[("block_absorb", "always_reduce")]), (6, 1));
+}
+
+#[test]
+fn weight_words_map_to_sizes() {
+    // rule: FLUID-SIZE-1
+    let armour = "armor = { name = \"plate\", av = 2, size = \"heavy\" }";
+    assert_eq!(duel("", armour, &[]).combatants[1].armor.as_ref().unwrap().size, 4);
+    let custom = duel("", armour, &[("weight_sizes", "{ light = 1, medium = 2, heavy = 5 }")]);
+    assert_eq!(custom.combatants[1].armor.as_ref().unwrap().size, 5);
+    assert!(custom.options.clone().set("weight_sizes", "{ huge = 5 }").is_err());
+}
+
+#[test]
+fn an_attacking_weapon_may_count_as_its_first_size() {
+    // rule: FLUID-SIZE-3
+    // A sword listed as [3, 2] against a small buckler (S2): smallest → no size bonus; first → +1.
+    let bonus = |sets: &[(&str, &str)]| {
+        let mut setup = duel("", "[[combatants.items]]\nid = \"buckler\"\nkind = \"shield\"\nsizes = [2]", sets);
+        setup.combatants[0].items[0].sizes = vec![3, 2];
+        let state = <Fluid as Ruleset>::initial_state(&setup);
+        let options = fray_rules::fluid::attack::defence_options(&setup, &state, A, 0, B);
+        options.iter().find(|o| o.skill == DefenceSkill::Block && o.item == Some(0)).unwrap().size_bonus
+    };
+    assert_eq!(bonus(&[]), 0);
+    assert_eq!(bonus(&[("attack_size", "first")]), 1);
+}
+
+#[test]
+fn stress_may_have_its_own_maximum() {
+    // rule: FLUID-TRACK-1, FLUID-TRACK-2
+    let pc = duel("", "s_max = 6", &[]);
+    assert_eq!(pc.combatants[1].s, 12);
+    let sheet = duel("", "s_max = 6", &[("stress_max", "sheet")]);
+    assert_eq!(sheet.combatants[1].s, 6);
+    // The S term of CP uses min(10, s_max): S 6 of 6 gives no penalty.
+    let state = <Fluid as Ruleset>::initial_state(&sheet);
+    assert_eq!(fray_rules::fluid::condition_penalty(&sheet, &state, B), 0);
+}
+
+#[test]
+fn zero_stress_may_gate_acting_instead_of_knocking_out() {
+    // rule: FLUID-TRACK-9
+    // B at S 0: unconscious by default; under `stunned_gate` it tests NER each round to act.
+    let out = duel("", "s = 0", &[]);
+    assert!(<Fluid as Ruleset>::initial_state(&out).fighters[1].unconscious);
+    let gated = duel("", "s = 0", &[("stress_zero", "stunned_gate")]);
+    let state = <Fluid as Ruleset>::initial_state(&gated);
+    assert!(!state.fighters[1].unconscious && state.fighters[1].gated(&gated.options));
+    let log = fight(&gated, &[1, 1, 1, 3, 3, 3, 1, 1, 1, 1, 1, 1], vec![]);
+    assert!(log.iter().any(|e| matches!(e, Event::Check { who: B, kind: fray_rules::fluid::CheckKind::Act, .. })));
+    assert!(log.contains(&Event::Condition { who: B, condition: Condition::Stunned, gained: true }));
+}
+
+#[test]
+fn dead_bodies_may_stay_in_play() {
+    // rule: FLUID-TRACK-11
+    // B starts dead: removed, it is no target; kept, it can be attacked at TN 10 without dT.
+    let removed = duel("", "w = -10", &[("side_out_when", "dead")]);
+    let state = <Fluid as Ruleset>::initial_state(&removed);
+    let Request::Declare { options, .. } = policy::declare_options_for_tests(&removed, &state, A) else {
+        unreachable!()
+    };
+    assert!(options.is_empty());
+    let kept = duel(
+        "",
+        "w = -10\n[[combatants]]\nid = \"c\"\nside = \"two\"\npc = 5\nposition = 30.0",
+        &[("dead_bodies", "kept")],
+    );
+    let state = <Fluid as Ruleset>::initial_state(&kept);
+    let Request::Declare { options, .. } = policy::declare_options_for_tests(&kept, &state, A) else { unreachable!() };
+    assert!(options.iter().any(|(t, _)| *t == B));
+    let plan = Choice::Plan(Plan {
+        attacks: smallvec::smallvec![DeclaredAttack::single(B, 0, Intent::Lethal)],
+        ..Plan::default()
+    });
+    let log = fight(&kept, &[6, 6, 6, 1, 1, 1, 4, 4, 4], vec![plan]);
+    assert_eq!(attack(&log).map(|a| a.0), Some(10));
+}
