@@ -49,6 +49,11 @@ impl<R: Rng> RngSource<R> {
         }
         (m >> 32) as u32 + 1
     }
+
+    /// 64 raw bits from the generator, e.g. to seed another stream.
+    pub fn next_u64(&mut self) -> u64 {
+        self.rng.next_u64()
+    }
 }
 
 impl<R: Rng> DiceSource for RngSource<R> {

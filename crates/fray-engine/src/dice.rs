@@ -51,3 +51,57 @@ impl Scripted {
         FromSource(fray_dice::Scripted::new(faces))
     }
 }
+
+/// One stream per combatant: a roll that names who rolls it comes from that combatant's own
+/// generator, any other roll from the base dice. One combatant's rolls then stay the same when
+/// another's choices change (e.g. FLUID-DICE-10 under `dice_stream = per_combatant`).
+///
+/// Combatant `i`'s stream is ChaCha8 seeded from the fight's seed, on stream number `keys[i]`
+/// (a stable hash of its id, see [`stream_key`]).
+#[derive(Clone, Debug)]
+pub struct PerCombatant<D> {
+    base: D,
+    seed: u64,
+    keys: Vec<u64>,
+    streams: Vec<Option<fray_dice::RngSource<rand_chacha::ChaCha8Rng>>>,
+}
+
+impl<D: Dice> PerCombatant<D> {
+    /// Streams for combatants with these keys, from `seed`; other rolls from `base`.
+    pub fn new(base: D, seed: u64, keys: Vec<u64>) -> PerCombatant<D> {
+        let streams = vec![None; keys.len()];
+        PerCombatant { base, seed, keys, streams }
+    }
+
+    /// Starts every stream afresh from `seed` (the next fight of a batch).
+    pub fn reseed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.streams.iter_mut().for_each(|s| *s = None);
+    }
+
+    /// The base dice.
+    pub fn base(&mut self) -> &mut D {
+        &mut self.base
+    }
+}
+
+impl<D: Dice> Dice for PerCombatant<D> {
+    fn roll(&mut self, sides: u32, reason: Reason) -> Result<u32, fray_dice::SourceError> {
+        let Some(i) = reason.who.map(|w| w.index()).filter(|&i| i < self.keys.len()) else {
+            return self.base.roll(sides, reason);
+        };
+        let (seed, key) = (self.seed, self.keys[i]);
+        let stream = self.streams[i].get_or_insert_with(|| {
+            use rand_core::SeedableRng;
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            rng.set_stream(key);
+            fray_dice::RngSource::new(rng)
+        });
+        Ok(stream.uniform(sides))
+    }
+}
+
+/// A stable 64-bit key for a combatant id (FNV-1a), the same on every machine and build.
+pub fn stream_key(id: &str) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}

@@ -18,7 +18,7 @@ mod geometry;
 mod ids;
 mod sink;
 
-pub use dice::{Dice, FromSource, Reason, Scripted};
+pub use dice::{Dice, FromSource, PerCombatant, Reason, Scripted, stream_key};
 pub use fight::{Decider, Fight, FightError, FightResult, Outcome, Pending, Ruleset, Tally, replay};
 pub use geometry::Pos;
 pub use ids::{CombatantId, SideId};

@@ -112,10 +112,12 @@ pub trait Scenario: fray_sim::Simulate + Send + Sync {
     fn attack_odds(&self, attacker: &str, defender: &str) -> Result<AttackOdds, String>;
     /// Runs one fight with `dice`; combatants whose names are in `humans` are asked through
     /// `ask` (an index into the prompt's options), the others by their AI policies; every event
-    /// goes to `out`.
+    /// goes to `out`. `seed` is the seed behind `dice` when they are seeded (`None` for physical
+    /// dice); rulesets with per-combatant dice streams seed them from it.
     fn fight(
         &self,
         dice: &mut dyn Dice,
+        seed: Option<u64>,
         humans: &[String],
         ask: &mut dyn FnMut(&Prompt) -> usize,
         out: &mut dyn FnMut(&Line),

@@ -11,11 +11,16 @@ const B: CombatantId = CombatantId(1);
 
 /// A (sword 12) at 0 and B (Dodge 11) at 1; `a` and `b` add lines to each, `sets` options.
 fn duel(a: &str, b: &str, sets: &[(&str, &str)]) -> Setup {
-    let text = format!(
-        "[rules]\nruleset = \"fluid\"\n[[combatants]]\nid = \"a\"\nside = \"one\"\npc = 12\nposition = 0.0\nskills = {{ sword = {{ value = 12 }} }}\n{a}\n[[combatants.items]]\nid = \"sword\"\nskill = \"sword\"\ndamage = {{ w = 5 }}\n[[combatants]]\nid = \"b\"\nside = \"two\"\npc = 12\nposition = 1.0\nskills = {{ dodge = {{ value = 11 }}, block = {{ value = 11 }} }}\n{b}\n"
-    );
+    let text = duel_text(a, b);
     let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     scenario::load("options.toml", &text, &sets).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The text of [`duel`].
+fn duel_text(a: &str, b: &str) -> String {
+    format!(
+        "[rules]\nruleset = \"fluid\"\n[[combatants]]\nid = \"a\"\nside = \"one\"\npc = 12\nposition = 0.0\nskills = {{ sword = {{ value = 12 }} }}\n{a}\n[[combatants.items]]\nid = \"sword\"\nskill = \"sword\"\ndamage = {{ w = 5 }}\n[[combatants]]\nid = \"b\"\nside = \"two\"\npc = 12\nposition = 1.0\nskills = {{ dodge = {{ value = 11 }}, block = {{ value = 11 }} }}\n{b}\n"
+    )
 }
 
 fn fight(setup: &Setup, faces: &[u32], choices: Vec<Choice>) -> Vec<Event> {
@@ -220,4 +225,107 @@ fn dead_bodies_may_stay_in_play() {
     });
     let log = fight(&kept, &[6, 6, 6, 1, 1, 1, 4, 4, 4], vec![plan]);
     assert_eq!(attack(&log).map(|a| a.0), Some(10));
+}
+
+/// Counts the Defend requests put to the deciders and answers as the AI.
+struct CountingDefends(u32);
+
+impl fray_engine::Decider<Fluid> for CountingDefends {
+    fn decide(
+        &mut self,
+        setup: &Setup,
+        state: &fray_rules::fluid::State,
+        who: CombatantId,
+        request: &Request,
+    ) -> Result<Choice, fray_engine::Pending> {
+        if matches!(request, Request::Defend { .. }) {
+            self.0 += 1;
+        }
+        Ok(policy::ai_choice(setup, state, who, request))
+    }
+}
+
+#[test]
+fn a_defence_may_be_named_once_per_round() {
+    // rule: FLUID-DEF-4
+    // Per attack, the defender is asked at every attack; per round, never: the defence named
+    // with its declarations (the AI names its best) stands against every attack.
+    let run = |sets: &[(&str, &str)]| {
+        let setup = duel("", "", sets);
+        let mut counting = CountingDefends(0);
+        let mut fight = Fight::<Fluid, _, _, _>::new(
+            &setup,
+            fray_engine::FromSource(fray_dice::seeded(7)),
+            &mut counting,
+            Record::default(),
+        );
+        let _ = fight.run();
+        let log = fight.into_parts().1.0;
+        let defences: Vec<_> = log
+            .iter()
+            .filter_map(|e| if let Event::Attack { defence, .. } = e { Some(*defence) } else { None })
+            .collect();
+        (counting.0, defences)
+    };
+    let (asked, defences) = run(&[]);
+    assert_eq!(asked as usize, defences.len());
+    assert!(asked > 0);
+    let (asked, defences) = run(&[("defense_choice", "per_round")]);
+    assert_eq!(asked, 0);
+    assert!(!defences.is_empty() && defences.iter().all(|d| d.is_some()));
+
+    // A scripted plan naming Dodge: B's TN is its Dodge 11 (no size bonus); naming nothing
+    // leaves B undefended at TN 10.
+    let setup = duel("", "", &[("defense_choice", "per_round")]);
+    let strike = Plan { attacks: vec![DeclaredAttack::single(B, 0, Intent::Lethal)].into(), ..Plan::default() };
+    let tn = |defence| {
+        let dodge = Plan { defence, ..Plan::default() };
+        let log = fight(
+            &setup,
+            &[6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+            vec![Choice::Plan(strike.clone()), Choice::Plan(dodge)],
+        );
+        attack(&log).map(|(tn, _, _)| tn)
+    };
+    assert_eq!(tn(Some((DefenceSkill::Dodge, None))), Some(11));
+    assert_eq!(tn(None), Some(10));
+}
+
+#[test]
+fn each_combatant_may_roll_from_its_own_stream() {
+    // rule: FLUID-DICE-10
+    // Raising A's sword skill changes which of A's attacks hit, so how many damage dice (2d6)
+    // A rolls: with one stream every later roll of B moves; with per-combatant streams B's faces
+    // stay the same.
+    let b_faces = |skill: u32, seed: u64, sets: &[(&str, &str)]| {
+        let b_sword = "[[combatants.items]]\nid = \"sword\"\nskill = \"sword\"\ndamage = { w = 5 }";
+        let text = duel_text("", b_sword)
+            .replacen("sword = { value = 12 }", &format!("sword = {{ value = {skill} }}"), 1)
+            .replace("dodge = { value = 11 }, block", "dodge = { value = 11 }, sword = { value = 12 }, block")
+            .replacen("damage = { w = 5 }", "damage = { w = \"2d6\" }", 1)
+            .replace("pc = 12", "pc = 40");
+        let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let scenario = fray_rules::load("duel.toml", &text, &sets).unwrap_or_else(|e| panic!("{e}"));
+        let mut lines = Vec::new();
+        let mut dice = fray_engine::FromSource(fray_dice::seeded(seed));
+        let _ = scenario.fight(&mut dice, Some(seed), &[], &mut |_| 0, &mut |line| lines.push(line.json.clone()));
+        let faces: Vec<u64> = lines
+            .iter()
+            .filter(|l| l["who"] == "b" || l["attacker"] == "b")
+            .filter_map(|l| l["faces"].as_array().cloned())
+            .flatten()
+            .filter_map(|f| f.as_u64())
+            .collect();
+        faces
+    };
+    let prefix = |x: &[u64], y: &[u64]| x.iter().zip(y).all(|(a, b)| a == b);
+    let (low, high) = (b_faces(8, 11, &[]), b_faces(16, 11, &[]));
+    assert!(low.len() > 6 && high.len() > 6);
+    assert!(!prefix(&low, &high));
+    let per = [("dice_stream", "per_combatant")];
+    let (low, high) = (b_faces(8, 11, &per), b_faces(16, 11, &per));
+    assert!(low.len() > 6 && high.len() > 6);
+    assert!(prefix(&low, &high), "{low:?} vs {high:?}");
+    // Another seed gives other streams.
+    assert!(!prefix(&low, &b_faces(8, 12, &per)));
 }

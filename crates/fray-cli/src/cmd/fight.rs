@@ -194,7 +194,8 @@ pub fn fight(args: &FightArgs, out: &mut impl Write) -> Result<()> {
             io_error.get_or_insert(e);
         }
     };
-    let result = scenario.fight(dice, &humans, &mut ask_person, &mut write_line);
+    let result =
+        scenario.fight(dice, (args.dice == "seeded").then_some(seed), &humans, &mut ask_person, &mut write_line);
     if let Some(e) = io_error {
         return Err(e.into());
     }

@@ -5,7 +5,10 @@ use super::policy::{Ai, ai_choice, stance_split};
 use super::setup::{DefenceSkill, Setup};
 use super::{CheckKind, Choice, Condition, DeclaredAttack, Event, Fluid, Intent, List, Plan, Request, State};
 use crate::{Line, Prompt, Scenario};
-use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Outcome, Pending, Ruleset};
+use fray_engine::{
+    CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Outcome, Pending, PerCombatant, Ruleset,
+    stream_key,
+};
 use fray_sim::{Ledger, Simulate};
 use serde_json::json;
 
@@ -25,17 +28,40 @@ impl Simulate for FluidScenario {
     }
 
     fn run_batch(&self, dice: &mut fray_sim::BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError> {
-        let mut dice = fray_engine::FromSource(dice);
-        for _ in 0..fights {
-            let sink = FnSink(|event: &Event| {
-                if let Some(tally) = Fluid::tally(event) {
-                    ledger.tally(tally);
-                }
-            });
-            let result = Fight::<Fluid, _, _, _>::new(&self.0, &mut dice, Ai, sink).run()?;
-            ledger.finish(result);
+        if self.0.options.dice_per_combatant {
+            // Each fight's streams are seeded from a draw of the batch's generator (FLUID-DICE-10).
+            let mut dice = PerCombatant::new(fray_engine::FromSource(dice), 0, self.stream_keys());
+            for _ in 0..fights {
+                let seed = dice.base().0.next_u64();
+                dice.reseed(seed);
+                self.one(&mut dice, ledger)?;
+            }
+        } else {
+            let mut dice = fray_engine::FromSource(dice);
+            for _ in 0..fights {
+                self.one(&mut dice, ledger)?;
+            }
         }
         Ok(())
+    }
+}
+
+impl FluidScenario {
+    /// One simulated fight, recorded in `ledger`.
+    fn one(&self, dice: &mut impl Dice, ledger: &mut Ledger) -> Result<(), FightError> {
+        let sink = FnSink(|event: &Event| {
+            if let Some(tally) = Fluid::tally(event) {
+                ledger.tally(tally);
+            }
+        });
+        let result = Fight::<Fluid, _, _, _>::new(&self.0, dice, Ai, sink).run()?;
+        ledger.finish(result);
+        Ok(())
+    }
+
+    /// Each combatant's stream key under `dice_stream = per_combatant`: a hash of its id.
+    fn stream_keys(&self) -> Vec<u64> {
+        self.0.combatants.iter().map(|c| stream_key(&c.id)).collect()
     }
 }
 
@@ -518,6 +544,7 @@ impl Scenario for FluidScenario {
     fn fight(
         &self,
         dice: &mut dyn Dice,
+        seed: Option<u64>,
         humans: &[String],
         ask: &mut dyn FnMut(&Prompt) -> usize,
         out: &mut dyn FnMut(&Line),
@@ -529,6 +556,13 @@ impl Scenario for FluidScenario {
             .collect();
         let table = Table { scenario: self, humans, ask };
         let sink = FnSink(|event: &Event| out(&self.line(event)));
-        Fight::<Fluid, _, _, _>::new(&self.0, dice, table, sink).run()
+        match seed.filter(|_| self.0.options.dice_per_combatant) {
+            // Streams seeded from the scenario seed and each id (FLUID-DICE-10).
+            Some(seed) => {
+                let dice = PerCombatant::new(dice, seed, self.stream_keys());
+                Fight::<Fluid, _, _, _>::new(&self.0, dice, table, sink).run()
+            }
+            None => Fight::<Fluid, _, _, _>::new(&self.0, dice, table, sink).run(),
+        }
     }
 }

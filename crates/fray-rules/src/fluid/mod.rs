@@ -130,6 +130,9 @@ pub struct Plan {
     pub delay_after: Option<CombatantId>,
     /// A Heal check on a dying ally within Nearby (FLUID-TRACK-10).
     pub heal: Option<CombatantId>,
+    /// Under `defense_choice = per_round`: the defence (skill and item, `None` for Dodge or
+    /// unarmed) used against every attack this round (FLUID-DEF-4).
+    pub defence: Option<(DefenceSkill, Option<usize>)>,
 }
 
 /// A defence the target may use against one attack (FLUID-DEF-1).
@@ -641,6 +644,7 @@ impl Ruleset for Fluid {
                     fighter.plan.movement = None;
                     fighter.plan.delay_after = None;
                     fighter.plan.heal = None;
+                    fighter.plan.defence = None;
                     fighter.done = 0;
                     fighter.changes = 0;
                     fighter.acted = false;

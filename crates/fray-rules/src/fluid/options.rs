@@ -196,6 +196,10 @@ pub struct Options {
     pub stress_zero_gate: bool,
     /// FLUID-TRACK-11: the dead stay in play as bodies.
     pub dead_bodies_kept: bool,
+    /// FLUID-DEF-4: one defence named with the declarations serves all round (`per_round`).
+    pub defense_per_round: bool,
+    /// FLUID-DICE-10: each combatant draws from its own stream (`per_combatant`).
+    pub dice_per_combatant: bool,
 }
 
 /// Defences against an area attack (FLUID-SPECIAL-3).
@@ -290,6 +294,8 @@ impl Default for Options {
             stress_max_sheet: false,
             stress_zero_gate: false,
             dead_bodies_kept: false,
+            defense_per_round: false,
+            dice_per_combatant: false,
         }
     }
 }
@@ -351,6 +357,8 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo::new("stress_max", "pc", "sheet", "FLUID-TRACK-1, FLUID-TRACK-2"),
     OptionInfo::new("stress_zero", "unconscious", "stunned_gate", "FLUID-TRACK-9"),
     OptionInfo::new("dead_bodies", "removed", "kept", "FLUID-TRACK-11"),
+    OptionInfo::new("defense_choice", "per_attack", "per_round", "FLUID-DEF-4"),
+    OptionInfo::new("dice_stream", "single", "per_combatant", "FLUID-DICE-10"),
     OptionInfo::new(
         "unarmed_damage",
         "{ w = 0, s = 0 }",
@@ -567,6 +575,8 @@ impl Options {
             "attack_size" => self.attack_size_first = pick(value, &[("smallest", false), ("first", true)])?,
             "stress_max" => self.stress_max_sheet = pick(value, &[("pc", false), ("sheet", true)])?,
             "stress_zero" => self.stress_zero_gate = pick(value, &[("unconscious", false), ("stunned_gate", true)])?,
+            "defense_choice" => self.defense_per_round = pick(value, &[("per_attack", false), ("per_round", true)])?,
+            "dice_stream" => self.dice_per_combatant = pick(value, &[("single", false), ("per_combatant", true)])?,
             "dead_bodies" => self.dead_bodies_kept = pick(value, &[("removed", false), ("kept", true)])?,
             "multi_action_count" => {
                 self.multi_action_declared = pick(value, &[("declared", true), ("current_plan", false)])?

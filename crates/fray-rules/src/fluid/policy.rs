@@ -32,6 +32,30 @@ impl Decider<Fluid> for Ai {
     }
 }
 
+/// The defence with the highest TN against a medium (S3) weapon, ties to Parry, Block, Dodge.
+fn best_named_defence(setup: &Setup, sheet: &super::setup::Sheet) -> Option<(super::DefenceSkill, Option<usize>)> {
+    use super::DefenceSkill::{Block, Dodge, Parry};
+    let options = &setup.options;
+    // (effective TN, tie rank, choice): the first strictly better replaces the best.
+    let mut best = (sheet.skill_value("dodge", options), 0, (Dodge, None));
+    let mut consider = |tn: i32, rank: i32, choice| {
+        if (tn, rank) > (best.0, best.1) {
+            best = (tn, rank, choice);
+        }
+    };
+    for (skill, name, rank) in [(Parry, "parry", 2), (Block, "block", 1)] {
+        let value = sheet.skill_value(name, options);
+        consider(value - (sheet.size - 3 - 3).abs(), rank, (skill, None));
+        for (i, item) in sheet.items.iter().enumerate() {
+            if item.defends() {
+                let size = item.sizes.iter().map(|s| (s - 3).abs()).min().unwrap_or(0);
+                consider(value + item.dq - size, rank, (skill, Some(i)));
+            }
+        }
+    }
+    Some(best.2)
+}
+
 /// Whether a blast centred on `target` would reach no one on `who`'s side (itself included).
 fn blast_spares_friends(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, base: usize) -> bool {
     let side = setup.combatants[who.index()].side;
@@ -173,7 +197,9 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                     attacks.extend((0..count).map(|_| attack));
                 }
             }
-            Choice::Plan(Plan { attacks, full_defense: false, movement, ..Plan::default() })
+            // Under `defense_choice = per_round`: the best defence against a medium weapon.
+            let defence = setup.options.defense_per_round.then(|| best_named_defence(setup, sheet)).flatten();
+            Choice::Plan(Plan { attacks, full_defense: false, movement, defence, ..Plan::default() })
         }
         Request::Defend { options, .. } | Request::Guard { options, .. } => {
             // The highest TN after the attacker's size bonus; ties prefer Parry, Block, Dodge

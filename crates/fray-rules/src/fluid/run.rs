@@ -771,6 +771,13 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         (Some(option), tn)
     } else if unaware {
         (None, 10 + if options.unaware_dt { fight.state().fighter(target).dt } else { 0 })
+    } else if defends && options.defense_per_round {
+        // The defence named with the declarations, where it applies; none otherwise (FLUID-DEF-4).
+        let named = fight.state().fighter(target).plan.defence;
+        let options_list = defence_options(setup, fight.state(), attacker, item, target);
+        let defence =
+            named.and_then(|(skill, it)| options_list.iter().copied().find(|o| o.skill == skill && o.item == it));
+        (defence, defence_tn(setup, fight.state(), target, defence))
     } else if defends {
         let options_list = defence_options(setup, fight.state(), attacker, item, target);
         let request = Request::Defend { attacker, options: options_list.clone() };
