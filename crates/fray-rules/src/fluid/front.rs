@@ -81,7 +81,16 @@ impl Decider<Fluid> for Table<'_> {
         let labels: Vec<String> = choices.iter().map(|(label, _)| label.clone()).collect();
         let prompt = Prompt { who: self.scenario.name(who).to_owned(), question, options: labels };
         let pick = (self.ask)(&prompt).min(choices.len().saturating_sub(1));
-        choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(Pending)
+        let mut choice = choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(Pending)?;
+        // Under `defense_choice = per_round` a person's plan names the best defence against a
+        // medium weapon, as the AI's does (FLUID-DEF-4).
+        if let Choice::Plan(plan) = &mut choice
+            && setup.options.defense_per_round
+            && plan.defence.is_none()
+        {
+            plan.defence = super::policy::best_named_defence(setup, &setup.combatants[who.index()]);
+        }
+        Ok(choice)
     }
 }
 

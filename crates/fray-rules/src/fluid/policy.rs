@@ -33,7 +33,10 @@ impl Decider<Fluid> for Ai {
 }
 
 /// The defence with the highest TN against a medium (S3) weapon, ties to Parry, Block, Dodge.
-fn best_named_defence(setup: &Setup, sheet: &super::setup::Sheet) -> Option<(super::DefenceSkill, Option<usize>)> {
+pub(crate) fn best_named_defence(
+    setup: &Setup,
+    sheet: &super::setup::Sheet,
+) -> Option<(super::DefenceSkill, Option<usize>)> {
     use super::DefenceSkill::{Block, Dodge, Parry};
     let options = &setup.options;
     // (effective TN, tie rank, choice): the first strictly better replaces the best.
