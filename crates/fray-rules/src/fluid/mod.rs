@@ -1,11 +1,13 @@
 //! `fluid`: the Fluid Game System combat chapter (catalogue: shared/rules/fluid.md).
 //!
-//! Implemented so far: the round structure (round-start tests, tactics, declarations, initiative,
-//! steps), the check with its crit ladder, edges and both check directions, melee attacks against
-//! Dodge, Parry or Block (size bonus, block absorption), lethal and stunning damage, armour that
-//! reduces or converts by size, the W and S tracks with CP, the NER pain check, dying, death and
-//! unconsciousness, and the end of combat. Movement, ranged and area attacks, sunder, hidden
-//! combatants and the special attacks are not implemented yet.
+//! Every clause of the catalogue and every option is implemented: the round (round-start tests,
+//! tactics, declarations with revision passes, initiative, steps with plan revisions, delays), the
+//! check with its crit ladder, edges and both check directions, melee, ranged and area attacks
+//! (bursts, sprays, blasts, cover), Dodge, Parry and Block (size bonus, block absorption, unarmed
+//! defences), Full Defense and guarding, lethal and stunning damage, armour that reduces or
+//! converts by size, the W and S tracks with CP, the NER pain check, dying, Heal checks, death
+//! and unconsciousness, movement on a line, hidden combatants, sunder, and the end of combat.
+//! `odds.rs` gives the exact odds of an attack in a scenario's opening position.
 
 pub mod attack;
 pub mod check;
