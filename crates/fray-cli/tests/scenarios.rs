@@ -229,6 +229,13 @@ fn a_person_can_control_a_combatant() {
     assert!(text.contains("barbarian declares: nothing"), "{text}");
     let prompts = String::from_utf8(out.stderr).unwrap();
     assert!(prompts.contains("barbarian — split Tactics 0") && prompts.contains("1. no attack"), "{prompts}");
+    // Each attack option shows its exact odds in the current state: in round 1 the same as
+    // `fray odds --scenario` (49/54 to hit, 7/27 to take the marauder out); two attacks at −2.
+    assert!(
+        prompts.contains("3. 1 × lethal attack on marauder with axe (each: hit 49/54 ≈ 90.7%, takes out 7/27 ≈ 25.9%)"),
+        "{prompts}"
+    );
+    assert!(prompts.contains("2 × lethal attack on marauder with axe (each: hit 20/27"), "{prompts}");
     assert_eq!(fray(&["fight", EXAMPLE, "--control", "nobody=human"]).status.code(), Some(2));
 }
 

@@ -65,6 +65,12 @@ impl FluidScenario {
     }
 }
 
+/// An exact probability for a prompt: the fraction and a rounded percentage.
+fn chance(p: &fray_dice::BigRational) -> String {
+    use num_traits::ToPrimitive;
+    format!("{p} ≈ {:.1}%", p.to_f64().unwrap_or(f64::NAN) * 100.0)
+}
+
 /// Answers with a person's choices for some combatants, the AI for the others.
 struct Table<'a> {
     scenario: &'a FluidScenario,
@@ -135,11 +141,15 @@ impl FluidScenario {
                         for count in 1..=max {
                             let attacks: List<DeclaredAttack, 4> =
                                 smallvec::smallvec![DeclaredAttack::single(target, item, intent); count as usize];
+                            let odds =
+                                super::odds::odds_in_state(setup, state, who, target, item, count as i32, intent);
                             let label = format!(
-                                "{count} × {} {} with {}",
+                                "{count} × {} {} with {} (each: hit {}, takes out {})",
                                 if intent == Intent::Lethal { "lethal attack on" } else { "stunning attack on" },
                                 self.name(target),
-                                sheet.items[item].id
+                                sheet.items[item].id,
+                                chance(&odds.hit),
+                                chance(&odds.down)
                             );
                             out.push((
                                 label,

@@ -61,25 +61,41 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
         return Err(format!("`{defender}` is not within reach of any of `{attacker}`'s weapons"));
     };
     let policy = &setup.combatants[a.index()].policy;
-    let declared = match policy.attacks.as_str() {
+    let declared: i32 = match policy.attacks.as_str() {
         "max" => max_per_item[item] as i32,
         "full_defense" => return Err(format!("`{attacker}`'s policy is Full Defense: it does not attack")),
         _ => 1,
     };
     let intent = if policy.intent == "stunning" { Intent::Stunning } else { Intent::Lethal };
+    Ok(odds_in_state(setup, &state, a, d, item, declared, intent))
+}
+
+/// The exact odds of one attack of `a` on `d` with `item` in `state`, `declared` attacks having
+/// been declared: the defender's policy picks its defence; the pain check, if `a` is hurt, is a
+/// mixture over its margins; edges (Inferior, Superior) are not counted.
+pub fn odds_in_state(
+    setup: &super::Setup,
+    state: &super::State,
+    a: CombatantId,
+    d: CombatantId,
+    item: usize,
+    declared: i32,
+    intent: Intent,
+) -> AttackOdds {
+    let (attacker, defender) = (&setup.combatants[a.index()].id, &setup.combatants[d.index()].id);
     // The defender's choice of defence (FLUID-DEF-4).
-    let defences = defence_options(setup, &state, a, item, d);
+    let defences = defence_options(setup, state, a, item, d);
     let dt = state.fighter(d).dt;
-    let defence = match ai_choice(setup, &state, d, &Request::Defend { attacker: a, options: defences.clone() }) {
+    let defence = match ai_choice(setup, state, d, &Request::Defend { attacker: a, options: defences.clone() }) {
         Choice::Defence(Some(i)) => Some(defences[i]),
         _ => None,
     };
-    let tn = defence_tn(setup, &state, d, defence);
+    let tn = defence_tn(setup, state, d, defence);
     // The pain check, if the attacker starts hurt (FLUID-TRACK-4): a mixture over its margins.
     let sheet = &setup.combatants[a.index()];
-    let cp = condition_penalty(setup, &state, a);
+    let cp = condition_penalty(setup, state, a);
     let one = BigRational::from_integer(1.into());
-    let pains: Vec<(i32, BigRational)> = if cp < 0 && policy.pain != "never" {
+    let pains: Vec<(i32, BigRational)> = if cp < 0 && setup.combatants[a.index()].policy.pain != "never" {
         let ner = super::check::Check { edge: 0, bonus: sheet.bonus(NER) + cp, tn: 10 };
         ner.margin_distribution(&setup.options).into_iter().map(|(m, p)| (if m >= 0 { 0 } else { cp + m }, p)).collect()
     } else {
@@ -92,7 +108,7 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     let mut down = zero();
     let mut damage: BTreeMap<(i32, i32), BigRational> = BTreeMap::new();
     for (pain, p_pain) in &pains {
-        let check = attack_check(setup, &state, a, item, d, defence, tn, 0, declared, *pain);
+        let check = attack_check(setup, state, a, item, d, defence, tn, 0, declared, *pain);
         for (margin, p_margin) in check.margin_distribution(&setup.options) {
             if margin < 0 {
                 continue;
@@ -102,7 +118,7 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
             for (bw, pw) in &base_w {
                 for (bs, ps) in &base_s {
                     let p = &p * pw * ps;
-                    let h = hit_damage(setup, &state, a, item, d, intent, defence, margin, (*bw, 0), *bs);
+                    let h = hit_damage(setup, state, a, item, d, intent, defence, margin, (*bw, 0), *bs);
                     let (w_after, s_after) = (target_state.w - h.w, target_state.s - h.s);
                     let dead = w_after <= -target.stats[BOD];
                     let out = match setup.options.side_out_when {
@@ -142,5 +158,5 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
         damage.into_iter().map(|((w, s), p)| (vec![("W".to_owned(), w), ("S".to_owned(), s)], p / &hit)).collect()
     };
     let down_given_hit = if hit == zero() { zero() } else { &down / &hit };
-    Ok(AttackOdds { assumptions, hit, damage_given_hit, down_given_hit, down })
+    AttackOdds { assumptions, hit, damage_given_hit, down_given_hit, down }
 }
