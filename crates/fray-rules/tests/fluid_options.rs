@@ -80,24 +80,9 @@ fn declarations_are_revised_in_passes() {
     assert_eq!(count("0"), 2);
     assert_eq!(count("1"), 2);
     // But the second pass asks every combatant again.
-    struct Counting(u32);
-    impl fray_engine::Decider<Fluid> for Counting {
-        fn decide(
-            &mut self,
-            setup: &Setup,
-            state: &fray_rules::fluid::State,
-            who: CombatantId,
-            request: &Request,
-        ) -> Result<Choice, fray_engine::Pending> {
-            if matches!(request, Request::Declare { .. }) && state.round == 1 {
-                self.0 += 1;
-            }
-            Ok(policy::ai_choice(setup, state, who, request))
-        }
-    }
     let asked = |passes: &str| {
         let setup = duel("", "", &[("declare_passes", passes)]);
-        let mut counting = Counting(0);
+        let mut counting = Counting(0, |state, request| matches!(request, Request::Declare { .. }) && state.round == 1);
         let mut fight = Fight::<Fluid, _, _, _>::new(
             &setup,
             Scripted::faces([3, 3, 3, 1, 1, 1, 1, 1, 1]),
@@ -227,10 +212,10 @@ fn dead_bodies_may_stay_in_play() {
     assert_eq!(attack(&log).map(|a| a.0), Some(10));
 }
 
-/// Counts the Defend requests put to the deciders and answers as the AI.
-struct CountingDefends(u32);
+/// Counts the requests put to the deciders that match its test and answers as the AI.
+struct Counting(u32, fn(&fray_rules::fluid::State, &Request) -> bool);
 
-impl fray_engine::Decider<Fluid> for CountingDefends {
+impl fray_engine::Decider<Fluid> for Counting {
     fn decide(
         &mut self,
         setup: &Setup,
@@ -238,7 +223,7 @@ impl fray_engine::Decider<Fluid> for CountingDefends {
         who: CombatantId,
         request: &Request,
     ) -> Result<Choice, fray_engine::Pending> {
-        if matches!(request, Request::Defend { .. }) {
+        if (self.1)(state, request) {
             self.0 += 1;
         }
         Ok(policy::ai_choice(setup, state, who, request))
@@ -252,7 +237,7 @@ fn a_defence_may_be_named_once_per_round() {
     // with its declarations (the AI names its best) stands against every attack.
     let run = |sets: &[(&str, &str)]| {
         let setup = duel("", "", sets);
-        let mut counting = CountingDefends(0);
+        let mut counting = Counting(0, |_, request| matches!(request, Request::Defend { .. }));
         let mut fight = Fight::<Fluid, _, _, _>::new(
             &setup,
             fray_engine::FromSource(fray_dice::seeded(7)),

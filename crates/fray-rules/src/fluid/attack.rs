@@ -27,17 +27,7 @@ pub fn defence_options(
     let weapon_size = attack_size(setup, weapon);
     let defender = &setup.combatants[target.index()];
     let current = state.fighter(target);
-    let dodge = DefenceOption {
-        skill: DefenceSkill::Dodge,
-        item: None,
-        tn: defender.skill_value("dodge", options),
-        size_bonus: 0,
-        size: defender.size,
-        projectile: (0, 0),
-        knocks_aim: false,
-        guard: None,
-    };
-    let mut out: List<DefenceOption, 8> = smallvec::smallvec![dodge];
+    let mut out: List<DefenceOption, 8> = smallvec::smallvec![dodge(defender, options)];
     let point_blank = state.distance(attacker, target) <= options.reach_m + 1e-9;
     let ranged = weapon.kind == ItemKind::Ranged;
     for skill in [DefenceSkill::Parry, DefenceSkill::Block] {
@@ -135,16 +125,7 @@ pub fn area_defence_options(setup: &Setup, state: &State, target: CombatantId) -
     if options.area_defense == super::options::AreaDefense::None {
         return out;
     }
-    out.push(DefenceOption {
-        skill: DefenceSkill::Dodge,
-        item: None,
-        tn: defender.skill_value("dodge", options),
-        size_bonus: 0,
-        size: defender.size,
-        projectile: (0, 0),
-        knocks_aim: false,
-        guard: None,
-    });
+    out.push(dodge(defender, options));
     if options.area_defense == super::options::AreaDefense::DodgeOrShield {
         let value = defender.skill_value("block", options);
         for (i, item) in defender.items.iter().enumerate() {
@@ -395,4 +376,18 @@ pub fn hit_damage(
         w += charge;
     }
     Hit { before, av: av + early, w, s }
+}
+
+/// Dodge: the defender's Dodge value, no size bonus (FLUID-DEF-1).
+fn dodge(defender: &super::setup::Sheet, options: &super::Options) -> DefenceOption {
+    DefenceOption {
+        skill: DefenceSkill::Dodge,
+        item: None,
+        tn: defender.skill_value("dodge", options),
+        size_bonus: 0,
+        size: defender.size,
+        projectile: (0, 0),
+        knocks_aim: false,
+        guard: None,
+    }
 }

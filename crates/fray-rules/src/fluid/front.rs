@@ -65,6 +65,11 @@ impl FluidScenario {
     }
 }
 
+/// "success of m" or "failure of m", after `hit` or `miss`.
+fn margin_text(margin: i32, hit: &str, miss: &str) -> String {
+    if margin >= 0 { format!("{hit}success of {margin}") } else { format!("{miss}failure of {}", -margin) }
+}
+
 /// An exact probability for a prompt: the fraction and a rounded percentage.
 fn chance(p: &fray_dice::BigRational) -> String {
     use num_traits::ToPrimitive;
@@ -304,11 +309,7 @@ impl FluidScenario {
                     CheckKind::Pain => "NER pain check",
                     CheckKind::Heal => "Heal check",
                 };
-                let result = if roll.margin >= 0 {
-                    format!("success of {}", roll.margin)
-                } else {
-                    format!("failure of {}", -roll.margin)
-                };
+                let result = margin_text(roll.margin, "", "");
                 (
                     Some(format!(
                         "{} {what}: [{}] natural {}{} {:+} vs {} → {result}",
@@ -434,11 +435,7 @@ impl FluidScenario {
                     None => "no defence".to_owned(),
                     Some(d) => format!("{:?}", d.skill).to_lowercase(),
                 };
-                let result = if roll.margin >= 0 {
-                    format!("hit, success of {}", roll.margin)
-                } else {
-                    format!("miss, failure of {}", -roll.margin)
-                };
+                let result = margin_text(roll.margin, "hit, ", "miss, ");
                 (
                     Some(format!(
                         "{} attacks {} with {weapon}{} ({defence_text}, TN {}): [{}] natural {}{} {:+} → {result}",
