@@ -49,6 +49,13 @@ pub trait Decider<R: Ruleset> {
         who: CombatantId,
         request: &R::Request,
     ) -> Result<R::Choice, Pending>;
+
+    /// Whether this decider answers `who`'s *optional* requests (those a ruleset documents as
+    /// having a "no change" answer, e.g. revising a plan) with no change, so the ruleset may skip
+    /// asking them. Skipping must not change the fight's events. Default: `false` (always ask).
+    fn passes_optional(&self, _who: CombatantId) -> bool {
+        false
+    }
 }
 
 impl<R: Ruleset, P: Decider<R> + ?Sized> Decider<R> for &mut P {
@@ -60,6 +67,10 @@ impl<R: Ruleset, P: Decider<R> + ?Sized> Decider<R> for &mut P {
         request: &R::Request,
     ) -> Result<R::Choice, Pending> {
         (**self).decide(setup, state, who, request)
+    }
+
+    fn passes_optional(&self, who: CombatantId) -> bool {
+        (**self).passes_optional(who)
     }
 }
 
@@ -189,6 +200,12 @@ impl<'a, R: Ruleset, D: Dice, P: Decider<R>, S: Sink<R::Event>> Fight<'a, R, D, 
     /// Rolls one die.
     pub fn roll(&mut self, sides: u32, reason: Reason) -> Result<u32, FightError> {
         self.dice.roll(sides, reason).map_err(|e| FightError::Dice { what: reason.what, message: e.0 })
+    }
+
+    /// Whether the decider would answer `who`'s optional requests with no change
+    /// ([`Decider::passes_optional`]).
+    pub fn passes_optional(&self, who: CombatantId) -> bool {
+        self.decider.passes_optional(who)
     }
 
     /// Asks `who` to answer `request`, and checks that the answer is legal.

@@ -128,6 +128,40 @@ fn the_same_seed_gives_the_same_log_and_replay_reaches_the_same_state() {
     assert_ne!(log1, other);
 }
 
+/// The AI, but asked every optional request (plan revisions) instead of letting the fight skip them.
+struct AskedAi;
+
+impl fray_engine::Decider<Fluid> for AskedAi {
+    fn decide(
+        &mut self,
+        setup: &Setup,
+        state: &fray_rules::fluid::State,
+        who: CombatantId,
+        request: &fray_rules::fluid::Request,
+    ) -> Result<fray_rules::fluid::Choice, fray_engine::Pending> {
+        Ok(fray_rules::fluid::policy::ai_choice(setup, state, who, request))
+    }
+}
+
+#[test]
+fn skipping_the_ais_revision_requests_changes_no_event() {
+    // rule: FLUID-ACT-6
+    // The AI passes its optional requests (it never revises a plan mid-round), so the fight does
+    // not ask it; asking and answering "no change" must give the same log, fight after fight.
+    for file in ["barbarian-vs-marauder", "two-assassins", "firefight", "tiered-duel"] {
+        let path = format!("{}/../../examples/fluid/{file}.toml", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let setup = scenario::load(&path, &text, &[]).unwrap_or_else(|e| panic!("{e}"));
+        for seed in 0..20 {
+            let dice = || fray_engine::FromSource(fray_dice::seeded(seed));
+            let mut skipped = Fight::<Fluid, _, _, _>::new(&setup, dice(), Ai, Record::default());
+            let mut asked = Fight::<Fluid, _, _, _>::new(&setup, dice(), AskedAi, Record::default());
+            assert_eq!(skipped.run(), asked.run(), "{file} seed {seed}");
+            assert_eq!(skipped.into_parts().1.0, asked.into_parts().1.0, "{file} seed {seed}");
+        }
+    }
+}
+
 #[test]
 fn crit_ladders_map_naturals() {
     // rule: FLUID-DICE-5

@@ -103,6 +103,11 @@ impl Decider<Fluid> for Table<'_> {
         }
         Ok(choice)
     }
+
+    /// The AI-controlled combatants never revise; people are always asked.
+    fn passes_optional(&self, who: CombatantId) -> bool {
+        !self.humans.contains(&who)
+    }
 }
 
 impl FluidScenario {

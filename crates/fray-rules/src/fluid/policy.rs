@@ -30,6 +30,11 @@ impl Decider<Fluid> for Ai {
     fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
         Ok(ai_choice(setup, state, who, request))
     }
+
+    /// The AI never revises a plan mid-round (its revision answer is always "no change").
+    fn passes_optional(&self, _who: CombatantId) -> bool {
+        true
+    }
 }
 
 /// The defence with the highest TN against a medium (S3) weapon, ties to Parry, Block, Dodge.

@@ -361,7 +361,8 @@ fn revisions<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     for &who in order {
         let fighter = fight.state().fighter(who);
-        if !fighter.able() || fighter.full_defense {
+        // A revision is an optional request: "no change" is answered by not revising.
+        if !fighter.able() || fighter.full_defense || fight.passes_optional(who) {
             continue;
         }
         let remaining: List<DeclaredAttack, 4> = fighter.plan.attacks[fighter.done..].iter().copied().collect();
