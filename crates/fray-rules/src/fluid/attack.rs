@@ -41,28 +41,12 @@ pub fn defence_options(
             let size = defending.sizes.iter().copied().min_by_key(|s| (s - weapon_size).abs()).unwrap_or(3);
             let dq = if options.skill_values_exclude_item { current.dq[i] } else { current.dq[i] - defending.dq };
             let tn = value + dq;
-            let option = if !ranged {
-                DefenceOption {
-                    skill,
-                    item: Some(i),
-                    tn,
-                    size_bonus: (size - weapon_size).abs(),
-                    size,
-                    projectile: (0, 0),
-                    knocks_aim: false,
-                    guard: None,
-                }
+            // Melee: the size bonus; a shot from within reach: the defence knocks the aim aside;
+            // a farther shot: the projectile's bonus or edge (FLUID-DEF-5, FLUID-DEF-10, FLUID-DEF-11).
+            let (size_bonus, projectile, knocks_aim) = if !ranged {
+                ((size - weapon_size).abs(), (0, 0), false)
             } else if point_blank {
-                DefenceOption {
-                    skill,
-                    item: Some(i),
-                    tn,
-                    size_bonus: 0,
-                    size,
-                    projectile: (0, 0),
-                    knocks_aim: true,
-                    guard: None,
-                }
+                (0, (0, 0), true)
             } else {
                 let shield = defending.kind == ItemKind::Shield;
                 let projectile = match (weapon.projectile, skill, shield) {
@@ -73,17 +57,10 @@ pub fn defence_options(
                     (Projectile::Bullet, _, false) => (0, 1),
                     (Projectile::Arrow, _, false) => (3, 0),
                 };
-                DefenceOption {
-                    skill,
-                    item: Some(i),
-                    tn,
-                    size_bonus: 0,
-                    size,
-                    projectile,
-                    knocks_aim: false,
-                    guard: None,
-                }
+                (0, projectile, false)
             };
+            let option =
+                DefenceOption { skill, item: Some(i), tn, size_bonus, size, projectile, knocks_aim, guard: None };
             out.push(option);
         }
         // Unarmed: an item of creature size − 3, DQ 0 (FLUID-DEF-7); not against far shots.
