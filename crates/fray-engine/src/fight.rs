@@ -23,6 +23,12 @@ pub trait Ruleset: Sized {
     /// The state before the first event.
     fn initial_state(setup: &Self::Setup) -> Self::State;
 
+    /// Puts `state` back to [`Ruleset::initial_state`], reusing its storage where the ruleset can,
+    /// so that a simulation runs fight after fight without allocating.
+    fn reset_state(setup: &Self::Setup, state: &mut Self::State) {
+        *state = Self::initial_state(setup);
+    }
+
     /// Applies one event to the state.
     fn apply(setup: &Self::Setup, state: &mut Self::State, event: &Self::Event);
 
@@ -164,6 +170,16 @@ impl<'a, R: Ruleset, D: Dice, P: Decider<R>, S: Sink<R::Event>> Fight<'a, R, D, 
     /// A fight at its initial state.
     pub fn new(setup: &'a R::Setup, dice: D, decider: P, sink: S) -> Self {
         Fight { state: R::initial_state(setup), setup, dice, decider, sink }
+    }
+
+    /// Starts the fight again from its initial state (the dice, decider and sink stay).
+    pub fn restart(&mut self) {
+        R::reset_state(self.setup, &mut self.state);
+    }
+
+    /// The fight's dice, e.g. to reseed them between fights.
+    pub fn dice_mut(&mut self) -> &mut D {
+        &mut self.dice
     }
 
     /// Runs the fight to its end.

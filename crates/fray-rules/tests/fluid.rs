@@ -163,6 +163,19 @@ fn skipping_the_ais_revision_requests_changes_no_event() {
 }
 
 #[test]
+fn a_state_reset_between_simulated_fights_is_the_initial_state() {
+    // The simulator reuses one state for fight after fight (no allocation between fights).
+    let setup = example(&[]);
+    let mut fight =
+        Fight::<Fluid, _, _, _>::new(&setup, fray_engine::FromSource(fray_dice::seeded(3)), Ai, Record::default());
+    fight.run().unwrap();
+    let (mut state, _) = fight.into_parts();
+    assert_ne!(state, <Fluid as fray_engine::Ruleset>::initial_state(&setup));
+    <Fluid as fray_engine::Ruleset>::reset_state(&setup, &mut state);
+    assert_eq!(state, <Fluid as fray_engine::Ruleset>::initial_state(&setup));
+}
+
+#[test]
 fn crit_ladders_map_naturals() {
     // rule: FLUID-DICE-5
     let step5: Vec<i32> = (3..=18).map(|n| effective(CritLadder::Step5, n)).collect();

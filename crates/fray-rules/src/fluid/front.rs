@@ -30,32 +30,41 @@ impl Simulate for FluidScenario {
     fn run_batch(&self, dice: &mut fray_sim::BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError> {
         if self.0.options.dice_per_combatant {
             // Each fight's streams are seeded from a draw of the batch's generator (FLUID-DICE-10).
-            let mut dice = PerCombatant::new(fray_engine::FromSource(dice), 0, self.stream_keys());
-            for _ in 0..fights {
+            let dice = PerCombatant::new(fray_engine::FromSource(dice), 0, self.stream_keys());
+            self.batch(dice, fights, ledger, |dice| {
                 let seed = dice.base().0.next_u64();
                 dice.reseed(seed);
-                self.one(&mut dice, ledger)?;
-            }
+            })
         } else {
-            let mut dice = fray_engine::FromSource(dice);
-            for _ in 0..fights {
-                self.one(&mut dice, ledger)?;
-            }
+            self.batch(fray_engine::FromSource(dice), fights, ledger, |_| ())
         }
-        Ok(())
     }
 }
 
 impl FluidScenario {
-    /// One simulated fight, recorded in `ledger`.
-    fn one(&self, dice: &mut impl Dice, ledger: &mut Ledger) -> Result<(), FightError> {
+    /// `fights` simulated fights in one reused fight state (no allocation between fights), each
+    /// recorded in `ledger`; `prepare` readies the dice before each.
+    fn batch<D: Dice>(
+        &self,
+        dice: D,
+        fights: u64,
+        ledger: &mut Ledger,
+        prepare: impl Fn(&mut D),
+    ) -> Result<(), FightError> {
         let sink = FnSink(|event: &Event| {
             if let Some(tally) = Fluid::tally(event) {
                 ledger.tally(tally);
             }
+            if let Event::Ended { result } = event {
+                ledger.finish(*result);
+            }
         });
-        let result = Fight::<Fluid, _, _, _>::new(&self.0, dice, Ai, sink).run()?;
-        ledger.finish(result);
+        let mut fight = Fight::<Fluid, _, _, _>::new(&self.0, dice, Ai, sink);
+        for _ in 0..fights {
+            fight.restart();
+            prepare(fight.dice_mut());
+            fight.run()?;
+        }
         Ok(())
     }
 

@@ -587,6 +587,42 @@ pub fn condition_penalty(setup: &Setup, state: &State, who: CombatantId) -> i32 
     if setup.options.cp_combine_sum { w + s } else { w.min(s) }
 }
 
+impl Fighter {
+    /// A combatant as the fight starts, from its sheet.
+    fn initial(setup: &Setup, sheet: &setup::Sheet) -> Fighter {
+        Fighter {
+            pos: sheet.position,
+            moved: None,
+            charge: None,
+            w: sheet.w,
+            s: sheet.s,
+            ot: 0,
+            dt: 0,
+            plan: Plan::default(),
+            dying: sheet.w <= 0 && sheet.w > -sheet.stats[setup::BOD],
+            dead: sheet.w <= -sheet.stats[setup::BOD],
+            unconscious: sheet.s <= 0 && !setup.options.stress_zero_gate,
+            stunned: false,
+            stabilized: sheet.stabilized,
+            done: 0,
+            changes: 0,
+            acted: false,
+            declared_actions: 0,
+            hidden: sheet.hidden,
+            full_defense: false,
+            full_defense_round: 0,
+            stepped: false,
+            act_tested: false,
+            counters: List::new(),
+            oq: sheet.items.iter().map(|i| i.oq).collect(),
+            dq: sheet.items.iter().map(|i| i.dq).collect(),
+            av: sheet.armor.as_ref().map_or(0, |a| a.av),
+            ammo: sheet.items.iter().map(|i| i.ammo.filter(|_| setup.options.ammo_tracking)).collect(),
+            fired: sheet.items.iter().map(|_| 0).collect(),
+        }
+    }
+}
+
 impl Ruleset for Fluid {
     const ID: &'static str = "fluid";
     type Setup = Setup;
@@ -596,41 +632,17 @@ impl Ruleset for Fluid {
     type Choice = Choice;
 
     fn initial_state(setup: &Setup) -> State {
-        let fighters = setup
-            .combatants
-            .iter()
-            .map(|sheet| Fighter {
-                pos: sheet.position,
-                moved: None,
-                charge: None,
-                w: sheet.w,
-                s: sheet.s,
-                ot: 0,
-                dt: 0,
-                plan: Plan::default(),
-                dying: sheet.w <= 0 && sheet.w > -sheet.stats[setup::BOD],
-                dead: sheet.w <= -sheet.stats[setup::BOD],
-                unconscious: sheet.s <= 0 && !setup.options.stress_zero_gate,
-                stunned: false,
-                stabilized: sheet.stabilized,
-                done: 0,
-                changes: 0,
-                acted: false,
-                declared_actions: 0,
-                hidden: sheet.hidden,
-                full_defense: false,
-                full_defense_round: 0,
-                stepped: false,
-                act_tested: false,
-                counters: List::new(),
-                oq: sheet.items.iter().map(|i| i.oq).collect(),
-                dq: sheet.items.iter().map(|i| i.dq).collect(),
-                av: sheet.armor.as_ref().map_or(0, |a| a.av),
-                ammo: sheet.items.iter().map(|i| i.ammo.filter(|_| setup.options.ammo_tracking)).collect(),
-                fired: sheet.items.iter().map(|_| 0).collect(),
-            })
-            .collect();
+        let fighters = setup.combatants.iter().map(|sheet| Fighter::initial(setup, sheet)).collect();
         State { round: 0, fighters, order: List::new(), ended: None }
+    }
+
+    fn reset_state(setup: &Setup, state: &mut State) {
+        // The fighters' vector keeps its capacity: no allocation between simulated fights.
+        state.fighters.clear();
+        state.fighters.extend(setup.combatants.iter().map(|sheet| Fighter::initial(setup, sheet)));
+        state.round = 0;
+        state.order.clear();
+        state.ended = None;
     }
 
     fn apply(setup: &Setup, state: &mut State, event: &Event) {
