@@ -82,25 +82,20 @@ fn json_events_follow_a_header() {
 
 #[test]
 fn sim_numbers_do_not_depend_on_threads() {
-    let run = |threads: &str| {
-        let mut doc: Json = serde_json::from_str(&ok(&fray(&[
-            "sim",
-            EXAMPLE,
-            "-n",
-            "5000",
-            "--seed",
-            "9",
-            "--threads",
-            threads,
-            "--json",
-        ])))
-        .unwrap();
+    let run_with = |threads: &str, sets: &[&str]| {
+        let args = [&["sim", EXAMPLE, "-n", "5000", "--seed", "9", "--threads", threads, "--json"], sets].concat();
+        let mut doc: Json = serde_json::from_str(&ok(&fray(&args))).unwrap();
         assert!(doc["fights_per_second"].as_f64().unwrap() > 0.0);
         doc.as_object_mut().unwrap().remove("fights_per_second");
         doc
     };
+    let run = |threads: &str| run_with(threads, &[]);
     let one = run("1");
     assert_eq!(one, run("2"));
+    // Also with a stream per combatant, seeded per fight from the batch's generator.
+    let per = ["--set", "dice_stream=per_combatant"];
+    assert_eq!(run_with("1", &per), run_with("2", &per));
+    assert_ne!(run_with("1", &per), one);
     assert_eq!(one["fights"], 5000);
     assert_eq!(one["seed"], 9);
     let heroes = &one["outcomes"]["heroes"];
