@@ -314,3 +314,28 @@ fn each_combatant_may_roll_from_its_own_stream() {
     // Another seed gives other streams.
     assert!(!prefix(&low, &b_faces(8, 12, &per)));
 }
+
+#[test]
+fn odds_in_context_count_the_targets_situation() {
+    // rule: FLUID-DEF-12
+    // An unconscious target cannot defend: TN 10, and the attacker is Superior +2 in melee. The
+    // odds come from the fight's own rule code, so they equal the check with that edge.
+    let scenario = fray_rules::load("odds.toml", &duel_text("", "s = 0"), &[]).unwrap_or_else(|e| panic!("{e}"));
+    let odds = scenario.attack_odds("a", "b").unwrap();
+    let setup = duel("", "s = 0", &[]);
+    let hit = |edge| -> fray_dice::BigRational {
+        fray_rules::fluid::check::Check { edge, bonus: 2, tn: 10 }
+            .margin_distribution(&setup.options)
+            .into_iter()
+            .filter(|(m, _)| *m >= 0)
+            .map(|(_, p)| p)
+            .sum()
+    };
+    assert_eq!(odds.hit, hit(2), "{:?}", odds.assumptions);
+    assert_ne!(odds.hit, hit(0));
+    assert!(
+        odds.assumptions.iter().any(|a| a.contains("cannot defend") || a.contains("Superior")),
+        "{:?}",
+        odds.assumptions
+    );
+}

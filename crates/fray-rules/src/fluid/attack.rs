@@ -368,3 +368,43 @@ fn dodge(defender: &super::setup::Sheet, options: &super::Options) -> DefenceOpt
         guard: None,
     }
 }
+
+/// The target's side of an attack once its defence (and TN) is known: foes interfering with a
+/// shot (FLUID-DEF-9); Superior against the helpless in melee or from within Nearby, unless an
+/// ally guards it (FLUID-DEF-12, FLUID-DEF-14), plain TN 10 for a farther shot at a stunned or
+/// unconscious target (FLUID-DEF-15); Inferior against Full Defense (FLUID-ACT-8); a projectile's
+/// edge against the defence (FLUID-DEF-11). Returns the TN and the edge.
+#[allow(clippy::too_many_arguments, reason = "each is one input of the clauses")]
+pub fn target_side(
+    setup: &Setup,
+    state: &State,
+    attacker: CombatantId,
+    item: usize,
+    target: CombatantId,
+    defence: Option<DefenceOption>,
+    mut tn: i32,
+    guarded: bool,
+) -> (i32, i32) {
+    let ranged = setup.combatants[attacker.index()].items[item].kind == ItemKind::Ranged;
+    let near = state.distance(attacker, target) <= setup.options.reach_m + 1e-9;
+    let t = state.fighter(target);
+    let mut edge = 0;
+    if ranged {
+        tn += interference(setup, state, attacker, target);
+    }
+    if guarded {
+        // Guarded: no Superior against the helpless.
+    } else if !ranged || near {
+        if t.unconscious {
+            edge += 2;
+        } else if t.stunned || t.dying {
+            edge += 1;
+        }
+    } else if t.unconscious || t.stunned {
+        tn = 10;
+    }
+    if t.full_defense {
+        edge -= 1;
+    }
+    (tn, edge + defence.map_or(0, |d| d.projectile.1))
+}

@@ -2,7 +2,7 @@
 //! start of the fight, its damage distribution, and the chance that one such hit takes the
 //! defender down — computed with the fight's own functions (policies, check, armour).
 
-use super::attack::{attack_check, defence_options, defence_tn, hit_damage};
+use super::attack::{attack_check, defence_options, defence_tn, hit_damage, target_side};
 use super::policy::ai_choice;
 use super::run::declare_request;
 use super::setup::{Amount, BOD, NER};
@@ -72,7 +72,9 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
 
 /// The exact odds of one attack of `a` on `d` with `item` in `state`, `declared` attacks having
 /// been declared: the defender's policy picks its defence; the pain check, if `a` is hurt, is a
-/// mixture over its margins; edges (Inferior, Superior) are not counted.
+/// mixture over its margins; the target's side (interference, Superior against the helpless,
+/// Inferior against Full Defense, a projectile's edge) comes from the fight's own rule code. Not
+/// counted: movement penalties and plan changes made this round, a hidden attacker.
 pub fn odds_in_state(
     setup: &super::Setup,
     state: &super::State,
@@ -86,11 +88,15 @@ pub fn odds_in_state(
     // The defender's choice of defence (FLUID-DEF-4).
     let defences = defence_options(setup, state, a, item, d);
     let dt = state.fighter(d).dt;
-    let defence = match ai_choice(setup, state, d, &Request::Defend { attacker: a, options: defences.clone() }) {
-        Choice::Defence(Some(i)) => Some(defences[i]),
+    let defends = state.fighter(d).defends(&setup.options);
+    let defence = match defends
+        .then(|| ai_choice(setup, state, d, &Request::Defend { attacker: a, options: defences.clone() }))
+    {
+        Some(Choice::Defence(Some(i))) => Some(defences[i]),
         _ => None,
     };
-    let tn = defence_tn(setup, state, d, defence);
+    let base_tn = if defends { defence_tn(setup, state, d, defence) } else { 10 };
+    let (tn, edge) = target_side(setup, state, a, item, d, defence, base_tn, false);
     // The pain check, if the attacker starts hurt (FLUID-TRACK-4): a mixture over its margins.
     let sheet = &setup.combatants[a.index()];
     let cp = condition_penalty(setup, state, a);
@@ -108,7 +114,7 @@ pub fn odds_in_state(
     let mut down = zero();
     let mut damage: BTreeMap<(i32, i32), BigRational> = BTreeMap::new();
     for (pain, p_pain) in &pains {
-        let check = attack_check(setup, state, a, item, d, defence, tn, 0, declared, *pain);
+        let check = attack_check(setup, state, a, item, d, defence, tn, edge, declared, *pain);
         for (margin, p_margin) in check.margin_distribution(&setup.options) {
             if margin < 0 {
                 continue;
@@ -142,13 +148,20 @@ pub fn odds_in_state(
             if intent == Intent::Lethal { "lethal" } else { "stunning" }
         ),
         match defence {
-            Some(o) => format!("{defender} uses {:?} at TN {} + dT {dt} = {tn}", o.skill, o.tn)
+            Some(o) => format!("{defender} uses {:?} at TN {} + dT {dt} = {base_tn}", o.skill, o.tn)
                 .replace("Dodge", "dodge")
                 .replace("Parry", "parry")
                 .replace("Block", "block"),
-            None => format!("{defender} does not defend: TN 10 + dT {dt} = {tn}"),
+            None if defends => format!("{defender} does not defend: TN 10 + dT {dt} = {base_tn}"),
+            None => format!("{defender} cannot defend: TN {base_tn}"),
         },
     ];
+    if tn != base_tn {
+        assumptions.push(format!("TN {tn} after the target's situation (interference, a far shot at the helpless)"));
+    }
+    if edge != 0 {
+        assumptions.push(format!("edge {edge:+} ({})", if edge > 0 { "Superior" } else { "Inferior" }));
+    }
     if cp < 0 {
         assumptions.push(format!("{attacker} starts with CP {cp} (pain policy: {})", sheet.policy.pain));
     }

@@ -1,7 +1,7 @@
 //! The `fluid` round: round-start tests, tactics, declarations, initiative, steps (FLUID-ROUND-2).
 
 use super::Destination;
-use super::attack::{Hit, attack_check, defence_options, defence_tn, hit_damage, interference, sunder_loss, sunder_tn};
+use super::attack::{Hit, attack_check, defence_options, defence_tn, hit_damage, sunder_loss, sunder_tn, target_side};
 use super::check::Check;
 use super::options::ArmorSunderTrigger;
 use super::options::InitiativeTie;
@@ -740,14 +740,7 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let ranged = weapon.kind == ItemKind::Ranged;
 
     // The target's defence (FLUID-ATK-3, FLUID-DEF-4, FLUID-DEF-13).
-    let target_state = fight.state().fighter(target);
-    let (defends, unconscious, stunned, vulnerable, full_defense) = (
-        target_state.defends(options),
-        target_state.unconscious,
-        target_state.stunned,
-        target_state.stunned || target_state.dying,
-        target_state.full_defense,
-    );
+    let defends = fight.state().fighter(target).defends(options);
     let mut edge = 0;
     // A target unaware of a hidden attacker does not defend (FLUID-ATK-10).
     let unaware = fight.state().fighter(attacker).hidden;
@@ -768,7 +761,7 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     // An ally within Nearby may Parry or Block for an incapacitated friend, with its own TN and
     // dT; the attack then loses its Superior against the helpless (FLUID-DEF-14).
     let guarded = if !defends && !unaware && (!ranged || near) { guard(fight, attacker, item, target)? } else { None };
-    let (defence, mut tn) = if let Some((option, tn)) = guarded {
+    let (defence, tn) = if let Some((option, tn)) = guarded {
         (Some(option), tn)
     } else if unaware {
         (None, 10 + if options.unaware_dt { fight.state().fighter(target).dt } else { 0 })
@@ -788,27 +781,8 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     } else {
         (None, 10)
     };
-    if ranged {
-        // Foes of the shooter within Nearby interfere (FLUID-DEF-9).
-        tn += interference(setup, fight.state(), attacker, target);
-    }
-    // Vulnerable targets: melee and shots from within Nearby (FLUID-DEF-12); a shot from farther
-    // against a stunned or unconscious target is plain TN 10 (FLUID-DEF-15).
-    if guarded.is_some() {
-        // Guarded: no Superior against the helpless.
-    } else if !ranged || near {
-        if unconscious {
-            edge += 2;
-        } else if vulnerable {
-            edge += 1;
-        }
-    } else if unconscious || stunned {
-        tn = 10;
-    }
-    if full_defense {
-        edge -= 1;
-    }
-    edge += defence.map_or(0, |d| d.projectile.1);
+    let (tn, target_edge) = target_side(setup, fight.state(), attacker, item, target, defence, tn, guarded.is_some());
+    edge += target_edge;
 
     // Ignoring pain (FLUID-TRACK-4).
     let pain = pain(fight, attacker)?;
