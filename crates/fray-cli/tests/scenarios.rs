@@ -231,6 +231,15 @@ fn a_person_can_control_a_combatant() {
         "{prompts}"
     );
     assert!(prompts.contains("2 × lethal attack on marauder with axe (each: hit 20/27"), "{prompts}");
+    // Under `defense_choice = per_round` the person also names the round's defence.
+    let out = fray_with_input(
+        &["fight", EXAMPLE, "--seed", "5", "--control", "barbarian=human", "--set", "defense_choice=per_round"],
+        &answers,
+    );
+    let text = ok(&out);
+    let prompts = String::from_utf8(out.stderr).unwrap();
+    assert!(prompts.contains("barbarian — name your defence for the round"), "{prompts}");
+    assert!(text.contains("barbarian declares: nothing; defends by "), "{text}");
     assert_eq!(fray(&["fight", EXAMPLE, "--control", "nobody=human"]).status.code(), Some(2));
 }
 

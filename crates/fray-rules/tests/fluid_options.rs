@@ -259,21 +259,38 @@ fn a_defence_may_be_named_once_per_round() {
     assert_eq!(asked, 0);
     assert!(!defences.is_empty() && defences.iter().all(|d| d.is_some()));
 
-    // A scripted plan naming Dodge: B's TN is its Dodge 11 (no size bonus); naming nothing
-    // leaves B undefended at TN 10.
+    // B (Dodge 11, Block 11) names its defence with a scripted plan. A named unarmed Block is
+    // used (the sword's S3 against the S0 arm: +3 to A); a Parry with an item B does not have is
+    // not offered, so B falls back to Dodge; naming nothing means the policy's pick (Dodge 11 beats
+    // an unarmed Block at 11 − 3).
     let setup = duel("", "", &[("defense_choice", "per_round")]);
     let strike = Plan { attacks: vec![DeclaredAttack::single(B, 0, Intent::Lethal)].into(), ..Plan::default() };
-    let tn = |defence| {
-        let dodge = Plan { defence, ..Plan::default() };
+    let used = |defence| {
+        let named = Plan { defence, ..Plan::default() };
         let log = fight(
             &setup,
             &[6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
-            vec![Choice::Plan(strike.clone()), Choice::Plan(dodge)],
+            vec![Choice::Plan(strike.clone()), Choice::Plan(named)],
         );
-        attack(&log).map(|(tn, _, _)| tn)
+        log.iter().find_map(|e| match e {
+            Event::Attack { defence: Some(d), check, .. } => Some((d.skill, d.item, check.tn, d.size_bonus)),
+            _ => None,
+        })
     };
-    assert_eq!(tn(Some((DefenceSkill::Dodge, None))), Some(11));
-    assert_eq!(tn(None), Some(10));
+    assert_eq!(used(Some((DefenceSkill::Block, None))), Some((DefenceSkill::Block, None, 11, 3)));
+    assert_eq!(used(Some((DefenceSkill::Parry, Some(0)))), Some((DefenceSkill::Dodge, None, 11, 0)));
+    assert_eq!(used(None), Some((DefenceSkill::Dodge, None, 11, 0)));
+    // The list a person chooses from: best first, from the current state.
+    let nameable = fray_rules::fluid::attack::nameable_defences(&setup, &Fluid::initial_state(&setup), B);
+    assert_eq!(nameable.first(), Some(&((DefenceSkill::Dodge, None), 11)));
+    assert!(nameable.contains(&((DefenceSkill::Block, None), 8)), "{nameable:?}");
+    // The AI names one with every plan, Full Defense included.
+    let fd = duel("", "policy = { attacks = \"full_defense\" }", &[("defense_choice", "per_round")]);
+    let state = Fluid::initial_state(&fd);
+    let request = policy::declare_options_for_tests(&fd, &state, B);
+    let Choice::Plan(plan) = policy::ai_choice(&fd, &state, B, &request) else { panic!("a plan") };
+    assert!(plan.full_defense);
+    assert_eq!(plan.defence, Some((DefenceSkill::Dodge, None)));
 }
 
 #[test]

@@ -408,3 +408,50 @@ pub fn target_side(
     }
     (tn, edge + defence.map_or(0, |d| d.projectile.1))
 }
+
+/// A defence a combatant may name for the round under `defense_choice = per_round`: the skill,
+/// the item (`None` for Dodge or unarmed), and its TN against a medium (S3) weapon.
+pub type NamedDefence = ((DefenceSkill, Option<usize>), i32);
+
+/// The defences `who` may name for the round, best first by the default policy's rule (the
+/// highest TN after the size bonus against a medium weapon; ties to Parry, Block, Dodge),
+/// from its current state: broken items left out, current DQ (FLUID-DEF-4, FLUID-DEF-5,
+/// FLUID-DEF-7).
+pub fn nameable_defences(setup: &Setup, state: &State, who: CombatantId) -> List<NamedDefence, 8> {
+    let options = &setup.options;
+    let sheet = &setup.combatants[who.index()];
+    let current = state.fighter(who);
+    let mut out: List<(NamedDefence, i32), 8> = List::new();
+    out.push((((DefenceSkill::Dodge, None), sheet.skill_value("dodge", options)), 0));
+    for (skill, name, rank) in [(DefenceSkill::Parry, "parry", 2), (DefenceSkill::Block, "block", 1)] {
+        let value = sheet.skill_value(name, options);
+        out.push((((skill, None), value - (sheet.size - 3 - 3).abs()), rank));
+        for (i, item) in sheet.items.iter().enumerate() {
+            if item.defends() && !current.broken(i) {
+                let dq = if options.skill_values_exclude_item { current.dq[i] } else { current.dq[i] - item.dq };
+                let size = item.sizes.iter().map(|s| (s - 3).abs()).min().unwrap_or(0);
+                out.push((((skill, Some(i)), value + dq - size), rank));
+            }
+        }
+    }
+    // Stable: among equals, the earlier (unarmed before items, items in sheet order) stays first.
+    out.sort_by_key(|&((_, tn), rank)| std::cmp::Reverse((tn, rank)));
+    out.into_iter().map(|(named, _)| named).collect()
+}
+
+/// Under `defense_choice = per_round`, the defence `target` uses against an attack offering
+/// `offered`: the one named with its declarations (or, before it has declared, the one its
+/// policy would name) where it is offered, otherwise Dodge where offered (never worse than no
+/// defence), otherwise none (FLUID-DEF-4).
+pub fn named_defence(
+    setup: &Setup,
+    state: &State,
+    target: CombatantId,
+    offered: &[DefenceOption],
+) -> Option<DefenceOption> {
+    let named =
+        state.fighter(target).plan.defence.or_else(|| nameable_defences(setup, state, target).first().map(|d| d.0));
+    named
+        .and_then(|(skill, item)| offered.iter().copied().find(|o| o.skill == skill && o.item == item))
+        .or_else(|| offered.iter().copied().find(|o| o.skill == DefenceSkill::Dodge))
+}

@@ -79,6 +79,16 @@ fn margin_text(margin: i32, hit: &str, miss: &str) -> String {
     if margin >= 0 { format!("{hit}success of {margin}") } else { format!("{miss}failure of {}", -margin) }
 }
 
+/// "parry with sword", "block unarmed", "dodge".
+fn defence_name(sheet: &super::setup::Sheet, (skill, item): (DefenceSkill, Option<usize>)) -> String {
+    let skill = format!("{skill:?}").to_lowercase();
+    match item {
+        _ if skill == "dodge" => skill,
+        Some(i) => format!("{skill} with {}", sheet.items[i].id),
+        None => format!("{skill} unarmed"),
+    }
+}
+
 /// An exact probability for a prompt: the fraction and a rounded percentage.
 fn chance(p: &fray_dice::BigRational) -> String {
     use num_traits::ToPrimitive;
@@ -102,13 +112,24 @@ impl Decider<Fluid> for Table<'_> {
         let prompt = Prompt { who: self.scenario.name(who).to_owned(), question, options: labels };
         let pick = (self.ask)(&prompt).min(choices.len().saturating_sub(1));
         let mut choice = choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(Pending)?;
-        // Under `defense_choice = per_round` a person's plan names the best defence against a
-        // medium weapon, as the AI's does (FLUID-DEF-4).
+        // Under `defense_choice = per_round` a person names the round's defence with the plan
+        // (FLUID-DEF-4); the default policy's pick is listed first.
         if let Choice::Plan(plan) = &mut choice
             && setup.options.defense_per_round
-            && plan.defence.is_none()
         {
-            plan.defence = super::policy::best_named_defence(setup, &setup.combatants[who.index()]);
+            let nameable = super::attack::nameable_defences(setup, state, who);
+            let sheet = &setup.combatants[who.index()];
+            let options = nameable
+                .iter()
+                .map(|&(named, tn)| format!("{} (TN {tn} against a medium weapon)", defence_name(sheet, named)))
+                .collect();
+            let prompt = Prompt {
+                who: self.scenario.name(who).to_owned(),
+                question: "name your defence for the round".to_owned(),
+                options,
+            };
+            let pick = (self.ask)(&prompt).min(nameable.len().saturating_sub(1));
+            plan.defence = nameable.get(pick).map(|d| d.0);
         }
         Ok(choice)
     }
@@ -371,13 +392,15 @@ impl FluidScenario {
                 } else {
                     list.join(", ")
                 };
-                let text = move_text + &what;
-                (
-                    Some(format!("{} declares: {text}", n(who))),
-                    json!({"event": "declared", "who": n(who), "full_defense": plan.full_defense, "attacks": plan.attacks.iter().map(|a| json!({
+                let named = plan.defence.map(|d| defence_name(sheet, d));
+                let text = move_text + &what + &named.as_ref().map_or(String::new(), |d| format!("; defends by {d}"));
+                let mut line = json!({"event": "declared", "who": n(who), "full_defense": plan.full_defense, "attacks": plan.attacks.iter().map(|a| json!({
                         "target": n(&a.target), "item": sheet.items[a.item].id,
-                        "intent": if a.intent == Intent::Lethal { "lethal" } else { "stunning" }})).collect::<Vec<_>>()}),
-                )
+                        "intent": if a.intent == Intent::Lethal { "lethal" } else { "stunning" }})).collect::<Vec<_>>()});
+                if let Some(named) = named {
+                    line["defence"] = json!(named);
+                }
+                (Some(format!("{} declares: {text}", n(who))), line)
             }
             Event::Initiative { who, faces, total } => (
                 Some(format!("{} initiative: [{},{},{}] + tactics = {total}", n(who), faces[0], faces[1], faces[2])),

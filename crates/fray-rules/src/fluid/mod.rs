@@ -7,7 +7,8 @@
 //! defences), Full Defense and guarding, lethal and stunning damage, armour that reduces or
 //! converts by size, the W and S tracks with CP, the NER pain check, dying, Heal checks, death
 //! and unconsciousness, movement on a line, hidden combatants, sunder, and the end of combat.
-//! `odds.rs` gives the exact odds of an attack in a scenario's opening position.
+//! `odds.rs` gives the exact odds of an attack in any state (the opening position for
+//! `fray odds --scenario`, the current one beside a person's attack options).
 
 pub mod attack;
 pub mod check;

@@ -1,8 +1,9 @@
-//! Odds in context: the exact chance that an attacker's default attack hits a defender at the
-//! start of the fight, its damage distribution, and the chance that one such hit takes the
+//! Odds in context: the exact chance that an attack hits a defender (the attacker's default
+//! attack at the start of the fight for `fray odds --scenario`, any attack in the current state
+//! for a person's prompt), its damage distribution, and the chance that one such hit takes the
 //! defender down — computed with the fight's own functions (policies, check, armour).
 
-use super::attack::{attack_check, defence_options, defence_tn, hit_damage, target_side};
+use super::attack::{attack_check, defence_options, defence_tn, hit_damage, named_defence, target_side};
 use super::policy::ai_choice;
 use super::run::declare_request;
 use super::setup::{Amount, BOD, NER};
@@ -89,11 +90,16 @@ pub fn odds_in_state(
     let defences = defence_options(setup, state, a, item, d);
     let dt = state.fighter(d).dt;
     let defends = state.fighter(d).defends(&setup.options);
-    let defence = match defends
-        .then(|| ai_choice(setup, state, d, &Request::Defend { attacker: a, options: defences.clone() }))
-    {
-        Some(Choice::Defence(Some(i))) => Some(defences[i]),
-        _ => None,
+    let defence = if !defends {
+        None
+    } else if setup.options.defense_per_round {
+        // The defence named for the round (FLUID-DEF-4).
+        named_defence(setup, state, d, &defences)
+    } else {
+        match ai_choice(setup, state, d, &Request::Defend { attacker: a, options: defences.clone() }) {
+            Choice::Defence(Some(i)) => Some(defences[i]),
+            _ => None,
+        }
     };
     let base_tn = if defends { defence_tn(setup, state, d, defence) } else { 10 };
     let (tn, edge) = target_side(setup, state, a, item, d, defence, base_tn, false);

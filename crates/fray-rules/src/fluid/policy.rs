@@ -37,33 +37,6 @@ impl Decider<Fluid> for Ai {
     }
 }
 
-/// The defence with the highest TN against a medium (S3) weapon, ties to Parry, Block, Dodge.
-pub(crate) fn best_named_defence(
-    setup: &Setup,
-    sheet: &super::setup::Sheet,
-) -> Option<(super::DefenceSkill, Option<usize>)> {
-    use super::DefenceSkill::{Block, Dodge, Parry};
-    let options = &setup.options;
-    // (effective TN, tie rank, choice): the first strictly better replaces the best.
-    let mut best = (sheet.skill_value("dodge", options), 0, (Dodge, None));
-    let mut consider = |tn: i32, rank: i32, choice| {
-        if (tn, rank) > (best.0, best.1) {
-            best = (tn, rank, choice);
-        }
-    };
-    for (skill, name, rank) in [(Parry, "parry", 2), (Block, "block", 1)] {
-        let value = sheet.skill_value(name, options);
-        consider(value - (sheet.size - 3 - 3).abs(), rank, (skill, None));
-        for (i, item) in sheet.items.iter().enumerate() {
-            if item.defends() {
-                let size = item.sizes.iter().map(|s| (s - 3).abs()).min().unwrap_or(0);
-                consider(value + item.dq - size, rank, (skill, Some(i)));
-            }
-        }
-    }
-    Some(best.2)
-}
-
 /// Whether a blast centred on `target` would reach no one on `who`'s side (itself included).
 fn blast_spares_friends(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, base: usize) -> bool {
     let side = setup.combatants[who.index()].side;
@@ -130,6 +103,12 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             Choice::Split { ot, dt }
         }
         Request::Declare { options, max_per_item, rounds } => {
+            // Under `defense_choice = per_round` every plan names the policy's best defence (FLUID-DEF-4).
+            let defence = setup
+                .options
+                .defense_per_round
+                .then(|| super::attack::nameable_defences(setup, state, who).first().map(|d| d.0))
+                .flatten();
             // A dying, unstabilized ally within Nearby comes first under `heal = "allies"` (FLUID-TRACK-10).
             if policy.heal == "allies" {
                 let patient = setup.combatants.iter().enumerate().find(|(i, c)| {
@@ -143,16 +122,11 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                         && state.distance(who, ally) <= setup.options.reach_m + 1e-9
                 });
                 if let Some((i, _)) = patient {
-                    return Choice::Plan(Plan { heal: Some(CombatantId(i as u16)), ..Plan::default() });
+                    return Choice::Plan(Plan { heal: Some(CombatantId(i as u16)), defence, ..Plan::default() });
                 }
             }
             if policy.attacks == "full_defense" {
-                return Choice::Plan(Plan {
-                    attacks: List::new(),
-                    full_defense: true,
-                    movement: None,
-                    ..Plan::default()
-                });
+                return Choice::Plan(Plan { full_defense: true, defence, ..Plan::default() });
             }
             let target = pick_target(setup, state, who, options, &policy.target);
             let mut attacks: List<DeclaredAttack, 4> = List::new();
@@ -205,8 +179,6 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                     attacks.extend((0..count).map(|_| attack));
                 }
             }
-            // Under `defense_choice = per_round`: the best defence against a medium weapon.
-            let defence = setup.options.defense_per_round.then(|| best_named_defence(setup, sheet)).flatten();
             Choice::Plan(Plan { attacks, full_defense: false, movement, defence, ..Plan::default() })
         }
         Request::Defend { options, .. } | Request::Guard { options, .. } => {

@@ -1,7 +1,9 @@
 //! The `fluid` round: round-start tests, tactics, declarations, initiative, steps (FLUID-ROUND-2).
 
 use super::Destination;
-use super::attack::{Hit, attack_check, defence_options, defence_tn, hit_damage, sunder_loss, sunder_tn, target_side};
+use super::attack::{
+    Hit, attack_check, defence_options, defence_tn, hit_damage, named_defence, sunder_loss, sunder_tn, target_side,
+};
 use super::check::Check;
 use super::options::ArmorSunderTrigger;
 use super::options::InitiativeTie;
@@ -671,6 +673,8 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             let choices = super::attack::area_defence_options(setup, fight.state(), victim);
             let defence = if choices.is_empty() {
                 None
+            } else if options.defense_per_round {
+                named_defence(setup, fight.state(), victim, &choices)
             } else {
                 let request = Request::Defend { attacker, options: choices.clone() };
                 let Choice::Defence(pick) = fight.decide(victim, &request)? else {
@@ -766,11 +770,9 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     } else if unaware {
         (None, 10 + if options.unaware_dt { fight.state().fighter(target).dt } else { 0 })
     } else if defends && options.defense_per_round {
-        // The defence named with the declarations, where it applies; none otherwise (FLUID-DEF-4).
-        let named = fight.state().fighter(target).plan.defence;
+        // The defence named with the declarations (FLUID-DEF-4).
         let options_list = defence_options(setup, fight.state(), attacker, item, target);
-        let defence =
-            named.and_then(|(skill, it)| options_list.iter().copied().find(|o| o.skill == skill && o.item == it));
+        let defence = named_defence(setup, fight.state(), target, &options_list);
         (defence, defence_tn(setup, fight.state(), target, defence))
     } else if defends {
         let options_list = defence_options(setup, fight.state(), attacker, item, target);
