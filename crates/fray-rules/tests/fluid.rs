@@ -176,6 +176,36 @@ fn a_state_reset_between_simulated_fights_is_the_initial_state() {
 }
 
 #[test]
+fn a_batch_in_one_reused_fight_counts_as_fresh_fights_do() {
+    // The simulator's batch (one fight state reset between fights, the ledger finished on the
+    // Ended event) against a fresh fight per game on the same generator, ledger by ledger.
+    use fray_sim::Simulate;
+    let path = format!("{}/../../examples/fluid/firefight.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let setup = scenario::load(&path, &text, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let loaded = fray_rules::load(&path, &text, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let n = setup.combatants.len();
+    let mut batch = fray_sim::Ledger::new(n);
+    loaded.run_batch(&mut fray_sim::batch_dice(4, 0), 200, &mut batch).unwrap();
+    let mut fresh = fray_sim::Ledger::new(n);
+    let mut dice = fray_engine::FromSource(fray_sim::batch_dice(4, 0));
+    for _ in 0..200 {
+        let mut fight = Fight::<Fluid, _, _, _>::new(&setup, &mut dice, Ai, Record::default());
+        let result = fight.run().unwrap();
+        for event in &fight.into_parts().1.0 {
+            if let Some(tally) = <Fluid as fray_engine::Ruleset>::tally(event) {
+                fresh.tally(tally);
+            }
+        }
+        fresh.finish(result);
+    }
+    assert_eq!(batch.outcomes, fresh.outcomes);
+    assert_eq!(batch.lengths, fresh.lengths);
+    assert_eq!(batch.combatants, fresh.combatants);
+    assert_eq!(batch.outcomes.values().sum::<u64>(), 200);
+}
+
+#[test]
 fn crit_ladders_map_naturals() {
     // rule: FLUID-DICE-5
     let step5: Vec<i32> = (3..=18).map(|n| effective(CritLadder::Step5, n)).collect();

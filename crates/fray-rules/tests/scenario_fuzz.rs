@@ -105,19 +105,42 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
-    fn mutated_scenarios_load_or_fail_cleanly(file in 0usize..16, mutations in prop::collection::vec(mutation(), 1..4), seed in any::<u64>()) {
+    fn mutated_scenarios_load_or_fail_cleanly(
+        file in 0usize..16,
+        mutations in prop::collection::vec(mutation(), 1..4),
+        sets in prop::collection::vec((0usize..64, 0usize..8), 0..3),
+        seed in any::<u64>(),
+    ) {
         let (name, text) = &EXAMPLES[file % EXAMPLES.len()];
         let text = mutations.iter().fold(text.clone(), |t, m| apply(&t, m));
-        match fray_rules::load(name, &text, &[]) {
+        // Options set from the command line: a listed option with its default, its alternative
+        // or a wrong value.
+        let options = fray_rules::fluid::options::OPTIONS;
+        let sets: Vec<(String, String)> = sets
+            .iter()
+            .map(|&(o, v)| {
+                let info = &options[o % options.len()];
+                let value = match v % 4 {
+                    0 => info.default.to_owned(),
+                    1 | 2 => info.alternatives.split(['|', ',']).next().unwrap_or("").trim().to_owned(),
+                    _ => "bogus".to_owned(),
+                };
+                (info.name.to_owned(), value)
+            })
+            .collect();
+        match fray_rules::load(name, &text, &sets) {
             Ok(scenario) => {
                 // A fight ends: a winner, a draw or the round limit; a fight error is an answer too.
                 let mut dice = fray_engine::FromSource(fray_dice::seeded(seed));
                 let _ = scenario.fight(&mut dice, Some(seed), &[], &mut |_| 0, &mut |_| ());
+                // And so does a batch of simulated fights in one reused state.
+                let mut ledger = fray_sim::Ledger::new(scenario.combatants().len());
+                let _ = scenario.run_batch(&mut fray_sim::batch_dice(seed, 0), 3, &mut ledger);
             }
             Err(error) => {
-                // The error names the file.
+                // The error names where: the file, or the `--set` that is wrong.
                 let shown = error.to_string();
-                prop_assert!(shown.contains(name.as_str()), "{shown}");
+                prop_assert!(shown.contains(name.as_str()) || shown.starts_with("--set"), "{shown}");
             }
         }
     }
