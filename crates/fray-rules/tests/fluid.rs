@@ -179,7 +179,6 @@ fn a_state_reset_between_simulated_fights_is_the_initial_state() {
 fn a_batch_in_one_reused_fight_counts_as_fresh_fights_do() {
     // The simulator's batch (one fight state reset between fights, the ledger finished on the
     // Ended event) against a fresh fight per game on the same generator, ledger by ledger.
-    use fray_sim::Simulate;
     let path = format!("{}/../../examples/fluid/firefight.toml", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     let setup = scenario::load(&path, &text, &[]).unwrap_or_else(|e| panic!("{e}"));
