@@ -181,15 +181,20 @@ impl FluidScenario {
                         for count in 1..=max {
                             let attacks: List<DeclaredAttack, 4> =
                                 smallvec::smallvec![DeclaredAttack::single(target, item, intent); count as usize];
-                            let odds =
-                                super::odds::odds_in_state(setup, state, who, target, item, count as i32, intent);
+                            // Exact odds beside a single-target attack; a blast's spread over
+                            // several victims is not summarised here.
+                            let odds = if sheet.items[item].kind == super::setup::ItemKind::Area {
+                                " (a blast: see each victim's roll)".to_owned()
+                            } else {
+                                let odds =
+                                    super::odds::odds_in_state(setup, state, who, target, item, count as i32, intent);
+                                format!(" (each: hit {}, takes out {})", chance(&odds.hit), chance(&odds.down))
+                            };
                             let label = format!(
-                                "{count} × {} {} with {} (each: hit {}, takes out {})",
+                                "{count} × {} {} with {}{odds}",
                                 if intent == Intent::Lethal { "lethal attack on" } else { "stunning attack on" },
                                 self.name(target),
                                 sheet.items[item].id,
-                                chance(&odds.hit),
-                                chance(&odds.down)
                             );
                             out.push((
                                 label,
