@@ -56,10 +56,11 @@ pub trait Decider<R: Ruleset> {
         request: &R::Request,
     ) -> Result<R::Choice, Pending>;
 
-    /// Whether this decider answers `who`'s *optional* requests (those a ruleset documents as
-    /// having a "no change" answer, e.g. revising a plan) with no change, so the ruleset may skip
-    /// asking them. Skipping must not change the fight's events. Default: `false` (always ask).
-    fn passes_optional(&self, _who: CombatantId) -> bool {
+    /// Whether this decider would answer `request`, an *optional* request of `who` (one a ruleset
+    /// documents as a revision of an earlier answer, where "no change" is an answer), with no
+    /// change, so the ruleset may skip asking it. Skipping must not change the fight's events.
+    /// Default: `false` (always ask).
+    fn passes_optional(&self, _setup: &R::Setup, _who: CombatantId, _request: &R::Request) -> bool {
         false
     }
 }
@@ -75,8 +76,8 @@ impl<R: Ruleset, P: Decider<R> + ?Sized> Decider<R> for &mut P {
         (**self).decide(setup, state, who, request)
     }
 
-    fn passes_optional(&self, who: CombatantId) -> bool {
-        (**self).passes_optional(who)
+    fn passes_optional(&self, setup: &R::Setup, who: CombatantId, request: &R::Request) -> bool {
+        (**self).passes_optional(setup, who, request)
     }
 }
 
@@ -220,8 +221,8 @@ impl<'a, R: Ruleset, D: Dice, P: Decider<R>, S: Sink<R::Event>> Fight<'a, R, D, 
 
     /// Whether the decider would answer `who`'s optional requests with no change
     /// ([`Decider::passes_optional`]).
-    pub fn passes_optional(&self, who: CombatantId) -> bool {
-        self.decider.passes_optional(who)
+    pub fn passes_optional(&self, who: CombatantId, request: &R::Request) -> bool {
+        self.decider.passes_optional(self.setup, who, request)
     }
 
     /// Asks `who` to answer `request`, and checks that the answer is legal.

@@ -135,8 +135,8 @@ impl Decider<Fluid> for Table<'_> {
     }
 
     /// The AI-controlled combatants never revise; people are always asked.
-    fn passes_optional(&self, who: CombatantId) -> bool {
-        !self.humans.contains(&who)
+    fn passes_optional(&self, setup: &Setup, who: CombatantId, request: &Request) -> bool {
+        !self.humans.contains(&who) && super::policy::ai_passes(setup, who, request)
     }
 }
 

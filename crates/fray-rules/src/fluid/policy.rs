@@ -31,9 +31,21 @@ impl Decider<Fluid> for Ai {
         Ok(ai_choice(setup, state, who, request))
     }
 
-    /// The AI never revises a plan mid-round (its revision answer is always "no change").
-    fn passes_optional(&self, _who: CombatantId) -> bool {
-        true
+    /// The AI never revises a plan mid-round; in revision passes its declaration does not depend
+    /// on the others' plans, and its tactics split depends on the others' only under the
+    /// `answer` policy.
+    fn passes_optional(&self, setup: &Setup, who: CombatantId, request: &Request) -> bool {
+        ai_passes(setup, who, request)
+    }
+}
+
+/// Whether the AI answers a revision request of `who` (a tactics or declaration revision pass,
+/// a plan revision at a step) with no change.
+pub(crate) fn ai_passes(setup: &Setup, who: CombatantId, request: &Request) -> bool {
+    match request {
+        Request::Revise { .. } | Request::Declare { .. } => true,
+        Request::Tactics { .. } => setup.combatants[who.index()].policy.tactics != "answer",
+        _ => false,
     }
 }
 

@@ -61,9 +61,10 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         }
         for _ in 0..setup.options.tactics_passes {
             for who in ids() {
-                if fight.state().fighter(who).able() {
-                    let tactics = setup.combatants[who.index()].tactics;
-                    let Choice::Split { ot, dt } = fight.decide(who, &Request::Tactics { tactics })? else {
+                let request = Request::Tactics { tactics: setup.combatants[who.index()].tactics };
+                // A revision pass is optional: "no change" is answered by keeping the split.
+                if fight.state().fighter(who).able() && !fight.passes_optional(who, &request) {
+                    let Choice::Split { ot, dt } = fight.decide(who, &request)? else {
                         unreachable!("checked by check_choice")
                     };
                     let now = fight.state().fighter(who);
@@ -79,6 +80,10 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             for who in ids() {
                 if fight.state().fighter(who).able() {
                     let request = declare_request(setup, fight.state(), who);
+                    // Revision passes are optional: "no change" keeps the plan.
+                    if pass > 0 && fight.passes_optional(who, &request) {
+                        continue;
+                    }
                     let Choice::Plan(plan) = fight.decide(who, &request)? else {
                         unreachable!("checked by check_choice")
                     };
@@ -363,12 +368,15 @@ fn revisions<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     for &who in order {
         let fighter = fight.state().fighter(who);
-        // A revision is an optional request: "no change" is answered by not revising.
-        if !fighter.able() || fighter.full_defense || fight.passes_optional(who) {
+        if !fighter.able() || fighter.full_defense {
             continue;
         }
         let remaining: List<DeclaredAttack, 4> = fighter.plan.attacks[fighter.done..].iter().copied().collect();
         let request = Request::Revise { step, remaining: remaining.clone(), full_defense_allowed: !fighter.acted };
+        // A revision is an optional request: "no change" is answered by not revising.
+        if fight.passes_optional(who, &request) {
+            continue;
+        }
         let Choice::Revise(Some(plan)) = fight.decide(who, &request)? else { continue };
         // A declared action replaced by something else is a change; an added one is a change that
         // also raises N; dropping one is neither.
