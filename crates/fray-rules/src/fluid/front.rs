@@ -324,13 +324,15 @@ impl FluidScenario {
     /// One event as a line of the blow-by-blow log and as JSON.
     pub fn line(&self, event: &Event) -> Line {
         let n = |who: &CombatantId| self.name(*who).to_owned();
-        let faces = |roll: &super::check::CheckRoll| {
-            roll.faces.as_slice().iter().map(|f| f.to_string()).collect::<Vec<_>>().join(",")
-        };
-        let crit = |roll: &super::check::CheckRoll| match roll.crit {
-            0 => String::new(),
-            c if c > 0 => format!(" (crit level {c}, e {})", roll.effective),
-            c => format!(" (blunder level {}, e {})", -c, roll.effective),
+        // "[f,f,f] natural N (crit …) +B": a check's dice and arithmetic, as every check line shows them.
+        let rolled = |check: &super::check::Check, roll: &super::check::CheckRoll| {
+            let faces: Vec<String> = roll.faces.as_slice().iter().map(|f| f.to_string()).collect();
+            let crit = match roll.crit {
+                0 => String::new(),
+                c if c > 0 => format!(" (crit level {c}, e {})", roll.effective),
+                c => format!(" (blunder level {}, e {})", -c, roll.effective),
+            };
+            format!("[{}] natural {}{crit} {:+}", faces.join(","), roll.natural, check.bonus)
         };
         let outcome = |result: &FightResult| match result.outcome {
             Outcome::Side(side) => format!("{} win", self.0.sides[side.index()]),
@@ -351,15 +353,7 @@ impl FluidScenario {
                 };
                 let result = margin_text(roll.margin, "", "");
                 (
-                    Some(format!(
-                        "{} {what}: [{}] natural {}{} {:+} vs {} → {result}",
-                        n(who),
-                        faces(roll),
-                        roll.natural,
-                        crit(roll),
-                        check.bonus,
-                        check.tn
-                    )),
+                    Some(format!("{} {what}: {} vs {} → {result}", n(who), rolled(check, roll), check.tn)),
                     json!({"event": "check", "who": n(who), "kind": what, "faces": roll.faces.as_slice(),
                            "natural": roll.natural, "effective": roll.effective, "bonus": check.bonus, "tn": check.tn,
                            "margin": roll.margin}),
@@ -432,12 +426,9 @@ impl FluidScenario {
             ),
             Event::RunCheck { who, check, roll } => (
                 Some(format!(
-                    "{} Run check: [{}] natural {}{} {:+} vs {} → margin {:+} m",
+                    "{} Run check: {} vs {} → margin {:+} m",
                     n(who),
-                    faces(roll),
-                    roll.natural,
-                    crit(roll),
-                    check.bonus,
+                    rolled(check, roll),
                     check.tn,
                     roll.margin
                 )),
@@ -480,15 +471,12 @@ impl FluidScenario {
                 let result = margin_text(roll.margin, "hit, ", "miss, ");
                 (
                     Some(format!(
-                        "{} attacks {} with {weapon}{} ({defence_text}, TN {}): [{}] natural {}{} {:+} → {result}",
+                        "{} attacks {} with {weapon}{} ({defence_text}, TN {}): {} → {result}",
                         n(attacker),
                         n(target),
                         if *rounds > 1 { format!(" ({rounds}-round burst)") } else { String::new() },
                         check.tn,
-                        faces(roll),
-                        roll.natural,
-                        crit(roll),
-                        check.bonus
+                        rolled(check, roll)
                     )),
                     json!({"event": "attack", "attacker": n(attacker), "target": n(target), "item": weapon, "rounds": rounds,
                            "intent": if *intent == Intent::Lethal { "lethal" } else { "stunning" },
@@ -512,12 +500,9 @@ impl FluidScenario {
                 let result = if *loss > 0 { format!("Sunder (−{loss} {what})") } else { "no loss".to_owned() };
                 (
                     Some(format!(
-                        "{}'s {item} sunder check: [{}] natural {}{} {:+} vs {} → {result}",
+                        "{}'s {item} sunder check: {} vs {} → {result}",
                         n(who),
-                        faces(roll),
-                        roll.natural,
-                        crit(roll),
-                        check.bonus,
+                        rolled(check, roll),
                         check.tn
                     )),
                     json!({"event": "sunder", "who": n(who), "item": item, "quality": what, "tn": check.tn,
