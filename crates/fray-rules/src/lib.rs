@@ -1,6 +1,7 @@
 //! The rulesets of fray, one module each, and the registry the command line reads.
 
 pub mod fluid;
+pub mod opend6;
 pub mod scenario;
 
 /// One option of a ruleset, as `fray rules ID` lists it.
@@ -83,6 +84,10 @@ pub struct Prompt {
     pub options: Vec<String>,
 }
 
+/// One outcome of a hit in [`AttackOdds`]: a label, named components (e.g. W, S) and its
+/// probability given a hit.
+pub type HitOutcome = (String, Vec<(String, i32)>, fray_dice::BigRational);
+
 /// The exact odds of one attack at the start of a fight (`fray odds --scenario`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AttackOdds {
@@ -90,8 +95,13 @@ pub struct AttackOdds {
     pub assumptions: Vec<String>,
     /// P(the attack hits).
     pub hit: fray_dice::BigRational,
-    /// The damage taken after armour given a hit: named components (e.g. W, S) and probability.
-    pub damage_given_hit: Vec<(Vec<(String, i32)>, fray_dice::BigRational)>,
+    /// What `damage_given_hit` lists, e.g. "damage after armour, given a hit".
+    pub damage_heading: String,
+    /// The outcomes of a hit: a label, named components (e.g. W, S) and probability.
+    pub damage_given_hit: Vec<HitOutcome>,
+    /// Probability mass left unplaced (explosion chains longer than the depth followed); zero
+    /// when every number is exact. The true values lie within this much of those given.
+    pub residual: fray_dice::BigRational,
     /// P(the defender is out of the fight after one hit | a hit).
     pub down_given_hit: fray_dice::BigRational,
     /// P(this attack takes the defender out).
@@ -138,12 +148,20 @@ pub struct RulesetInfo {
 }
 
 /// Every ruleset fray has. Adding one is one line here and its module.
-pub const RULESETS: &[RulesetInfo] = &[RulesetInfo {
-    id: "fluid",
-    summary: "Fluid Game System: 3d6 checks, tactics split, W/S damage (core rules so far)",
-    options: fluid::options::OPTIONS,
-    policies: fluid::policy::POLICIES,
-}];
+pub const RULESETS: &[RulesetInfo] = &[
+    RulesetInfo {
+        id: "fluid",
+        summary: "Fluid Game System: 3d6 checks, tactics split, W/S damage",
+        options: fluid::options::OPTIONS,
+        policies: fluid::policy::POLICIES,
+    },
+    RulesetInfo {
+        id: "opend6",
+        summary: "OpenD6 / D6 Space: die codes with the Wild Die, actions with −1D each, wound levels",
+        options: opend6::options::OPTIONS,
+        policies: opend6::setup::POLICIES,
+    },
+];
 
 /// Reads a scenario file of any ruleset; `sets` are `--set name=value` overrides.
 pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn Scenario>, ScenarioError> {
@@ -158,6 +176,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn
     let head: Head = toml::from_str(text).map_err(|e| ScenarioError::from_toml(file, text, &e))?;
     match head.rules.ruleset.get_ref().as_str() {
         "fluid" => Ok(Box::new(fluid::FluidScenario(fluid::scenario::load(file, text, sets)?))),
+        "opend6" => Ok(Box::new(opend6::OpenD6Scenario(opend6::scenario::load(file, text, sets)?))),
         other => {
             let hint = did_you_mean(other, RULESETS.iter().map(|r| r.id))
                 .map_or(String::new(), |s| format!("; did you mean `{s}`?"));

@@ -263,9 +263,9 @@ fn odds_in_context_reproduce_the_catalogue() {
     let barbarian = odds(&[], "barbarian", "marauder");
     assert_eq!(fraction(&barbarian.hit), "49/54");
     // Given a hit, damage is 7 + successes less the block absorption (DQ 1 up to 5 successes).
-    let total: fray_dice::BigRational = barbarian.damage_given_hit.iter().map(|(_, p)| p.clone()).sum();
+    let total: fray_dice::BigRational = barbarian.damage_given_hit.iter().map(|(_, _, p)| p.clone()).sum();
     assert_eq!(fraction(&total), "1/1");
-    assert!(barbarian.damage_given_hit.iter().all(|(parts, _)| parts[0].1 >= 6));
+    assert!(barbarian.damage_given_hit.iter().all(|(_, parts, _)| parts[0].1 >= 6));
 }
 
 #[test]

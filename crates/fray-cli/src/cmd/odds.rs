@@ -201,8 +201,9 @@ fn in_context(args: &Args, file: &std::path::Path, out: &mut impl Write) -> Resu
         let damage: Vec<_> = odds
             .damage_given_hit
             .iter()
-            .map(|(parts, p)| {
+            .map(|(label, parts, p)| {
                 let mut entry = serde_json::Map::new();
+                entry.insert("outcome".into(), json!(label));
                 for (name, v) in parts {
                     entry.insert(name.clone(), json!(v));
                 }
@@ -219,6 +220,7 @@ fn in_context(args: &Args, file: &std::path::Path, out: &mut impl Write) -> Resu
             "damage_given_hit": damage,
             "down_given_hit": fraction(&odds.down_given_hit),
             "down": fraction(&odds.down),
+            "residual": fraction(&odds.residual),
         });
         writeln!(out, "{doc}")?;
         return Ok(());
@@ -228,10 +230,9 @@ fn in_context(args: &Args, file: &std::path::Path, out: &mut impl Write) -> Resu
         writeln!(out, "  {line}")?;
     }
     writeln!(out, "P(hit) = {} ≈ {:.4}", fraction(&odds.hit), decimal(&odds.hit))?;
-    writeln!(out, "damage after armour, given a hit:")?;
-    for (parts, p) in &odds.damage_given_hit {
-        let label: Vec<String> = parts.iter().map(|(name, v)| format!("{v}{name}")).collect();
-        writeln!(out, "  {:<12} {:>9}  {}", label.join(" "), percent(p), fraction(p))?;
+    writeln!(out, "{}:", odds.damage_heading)?;
+    for (label, _, p) in &odds.damage_given_hit {
+        writeln!(out, "  {label:<18} {:>9}  {}", percent(p), fraction(p))?;
     }
     writeln!(
         out,
@@ -240,5 +241,13 @@ fn in_context(args: &Args, file: &std::path::Path, out: &mut impl Write) -> Resu
         decimal(&odds.down_given_hit)
     )?;
     writeln!(out, "P(this attack takes {defender} down) = {} ≈ {:.4}", fraction(&odds.down), decimal(&odds.down))?;
+    if !fray_dice::is_one(&(&odds.residual + fray_dice::BigRational::from_integer(1.into()))) {
+        writeln!(
+            out,
+            "(explosion chains followed to {} extra tosses: every value is exact up to a residual of {:.1e})",
+            fray_rules::opend6::odds::DEPTH,
+            decimal(&odds.residual)
+        )?;
+    }
     Ok(())
 }

@@ -174,8 +174,12 @@ pub fn odds_in_state(
     let damage_given_hit = if hit == zero() {
         Vec::new()
     } else {
-        damage.into_iter().map(|((w, s), p)| (vec![("W".to_owned(), w), ("S".to_owned(), s)], p / &hit)).collect()
+        damage
+            .into_iter()
+            .map(|((w, s), p)| (format!("{w}W {s}S"), vec![("W".to_owned(), w), ("S".to_owned(), s)], p / &hit))
+            .collect()
     };
     let down_given_hit = if hit == zero() { zero() } else { &down / &hit };
-    AttackOdds { assumptions, hit, damage_given_hit, down_given_hit, down }
+    let damage_heading = "damage after armour, given a hit".to_owned();
+    AttackOdds { assumptions, hit, damage_heading, damage_given_hit, down_given_hit, down, residual: zero() }
 }

@@ -1,0 +1,369 @@
+//! The rule arithmetic of one attack, shared by the fight, the AI and the odds: reach and range
+//! bands, legality, the combat difficulty and its modifiers, fire modes, manoeuvres and called
+//! shots, the damage and resistance codes.
+
+use super::options::Options;
+use super::roll::{dice_value, doubled, strength_damage};
+use super::setup::{DamageType, DieCode, Gravity, Posture, Setup, Sheet, SkillId, Weapon};
+use super::{AttackPlan, Called, DefKind, Fighter, Loc, Mode, State, level_penalty};
+use fray_engine::CombatantId;
+
+/// Range bands (OD6-MOVE-3): 0 Point Blank, 1 Short, 2 Medium, 3 Long.
+pub fn band(setup: &Setup, state: &State, attacker: CombatantId, target: CombatantId, weapon: &Weapon) -> Option<u8> {
+    if setup.options.bands {
+        let b = setup.band(attacker.index(), target.index());
+        return match weapon.ranges {
+            Some(_) => Some(b),
+            None if b == 0 || (b == 1 && weapon.long) => Some(b),
+            None => None,
+        };
+    }
+    band_at(state.distance(attacker, target), weapon)
+}
+
+/// The band of a distance for a weapon on the line (OD6-MOVE-3, OD6-MOVE-5); `None` out of reach.
+pub fn band_at(d: i32, weapon: &Weapon) -> Option<u8> {
+    match weapon.ranges {
+        _ if d <= 3 => Some(0),
+        Some([s, m, l]) => {
+            let d = d as u32;
+            if d <= s {
+                Some(1)
+            } else if d <= m {
+                Some(2)
+            } else if d <= l {
+                Some(3)
+            } else {
+                None
+            }
+        }
+        None if weapon.long && d as u32 <= weapon.reach_short_m => Some(1),
+        None => None,
+    }
+}
+
+/// Difficulty modifier of a band (OD6-MOVE-3).
+pub fn band_modifier(band: u8) -> i32 {
+    [-5, 0, 5, 10][band.min(3) as usize]
+}
+
+/// Difficulty and damage dice of a fire mode or manoeuvre (OD6-SPECIAL-2..10).
+pub fn mode_dice(mode: Mode) -> (i32, i32) {
+    match mode {
+        Mode::Normal => (0, 0),
+        Mode::BurstSingle => (0, -2),
+        Mode::FullAuto => (-2, 2),
+        Mode::Multi(e) => (-i32::from(e), i32::from(e)),
+        Mode::SweepRanged | Mode::SweepClose => (-2, -3),
+        Mode::AllOut => (-2, 1),
+        Mode::Lunge => (1, -1),
+        Mode::Knockdown | Mode::Grab => (2, 0),
+        Mode::Push | Mode::Tackle => (1, 0),
+    }
+}
+
+/// Difficulty dice, fixed damage and damage dice of a called shot (OD6-SPECIAL-11..13).
+pub fn called_mods(called: Called, options: &Options) -> (i32, i32, i32) {
+    match called {
+        Called::None => (0, 0, 0),
+        Called::Small { size, disarm } => ([1, 1, 4, 8][size.min(3) as usize], 0, i32::from(!disarm)),
+        Called::Location(loc) => match loc {
+            Loc::Head => (1, 12, 0),
+            Loc::Heart => (4, 12, 0),
+            Loc::Chest => (0, 0, 0),
+            Loc::Arm => (1, -2, 0),
+            Loc::Leg => (1, -1, 0),
+            Loc::Hand => (4, -2, 0),
+        },
+        Called::Knockout => (1, if options.knockout_head_bonus { 12 } else { 0 }, 0),
+    }
+}
+
+/// Whether the damage bonus applies to this called shot (not for arm, leg and hand, OD6-SPECIAL-12).
+pub fn bonus_applies(called: Called) -> bool {
+    !matches!(called, Called::Location(Loc::Arm | Loc::Leg | Loc::Hand))
+}
+
+/// Rounds of ammunition a mode uses (OD6-GEAR-1, OD6-SPECIAL-2..5).
+pub fn ammo_needed(weapon: &Weapon, mode: Mode) -> u32 {
+    match mode {
+        Mode::BurstSingle => 1,
+        Mode::FullAuto => weapon.auto_ammo,
+        Mode::Multi(e) => 1 + u32::from(e),
+        Mode::SweepRanged if weapon.full_auto => weapon.auto_ammo,
+        Mode::SweepRanged if weapon.burst => weapon.burst_ammo,
+        Mode::SweepRanged => 1 + u32::from(weapon.multi_fire_max),
+        _ if weapon.burst => weapon.burst_ammo,
+        _ => 1,
+    }
+}
+
+/// Whether a mode fits the weapon (OD6-SPECIAL-1..10), and the strength rule of knockdown.
+pub fn mode_fits(attacker: &Sheet, target: &Sheet, weapon: &Weapon, mode: Mode, only: bool) -> bool {
+    let close = weapon.close();
+    match mode {
+        Mode::Normal => true,
+        Mode::BurstSingle => weapon.burst,
+        Mode::FullAuto => weapon.full_auto,
+        Mode::Multi(e) => e >= 1 && e <= weapon.multi_fire_max,
+        Mode::SweepRanged => !close && (weapon.full_auto || weapon.burst || weapon.multi_fire_max >= 1),
+        Mode::AllOut => close && only,
+        Mode::Lunge => weapon.skill == SkillId::MELEE,
+        Mode::SweepClose => close,
+        Mode::Knockdown | Mode::Push => {
+            (weapon.skill == SkillId::BRAWLING || (weapon.skill == SkillId::MELEE && weapon.blunt))
+                && (attacker.takedown_training || target.strength().pips_value() <= attacker.strength().pips_value())
+        }
+        Mode::Grab | Mode::Tackle => weapon.skill == SkillId::BRAWLING,
+    }
+}
+
+/// Why a planned attack is not allowed now, if it is not (OD6-ATK-2 step 1, OD6-SPECIAL-1).
+pub fn illegal(setup: &Setup, state: &State, who: CombatantId, plan: &AttackPlan, only: bool) -> Option<String> {
+    let sheet = &setup.combatants[who.index()];
+    let Some(weapon) = sheet.weapons.get(plan.weapon as usize) else {
+        return Some(format!("no weapon number {}", plan.weapon));
+    };
+    let Some(target_sheet) = setup.combatants.get(plan.target.index()) else {
+        return Some("no such target".to_owned());
+    };
+    if plan.target == who {
+        return Some("cannot attack oneself".to_owned());
+    }
+    let me = state.fighter(who);
+    let ws = &me.weapons[plan.weapon as usize];
+    if !ws.drawn {
+        return Some(format!("{} is not drawn (ready it first)", weapon.name));
+    }
+    if band(setup, state, who, plan.target, weapon).is_none() {
+        return Some(format!("{} is out of reach or range of {}", target_sheet.name, weapon.name));
+    }
+    if setup.cover(who.index(), plan.target.index()).object >= 100 {
+        return Some(format!("{} is completely hidden", target_sheet.name));
+    }
+    if !weapon.quick && ws.uses >= weapon.rate.max(1) {
+        return Some(format!("{} was already used {} time(s) this round (OD6-ACT-8)", weapon.name, ws.uses));
+    }
+    if setup.options.ammo_tracking
+        && let Some(ammo) = ws.ammo
+        && ammo < ammo_needed(weapon, plan.mode)
+    {
+        return Some(format!("{} has {ammo} round(s) left", weapon.name));
+    }
+    for mode in [plan.mode, plan.mode2] {
+        if !mode_fits(sheet, target_sheet, weapon, mode, only) {
+            return Some(format!("{mode:?} does not fit {}", weapon.name));
+        }
+    }
+    if plan.mode2 != Mode::Normal && !setup.options.stacking_free {
+        return Some("one fire mode or manoeuvre per attack (maneuver_stacking = one_each)".to_owned());
+    }
+    None
+}
+
+/// Targets and weapons `who` may attack with now.
+pub fn attack_options(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    only: bool,
+) -> super::List<(CombatantId, u8, i32), 8> {
+    let mut out = super::List::new();
+    let sheet = &setup.combatants[who.index()];
+    for t in 0..setup.combatants.len() {
+        let target = CombatantId(t as u16);
+        if target == who {
+            continue;
+        }
+        for w in 0..sheet.weapons.len() {
+            let plan = AttackPlan::new(target, w as u8);
+            if illegal(setup, state, who, &plan, only).is_none() {
+                out.push((target, w as u8, state.distance(who, target)));
+            }
+        }
+    }
+    out
+}
+
+/// The active value that is the base of an attack's difficulty, if any (OD6-DIFF-1, OD6-DEF-5).
+pub fn active_base(options: &Options, defender: &Fighter, close: bool) -> Option<(i32, DefKind)> {
+    let dodge = defender.dodge.map(|a| (a.value, DefKind::Dodge));
+    let block =
+        defender.block.filter(|_| close || options.block_vs_ranged).map(|a| (a.value, DefKind::Block(a.weapon)));
+    match (dodge, block) {
+        (Some(d), Some(b)) => Some(if b.0 > d.0 { b } else { d }),
+        (d, b) => d.or(b),
+    }
+}
+
+/// The passive defence (OD6-DIFF-1, OD6-DIFF-7).
+pub fn passive(options: &Options, sheet: &Sheet) -> i32 {
+    if !options.passive_defense_bonus {
+        return 10;
+    }
+    let best = sheet.agility().dice.max(sheet.skill(SkillId::DODGE).dice);
+    10 + ((best - 4).max(0) + 1) / 2
+}
+
+/// The modifiers of an attack apart from its base: fixed numbers, and dice modifiers (fixed
+/// values or rolled under `difficulty_modifiers = rolled`, OD6-DIFF-3).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Modifiers {
+    /// Numbers (range, weapon, penalties): never rolled.
+    pub fixed: i32,
+    /// Dice modifiers (cover, posture, blindness, gravity, mode, called shot).
+    pub dice: super::List<i32, 8>,
+}
+
+impl Modifiers {
+    /// The total with every dice modifier at its fixed value.
+    pub fn fixed_total(&self) -> i32 {
+        self.fixed + self.dice.iter().map(|&d| dice_value(d)).sum::<i32>()
+    }
+}
+
+/// The modifiers of `plan` by `who` (OD6-DIFF-2..6, OD6-MOVE-3/4, OD6-SPECIAL-*).
+pub fn modifiers(setup: &Setup, state: &State, who: CombatantId, plan: &AttackPlan, band: u8) -> Modifiers {
+    let options = &setup.options;
+    let sheet = &setup.combatants[who.index()];
+    let weapon = &sheet.weapons[plan.weapon as usize];
+    let target_sheet = &setup.combatants[plan.target.index()];
+    let target = state.fighter(plan.target);
+    let mut m = Modifiers::default();
+    if options.melee_range_modifier || !weapon.close() {
+        m.fixed += band_modifier(band);
+    }
+    m.fixed += weapon.difficulty_mod + state.fighter(who).difficulty_penalty;
+    let cover = setup.cover(who.index(), plan.target.index());
+    for (step, dice) in [(cover.smoke, [0, 1, 2, 4]), (cover.light, [0, 1, 2, 4])] {
+        if step > 0 {
+            m.dice.push(dice[step.min(3) as usize]);
+        }
+    }
+    match cover.object {
+        25 => m.dice.push(1),
+        50 => m.dice.push(2),
+        75 => m.dice.push(4),
+        _ => {}
+    }
+    match target.posture {
+        Posture::Standing => {}
+        Posture::Crouching => m.dice.push(1),
+        Posture::Prone => m.dice.push(if band <= 1 { -2 } else { 2 }),
+    }
+    if sheet.blind {
+        m.dice.push(4);
+    }
+    if target_sheet.blind {
+        m.dice.push(-4);
+    }
+    match setup.gravity {
+        Gravity::Normal => {}
+        Gravity::Low => m.dice.push(-1),
+        Gravity::Zero => m.dice.push(-2),
+        Gravity::Heavy => m.dice.push(3),
+    }
+    for mode in [plan.mode, plan.mode2] {
+        let (d, _) = mode_dice(mode);
+        if d != 0 {
+            m.dice.push(d);
+        }
+    }
+    let (d, _, _) = called_mods(plan.called, options);
+    if d != 0 {
+        m.dice.push(d);
+    }
+    m
+}
+
+/// The code an action roll of `skill` uses (OD6-ATK-1, OD6-ACT-2, OD6-TRACK-4, OD6-RES-3): the
+/// skill (doubled by a Fate Point), plus `bonus` dice, minus the multi-action and wound
+/// penalties and the pending knockdown penalty on Agility rolls.
+pub fn action_code(setup: &Setup, state: &State, who: CombatantId, skill: SkillId, fate: bool, bonus: i32) -> DieCode {
+    let sheet = &setup.combatants[who.index()];
+    let me = state.fighter(who);
+    let mut code = sheet.skill(skill);
+    if fate || me.climactic_round == state.round && me.climactic_round > 0 {
+        code = doubled(code);
+    }
+    code.add_dice(bonus - multi_penalty(sheet, me) - action_penalty(setup, state, who, skill))
+}
+
+/// The multi-action penalty in dice (OD6-ACT-2).
+pub fn multi_penalty(sheet: &Sheet, me: &Fighter) -> i32 {
+    (i32::from(me.declared) - sheet.allotment).max(0)
+}
+
+/// Wound, stun and knockdown penalties in dice on an action roll (OD6-TRACK-4, OD6-SPECIAL-9).
+pub fn action_penalty(setup: &Setup, state: &State, who: CombatantId, skill: SkillId) -> i32 {
+    let me = state.fighter(who);
+    let knock = if me.knock_pending && skill.agility_based() { 2 } else { 0 };
+    let surprise = if me.surprise_bonus { -1 } else { 0 };
+    level_penalty(&setup.options, me, state.round) + knock + surprise
+}
+
+/// The lasting hit-location penalty on a skill's total (OD6-SPECIAL-12).
+pub fn location_penalty(me: &Fighter, skill: SkillId) -> i32 {
+    let arm = me.locations & ((1 << Loc::Arm as u8) | (1 << Loc::Hand as u8)) != 0;
+    let combat = matches!(
+        skill,
+        SkillId::BRAWLING
+            | SkillId::MELEE
+            | SkillId::FIREARMS
+            | SkillId::MISSILE
+            | SkillId::THROWING
+            | SkillId::LIFTING
+    );
+    i32::from(arm && combat)
+}
+
+/// The damage code of a hit (OD6-DMG-1/2/5, OD6-RES-3): the weapon's code, Strength Damage for a
+/// "+" weapon (doubled by a Fate Point), the mode's and the called shot's dice.
+pub fn damage_code(setup: &Setup, who: CombatantId, plan: &AttackPlan, fate: bool) -> DieCode {
+    let options = &setup.options;
+    let sheet = &setup.combatants[who.index()];
+    let weapon = &sheet.weapons[plan.weapon as usize];
+    let mut code = weapon.damage;
+    if weapon.strength_plus {
+        let sd = strength_damage(sheet, options);
+        code = code.add_dice(if fate { 2 * sd } else { sd });
+    }
+    let (_, m1) = mode_dice(plan.mode);
+    let (_, m2) = mode_dice(plan.mode2);
+    let (_, _, called) = called_mods(plan.called, options);
+    code = code.add_dice(m1 + m2 + called);
+    if options.zero_damage_min_1d && code.dice < 1 {
+        code.dice = 1;
+    }
+    code
+}
+
+/// The resistance code against a damage type (OD6-DMG-6, OD6-ARM-1/2, OD6-TRACK-10).
+pub fn resistance_code(setup: &Setup, who: CombatantId, damage_type: DamageType, fate: bool) -> DieCode {
+    let options = &setup.options;
+    let sheet = &setup.combatants[who.index()];
+    let armor = if options.armor_single || damage_type == DamageType::Physical {
+        sheet.armor.physical
+    } else {
+        sheet.armor.energy
+    };
+    let strength = if options.body_points && !fate {
+        DieCode::default()
+    } else if fate && !options.body_points {
+        doubled(sheet.strength())
+    } else {
+        sheet.strength()
+    };
+    strength.plus(armor).plus(sheet.resistance_mod)
+}
+
+/// Whether the defender's armour protects against a weapon's type (OD6-DEF-7).
+pub fn armored_against(setup: &Setup, who: CombatantId, damage_type: DamageType) -> bool {
+    let sheet = &setup.combatants[who.index()];
+    let armor = if setup.options.armor_single || damage_type == DamageType::Physical {
+        sheet.armor.physical
+    } else {
+        sheet.armor.energy
+    };
+    armor.pips_value() > 0
+}

@@ -1,0 +1,716 @@
+//! The `opend6` scenario as the command line sees it: fights with a log, people at the table,
+//! simulation batches.
+
+use super::policy::{Ai, ai_choice, ai_passes, illegal_action};
+use super::setup::{Level, Posture, Setup};
+use super::{Action, AttackPlan, Called, Choice, DefKind, Event, Loc, Mode, OpenD6, Ready, Request, Rolled, State};
+use crate::{Line, Prompt, Scenario};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Outcome, Pending, Ruleset};
+use fray_sim::{Ledger, Simulate};
+use serde_json::json;
+
+/// A loaded `opend6` scenario.
+#[derive(Clone, Debug)]
+pub struct OpenD6Scenario(pub Setup);
+
+impl OpenD6Scenario {
+    fn name(&self, who: CombatantId) -> &str {
+        &self.0.combatants[who.index()].name
+    }
+
+    fn weapon(&self, who: CombatantId, w: u8) -> &str {
+        &self.0.combatants[who.index()].weapons[w as usize].name
+    }
+}
+
+impl Simulate for OpenD6Scenario {
+    fn combatant_count(&self) -> usize {
+        self.0.combatants.len()
+    }
+
+    fn run_batch(&self, dice: &mut fray_sim::BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError> {
+        let sink = FnSink(|event: &Event| {
+            if let Some(tally) = OpenD6::tally(event) {
+                ledger.tally(tally);
+            }
+            if let Event::Ended { result } = event {
+                ledger.finish(*result);
+            }
+        });
+        let mut fight = Fight::<OpenD6, _, _, _>::new(&self.0, fray_engine::FromSource(dice), Ai, sink);
+        for _ in 0..fights {
+            fight.restart();
+            fight.run()?;
+        }
+        Ok(())
+    }
+}
+
+/// A roll as the log shows it: `3D+2 [4,2] W[5] = 13`, with CP dice and a Critical Failure.
+pub fn rolled_text(r: &Rolled) -> String {
+    if r.regular == 0 && r.wild == 0 && r.cp == 0 {
+        return format!("{} = {}", r.code, r.total);
+    }
+    let (reg, wild) = (r.regular as usize, r.wild as usize);
+    let list = |f: &[u8]| f.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+    let mut s = format!(
+        "{}{} [{}] W[{}]",
+        r.code,
+        if r.fate { " (Fate Point)" } else { "" },
+        list(&r.faces[..reg]),
+        list(&r.faces[reg..reg + wild])
+    );
+    if r.cp > 0 {
+        s += &format!(" CP[{}]", list(&r.faces[reg + wild..]));
+    }
+    if r.critical_failure {
+        s += " (Critical Failure: the Wild Die and the highest die drop)";
+    }
+    if r.complication {
+        s += " (complication)";
+    }
+    s + &format!(" = {}", r.total)
+}
+
+fn roll_json(r: &Rolled) -> serde_json::Value {
+    json!({"code": r.code.to_string(), "faces": r.faces.as_slice(), "regular": r.regular, "wild": r.wild, "cp": r.cp,
+           "fate": r.fate, "total": r.total, "critical_failure": r.critical_failure, "complication": r.complication})
+}
+
+fn level_name(l: Level) -> String {
+    l.name().replace('_', " ")
+}
+
+fn mode_text(plan: &AttackPlan) -> String {
+    let mut parts = Vec::new();
+    for mode in [plan.mode, plan.mode2] {
+        let m = match mode {
+            Mode::Normal => continue,
+            Mode::BurstSingle => "burst fire as single".to_owned(),
+            Mode::FullAuto => "full auto".to_owned(),
+            Mode::Multi(e) => format!("single fire as multi (+{e})"),
+            Mode::SweepRanged | Mode::SweepClose => "sweep".to_owned(),
+            Mode::AllOut => "all-out".to_owned(),
+            Mode::Lunge => "lunge".to_owned(),
+            Mode::Knockdown => "knockdown".to_owned(),
+            Mode::Push => "push".to_owned(),
+            Mode::Grab => "grab".to_owned(),
+            Mode::Tackle => "tackle".to_owned(),
+        };
+        parts.push(m);
+    }
+    match plan.called {
+        Called::None => {}
+        Called::Small { size, disarm } => {
+            parts.push(format!("called shot (size {size}{})", if disarm { ", disarm" } else { "" }))
+        }
+        Called::Location(loc) => parts.push(format!("at the {}", format!("{loc:?}").to_lowercase())),
+        Called::Knockout => parts.push("knockout".to_owned()),
+    }
+    if parts.is_empty() { String::new() } else { format!(" ({})", parts.join(", ")) }
+}
+
+/// An exact probability for a prompt.
+fn chance(p: &fray_dice::BigRational) -> String {
+    use num_traits::ToPrimitive;
+    format!("{:.1}%", p.to_f64().unwrap_or(f64::NAN) * 100.0)
+}
+
+/// Answers with a person's choices for some combatants, the AI for the others.
+struct Table<'a> {
+    scenario: &'a OpenD6Scenario,
+    humans: Vec<CombatantId>,
+    ask: &'a mut dyn FnMut(&Prompt) -> usize,
+}
+
+impl Decider<OpenD6> for Table<'_> {
+    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
+        if !self.humans.contains(&who) {
+            return Ok(ai_choice(setup, state, who, request));
+        }
+        let (question, choices) = self.scenario.prompt(state, who, request);
+        let labels: Vec<String> = choices.iter().map(|(label, _)| label.clone()).collect();
+        let prompt = Prompt { who: self.scenario.name(who).to_owned(), question, options: labels };
+        let pick = (self.ask)(&prompt).min(choices.len().saturating_sub(1));
+        choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(Pending)
+    }
+
+    /// People are asked about points and early resumes only when they have something to spend.
+    fn passes_optional(&self, setup: &Setup, who: CombatantId, request: &Request) -> bool {
+        !self.humans.contains(&who) && ai_passes(setup, who, request)
+    }
+}
+
+impl OpenD6Scenario {
+    /// A request as a question with labelled legal choices.
+    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+        let setup = &self.0;
+        match request {
+            Request::Declare { max } => {
+                let sheet = &setup.combatants[who.index()];
+                let options = (1..=(*max).min(5))
+                    .map(|n| {
+                        let penalty = (i32::from(n) - sheet.allotment).max(0);
+                        let label = if penalty > 0 {
+                            format!("{n} actions (−{penalty}D on every roll this round)")
+                        } else {
+                            format!("{n} action{}", if n > 1 { "s" } else { "" })
+                        };
+                        (label, Choice::Count(n))
+                    })
+                    .collect();
+                ("how many actions this round?".to_owned(), options)
+            }
+            Request::Act { remaining, .. } => {
+                let actions = self.action_options(state, who, request);
+                (
+                    format!("your next action ({remaining} left)"),
+                    actions.into_iter().map(|(l, a)| (l, Choice::Act(a))).collect(),
+                )
+            }
+            Request::Interrupt { actor, target, total, difficulty } => {
+                let mut out = vec![("let it happen".to_owned(), Choice::Interrupt(None))];
+                let act = super::policy::act_request(setup, state, who, false);
+                for (label, action) in self.action_options(state, who, &act) {
+                    if matches!(action, Action::Defend { full: false, .. } | Action::Attack(_)) {
+                        out.push((label, Choice::Interrupt(Some(action))));
+                    }
+                }
+                let aim = target.map_or(String::new(), |t| format!(" at {}", self.name(t)));
+                (format!("{} rolled {total}{aim} (difficulty now {difficulty}): interrupt?", self.name(*actor)), out)
+            }
+            Request::Resume { last } => (
+                if *last { "the round ends: use your waited actions?" } else { "resume now?" }.to_owned(),
+                vec![("keep waiting".into(), Choice::Resume(false)), ("act now".into(), Choice::Resume(true))],
+            ),
+            Request::Fate { roll } => {
+                let mut out = vec![
+                    ("no".to_owned(), Choice::Fate(0)),
+                    ("spend a Fate Point (double your dice)".to_owned(), Choice::Fate(1)),
+                ];
+                if !state.fighter(who).climactic_used {
+                    out.push(("spend the climactic Fate Point (every roll this round)".to_owned(), Choice::Fate(2)));
+                }
+                (format!("Fate Point on the {roll:?} roll?").to_lowercase(), out)
+            }
+            Request::Cp { roll, total, need, max } => {
+                let options = (0..=(*max).min(5))
+                    .map(|n| (if n == 0 { "none".to_owned() } else { format!("{n} CP") }, Choice::Cp(n)))
+                    .collect();
+                let need = need.map_or(String::new(), |n| format!(", needs {n}"));
+                (format!("{roll:?} roll {total}{need}: spend Character Points?").to_lowercase(), options)
+            }
+        }
+    }
+
+    /// The legal actions of `who`, labelled, with the exact odds beside every attack.
+    fn action_options(&self, state: &State, who: CombatantId, request: &Request) -> Vec<(String, Action)> {
+        let setup = &self.0;
+        let Request::Act { attacks, move_m, free_move_m, .. } = request else { return Vec::new() };
+        let sheet = &setup.combatants[who.index()];
+        let me = state.fighter(who);
+        let mut candidates: Vec<Action> = Vec::new();
+        for &(target, weapon, _) in attacks {
+            let base = AttackPlan::new(target, weapon);
+            let modes = [
+                Mode::Normal,
+                Mode::BurstSingle,
+                Mode::FullAuto,
+                Mode::Multi(1),
+                Mode::SweepRanged,
+                Mode::AllOut,
+                Mode::Lunge,
+                Mode::SweepClose,
+                Mode::Knockdown,
+                Mode::Push,
+                Mode::Grab,
+                Mode::Tackle,
+            ];
+            for mode in modes {
+                candidates.push(Action::Attack(AttackPlan { mode, ..base }));
+            }
+            for called in [
+                Called::Location(Loc::Head),
+                Called::Location(Loc::Arm),
+                Called::Knockout,
+                Called::Small { size: 1, disarm: true },
+            ] {
+                candidates.push(Action::Attack(AttackPlan { called, ..base }));
+            }
+        }
+        for full in [false, true] {
+            candidates.push(Action::Defend { kind: DefKind::Dodge, full });
+            candidates.push(Action::Defend { kind: DefKind::Block(None), full });
+            for w in 0..sheet.weapons.len() {
+                candidates.push(Action::Defend { kind: DefKind::Block(Some(w as u8)), full });
+            }
+        }
+        candidates.push(Action::Wait);
+        let enemies: Vec<CombatantId> = (0..setup.combatants.len())
+            .filter(|&i| setup.combatants[i].side != sheet.side && !state.fighters[i].out(&setup.options))
+            .map(|i| CombatantId(i as u16))
+            .collect();
+        for &e in &enemies {
+            let d = state.distance(who, e);
+            let dir = (state.fighter(e).pos - me.pos).signum();
+            for (limit, free) in [(*free_move_m, true), (*move_m, false)] {
+                if limit > 0 && d > 0 {
+                    candidates.push(Action::Move { to: me.pos + dir * limit.min((d - 1).max(1)), free });
+                    candidates.push(Action::Move { to: me.pos - dir.max(1) * limit, free });
+                }
+            }
+            candidates.push(Action::Aim(e));
+        }
+        for w in 0..sheet.weapons.len() {
+            for what in [Ready::Draw, Ready::Reload, Ready::Switch] {
+                candidates.push(Action::Ready(w as u8, what));
+            }
+        }
+        candidates.extend([
+            Action::StandUp,
+            Action::Posture(Posture::Standing),
+            Action::Posture(Posture::Crouching),
+            Action::Posture(Posture::Prone),
+            Action::Escape,
+            Action::Squeeze,
+            Action::Recover,
+        ]);
+        for i in 0..setup.combatants.len() {
+            candidates.push(Action::FirstAid(CombatantId(i as u16)));
+        }
+        candidates.push(Action::Pass);
+        let mut seen = Vec::new();
+        candidates
+            .into_iter()
+            .filter(|a| {
+                let fresh = !seen.contains(a);
+                seen.push(*a);
+                fresh && illegal_action(setup, state, who, request, a).is_none()
+            })
+            .map(|a| (self.action_label(state, who, &a), a))
+            .collect()
+    }
+
+    fn action_label(&self, state: &State, who: CombatantId, action: &Action) -> String {
+        let setup = &self.0;
+        let sheet = &setup.combatants[who.index()];
+        match *action {
+            Action::Attack(plan) => {
+                let odds = super::odds::odds_in_state(setup, state, who, &plan).map_or(String::new(), |o| {
+                    let down = &o.hit * &o.down_given_hit;
+                    format!(" — hit {} ({}), takes out {}", chance(&o.hit), fray_dice::fraction(&o.hit), chance(&down))
+                });
+                format!(
+                    "attack {} with {}{}{odds}",
+                    self.name(plan.target),
+                    self.weapon(who, plan.weapon),
+                    mode_text(&plan)
+                )
+            }
+            Action::Defend { kind, full } => {
+                let what = match kind {
+                    DefKind::Dodge => "dodge".to_owned(),
+                    DefKind::Block(None) => "block (brawling)".to_owned(),
+                    DefKind::Block(Some(w)) => format!("parry with {}", self.weapon(who, w)),
+                };
+                if full {
+                    format!("full defence: {what} + 10, nothing else this round")
+                } else {
+                    format!("{what} (partial defence)")
+                }
+            }
+            Action::Wait => "wait (interrupt or act later)".to_owned(),
+            Action::Move { to, free } => {
+                format!("{} to {to} m (now {} m)", if free { "free half move" } else { "move" }, state.fighter(who).pos)
+            }
+            Action::Aim(t) => format!("aim at {}", self.name(t)),
+            Action::Ready(w, what) => {
+                format!("{} {}", format!("{what:?}").to_lowercase(), sheet.weapons[w as usize].name)
+            }
+            Action::StandUp => "stand up".to_owned(),
+            Action::Posture(p) => format!("go {}", format!("{p:?}").to_lowercase()),
+            Action::Escape => "try to escape the hold".to_owned(),
+            Action::Squeeze => "squeeze (Strength Damage)".to_owned(),
+            Action::FirstAid(p) => format!("first aid on {}", self.name(p)),
+            Action::Recover => "shake off the massive damage (Easy roll)".to_owned(),
+            Action::Pass => "end the turn".to_owned(),
+        }
+    }
+
+    /// One event as a line of the blow-by-blow log and as JSON.
+    pub fn line(&self, event: &Event) -> Line {
+        let n = |who: &CombatantId| self.name(*who).to_owned();
+        let outcome = |result: &FightResult| match result.outcome {
+            Outcome::Side(side) => format!("{} win", self.0.sides[side.index()]),
+            Outcome::Mutual => "mutual destruction".to_owned(),
+            Outcome::Stalemate => "stalemate at the cap".to_owned(),
+        };
+        let (text, json) = match event {
+            Event::RoundStarted { round } => (
+                Some(format!("— round {round} (t = {} s) —", (round - 1) * 5)),
+                json!({"event": "round", "round": round}),
+            ),
+            Event::Initiative { who, members, roll, bonus, total } => {
+                let names: Vec<String> = members.iter().map(n).collect();
+                let group = if members.len() > 1 { format!(" for {}", names.join(", ")) } else { String::new() };
+                let text = match roll {
+                    Some(r) => format!("{} initiative{group}: {} {bonus:+} = {total}", n(who), rolled_text(r)),
+                    None => format!("{} initiative{group}: {total}", n(who)),
+                };
+                (
+                    Some(text),
+                    json!({"event": "initiative", "who": n(who), "members": names, "roll": roll.as_ref().map(roll_json), "bonus": bonus, "total": total}),
+                )
+            }
+            Event::Order { order } => {
+                let mut parts: Vec<String> = Vec::new();
+                let mut last = u8::MAX;
+                for &(who, step) in order {
+                    if step == last {
+                        if let Some(p) = parts.last_mut() {
+                            *p += &format!(" = {}", n(&who));
+                        }
+                    } else {
+                        parts.push(n(&who));
+                    }
+                    last = step;
+                }
+                (
+                    Some(format!("order: {}", parts.join(", "))),
+                    json!({"event": "order", "order": order.iter().map(|(w, s)| json!({"who": n(w), "step": s})).collect::<Vec<_>>()}),
+                )
+            }
+            Event::TurnLost { who } => (
+                Some(format!("{} cannot act and loses the turn", n(who))),
+                json!({"event": "turn_lost", "who": n(who)}),
+            ),
+            Event::TurnStarted { who, clear } => (None, json!({"event": "turn", "who": n(who), "clear": clear})),
+            Event::SurpriseUsed { who } => (None, json!({"event": "surprise_used", "who": n(who)})),
+            Event::Declared { who, n: count } => {
+                let penalty = (i32::from(*count) - self.0.combatants[who.index()].allotment).max(0);
+                let p = if penalty > 0 { format!(" (−{penalty}D on every roll this round)") } else { String::new() };
+                (
+                    Some(format!("{} declares {count} action(s){p}", n(who))),
+                    json!({"event": "declared", "who": n(who), "actions": count}),
+                )
+            }
+            Event::Forfeit { who, why } => {
+                (Some(format!("{}: {why}", n(who))), json!({"event": "forfeit", "who": n(who), "why": why}))
+            }
+            Event::Acted { who, action } => {
+                let text = match action {
+                    Action::Wait => Some(format!("{} waits", n(who))),
+                    _ => None,
+                };
+                (text, json!({"event": "action", "who": n(who), "action": format!("{action:?}")}))
+            }
+            Event::DefenceSet { who, active, .. } => {
+                (None, json!({"event": "defence_set", "who": n(who), "value": active.value}))
+            }
+            Event::Out { who } => {
+                (Some(format!("{} is out of the fight", n(who))), json!({"event": "out", "who": n(who)}))
+            }
+            Event::Resumed { who, interrupting } => (
+                Some(match interrupting {
+                    Some(a) => format!("{} interrupts {}", n(who), n(a)),
+                    None => format!("{} resumes", n(who)),
+                }),
+                json!({"event": "resumed", "who": n(who), "interrupting": interrupting.map(|a| n(&a))}),
+            ),
+            Event::Points { who, cp, fp } => (
+                Some(match (cp, fp) {
+                    (0, 2) => format!("{} spends the climactic Fate Point", n(who)),
+                    (0, _) => format!("{} spends a Fate Point", n(who)),
+                    _ => format!("{} spends {cp} Character Point(s)", n(who)),
+                }),
+                json!({"event": "points", "who": n(who), "cp": cp, "fp": fp}),
+            ),
+            Event::Defence { who, kind, full, roll, value } => {
+                let what = match kind {
+                    DefKind::Dodge => "dodges".to_owned(),
+                    DefKind::Block(None) => "blocks".to_owned(),
+                    DefKind::Block(Some(w)) => format!("parries with {}", self.weapon(*who, *w)),
+                };
+                let full_text = if *full { " + 10 (full defence)" } else { "" };
+                (
+                    Some(format!("{} {what}: {}{full_text} → defence {value}", n(who), rolled_text(roll))),
+                    json!({"event": "defence", "who": n(who), "kind": format!("{kind:?}").to_lowercase(), "full": full, "roll": roll_json(roll), "value": value}),
+                )
+            }
+            Event::DefenceEnded { who } => (None, json!({"event": "defence_ended", "who": n(who)})),
+            Event::Attack { attacker, target, weapon, plan, roll, base, difficulty, hit } => {
+                let diff = if *difficulty == i32::MAX {
+                    "out of reach".to_owned()
+                } else {
+                    format!("difficulty {difficulty} (base {base})")
+                };
+                (
+                    Some(format!(
+                        "{} attacks {} with {}{}: {} vs {diff} → {}",
+                        n(attacker),
+                        n(target),
+                        self.weapon(*attacker, *weapon),
+                        mode_text(plan),
+                        rolled_text(roll),
+                        if *hit { format!("hit by {}", roll.total - difficulty) } else { "miss".to_owned() }
+                    )),
+                    json!({"event": "attack", "attacker": n(attacker), "target": n(target), "weapon": self.weapon(*attacker, *weapon),
+                           "mode": format!("{:?}", plan.mode), "called": format!("{:?}", plan.called), "roll": roll_json(roll),
+                           "base": base, "difficulty": if *difficulty == i32::MAX { json!(null) } else { json!(difficulty) }, "hit": hit}),
+                )
+            }
+            Event::Ammo { who, weapon, used } => {
+                (None, json!({"event": "ammo", "who": n(who), "weapon": self.weapon(*who, *weapon), "used": used}))
+            }
+            Event::Damage { by, target, roll, fixed, bonus, total } => (
+                Some(format!(
+                    "damage to {}: {}{}{} = {total}",
+                    n(target),
+                    rolled_text(roll),
+                    if *fixed != 0 { format!(" {fixed:+} (location)") } else { String::new() },
+                    if *bonus != 0 { format!(" {bonus:+} (bonus)") } else { String::new() }
+                )),
+                json!({"event": "damage", "by": by.map(|b| n(&b)), "target": n(target), "roll": roll_json(roll), "fixed": fixed, "bonus": bonus, "total": total}),
+            ),
+            Event::Resist { who, roll, total } => (
+                Some(match roll {
+                    Some(r) => {
+                        format!("{} resists: {}", n(who), rolled_text(r))
+                            + &if r.total != *total { format!(" → {total}") } else { String::new() }
+                    }
+                    None => format!("{} resists with nothing: 0", n(who)),
+                }),
+                json!({"event": "resist", "who": n(who), "roll": roll.as_ref().map(roll_json), "total": total}),
+            ),
+            Event::Wound { who, by, margin, incoming, from, to, bp } => {
+                let track = if self.0.options.body_points { format!(", {bp} BP left") } else { String::new() };
+                (
+                    Some(format!(
+                        "{}: injury {margin} → {} ({} → {}){track}",
+                        n(who),
+                        level_name(*incoming),
+                        level_name(*from),
+                        level_name(*to)
+                    )),
+                    json!({"event": "wound", "who": n(who), "by": by.map(|b| n(&b)), "margin": margin, "incoming": incoming.name(),
+                           "from": from.name(), "to": to.name(), "bp": bp}),
+                )
+            }
+            Event::StunWindow { who, until } => (
+                Some(format!("{} is stunned: −1D on actions through round {until}", n(who))),
+                json!({"event": "stun_window", "who": n(who), "until": until}),
+            ),
+            Event::StayUp { who, roll, ok } => (
+                Some(format!(
+                    "{} stay-up roll: {} vs 15 → {}",
+                    n(who),
+                    rolled_text(roll),
+                    if *ok { "stays conscious (−3D)" } else { "falls unconscious" }
+                )),
+                json!({"event": "stay_up", "who": n(who), "roll": roll_json(roll), "ok": ok}),
+            ),
+            Event::Unconscious { who, until } => (
+                Some(if *until == u32::MAX {
+                    format!("{} is unconscious for the rest of the fight", n(who))
+                } else {
+                    format!("{} is unconscious through round {until}", n(who))
+                }),
+                json!({"event": "unconscious", "who": n(who), "until": if *until == u32::MAX { json!(null) } else { json!(until) }}),
+            ),
+            Event::Woke { who } => (Some(format!("{} wakes up", n(who))), json!({"event": "woke", "who": n(who)})),
+            Event::Survival { who, roll, need, died } => (
+                Some(format!(
+                    "{} survival check: {} vs {need} → {}",
+                    n(who),
+                    rolled_text(roll),
+                    if *died { "dies" } else { "hangs on" }
+                )),
+                json!({"event": "survival", "who": n(who), "roll": roll_json(roll), "need": need, "died": died}),
+            ),
+            Event::Moved { who, from, to, free } => (
+                Some(format!("{} {} from {from} m to {to} m", n(who), if *free { "moves (free)" } else { "moves" })),
+                json!({"event": "moved", "who": n(who), "from": from, "to": to, "free": free}),
+            ),
+            Event::Aimed { who, target, rounds } => (
+                Some(format!("{} aims at {} ({rounds} round(s), +{}D)", n(who), n(target), rounds.min(&3))),
+                json!({"event": "aimed", "who": n(who), "target": n(target), "rounds": rounds}),
+            ),
+            Event::AimEnded { who } => (None, json!({"event": "aim_ended", "who": n(who)})),
+            Event::Readied { who, weapon, what } => (
+                Some(format!(
+                    "{} {} {}",
+                    n(who),
+                    match what {
+                        Ready::Draw => "draws",
+                        Ready::Reload => "reloads",
+                        Ready::Switch => "switches the setting of",
+                    },
+                    self.weapon(*who, *weapon)
+                )),
+                json!({"event": "readied", "who": n(who), "weapon": self.weapon(*who, *weapon), "what": format!("{what:?}").to_lowercase()}),
+            ),
+            Event::Dropped { who, weapon } => (
+                Some(format!("{} drops {}", n(who), self.weapon(*who, *weapon))),
+                json!({"event": "dropped", "who": n(who), "weapon": self.weapon(*who, *weapon)}),
+            ),
+            Event::PostureChanged { who, posture, forced } => (
+                Some(format!(
+                    "{} {} {}",
+                    n(who),
+                    if *forced { "is knocked" } else { "goes" },
+                    format!("{posture:?}").to_lowercase()
+                )),
+                json!({"event": "posture", "who": n(who), "posture": format!("{posture:?}").to_lowercase(), "forced": forced}),
+            ),
+            Event::KnockPenalty { who, pending } => (
+                pending.then(|| format!("{} takes −2D on the next Agility roll", n(who))),
+                json!({"event": "knock_penalty", "who": n(who), "pending": pending}),
+            ),
+            Event::Held { who, by } => (
+                Some(match by {
+                    Some(h) => format!("{} is held by {}", n(who), n(h)),
+                    None => format!("{} is free", n(who)),
+                }),
+                json!({"event": "held", "who": n(who), "by": by.map(|b| n(&b))}),
+            ),
+            Event::Opposed { who, what, roll, against, ok } => (
+                Some(format!(
+                    "{} {what}: {} vs {against} → {}",
+                    n(who),
+                    rolled_text(roll),
+                    if *ok { "succeeds" } else { "fails" }
+                )),
+                json!({"event": "opposed", "who": n(who), "what": what, "roll": roll_json(roll), "against": against, "ok": ok}),
+            ),
+            Event::Aid { who, patient, roll, difficulty, to, ok } => (
+                Some(format!(
+                    "{} gives {} first aid: {} vs {difficulty} → {}",
+                    n(who),
+                    n(patient),
+                    rolled_text(roll),
+                    if *ok { format!("now {}", level_name(*to)) } else { "no effect".to_owned() }
+                )),
+                json!({"event": "aid", "who": n(who), "patient": n(patient), "roll": roll_json(roll), "difficulty": difficulty, "to": to.name(), "ok": ok}),
+            ),
+            Event::Restricted { who, until } => (
+                Some(if *until == 0 {
+                    format!("{} shakes off the massive damage", n(who))
+                } else {
+                    format!("{} reels from massive damage: defence and moving away only through round {until}", n(who))
+                }),
+                json!({"event": "restricted", "who": n(who), "until": until}),
+            ),
+            Event::Recovery { who, roll, ok } => (
+                Some(format!(
+                    "{} recovery roll: {} vs 10 → {}",
+                    n(who),
+                    rolled_text(roll),
+                    if *ok { "success" } else { "failure" }
+                )),
+                json!({"event": "recovery", "who": n(who), "roll": roll_json(roll), "ok": ok}),
+            ),
+            Event::LocationEffect { who, loc } => (
+                Some(format!("{}'s {} wound has a lasting effect", n(who), format!("{loc:?}").to_lowercase())),
+                json!({"event": "location_effect", "who": n(who), "location": format!("{loc:?}").to_lowercase()}),
+            ),
+            Event::DifficultyPenalty { who, penalty } => (
+                Some(format!("{} rolls at +{penalty} difficulty until healed", n(who))),
+                json!({"event": "difficulty_penalty", "who": n(who), "penalty": penalty}),
+            ),
+            Event::Recovered { who } => {
+                (Some(format!("{} is no longer stunned", n(who))), json!({"event": "recovered", "who": n(who)}))
+            }
+            Event::BodyPoints { who, roll, max } => (
+                Some(format!("{} Body Points: 20 + {} = {max}", n(who), rolled_text(roll))),
+                json!({"event": "body_points", "who": n(who), "roll": roll_json(roll), "max": max}),
+            ),
+            Event::Ended { result } => (
+                Some(format!("combat ends after {} round(s): {}", result.length, outcome(result))),
+                json!({"event": "end", "outcome": outcome(result), "rounds": result.length}),
+            ),
+        };
+        Line { text, json }
+    }
+}
+
+impl Scenario for OpenD6Scenario {
+    fn ruleset(&self) -> &'static str {
+        OpenD6::ID
+    }
+
+    fn combatants(&self) -> Vec<String> {
+        self.0.combatants.iter().map(|c| c.name.clone()).collect()
+    }
+
+    fn sides(&self) -> Vec<String> {
+        self.0.sides.clone()
+    }
+
+    fn explain(&self) -> String {
+        let setup = &self.0;
+        let mut out = format!(
+            "ruleset opend6, {} combatants on {} sides, cap {} rounds\n",
+            setup.combatants.len(),
+            setup.sides.len(),
+            setup.max_rounds
+        );
+        for c in &setup.combatants {
+            let skills: Vec<String> = super::setup::SKILLS
+                .iter()
+                .enumerate()
+                .filter_map(|(i, (name, _))| c.skills[i].map(|code| format!("{name} {code}")))
+                .collect();
+            out += &format!(
+                "  {} ({}{}{}): Agility {}, Strength {}, Perception {}; {}; position {} m; policy {}/{}/{}\n",
+                c.name,
+                setup.sides[c.side.index()],
+                c.group.as_ref().map_or(String::new(), |g| format!(", group {g}")),
+                if c.hero { ", hero" } else { "" },
+                c.agility(),
+                c.strength(),
+                c.perception(),
+                if skills.is_empty() { "no skills listed".to_owned() } else { skills.join(", ") },
+                c.position,
+                c.policy.name(0),
+                c.policy.name(1),
+                c.policy.name(2),
+            );
+            for w in &c.weapons[..c.weapons.len() - 1] {
+                out += &format!(
+                    "    {} ({}): damage {}{}{}\n",
+                    w.name,
+                    w.skill.name(),
+                    if w.strength_plus { "+" } else { "" },
+                    w.damage,
+                    w.ranges.map_or(String::new(), |r| format!(", ranges {}/{}/{} m", r[0], r[1], r[2]))
+                );
+            }
+            if c.armor.physical.pips_value() > 0 || c.armor.energy.pips_value() > 0 {
+                out += &format!("    armour: physical {}, energy {}\n", c.armor.physical, c.armor.energy);
+            }
+        }
+        out
+    }
+
+    fn attack_odds(&self, attacker: &str, defender: &str) -> Result<crate::AttackOdds, String> {
+        super::odds::attack_odds(&self.0, attacker, defender)
+    }
+
+    fn fight(
+        &self,
+        dice: &mut dyn Dice,
+        _seed: Option<u64>,
+        humans: &[String],
+        ask: &mut dyn FnMut(&Prompt) -> usize,
+        out: &mut dyn FnMut(&Line),
+    ) -> Result<FightResult, FightError> {
+        let humans: Vec<CombatantId> = humans
+            .iter()
+            .filter_map(|h| self.0.combatants.iter().position(|c| &c.name == h))
+            .map(|i| CombatantId(i as u16))
+            .collect();
+        let table = Table { scenario: self, humans, ask };
+        let sink = FnSink(|event: &Event| out(&self.line(event)));
+        Fight::<OpenD6, _, _, _>::new(&self.0, dice, table, sink).run()
+    }
+}

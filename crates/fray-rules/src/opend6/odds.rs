@@ -1,0 +1,502 @@
+//! Odds in context: one attack's chance to hit and the distribution of what it does to the
+//! defender — the wound level after stacking, unconsciousness, the stay-up roll — over the attack
+//! roll, the defender's active defence roll, the damage roll and the resistance roll, from the
+//! fight's own rule functions.
+//!
+//! Every probability is an exact fraction over the outcomes it places. A Wild Die explodes without
+//! bound, so each chain is followed to [`DEPTH`] extra tosses; the mass of longer chains (at most
+//! 6^−25 ≈ 3.5·10^−20 per roll) is reported as the residual, a bound on every value's error.
+
+use super::attack::{self, action_code};
+use super::options::NegativeResistance;
+use super::policy;
+use super::roll::{self, OneReads};
+use super::setup::{DieCode, LEVELS, Level, SkillId};
+use super::{AttackPlan, DefKind, OpenD6, State};
+use crate::AttackOdds;
+use fray_dice::{BigRational, BigUint};
+use fray_engine::{CombatantId, Ruleset};
+use num_traits::{One, Zero};
+
+/// Extra Wild-Die tosses followed per roll.
+pub const DEPTH: u32 = 24;
+
+/// A distribution over integers with weights over a common denominator 6^e.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dist {
+    /// The smallest value.
+    pub min: i32,
+    /// Weights of min, min + 1, …
+    pub w: Vec<BigUint>,
+    /// The denominator's power of 6.
+    pub e: u32,
+}
+
+impl Dist {
+    fn point(v: i32) -> Dist {
+        Dist { min: v, w: vec![BigUint::one()], e: 0 }
+    }
+
+    fn d6() -> Dist {
+        Dist { min: 1, w: vec![BigUint::one(); 6], e: 1 }
+    }
+
+    fn convolve(&self, other: &Dist) -> Dist {
+        let mut w = vec![BigUint::zero(); self.w.len() + other.w.len() - 1];
+        for (i, a) in self.w.iter().enumerate() {
+            if a.is_zero() {
+                continue;
+            }
+            for (j, b) in other.w.iter().enumerate() {
+                if !b.is_zero() {
+                    w[i + j] += a * b;
+                }
+            }
+        }
+        Dist { min: self.min + other.min, w, e: self.e + other.e }
+    }
+
+    /// Weights scaled to the denominator 6^e (e ≥ self.e).
+    fn to_e(&self, e: u32) -> Dist {
+        let k = BigUint::from(6u8).pow(e - self.e);
+        Dist { min: self.min, w: self.w.iter().map(|w| w * &k).collect(), e }
+    }
+
+    /// Adds two weighted distributions over the same denominator.
+    fn mix(&self, other: &Dist) -> Dist {
+        let e = self.e.max(other.e);
+        let (a, b) = (self.to_e(e), other.to_e(e));
+        let min = a.min.min(b.min);
+        let max = (a.min + a.w.len() as i32).max(b.min + b.w.len() as i32);
+        let mut w = vec![BigUint::zero(); (max - min) as usize];
+        for d in [&a, &b] {
+            for (i, x) in d.w.iter().enumerate() {
+                w[(d.min - min) as usize + i] += x;
+            }
+        }
+        Dist { min, w, e }
+    }
+
+    fn shift(mut self, k: i32) -> Dist {
+        self.min += k;
+        self
+    }
+
+    fn map(&self, f: impl Fn(i32) -> i32) -> Dist {
+        let values: Vec<i32> = (0..self.w.len()).map(|i| f(self.min + i as i32)).collect();
+        let min = values.iter().copied().min().unwrap_or(0);
+        let max = values.iter().copied().max().unwrap_or(0);
+        let mut w = vec![BigUint::zero(); (max - min + 1) as usize];
+        for (i, v) in values.iter().enumerate() {
+            w[(v - min) as usize] += &self.w[i];
+        }
+        Dist { min, w, e: self.e }
+    }
+
+    fn denominator(&self) -> BigUint {
+        BigUint::from(6u8).pow(self.e)
+    }
+
+    fn ratio(&self, w: &BigUint) -> BigRational {
+        BigRational::new(w.clone().into(), self.denominator().into())
+    }
+
+    /// P(value ≥ t).
+    pub fn at_least(&self, t: i32) -> BigRational {
+        let from = (t - self.min).max(0) as usize;
+        let sum: BigUint = self.w.iter().skip(from).sum();
+        self.ratio(&sum)
+    }
+
+    /// The probabilities of the values, in order.
+    pub fn outcomes(&self) -> Vec<(i32, BigRational)> {
+        self.w
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| !w.is_zero())
+            .map(|(i, w)| (self.min + i as i32, self.ratio(w)))
+            .collect()
+    }
+}
+
+/// The distribution of the sum of `n` d6 less their highest die (`n` ≥ 1).
+fn sum_less_highest(n: i32) -> Dist {
+    // States (sum, max) with weights over 6^dice.
+    let mut states: Vec<Vec<BigUint>> = vec![vec![BigUint::zero(); 7]; 1];
+    states[0][0] = BigUint::one();
+    for k in 0..n {
+        let mut next = vec![vec![BigUint::zero(); 7]; (6 * (k + 1) + 1) as usize];
+        for (sum, row) in states.iter().enumerate() {
+            for (max, w) in row.iter().enumerate() {
+                if w.is_zero() {
+                    continue;
+                }
+                for f in 1..=6usize {
+                    next[sum + f][max.max(f)] += w;
+                }
+            }
+        }
+        states = next;
+    }
+    let mut out = vec![BigUint::zero(); states.len()];
+    for (sum, row) in states.iter().enumerate() {
+        for (max, w) in row.iter().enumerate() {
+            if !w.is_zero() {
+                out[sum - max] += w;
+            }
+        }
+    }
+    Dist { min: 0, w: out, e: n as u32 }
+}
+
+/// The distribution of a die-code roll with its Wild Die (OD6-DICE-3..6), chains followed to
+/// [`DEPTH`] extra tosses.
+pub fn code_dist(code: DieCode, one: OneReads) -> Dist {
+    if code.dice < 1 {
+        return Dist::point(code.pips.max(0));
+    }
+    let n = code.dice - 1;
+    let mut regular = Dist::point(0);
+    for _ in 0..n {
+        regular = regular.convolve(&Dist::d6());
+    }
+    // The Wild Die when its first toss is not 1: 2..5, or 6 and a chain.
+    let e = DEPTH + 1;
+    let mut wild = vec![BigUint::zero(); (6 + 6 * DEPTH as usize + 5) + 1];
+    for w in &mut wild[2..=5] {
+        *w = BigUint::from(6u8).pow(DEPTH);
+    }
+    for j in 0..DEPTH {
+        for f in 1..=5u32 {
+            wild[(6 + 6 * j + f) as usize] = BigUint::from(6u8).pow(DEPTH - 1 - j);
+        }
+    }
+    let wild = Dist { min: 0, w: wild, e };
+    let otherwise = regular.convolve(&wild);
+    // First toss 1, probability 1/6.
+    let mut on_one = match one {
+        OneReads::Cancel if n >= 1 => sum_less_highest(n),
+        OneReads::Cancel => Dist::point(0),
+        OneReads::Complication | OneReads::Plain => regular.clone().shift(1),
+    };
+    on_one.e += 1;
+    otherwise.mix(&on_one).shift(code.pips)
+}
+
+/// The mass a truncated roll leaves unplaced: 6^−(DEPTH+1) when its Wild Die can explode.
+fn residual_of(code: DieCode) -> BigRational {
+    if code.dice < 1 {
+        BigRational::zero()
+    } else {
+        BigRational::new(BigUint::one().into(), BigUint::from(6u8).pow(DEPTH + 1).into())
+    }
+}
+
+/// What one attack's odds are computed from.
+#[derive(Clone, Debug)]
+pub struct Inputs {
+    /// The attack code.
+    pub attack: DieCode,
+    /// The defender's defence roll, if he rolls one: its code and what is added (+10 full).
+    pub defence: Option<(DieCode, i32)>,
+    /// The base when he does not roll (10 or a value in force).
+    pub base: i32,
+    /// Fixed modifiers (range, cover, …) at their fixed values.
+    pub mods: i32,
+    /// The damage code.
+    pub damage: DieCode,
+    /// Fixed damage (hit location).
+    pub fixed: i32,
+    /// Whether the damage bonus applies.
+    pub bonus: bool,
+    /// The resistance code.
+    pub resistance: DieCode,
+    /// A stun weapon.
+    pub stun: bool,
+    /// A knockout attempt.
+    pub knockout: bool,
+    /// The defender's level, Body Points and maximum.
+    pub level: Level,
+    /// Body Points.
+    pub bp: i32,
+    /// Body Points maximum.
+    pub bp_max: i32,
+    /// The stay-up code (the higher of stamina and willpower).
+    pub stay_up: DieCode,
+    /// The defender is already unconscious.
+    pub unconscious: bool,
+}
+
+/// One attack's odds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Odds {
+    /// P(hit).
+    pub hit: BigRational,
+    /// Given a hit: no injury, then each level reached, with probabilities.
+    pub levels: Vec<(Option<Level>, BigRational)>,
+    /// P(out of the fight | hit).
+    pub down_given_hit: BigRational,
+    /// The injury margin D's distribution given a hit.
+    pub margin: Vec<(i32, BigRational)>,
+    /// The unplaced mass bound.
+    pub residual: BigRational,
+}
+
+/// The odds of one attack under `options`.
+pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
+    let skill_one = OneReads::skill(options);
+    let damage_one = OneReads::damage(options);
+    let a = code_dist(inputs.attack, skill_one);
+    let v = match inputs.defence {
+        Some((code, add)) => code_dist(code, skill_one).shift(add),
+        None => Dist::point(inputs.base),
+    };
+    // Hit, and the damage bonus's distribution with it (OD6-DIFF-2, OD6-DICE-8, OD6-DMG-4).
+    let mut bonus_w: Vec<BigUint> = Vec::new();
+    for (i, wa) in a.w.iter().enumerate() {
+        if wa.is_zero() {
+            continue;
+        }
+        let av = a.min + i as i32;
+        for (j, wv) in v.w.iter().enumerate() {
+            if wv.is_zero() {
+                continue;
+            }
+            let difficulty = (v.min + j as i32 + inputs.mods).max(3);
+            if av >= difficulty {
+                let b = if inputs.bonus { roll::damage_bonus(av - difficulty) } else { 0 } as usize;
+                if bonus_w.len() <= b {
+                    bonus_w.resize(b + 1, BigUint::zero());
+                }
+                bonus_w[b] += wa * wv;
+            }
+        }
+    }
+    let bonus = Dist { min: 0, w: if bonus_w.is_empty() { vec![BigUint::zero()] } else { bonus_w }, e: a.e + v.e };
+    let hit_mass: BigUint = bonus.w.iter().sum();
+    let hit = bonus.ratio(&hit_mass);
+    let mut residual = residual_of(inputs.attack) + inputs.defence.map_or(BigRational::zero(), |d| residual_of(d.0));
+    if hit_mass.is_zero() {
+        return Odds { hit, levels: Vec::new(), down_given_hit: BigRational::zero(), margin: Vec::new(), residual };
+    }
+    // Damage total T = max(0, roll + fixed + bonus), D = T − resistance (OD6-DMG-1, -7, -8).
+    let x = code_dist(inputs.damage, damage_one).shift(inputs.fixed);
+    let total = x.convolve(&bonus).map(|t| t.max(0));
+    let r = code_dist(inputs.resistance, damage_one);
+    let r = match options.negative_resistance {
+        NegativeResistance::AddToInjury => r,
+        _ => r.map(|v| v.max(0)),
+    };
+    let minus_r = Dist { min: -(r.min + r.w.len() as i32 - 1), w: r.w.iter().rev().cloned().collect(), e: r.e };
+    let d = total.convolve(&minus_r);
+    residual += residual_of(inputs.damage) + residual_of(inputs.resistance) + residual_of(inputs.stay_up);
+    let hit_total = d.ratio(&d.w.iter().sum());
+    let stays_up = code_dist(inputs.stay_up, skill_one).at_least(15);
+    let mut levels: Vec<(Option<Level>, BigRational)> = Vec::new();
+    let mut down = BigRational::zero();
+    let mut margin = Vec::new();
+    for (i, w) in d.w.iter().enumerate() {
+        if w.is_zero() {
+            continue;
+        }
+        let dv = d.min + i as i32;
+        let p = d.ratio(w) / &hit_total;
+        margin.push((dv, p.clone()));
+        let injury = roll::injury(options, inputs.level, inputs.bp, inputs.bp_max, dv, inputs.stun, inputs.knockout);
+        let level = injury.map(|j| j.to);
+        let out_now =
+            |to: Level| to >= Level::MortallyWounded || (options.out_incapacitated && to >= Level::Incapacitated);
+        let p_down = match injury {
+            _ if inputs.unconscious => BigRational::one(),
+            None => BigRational::zero(),
+            Some(j) if j.unconscious_rounds > 0 || out_now(j.to) => BigRational::one(),
+            Some(j) if j.to == Level::Incapacitated && inputs.level < Level::Incapacitated => {
+                BigRational::one() - &stays_up
+            }
+            Some(_) => BigRational::zero(),
+        };
+        down += &p * p_down;
+        match levels.iter_mut().find(|(l, _)| *l == level) {
+            Some(entry) => entry.1 += p,
+            None => levels.push((level, p)),
+        }
+    }
+    levels.sort_by_key(|(l, _)| l.map_or(-1, |l| l.index()));
+    Odds { hit, levels, down_given_hit: down, margin, residual }
+}
+
+/// The odds of `plan` by `who` in `state`: the defender's active value in force (or his passive
+/// defence) as the base; the attacker's declared actions and penalties as they stand.
+pub fn odds_in_state(setup: &super::Setup, state: &State, who: CombatantId, plan: &AttackPlan) -> Option<Odds> {
+    let weapon = &setup.combatants[who.index()].weapons[plan.weapon as usize];
+    let band = attack::band(setup, state, who, plan.target, weapon)?;
+    let defender = state.fighter(plan.target);
+    let base = attack::active_base(&setup.options, defender, weapon.close())
+        .map_or_else(|| attack::passive(&setup.options, &setup.combatants[plan.target.index()]), |b| b.0);
+    let inputs = inputs(setup, state, who, plan, band, None, base);
+    Some(compute(&setup.options, &inputs))
+}
+
+fn inputs(
+    setup: &super::Setup,
+    state: &State,
+    who: CombatantId,
+    plan: &AttackPlan,
+    band: u8,
+    defence: Option<(DieCode, i32)>,
+    base: i32,
+) -> Inputs {
+    let options = &setup.options;
+    let sheet = &setup.combatants[who.index()];
+    let weapon = &sheet.weapons[plan.weapon as usize];
+    let me = state.fighter(who);
+    let aim = match me.aim {
+        Some((t, r, _)) if t == plan.target && weapon.skill.aimable() => i32::from(r.min(3)),
+        _ => 0,
+    };
+    let mut attack_code = action_code(setup, state, who, weapon.skill, false, aim);
+    attack_code.pips -= attack::location_penalty(me, weapon.skill);
+    let (_, fixed, _) = attack::called_mods(plan.called, options);
+    let bonus_on = match options.damage_bonus {
+        super::options::DamageBonus::All => true,
+        super::options::DamageBonus::HeroesOnly => sheet.hero,
+        super::options::DamageBonus::Off => false,
+    } && attack::bonus_applies(plan.called);
+    let target = &setup.combatants[plan.target.index()];
+    let t = state.fighter(plan.target);
+    let (stamina, willpower) = (target.skill(SkillId::STAMINA), target.skill(SkillId::WILLPOWER));
+    Inputs {
+        attack: attack_code,
+        defence,
+        base,
+        mods: attack::modifiers(setup, state, who, plan, band).fixed_total(),
+        damage: attack::damage_code(setup, who, plan, false),
+        fixed,
+        bonus: bonus_on,
+        resistance: attack::resistance_code(setup, plan.target, weapon.damage_type, false),
+        stun: me.weapons[plan.weapon as usize].stun,
+        knockout: plan.called == super::Called::Knockout,
+        level: t.level,
+        bp: t.bp,
+        bp_max: t.bp_max,
+        stay_up: if willpower.pips_value() > stamina.pips_value() { willpower } else { stamina },
+        unconscious: t.unconscious(),
+    }
+}
+
+/// The odds of `attacker`'s attack on `defender` at the start of the fight, as their policies
+/// play it: the attacker's declared actions, weapon and combat option; the defender's active
+/// defence as his `actions` policy makes it (a full defence, a partial dodge at −1D, or none).
+pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Result<AttackOdds, String> {
+    let find = |name: &str| {
+        setup.combatants.iter().position(|c| c.name == name).map(|i| CombatantId(i as u16)).ok_or_else(|| {
+            let names: Vec<&str> = setup.combatants.iter().map(|c| c.name.as_str()).collect();
+            format!("no combatant `{name}` (combatants: {})", names.join(", "))
+        })
+    };
+    let (a, d) = (find(attacker)?, find(defender)?);
+    if a == d {
+        return Err("an attacker cannot attack itself".into());
+    }
+    let mut state = OpenD6::initial_state(setup);
+    state.round = 1;
+    // The attacker's declaration, with the defender as its target.
+    let n = match policy::ai_choice(setup, &state, a, &super::Request::Declare { max: 9 }) {
+        super::Choice::Count(n) => n,
+        _ => 1,
+    };
+    state.fighters[a.index()].declared = n;
+    let options = attack::attack_options(setup, &state, a, n == 1);
+    let sheet = &setup.combatants[a.index()];
+    let weapon = options
+        .iter()
+        .filter(|o| o.0 == d)
+        .max_by_key(|o| attack::damage_code(setup, a, &AttackPlan::new(d, o.1), false).pips_value())
+        .map(|o| o.1)
+        .ok_or_else(|| format!("`{defender}` is not within reach or range of any of `{attacker}`'s weapons"))?;
+    let mut plan = AttackPlan::new(d, weapon);
+    if let super::Choice::Act(super::Action::Attack(p)) = policy::ai_choice(
+        setup,
+        &state,
+        a,
+        &super::Request::Act {
+            remaining: n,
+            only: n == 1,
+            attacks: smallvec::smallvec![(d, weapon, state.distance(a, d))],
+            move_m: 0,
+            free_move_m: 0,
+            held: false,
+            defend_only: false,
+            free_ok: false,
+        },
+    ) && p.target == d
+    {
+        plan = p;
+    }
+    let band = attack::band(setup, &state, a, d, &sheet.weapons[plan.weapon as usize]).unwrap_or(1);
+    // The defender's active defence as his policy rolls it.
+    let def_sheet = &setup.combatants[d.index()];
+    let close = sheet.weapons[plan.weapon as usize].close();
+    let kind = policy::best_defence(setup, &state, d, close);
+    let skill = match kind {
+        DefKind::Dodge => SkillId::DODGE,
+        DefKind::Block(None) => SkillId::BRAWLING,
+        DefKind::Block(Some(_)) => SkillId::MELEE,
+    };
+    let kind_applies = close || kind == DefKind::Dodge || setup.options.block_vs_ranged;
+    let (defence, defence_text) = match def_sheet.policy.name(0) {
+        "full_defense" if kind_applies => (
+            Some((def_sheet.skill(skill), 10)),
+            format!("{defender} makes a full defence: {} roll + 10", def_sheet.skill(skill)),
+        ),
+        "dodge_and_attack" | "wait_and_dodge" if kind_applies => {
+            let code = def_sheet.skill(skill).add_dice(-1);
+            (Some((code, 0)), format!("{defender} rolls a partial defence at −1D: {code}"))
+        }
+        _ => (None, format!("{defender} relies on passive defence {}", attack::passive(&setup.options, def_sheet))),
+    };
+    let base = attack::passive(&setup.options, def_sheet);
+    let inputs = inputs(setup, &state, a, &plan, band, defence, base);
+    let odds = compute(&setup.options, &inputs);
+    let weapon_name = &sheet.weapons[plan.weapon as usize].name;
+    let mut assumptions = vec![
+        format!(
+            "{attacker} declares {n} action(s) and attacks with {weapon_name} ({:?}{}): {} against difficulty base + {:+}, floor 3",
+            plan.mode,
+            if plan.called == super::Called::None { String::new() } else { format!(", {:?}", plan.called) },
+            inputs.attack,
+            inputs.mods
+        ),
+        defence_text,
+        format!(
+            "damage {}{}{} against resistance {}",
+            inputs.damage,
+            if inputs.fixed != 0 { format!(" {:+}", inputs.fixed) } else { String::new() },
+            if inputs.bonus { " + the damage bonus" } else { "" },
+            inputs.resistance
+        ),
+        "no Character or Fate Points spent".to_owned(),
+    ];
+    if inputs.level != Level::Healthy {
+        assumptions.push(format!("{defender} starts {}", inputs.level.name().replace('_', " ")));
+    }
+    let damage_given_hit = odds
+        .levels
+        .iter()
+        .map(|(level, p)| {
+            let label = level.map_or("no injury".to_owned(), |l| l.name().replace('_', " "));
+            (label, vec![("level".to_owned(), level.map_or(0, |l| l.index()))], p.clone())
+        })
+        .collect();
+    let down = &odds.hit * &odds.down_given_hit;
+    let _ = LEVELS;
+    Ok(AttackOdds {
+        assumptions,
+        hit: odds.hit,
+        damage_heading: format!("{defender}'s wound level after one hit, given a hit"),
+        damage_given_hit,
+        down_given_hit: odds.down_given_hit,
+        down,
+        residual: odds.residual,
+    })
+}

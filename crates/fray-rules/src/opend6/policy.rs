@@ -1,0 +1,478 @@
+//! Named AI policies for every `opend6` decision (how many actions, defence, waiting, combat
+//! option, target, points, movement), the legality of choices, and a scripted decider for tests.
+
+use super::attack;
+use super::setup::{Level, Posture, Setup, SkillId};
+use super::{Action, AttackPlan, Called, Choice, DefKind, Loc, Mode, OpenD6, Ready, Request, State};
+use fray_engine::{CombatantId, Decider, Pending};
+use std::collections::VecDeque;
+
+pub use super::setup::POLICIES;
+
+/// Whether `who` may only defend or move away: massive damage (OD6-TRACK-9) or the stunned
+/// `defend_only` effect (OD6-TRACK-5).
+pub fn restricted(setup: &Setup, state: &State, who: CombatantId) -> bool {
+    let x = state.fighter(who);
+    x.restricted_until >= state.round && x.restricted_until > 0
+        || setup.options.stunned_defend_only && x.stun_until == state.round && x.stun_until > 0
+}
+
+/// The request for `who`'s next action.
+pub fn act_request(setup: &Setup, state: &State, who: CombatantId, free_ok: bool) -> Request {
+    let x = state.fighter(who);
+    let sheet = &setup.combatants[who.index()];
+    let only = x.declared == 1 && x.used == 0;
+    let held = x.held_by.is_some() && !setup.options.hold_no_move;
+    let defend_only = restricted(setup, state, who);
+    let attacks =
+        if held || defend_only { super::List::new() } else { attack::attack_options(setup, state, who, only) };
+    let aiming = x.aim.is_some_and(|a| a.2 == state.round);
+    let leg = i32::from(x.locations & (1 << Loc::Leg as u8) != 0);
+    let move_m = if x.held_by.is_some() || aiming || setup.options.bands { 0 } else { (sheet.move_m - leg).max(0) };
+    let free_move_m = if free_ok && !x.free_moved { move_m / 2 } else { 0 };
+    Request::Act {
+        remaining: x.declared.saturating_sub(x.used),
+        only,
+        attacks,
+        move_m,
+        free_move_m,
+        held,
+        defend_only,
+        free_ok,
+    }
+}
+
+/// Why an action is not allowed now, if it is not.
+pub fn illegal_action(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    request: &Request,
+    action: &Action,
+) -> Option<String> {
+    let Request::Act { only, move_m, free_move_m, held, defend_only, free_ok, .. } = *request else {
+        return Some("not an action request".into());
+    };
+    let x = state.fighter(who);
+    let sheet = &setup.combatants[who.index()];
+    let restricted_to = |ok: bool, what: &str| (!ok).then(|| format!("{what} is not allowed now"));
+    if held && !matches!(action, Action::Escape | Action::Pass) {
+        return Some("a held character may only try to escape (OD6-COND-3)".into());
+    }
+    match *action {
+        Action::Attack(plan) => {
+            if defend_only {
+                return Some("only active defence or moving away is allowed (OD6-TRACK-5/9)".into());
+            }
+            attack::illegal(setup, state, who, &plan, only)
+        }
+        Action::Defend { kind, full } => {
+            if x.no_defense {
+                return Some("no active defence this round (all-out attack or full auto)".into());
+            }
+            if full && !only {
+                return Some("a full defence must be the round's only action (OD6-DEF-8)".into());
+            }
+            match kind {
+                DefKind::Block(Some(w)) => {
+                    let ok = sheet.weapons.get(w as usize).is_some_and(|wp| wp.skill == SkillId::MELEE)
+                        && x.weapons.get(w as usize).is_some_and(|s| s.drawn);
+                    restricted_to(ok, "parrying with that weapon")
+                }
+                _ => None,
+            }
+        }
+        Action::Wait => restricted_to(!defend_only, "waiting"),
+        Action::Move { to, free } => {
+            let d = (to - x.pos).abs();
+            let limit = if free { free_move_m } else { move_m };
+            if d == 0 || d > limit {
+                return Some(format!("a move of {d} m is not allowed (at most {limit} m)"));
+            }
+            if defend_only {
+                let nearest = |pos: i32| {
+                    (0..setup.combatants.len())
+                        .filter(|&i| setup.combatants[i].side != sheet.side && !state.fighters[i].out(&setup.options))
+                        .map(|i| (state.fighters[i].pos - pos).abs())
+                        .min()
+                        .unwrap_or(i32::MAX)
+                };
+                if nearest(to) < nearest(x.pos) {
+                    return Some("only moving away from enemies is allowed".into());
+                }
+            }
+            None
+        }
+        Action::Aim(target) => {
+            if !only || x.free_moved || setup.combatants.get(target.index()).is_none() || target == who {
+                return Some("aiming must be the round's only action, with no move (OD6-ATK-4)".into());
+            }
+            restricted_to(!defend_only, "aiming")
+        }
+        Action::Ready(w, what) => {
+            let (Some(weapon), Some(state_w)) = (sheet.weapons.get(w as usize), x.weapons.get(w as usize)) else {
+                return Some(format!("no weapon number {w}"));
+            };
+            let ok = match what {
+                Ready::Draw => !state_w.drawn,
+                Ready::Reload => weapon.ammo_max.is_some_and(|m| state_w.ammo.is_some_and(|a| a < m)),
+                Ready::Switch => weapon.stun_capable,
+            };
+            restricted_to(ok && !defend_only, "readying that")
+        }
+        Action::StandUp => restricted_to(x.forced_down && x.posture != Posture::Standing, "standing up"),
+        Action::Posture(p) => restricted_to(free_ok && !x.forced_down && p != x.posture, "that posture change"),
+        Action::Escape => restricted_to(x.held_by.is_some(), "escaping"),
+        Action::Squeeze => {
+            restricted_to(state.fighters.iter().any(|f| f.held_by == Some(who)) && !defend_only, "squeezing")
+        }
+        Action::FirstAid(p) => {
+            let Some(patient) = state.fighters.get(p.index()) else { return Some("no such patient".into()) };
+            let ok = p != who
+                && state.distance(who, p) <= 3
+                && !patient.aided
+                && patient.level < Level::Dead
+                && (patient.level > Level::Healthy || patient.unconscious());
+            restricted_to(ok, "first aid on that patient")
+        }
+        Action::Recover => restricted_to(x.restricted_until >= state.round && x.restricted_until > 0, "recovering"),
+        Action::Pass => None,
+    }
+}
+
+/// Whether a choice has the shape its request asks for.
+pub fn check(_setup: &Setup, request: &Request, choice: &Choice) -> Result<(), String> {
+    match (request, choice) {
+        (Request::Declare { max }, Choice::Count(n)) if (1..=*max).contains(n) => Ok(()),
+        (Request::Declare { max }, Choice::Count(n)) => Err(format!("declare 1 to {max} actions, not {n}")),
+        (Request::Act { .. }, Choice::Act(_)) => Ok(()),
+        (Request::Interrupt { .. }, Choice::Interrupt(None)) => Ok(()),
+        (
+            Request::Interrupt { .. },
+            Choice::Interrupt(Some(Action::Defend { full: false, .. } | Action::Attack(_))),
+        ) => Ok(()),
+        (Request::Interrupt { .. }, Choice::Interrupt(Some(_))) => {
+            Err("an interrupt is an active defence or an attack".into())
+        }
+        (Request::Resume { .. }, Choice::Resume(_)) => Ok(()),
+        (Request::Fate { .. }, Choice::Fate(n)) if *n <= 2 => Ok(()),
+        (Request::Cp { max, .. }, Choice::Cp(n)) if n <= max => Ok(()),
+        (Request::Cp { max, .. }, Choice::Cp(n)) => Err(format!("at most {max} Character Points, not {n}")),
+        (request, choice) => Err(format!("{choice:?} does not answer {request:?}")),
+    }
+}
+
+/// The AI: answers every request from the combatant's named policies.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ai;
+
+impl Decider<OpenD6> for Ai {
+    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
+        Ok(ai_choice(setup, state, who, request))
+    }
+
+    fn passes_optional(&self, setup: &Setup, who: CombatantId, request: &Request) -> bool {
+        ai_passes(setup, who, request)
+    }
+}
+
+/// Whether the AI answers an optional request (Fate, Character Points, resuming early) with no.
+pub(crate) fn ai_passes(setup: &Setup, who: CombatantId, request: &Request) -> bool {
+    match request {
+        Request::Fate { .. } => true,
+        Request::Cp { .. } => !spends_cp(setup, who),
+        Request::Resume { last } => !last,
+        _ => false,
+    }
+}
+
+/// Whether `who` spends Character Points under its `points` policy (OD6-RES-5).
+fn spends_cp(setup: &Setup, who: CombatantId) -> bool {
+    match setup.combatants[who.index()].policy.points {
+        0 => setup.options.ai_threshold,
+        1 => false,
+        _ => true,
+    }
+}
+
+/// The AI's answer.
+pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
+    match request {
+        Request::Declare { max } => Choice::Count(declare(setup, state, who).clamp(1, *max)),
+        Request::Act { .. } => Choice::Act(act(setup, state, who, request)),
+        Request::Interrupt { target, total, difficulty, .. } => {
+            let x = state.fighter(who);
+            let threatened = *target == Some(who) && total >= difficulty && x.used < x.declared && !x.no_defense;
+            Choice::Interrupt(
+                threatened.then(|| Action::Defend { kind: best_defence(setup, state, who, true), full: false }),
+            )
+        }
+        Request::Resume { last } => Choice::Resume(*last),
+        Request::Fate { .. } => Choice::Fate(0),
+        Request::Cp { total, need, .. } => {
+            Choice::Cp(u32::from(spends_cp(setup, who) && need.is_some_and(|n| *total < n)))
+        }
+    }
+}
+
+fn policy_name(setup: &Setup, who: CombatantId, field: usize) -> &'static str {
+    setup.combatants[who.index()].policy.name(field)
+}
+
+/// The enemy `who` goes for (`target` policy), among those not out of the fight.
+pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
+    let side = setup.combatants[who.index()].side;
+    let enemies = (0..setup.combatants.len())
+        .filter(|&i| setup.combatants[i].side != side && !state.fighters[i].out(&setup.options))
+        .filter(|&i| setup.cover(who.index(), i).object < 100)
+        .map(|i| CombatantId(i as u16));
+    match policy_name(setup, who, 1) {
+        "weakest" => enemies.max_by_key(|&c| (state.fighter(c).level, std::cmp::Reverse(state.distance(who, c)))),
+        "first" => enemies.min_by_key(|c| c.index()),
+        _ => enemies.min_by_key(|&c| (state.distance(who, c), c.index())),
+    }
+}
+
+/// The weapon `who` prefers: the highest damage among drawn weapons that reach `target`, else
+/// among all its weapons.
+fn best_weapon(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> (u8, bool) {
+    let sheet = &setup.combatants[who.index()];
+    let x = state.fighter(who);
+    let value = |w: usize| attack::damage_code(setup, who, &AttackPlan::new(target, w as u8), false).pips_value();
+    let d = state.distance(who, target);
+    let usable = |w: usize| {
+        let weapon = &sheet.weapons[w];
+        let loaded = x.weapons[w].ammo.is_none_or(|a| a >= 1) || !setup.options.ammo_tracking;
+        loaded && (attack::band_at(d, weapon).is_some() || setup.options.bands)
+    };
+    let best = (0..sheet.weapons.len())
+        .filter(|&w| x.weapons[w].drawn && usable(w))
+        .max_by_key(|&w| (value(w), std::cmp::Reverse(w)));
+    if let Some(w) = best {
+        return (w as u8, true);
+    }
+    // Nothing reaches: the longest-reaching weapon to close with, preferring drawn ones.
+    let reach = |w: usize| sheet.weapons[w].ranges.map_or(3, |r| r[2] as i32);
+    let w = (0..sheet.weapons.len())
+        .max_by_key(|&w| (x.weapons[w].drawn || sheet.weapons[w].ammo_max.is_none(), reach(w), value(w)))
+        .unwrap_or(sheet.unarmed());
+    (w as u8, false)
+}
+
+/// The farthest distance a weapon strikes from.
+fn reach(setup: &Setup, who: CombatantId, weapon: u8) -> i32 {
+    let w = &setup.combatants[who.index()].weapons[weapon as usize];
+    match w.ranges {
+        Some(r) => r[2] as i32,
+        None if w.long => w.reach_short_m as i32,
+        None => 3,
+    }
+}
+
+/// The best active defence: dodge, or for close combat a block or parry when its code is higher.
+pub fn best_defence(setup: &Setup, state: &State, who: CombatantId, close: bool) -> DefKind {
+    let sheet = &setup.combatants[who.index()];
+    let dodge = sheet.skill(SkillId::DODGE).pips_value();
+    if !close {
+        return DefKind::Dodge;
+    }
+    let x = state.fighter(who);
+    let parry = (0..sheet.weapons.len())
+        .find(|&w| sheet.weapons[w].skill == SkillId::MELEE && x.weapons[w].drawn)
+        .map(|w| (sheet.skill(SkillId::MELEE).pips_value(), DefKind::Block(Some(w as u8))));
+    let block = (sheet.skill(SkillId::BRAWLING).pips_value(), DefKind::Block(None));
+    let best = parry.map_or(block, |p| if p.0 >= block.0 { p } else { block });
+    if best.0 > dodge { best.1 } else { DefKind::Dodge }
+}
+
+/// Whether the nearest threat to `who` fights in close combat.
+fn threat_is_close(setup: &Setup, state: &State, who: CombatantId) -> bool {
+    choose_target(setup, state, who).is_some_and(|t| {
+        let (w, _) = best_weapon(setup, state, t, who);
+        setup.combatants[t.index()].weapons[w as usize].close()
+    })
+}
+
+/// How many actions to declare (`actions` policy).
+fn declare(setup: &Setup, state: &State, who: CombatantId) -> u8 {
+    let Some(target) = choose_target(setup, state, who) else { return 1 };
+    let sheet = &setup.combatants[who.index()];
+    let x = state.fighter(who);
+    let (weapon, _) = best_weapon(setup, state, who, target);
+    let d = state.distance(who, target);
+    let r = reach(setup, who, weapon);
+    let half = sheet.move_m / 2;
+    let closing = !setup.options.bands && d > r + half && policy_name(setup, who, 4) == "close";
+    let wounded = x.level >= Level::Wounded;
+    // Keep at least one die in the attack skill after the penalties.
+    let dice = sheet.skill(sheet.weapons[weapon as usize].skill).dice
+        - super::level_penalty(&setup.options, x, state.round)
+        - i32::from(x.knock_pending);
+    let most = (dice - 1 + sheet.allotment).clamp(1, 9) as u8;
+    let n = match policy_name(setup, who, 0) {
+        "full_defense" => 1,
+        "cautious" if wounded => 1,
+        "aim" => 1,
+        _ if closing => {
+            if d > r + half + sheet.move_m {
+                1
+            } else {
+                2
+            }
+        }
+        "double" | "dodge_and_attack" | "wait_and_dodge" => 2,
+        _ => 1,
+    };
+    n.min(most)
+}
+
+/// The next action (`actions`, `option`, `move` policies).
+fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Action {
+    let Request::Act { only, attacks, move_m, free_move_m, held, defend_only, .. } = request else {
+        return Action::Pass;
+    };
+    let x = state.fighter(who);
+    if *held {
+        return Action::Escape;
+    }
+    if x.restricted_until >= state.round && x.restricted_until > 0 && x.used == 0 {
+        return Action::Recover;
+    }
+    let can_defend = !x.no_defense;
+    if *defend_only {
+        return if can_defend {
+            Action::Defend { kind: best_defence(setup, state, who, threat_is_close(setup, state, who)), full: *only }
+        } else {
+            Action::Pass
+        };
+    }
+    if state.fighters.iter().any(|f| f.held_by == Some(who)) {
+        return Action::Squeeze;
+    }
+    let policy = policy_name(setup, who, 0);
+    let full = |close: bool| Action::Defend { kind: best_defence(setup, state, who, close), full: true };
+    match policy {
+        "full_defense" if *only && can_defend => return full(threat_is_close(setup, state, who)),
+        "cautious" if *only && can_defend && x.level >= Level::Wounded => {
+            return full(threat_is_close(setup, state, who));
+        }
+        "wait_and_dodge" if x.used == 0 && x.declared >= 2 => return Action::Wait,
+        "dodge_and_attack" if x.used == 0 && x.declared >= 2 && can_defend => {
+            return Action::Defend {
+                kind: best_defence(setup, state, who, threat_is_close(setup, state, who)),
+                full: false,
+            };
+        }
+        _ => {}
+    }
+    let Some(target) = choose_target(setup, state, who) else { return Action::Pass };
+    if x.forced_down && x.declared.saturating_sub(x.used) >= 2 {
+        return Action::StandUp;
+    }
+    let (weapon, _) = best_weapon(setup, state, who, target);
+    let ws = &x.weapons[weapon as usize];
+    let sheet = &setup.combatants[who.index()];
+    if !ws.drawn {
+        return Action::Ready(weapon, Ready::Draw);
+    }
+    if setup.options.ammo_tracking && ws.ammo == Some(0) && sheet.weapons[weapon as usize].ammo_max.is_some() {
+        return Action::Ready(weapon, Ready::Reload);
+    }
+    // Aim at a far target first (the `aim` policy).
+    if policy == "aim"
+        && *only
+        && sheet.weapons[weapon as usize].skill.aimable()
+        && attack::band(setup, state, who, target, &sheet.weapons[weapon as usize]).is_some_and(|b| b >= 2)
+        && x.aim.is_none_or(|a| a.0 != target || a.1 < 3)
+    {
+        return Action::Aim(target);
+    }
+    let choice = attacks
+        .iter()
+        .find(|a| a.0 == target && a.1 == weapon)
+        .or_else(|| attacks.iter().filter(|a| a.0 == target).max_by_key(|a| damage_value(setup, who, a.0, a.1)))
+        .or_else(|| {
+            attacks
+                .iter()
+                .filter(|a| {
+                    setup.combatants[a.0.index()].side != sheet.side && !state.fighters[a.0.index()].out(&setup.options)
+                })
+                .min_by_key(|a| a.2)
+        });
+    if let Some(&(target, weapon, _)) = choice {
+        return Action::Attack(with_option(setup, state, who, AttackPlan::new(target, weapon), *only));
+    }
+    // Close in (the `move` policy).
+    if policy_name(setup, who, 4) == "close" && !setup.options.bands {
+        let r = reach(setup, who, weapon);
+        let d = state.distance(who, target);
+        let toward = |step: i32| {
+            let t = state.fighter(target).pos;
+            let dir = (t - x.pos).signum();
+            x.pos + dir * step.min(d - r.min(d)).max(0)
+        };
+        if *free_move_m > 0 && d > r {
+            return Action::Move { to: toward(*free_move_m), free: true };
+        }
+        if *move_m > 0 && d > r {
+            return Action::Move { to: toward(*move_m), free: false };
+        }
+    }
+    Action::Pass
+}
+
+fn damage_value(setup: &Setup, who: CombatantId, target: CombatantId, weapon: u8) -> i32 {
+    attack::damage_code(setup, who, &AttackPlan::new(target, weapon), false).pips_value()
+}
+
+/// The `option` policy applied to a plan where it fits, else a normal attack.
+fn with_option(setup: &Setup, state: &State, who: CombatantId, plan: AttackPlan, only: bool) -> AttackPlan {
+    let mut with = plan;
+    match policy_name(setup, who, 2) {
+        "all_out" => with.mode = Mode::AllOut,
+        "full_auto" => with.mode = Mode::FullAuto,
+        "head" => with.called = Called::Location(Loc::Head),
+        "knockout" => with.called = Called::Knockout,
+        "lunge" => with.mode = Mode::Lunge,
+        "grab" => with.mode = Mode::Grab,
+        "knockdown" => with.mode = Mode::Knockdown,
+        _ => return plan,
+    }
+    if attack::illegal(setup, state, who, &with, only).is_none() { with } else { plan }
+}
+
+/// A scripted decider for tests and worked examples: each combatant's queued answers first, the
+/// AI after them.
+#[derive(Clone, Debug, Default)]
+pub struct Script {
+    queues: Vec<VecDeque<Choice>>,
+}
+
+impl Script {
+    /// An empty script for `n` combatants.
+    pub fn new(n: usize) -> Script {
+        Script { queues: vec![VecDeque::new(); n] }
+    }
+
+    /// Queues `choice` as `who`'s next answer.
+    pub fn push(&mut self, who: usize, choice: Choice) -> &mut Script {
+        self.queues[who].push_back(choice);
+        self
+    }
+}
+
+impl Decider<OpenD6> for Script {
+    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
+        let queue = &mut self.queues[who.index()];
+        let fits = queue.front().is_some_and(|c| check(setup, request, c).is_ok());
+        if fits {
+            return Ok(queue.pop_front().unwrap_or(Choice::Resume(false)));
+        }
+        Ok(ai_choice(setup, state, who, request))
+    }
+
+    fn passes_optional(&self, setup: &Setup, who: CombatantId, request: &Request) -> bool {
+        let fits = self.queues[who.index()].front().is_some_and(|c| check(setup, request, c).is_ok());
+        !fits && ai_passes(setup, who, request)
+    }
+}
