@@ -412,10 +412,10 @@ impl OpenD6Scenario {
             }
             Event::Resumed { who, interrupting } => (
                 Some(match interrupting {
-                    Some(a) => format!("{} interrupts {}", n(who), n(a)),
+                    Some((a, total)) => format!("{} interrupts {} (who rolled {total})", n(who), n(a)),
                     None => format!("{} resumes", n(who)),
                 }),
-                json!({"event": "resumed", "who": n(who), "interrupting": interrupting.map(|a| n(&a))}),
+                json!({"event": "resumed", "who": n(who), "interrupting": interrupting.map(|(a, _)| n(&a)), "rolled": interrupting.map(|(_, t)| t)}),
             ),
             Event::Points { who, cp, fp } => (
                 Some(match (cp, fp) {

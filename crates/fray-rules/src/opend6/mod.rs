@@ -24,7 +24,8 @@ pub mod setup;
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, Ruleset, Sink, Tally};
 pub use front::OpenD6Scenario;
 pub use options::Options;
-use setup::{DieCode, Level, Posture, Setup};
+pub use setup::Setup;
+use setup::{DieCode, Level, Posture};
 use smallvec::SmallVec;
 
 /// A short list stored inline.
@@ -530,8 +531,8 @@ pub enum Event {
     Resumed {
         /// Who.
         who: CombatantId,
-        /// As an interrupt of this combatant's action.
-        interrupting: Option<CombatantId>,
+        /// As an interrupt of this combatant's action, after its roll of this total.
+        interrupting: Option<(CombatantId, i32)>,
     },
     /// Points spent.
     Points {

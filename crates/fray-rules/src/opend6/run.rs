@@ -770,7 +770,7 @@ fn interrupts<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         if let Some(reason) = super::policy::illegal_action(fight.setup(), fight.state(), c, &act_request, &action) {
             return Err(FightError::IllegalChoice { who: c, reason });
         }
-        fight.emit(Event::Resumed { who: c, interrupting: Some(actor) });
+        fight.emit(Event::Resumed { who: c, interrupting: Some((actor, total)) });
         perform(fight, ctx, c, action)?;
         ctx.after.push(c);
     }
