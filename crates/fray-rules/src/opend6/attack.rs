@@ -150,6 +150,11 @@ pub fn illegal(setup: &Setup, state: &State, who: CombatantId, plan: &AttackPlan
     {
         return Some(format!("{} has {ammo} round(s) left", weapon.name));
     }
+    if let Some((skill, _)) = me.quick_draw
+        && skill != weapon.skill
+    {
+        return Some(format!("after a quick draw every attack this round uses {}", skill.name()));
+    }
     for mode in [plan.mode, plan.mode2] {
         if !mode_fits(sheet, target_sheet, weapon, mode, only) {
             return Some(format!("{mode:?} does not fit {}", weapon.name));
@@ -286,7 +291,9 @@ pub fn action_code(setup: &Setup, state: &State, who: CombatantId, skill: SkillI
     if fate || me.climactic_round == state.round && me.climactic_round > 0 {
         code = doubled(code);
     }
-    code.add_dice(bonus - multi_penalty(sheet, me) - action_penalty(setup, state, who, skill))
+    // A quick draw moved dice from this skill to initiative (OD6-INIT-10).
+    let moved = me.quick_draw.filter(|q| q.0 == skill).map_or(0, |q| i32::from(q.1));
+    code.add_dice(bonus - moved - multi_penalty(sheet, me) - action_penalty(setup, state, who, skill))
 }
 
 /// The multi-action penalty in dice (OD6-ACT-2).

@@ -146,6 +146,26 @@ impl OpenD6Scenario {
     fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
         let setup = &self.0;
         match request {
+            Request::QuickDraw => {
+                let sheet = &setup.combatants[who.index()];
+                let mut out = vec![("no quick draw".to_owned(), Choice::QuickDraw(None))];
+                for (w, weapon) in sheet.weapons.iter().enumerate().take(sheet.weapons.len() - 1) {
+                    let skill = sheet.skill(weapon.skill).dice;
+                    for n in 1..=2u8 {
+                        let left = skill - (i32::from(n) - sheet.allotment).max(0);
+                        for k in 1..left {
+                            let draw = super::QuickDraw { weapon: w as u8, n, k: k as u8 };
+                            let label = format!(
+                                "quick draw {} with {n} action(s): +{k}D initiative, attacks at {}D",
+                                weapon.name,
+                                left - k
+                            );
+                            out.push((label, Choice::QuickDraw(Some(draw))));
+                        }
+                    }
+                }
+                ("declare a quick draw before initiative?".to_owned(), out)
+            }
             Request::Declare { max } => {
                 let sheet = &setup.combatants[who.index()];
                 let options = (1..=(*max).min(5))
@@ -623,6 +643,16 @@ impl OpenD6Scenario {
             Event::BodyPoints { who, roll, max } => (
                 Some(format!("{} Body Points: 20 + {} = {max}", n(who), rolled_text(roll))),
                 json!({"event": "body_points", "who": n(who), "roll": roll_json(roll), "max": max}),
+            ),
+            Event::QuickDrawn { who, draw } => (
+                Some(format!(
+                    "{} quick-draws {}: {} action(s), {}D moved to initiative",
+                    n(who),
+                    self.weapon(*who, draw.weapon),
+                    draw.n,
+                    draw.k
+                )),
+                json!({"event": "quick_draw", "who": n(who), "weapon": self.weapon(*who, draw.weapon), "actions": draw.n, "moved": draw.k}),
             ),
             Event::Ended { result } => (
                 Some(format!("combat ends after {} round(s): {}", result.length, outcome(result))),

@@ -241,6 +241,8 @@ pub enum RollFor {
 /// A decision request.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Request {
+    /// Before initiative: declare a quick draw? (OD6-INIT-10; optional, the AI never does.)
+    QuickDraw,
     /// How many actions this round (OD6-ACT-1): 1 ..= `max`.
     Declare {
         /// Most actions that leave a die to roll.
@@ -299,9 +301,23 @@ pub enum Request {
     },
 }
 
+/// A quick draw (OD6-INIT-10): the weapon, the actions declared for the round, and the dice
+/// moved from its skill to Perception.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuickDraw {
+    /// The weapon drawn.
+    pub weapon: u8,
+    /// N for the round.
+    pub n: u8,
+    /// Dice moved (≥ 1).
+    pub k: u8,
+}
+
 /// An answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Choice {
+    /// A quick draw, or none.
+    QuickDraw(Option<QuickDraw>),
     /// Number of actions.
     Count(u8),
     /// An action.
@@ -404,6 +420,8 @@ pub struct Fighter {
     pub no_defense: bool,
     /// No actions next round (chest hit effect): the round number.
     pub no_actions_round: u32,
+    /// This round's quick draw: the skill and the dice moved (OD6-INIT-10).
+    pub quick_draw: Option<(setup::SkillId, u8)>,
 }
 
 impl Fighter {
@@ -805,6 +823,13 @@ pub enum Event {
         /// The maximum.
         max: i32,
     },
+    /// A quick draw declared (OD6-INIT-10): N fixed, dice moved to initiative, the weapon drawn.
+    QuickDrawn {
+        /// Who.
+        who: CombatantId,
+        /// The draw.
+        draw: QuickDraw,
+    },
     /// The fight is over.
     Ended {
         /// How.
@@ -874,6 +899,7 @@ impl Ruleset for OpenD6 {
                 surprise_bonus: false,
                 no_defense: false,
                 no_actions_round: 0,
+                quick_draw: None,
             };
             if i < state.fighters.len() {
                 state.fighters[i] = fighter;
@@ -896,6 +922,7 @@ impl Ruleset for OpenD6 {
                     x.lost_turn = false;
                     x.free_moved = false;
                     x.no_defense = false;
+                    x.quick_draw = None;
                     x.level_at_round_start = x.level;
                     x.surprise_bonus = *round == 1 && setup.options.surprise_bonus && setup.combatants[i].surprise;
                     for w in &mut x.weapons {
@@ -1085,6 +1112,13 @@ impl Ruleset for OpenD6 {
                 let x = &mut state.fighters[who.index()];
                 x.bp = *max;
                 x.bp_max = *max;
+            }
+            Event::QuickDrawn { who, draw } => {
+                let skill = setup.combatants[who.index()].weapons[draw.weapon as usize].skill;
+                let x = &mut state.fighters[who.index()];
+                x.declared = draw.n;
+                x.quick_draw = Some((skill, draw.k));
+                x.weapons[draw.weapon as usize].drawn = true;
             }
             Event::Ended { .. } => {}
         }

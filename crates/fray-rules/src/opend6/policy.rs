@@ -143,6 +143,9 @@ pub fn illegal_action(
 /// Whether a choice has the shape its request asks for.
 pub fn check(_setup: &Setup, request: &Request, choice: &Choice) -> Result<(), String> {
     match (request, choice) {
+        (Request::QuickDraw, Choice::QuickDraw(None)) => Ok(()),
+        (Request::QuickDraw, Choice::QuickDraw(Some(q))) if q.n >= 1 && q.k >= 1 => Ok(()),
+        (Request::QuickDraw, Choice::QuickDraw(Some(_))) => Err("a quick draw declares N ≥ 1 and moves k ≥ 1 dice".into()),
         (Request::Declare { max }, Choice::Count(n)) if (1..=*max).contains(n) => Ok(()),
         (Request::Declare { max }, Choice::Count(n)) => Err(format!("declare 1 to {max} actions, not {n}")),
         (Request::Act { .. }, Choice::Act(_)) => Ok(()),
@@ -179,7 +182,7 @@ impl Decider<OpenD6> for Ai {
 /// Whether the AI answers an optional request (Fate, Character Points, resuming early) with no.
 pub(crate) fn ai_passes(setup: &Setup, who: CombatantId, request: &Request) -> bool {
     match request {
-        Request::Fate { .. } => true,
+        Request::Fate { .. } | Request::QuickDraw => true,
         Request::Cp { .. } => !spends_cp(setup, who),
         Request::Resume { last } => !last,
         _ => false,
@@ -198,6 +201,7 @@ fn spends_cp(setup: &Setup, who: CombatantId) -> bool {
 /// The AI's answer.
 pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
     match request {
+        Request::QuickDraw => Choice::QuickDraw(None),
         Request::Declare { max } => Choice::Count(declare(setup, state, who).clamp(1, *max)),
         Request::Act { .. } => Choice::Act(act(setup, state, who, request)),
         Request::Interrupt { target, total, difficulty, .. } => {

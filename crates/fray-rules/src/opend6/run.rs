@@ -225,8 +225,11 @@ fn initiative<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             // Down: no roll, no turn (OD6-INIT-5); a group rolls at its next able member.
             continue;
         }
-        let x = fight.state().fighter(who);
         let mut code = sheet.perception();
+        if let Some(draw) = quick_draw(fight, who)? {
+            code = code.add_dice(i32::from(draw.k));
+        }
+        let x = fight.state().fighter(who);
         if options.wound_penalty_on_initiative {
             code = code.add_dice(-super::level_penalty(options, x, round));
         }
@@ -272,6 +275,33 @@ fn initiative<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     }
     fight.emit(Event::Order { order });
     Ok(())
+}
+
+/// Asks `who` about a quick draw before initiative (OD6-INIT-10).
+fn quick_draw<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+) -> Result<Option<super::QuickDraw>, FightError> {
+    let request = Request::QuickDraw;
+    if fight.passes_optional(who, &request) {
+        return Ok(None);
+    }
+    let Choice::QuickDraw(Some(draw)) = fight.decide(who, &request)? else { return Ok(None) };
+    let setup = fight.setup();
+    let sheet = &setup.combatants[who.index()];
+    let Some(weapon) = sheet.weapons.get(draw.weapon as usize) else {
+        return Err(FightError::IllegalChoice { who, reason: format!("no weapon number {}", draw.weapon) });
+    };
+    // At least 1D must stay in the skill after the multi-action penalty and the move.
+    let left = sheet.skill(weapon.skill).dice - (i32::from(draw.n) - sheet.allotment).max(0) - i32::from(draw.k);
+    if left < 1 {
+        return Err(FightError::IllegalChoice {
+            who,
+            reason: format!("moving {}D leaves {left}D in {} (at least 1D must stay)", draw.k, weapon.skill.name()),
+        });
+    }
+    fight.emit(Event::QuickDrawn { who, draw });
+    Ok(Some(draw))
 }
 
 /// One combatant's turn (OD6-ACT-1).

@@ -1,0 +1,413 @@
+//! `opend6` clauses, one test or more each, with scripted dice where a number matters.
+
+use fray_engine::{CombatantId, Fight, FightError, FightResult, Outcome, Record, Scripted, SideId};
+use fray_rules::opend6::attack;
+use fray_rules::opend6::options::Options;
+use fray_rules::opend6::policy::Script;
+use fray_rules::opend6::roll::{self, OneReads};
+use fray_rules::opend6::setup::{DieCode, Level};
+use fray_rules::opend6::{Action, AttackPlan, Called, Choice, DefKind, Event, Loc, Mode, OpenD6, Setup, State, scenario};
+#[allow(unused_imports)]
+use attack as _;
+
+const A: CombatantId = CombatantId(0);
+const B: CombatantId = CombatantId(1);
+
+fn setup(text: &str, sets: &[(&str, &str)]) -> Setup {
+    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    scenario::load("test.toml", text, &sets).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn run(setup: &Setup, faces: &[u32], script: Script) -> (Vec<Event>, State, Result<FightResult, FightError>) {
+    let mut fight = Fight::<OpenD6, _, _, _>::new(setup, Scripted::faces(faces), script, Record::default());
+    let result = fight.run();
+    let (state, record) = fight.into_parts();
+    (record.0, state, result)
+}
+
+/// Two combatants, A first under a fixed order, one round; `a` and `b` are extra TOML lines.
+fn duel(rules: &str, a: &str, b: &str) -> String {
+    format!(
+        r#"
+[rules]
+ruleset = "opend6"
+max_rounds = 1
+order = ["A", "B"]
+{rules}
+[rules.options]
+initiative_method = "fixed_order"
+
+[[combatants]]
+name = "A"
+side = "a"
+position = 0
+{a}
+
+[[combatants]]
+name = "B"
+side = "b"
+position = 2
+{b}
+"#
+    )
+}
+
+const BLASTER: &str = r#"
+[[combatants.weapons]]
+name = "blaster"
+skill = "firearms"
+damage = "4D"
+damage_type = "energy"
+ranges = [10, 30, 120]
+"#;
+
+fn attacks(log: &[Event]) -> Vec<(CombatantId, i32, i32, bool)> {
+    log.iter()
+        .filter_map(|e| match e {
+            Event::Attack { attacker, roll, difficulty, hit, .. } => Some((*attacker, roll.total, *difficulty, *hit)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn script(entries: &[(usize, Choice)]) -> Script {
+    let mut s = Script::new(8);
+    for (who, c) in entries {
+        s.push(*who, *c);
+    }
+    s
+}
+
+fn attack_on(target: CombatantId, weapon: u8) -> Choice {
+    Choice::Act(Action::Attack(AttackPlan::new(target, weapon)))
+}
+
+fn rolled(code: DieCode, faces: &[u32], one: OneReads, options: &Options) -> fray_rules::opend6::Rolled {
+    let mut dice = Scripted::faces(faces);
+    roll::roll(&mut dice, A, "test", code, 0, one, options).unwrap()
+}
+
+// --- DICE ---------------------------------------------------------------------------------
+
+#[test]
+fn zero_dice_cannot_roll_or_roll_pips_only() {
+    // rule: OD6-DICE-7
+    // Brawling 1D+2 with two actions declared: 0D+2 left, the punch is forfeited.
+    let text = duel("", "skills = { brawling = \"1D+2\" }", "");
+    let forbid = setup(&text, &[]);
+    let s = script(&[(0, Choice::Count(2)), (0, attack_on(B, 0)), (0, Choice::Act(Action::Pass))]);
+    let (log, state, _) = run(&forbid, &[], s);
+    assert!(log.iter().any(|e| matches!(e, Event::Forfeit { who: A, .. })));
+    assert!(attacks(&log).is_empty());
+    assert_eq!(state.fighter(A).used, 1);
+    // `pips_only`: the roll is made with no dice: total max(2, 0) = 2 (and B's turn follows).
+    let pips = setup(&text, &[("zero_dice", "pips_only")]);
+    let s = script(&[(0, Choice::Count(2)), (0, attack_on(B, 0)), (0, Choice::Act(Action::Pass)), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
+    let (log, _, _) = run(&pips, &[], s);
+    assert_eq!(attacks(&log), [(A, 2, 5, false)]);
+}
+
+#[test]
+fn wild_die_total_rules() {
+    // rule: OD6-DICE-3, OD6-DICE-4, OD6-DICE-5, OD6-DICE-9, OD6-RES-1
+    let o = Options::default();
+    // 4D showing 4, 3, 2 and Wild 1 totals 5.
+    assert_eq!(rolled(DieCode::new(4, 0), &[4, 3, 2, 1], OneReads::Cancel, &o).total, 5);
+    // 1D: only the Wild Die; a 1 leaves the pips.
+    assert_eq!(rolled(DieCode::new(1, 2), &[1], OneReads::Cancel, &o).total, 2);
+    // Explosions add and the first non-6 stops; a later 1 is simply 1.
+    assert_eq!(rolled(DieCode::new(1, 0), &[6, 6, 1], OneReads::Cancel, &o).total, 13);
+    // CP dice: 3D + 1 CP, [2, 3] W[1] CP[6, 4] → 12 (`cancel_cp_dice = false`), 5 (`true`).
+    let mut dice = Scripted::faces([2, 3, 1, 6, 4]);
+    let r = roll::roll(&mut dice, A, "test", DieCode::new(3, 0), 1, OneReads::Cancel, &o).unwrap();
+    assert_eq!(r.total, 12);
+    let mut cancel = o.clone();
+    cancel.cancel_cp_dice = true;
+    assert_eq!(roll::total(&r, &cancel), 5);
+}
+
+// --- ROUND --------------------------------------------------------------------------------
+
+const BRAWLERS: &str = r#"
+[rules]
+ruleset = "opend6"
+max_rounds = 2
+
+[[combatants]]
+name = "A"
+side = "a"
+perception = "2D"
+skills = { brawling = "3D" }
+position = 0
+
+[[combatants]]
+name = "B"
+side = "b"
+perception = "3D"
+skills = { brawling = "3D" }
+position = 2
+"#;
+
+#[test]
+fn rounds_run_initiative_then_turns_in_order() {
+    // rule: OD6-ROUND-1, OD6-ROUND-2, OD6-INIT-1, OD6-INIT-2
+    let setup = setup(BRAWLERS, &[]);
+    // Round 1: A 2D [1] W[2] → 3, B 3D [2,2] W[3] → 7; B punches (miss), A punches (miss).
+    // Round 2: A [5] W[5] → 10, B [1,1] W[2] → 4: the order is rerolled; A first.
+    let faces = [1, 2, 2, 2, 3, 1, 1, 2, 1, 1, 2, 5, 5, 1, 1, 2, 1, 1, 2, 1, 1, 2];
+    let (log, _, result) = run(&setup, &faces, Script::new(2));
+    assert_eq!(result.unwrap(), FightResult { outcome: Outcome::Stalemate, length: 2 });
+    let kinds: Vec<String> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::RoundStarted { round } => Some(format!("round {round}")),
+            Event::Initiative { who, total, .. } => Some(format!("init {} {total}", who.index())),
+            Event::Order { order } => Some(format!("order {:?}", order.iter().map(|o| o.0.index()).collect::<Vec<_>>())),
+            Event::Attack { attacker, .. } => Some(format!("attack {}", attacker.index())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "round 1", "init 0 3", "init 1 7", "order [1, 0]", "attack 1", "attack 0", "round 2", "init 0 10",
+            "init 1 4", "order [0, 1]", "attack 0", "attack 1"
+        ]
+    );
+}
+
+#[test]
+fn initiative_once_and_fixed_order() {
+    // rule: OD6-INIT-2
+    let once = setup(BRAWLERS, &[("initiative_method", "roll_once")]);
+    let faces = [1, 2, 2, 2, 3, 1, 1, 2, 1, 1, 2, 1, 1, 2, 1, 1, 2];
+    let (log, _, _) = run(&once, &faces, Script::new(2));
+    assert_eq!(log.iter().filter(|e| matches!(e, Event::Initiative { .. })).count(), 2);
+    let order: Vec<CombatantId> = log.iter().filter_map(|e| match e { Event::Attack { attacker, .. } => Some(*attacker), _ => None }).collect();
+    assert_eq!(order, [B, A, B, A]);
+    let fixed = setup(&BRAWLERS.replace("max_rounds = 2", "max_rounds = 1\norder = [\"B\", \"A\"]"), &[("initiative_method", "fixed_order")]);
+    let (log, _, _) = run(&fixed, &[1, 1, 2, 1, 1, 2], Script::new(2));
+    assert!(!log.iter().any(|e| matches!(e, Event::Initiative { .. })));
+    assert_eq!(attacks(&log).iter().map(|a| a.0).collect::<Vec<_>>(), [B, A]);
+}
+
+#[test]
+fn damage_at_once_or_at_the_end_of_the_round() {
+    // rule: OD6-ROUND-3
+    let text = duel("", "skills = { brawling = \"4D\" }\nstrength = \"4D\"", "strength = \"1D\"");
+    // A hits: [6,6,6] W[5] = 23 vs 5; damage 2D [6] W[6,6,6,2] = 26, resist 1D W[2].
+    let faces = [6, 6, 6, 5, 6, 6, 6, 6, 2, 2];
+    let (log, _, _) = run(&setup(&text, &[]), &faces, Script::new(2));
+    // Immediate: B is dead before its turn, so it never acts.
+    assert!(log.iter().any(|e| matches!(e, Event::Wound { who: B, to: Level::Dead, .. })));
+    assert!(!log.iter().any(|e| matches!(e, Event::Attack { attacker: B, .. })));
+    // End of round: B still takes its turn (it punches: [1,1] W[2] vs 5), then the damage lands.
+    let faces = [6, 6, 6, 5, 1, 1, 2, 6, 6, 6, 6, 2, 2];
+    let (log, _, _) = run(&setup(&text, &[("damage_timing", "end_of_round")]), &faces, Script::new(2));
+    let b_attack = log.iter().position(|e| matches!(e, Event::Attack { attacker: B, .. })).unwrap();
+    let wound = log.iter().position(|e| matches!(e, Event::Wound { who: B, .. })).unwrap();
+    assert!(b_attack < wound);
+}
+
+#[test]
+fn the_fight_ends_when_one_side_is_left() {
+    // rule: OD6-ROUND-4, OD6-COND-1
+    let text = duel("", "skills = { brawling = \"4D\" }\nstrength = \"4D\"", "strength = \"1D\"");
+    let faces = [6, 6, 6, 5, 6, 6, 6, 2, 2];
+    let (_, state, result) = run(&setup(&text, &[]), &faces, Script::new(2));
+    assert_eq!(result.unwrap().outcome, Outcome::Side(SideId(0)));
+    assert!(state.fighter(B).out(&Options::default()));
+    // Incapacitated but conscious counts as out only under `incapacitated_or_worse`.
+    let mut x = state.fighter(B).clone();
+    x.level = Level::Incapacitated;
+    x.unconscious_until = 0;
+    assert!(!x.out(&Options::default()));
+    let mut o = Options::default();
+    o.out_incapacitated = true;
+    assert!(x.out(&o));
+    assert!(!x.able() || x.level == Level::Incapacitated);
+}
+
+// --- INIT ---------------------------------------------------------------------------------
+
+const SQUAD: &str = r#"
+[rules]
+ruleset = "opend6"
+max_rounds = 1
+
+[[combatants]]
+name = "Hero"
+side = "a"
+perception = "3D"
+position = 0
+
+[[combatants]]
+name = "T1"
+side = "b"
+group = "squad"
+perception = "2D"
+position = 2
+
+[[combatants]]
+name = "T2"
+side = "b"
+group = "squad"
+perception = "4D"
+position = 2
+"#;
+
+fn initiatives(log: &[Event]) -> Vec<(usize, Vec<usize>, i32)> {
+    log.iter()
+        .filter_map(|e| match e {
+            Event::Initiative { who, members, total, .. } => {
+                Some((who.index(), members.iter().map(|m| m.index()).collect(), *total))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_npc_group_shares_one_roll() {
+    // rule: OD6-INIT-3, OD6-INIT-1
+    let passes = |n| script(&(0..3).flat_map(|w| [(w, Choice::Count(1)), (w, Choice::Act(Action::Pass))]).take(n).collect::<Vec<_>>());
+    // The hero 3D [2,3] W[4] = 9; the squad rolls once, with T1's 2D: [1] W[5] = 6.
+    let (log, _, _) = run(&setup(SQUAD, &[]), &[2, 3, 4, 1, 5], passes(6));
+    assert_eq!(initiatives(&log), [(0, vec![0], 9), (1, vec![1, 2], 6)]);
+    // The two troopers tie on the shared total: one simultaneous step after the hero.
+    assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 1), (CombatantId(2), 1)])));
+    // Individually: T2 rolls its own 4D.
+    let (log, _, _) =
+        run(&setup(SQUAD, &[("npc_group_initiative", "false")]), &[2, 3, 4, 1, 5, 1, 1, 1, 2], passes(6));
+    assert_eq!(initiatives(&log), [(0, vec![0], 9), (1, vec![1], 6), (2, vec![2], 5)]);
+}
+
+#[test]
+fn ties_act_simultaneously_or_by_the_parent_order() {
+    // rule: OD6-INIT-4
+    // Both 3D, both roll 9: one step. A's punch would knock B out, yet B still punches, and the
+    // wound lands when the step ends.
+    let text = BRAWLERS.replace("perception = \"2D\"", "perception = \"3D\"\nstrength = \"5D\"").replace("max_rounds = 2", "max_rounds = 1");
+    let faces = [2, 3, 4, 2, 3, 4, 6, 6, 5, 1, 1, 2, 6, 6, 6, 6, 2, 1, 1, 1];
+    let (log, _, _) = run(&setup(&text, &[]), &faces, Script::new(2));
+    assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 0)])));
+    let b_attack = log.iter().position(|e| matches!(e, Event::Attack { attacker: B, .. })).unwrap();
+    let wound = log.iter().position(|e| matches!(e, Event::Wound { who: B, .. })).unwrap();
+    assert!(b_attack < wound, "the tied B acts before A's result applies");
+    // `parent_order`: the higher Perception code goes first — equal here, so search, Agility,
+    // dodge, then scenario order: A, then B in its own step.
+    let (log, _, _) = run(&setup(&text, &[("initiative_ties", "parent_order")]), &faces, Script::new(2));
+    assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 1)])));
+}
+
+#[test]
+fn the_unconscious_lose_their_turns() {
+    // rule: OD6-INIT-5, OD6-COND-1
+    let text = SQUAD.replace("position = 2\n", "position = 2\nwound_level = \"mortally_wounded\"\n");
+    let (log, _, result) = run(&setup(&text, &[]), &[], Script::new(3));
+    // Nobody on side b can act: the fight is over before round 1.
+    assert_eq!(result.unwrap(), FightResult { outcome: Outcome::Side(SideId(0)), length: 0 });
+    assert!(!log.iter().any(|e| matches!(e, Event::TurnStarted { who, .. } if who.index() > 0)));
+    // A stun-knocked combatant in the order loses its turn.
+    let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup(SQUAD, &[]));
+    state.fighters[1].unconscious_until = 5;
+    assert!(!state.fighter(B).able());
+}
+
+#[test]
+fn character_points_on_initiative_and_the_wound_penalty_option() {
+    // rule: OD6-INIT-6, OD6-INIT-8, OD6-RES-1, OD6-RES-2
+    let text = BRAWLERS.replace("position = 0", "position = 0\ncharacter_points = 3\nwound_level = \"wounded\"").replace("max_rounds = 2", "max_rounds = 1");
+    // A spends 1 CP on initiative: 2D [1] W[2] + CP[6, 3] = 12.
+    let s = script(&[(0, Choice::Cp(1)), (0, Choice::Cp(0))]);
+    let faces = [1, 2, 6, 3, 2, 2, 3, 1, 1, 2, 1, 1, 2];
+    let (log, state, _) = run(&setup(&text, &[]), &faces, s);
+    assert_eq!(initiatives(&log)[0].2, 12);
+    assert_eq!(state.fighter(A).cp, 2);
+    // No Fate Point is ever asked for initiative; the wound penalty does not reduce it by default.
+    let code = |log: &[Event]| {
+        log.iter()
+            .find_map(|e| match e {
+                Event::Initiative { who: A, roll: Some(r), .. } => Some(r.code),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(code(&log), DieCode::new(2, 0));
+    let (log, _, _) = run(&setup(&text, &[("wound_penalty_on_initiative", "true")]), &[2, 2, 2, 3, 1, 1, 2, 1, 1, 2], Script::new(2));
+    assert_eq!(code(&log), DieCode::new(1, 0));
+}
+
+#[test]
+fn surprise_acts_first_or_adds_a_die() {
+    // rule: OD6-INIT-9
+    let text = BRAWLERS.replace("position = 0", "position = 0\nsurprise = true").replace("max_rounds = 2", "max_rounds = 1");
+    let (log, _, _) = run(&setup(&text, &[]), &[2, 2, 3, 1, 1, 2, 1, 1, 2], Script::new(2));
+    assert_eq!(initiatives(&log).len(), 1);
+    assert_eq!(attacks(&log)[0].0, A);
+    // `bonus_1d`: A rolls normally and its first skill roll of round 1 gets +1D (brawling 4D).
+    let (log, _, _) =
+        run(&setup(&text, &[("surprise_effect", "bonus_1d")]), &[1, 2, 2, 2, 3, 1, 1, 1, 2, 1, 1, 2], Script::new(2));
+    assert_eq!(initiatives(&log).len(), 2);
+    let a_code = log.iter().find_map(|e| match e {
+        Event::Attack { attacker: A, roll, .. } => Some(roll.code),
+        _ => None,
+    });
+    assert_eq!(a_code, Some(DieCode::new(4, 0)));
+}
+
+#[test]
+fn the_initiative_bonus() {
+    // rule: OD6-INIT-7
+    let text = BRAWLERS.replace("perception = \"2D\"\nskills = { brawling = \"3D\" }", "perception = \"3D\"\nagility = \"4D\"\nskills = { search = \"5D+2\" }");
+    let s = setup(&text, &[]);
+    assert_eq!(roll::initiative_bonus(&s.combatants[0], &s.options), 2);
+    assert_eq!(roll::initiative_bonus(&s.combatants[0], &setup(&text, &[("initiative_bonus", "max")]).options), 1);
+    assert_eq!(roll::initiative_bonus(&s.combatants[0], &setup(&text, &[("initiative_bonus", "off")]).options), 0);
+    let seven = setup(&BRAWLERS.replace("perception = \"2D\"", "agility = \"7D\""), &[]);
+    assert_eq!(roll::initiative_bonus(&seven.combatants[0], &seven.options), 1);
+    let eight = setup(&BRAWLERS.replace("perception = \"2D\"", "agility = \"8D\""), &[]);
+    assert_eq!(roll::initiative_bonus(&eight.combatants[0], &eight.options), 2);
+}
+
+#[test]
+fn a_quick_draw_moves_skill_dice_to_initiative() {
+    // rule: OD6-INIT-10, OD6-GEAR-2
+    let text = format!(
+        "{}{}",
+        BRAWLERS
+            .replace("perception = \"2D\"", "perception = \"4D\"")
+            .replace("skills = { brawling = \"3D\" }\nposition = 0", "skills = { throwing = \"8D\" }\nposition = 0")
+            .replace("max_rounds = 2", "max_rounds = 1"),
+        ""
+    );
+    let text = text.replacen(
+        "position = 0\n",
+        "position = 0\n\n[[combatants.weapons]]\nname = \"knife\"\nskill = \"throwing\"\ndamage = \"1D\"\nranges = [3, 10, 20]\nquick = true\ndrawn = false\n",
+        1,
+    );
+    let setup = setup(&text, &[]);
+    // Two attacks: 8D − 1D = 7D; moving 3D gives initiative 7D and attacks at 4D each.
+    let draw = fray_rules::opend6::QuickDraw { weapon: 0, n: 2, k: 3 };
+    let s = script(&[(0, Choice::QuickDraw(Some(draw))), (0, attack_on(B, 0)), (0, attack_on(B, 0))]);
+    let faces = [1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2];
+    let (log, _, result) = run(&setup, &faces, s);
+    assert!(log.contains(&Event::QuickDrawn { who: A, draw }), "{result:?} {log:#?}");
+    let a_init = log.iter().find_map(|e| match e {
+        Event::Initiative { who: A, roll: Some(r), .. } => Some(r.code),
+        _ => None,
+    });
+    assert_eq!(a_init, Some(DieCode::new(7, 0)));
+    let codes: Vec<DieCode> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Attack { attacker: A, roll, .. } => Some(roll.code),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(codes, [DieCode::new(4, 0), DieCode::new(4, 0)], "{result:?} {log:#?}");
+    // At most 6D may move: 7D leaves none.
+    let greedy = fray_rules::opend6::QuickDraw { weapon: 0, n: 2, k: 7 };
+    let (_, _, result) = run(&setup, &faces, script(&[(0, Choice::QuickDraw(Some(greedy)))]));
+    assert!(matches!(result, Err(FightError::IllegalChoice { .. })));
+}
