@@ -411,3 +411,258 @@ fn a_quick_draw_moves_skill_dice_to_initiative() {
     let (_, _, result) = run(&setup, &faces, script(&[(0, Choice::QuickDraw(Some(greedy)))]));
     assert!(matches!(result, Err(FightError::IllegalChoice { .. })));
 }
+
+// --- ACT ----------------------------------------------------------------------------------
+
+#[test]
+fn only_a_waiting_character_interrupts_and_nobody_moves_up_to_defend() {
+    // rule: OD6-ACT-7, OD6-DEF-2, OD6-DEF-1
+    // B acts after A and has not waited: A's punch uses passive 10 − 5, and B is never asked.
+    let text = duel("", "skills = { brawling = \"3D\" }", "skills = { dodge = \"5D\" }");
+    let (log, _, _) = run(&setup(&text, &[]), &[1, 1, 2, 1, 1, 2], Script::new(2));
+    assert_eq!(attacks(&log)[0].2, 5);
+    assert!(!log.iter().any(|e| matches!(e, Event::Resumed { .. } | Event::Defence { .. })));
+    // An active defence made on B's own turn stays until his next turn: in round 2, before
+    // B acts, A's punch uses it as its base.
+    let two = duel("", "skills = { brawling = \"3D\" }", "skills = { dodge = \"5D\" }").replace("max_rounds = 1", "max_rounds = 2");
+    let s = script(&[
+        (0, Choice::Count(1)),
+        (0, Choice::Act(Action::Pass)),
+        (1, Choice::Count(1)),
+        (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: false })),
+    ]);
+    let (log, _, _) = run(&setup(&two, &[]), &[3, 3, 3, 3, 2, 1, 1, 2, 1, 1, 2], s);
+    // B's dodge 5D [3,3,3,3] W[2] = 14 replaces 10 into round 2: 14 − 5.
+    assert_eq!(attacks(&log)[0].2, 14 - 5);
+}
+
+#[test]
+fn a_weapon_is_used_once_a_round_unless_quick_or_rated() {
+    // rule: OD6-ACT-8
+    let text = duel("", &format!("skills = {{ firearms = \"5D\" }}{BLASTER}"), "");
+    let setup = setup(&text, &[]);
+    let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
+    state.fighters[0].declared = 2;
+    let plan = AttackPlan::new(B, 0);
+    assert!(attack::illegal(&setup, &state, A, &plan, false).is_none());
+    state.fighters[0].weapons[0].uses = 1;
+    assert!(attack::illegal(&setup, &state, A, &plan, false).is_some());
+    // Fists are quick: any number of punches.
+    state.fighters[0].weapons[1].uses = 3;
+    assert!(attack::illegal(&setup, &state, A, &AttackPlan::new(B, 1), false).is_none());
+    // A rate of 2 allows a second shot.
+    let rated = self::setup(&text.replace("ranges = [10, 30, 120]", "ranges = [10, 30, 120]\nrate = 2"), &[]);
+    assert!(attack::illegal(&rated, &state, A, &plan, false).is_none());
+}
+
+#[test]
+fn free_actions_do_not_count_toward_n() {
+    // rule: OD6-ACT-9, OD6-MOVE-2, OD6-MOVE-1
+    let text = duel("", "skills = { brawling = \"3D\" }", "").replace("position = 2", "position = 9");
+    // A moves 5 m free (half of Move 10), then punches at 4 m? No: 9 − 5 = 4 m is Short, out of
+    // fist reach; a move action covers it.
+    let s = script(&[
+        (0, Choice::Count(2)),
+        (0, Choice::Act(Action::Move { to: 5, free: true })),
+        (0, Choice::Act(Action::Move { to: 7, free: false })),
+        (0, attack_on(B, 0)),
+    ]);
+    let (log, state, _) = run(&setup(&text, &[]), &[1, 1, 2, 1, 1, 2], s);
+    assert_eq!(state.fighter(A).pos, 7);
+    assert_eq!(state.fighter(A).used, 2);
+    assert_eq!(state.distance(A, B), 2);
+    assert_eq!(attacks(&log).iter().filter(|a| a.0 == A).count(), 1);
+    // A second free move, or one beyond half of Move, is refused.
+    let s = script(&[(0, Choice::Count(1)), (0, Choice::Act(Action::Move { to: 6, free: true }))]);
+    let (_, _, result) = run(&setup(&text, &[]), &[], s);
+    assert!(matches!(result, Err(FightError::IllegalChoice { .. })));
+}
+
+#[test]
+fn an_interrupted_action_resolves_or_is_void() {
+    // rule: OD6-ACT-10, OD6-ACT-6, OD6-ACT-5
+    // B waits; A (first) punches... A acts first, so B must wait in an earlier step: give B the
+    // first turn. B waits, A punches, B interrupts by punching A unconscious; A's punch still
+    // resolves (`resolves`), or has no effect (`void_if_unable`).
+    let text = duel("", "skills = { brawling = \"3D\" }\nstrength = \"1D\"", "skills = { brawling = \"5D\" }\nstrength = \"6D\"")
+        .replace("order = [\"A\", \"B\"]", "order = [\"B\", \"A\"]");
+    let s = script(&[
+        (1, Choice::Count(2)),
+        (1, Choice::Act(Action::Wait)),
+        (1, Choice::Interrupt(Some(Action::Attack(AttackPlan::new(A, 0))))),
+        (0, Choice::Count(1)),
+        (0, attack_on(B, 0)),
+    ]);
+    // A's punch 3D [6,6] W[5] = 17; B's interrupt 5D [6,6,6,6] W[5] = 29 → damage 3D [6,6] W[6,6,2]
+    // = 26 + bonus 5 = 31 vs A's 1D W[2]: dead. Then A's punch: vs 5, hit; damage 1D W[3] vs B 6D.
+    let faces = [6, 6, 5, 6, 6, 6, 6, 5, 6, 6, 6, 6, 2, 2, 3, 1, 1, 1, 1, 1, 2];
+    let (log, _, _) = run(&setup(&text, &[]), &faces, s.clone());
+    assert!(log.iter().any(|e| matches!(e, Event::Resumed { who: B, interrupting: Some((A, 17)) })));
+    assert!(log.iter().any(|e| matches!(e, Event::Wound { who: A, to: Level::Dead, .. })));
+    assert!(log.iter().any(|e| matches!(e, Event::Attack { attacker: A, hit: true, .. })));
+    let (log, _, _) = run(&setup(&text, &[("interrupted_action", "void_if_unable")]), &faces, s);
+    assert!(!log.iter().any(|e| matches!(e, Event::Attack { attacker: A, .. })));
+    assert!(log.iter().any(|e| matches!(e, Event::Forfeit { who: A, .. })));
+}
+
+#[test]
+fn n_is_fixed_and_the_penalty_is_per_extra_action() {
+    // rule: OD6-ACT-1, OD6-ACT-2, OD6-ACT-4
+    let text = duel("", "skills = { brawling = \"4D\" }\nactions_allotment = 2", "");
+    let setup = setup(&text, &[]);
+    let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
+    let code = |n: u8, state: &mut State| {
+        state.fighters[0].declared = n;
+        attack::action_code(&setup, state, A, fray_rules::opend6::setup::SkillId::BRAWLING, false, 0)
+    };
+    assert_eq!(code(2, &mut state), DieCode::new(4, 0));
+    assert_eq!(code(4, &mut state), DieCode::new(2, 0));
+    let one = self::setup(&duel("", "skills = { brawling = \"4D\" }", ""), &[]);
+    let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(&one);
+    state.fighters[0].declared = 4;
+    assert_eq!(attack::multi_penalty(&one.combatants[0], state.fighter(A)), 3);
+}
+
+// --- MOVE, DIFF, ATK ----------------------------------------------------------------------
+
+fn difficulty_of(setup: &Setup, state: &State, who: CombatantId, plan: &AttackPlan) -> i32 {
+    let weapon = &setup.combatants[who.index()].weapons[plan.weapon as usize];
+    let band = attack::band(setup, state, who, plan.target, weapon).expect("in reach");
+    let base = attack::active_base(&setup.options, state.fighter(plan.target), weapon.close())
+        .map_or_else(|| attack::passive(&setup.options, &setup.combatants[plan.target.index()]), |b| b.0);
+    (base + attack::modifiers(setup, state, who, plan, band).fixed_total()).max(3)
+}
+
+fn shooter(b: &str, distance: i32) -> (Setup, State) {
+    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), b).replace("position = 2", &format!("position = {distance}"));
+    let setup = setup(&text, &[]);
+    let state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
+    (setup, state)
+}
+
+#[test]
+fn range_bands_on_the_line_or_given() {
+    // rule: OD6-MOVE-1, OD6-MOVE-3, OD6-MOVE-5
+    let shot = AttackPlan::new(B, 0);
+    for (d, expected) in [(3, 5), (4, 10), (10, 10), (11, 15), (30, 15), (31, 20), (120, 20)] {
+        let (setup, state) = shooter("", d);
+        assert_eq!(difficulty_of(&setup, &state, A, &shot), expected, "at {d} m");
+    }
+    let (setup, state) = shooter("", 121);
+    assert!(attack::illegal(&setup, &state, A, &shot, true).is_some());
+    // Fists reach only Point Blank.
+    assert!(attack::illegal(&setup, &state, A, &AttackPlan::new(B, 1), true).is_some());
+    // `bands`: the scenario gives the band; positions do not matter.
+    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), "").replace("position = 2", "position = 500")
+        + "\n[[bands]]\na = \"A\"\nb = \"B\"\nband = \"long\"\n";
+    let bands = self::setup(&text, &[("position_model", "bands")]);
+    let state = <OpenD6 as fray_engine::Ruleset>::initial_state(&bands);
+    assert_eq!(difficulty_of(&bands, &state, A, &shot), 20);
+}
+
+#[test]
+fn cover_posture_environment_and_the_floor() {
+    // rule: OD6-DIFF-2, OD6-DIFF-4, OD6-DIFF-5, OD6-DIFF-6
+    let shot = AttackPlan::new(B, 0);
+    let at = |b: &str, d: i32| {
+        let (setup, state) = shooter(b, d);
+        difficulty_of(&setup, &state, A, &shot)
+    };
+    // Short range, so the base 10 shows: one entry from each cover category, added.
+    assert_eq!(at("cover = { smoke = \"light\" }", 5), 13);
+    assert_eq!(at("cover = { smoke = \"thick\", light = \"moonlit\" }", 5), 22);
+    assert_eq!(at("cover = { smoke = \"very_thick\", light = \"dark\", object = 75 }", 5), 46);
+    assert_eq!(at("cover = { object = 25 }", 5), 13);
+    assert_eq!(at("cover = { object = 50 }", 5), 16);
+    // 100 % hidden: no direct attack.
+    let (setup, state) = shooter("cover = { object = 100 }", 5);
+    assert!(attack::illegal(&setup, &state, A, &shot, true).is_some());
+    // Posture: crouching +3; prone −6 close, +6 far.
+    assert_eq!(at("posture = \"crouching\"", 5), 13);
+    assert_eq!(at("posture = \"prone\"", 5), 4);
+    assert_eq!(at("posture = \"prone\"", 20), 21);
+    // A blind target −12 at Point Blank: 10 − 5 − 12 = −7 → the floor of 3.
+    assert_eq!(at("blind = true", 2), 3);
+    // A blind attacker +12; gravity; the weapon's own modifier.
+    let (mut setup, state) = shooter("", 5);
+    setup.combatants[0].blind = true;
+    assert_eq!(difficulty_of(&setup, &state, A, &shot), 22);
+    setup.combatants[0].blind = false;
+    for (g, d) in [
+        (fray_rules::opend6::setup::Gravity::Low, 7),
+        (fray_rules::opend6::setup::Gravity::Zero, 4),
+        (fray_rules::opend6::setup::Gravity::Heavy, 20),
+    ] {
+        setup.gravity = g;
+        assert_eq!(difficulty_of(&setup, &state, A, &shot), d);
+    }
+    setup.gravity = fray_rules::opend6::setup::Gravity::Normal;
+    setup.combatants[0].weapons[0].difficulty_mod = 5;
+    assert_eq!(difficulty_of(&setup, &state, A, &shot), 15);
+}
+
+#[test]
+fn rolled_difficulty_modifiers() {
+    // rule: OD6-DIFF-3
+    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), "cover = { object = 50 }").replace("position = 2", "position = 5");
+    let s = script(&[(0, Choice::Count(1)), (0, attack_on(B, 0)), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
+    // Attack 4D [1,1,1] W[2]; then 2D plain for the 50 % cover: 6 + 5 = 11 → difficulty 21.
+    let (log, _, _) = run(&setup(&text, &[("difficulty_modifiers", "rolled")]), &[1, 1, 1, 2, 6, 5], s);
+    assert_eq!(attacks(&log), [(A, 5, 21, false)]);
+    assert_eq!(roll::dice_value(3), 10);
+    assert_eq!(roll::dice_value(-2), -6);
+}
+
+#[test]
+fn the_optional_passive_defence_bonus() {
+    // rule: OD6-DIFF-7
+    let shot = AttackPlan::new(B, 0);
+    for (dodge, expected) in [("4D", 10), ("5D", 11), ("7D", 12)] {
+        let (mut setup, state) = shooter(&format!("skills = {{ dodge = \"{dodge}\" }}"), 5);
+        assert_eq!(difficulty_of(&setup, &state, A, &shot), 10);
+        setup.options.passive_defense_bonus = true;
+        assert_eq!(difficulty_of(&setup, &state, A, &shot), expected, "dodge {dodge}");
+    }
+}
+
+#[test]
+fn skills_per_weapon_and_untrained_use() {
+    // rule: OD6-ATK-3, OD6-ATK-1
+    let (setup, state) = shooter("", 5);
+    let skill = setup.combatants[0].weapons[0].skill;
+    assert_eq!(skill.name(), "firearms");
+    assert_eq!(attack::action_code(&setup, &state, A, skill, false, 0), DieCode::new(4, 0));
+    // B has no firearms listed: it rolls Agility (3D by default).
+    assert_eq!(attack::action_code(&setup, &state, B, skill, false, 0), DieCode::new(3, 0));
+    assert_eq!(setup.combatants[0].weapons[1].skill.name(), "brawling");
+}
+
+#[test]
+fn aiming_adds_a_die_a_round_up_to_three() {
+    // rule: OD6-ATK-4
+    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), "").replace("max_rounds = 1", "max_rounds = 5").replace("position = 2", "position = 20");
+    let mut entries = Vec::new();
+    for _ in 0..4 {
+        entries.push((0, Choice::Count(1)));
+        entries.push((0, Choice::Act(Action::Aim(B))));
+        entries.push((1, Choice::Count(1)));
+        entries.push((1, Choice::Act(Action::Pass)));
+    }
+    entries.push((0, Choice::Count(1)));
+    entries.push((0, attack_on(B, 0)));
+    let (log, _, _) = run(&setup(&text, &[]), &[1; 40], script(&entries));
+    let aims: Vec<u8> = log.iter().filter_map(|e| match e { Event::Aimed { rounds, .. } => Some(*rounds), _ => None }).collect();
+    assert_eq!(aims, [1, 2, 3, 3]);
+    let code = log.iter().find_map(|e| match e { Event::Attack { roll, .. } => Some(roll.code), _ => None });
+    assert_eq!(code, Some(DieCode::new(7, 0)));
+    // Aiming must be the only action; a round without aiming or attacking resets the count.
+    let mut entries = vec![(0, Choice::Count(1)), (0, Choice::Act(Action::Aim(B))), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))];
+    entries.extend([(0, Choice::Count(1)), (0, Choice::Act(Action::Pass)), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
+    entries.extend([(0, Choice::Count(1)), (0, Choice::Act(Action::Aim(B)))]);
+    let (log, _, _) = run(&setup(&text.replace("max_rounds = 5", "max_rounds = 3"), &[]), &[1; 40], script(&entries));
+    let aims: Vec<u8> = log.iter().filter_map(|e| match e { Event::Aimed { rounds, .. } => Some(*rounds), _ => None }).collect();
+    assert_eq!(aims, [1, 1]);
+    let s = script(&[(0, Choice::Count(2)), (0, Choice::Act(Action::Aim(B)))]);
+    let (_, _, result) = run(&setup(&text, &[]), &[1; 40], s);
+    assert!(matches!(result, Err(FightError::IllegalChoice { .. })));
+}
