@@ -666,3 +666,285 @@ fn aiming_adds_a_die_a_round_up_to_three() {
     let (_, _, result) = run(&setup(&text, &[]), &[1; 40], s);
     assert!(matches!(result, Err(FightError::IllegalChoice { .. })));
 }
+
+// --- DEF ----------------------------------------------------------------------------------
+
+#[test]
+fn full_defence_adds_ten_and_must_be_alone() {
+    // rule: OD6-DEF-8, OD6-DEF-4, OD6-DEF-1
+    // B (first) makes a full dodge 3D [2,2] W[2] = 6 → 16; A's shot from 5 m uses it: 16.
+    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), "").replace("order = [\"A\", \"B\"]", "order = [\"B\", \"A\"]").replace("position = 2", "position = 5");
+    let s = script(&[(1, Choice::Count(1)), (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: true })), (0, Choice::Count(1)), (0, attack_on(B, 0))]);
+    let (log, _, _) = run(&setup(&text, &[]), &[2, 2, 2, 1, 1, 1, 2], s);
+    assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, full: true, value: 16, .. })));
+    assert_eq!(attacks(&log)[0].2, 16);
+    // A partial dodge of 8 gives 8 (it replaces 10 though lower).
+    let s = script(&[(1, Choice::Count(2)), (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: false })), (1, Choice::Act(Action::Pass)), (0, Choice::Count(1)), (0, attack_on(B, 0))]);
+    let (log, _, _) = run(&setup(&text, &[]), &[5, 3, 1, 1, 1, 2], s);
+    assert_eq!(attacks(&log)[0].2, 8);
+    // A full defence is not allowed with N = 2.
+    let s = script(&[(1, Choice::Count(2)), (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: true }))]);
+    let (_, _, result) = run(&setup(&text, &[]), &[], s);
+    assert!(matches!(result, Err(FightError::IllegalChoice { .. })));
+}
+
+#[test]
+fn a_block_counts_only_against_close_combat() {
+    // rule: OD6-DEF-5, OD6-DEF-4
+    let (setup, mut state) = shooter("skills = { brawling = \"4D\" }", 3);
+    state.fighters[1].block = Some(fray_rules::opend6::Active { value: 20, full: false, weapon: None });
+    // The shot ignores the block: 10 − 5.
+    assert_eq!(difficulty_of(&setup, &state, A, &AttackPlan::new(B, 0)), 5);
+    // The punch uses it: 20 − 5.
+    assert_eq!(difficulty_of(&setup, &state, A, &AttackPlan::new(B, 1)), 15);
+    // A dodge applies to both; close combat takes the higher.
+    state.fighters[1].dodge = Some(fray_rules::opend6::Active { value: 12, full: false, weapon: None });
+    assert_eq!(difficulty_of(&setup, &state, A, &AttackPlan::new(B, 0)), 7);
+    assert_eq!(difficulty_of(&setup, &state, A, &AttackPlan::new(B, 1)), 15);
+    let mut vs_ranged = setup.clone();
+    vs_ranged.options.block_vs_ranged = true;
+    assert_eq!(difficulty_of(&vs_ranged, &state, A, &AttackPlan::new(B, 0)), 15);
+}
+
+#[test]
+fn the_defence_window_ends_at_the_next_turn_or_when_helpless() {
+    // rule: OD6-DEF-3, OD6-DEF-1
+    let text = duel("", "", "skills = { dodge = \"3D\" }").replace("max_rounds = 1", "max_rounds = 2");
+    let s = script(&[
+        (0, Choice::Count(1)),
+        (0, Choice::Act(Action::Pass)),
+        (1, Choice::Count(1)),
+        (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: false })),
+        (0, Choice::Count(1)),
+        (0, Choice::Act(Action::Pass)),
+        (1, Choice::Count(1)),
+        (1, Choice::Act(Action::Pass)),
+    ]);
+    let (log, state, _) = run(&setup(&text, &[]), &[3, 3, 3], s);
+    // Still in force after A's round-2 turn, gone once B's own round-2 turn starts.
+    let set = log.iter().position(|e| matches!(e, Event::DefenceSet { who: B, .. })).unwrap();
+    let b_turn2 = log.iter().rposition(|e| matches!(e, Event::TurnStarted { who: B, .. })).unwrap();
+    assert!(set < b_turn2);
+    assert!(state.fighter(B).dodge.is_none());
+    // Unconsciousness ends it at once (default), or not (`defense_ends_when_helpless = false`).
+    let setup1 = setup(&text, &[]);
+    let mut st = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup1);
+    st.fighters[1].dodge = Some(fray_rules::opend6::Active { value: 15, full: false, weapon: None });
+    let mut keep = st.clone();
+    <OpenD6 as fray_engine::Ruleset>::apply(&setup1, &mut st, &Event::Unconscious { who: B, until: 9 });
+    assert!(st.fighter(B).dodge.is_none());
+    let setup2 = self::setup(&text, &[("defense_ends_when_helpless", "false")]);
+    <OpenD6 as fray_engine::Ruleset>::apply(&setup2, &mut keep, &Event::Unconscious { who: B, until: 9 });
+    assert!(keep.fighter(B).dodge.is_some());
+}
+
+#[test]
+fn a_free_partial_defence_when_dimly_aware() {
+    // rule: OD6-DEF-10
+    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), "skills = { dodge = \"3D\" }").replace("position = 2", "position = 5");
+    let s = script(&[(0, Choice::Count(1)), (0, attack_on(B, 0)), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
+    // Attack [1,1,1] W[2] = 5; B's free dodge [4,4] W[4] = 12 (no multi-action penalty).
+    let (log, state, _) = run(&setup(&text, &[("free_partial_defense", "true")]), &[1, 1, 1, 2, 4, 4, 4], s.clone());
+    assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, value: 12, full: false, .. })));
+    assert_eq!(attacks(&log)[0].2, 12);
+    assert_eq!(state.fighter(B).used, 0);
+    let (log, _, _) = run(&setup(&text, &[]), &[1, 1, 1, 2, 4, 4, 4], s);
+    assert_eq!(attacks(&log)[0].2, 10);
+}
+
+// --- DMG, TRACK ---------------------------------------------------------------------------
+
+#[test]
+fn strength_damage_and_zero_damage_dice() {
+    // rule: OD6-DMG-3, OD6-DMG-5, OD6-DMG-2
+    let with = |strength: &str, lifting: Option<&str>| {
+        let skills = lifting.map_or(String::new(), |l| format!("skills = {{ lifting = \"{l}\" }}"));
+        let s = setup(&duel("", &format!("strength = \"{strength}\"\n{skills}"), ""), &[]);
+        (roll::strength_damage(&s.combatants[0], &s.options), {
+            let mut o = s.options.clone();
+            o.strength_damage_strength_only = true;
+            roll::strength_damage(&s.combatants[0], &o)
+        })
+    };
+    assert_eq!(with("3D", None).0, 2);
+    assert_eq!(with("3D", Some("6D+2")), (3, 2));
+    assert_eq!(with("4D+2", None).0, 2);
+    assert_eq!(with("5D", None).0, 3);
+    assert_eq!(with("1D", None).0, 1);
+    // A sweep (−3D) on Strength Damage 1D leaves no dice: the roll is its pips, at least 0.
+    let text = duel("", "strength = \"1D\"\nskills = { brawling = \"6D\" }", "");
+    let setup = setup(&text, &[]);
+    let sweep = AttackPlan { mode: Mode::SweepClose, ..AttackPlan::new(B, 0) };
+    assert_eq!(attack::damage_code(&setup, A, &sweep, false), DieCode::new(-2, 0));
+    let mut min = setup.clone();
+    min.options.zero_damage_min_1d = true;
+    assert_eq!(attack::damage_code(&min, A, &sweep, false), DieCode::new(1, 0));
+    let mut dice = Scripted::faces([]);
+    let r = roll::roll(&mut dice, A, "damage", DieCode::new(-2, 1), 0, OneReads::Cancel, &setup.options).unwrap();
+    assert_eq!(r.total, 1);
+}
+
+#[test]
+fn negative_resistance_readings() {
+    // rule: OD6-DMG-8
+    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"2D\"", "strength = \"1D\"\nresistance_mod = \"-2D-4\"");
+    // A punches: [6,6,6,6,6] W[5] = 35 vs 5; damage 1D... Strength 2D → 1D: W[2] + bonus 6 = 8;
+    // B's resistance code −1D−4 rolls nothing: max(−4, 0)... the pips alone, 0.
+    let faces = [6, 6, 6, 6, 6, 5, 2];
+    let total = |sets: &[(&str, &str)]| {
+        let (log, state, _) = run(&setup(&text, sets), &faces, Script::new(2));
+        let resist = log.iter().find_map(|e| match e { Event::Resist { total, .. } => Some(*total), _ => None });
+        (resist, state.fighter(B).difficulty_penalty)
+    };
+    assert_eq!(total(&[]).0, Some(0));
+    // Direct: a negative total adds to D, is zero, or becomes a difficulty penalty.
+    let mut dice = Scripted::faces([1, 1]);
+    let o = Options::default();
+    let r = roll::roll(&mut dice, B, "resistance", DieCode::new(2, -8), 0, OneReads::Plain, &o).unwrap();
+    assert_eq!(r.total, -6);
+    let text2 = duel("", "skills = { brawling = \"6D\" }\nstrength = \"2D\"", "strength = \"1D\"\nresistance_mod = \"1D-8\"");
+    let faces2 = [6, 6, 6, 6, 6, 5, 2, 1, 1];
+    let margin = |sets: &[(&str, &str)]| {
+        let (log, state, _) = run(&setup(&text2, sets), &faces2, Script::new(2));
+        let m = log.iter().find_map(|e| match e { Event::Wound { margin, .. } => Some(*margin), _ => None });
+        (m, state.fighter(B).difficulty_penalty)
+    };
+    // Resistance 2D−8: [1] W[1] is a Critical Failure on a damage roll: 0 + (−8) = −8.
+    assert_eq!(margin(&[]), (Some(16), 0));
+    assert_eq!(margin(&[("negative_resistance", "zero")]), (Some(8), 0));
+    assert_eq!(margin(&[("negative_resistance", "difficulty_penalty")]), (Some(8), 8));
+}
+
+#[test]
+fn injury_bands_killing_blow_and_stun_weapons() {
+    // rule: OD6-DMG-7, OD6-DMG-9, OD6-DMG-10, OD6-TRACK-3, OD6-TRACK-1
+    let o = Options::default();
+    let level = |d, stun, o: &Options| roll::injury(o, Level::Healthy, 0, 0, d, stun, false).map(|i| i.to);
+    let expected = [
+        (1, Level::Stunned),
+        (3, Level::Stunned),
+        (4, Level::Wounded),
+        (8, Level::Wounded),
+        (9, Level::Incapacitated),
+        (12, Level::Incapacitated),
+        (13, Level::Dead),
+        (15, Level::Dead),
+        (16, Level::Dead),
+    ];
+    for (d, l) in expected {
+        assert_eq!(level(d, false, &o), Some(l), "D = {d}");
+    }
+    assert_eq!(level(0, false, &o), None);
+    let mut no_kb = o.clone();
+    no_kb.killing_blow = false;
+    assert_eq!(level(13, false, &no_kb), Some(Level::MortallyWounded));
+    // Stun weapon, full ladder: Stunned, Stunned, Wounded, Severely, Incapacitated; 12·D rounds out.
+    for (d, l) in [(2, Level::Stunned), (6, Level::Stunned), (10, Level::Wounded), (14, Level::SeverelyWounded), (20, Level::Incapacitated)] {
+        assert_eq!(level(d, true, &o), Some(l), "stun D = {d}");
+    }
+    assert_eq!(roll::injury(&o, Level::Healthy, 0, 0, 5, true, false).map(|i| i.unconscious_rounds), Some(60));
+    let mut bands = o.clone();
+    bands.result_bands = true;
+    for (d, l) in [(2, Level::Stunned), (6, Level::Stunned), (10, Level::Stunned), (14, Level::Wounded), (20, Level::Incapacitated)] {
+        assert_eq!(level(d, true, &bands), Some(l), "result_bands stun D = {d}");
+    }
+    assert_eq!(Level::SeverelyWounded.index(), 3);
+    assert_eq!(Level::from_index(9), Level::Dead);
+}
+
+#[test]
+fn a_stun_weapon_knocks_out_for_twelve_rounds_per_point() {
+    // rule: OD6-DMG-10, OD6-COND-2
+    let text = duel("", &format!("skills = {{ firearms = \"6D\" }}{}", BLASTER.replace("ranges", "stun_capable = true\nstun = true\nranges")), "strength = \"1D\"").replace("position = 2", "position = 5");
+    // Shot [1,1,1,1,1] W[5] = 10 vs 10: hit; damage 4D [1,1,1] W[2] = 5 vs 1D W[2]: D = 3 → Stunned.
+    let faces = [1, 1, 1, 1, 1, 5, 1, 1, 1, 2, 2];
+    let (log, state, _) = run(&setup(&text, &[]), &faces, Script::new(2));
+    assert!(log.contains(&Event::Unconscious { who: B, until: 1 + 36 }));
+    assert_eq!(state.fighter(B).level, Level::Stunned);
+}
+
+#[test]
+fn stacking_on_the_ladder() {
+    // rule: OD6-TRACK-2
+    use fray_rules::opend6::options::Stacking;
+    use Level::*;
+    let rows = [
+        (Healthy, [Stunned, Wounded, SeverelyWounded, Incapacitated, MortallyWounded, Dead]),
+        (Stunned, [Stunned, Wounded, SeverelyWounded, Incapacitated, MortallyWounded, Dead]),
+        (Wounded, [SeverelyWounded, SeverelyWounded, SeverelyWounded, Incapacitated, MortallyWounded, Dead]),
+        (SeverelyWounded, [Incapacitated, Incapacitated, Incapacitated, Incapacitated, MortallyWounded, Dead]),
+        (Incapacitated, [MortallyWounded, MortallyWounded, MortallyWounded, MortallyWounded, MortallyWounded, Dead]),
+        (MortallyWounded, [Dead; 6]),
+    ];
+    let incoming = [Stunned, Wounded, SeverelyWounded, Incapacitated, MortallyWounded, Dead];
+    for (cur, row) in rows {
+        for (inc, expected) in incoming.iter().zip(row) {
+            assert_eq!(roll::stack(cur, *inc, Stacking::Ladder), expected, "{cur:?} + {inc:?}");
+        }
+    }
+    assert_eq!(roll::stack(Stunned, Stunned, Stacking::OrEqual), Wounded);
+    assert_eq!(roll::stack(Stunned, Stunned, Stacking::Strict), Stunned);
+    assert_eq!(roll::stack(Wounded, Wounded, Stacking::Strict), SeverelyWounded);
+    assert_eq!(roll::stack(SeverelyWounded, SeverelyWounded, Stacking::Strict), SeverelyWounded);
+    assert_eq!(roll::stack(MortallyWounded, MortallyWounded, Stacking::Strict), MortallyWounded);
+    assert_eq!(roll::stack(Incapacitated, Wounded, Stacking::Strict), MortallyWounded);
+}
+
+#[test]
+fn penalties_do_not_add_up() {
+    // rule: OD6-TRACK-4, OD6-TRACK-5
+    let setup = setup(&duel("", "skills = { brawling = \"5D\" }", ""), &[]);
+    let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
+    state.round = 3;
+    let pen = |state: &State| fray_rules::opend6::level_penalty(&setup.options, state.fighter(A), 3);
+    state.fighters[0].level = Level::Wounded;
+    state.fighters[0].stun_until = 3;
+    assert_eq!(pen(&state), 1);
+    state.fighters[0].level = Level::SeverelyWounded;
+    assert_eq!(pen(&state), 2);
+    state.fighters[0].level = Level::Stunned;
+    assert_eq!(pen(&state), 1);
+    state.fighters[0].stun_until = 2;
+    assert_eq!(pen(&state), 0);
+    state.fighters[0].level = Level::Incapacitated;
+    assert_eq!(pen(&state), 3);
+    // It adds to the multi-action penalty on an action roll.
+    state.fighters[0].declared = 2;
+    assert_eq!(
+        attack::action_code(&setup, &state, A, fray_rules::opend6::setup::SkillId::BRAWLING, false, 0),
+        DieCode::new(1, 0)
+    );
+}
+
+#[test]
+fn mortal_survival_checks() {
+    // rule: OD6-TRACK-7, OD6-TRACK-8
+    let text = duel("", "policy = { move = \"hold\" }", "wound_level = \"mortally_wounded\"\nstrength = \"2D\"")
+        .replace("max_rounds = 1", "max_rounds = 30")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 1000\npolicy = { move = \"hold\" }\n";
+    let checks = |sets: &[(&str, &str)], faces: &[u32]| {
+        let (log, state, _) = run(&setup(&text, sets), faces, Script::new(3));
+        let rounds: Vec<(u32, i32, bool)> = {
+            let mut round = 0;
+            let mut out = Vec::new();
+            for e in &log {
+                match e {
+                    Event::RoundStarted { round: r } => round = *r,
+                    Event::Survival { need, died, .. } => out.push((round, *need, *died)),
+                    _ => {}
+                }
+            }
+            out
+        };
+        (rounds, state.fighter(B).level)
+    };
+    // Per minute: he fell before round 1 (round 0 → checks at the end of rounds 12 and 24).
+    let (rounds, _) = checks(&[], &[3, 3, 3, 3, 3, 3, 3, 3]);
+    assert_eq!(rounds.iter().map(|r| (r.0, r.1)).collect::<Vec<_>>(), [(12, 1), (24, 2)]);
+    // Per round: against 1, 2, 3, …; [1] W[1] is 0 < 1: dead, and dead is final.
+    let (rounds, level) = checks(&[("mortal_check", "per_round")], &[1, 1]);
+    assert_eq!(rounds, [(1, 1, true)]);
+    assert_eq!(level, Level::Dead);
+    let (rounds, _) = checks(&[("mortal_check", "off")], &[]);
+    assert!(rounds.is_empty());
+}

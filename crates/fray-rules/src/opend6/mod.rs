@@ -366,8 +366,8 @@ pub struct Fighter {
     pub stun_until: u32,
     /// Unconscious through the end of this round (0 awake, `u32::MAX` the rest of the fight).
     pub unconscious_until: u32,
-    /// Round in which he became Mortally Wounded (0: not).
-    pub mortal_since: u32,
+    /// Round in which he became Mortally Wounded (0 before the fight).
+    pub mortal_since: Option<u32>,
     /// Actions declared this round.
     pub declared: u8,
     /// Actions used this round.
@@ -872,7 +872,7 @@ impl Ruleset for OpenD6 {
                 forced_down: false,
                 stun_until: 0,
                 unconscious_until: 0,
-                mortal_since: 0,
+                mortal_since: (sheet.level == Level::MortallyWounded).then_some(0),
                 declared: 0,
                 used: 0,
                 waiting: false,
@@ -1018,8 +1018,8 @@ impl Ruleset for OpenD6 {
                 x.level = *to;
                 x.deepest = x.deepest.max(*to);
                 x.bp = *bp;
-                if *to >= Level::MortallyWounded && x.mortal_since == 0 && *to < Level::Dead {
-                    x.mortal_since = state.round.max(1);
+                if *to == Level::MortallyWounded && x.mortal_since.is_none() {
+                    x.mortal_since = Some(state.round);
                 }
                 if *to >= Level::MortallyWounded && setup.options.defense_ends_when_helpless {
                     x.dodge = None;
@@ -1083,7 +1083,9 @@ impl Ruleset for OpenD6 {
                 p.aided = true;
                 if *ok {
                     p.level = *to;
-                    p.mortal_since = if *to >= Level::MortallyWounded { p.mortal_since } else { 0 };
+                    if *to < Level::MortallyWounded {
+                        p.mortal_since = None;
+                    }
                     if *to < Level::Incapacitated && p.unconscious_until == u32::MAX {
                         p.unconscious_until = 0;
                     }

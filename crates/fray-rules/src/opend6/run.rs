@@ -1198,8 +1198,11 @@ fn round_end<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             fight.emit(Event::AimEnded { who });
         }
         let x = fight.state().fighter(who);
-        if x.level == Level::MortallyWounded && x.mortal_since > 0 && round > x.mortal_since {
-            let k = round - x.mortal_since;
+        if x.level == Level::MortallyWounded
+            && let Some(since) = x.mortal_since
+            && round > since
+        {
+            let k = round - since;
             let need = match setup.options.mortal_check {
                 MortalCheck::PerMinute if k % 12 == 0 => Some(k / 12),
                 MortalCheck::PerRound => Some(k),

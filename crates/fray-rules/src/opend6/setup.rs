@@ -54,8 +54,8 @@ impl DieCode {
         } else {
             return Err(expected());
         };
-        if !(0..=30).contains(&dice) || !(-30..=30).contains(&pips) {
-            return Err(format!("expected 0 to 30 dice and −30 to +30 pips, found `{text}`"));
+        if !(-30..=30).contains(&dice) || !(-30..=30).contains(&pips) {
+            return Err(format!("expected −30 to 30 dice and −30 to +30 pips, found `{text}`"));
         }
         Ok(DieCode::new(dice, pips))
     }
