@@ -948,3 +948,117 @@ fn mortal_survival_checks() {
     let (rounds, _) = checks(&[("mortal_check", "off")], &[]);
     assert!(rounds.is_empty());
 }
+
+#[test]
+fn massive_damage_restricts_for_two_rounds() {
+    // rule: OD6-TRACK-9
+    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"4D\"", "strength = \"2D\"\nskills = { stamina = \"3D\" }").replace("max_rounds = 1", "max_rounds = 2");
+    // A punches: [6,6,6,6,6] W[5] = 35 vs 5 → bonus 6; damage 2D [3] W[3] = 6 + 6 = 12 vs 2D [1] W[2] = 3:
+    // D = 9 → Incapacitated (0 → 4, two levels or more in one round); stay-up 3D [6,6] W[6,4] = 22.
+    let faces = [6, 6, 6, 6, 6, 5, 3, 3, 1, 2, 6, 6, 6, 4];
+    let (log, state, _) = run(&setup(&text.replace("max_rounds = 2", "max_rounds = 1"), &[("massive_damage", "true")]), &faces, Script::new(2));
+    assert!(log.contains(&Event::Restricted { who: B, until: 3 }));
+    assert!(fray_rules::opend6::policy::restricted(&setup(&text, &[("massive_damage", "true")]), &{
+        let mut s = state.clone();
+        s.round = 2;
+        s
+    }, B));
+    let (log, _, _) = run(&setup(&text.replace("max_rounds = 2", "max_rounds = 1"), &[]), &faces, Script::new(2));
+    assert!(!log.iter().any(|e| matches!(e, Event::Restricted { .. })));
+}
+
+#[test]
+fn body_points() {
+    // rule: OD6-TRACK-10, OD6-TRACK-11, OD6-DMG-6
+    assert_eq!(roll::body_killing_blow(30), 28);
+    assert_eq!(roll::body_level(24, 30), Level::Stunned);
+    assert_eq!(roll::body_level(25, 30), Level::Healthy);
+    assert_eq!(roll::body_level(12, 30), Level::Wounded);
+    assert_eq!(roll::body_level(0, 30), Level::Dead);
+    assert_eq!(roll::body_level(1, 200), Level::MortallyWounded);
+    let mut o = Options::default();
+    o.body_points = true;
+    assert_eq!(roll::injury(&o, Level::Healthy, 30, 30, 28, false, false).map(|i| i.to), Some(Level::Dead));
+    assert_eq!(roll::injury(&o, Level::Healthy, 30, 30, 6, false, false).map(|i| (i.to, i.bp)), Some((Level::Stunned, 24)));
+    // Resistance is the armour alone; with none, no roll. Maximum rolled: 20 + Strength.
+    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"2D\"", "strength = \"2D\"");
+    let setup = setup(&text, &[("damage_track", "body_points")]);
+    assert_eq!(attack::resistance_code(&setup, B, fray_rules::opend6::setup::DamageType::Physical, false), DieCode::new(0, 0));
+    // BP rolls: A 2D [3] W[4] = 7 → 27, B [2] W[2] = 4 → 24. A punches 35; damage 1D W[3] + 6 = 9.
+    let faces = [3, 4, 2, 2, 6, 6, 6, 6, 6, 5, 3];
+    let (log, state, _) = run(&setup, &faces, Script::new(2));
+    assert!(log.iter().any(|e| matches!(e, Event::BodyPoints { who: B, max: 24, .. })));
+    assert!(log.iter().any(|e| matches!(e, Event::Resist { who: B, roll: None, total: 0 })));
+    assert_eq!(state.fighter(B).bp, 15);
+    assert_eq!(state.fighter(B).level, Level::Stunned);
+}
+
+#[test]
+fn held_characters_may_only_escape() {
+    // rule: OD6-COND-3, OD6-SPECIAL-10
+    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"3D\"", "strength = \"2D\"").replace("max_rounds = 1", "max_rounds = 2");
+    let grab = Choice::Act(Action::Attack(AttackPlan { mode: Mode::Grab, ..AttackPlan::new(B, 0) }));
+    // A grabs: [6,6,6,6,6] W[5] = 35 vs 5 + 6 = 11, no damage; B is held.
+    let s = script(&[(0, Choice::Count(1)), (0, grab), (1, Choice::Count(1)), (1, attack_on(A, 0))]);
+    let (_, _, result) = run(&setup(&text, &[]), &[6, 6, 6, 6, 6, 5], s);
+    assert!(matches!(result, Err(FightError::IllegalChoice { who: B, .. })));
+    // The AI escapes: Strength 2D [6] W[5] = 11 vs A's 3D [1,1] W[2] = 4: free. Ties go to the holder.
+    let s = script(&[(0, Choice::Count(1)), (0, grab)]);
+    let (log, state, _) = run(&setup(&text.replace("max_rounds = 2", "max_rounds = 1"), &[]), &[6, 6, 6, 6, 6, 5, 6, 5, 1, 1, 2], s);
+    assert!(log.iter().any(|e| matches!(e, Event::Held { who: B, by: Some(A) })));
+    assert!(log.iter().any(|e| matches!(e, Event::Opposed { who: B, what: "escape", ok: true, against: 4, .. })));
+    assert_eq!(state.fighter(B).held_by, None);
+    let s = script(&[(0, Choice::Count(1)), (0, grab)]);
+    let (log, _, _) = run(&setup(&text.replace("max_rounds = 2", "max_rounds = 1"), &[]), &[6, 6, 6, 6, 6, 5, 1, 3, 1, 1, 2], s);
+    assert!(log.iter().any(|e| matches!(e, Event::Opposed { what: "escape", ok: false, against: 4, .. })));
+    // `no_move`: the held character acts normally but cannot move.
+    let no_move = setup(&text, &[("hold_restricts", "no_move")]);
+    let s = script(&[(0, Choice::Count(1)), (0, grab), (1, Choice::Count(1)), (1, attack_on(A, 0))]);
+    let (log, _, _) = run(&no_move, &[6, 6, 6, 6, 6, 5, 1, 1, 2, 1, 1, 1, 1, 2, 1, 1, 2, 1, 1, 2], s);
+    assert!(log.iter().any(|e| matches!(e, Event::Attack { attacker: B, .. })));
+}
+
+#[test]
+fn a_tackle_deals_damage_and_the_holder_squeezes() {
+    // rule: OD6-SPECIAL-10
+    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"3D\"", "strength = \"5D\"").replace("max_rounds = 1", "max_rounds = 2");
+    let tackle = Choice::Act(Action::Attack(AttackPlan { mode: Mode::Tackle, ..AttackPlan::new(B, 0) }));
+    // Tackle 35 vs 5 + 3: held and damage 2D [1] W[2] + 6 = 9 vs 5D [6,6,6,6] W[5] = 29.
+    let s = script(&[(0, Choice::Count(1)), (0, tackle), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
+    let faces = [6, 6, 6, 6, 6, 5, 1, 2, 6, 6, 6, 6, 5, 2, 2, 2, 2, 2, 1, 1];
+    let (log, _, _) = run(&setup(&text, &[]), &faces, s);
+    assert!(log.iter().any(|e| matches!(e, Event::Held { who: B, by: Some(A) })));
+    assert!(log.iter().any(|e| matches!(e, Event::Damage { target: B, bonus: 6, .. })));
+    // In round 2 the AI squeezes: Strength Damage 2D, no roll to hit, no bonus.
+    let squeezes = log.iter().filter(|e| matches!(e, Event::Acted { who: A, action: Action::Squeeze })).count();
+    assert_eq!(squeezes, 1, "{log:#?}");
+}
+
+#[test]
+fn knockdown_push_and_the_strength_rule() {
+    // rule: OD6-SPECIAL-9, OD6-DIFF-5
+    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"3D\"", "strength = \"2D\"\nskills = { dodge = \"3D\" }");
+    let knock = AttackPlan { mode: Mode::Knockdown, ..AttackPlan::new(B, 0) };
+    let s = script(&[(0, Choice::Count(1)), (0, Choice::Act(Action::Attack(knock))), (1, Choice::Count(1)), (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: false }))]);
+    // 35 vs 5 + 6: no damage; B prone, −2D on his next Agility roll (dodge 3D → 1D).
+    let (log, state, _) = run(&setup(&text, &[]), &[6, 6, 6, 6, 6, 5, 4], s);
+    assert!(!log.iter().any(|e| matches!(e, Event::Damage { .. })));
+    assert!(log.contains(&Event::PostureChanged { who: B, posture: fray_rules::opend6::setup::Posture::Prone, forced: true }));
+    assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, roll, .. } if roll.code == DieCode::new(1, 0))));
+    assert!(!state.fighter(B).knock_pending);
+    // Standing up after a knockdown costs an action.
+    assert!(state.fighter(B).forced_down);
+    // A stronger target cannot be knocked down without takedown training.
+    let strong = setup(&duel("", "skills = { brawling = \"6D\" }\nstrength = \"2D\"", "strength = \"3D\""), &[]);
+    let st = <OpenD6 as fray_engine::Ruleset>::initial_state(&strong);
+    assert!(attack::illegal(&strong, &st, A, &knock, true).is_some());
+    let mut trained = strong.clone();
+    trained.combatants[0].takedown_training = true;
+    assert!(attack::illegal(&trained, &st, A, &knock, true).is_none());
+    // A push: +1D, no fall.
+    let push = AttackPlan { mode: Mode::Push, ..AttackPlan::new(B, 0) };
+    let setup2 = setup(&text, &[]);
+    let st = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup2);
+    assert_eq!(difficulty_of(&setup2, &st, A, &push), 8);
+    assert_eq!(difficulty_of(&setup2, &st, A, &knock), 11);
+}
