@@ -1062,3 +1062,195 @@ fn knockdown_push_and_the_strength_rule() {
     assert_eq!(difficulty_of(&setup2, &st, A, &push), 8);
     assert_eq!(difficulty_of(&setup2, &st, A, &knock), 11);
 }
+
+// --- SPECIAL, GEAR ------------------------------------------------------------------------
+
+const RIFLE: &str = r#"
+[[combatants.weapons]]
+name = "rifle"
+skill = "firearms"
+damage = "5D"
+ranges = [30, 100, 300]
+burst = true
+full_auto = true
+multi_fire_max = 2
+ammo_max = 12
+"#;
+
+#[test]
+fn fire_modes_change_difficulty_damage_and_ammunition() {
+    // rule: OD6-SPECIAL-2, OD6-SPECIAL-3, OD6-SPECIAL-4, OD6-SPECIAL-5, OD6-GEAR-1
+    let text = duel("", &format!("skills = {{ firearms = \"5D\" }}{RIFLE}"), "").replace("position = 2", "position = 10");
+    let setup = setup(&text, &[]);
+    let state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
+    let weapon = &setup.combatants[0].weapons[0];
+    let plan = |mode| AttackPlan { mode, ..AttackPlan::new(B, 0) };
+    let cases = [
+        (Mode::Normal, 10, 5, 3),
+        (Mode::BurstSingle, 10, 3, 1),
+        (Mode::FullAuto, 4, 7, 10),
+        (Mode::Multi(2), 4, 7, 3),
+        (Mode::SweepRanged, 4, 2, 10),
+    ];
+    for (mode, difficulty, dice, ammo) in cases {
+        assert_eq!(difficulty_of(&setup, &state, A, &plan(mode)), difficulty, "{mode:?}");
+        assert_eq!(attack::damage_code(&setup, A, &plan(mode), false).dice, dice, "{mode:?}");
+        assert_eq!(attack::ammo_needed(weapon, plan(mode).mode), ammo, "{mode:?}");
+    }
+    // Not enough rounds left: the mode cannot be used; none left, the weapon cannot fire.
+    let mut low = state.clone();
+    low.fighters[0].weapons[0].ammo = Some(5);
+    assert!(attack::illegal(&setup, &low, A, &plan(Mode::FullAuto), true).is_some());
+    assert!(attack::illegal(&setup, &low, A, &plan(Mode::Normal), true).is_none());
+    low.fighters[0].weapons[0].ammo = Some(0);
+    assert!(attack::illegal(&setup, &low, A, &plan(Mode::Normal), true).is_some());
+    let mut untracked = setup.clone();
+    untracked.options.ammo_tracking = false;
+    assert!(attack::illegal(&untracked, &low, A, &plan(Mode::Normal), true).is_none());
+    // Full auto under `no_active_defense`: the firer may not defend that round.
+    let mut nd = setup.clone();
+    nd.options.full_auto_no_defense = true;
+    let mut st = state.clone();
+    <OpenD6 as fray_engine::Ruleset>::apply(&nd, &mut st, &Event::Attack {
+        attacker: A,
+        target: B,
+        weapon: 0,
+        plan: plan(Mode::FullAuto),
+        roll: Default::default(),
+        base: 10,
+        difficulty: 4,
+        hit: false,
+    });
+    assert!(st.fighter(A).no_defense);
+    // A fired burst uses 3 rounds of the 12.
+    let s = script(&[(0, Choice::Count(1)), (0, attack_on(B, 0)), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
+    let (_, state, _) = run(&setup, &[1, 1, 1, 1, 2], s);
+    assert_eq!(state.fighter(A).weapons[0].ammo, Some(9));
+}
+
+#[test]
+fn close_combat_manoeuvres() {
+    // rule: OD6-SPECIAL-6, OD6-SPECIAL-7, OD6-SPECIAL-8, OD6-SPECIAL-1
+    let text = duel("", "skills = { melee_combat = \"5D\", brawling = \"4D\" }\nstrength = \"3D\"\n[[combatants.weapons]]\nname = \"sword\"\nskill = \"melee_combat\"\ndamage = \"1D\"\nstrength_plus = true\nsharp = true", "");
+    let setup = setup(&text, &[]);
+    let state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
+    let plan = |mode| AttackPlan { mode, ..AttackPlan::new(B, 0) };
+    for (mode, difficulty, dice) in [(Mode::AllOut, 3, 4), (Mode::Lunge, 8, 2), (Mode::SweepClose, 3, 0)] {
+        assert_eq!(difficulty_of(&setup, &state, A, &plan(mode)), difficulty, "{mode:?}");
+        assert_eq!(attack::damage_code(&setup, A, &plan(mode), false).dice, dice, "{mode:?}");
+    }
+    // All-out needs N = 1.
+    assert!(attack::illegal(&setup, &state, A, &plan(Mode::AllOut), false).is_some());
+    // One manoeuvre per attack unless `maneuver_stacking = free`.
+    let both = AttackPlan { mode2: Mode::Lunge, ..plan(Mode::SweepClose) };
+    assert!(attack::illegal(&setup, &state, A, &both, true).is_some());
+    let mut free = setup.clone();
+    free.options.stacking_free = true;
+    assert!(attack::illegal(&free, &state, A, &both, true).is_none());
+    assert_eq!(difficulty_of(&free, &state, A, &both), 3);
+    // After an all-out attack, attacks on him use 10 until his next turn: no defence allowed.
+    let s = script(&[(0, Choice::Count(1)), (0, Choice::Act(Action::Attack(plan(Mode::AllOut))))]);
+    let (_, st, _) = run(&setup, &[1, 1, 1, 1, 2, 1, 1, 2], s);
+    assert!(st.fighter(A).no_defense);
+}
+
+#[test]
+fn called_shots_and_hit_locations() {
+    // rule: OD6-SPECIAL-11, OD6-SPECIAL-12, OD6-DMG-4
+    let (setup, state) = shooter("", 5);
+    let called = |c| AttackPlan { called: c, ..AttackPlan::new(B, 0) };
+    for (c, difficulty, fixed) in [
+        (Called::Location(Loc::Head), 13, 12),
+        (Called::Location(Loc::Heart), 22, 12),
+        (Called::Location(Loc::Chest), 10, 0),
+        (Called::Location(Loc::Arm), 13, -2),
+        (Called::Location(Loc::Leg), 13, -1),
+        (Called::Location(Loc::Hand), 22, -2),
+        (Called::Small { size: 1, disarm: false }, 13, 0),
+        (Called::Small { size: 2, disarm: false }, 22, 0),
+        (Called::Small { size: 3, disarm: false }, 34, 0),
+    ] {
+        assert_eq!(difficulty_of(&setup, &state, A, &called(c)), difficulty, "{c:?}");
+        assert_eq!(attack::called_mods(c, &setup.options).1, fixed, "{c:?}");
+    }
+    assert!(!attack::bonus_applies(Called::Location(Loc::Arm)));
+    assert!(attack::bonus_applies(Called::Location(Loc::Head)));
+    // The small-target damage effect: +1D.
+    assert_eq!(attack::damage_code(&setup, A, &called(Called::Small { size: 1, disarm: false }), false).dice, 5);
+    // Hit-location effects (option): a chest hit of Wounded or worse costs the next round's actions.
+    let text = duel("", &format!("skills = {{ firearms = \"6D\" }}{BLASTER}"), "strength = \"1D\"").replace("position = 2", "position = 5").replace("max_rounds = 1", "max_rounds = 2");
+    let chest = Choice::Act(Action::Attack(called(Called::Location(Loc::Chest))));
+    let s = script(&[(0, Choice::Count(1)), (0, chest)]);
+    // 6D [6,6,6,6,6] W[5] = 35 vs 10: bonus 5; damage 4D [1,1,1] W[2] = 5 + 5 = 10 vs 1D W[2]: D 8.
+    let mut faces = vec![6, 6, 6, 6, 6, 5, 1, 1, 1, 2, 2];
+    faces.extend([1; 30]);
+    let (log, state, _) = run(&self::setup(&text, &[("hit_location_effects", "true")]), &faces, s.clone());
+    assert!(log.contains(&Event::LocationEffect { who: B, loc: Loc::Chest }));
+    assert_eq!(state.fighter(B).no_actions_round, 2);
+    assert!(log.contains(&Event::TurnLost { who: B }));
+    let (log, _, _) = run(&self::setup(&text, &[]), &faces, s);
+    assert!(!log.iter().any(|e| matches!(e, Event::LocationEffect { .. })));
+}
+
+#[test]
+fn a_disarm_lets_the_target_move_up_to_keep_his_weapon() {
+    // rule: OD6-SPECIAL-11, OD6-ACT-7
+    let text = duel("", &format!("skills = {{ firearms = \"6D\" }}{BLASTER}"), &format!("strength = \"2D\"{BLASTER}")).replace("position = 2", "position = 5");
+    let disarm = Choice::Act(Action::Attack(AttackPlan { called: Called::Small { size: 1, disarm: true }, ..AttackPlan::new(B, 0) }));
+    let s = script(&[(0, Choice::Count(1)), (0, disarm)]);
+    // 35 vs 13: damage 4D [1,1,1] W[2] = 5 + 5 = 10 (no injury); B moves up: 2D [6] W[5] = 11 > 10.
+    let faces = [6, 6, 6, 6, 6, 5, 1, 1, 1, 2, 6, 5];
+    let (log, state, _) = run(&setup(&text, &[]), &faces, s.clone());
+    assert!(log.iter().any(|e| matches!(e, Event::Opposed { who: B, what: "keep item", ok: true, .. })));
+    assert!(!log.iter().any(|e| matches!(e, Event::Wound { .. })));
+    assert!(state.fighter(B).weapons[0].drawn);
+    // He used his turn to move up.
+    assert!(state.fighter(B).turn_done);
+    // Failing, he drops it and must ready it again.
+    let faces = [6, 6, 6, 6, 6, 5, 1, 1, 1, 2, 1, 5];
+    let (log, state, _) = run(&setup(&text, &[]), &faces, s);
+    assert!(log.contains(&Event::Dropped { who: B, weapon: 0 }));
+    assert!(!state.fighter(B).weapons[0].drawn);
+}
+
+#[test]
+fn knockout_halves_the_level() {
+    // rule: OD6-SPECIAL-13, OD6-TRACK-3
+    let o = Options::default();
+    let ko = |d| roll::injury(&o, Level::Healthy, 0, 0, d, false, true).map(|i| (i.to, i.unconscious_rounds));
+    assert_eq!(ko(2), None);
+    assert_eq!(ko(5), Some((Level::Stunned, u32::MAX)));
+    assert_eq!(ko(10), Some((Level::Wounded, u32::MAX)));
+    assert_eq!(ko(14), Some((Level::Wounded, u32::MAX)));
+    assert_eq!(ko(20), Some((Level::SeverelyWounded, u32::MAX)));
+    let mut bands = o.clone();
+    bands.result_bands = true;
+    let kb = |d| roll::injury(&bands, Level::Healthy, 0, 0, d, false, true).map(|i| i.to);
+    assert_eq!([kb(2), kb(5), kb(10), kb(14), kb(20)], [None, Some(Level::Stunned), Some(Level::Stunned), Some(Level::Wounded), Some(Level::Wounded)]);
+    let (setup, _) = shooter("", 5);
+    assert_eq!(attack::called_mods(Called::Knockout, &setup.options), (1, 0, 0));
+    let mut bonus = setup.options.clone();
+    bonus.knockout_head_bonus = true;
+    assert_eq!(attack::called_mods(Called::Knockout, &bonus), (1, 12, 0));
+}
+
+#[test]
+fn readying_costs_an_action() {
+    // rule: OD6-GEAR-2
+    let text = duel("", &format!("skills = {{ firearms = \"5D\" }}{}", BLASTER.replace("ranges", "drawn = false\nammo_max = 2\nammo = 0\nstun_capable = true\nranges")), "").replace("position = 2", "position = 5");
+    let setup = setup(&text, &[]);
+    let s = script(&[
+        (0, Choice::Count(3)),
+        (0, Choice::Act(Action::Ready(0, fray_rules::opend6::Ready::Draw))),
+        (0, Choice::Act(Action::Ready(0, fray_rules::opend6::Ready::Reload))),
+        (0, Choice::Act(Action::Ready(0, fray_rules::opend6::Ready::Switch))),
+        (1, Choice::Count(1)),
+        (1, Choice::Act(Action::Pass)),
+    ]);
+    let (_, state, _) = run(&setup, &[], s);
+    let w = state.fighter(A).weapons[0];
+    assert_eq!((w.drawn, w.ammo, w.stun, state.fighter(A).used), (true, Some(2), true, 3));
+    // An undrawn weapon cannot attack.
+    let st = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
+    assert!(attack::illegal(&setup, &st, A, &AttackPlan::new(B, 0), true).is_some());
+}
