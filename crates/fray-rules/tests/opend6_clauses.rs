@@ -1,14 +1,16 @@
 //! `opend6` clauses, one test or more each, with scripted dice where a number matters.
 
+#[allow(unused_imports)]
+use attack as _;
 use fray_engine::{CombatantId, Fight, FightError, FightResult, Outcome, Record, Scripted, SideId};
 use fray_rules::opend6::attack;
 use fray_rules::opend6::options::Options;
 use fray_rules::opend6::policy::Script;
 use fray_rules::opend6::roll::{self, OneReads};
 use fray_rules::opend6::setup::{DieCode, Level};
-use fray_rules::opend6::{Action, AttackPlan, Called, Choice, DefKind, Event, Loc, Mode, OpenD6, Setup, State, scenario};
-#[allow(unused_imports)]
-use attack as _;
+use fray_rules::opend6::{
+    Action, AttackPlan, Called, Choice, DefKind, Event, Loc, Mode, OpenD6, Setup, State, scenario,
+};
 
 const A: CombatantId = CombatantId(0);
 const B: CombatantId = CombatantId(1);
@@ -102,7 +104,13 @@ fn zero_dice_cannot_roll_or_roll_pips_only() {
     assert_eq!(state.fighter(A).used, 1);
     // `pips_only`: the roll is made with no dice: total max(2, 0) = 2 (and B's turn follows).
     let pips = setup(&text, &[("zero_dice", "pips_only")]);
-    let s = script(&[(0, Choice::Count(2)), (0, attack_on(B, 0)), (0, Choice::Act(Action::Pass)), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
+    let s = script(&[
+        (0, Choice::Count(2)),
+        (0, attack_on(B, 0)),
+        (0, Choice::Act(Action::Pass)),
+        (1, Choice::Count(1)),
+        (1, Choice::Act(Action::Pass)),
+    ]);
     let (log, _, _) = run(&pips, &[], s);
     assert_eq!(attacks(&log), [(A, 2, 5, false)]);
 }
@@ -162,7 +170,9 @@ fn rounds_run_initiative_then_turns_in_order() {
         .filter_map(|e| match e {
             Event::RoundStarted { round } => Some(format!("round {round}")),
             Event::Initiative { who, total, .. } => Some(format!("init {} {total}", who.index())),
-            Event::Order { order } => Some(format!("order {:?}", order.iter().map(|o| o.0.index()).collect::<Vec<_>>())),
+            Event::Order { order } => {
+                Some(format!("order {:?}", order.iter().map(|o| o.0.index()).collect::<Vec<_>>()))
+            }
             Event::Attack { attacker, .. } => Some(format!("attack {}", attacker.index())),
             _ => None,
         })
@@ -170,8 +180,18 @@ fn rounds_run_initiative_then_turns_in_order() {
     assert_eq!(
         kinds,
         [
-            "round 1", "init 0 3", "init 1 7", "order [1, 0]", "attack 1", "attack 0", "round 2", "init 0 10",
-            "init 1 4", "order [0, 1]", "attack 0", "attack 1"
+            "round 1",
+            "init 0 3",
+            "init 1 7",
+            "order [1, 0]",
+            "attack 1",
+            "attack 0",
+            "round 2",
+            "init 0 10",
+            "init 1 4",
+            "order [0, 1]",
+            "attack 0",
+            "attack 1"
         ]
     );
 }
@@ -183,9 +203,18 @@ fn initiative_once_and_fixed_order() {
     let faces = [1, 2, 2, 2, 3, 1, 1, 2, 1, 1, 2, 1, 1, 2, 1, 1, 2];
     let (log, _, _) = run(&once, &faces, Script::new(2));
     assert_eq!(log.iter().filter(|e| matches!(e, Event::Initiative { .. })).count(), 2);
-    let order: Vec<CombatantId> = log.iter().filter_map(|e| match e { Event::Attack { attacker, .. } => Some(*attacker), _ => None }).collect();
+    let order: Vec<CombatantId> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Attack { attacker, .. } => Some(*attacker),
+            _ => None,
+        })
+        .collect();
     assert_eq!(order, [B, A, B, A]);
-    let fixed = setup(&BRAWLERS.replace("max_rounds = 2", "max_rounds = 1\norder = [\"B\", \"A\"]"), &[("initiative_method", "fixed_order")]);
+    let fixed = setup(
+        &BRAWLERS.replace("max_rounds = 2", "max_rounds = 1\norder = [\"B\", \"A\"]"),
+        &[("initiative_method", "fixed_order")],
+    );
     let (log, _, _) = run(&fixed, &[1, 1, 2, 1, 1, 2], Script::new(2));
     assert!(!log.iter().any(|e| matches!(e, Event::Initiative { .. })));
     assert_eq!(attacks(&log).iter().map(|a| a.0).collect::<Vec<_>>(), [B, A]);
@@ -270,15 +299,21 @@ fn initiatives(log: &[Event]) -> Vec<(usize, Vec<usize>, i32)> {
 #[test]
 fn an_npc_group_shares_one_roll() {
     // rule: OD6-INIT-3, OD6-INIT-1
-    let passes = |n| script(&(0..3).flat_map(|w| [(w, Choice::Count(1)), (w, Choice::Act(Action::Pass))]).take(n).collect::<Vec<_>>());
+    let passes = |n| {
+        script(
+            &(0..3).flat_map(|w| [(w, Choice::Count(1)), (w, Choice::Act(Action::Pass))]).take(n).collect::<Vec<_>>(),
+        )
+    };
     // The hero 3D [2,3] W[4] = 9; the squad rolls once, with T1's 2D: [1] W[5] = 6.
     let (log, _, _) = run(&setup(SQUAD, &[]), &[2, 3, 4, 1, 5], passes(6));
     assert_eq!(initiatives(&log), [(0, vec![0], 9), (1, vec![1, 2], 6)]);
     // The two troopers tie on the shared total: one simultaneous step after the hero.
-    assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 1), (CombatantId(2), 1)])));
+    assert!(
+        log.iter()
+            .any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 1), (CombatantId(2), 1)]))
+    );
     // Individually: T2 rolls its own 4D.
-    let (log, _, _) =
-        run(&setup(SQUAD, &[("npc_group_initiative", "false")]), &[2, 3, 4, 1, 5, 1, 1, 1, 2], passes(6));
+    let (log, _, _) = run(&setup(SQUAD, &[("npc_group_initiative", "false")]), &[2, 3, 4, 1, 5, 1, 1, 1, 2], passes(6));
     assert_eq!(initiatives(&log), [(0, vec![0], 9), (1, vec![1], 6), (2, vec![2], 5)]);
 }
 
@@ -287,7 +322,9 @@ fn ties_act_simultaneously_or_by_the_parent_order() {
     // rule: OD6-INIT-4
     // Both 3D, both roll 9: one step. A's punch would knock B out, yet B still punches, and the
     // wound lands when the step ends.
-    let text = BRAWLERS.replace("perception = \"2D\"", "perception = \"3D\"\nstrength = \"5D\"").replace("max_rounds = 2", "max_rounds = 1");
+    let text = BRAWLERS
+        .replace("perception = \"2D\"", "perception = \"3D\"\nstrength = \"5D\"")
+        .replace("max_rounds = 2", "max_rounds = 1");
     let faces = [2, 3, 4, 2, 3, 4, 6, 6, 5, 1, 1, 2, 6, 6, 6, 6, 2, 1, 1, 1];
     let (log, _, _) = run(&setup(&text, &[]), &faces, Script::new(2));
     assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 0)])));
@@ -317,7 +354,9 @@ fn the_unconscious_lose_their_turns() {
 #[test]
 fn character_points_on_initiative_and_the_wound_penalty_option() {
     // rule: OD6-INIT-6, OD6-INIT-8, OD6-RES-1, OD6-RES-2
-    let text = BRAWLERS.replace("position = 0", "position = 0\ncharacter_points = 3\nwound_level = \"wounded\"").replace("max_rounds = 2", "max_rounds = 1");
+    let text = BRAWLERS
+        .replace("position = 0", "position = 0\ncharacter_points = 3\nwound_level = \"wounded\"")
+        .replace("max_rounds = 2", "max_rounds = 1");
     // A spends 1 CP on initiative: 2D [1] W[2] + CP[6, 3] = 12.
     let s = script(&[(0, Choice::Cp(1)), (0, Choice::Cp(0))]);
     let faces = [1, 2, 6, 3, 2, 2, 3, 1, 1, 2, 1, 1, 2];
@@ -334,14 +373,16 @@ fn character_points_on_initiative_and_the_wound_penalty_option() {
             .unwrap()
     };
     assert_eq!(code(&log), DieCode::new(2, 0));
-    let (log, _, _) = run(&setup(&text, &[("wound_penalty_on_initiative", "true")]), &[2, 2, 2, 3, 1, 1, 2, 1, 1, 2], Script::new(2));
+    let (log, _, _) =
+        run(&setup(&text, &[("wound_penalty_on_initiative", "true")]), &[2, 2, 2, 3, 1, 1, 2, 1, 1, 2], Script::new(2));
     assert_eq!(code(&log), DieCode::new(1, 0));
 }
 
 #[test]
 fn surprise_acts_first_or_adds_a_die() {
     // rule: OD6-INIT-9
-    let text = BRAWLERS.replace("position = 0", "position = 0\nsurprise = true").replace("max_rounds = 2", "max_rounds = 1");
+    let text =
+        BRAWLERS.replace("position = 0", "position = 0\nsurprise = true").replace("max_rounds = 2", "max_rounds = 1");
     let (log, _, _) = run(&setup(&text, &[]), &[2, 2, 3, 1, 1, 2, 1, 1, 2], Script::new(2));
     assert_eq!(initiatives(&log).len(), 1);
     assert_eq!(attacks(&log)[0].0, A);
@@ -359,7 +400,10 @@ fn surprise_acts_first_or_adds_a_die() {
 #[test]
 fn the_initiative_bonus() {
     // rule: OD6-INIT-7
-    let text = BRAWLERS.replace("perception = \"2D\"\nskills = { brawling = \"3D\" }", "perception = \"3D\"\nagility = \"4D\"\nskills = { search = \"5D+2\" }");
+    let text = BRAWLERS.replace(
+        "perception = \"2D\"\nskills = { brawling = \"3D\" }",
+        "perception = \"3D\"\nagility = \"4D\"\nskills = { search = \"5D+2\" }",
+    );
     let s = setup(&text, &[]);
     assert_eq!(roll::initiative_bonus(&s.combatants[0], &s.options), 2);
     assert_eq!(roll::initiative_bonus(&s.combatants[0], &setup(&text, &[("initiative_bonus", "max")]).options), 1);
@@ -424,7 +468,8 @@ fn only_a_waiting_character_interrupts_and_nobody_moves_up_to_defend() {
     assert!(!log.iter().any(|e| matches!(e, Event::Resumed { .. } | Event::Defence { .. })));
     // An active defence made on B's own turn stays until his next turn: in round 2, before
     // B acts, A's punch uses it as its base.
-    let two = duel("", "skills = { brawling = \"3D\" }", "skills = { dodge = \"5D\" }").replace("max_rounds = 1", "max_rounds = 2");
+    let two = duel("", "skills = { brawling = \"3D\" }", "skills = { dodge = \"5D\" }")
+        .replace("max_rounds = 1", "max_rounds = 2");
     let s = script(&[
         (0, Choice::Count(1)),
         (0, Choice::Act(Action::Pass)),
@@ -484,8 +529,12 @@ fn an_interrupted_action_resolves_or_is_void() {
     // B waits; A (first) punches... A acts first, so B must wait in an earlier step: give B the
     // first turn. B waits, A punches, B interrupts by punching A unconscious; A's punch still
     // resolves (`resolves`), or has no effect (`void_if_unable`).
-    let text = duel("", "skills = { brawling = \"3D\" }\nstrength = \"1D\"", "skills = { brawling = \"5D\" }\nstrength = \"6D\"")
-        .replace("order = [\"A\", \"B\"]", "order = [\"B\", \"A\"]");
+    let text = duel(
+        "",
+        "skills = { brawling = \"3D\" }\nstrength = \"1D\"",
+        "skills = { brawling = \"5D\" }\nstrength = \"6D\"",
+    )
+    .replace("order = [\"A\", \"B\"]", "order = [\"B\", \"A\"]");
     let s = script(&[
         (1, Choice::Count(2)),
         (1, Choice::Act(Action::Wait)),
@@ -534,7 +583,8 @@ fn difficulty_of(setup: &Setup, state: &State, who: CombatantId, plan: &AttackPl
 }
 
 fn shooter(b: &str, distance: i32) -> (Setup, State) {
-    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), b).replace("position = 2", &format!("position = {distance}"));
+    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), b)
+        .replace("position = 2", &format!("position = {distance}"));
     let setup = setup(&text, &[]);
     let state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
     (setup, state)
@@ -553,7 +603,8 @@ fn range_bands_on_the_line_or_given() {
     // Fists reach only Point Blank.
     assert!(attack::illegal(&setup, &state, A, &AttackPlan::new(B, 1), true).is_some());
     // `bands`: the scenario gives the band; positions do not matter.
-    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), "").replace("position = 2", "position = 500")
+    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), "")
+        .replace("position = 2", "position = 500")
         + "\n[[bands]]\na = \"A\"\nb = \"B\"\nband = \"long\"\n";
     let bands = self::setup(&text, &[("position_model", "bands")]);
     let state = <OpenD6 as fray_engine::Ruleset>::initial_state(&bands);
@@ -604,8 +655,10 @@ fn cover_posture_environment_and_the_floor() {
 #[test]
 fn rolled_difficulty_modifiers() {
     // rule: OD6-DIFF-3
-    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), "cover = { object = 50 }").replace("position = 2", "position = 5");
-    let s = script(&[(0, Choice::Count(1)), (0, attack_on(B, 0)), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
+    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), "cover = { object = 50 }")
+        .replace("position = 2", "position = 5");
+    let s =
+        script(&[(0, Choice::Count(1)), (0, attack_on(B, 0)), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
     // Attack 4D [1,1,1] W[2]; then 2D plain for the 50 % cover: 6 + 5 = 11 → difficulty 21.
     let (log, _, _) = run(&setup(&text, &[("difficulty_modifiers", "rolled")]), &[1, 1, 1, 2, 6, 5], s);
     assert_eq!(attacks(&log), [(A, 5, 21, false)]);
@@ -640,7 +693,9 @@ fn skills_per_weapon_and_untrained_use() {
 #[test]
 fn aiming_adds_a_die_a_round_up_to_three() {
     // rule: OD6-ATK-4
-    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), "").replace("max_rounds = 1", "max_rounds = 5").replace("position = 2", "position = 20");
+    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), "")
+        .replace("max_rounds = 1", "max_rounds = 5")
+        .replace("position = 2", "position = 20");
     let mut entries = Vec::new();
     for _ in 0..4 {
         entries.push((0, Choice::Count(1)));
@@ -651,16 +706,41 @@ fn aiming_adds_a_die_a_round_up_to_three() {
     entries.push((0, Choice::Count(1)));
     entries.push((0, attack_on(B, 0)));
     let (log, _, _) = run(&setup(&text, &[]), &[1; 40], script(&entries));
-    let aims: Vec<u8> = log.iter().filter_map(|e| match e { Event::Aimed { rounds, .. } => Some(*rounds), _ => None }).collect();
+    let aims: Vec<u8> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Aimed { rounds, .. } => Some(*rounds),
+            _ => None,
+        })
+        .collect();
     assert_eq!(aims, [1, 2, 3, 3]);
-    let code = log.iter().find_map(|e| match e { Event::Attack { roll, .. } => Some(roll.code), _ => None });
+    let code = log.iter().find_map(|e| match e {
+        Event::Attack { roll, .. } => Some(roll.code),
+        _ => None,
+    });
     assert_eq!(code, Some(DieCode::new(7, 0)));
     // Aiming must be the only action; a round without aiming or attacking resets the count.
-    let mut entries = vec![(0, Choice::Count(1)), (0, Choice::Act(Action::Aim(B))), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))];
-    entries.extend([(0, Choice::Count(1)), (0, Choice::Act(Action::Pass)), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
+    let mut entries = vec![
+        (0, Choice::Count(1)),
+        (0, Choice::Act(Action::Aim(B))),
+        (1, Choice::Count(1)),
+        (1, Choice::Act(Action::Pass)),
+    ];
+    entries.extend([
+        (0, Choice::Count(1)),
+        (0, Choice::Act(Action::Pass)),
+        (1, Choice::Count(1)),
+        (1, Choice::Act(Action::Pass)),
+    ]);
     entries.extend([(0, Choice::Count(1)), (0, Choice::Act(Action::Aim(B)))]);
     let (log, _, _) = run(&setup(&text.replace("max_rounds = 5", "max_rounds = 3"), &[]), &[1; 40], script(&entries));
-    let aims: Vec<u8> = log.iter().filter_map(|e| match e { Event::Aimed { rounds, .. } => Some(*rounds), _ => None }).collect();
+    let aims: Vec<u8> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Aimed { rounds, .. } => Some(*rounds),
+            _ => None,
+        })
+        .collect();
     assert_eq!(aims, [1, 1]);
     let s = script(&[(0, Choice::Count(2)), (0, Choice::Act(Action::Aim(B)))]);
     let (_, _, result) = run(&setup(&text, &[]), &[1; 40], s);
@@ -673,13 +753,26 @@ fn aiming_adds_a_die_a_round_up_to_three() {
 fn full_defence_adds_ten_and_must_be_alone() {
     // rule: OD6-DEF-8, OD6-DEF-4, OD6-DEF-1
     // B (first) makes a full dodge 3D [2,2] W[2] = 6 → 16; A's shot from 5 m uses it: 16.
-    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), "").replace("order = [\"A\", \"B\"]", "order = [\"B\", \"A\"]").replace("position = 2", "position = 5");
-    let s = script(&[(1, Choice::Count(1)), (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: true })), (0, Choice::Count(1)), (0, attack_on(B, 0))]);
+    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), "")
+        .replace("order = [\"A\", \"B\"]", "order = [\"B\", \"A\"]")
+        .replace("position = 2", "position = 5");
+    let s = script(&[
+        (1, Choice::Count(1)),
+        (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: true })),
+        (0, Choice::Count(1)),
+        (0, attack_on(B, 0)),
+    ]);
     let (log, _, _) = run(&setup(&text, &[]), &[2, 2, 2, 1, 1, 1, 2], s);
     assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, full: true, value: 16, .. })));
     assert_eq!(attacks(&log)[0].2, 16);
     // A partial dodge of 8 gives 8 (it replaces 10 though lower).
-    let s = script(&[(1, Choice::Count(2)), (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: false })), (1, Choice::Act(Action::Pass)), (0, Choice::Count(1)), (0, attack_on(B, 0))]);
+    let s = script(&[
+        (1, Choice::Count(2)),
+        (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: false })),
+        (1, Choice::Act(Action::Pass)),
+        (0, Choice::Count(1)),
+        (0, attack_on(B, 0)),
+    ]);
     let (log, _, _) = run(&setup(&text, &[]), &[5, 3, 1, 1, 1, 2], s);
     assert_eq!(attacks(&log)[0].2, 8);
     // A full defence is not allowed with N = 2.
@@ -741,8 +834,10 @@ fn the_defence_window_ends_at_the_next_turn_or_when_helpless() {
 #[test]
 fn a_free_partial_defence_when_dimly_aware() {
     // rule: OD6-DEF-10
-    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), "skills = { dodge = \"3D\" }").replace("position = 2", "position = 5");
-    let s = script(&[(0, Choice::Count(1)), (0, attack_on(B, 0)), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
+    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"), "skills = { dodge = \"3D\" }")
+        .replace("position = 2", "position = 5");
+    let s =
+        script(&[(0, Choice::Count(1)), (0, attack_on(B, 0)), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
     // Attack [1,1,1] W[2] = 5; B's free dodge [4,4] W[4] = 12 (no multi-action penalty).
     let (log, state, _) = run(&setup(&text, &[("free_partial_defense", "true")]), &[1, 1, 1, 2, 4, 4, 4], s.clone());
     assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, value: 12, full: false, .. })));
@@ -787,13 +882,17 @@ fn strength_damage_and_zero_damage_dice() {
 #[test]
 fn negative_resistance_readings() {
     // rule: OD6-DMG-8
-    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"2D\"", "strength = \"1D\"\nresistance_mod = \"-2D-4\"");
+    let text =
+        duel("", "skills = { brawling = \"6D\" }\nstrength = \"2D\"", "strength = \"1D\"\nresistance_mod = \"-2D-4\"");
     // A punches: [6,6,6,6,6] W[5] = 35 vs 5; damage 1D... Strength 2D → 1D: W[2] + bonus 6 = 8;
     // B's resistance code −1D−4 rolls nothing: max(−4, 0)... the pips alone, 0.
     let faces = [6, 6, 6, 6, 6, 5, 2];
     let total = |sets: &[(&str, &str)]| {
         let (log, state, _) = run(&setup(&text, sets), &faces, Script::new(2));
-        let resist = log.iter().find_map(|e| match e { Event::Resist { total, .. } => Some(*total), _ => None });
+        let resist = log.iter().find_map(|e| match e {
+            Event::Resist { total, .. } => Some(*total),
+            _ => None,
+        });
         (resist, state.fighter(B).difficulty_penalty)
     };
     assert_eq!(total(&[]).0, Some(0));
@@ -802,11 +901,15 @@ fn negative_resistance_readings() {
     let o = Options::default();
     let r = roll::roll(&mut dice, B, "resistance", DieCode::new(2, -8), 0, OneReads::Plain, &o).unwrap();
     assert_eq!(r.total, -6);
-    let text2 = duel("", "skills = { brawling = \"6D\" }\nstrength = \"2D\"", "strength = \"1D\"\nresistance_mod = \"1D-8\"");
+    let text2 =
+        duel("", "skills = { brawling = \"6D\" }\nstrength = \"2D\"", "strength = \"1D\"\nresistance_mod = \"1D-8\"");
     let faces2 = [6, 6, 6, 6, 6, 5, 2, 1, 1];
     let margin = |sets: &[(&str, &str)]| {
         let (log, state, _) = run(&setup(&text2, sets), &faces2, Script::new(2));
-        let m = log.iter().find_map(|e| match e { Event::Wound { margin, .. } => Some(*margin), _ => None });
+        let m = log.iter().find_map(|e| match e {
+            Event::Wound { margin, .. } => Some(*margin),
+            _ => None,
+        });
         (m, state.fighter(B).difficulty_penalty)
     };
     // Resistance 2D−8: [1] W[1] is a Critical Failure on a damage roll: 0 + (−8) = −8.
@@ -839,13 +942,25 @@ fn injury_bands_killing_blow_and_stun_weapons() {
     no_kb.killing_blow = false;
     assert_eq!(level(13, false, &no_kb), Some(Level::MortallyWounded));
     // Stun weapon, full ladder: Stunned, Stunned, Wounded, Severely, Incapacitated; 12·D rounds out.
-    for (d, l) in [(2, Level::Stunned), (6, Level::Stunned), (10, Level::Wounded), (14, Level::SeverelyWounded), (20, Level::Incapacitated)] {
+    for (d, l) in [
+        (2, Level::Stunned),
+        (6, Level::Stunned),
+        (10, Level::Wounded),
+        (14, Level::SeverelyWounded),
+        (20, Level::Incapacitated),
+    ] {
         assert_eq!(level(d, true, &o), Some(l), "stun D = {d}");
     }
     assert_eq!(roll::injury(&o, Level::Healthy, 0, 0, 5, true, false).map(|i| i.unconscious_rounds), Some(60));
     let mut bands = o.clone();
     bands.result_bands = true;
-    for (d, l) in [(2, Level::Stunned), (6, Level::Stunned), (10, Level::Stunned), (14, Level::Wounded), (20, Level::Incapacitated)] {
+    for (d, l) in [
+        (2, Level::Stunned),
+        (6, Level::Stunned),
+        (10, Level::Stunned),
+        (14, Level::Wounded),
+        (20, Level::Incapacitated),
+    ] {
         assert_eq!(level(d, true, &bands), Some(l), "result_bands stun D = {d}");
     }
     assert_eq!(Level::SeverelyWounded.index(), 3);
@@ -855,7 +970,15 @@ fn injury_bands_killing_blow_and_stun_weapons() {
 #[test]
 fn a_stun_weapon_knocks_out_for_twelve_rounds_per_point() {
     // rule: OD6-DMG-10, OD6-COND-2
-    let text = duel("", &format!("skills = {{ firearms = \"6D\" }}{}", BLASTER.replace("ranges", "stun_capable = true\nstun = true\nranges")), "strength = \"1D\"").replace("position = 2", "position = 5");
+    let text = duel(
+        "",
+        &format!(
+            "skills = {{ firearms = \"6D\" }}{}",
+            BLASTER.replace("ranges", "stun_capable = true\nstun = true\nranges")
+        ),
+        "strength = \"1D\"",
+    )
+    .replace("position = 2", "position = 5");
     // Shot [1,1,1,1,1] W[5] = 10 vs 10: hit; damage 4D [1,1,1] W[2] = 5 vs 1D W[2]: D = 3 → Stunned.
     let faces = [1, 1, 1, 1, 1, 5, 1, 1, 1, 2, 2];
     let (log, state, _) = run(&setup(&text, &[]), &faces, Script::new(2));
@@ -866,8 +989,8 @@ fn a_stun_weapon_knocks_out_for_twelve_rounds_per_point() {
 #[test]
 fn stacking_on_the_ladder() {
     // rule: OD6-TRACK-2
-    use fray_rules::opend6::options::Stacking;
     use Level::*;
+    use fray_rules::opend6::options::Stacking;
     let rows = [
         (Healthy, [Stunned, Wounded, SeverelyWounded, Incapacitated, MortallyWounded, Dead]),
         (Stunned, [Stunned, Wounded, SeverelyWounded, Incapacitated, MortallyWounded, Dead]),
@@ -952,17 +1075,30 @@ fn mortal_survival_checks() {
 #[test]
 fn massive_damage_restricts_for_two_rounds() {
     // rule: OD6-TRACK-9
-    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"4D\"", "strength = \"2D\"\nskills = { stamina = \"3D\" }").replace("max_rounds = 1", "max_rounds = 2");
+    let text = duel(
+        "",
+        "skills = { brawling = \"6D\" }\nstrength = \"4D\"",
+        "strength = \"2D\"\nskills = { stamina = \"3D\" }",
+    )
+    .replace("max_rounds = 1", "max_rounds = 2");
     // A punches: [6,6,6,6,6] W[5] = 35 vs 5 → bonus 6; damage 2D [3] W[3] = 6 + 6 = 12 vs 2D [1] W[2] = 3:
     // D = 9 → Incapacitated (0 → 4, two levels or more in one round); stay-up 3D [6,6] W[6,4] = 22.
     let faces = [6, 6, 6, 6, 6, 5, 3, 3, 1, 2, 6, 6, 6, 4];
-    let (log, state, _) = run(&setup(&text.replace("max_rounds = 2", "max_rounds = 1"), &[("massive_damage", "true")]), &faces, Script::new(2));
+    let (log, state, _) = run(
+        &setup(&text.replace("max_rounds = 2", "max_rounds = 1"), &[("massive_damage", "true")]),
+        &faces,
+        Script::new(2),
+    );
     assert!(log.contains(&Event::Restricted { who: B, until: 3 }));
-    assert!(fray_rules::opend6::policy::restricted(&setup(&text, &[("massive_damage", "true")]), &{
-        let mut s = state.clone();
-        s.round = 2;
-        s
-    }, B));
+    assert!(fray_rules::opend6::policy::restricted(
+        &setup(&text, &[("massive_damage", "true")]),
+        &{
+            let mut s = state.clone();
+            s.round = 2;
+            s
+        },
+        B
+    ));
     let (log, _, _) = run(&setup(&text.replace("max_rounds = 2", "max_rounds = 1"), &[]), &faces, Script::new(2));
     assert!(!log.iter().any(|e| matches!(e, Event::Restricted { .. })));
 }
@@ -979,11 +1115,17 @@ fn body_points() {
     let mut o = Options::default();
     o.body_points = true;
     assert_eq!(roll::injury(&o, Level::Healthy, 30, 30, 28, false, false).map(|i| i.to), Some(Level::Dead));
-    assert_eq!(roll::injury(&o, Level::Healthy, 30, 30, 6, false, false).map(|i| (i.to, i.bp)), Some((Level::Stunned, 24)));
+    assert_eq!(
+        roll::injury(&o, Level::Healthy, 30, 30, 6, false, false).map(|i| (i.to, i.bp)),
+        Some((Level::Stunned, 24))
+    );
     // Resistance is the armour alone; with none, no roll. Maximum rolled: 20 + Strength.
     let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"2D\"", "strength = \"2D\"");
     let setup = setup(&text, &[("damage_track", "body_points")]);
-    assert_eq!(attack::resistance_code(&setup, B, fray_rules::opend6::setup::DamageType::Physical, false), DieCode::new(0, 0));
+    assert_eq!(
+        attack::resistance_code(&setup, B, fray_rules::opend6::setup::DamageType::Physical, false),
+        DieCode::new(0, 0)
+    );
     // BP rolls: A 2D [3] W[4] = 7 → 27, B [2] W[2] = 4 → 24. A punches 35; damage 1D W[3] + 6 = 9.
     let faces = [3, 4, 2, 2, 6, 6, 6, 6, 6, 5, 3];
     let (log, state, _) = run(&setup, &faces, Script::new(2));
@@ -996,7 +1138,8 @@ fn body_points() {
 #[test]
 fn held_characters_may_only_escape() {
     // rule: OD6-COND-3, OD6-SPECIAL-10
-    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"3D\"", "strength = \"2D\"").replace("max_rounds = 1", "max_rounds = 2");
+    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"3D\"", "strength = \"2D\"")
+        .replace("max_rounds = 1", "max_rounds = 2");
     let grab = Choice::Act(Action::Attack(AttackPlan { mode: Mode::Grab, ..AttackPlan::new(B, 0) }));
     // A grabs: [6,6,6,6,6] W[5] = 35 vs 5 + 6 = 11, no damage; B is held.
     let s = script(&[(0, Choice::Count(1)), (0, grab), (1, Choice::Count(1)), (1, attack_on(A, 0))]);
@@ -1004,12 +1147,14 @@ fn held_characters_may_only_escape() {
     assert!(matches!(result, Err(FightError::IllegalChoice { who: B, .. })));
     // The AI escapes: Strength 2D [6] W[5] = 11 vs A's 3D [1,1] W[2] = 4: free. Ties go to the holder.
     let s = script(&[(0, Choice::Count(1)), (0, grab)]);
-    let (log, state, _) = run(&setup(&text.replace("max_rounds = 2", "max_rounds = 1"), &[]), &[6, 6, 6, 6, 6, 5, 6, 5, 1, 1, 2], s);
+    let (log, state, _) =
+        run(&setup(&text.replace("max_rounds = 2", "max_rounds = 1"), &[]), &[6, 6, 6, 6, 6, 5, 6, 5, 1, 1, 2], s);
     assert!(log.iter().any(|e| matches!(e, Event::Held { who: B, by: Some(A) })));
     assert!(log.iter().any(|e| matches!(e, Event::Opposed { who: B, what: "escape", ok: true, against: 4, .. })));
     assert_eq!(state.fighter(B).held_by, None);
     let s = script(&[(0, Choice::Count(1)), (0, grab)]);
-    let (log, _, _) = run(&setup(&text.replace("max_rounds = 2", "max_rounds = 1"), &[]), &[6, 6, 6, 6, 6, 5, 1, 3, 1, 1, 2], s);
+    let (log, _, _) =
+        run(&setup(&text.replace("max_rounds = 2", "max_rounds = 1"), &[]), &[6, 6, 6, 6, 6, 5, 1, 3, 1, 1, 2], s);
     assert!(log.iter().any(|e| matches!(e, Event::Opposed { what: "escape", ok: false, against: 4, .. })));
     // `no_move`: the held character acts normally but cannot move.
     let no_move = setup(&text, &[("hold_restricts", "no_move")]);
@@ -1021,7 +1166,8 @@ fn held_characters_may_only_escape() {
 #[test]
 fn a_tackle_deals_damage_and_the_holder_squeezes() {
     // rule: OD6-SPECIAL-10
-    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"3D\"", "strength = \"5D\"").replace("max_rounds = 1", "max_rounds = 2");
+    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"3D\"", "strength = \"5D\"")
+        .replace("max_rounds = 1", "max_rounds = 2");
     let tackle = Choice::Act(Action::Attack(AttackPlan { mode: Mode::Tackle, ..AttackPlan::new(B, 0) }));
     // Tackle 35 vs 5 + 3: held and damage 2D [1] W[2] + 6 = 9 vs 5D [6,6,6,6] W[5] = 29.
     let s = script(&[(0, Choice::Count(1)), (0, tackle), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
@@ -1037,13 +1183,23 @@ fn a_tackle_deals_damage_and_the_holder_squeezes() {
 #[test]
 fn knockdown_push_and_the_strength_rule() {
     // rule: OD6-SPECIAL-9, OD6-DIFF-5
-    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"3D\"", "strength = \"2D\"\nskills = { dodge = \"3D\" }");
+    let text =
+        duel("", "skills = { brawling = \"6D\" }\nstrength = \"3D\"", "strength = \"2D\"\nskills = { dodge = \"3D\" }");
     let knock = AttackPlan { mode: Mode::Knockdown, ..AttackPlan::new(B, 0) };
-    let s = script(&[(0, Choice::Count(1)), (0, Choice::Act(Action::Attack(knock))), (1, Choice::Count(1)), (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: false }))]);
+    let s = script(&[
+        (0, Choice::Count(1)),
+        (0, Choice::Act(Action::Attack(knock))),
+        (1, Choice::Count(1)),
+        (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: false })),
+    ]);
     // 35 vs 5 + 6: no damage; B prone, −2D on his next Agility roll (dodge 3D → 1D).
     let (log, state, _) = run(&setup(&text, &[]), &[6, 6, 6, 6, 6, 5, 4], s);
     assert!(!log.iter().any(|e| matches!(e, Event::Damage { .. })));
-    assert!(log.contains(&Event::PostureChanged { who: B, posture: fray_rules::opend6::setup::Posture::Prone, forced: true }));
+    assert!(log.contains(&Event::PostureChanged {
+        who: B,
+        posture: fray_rules::opend6::setup::Posture::Prone,
+        forced: true
+    }));
     assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, roll, .. } if roll.code == DieCode::new(1, 0))));
     assert!(!state.fighter(B).knock_pending);
     // Standing up after a knockdown costs an action.
@@ -1080,7 +1236,8 @@ ammo_max = 12
 #[test]
 fn fire_modes_change_difficulty_damage_and_ammunition() {
     // rule: OD6-SPECIAL-2, OD6-SPECIAL-3, OD6-SPECIAL-4, OD6-SPECIAL-5, OD6-GEAR-1
-    let text = duel("", &format!("skills = {{ firearms = \"5D\" }}{RIFLE}"), "").replace("position = 2", "position = 10");
+    let text =
+        duel("", &format!("skills = {{ firearms = \"5D\" }}{RIFLE}"), "").replace("position = 2", "position = 10");
     let setup = setup(&text, &[]);
     let state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
     let weapon = &setup.combatants[0].weapons[0];
@@ -1111,19 +1268,24 @@ fn fire_modes_change_difficulty_damage_and_ammunition() {
     let mut nd = setup.clone();
     nd.options.full_auto_no_defense = true;
     let mut st = state.clone();
-    <OpenD6 as fray_engine::Ruleset>::apply(&nd, &mut st, &Event::Attack {
-        attacker: A,
-        target: B,
-        weapon: 0,
-        plan: plan(Mode::FullAuto),
-        roll: Default::default(),
-        base: 10,
-        difficulty: 4,
-        hit: false,
-    });
+    <OpenD6 as fray_engine::Ruleset>::apply(
+        &nd,
+        &mut st,
+        &Event::Attack {
+            attacker: A,
+            target: B,
+            weapon: 0,
+            plan: plan(Mode::FullAuto),
+            roll: Default::default(),
+            base: 10,
+            difficulty: 4,
+            hit: false,
+        },
+    );
     assert!(st.fighter(A).no_defense);
     // A fired burst uses 3 rounds of the 12.
-    let s = script(&[(0, Choice::Count(1)), (0, attack_on(B, 0)), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
+    let s =
+        script(&[(0, Choice::Count(1)), (0, attack_on(B, 0)), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
     let (_, state, _) = run(&setup, &[1, 1, 1, 1, 2], s);
     assert_eq!(state.fighter(A).weapons[0].ammo, Some(9));
 }
@@ -1131,7 +1293,11 @@ fn fire_modes_change_difficulty_damage_and_ammunition() {
 #[test]
 fn close_combat_manoeuvres() {
     // rule: OD6-SPECIAL-6, OD6-SPECIAL-7, OD6-SPECIAL-8, OD6-SPECIAL-1
-    let text = duel("", "skills = { melee_combat = \"5D\", brawling = \"4D\" }\nstrength = \"3D\"\n[[combatants.weapons]]\nname = \"sword\"\nskill = \"melee_combat\"\ndamage = \"1D\"\nstrength_plus = true\nsharp = true", "");
+    let text = duel(
+        "",
+        "skills = { melee_combat = \"5D\", brawling = \"4D\" }\nstrength = \"3D\"\n[[combatants.weapons]]\nname = \"sword\"\nskill = \"melee_combat\"\ndamage = \"1D\"\nstrength_plus = true\nsharp = true",
+        "",
+    );
     let setup = setup(&text, &[]);
     let state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
     let plan = |mode| AttackPlan { mode, ..AttackPlan::new(B, 0) };
@@ -1178,7 +1344,9 @@ fn called_shots_and_hit_locations() {
     // The small-target damage effect: +1D.
     assert_eq!(attack::damage_code(&setup, A, &called(Called::Small { size: 1, disarm: false }), false).dice, 5);
     // Hit-location effects (option): a chest hit of Wounded or worse costs the next round's actions.
-    let text = duel("", &format!("skills = {{ firearms = \"6D\" }}{BLASTER}"), "strength = \"1D\"").replace("position = 2", "position = 5").replace("max_rounds = 1", "max_rounds = 2");
+    let text = duel("", &format!("skills = {{ firearms = \"6D\" }}{BLASTER}"), "strength = \"1D\"")
+        .replace("position = 2", "position = 5")
+        .replace("max_rounds = 1", "max_rounds = 2");
     let chest = Choice::Act(Action::Attack(called(Called::Location(Loc::Chest))));
     let s = script(&[(0, Choice::Count(1)), (0, chest)]);
     // 6D [6,6,6,6,6] W[5] = 35 vs 10: bonus 5; damage 4D [1,1,1] W[2] = 5 + 5 = 10 vs 1D W[2]: D 8.
@@ -1195,8 +1363,12 @@ fn called_shots_and_hit_locations() {
 #[test]
 fn a_disarm_lets_the_target_move_up_to_keep_his_weapon() {
     // rule: OD6-SPECIAL-11, OD6-ACT-7
-    let text = duel("", &format!("skills = {{ firearms = \"6D\" }}{BLASTER}"), &format!("strength = \"2D\"{BLASTER}")).replace("position = 2", "position = 5");
-    let disarm = Choice::Act(Action::Attack(AttackPlan { called: Called::Small { size: 1, disarm: true }, ..AttackPlan::new(B, 0) }));
+    let text = duel("", &format!("skills = {{ firearms = \"6D\" }}{BLASTER}"), &format!("strength = \"2D\"{BLASTER}"))
+        .replace("position = 2", "position = 5");
+    let disarm = Choice::Act(Action::Attack(AttackPlan {
+        called: Called::Small { size: 1, disarm: true },
+        ..AttackPlan::new(B, 0)
+    }));
     let s = script(&[(0, Choice::Count(1)), (0, disarm)]);
     // 35 vs 13: damage 4D [1,1,1] W[2] = 5 + 5 = 10 (no injury); B moves up: 2D [6] W[5] = 11 > 10.
     let faces = [6, 6, 6, 6, 6, 5, 1, 1, 1, 2, 6, 5];
@@ -1226,7 +1398,10 @@ fn knockout_halves_the_level() {
     let mut bands = o.clone();
     bands.result_bands = true;
     let kb = |d| roll::injury(&bands, Level::Healthy, 0, 0, d, false, true).map(|i| i.to);
-    assert_eq!([kb(2), kb(5), kb(10), kb(14), kb(20)], [None, Some(Level::Stunned), Some(Level::Stunned), Some(Level::Wounded), Some(Level::Wounded)]);
+    assert_eq!(
+        [kb(2), kb(5), kb(10), kb(14), kb(20)],
+        [None, Some(Level::Stunned), Some(Level::Stunned), Some(Level::Wounded), Some(Level::Wounded)]
+    );
     let (setup, _) = shooter("", 5);
     assert_eq!(attack::called_mods(Called::Knockout, &setup.options), (1, 0, 0));
     let mut bonus = setup.options.clone();
@@ -1237,7 +1412,15 @@ fn knockout_halves_the_level() {
 #[test]
 fn readying_costs_an_action() {
     // rule: OD6-GEAR-2
-    let text = duel("", &format!("skills = {{ firearms = \"5D\" }}{}", BLASTER.replace("ranges", "drawn = false\nammo_max = 2\nammo = 0\nstun_capable = true\nranges")), "").replace("position = 2", "position = 5");
+    let text = duel(
+        "",
+        &format!(
+            "skills = {{ firearms = \"5D\" }}{}",
+            BLASTER.replace("ranges", "drawn = false\nammo_max = 2\nammo = 0\nstun_capable = true\nranges")
+        ),
+        "",
+    )
+    .replace("position = 2", "position = 5");
     let setup = setup(&text, &[]);
     let s = script(&[
         (0, Choice::Count(3)),
@@ -1253,4 +1436,103 @@ fn readying_costs_an_action() {
     // An undrawn weapon cannot attack.
     let st = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
     assert!(attack::illegal(&setup, &st, A, &AttackPlan::new(B, 0), true).is_some());
+}
+
+// --- HEAL, RES ----------------------------------------------------------------------------
+
+#[test]
+fn first_aid_moves_the_patient_up_a_level() {
+    // rule: OD6-HEAL-2
+    let text = duel("", "skills = { medicine = \"4D\" }\nmedkit = \"1D\"", "wound_level = \"incapacitated\"")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"c\"\nposition = 900\npolicy = { move = \"hold\" }\n";
+    let text = text.replace("side = \"b\"", "side = \"a\"");
+    let s = script(&[(0, Choice::Count(1)), (0, Choice::Act(Action::FirstAid(B)))]);
+    // Medicine 4D + medkit 1D = 5D: [6,6,4,2] W[3] = 21 ≥ 20 (Incapacitated): now Severely Wounded.
+    let (log, state, _) = run(&setup(&text, &[]), &[6, 6, 4, 2, 3], s);
+    assert!(log.iter().any(|e| matches!(e, Event::Aid { difficulty: 20, ok: true, to: Level::SeverelyWounded, .. })));
+    assert_eq!(state.fighter(B).level, Level::SeverelyWounded);
+    // Once per patient per day; only within Point Blank.
+    let s =
+        script(&[(0, Choice::Count(2)), (0, Choice::Act(Action::FirstAid(B))), (0, Choice::Act(Action::FirstAid(B)))]);
+    let (_, _, result) = run(&setup(&text, &[]), &[1, 1, 1, 1, 2], s);
+    assert!(matches!(result, Err(FightError::IllegalChoice { .. })));
+    let far = text.replacen("position = 2", "position = 4", 1);
+    let s = script(&[(0, Choice::Count(1)), (0, Choice::Act(Action::FirstAid(B)))]);
+    let (_, _, result) = run(&setup(&far, &[]), &[], s);
+    assert!(matches!(result, Err(FightError::IllegalChoice { .. })));
+}
+
+#[test]
+fn a_quiet_minute_clears_stunned() {
+    // rule: OD6-HEAL-1
+    let text = duel("", "policy = { move = \"hold\" }", "wound_level = \"stunned\"\npolicy = { move = \"hold\" }")
+        .replace("max_rounds = 1", "max_rounds = 14")
+        .replace("position = 2", "position = 900");
+    let (log, state, _) = run(&setup(&text, &[]), &[], Script::new(2));
+    let round = log.iter().fold((0, None), |(r, found), e| match e {
+        Event::RoundStarted { round } => (*round, found),
+        Event::Recovered { who: B } if found.is_none() => (r, Some(r)),
+        _ => (r, found),
+    });
+    assert_eq!(round.1, Some(13));
+    assert_eq!(state.fighter(B).level, Level::Healthy);
+}
+
+#[test]
+fn fate_points_double_the_characters_own_dice() {
+    // rule: OD6-RES-3, OD6-RES-4, OD6-DMG-2
+    let text = duel(
+        "",
+        "skills = { brawling = \"4D+2\" }\nstrength = \"3D+2\"\nfate_points = 2\n[[combatants.weapons]]\nname = \"knife\"\nskill = \"melee_combat\"\ndamage = \"1D\"\nstrength_plus = true",
+        "",
+    );
+    let setup = setup(&text, &[]);
+    let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
+    let brawling = fray_rules::opend6::setup::SkillId::BRAWLING;
+    state.fighters[0].declared = 1;
+    assert_eq!(attack::action_code(&setup, &state, A, brawling, true, 0), DieCode::new(8, 4));
+    state.fighters[0].declared = 2;
+    assert_eq!(attack::action_code(&setup, &state, A, brawling, true, 0), DieCode::new(7, 4));
+    // The knife: Strength Damage 2D doubled to 4D, plus the knife's 1D (not doubled).
+    assert_eq!(attack::damage_code(&setup, A, &AttackPlan::new(B, 0), true), DieCode::new(5, 0));
+    // Spent on the attack roll (one per roll, no CP with it): one FP left; a climactic one
+    // doubles every roll for the rest of the round.
+    let s = script(&[(0, Choice::Count(1)), (0, attack_on(B, 1)), (0, Choice::Fate(1))]);
+    let (log, state, _) = run(&setup, &[1; 40], s);
+    assert!(
+        log.iter().any(
+            |e| matches!(e, Event::Attack { attacker: A, roll, .. } if roll.fate && roll.code == DieCode::new(8, 4))
+        )
+    );
+    assert_eq!(state.fighter(A).fp, 1);
+    let s = script(&[(0, Choice::Count(2)), (0, attack_on(B, 1)), (0, Choice::Fate(2)), (0, attack_on(B, 1))]);
+    let (log, state, _) = run(&setup, &[1; 60], s);
+    let codes: Vec<DieCode> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Attack { attacker: A, roll, .. } => Some(roll.code),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(codes, [DieCode::new(7, 4), DieCode::new(7, 4)]);
+    assert!(state.fighter(A).climactic_used);
+}
+
+#[test]
+fn the_ai_spends_no_points_by_default_or_up_to_a_threshold() {
+    // rule: OD6-RES-5, OD6-RES-1, OD6-RES-2
+    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}\ncharacter_points = 9{BLASTER}"), "")
+        .replace("position = 2", "position = 5");
+    // Attack [1,1,1] W[2] = 5 < 10.
+    let (log, _, _) = run(&setup(&text, &[]), &[1, 1, 1, 2, 1, 1, 2], Script::new(2));
+    assert!(!log.iter().any(|e| matches!(e, Event::Points { .. })));
+    // `threshold`: one CP die at a time while the total is short: CP 3 → 8, CP 1 → 9, then cap 2.
+    let (log, state, _) = run(
+        &setup(&text, &[("ai_point_spending", "threshold"), ("cp_cap_per_roll", "2")]),
+        &[1, 1, 1, 2, 3, 1, 1, 1, 2],
+        Script::new(2),
+    );
+    assert_eq!(log.iter().filter(|e| matches!(e, Event::Points { who: A, cp: 1, .. })).count(), 2);
+    assert_eq!(state.fighter(A).cp, 7);
+    assert_eq!(attacks(&log)[0].1, 9);
 }

@@ -917,7 +917,9 @@ impl Ruleset for OpenD6 {
                     x.declared = 0;
                     x.used = 0;
                     x.waiting = false;
-                    x.idle_rounds = if x.used == 0 { x.idle_rounds + 1 } else { 0 };
+                    if *round > 1 {
+                        x.idle_rounds = if x.used == 0 { x.idle_rounds + 1 } else { 0 };
+                    }
                     x.turn_done = false;
                     x.lost_turn = false;
                     x.free_moved = false;

@@ -145,7 +145,9 @@ pub fn check(_setup: &Setup, request: &Request, choice: &Choice) -> Result<(), S
     match (request, choice) {
         (Request::QuickDraw, Choice::QuickDraw(None)) => Ok(()),
         (Request::QuickDraw, Choice::QuickDraw(Some(q))) if q.n >= 1 && q.k >= 1 => Ok(()),
-        (Request::QuickDraw, Choice::QuickDraw(Some(_))) => Err("a quick draw declares N ≥ 1 and moves k ≥ 1 dice".into()),
+        (Request::QuickDraw, Choice::QuickDraw(Some(_))) => {
+            Err("a quick draw declares N ≥ 1 and moves k ≥ 1 dice".into())
+        }
         (Request::Declare { max }, Choice::Count(n)) if (1..=*max).contains(n) => Ok(()),
         (Request::Declare { max }, Choice::Count(n)) => Err(format!("declare 1 to {max} actions, not {n}")),
         (Request::Act { .. }, Choice::Act(_)) => Ok(()),
