@@ -94,14 +94,29 @@ fn rolled(code: DieCode, faces: &[u32], one: OneReads, options: &Options) -> fra
 #[test]
 fn zero_dice_cannot_roll_or_roll_pips_only() {
     // rule: OD6-DICE-7
-    // Brawling 1D+2 with two actions declared: 0D+2 left, the punch is forfeited.
+    // Brawling 1D+2 with two actions declared: 0D+2 left, so a scripted punch is rejected.
     let text = duel("", "skills = { brawling = \"1D+2\" }", "");
     let forbid = setup(&text, &[]);
-    let s = script(&[(0, Choice::Count(2)), (0, attack_on(B, 0)), (0, Choice::Act(Action::Pass))]);
-    let (log, state, _) = run(&forbid, &[], s);
+    let s = script(&[(0, Choice::Count(2)), (0, attack_on(B, 0))]);
+    let (_, _, result) = run(&forbid, &[], s);
+    assert!(matches!(result, Err(FightError::IllegalChoice { who: A, .. })));
+    // A reduction after N was declared forfeits the action: A (brawling 2D, N = 2) is wounded by
+    // B's interrupt; his second punch would be 0D: it counts as used, with no roll.
+    let text2 =
+        duel("", "skills = { brawling = \"2D\" }", "").replace("order = [\"A\", \"B\"]", "order = [\"B\", \"A\"]");
+    let s = script(&[
+        (1, Choice::Count(2)),
+        (1, Choice::Act(Action::Wait)),
+        (1, Choice::Interrupt(Some(Action::Attack(AttackPlan::new(A, 0))))),
+        (0, Choice::Count(2)),
+        (0, attack_on(B, 0)),
+        (0, attack_on(B, 0)),
+    ]);
+    let (log, state, result) = run(&setup(&text2, &[]), &[1, 6, 6, 6, 2, 1, 3, 1, 1, 1], s);
+    result.unwrap();
+    assert_eq!(state.fighter(A).level, Level::Wounded);
     assert!(log.iter().any(|e| matches!(e, Event::Forfeit { who: A, .. })));
-    assert!(attacks(&log).is_empty());
-    assert_eq!(state.fighter(A).used, 1);
+    assert_eq!(state.fighter(A).used, 2);
     // `pips_only`: the roll is made with no dice: total max(2, 0) = 2 (and B's turn follows).
     let pips = setup(&text, &[("zero_dice", "pips_only")]);
     let s = script(&[
@@ -895,7 +910,10 @@ fn negative_resistance_readings() {
         });
         (resist, state.fighter(B).difficulty_penalty)
     };
-    assert_eq!(total(&[]).0, Some(0));
+    // The code −1D−4 has no dice: its pips, −4, stand (add_to_injury), or count as 0.
+    assert_eq!(total(&[]), (Some(-4), 0));
+    assert_eq!(total(&[("negative_resistance", "zero")]), (Some(0), 0));
+    assert_eq!(total(&[("negative_resistance", "difficulty_penalty")]), (Some(0), 4));
     // Direct: a negative total adds to D, is zero, or becomes a difficulty penalty.
     let mut dice = Scripted::faces([1, 1]);
     let o = Options::default();
@@ -1089,7 +1107,7 @@ fn massive_damage_restricts_for_two_rounds() {
         &faces,
         Script::new(2),
     );
-    assert!(log.contains(&Event::Restricted { who: B, until: 3 }));
+    assert!(log.contains(&Event::Restricted { who: B, from: 2, until: 3 }));
     assert!(fray_rules::opend6::policy::restricted(
         &setup(&text, &[("massive_damage", "true")]),
         &{
@@ -1535,4 +1553,47 @@ fn the_ai_spends_no_points_by_default_or_up_to_a_threshold() {
     assert_eq!(log.iter().filter(|e| matches!(e, Event::Points { who: A, cp: 1, .. })).count(), 2);
     assert_eq!(state.fighter(A).cp, 7);
     assert_eq!(attacks(&log)[0].1, 9);
+}
+
+#[test]
+fn acting_restarts_the_quiet_minute_and_the_mortally_wounded_stay_down_after_aid() {
+    // rule: OD6-HEAL-1, OD6-HEAL-2, OD6-TRACK-7
+    let setup = setup(&duel("", "", "wound_level = \"stunned\""), &[]);
+    let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
+    let apply = |state: &mut State, e: Event| <OpenD6 as fray_engine::Ruleset>::apply(&setup, state, &e);
+    for round in 1..=12 {
+        apply(&mut state, Event::RoundStarted { round });
+        if round == 6 {
+            apply(&mut state, Event::Acted { who: B, action: Action::Wait });
+        }
+    }
+    apply(&mut state, Event::RoundStarted { round: 13 });
+    assert_eq!(state.fighter(B).idle_rounds, 6);
+    // First aid raises a Mortally Wounded patient to Incapacitated, still unconscious.
+    let text = duel("", "skills = { medicine = \"6D\" }", "wound_level = \"mortally_wounded\"")
+        .replace("side = \"b\"", "side = \"a\"")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"c\"\nposition = 900\npolicy = { move = \"hold\" }\n";
+    let s = script(&[(0, Choice::Count(1)), (0, Choice::Act(Action::FirstAid(B)))]);
+    let (log, state, _) = run(&self::setup(&text, &[]), &[6, 6, 6, 6, 6, 5], s);
+    assert!(log.iter().any(|e| matches!(e, Event::Aid { difficulty: 30, ok: true, to: Level::Incapacitated, .. })));
+    assert!(state.fighter(B).unconscious());
+    assert_eq!(state.fighter(B).mortal_since, None);
+}
+
+#[test]
+fn a_climactic_fate_point_doubles_damage_too() {
+    // rule: OD6-RES-4, OD6-RES-3
+    let text = duel("", "skills = { brawling = \"4D\" }\nstrength = \"4D\"\nfate_points = 1", "strength = \"6D\"");
+    let s = script(&[(0, Choice::Count(1)), (0, attack_on(B, 0)), (0, Choice::Fate(2))]);
+    let (log, state, _) = run(&setup(&text, &[]), &[3; 40], s);
+    let damage = log
+        .iter()
+        .find_map(|e| match e {
+            Event::Damage { roll, .. } => Some(roll.clone()),
+            _ => None,
+        })
+        .unwrap();
+    // Strength Damage 2D doubled: 4D, with the Fate Point marked and no CP asked.
+    assert_eq!((damage.code, damage.fate, damage.cp), (DieCode::new(4, 0), true, 0));
+    assert_eq!(state.fighter(A).fp, 0);
 }

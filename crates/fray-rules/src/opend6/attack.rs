@@ -98,6 +98,11 @@ pub fn ammo_needed(weapon: &Weapon, mode: Mode) -> u32 {
     }
 }
 
+/// Rounds a plan uses: the larger need of its two modes.
+pub fn plan_ammo(weapon: &Weapon, plan: &AttackPlan) -> u32 {
+    ammo_needed(weapon, plan.mode).max(ammo_needed(weapon, plan.mode2))
+}
+
 /// Whether a mode fits the weapon (OD6-SPECIAL-1..10), and the strength rule of knockdown.
 pub fn mode_fits(attacker: &Sheet, target: &Sheet, weapon: &Weapon, mode: Mode, only: bool) -> bool {
     let close = weapon.close();
@@ -146,7 +151,7 @@ pub fn illegal(setup: &Setup, state: &State, who: CombatantId, plan: &AttackPlan
     }
     if setup.options.ammo_tracking
         && let Some(ammo) = ws.ammo
-        && ammo < ammo_needed(weapon, plan.mode)
+        && ammo < plan_ammo(weapon, plan)
     {
         return Some(format!("{} has {ammo} round(s) left", weapon.name));
     }
@@ -253,7 +258,8 @@ pub fn modifiers(setup: &Setup, state: &State, who: CombatantId, plan: &AttackPl
     }
     match target.posture {
         Posture::Standing => {}
-        Posture::Crouching => m.dice.push(1),
+        // Crouching while moving: +2D (OD6-DIFF-5).
+        Posture::Crouching => m.dice.push(if target.moved_round == state.round && state.round > 0 { 2 } else { 1 }),
         Posture::Prone => m.dice.push(if band <= 1 { -2 } else { 2 }),
     }
     if sheet.blind {
@@ -285,9 +291,23 @@ pub fn modifiers(setup: &Setup, state: &State, who: CombatantId, plan: &AttackPl
 /// skill (doubled by a Fate Point), plus `bonus` dice, minus the multi-action and wound
 /// penalties and the pending knockdown penalty on Agility rolls.
 pub fn action_code(setup: &Setup, state: &State, who: CombatantId, skill: SkillId, fate: bool, bonus: i32) -> DieCode {
+    action_code_from(setup, state, who, skill, None, fate, bonus)
+}
+
+/// [`action_code`] from a given base code (e.g. Strength for an untrained lifting roll) instead
+/// of the skill's own.
+pub fn action_code_from(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    skill: SkillId,
+    base: Option<DieCode>,
+    fate: bool,
+    bonus: i32,
+) -> DieCode {
     let sheet = &setup.combatants[who.index()];
     let me = state.fighter(who);
-    let mut code = sheet.skill(skill);
+    let mut code = base.unwrap_or_else(|| sheet.skill(skill));
     if fate || me.climactic_round == state.round && me.climactic_round > 0 {
         code = doubled(code);
     }

@@ -199,6 +199,10 @@ impl OpenD6Scenario {
                 let aim = target.map_or(String::new(), |t| format!(" at {}", self.name(t)));
                 (format!("{} rolled {total}{aim} (difficulty now {difficulty}): interrupt?", self.name(*actor)), out)
             }
+            Request::MoveUp => (
+                "you are being disarmed: move up (one action) and roll Strength to keep your weapon?".to_owned(),
+                vec![("let it go".into(), Choice::Resume(false)), ("move up".into(), Choice::Resume(true))],
+            ),
             Request::Resume { last } => (
                 if *last { "the round ends: use your waited actions?" } else { "resume now?" }.to_owned(),
                 vec![("keep waiting".into(), Choice::Resume(false)), ("act now".into(), Choice::Resume(true))],
@@ -297,6 +301,7 @@ impl OpenD6Scenario {
         ]);
         for i in 0..setup.combatants.len() {
             candidates.push(Action::FirstAid(CombatantId(i as u16)));
+            candidates.push(Action::Revive(CombatantId(i as u16)));
         }
         candidates.push(Action::Pass);
         let mut seen = Vec::new();
@@ -352,6 +357,8 @@ impl OpenD6Scenario {
             Action::Escape => "try to escape the hold".to_owned(),
             Action::Squeeze => "squeeze (Strength Damage)".to_owned(),
             Action::FirstAid(p) => format!("first aid on {}", self.name(p)),
+            Action::Revive(p) => format!("first aid to wake {}", self.name(p)),
+            Action::MoveUp => "move up".to_owned(),
             Action::Recover => "shake off the massive damage (Easy roll)".to_owned(),
             Action::Pass => "end the turn".to_owned(),
         }
@@ -612,13 +619,16 @@ impl OpenD6Scenario {
                 )),
                 json!({"event": "aid", "who": n(who), "patient": n(patient), "roll": roll_json(roll), "difficulty": difficulty, "to": to.name(), "ok": ok}),
             ),
-            Event::Restricted { who, until } => (
-                Some(if *until == 0 {
+            Event::Restricted { who, from, until } => (
+                Some(if until < from {
                     format!("{} shakes off the massive damage", n(who))
                 } else {
-                    format!("{} reels from massive damage: defence and moving away only through round {until}", n(who))
+                    format!(
+                        "{} reels from massive damage: defence and moving away only in rounds {from}–{until}",
+                        n(who)
+                    )
                 }),
-                json!({"event": "restricted", "who": n(who), "until": until}),
+                json!({"event": "restricted", "who": n(who), "from": from, "until": until}),
             ),
             Event::Recovery { who, roll, ok } => (
                 Some(format!(

@@ -213,8 +213,12 @@ pub enum Action {
     Escape,
     /// Squeeze a held target: Strength Damage, no roll to hit (OD6-SPECIAL-10).
     Squeeze,
-    /// First aid on a patient (OD6-HEAL-2).
+    /// First aid on a patient's wound level (OD6-HEAL-2).
     FirstAid(CombatantId),
+    /// First aid on the unconsciousness alone of a stun-weapon or knockout victim (OD6-HEAL-2).
+    Revive(CombatantId),
+    /// Moving up to keep an item against a disarm (OD6-ACT-7, OD6-SPECIAL-11); not chosen directly.
+    MoveUp,
     /// The Easy roll to shake off massive damage (OD6-TRACK-9).
     Recover,
     /// End the turn; the remaining declared actions are lost.
@@ -283,6 +287,8 @@ pub enum Request {
         /// Whether the round is ending (last chance).
         last: bool,
     },
+    /// A disarm: move up (one action now) and roll Strength to keep the item? (OD6-SPECIAL-11)
+    MoveUp,
     /// Spend a Fate Point on the coming roll (OD6-RES-3/4): 0 no, 1 yes, 2 a climactic one.
     Fate {
         /// The roll.
@@ -400,8 +406,19 @@ pub struct Fighter {
     pub held_by: Option<CombatantId>,
     /// −2D on the next Agility roll (knockdown, push).
     pub knock_pending: bool,
-    /// Massive damage: defence and move-away only through this round (0: none).
-    pub restricted_until: u32,
+    /// Massive damage: defence and move-away only from the first round through the second
+    /// (OD6-TRACK-9).
+    pub restricted: Option<(u32, u32)>,
+    /// The round of the last massive-damage recovery roll.
+    pub recovery_round: u32,
+    /// The round the active defence values were set in (OD6-DEF-3).
+    pub defence_round: u32,
+    /// The round the hold began (a squeeze comes in later rounds, OD6-SPECIAL-10).
+    pub held_round: u32,
+    /// The round of the last move (crouching while moving, OD6-DIFF-5).
+    pub moved_round: u32,
+    /// The level penalty when N was declared (OD6-DICE-7: a later reduction forfeits).
+    pub declared_penalty: i32,
     /// Level at the start of the round (massive damage).
     pub level_at_round_start: Level,
     /// Initiative total this round.
@@ -779,11 +796,13 @@ pub enum Event {
         /// Succeeded.
         ok: bool,
     },
-    /// Massive damage: restricted through round `until` (OD6-TRACK-9); 0 lifts it.
+    /// Massive damage: restricted from round `from` through `until` (OD6-TRACK-9).
     Restricted {
         /// Who.
         who: CombatantId,
-        /// Last restricted round.
+        /// First restricted round.
+        from: u32,
+        /// Last restricted round (0 lifts it).
         until: u32,
     },
     /// The Easy recovery roll against massive damage (OD6-TRACK-9).
@@ -871,7 +890,7 @@ impl Ruleset for OpenD6 {
                 posture: sheet.posture,
                 forced_down: false,
                 stun_until: 0,
-                unconscious_until: 0,
+                unconscious_until: if sheet.level >= Level::MortallyWounded { u32::MAX } else { 0 },
                 mortal_since: (sheet.level == Level::MortallyWounded).then_some(0),
                 declared: 0,
                 used: 0,
@@ -889,7 +908,12 @@ impl Ruleset for OpenD6 {
                 weapons,
                 held_by: None,
                 knock_pending: false,
-                restricted_until: 0,
+                restricted: None,
+                recovery_round: 0,
+                defence_round: 0,
+                held_round: 0,
+                moved_round: 0,
+                declared_penalty: 0,
                 level_at_round_start: sheet.level,
                 init: 0,
                 difficulty_penalty: 0,
@@ -914,12 +938,12 @@ impl Ruleset for OpenD6 {
             Event::RoundStarted { round } => {
                 state.round = *round;
                 for (i, x) in state.fighters.iter_mut().enumerate() {
-                    x.declared = 0;
-                    x.used = 0;
-                    x.waiting = false;
                     if *round > 1 {
                         x.idle_rounds = if x.used == 0 { x.idle_rounds + 1 } else { 0 };
                     }
+                    x.declared = 0;
+                    x.used = 0;
+                    x.waiting = false;
                     x.turn_done = false;
                     x.lost_turn = false;
                     x.free_moved = false;
@@ -953,7 +977,12 @@ impl Ruleset for OpenD6 {
                 }
             }
             Event::SurpriseUsed { who } => state.fighters[who.index()].surprise_bonus = false,
-            Event::Declared { who, n } => state.fighters[who.index()].declared = *n,
+            Event::Declared { who, n } => {
+                let round = state.round;
+                let x = &mut state.fighters[who.index()];
+                x.declared = *n;
+                x.declared_penalty = level_penalty(&setup.options, x, round);
+            }
             Event::Forfeit { .. } | Event::Out { .. } => {}
             Event::Acted { who, action } => {
                 let x = &mut state.fighters[who.index()];
@@ -970,7 +999,9 @@ impl Ruleset for OpenD6 {
                 }
             }
             Event::DefenceSet { who, kind, active } => {
+                let round = state.round;
                 let x = &mut state.fighters[who.index()];
+                x.defence_round = round;
                 match kind {
                     DefKind::Dodge => x.dodge = Some(*active),
                     DefKind::Block(_) => x.block = Some(*active),
@@ -1000,9 +1031,12 @@ impl Ruleset for OpenD6 {
                 if let Some(w) = x.weapons.get_mut(*weapon as usize) {
                     w.uses = w.uses.saturating_add(1);
                 }
-                if plan.mode == Mode::AllOut || (plan.mode == Mode::FullAuto && setup.options.full_auto_no_defense) {
+                let modes = [plan.mode, plan.mode2];
+                if modes.contains(&Mode::AllOut)
+                    || (modes.contains(&Mode::FullAuto) && setup.options.full_auto_no_defense)
+                {
                     x.no_defense = true;
-                    if plan.mode == Mode::AllOut {
+                    if modes.contains(&Mode::AllOut) {
                         x.dodge = None;
                         x.block = None;
                     }
@@ -1014,11 +1048,15 @@ impl Ruleset for OpenD6 {
                     *a = a.saturating_sub(*used);
                 }
             }
-            Event::Damage { .. } | Event::Resist { .. } | Event::Opposed { .. } | Event::Recovery { .. } => {}
+            Event::Damage { .. } | Event::Resist { .. } | Event::Opposed { .. } => {}
+            Event::Recovery { who, .. } => state.fighters[who.index()].recovery_round = state.round,
             Event::Wound { who, to, bp, .. } => {
                 let x = &mut state.fighters[who.index()];
                 x.level = *to;
                 x.deepest = x.deepest.max(*to);
+                if *to == Level::Stunned {
+                    x.idle_rounds = 0;
+                }
                 x.bp = *bp;
                 if *to == Level::MortallyWounded && x.mortal_since.is_none() {
                     x.mortal_since = Some(state.round);
@@ -1045,8 +1083,10 @@ impl Ruleset for OpenD6 {
             }
             Event::Woke { who } => state.fighters[who.index()].unconscious_until = 0,
             Event::Moved { who, to, free, .. } => {
+                let round = state.round;
                 let x = &mut state.fighters[who.index()];
                 x.pos = *to;
+                x.moved_round = round;
                 if *free {
                     x.free_moved = true;
                 }
@@ -1079,12 +1119,18 @@ impl Ruleset for OpenD6 {
                 x.forced_down = *forced;
             }
             Event::KnockPenalty { who, pending } => state.fighters[who.index()].knock_pending = *pending,
-            Event::Held { who, by } => state.fighters[who.index()].held_by = *by,
+            Event::Held { who, by } => {
+                let round = state.round;
+                let x = &mut state.fighters[who.index()];
+                x.held_by = *by;
+                x.held_round = round;
+            }
             Event::Aid { patient, to, ok, .. } => {
                 let p = &mut state.fighters[patient.index()];
                 p.aided = true;
                 if *ok {
                     p.level = *to;
+                    p.difficulty_penalty = 0;
                     if *to < Level::MortallyWounded {
                         p.mortal_since = None;
                     }
@@ -1093,7 +1139,9 @@ impl Ruleset for OpenD6 {
                     }
                 }
             }
-            Event::Restricted { who, until } => state.fighters[who.index()].restricted_until = *until,
+            Event::Restricted { who, from, until } => {
+                state.fighters[who.index()].restricted = (*until > 0).then_some((*from, *until));
+            }
             Event::LocationEffect { who, loc } => {
                 let round = state.round;
                 let x = &mut state.fighters[who.index()];

@@ -13,8 +13,48 @@ pub use super::setup::POLICIES;
 /// `defend_only` effect (OD6-TRACK-5).
 pub fn restricted(setup: &Setup, state: &State, who: CombatantId) -> bool {
     let x = state.fighter(who);
-    x.restricted_until >= state.round && x.restricted_until > 0
-        || setup.options.stunned_defend_only && x.stun_until == state.round && x.stun_until > 0
+    massive(state, who) || setup.options.stunned_defend_only && x.stun_until == state.round && x.stun_until > 0
+}
+
+/// Whether `who` is under the massive-damage restriction this round (OD6-TRACK-9).
+pub fn massive(state: &State, who: CombatantId) -> bool {
+    state.fighter(who).restricted.is_some_and(|(from, until)| from <= state.round && state.round <= until)
+}
+
+/// The skill an action rolls, if it rolls one, and its base code when not the skill's own.
+fn action_skill(setup: &Setup, who: CombatantId, action: &Action) -> Option<(SkillId, Option<super::setup::DieCode>)> {
+    let sheet = &setup.combatants[who.index()];
+    match action {
+        Action::Attack(plan) => sheet.weapons.get(plan.weapon as usize).map(|w| (w.skill, None)),
+        Action::Defend { kind: DefKind::Dodge, .. } => Some((SkillId::DODGE, None)),
+        Action::Defend { kind: DefKind::Block(None), .. } => Some((SkillId::BRAWLING, None)),
+        Action::Defend { kind: DefKind::Block(Some(_)), .. } => Some((SkillId::MELEE, None)),
+        Action::Escape => Some(strength_skill(sheet)),
+        Action::FirstAid(_) | Action::Revive(_) => Some((SkillId::MEDICINE, None)),
+        Action::Recover => Some(stamina_skill(sheet)),
+        _ => None,
+    }
+}
+
+/// Lifting, or Strength when lifting is not listed.
+pub fn strength_skill(sheet: &super::setup::Sheet) -> (SkillId, Option<super::setup::DieCode>) {
+    if sheet.has_skill(SkillId::LIFTING) {
+        (SkillId::LIFTING, None)
+    } else {
+        (SkillId::LIFTING, Some(sheet.strength()))
+    }
+}
+
+/// The higher of stamina and willpower.
+pub fn stamina_skill(sheet: &super::setup::Sheet) -> (SkillId, Option<super::setup::DieCode>) {
+    let (stamina, willpower) = (sheet.skill(SkillId::STAMINA), sheet.skill(SkillId::WILLPOWER));
+    if willpower.pips_value() > stamina.pips_value() { (SkillId::WILLPOWER, None) } else { (SkillId::STAMINA, None) }
+}
+
+/// Whether an action's roll has dice left (OD6-DICE-7); `None` when it rolls nothing.
+pub fn dice_left(setup: &Setup, state: &State, who: CombatantId, action: &Action) -> Option<i32> {
+    let (skill, base) = action_skill(setup, who, action)?;
+    Some(attack::action_code_from(setup, state, who, skill, base, false, 0).dice)
 }
 
 /// The request for `who`'s next action.
@@ -28,7 +68,11 @@ pub fn act_request(setup: &Setup, state: &State, who: CombatantId, free_ok: bool
         if held || defend_only { super::List::new() } else { attack::attack_options(setup, state, who, only) };
     let aiming = x.aim.is_some_and(|a| a.2 == state.round);
     let leg = i32::from(x.locations & (1 << Loc::Leg as u8) != 0);
-    let move_m = if x.held_by.is_some() || aiming || setup.options.bands { 0 } else { (sheet.move_m - leg).max(0) };
+    let mut move_m = if x.held_by.is_some() || aiming || setup.options.bands { 0 } else { (sheet.move_m - leg).max(0) };
+    // Crouching while moving halves the move (OD6-DIFF-5).
+    if x.posture == Posture::Crouching {
+        move_m /= 2;
+    }
     let free_move_m = if free_ok && !x.free_moved { move_m / 2 } else { 0 };
     Request::Act {
         remaining: x.declared.saturating_sub(x.used),
@@ -58,6 +102,21 @@ pub fn illegal_action(
     let restricted_to = |ok: bool, what: &str| (!ok).then(|| format!("{what} is not allowed now"));
     if held && !matches!(action, Action::Escape | Action::Pass) {
         return Some("a held character may only try to escape (OD6-COND-3)".into());
+    }
+    if defend_only
+        && !matches!(
+            action,
+            Action::Defend { .. } | Action::Move { .. } | Action::Recover | Action::Pass | Action::Posture(_)
+        )
+    {
+        return Some("only active defence or moving away is allowed (OD6-TRACK-5/9)".into());
+    }
+    // A roll with no dice cannot be chosen; one reduced after N was declared is forfeited (OD6-DICE-7).
+    if !setup.options.zero_dice_pips_only
+        && dice_left(setup, state, who, action).is_some_and(|d| d <= 0)
+        && super::level_penalty(&setup.options, x, state.round) <= x.declared_penalty
+    {
+        return Some("no dice are left for that roll (OD6-DICE-7)".into());
     }
     match *action {
         Action::Attack(plan) => {
@@ -123,19 +182,21 @@ pub fn illegal_action(
         Action::StandUp => restricted_to(x.forced_down && x.posture != Posture::Standing, "standing up"),
         Action::Posture(p) => restricted_to(free_ok && !x.forced_down && p != x.posture, "that posture change"),
         Action::Escape => restricted_to(x.held_by.is_some(), "escaping"),
-        Action::Squeeze => {
-            restricted_to(state.fighters.iter().any(|f| f.held_by == Some(who)) && !defend_only, "squeezing")
-        }
-        Action::FirstAid(p) => {
+        Action::Squeeze => restricted_to(
+            state.fighters.iter().any(|f| f.held_by == Some(who) && f.held_round < state.round),
+            "squeezing (in a round after the hold began)",
+        ),
+        Action::FirstAid(p) | Action::Revive(p) => {
             let Some(patient) = state.fighters.get(p.index()) else { return Some("no such patient".into()) };
-            let ok = p != who
-                && state.distance(who, p) <= 3
-                && !patient.aided
-                && patient.level < Level::Dead
-                && (patient.level > Level::Healthy || patient.unconscious());
+            let treatable = match action {
+                Action::Revive(_) => patient.unconscious() && patient.level < Level::Incapacitated,
+                _ => patient.level > Level::Healthy && patient.level < Level::Dead,
+            };
+            let ok = p != who && state.distance(who, p) <= 3 && !patient.aided && treatable;
             restricted_to(ok, "first aid on that patient")
         }
-        Action::Recover => restricted_to(x.restricted_until >= state.round && x.restricted_until > 0, "recovering"),
+        Action::Recover => restricted_to(massive(state, who) && x.recovery_round != state.round, "recovering"),
+        Action::MoveUp => Some("moving up is offered by the rules, not chosen".into()),
         Action::Pass => None,
     }
 }
@@ -159,7 +220,7 @@ pub fn check(_setup: &Setup, request: &Request, choice: &Choice) -> Result<(), S
         (Request::Interrupt { .. }, Choice::Interrupt(Some(_))) => {
             Err("an interrupt is an active defence or an attack".into())
         }
-        (Request::Resume { .. }, Choice::Resume(_)) => Ok(()),
+        (Request::Resume { .. } | Request::MoveUp, Choice::Resume(_)) => Ok(()),
         (Request::Fate { .. }, Choice::Fate(n)) if *n <= 2 => Ok(()),
         (Request::Cp { max, .. }, Choice::Cp(n)) if n <= max => Ok(()),
         (Request::Cp { max, .. }, Choice::Cp(n)) => Err(format!("at most {max} Character Points, not {n}")),
@@ -185,6 +246,7 @@ impl Decider<OpenD6> for Ai {
 pub(crate) fn ai_passes(setup: &Setup, who: CombatantId, request: &Request) -> bool {
     match request {
         Request::Fate { .. } | Request::QuickDraw => true,
+        Request::MoveUp => false,
         Request::Cp { .. } => !spends_cp(setup, who),
         Request::Resume { last } => !last,
         _ => false,
@@ -214,6 +276,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             )
         }
         Request::Resume { last } => Choice::Resume(*last),
+        Request::MoveUp => Choice::Resume(true),
         Request::Fate { .. } => Choice::Fate(0),
         Request::Cp { total, need, .. } => {
             Choice::Cp(u32::from(spends_cp(setup, who) && need.is_some_and(|n| *total < n)))
@@ -341,22 +404,29 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     if *held {
         return Action::Escape;
     }
-    if x.restricted_until >= state.round && x.restricted_until > 0 && x.used == 0 {
+    if massive(state, who)
+        && x.recovery_round != state.round
+        && dice_left(setup, state, who, &Action::Recover).is_some_and(|d| d > 0)
+    {
         return Action::Recover;
     }
+    let defend = |kind: DefKind, full: bool| {
+        let action = Action::Defend { kind, full };
+        if dice_left(setup, state, who, &action).is_some_and(|d| d > 0) { action } else { Action::Pass }
+    };
     let can_defend = !x.no_defense;
     if *defend_only {
         return if can_defend {
-            Action::Defend { kind: best_defence(setup, state, who, threat_is_close(setup, state, who)), full: *only }
+            defend(best_defence(setup, state, who, threat_is_close(setup, state, who)), *only)
         } else {
             Action::Pass
         };
     }
-    if state.fighters.iter().any(|f| f.held_by == Some(who)) {
+    if state.fighters.iter().any(|f| f.held_by == Some(who) && f.held_round < state.round) {
         return Action::Squeeze;
     }
     let policy = policy_name(setup, who, 0);
-    let full = |close: bool| Action::Defend { kind: best_defence(setup, state, who, close), full: true };
+    let full = |close: bool| defend(best_defence(setup, state, who, close), true);
     match policy {
         "full_defense" if *only && can_defend => return full(threat_is_close(setup, state, who)),
         "cautious" if *only && can_defend && x.level >= Level::Wounded => {

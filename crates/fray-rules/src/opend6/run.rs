@@ -3,7 +3,7 @@
 
 use super::attack::{self, Modifiers};
 use super::roll::{self, OneReads};
-use super::setup::{DamageType, DieCode, Level, Posture, Setup, SkillId};
+use super::setup::{DamageType, DieCode, Level, Posture, SkillId};
 use super::{Action, Active, AttackPlan, Called, Choice, DefKind, Event, List, Mode, OpenD6, Request, RollFor, Rolled};
 use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Reason, SideId, Sink};
 
@@ -26,6 +26,8 @@ struct Hit {
     margin: i32,
     /// Only the weapon's listed damage: a parry or a body block (OD6-DEF-6/7).
     listed_only: bool,
+    /// Strength Damage alone: a holder's squeeze (OD6-SPECIAL-10).
+    strength_only: bool,
 }
 
 /// What the round loop carries besides the state.
@@ -413,6 +415,16 @@ fn perform<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     fight.emit(Event::Acted { who, action });
     let round = fight.state().round;
+    // Waiting characters may interrupt any action (an attack offers it after its roll).
+    if !matches!(
+        action,
+        Action::Attack(_) | Action::Wait | Action::Pass | Action::Posture(_) | Action::Move { free: true, .. }
+    ) {
+        interrupts(fight, ctx, who, None, 0, 0)?;
+        if ctx.ended.is_some() || !fight.state().fighter(who).able() {
+            return Ok(());
+        }
+    }
     match action {
         Action::Attack(plan) => attack(fight, ctx, who, plan),
         Action::Defend { kind, full } => defend(fight, ctx, who, kind, full, false),
@@ -463,16 +475,28 @@ fn perform<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             };
             let unarmed = setup.combatants[who.index()].unarmed() as u8;
             let plan = AttackPlan::new(victim, unarmed);
-            let hit = Hit { dealer: who, victim, owner: who, weapon: unarmed, plan, margin: 0, listed_only: false };
-            damage(fight, ctx, hit, true)
+            let hit = Hit {
+                dealer: who,
+                victim,
+                owner: who,
+                weapon: unarmed,
+                plan,
+                margin: 0,
+                listed_only: false,
+                strength_only: true,
+            };
+            land(fight, ctx, hit)
         }
-        Action::FirstAid(patient) => first_aid(fight, who, patient),
+        Action::FirstAid(patient) => first_aid(fight, who, patient, false),
+        Action::Revive(patient) => first_aid(fight, who, patient, true),
+        Action::MoveUp => Ok(()),
         Action::Recover => {
             let Some(rolled) = stamina_roll(fight, who, "recovery", true)? else { return Ok(()) };
-            let ok = rolled.total >= 10;
+            let ok = rolled.total >= 10 + fight.state().fighter(who).difficulty_penalty;
             fight.emit(Event::Recovery { who, roll: rolled, ok });
-            if ok {
-                fight.emit(Event::Restricted { who, until: 0 });
+            // Normal actions again from the following round.
+            if ok && let Some((from, _)) = fight.state().fighter(who).restricted {
+                fight.emit(Event::Restricted { who, from, until: round });
             }
             Ok(())
         }
@@ -486,7 +510,14 @@ fn ask_fate<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     roll: RollFor,
 ) -> Result<bool, FightError> {
     let x = fight.state().fighter(who);
-    if x.fp == 0 || roll == RollFor::Initiative || (x.climactic_round == fight.state().round && x.climactic_round > 0) {
+    if roll == RollFor::Initiative {
+        return Ok(false);
+    }
+    // A climactic Fate Point doubles every eligible roll for the rest of its round (OD6-RES-4).
+    if x.climactic_round == fight.state().round && x.climactic_round > 0 {
+        return Ok(true);
+    }
+    if x.fp == 0 {
         return Ok(false);
     }
     let request = Request::Fate { roll };
@@ -541,7 +572,7 @@ fn skill_roll<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
     what: &'static str,
-    skill: SkillId,
+    (skill, base): (SkillId, Option<DieCode>),
     bonus: i32,
     extra: DieCode,
     roll_for: RollFor,
@@ -550,7 +581,7 @@ fn skill_roll<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     let setup = fight.setup();
     let fate = ask_fate(fight, who, roll_for)?;
     let me = fight.state().fighter(who);
-    let mut code = attack::action_code(setup, fight.state(), who, skill, fate, bonus).plus(extra);
+    let mut code = attack::action_code_from(setup, fight.state(), who, skill, base, fate, bonus).plus(extra);
     code.pips -= attack::location_penalty(me, skill);
     let (knock, surprise) = (me.knock_pending && skill.agility_based(), me.surprise_bonus);
     if knock {
@@ -589,7 +620,8 @@ fn defend<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     } else {
         0
     };
-    let Some(rolled) = skill_roll(fight, who, "defence", skill, bonus, DieCode::default(), RollFor::Defence, None)?
+    let Some(rolled) =
+        skill_roll(fight, who, "defence", (skill, None), bonus, DieCode::default(), RollFor::Defence, None)?
     else {
         return Ok(());
     };
@@ -658,7 +690,7 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     };
     let need = difficulty(fight, who, &plan, false)?.map(|d| d.0);
     let Some(rolled) =
-        skill_roll(fight, who, "attack", weapon.skill, aim_bonus, DieCode::default(), RollFor::Attack, need)?
+        skill_roll(fight, who, "attack", (weapon.skill, None), aim_bonus, DieCode::default(), RollFor::Attack, need)?
     else {
         return Ok(());
     };
@@ -702,7 +734,7 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         hit,
     });
     if options.ammo_tracking && fight.state().fighter(who).weapons[plan.weapon as usize].ammo.is_some() {
-        fight.emit(Event::Ammo { who, weapon: plan.weapon, used: attack::ammo_needed(weapon, plan.mode) });
+        fight.emit(Event::Ammo { who, weapon: plan.weapon, used: attack::plan_ammo(weapon, &plan) });
     }
     if options.aim_any_attack && fight.state().fighter(plan.target).aim.is_some() {
         fight.emit(Event::AimEnded { who: plan.target });
@@ -723,6 +755,7 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
                         plan: AttackPlan::new(who, pw),
                         margin: 0,
                         listed_only: true,
+                        strength_only: false,
                     };
                     return land(fight, ctx, hit);
                 }
@@ -739,6 +772,7 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
                         plan,
                         margin: 0,
                         listed_only: true,
+                        strength_only: false,
                     };
                     return land(fight, ctx, hit);
                 }
@@ -755,6 +789,7 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             plan,
             margin: total - difficulty,
             listed_only: false,
+            strength_only: false,
         };
         land(fight, ctx, hit)?;
     }
@@ -813,11 +848,16 @@ fn resolve<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     ctx: &mut Ctx,
     hit: Hit,
 ) -> Result<(), FightError> {
-    if !hit.listed_only {
-        match hit.plan.mode {
+    let modes = [hit.plan.mode, hit.plan.mode2];
+    let effect = [Mode::Knockdown, Mode::Push, Mode::Grab, Mode::Tackle].into_iter().find(|m| modes.contains(m));
+    if !hit.listed_only
+        && !hit.strength_only
+        && let Some(effect) = effect
+    {
+        match effect {
             Mode::Knockdown | Mode::Push => {
                 fight.emit(Event::KnockPenalty { who: hit.victim, pending: true });
-                if hit.plan.mode == Mode::Knockdown {
+                if effect == Mode::Knockdown {
                     fight.emit(Event::PostureChanged { who: hit.victim, posture: Posture::Prone, forced: true });
                     if fight.state().fighter(hit.victim).aim.is_some() {
                         fight.emit(Event::AimEnded { who: hit.victim });
@@ -833,7 +873,7 @@ fn resolve<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             _ => {}
         }
     }
-    damage(fight, ctx, hit, false)
+    damage(fight, ctx, hit, hit.strength_only)
 }
 
 /// Damage against resistance (OD6-DMG-1..10), or a disarm (OD6-SPECIAL-11).
@@ -899,24 +939,26 @@ fn disarm<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     let held = (0..sheet.weapons.len() - 1).find(|&w| x.weapons[w].drawn);
     let Some(item) = held else { return Ok(()) };
     let mut kept = false;
-    if !x.turn_done && x.able() {
-        // Moving up uses his turn's one action.
-        fight.emit(Event::TurnStarted { who: victim, clear: true });
-        fight.emit(Event::Declared { who: victim, n: 1 });
-        fight.emit(Event::Acted { who: victim, action: Action::Pass });
-        let skill = if sheet.has_skill(SkillId::LIFTING) { SkillId::LIFTING } else { SkillId::STAMINA };
-        let code = if skill == SkillId::LIFTING { sheet.skill(SkillId::LIFTING) } else { sheet.strength() };
-        let rolled = roll::roll(
-            fight.dice_mut(),
-            victim,
-            "keep item",
-            code,
-            0,
-            OneReads::skill(&setup.options),
-            &setup.options,
-        )?;
-        kept = rolled.total > total;
-        fight.emit(Event::Opposed { who: victim, what: "keep item", roll: rolled, against: total, ok: kept });
+    // He may move up, using one of his actions (OD6-ACT-7), and roll Strength to keep it.
+    if !x.turn_done && x.able() && fight.decide(victim, &Request::MoveUp)? == Choice::Resume(true) {
+        if fight.state().fighter(victim).declared == 0 {
+            let Choice::Count(n) = fight.decide(victim, &Request::Declare { max: 10 })? else {
+                unreachable!("checked by check_choice")
+            };
+            fight.emit(Event::Declared { who: victim, n });
+        }
+        let x = fight.state().fighter(victim);
+        if x.used < x.declared {
+            fight.emit(Event::Acted { who: victim, action: Action::MoveUp });
+            let skill = super::policy::strength_skill(sheet);
+            let roll_for = RollFor::Attack;
+            if let Some(rolled) =
+                skill_roll(fight, victim, "keep item", skill, 0, DieCode::default(), roll_for, Some(total + 1))?
+            {
+                kept = rolled.total > total;
+                fight.emit(Event::Opposed { who: victim, what: "keep item", roll: rolled, against: total, ok: kept });
+            }
+        }
     }
     if !kept {
         fight.emit(Event::Dropped { who: victim, weapon: item as u8 });
@@ -943,7 +985,8 @@ fn resist<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     };
     rolled.fate = fate;
     ask_cp(fight, who, RollFor::Resistance, &mut rolled, Some(damage - 8))?;
-    let raw = rolled.total;
+    // A code with no dice resists with its pips, negative ones included (OD6-DMG-8).
+    let raw = if code.dice < 1 { rolled.total - code.pips.max(0) + code.pips } else { rolled.total };
     let total = match options.negative_resistance {
         NegativeResistance::AddToInjury => raw,
         _ => raw.max(0),
@@ -981,9 +1024,10 @@ fn injure<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         u32::MAX => u32::MAX,
         r => round + r,
     };
-    fight.emit(Event::Wound { who, by, margin: d, incoming, from, to, bp });
     let deepest_before = fight.state().fighter(who).deepest;
-    let entering = !options.body_points || to > deepest_before || to != from;
+    fight.emit(Event::Wound { who, by, margin: d, incoming, from, to, bp });
+    // Under Body Points a level's effects trigger on entering it for the first time.
+    let entering = !options.body_points || to > deepest_before;
     if to == Level::Stunned && entering {
         fight.emit(Event::StunWindow { who, until: round + 1 });
     }
@@ -992,13 +1036,16 @@ fn injure<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     }
     if unconscious_until > 0 && to < Level::MortallyWounded {
         fight.emit(Event::Unconscious { who, until: unconscious_until });
-    } else if to == Level::Incapacitated && from < Level::Incapacitated {
+    } else if to == Level::Incapacitated && from < Level::Incapacitated && entering {
         stay_up(fight, who)?;
+    } else if to == Level::MortallyWounded && !fight.state().fighter(who).unconscious() {
+        // Mortally Wounded: unconscious at once, no stay-up roll (OD6-TRACK-7).
+        fight.emit(Event::Unconscious { who, until: u32::MAX });
     }
     if options.massive_damage {
         let x = fight.state().fighter(who);
-        if to.index() - x.level_at_round_start.index() >= 2 && x.restricted_until < round {
-            fight.emit(Event::Restricted { who, until: round + 2 });
+        if to.index() - x.level_at_round_start.index() >= 2 && x.restricted.is_none_or(|r| r.1 <= round) {
+            fight.emit(Event::Restricted { who, from: round + 1, until: round + 2 });
         }
     }
     if options.hit_location_effects
@@ -1035,7 +1082,7 @@ fn stamina_roll<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     let (stamina, willpower) = (sheet.skill(SkillId::STAMINA), sheet.skill(SkillId::WILLPOWER));
     let skill = if willpower.pips_value() > stamina.pips_value() { SkillId::WILLPOWER } else { SkillId::STAMINA };
     if action {
-        return skill_roll(fight, who, what, skill, 0, DieCode::default(), RollFor::StayUp, Some(10));
+        return skill_roll(fight, who, what, (skill, None), 0, DieCode::default(), RollFor::StayUp, Some(10));
     }
     let fate = ask_fate(fight, who, RollFor::StayUp)?;
     let code = if fate { roll::doubled(sheet.skill(skill)) } else { sheet.skill(skill) };
@@ -1081,18 +1128,8 @@ fn escape<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let Some(holder) = fight.state().fighter(who).held_by else { return Ok(()) };
-    let mine = setup.combatants[who.index()].has_skill(SkillId::LIFTING);
-    let Some(rolled) = skill_roll(
-        fight,
-        who,
-        "escape",
-        if mine { SkillId::LIFTING } else { SkillId::STAMINA },
-        0,
-        if mine { DieCode::default() } else { strength_minus_stamina(setup, who) },
-        RollFor::Attack,
-        None,
-    )?
-    else {
+    let skill = super::policy::strength_skill(&setup.combatants[who.index()]);
+    let Some(rolled) = skill_roll(fight, who, "escape", skill, 0, DieCode::default(), RollFor::Attack, None)? else {
         return Ok(());
     };
     let hs = &setup.combatants[holder.index()];
@@ -1107,22 +1144,15 @@ fn escape<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     Ok(())
 }
 
-/// Strength as an offset from the stamina code (an untrained escape rolls Strength).
-fn strength_minus_stamina(setup: &Setup, who: CombatantId) -> DieCode {
-    let sheet = &setup.combatants[who.index()];
-    let (s, st) = (sheet.strength(), sheet.skill(SkillId::STAMINA));
-    DieCode::new(s.dice - st.dice, s.pips - st.pips)
-}
-
 /// First aid (OD6-HEAL-2).
 fn first_aid<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
     patient: CombatantId,
+    wake_only: bool,
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let p = fight.state().fighter(patient);
-    let wake_only = p.unconscious() && p.level < Level::Incapacitated;
     let difficulty = if wake_only {
         10
     } else {
@@ -1135,7 +1165,7 @@ fn first_aid<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     } + fight.state().fighter(who).difficulty_penalty;
     let medkit = setup.combatants[who.index()].medkit;
     let Some(rolled) =
-        skill_roll(fight, who, "first aid", SkillId::MEDICINE, 0, medkit, RollFor::Attack, Some(difficulty))?
+        skill_roll(fight, who, "first aid", (SkillId::MEDICINE, None), 0, medkit, RollFor::Attack, Some(difficulty))?
     else {
         return Ok(());
     };
@@ -1184,7 +1214,8 @@ fn round_end<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     for i in 0..fight.state().fighters.len() {
         let who = CombatantId(i as u16);
         let x = fight.state().fighter(who);
-        if x.lost_turn && (x.dodge.is_some() || x.block.is_some()) {
+        // A defender who lost (or had no) turn this round keeps his value only to its end (OD6-DEF-3).
+        if (x.lost_turn || !x.turn_done) && x.defence_round < round && (x.dodge.is_some() || x.block.is_some()) {
             fight.emit(Event::DefenceEnded { who });
         }
         let x = fight.state().fighter(who);

@@ -56,6 +56,8 @@ struct CombatantToml {
     technical: Option<Code>,
     #[serde(default)]
     skills: BTreeMap<Spanned<String>, Code>,
+    #[serde(default)]
+    governing: BTreeMap<Spanned<String>, Spanned<String>>,
     #[serde(rename = "move")]
     move_m: Option<Spanned<i64>>,
     actions_allotment: Option<Spanned<i64>>,
@@ -251,6 +253,12 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             };
             skills[id.0 as usize] = Some(code(value)?);
         }
+        let mut governing = SKILLS.map(|s| s.1);
+        for (name, attribute) in &c.governing {
+            let names: Vec<&str> = SKILLS.iter().map(|s| s.0).collect();
+            let skill = word(name, &names, "skill")?;
+            governing[skill] = word(attribute, &ATTRIBUTES, "attribute")?;
+        }
         let move_m = match &c.move_m {
             Some(m) if !(0..=1000).contains(m.get_ref()) => {
                 return Err(err(m.span(), format!("expected a Move of 0 to 1000 m, found {}", m.get_ref())));
@@ -406,6 +414,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             hero: c.hero,
             attributes,
             skills,
+            governing,
             move_m,
             allotment,
             cp: c.character_points.min(1000),
@@ -471,9 +480,4 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
     };
     // Body Points rolled at the start are set when the fight begins; a given maximum is kept.
     Ok(Setup { options, sides, combatants, cover_pairs, bands, fixed_order, gravity, max_rounds })
-}
-
-/// The attribute names, for messages.
-pub fn attribute_names() -> &'static [&'static str] {
-    &ATTRIBUTES
 }

@@ -385,6 +385,9 @@ pub struct Sheet {
     pub attributes: [DieCode; 6],
     /// Skills given (full codes), by [`SkillId`]; `None` uses the attribute.
     pub skills: [Option<DieCode>; 13],
+    /// Each skill's governing attribute (index into [`ATTRIBUTES`]); the scenario may override
+    /// the defaults of [`SKILLS`].
+    pub governing: [usize; 13],
     /// Move in metres.
     pub move_m: i32,
     /// Actions free of penalty (OD6-ACT-1).
@@ -428,7 +431,7 @@ pub struct Sheet {
 impl Sheet {
     /// The code of a skill, or its attribute when the skill is not listed (OD6-ATK-3).
     pub fn skill(&self, skill: SkillId) -> DieCode {
-        self.skills[skill.0 as usize].unwrap_or(self.attributes[SKILLS[skill.0 as usize].1])
+        self.skills[skill.0 as usize].unwrap_or(self.attributes[self.governing[skill.0 as usize]])
     }
 
     /// Whether the skill is listed.
