@@ -266,8 +266,7 @@ fn the_fight_ends_when_one_side_is_left() {
     x.level = Level::Incapacitated;
     x.unconscious_until = 0;
     assert!(!x.out(&Options::default()));
-    let mut o = Options::default();
-    o.out_incapacitated = true;
+    let o = Options { out_incapacitated: true, ..Options::default() };
     assert!(x.out(&o));
     assert!(!x.able() || x.level == Level::Incapacitated);
 }
@@ -1130,8 +1129,7 @@ fn body_points() {
     assert_eq!(roll::body_level(12, 30), Level::Wounded);
     assert_eq!(roll::body_level(0, 30), Level::Dead);
     assert_eq!(roll::body_level(1, 200), Level::MortallyWounded);
-    let mut o = Options::default();
-    o.body_points = true;
+    let o = Options { body_points: true, ..Options::default() };
     assert_eq!(roll::injury(&o, Level::Healthy, 30, 30, 28, false, false).map(|i| i.to), Some(Level::Dead));
     assert_eq!(
         roll::injury(&o, Level::Healthy, 30, 30, 6, false, false).map(|i| (i.to, i.bp)),
