@@ -3,9 +3,12 @@
 //! roll, the defender's active defence roll, the damage roll and the resistance roll, from the
 //! fight's own rule functions.
 //!
-//! Every probability is an exact fraction over the outcomes it places. A Wild Die explodes without
-//! bound, so each chain is followed to [`DEPTH`] extra tosses; the mass of longer chains (at most
-//! 6^−25 ≈ 3.5·10^−20 per roll) is reported as the residual, a bound on every value's error.
+//! Every probability is an exact fraction. A Wild Die explodes without bound, so each chain is
+//! followed to [`DEPTH`] extra tosses and the mass of longer chains (6^−(DEPTH+1) per roll) is
+//! placed at the smallest total such a chain can reach. Any event decided by one roll against
+//! numbers below that total (a hit against a passive or known defence, a stay-up roll) is then
+//! exact; where two or more rolls meet (an active defence roll, damage against resistance), the
+//! sum of the rolls' tail masses is reported as the residual, a bound on every value's error.
 
 use super::attack::{self, action_code};
 use super::options::NegativeResistance;
@@ -19,7 +22,7 @@ use fray_engine::{CombatantId, Ruleset};
 use num_traits::{One, Zero};
 
 /// Extra Wild-Die tosses followed per roll.
-pub const DEPTH: u32 = 24;
+pub const DEPTH: u32 = 40;
 
 /// A distribution over integers with weights over a common denominator 6^e.
 #[derive(Clone, Debug, PartialEq)]
@@ -162,7 +165,7 @@ pub fn code_dist(code: DieCode, one: OneReads) -> Dist {
     }
     // The Wild Die when its first toss is not 1: 2..5, or 6 and a chain.
     let e = DEPTH + 1;
-    let mut wild = vec![BigUint::zero(); (6 + 6 * DEPTH as usize + 5) + 1];
+    let mut wild = vec![BigUint::zero(); 6 * (DEPTH as usize + 1) + 2];
     for w in &mut wild[2..=5] {
         *w = BigUint::from(6u8).pow(DEPTH);
     }
@@ -171,6 +174,8 @@ pub fn code_dist(code: DieCode, one: OneReads) -> Dist {
             wild[(6 + 6 * j + f) as usize] = BigUint::from(6u8).pow(DEPTH - 1 - j);
         }
     }
+    // Longer chains, 6^−(DEPTH+1) in all, at the least they can total.
+    wild[(6 * (DEPTH + 1) + 1) as usize] = BigUint::one();
     let wild = Dist { min: 0, w: wild, e };
     let otherwise = regular.convolve(&wild);
     // First toss 1, probability 1/6.

@@ -1,0 +1,213 @@
+//! `opend6` odds in context: the catalogue's reference numbers, a cross-check against the dice
+//! language's exact engine, and a check against sampled fights.
+
+use fray_dice::{BigRational, Event as DiceEvent, Options as DiceOptions, Program, fraction};
+use fray_engine::{Fight, FnSink, Ruleset};
+use fray_rules::Scenario;
+use fray_rules::opend6::odds::{self, Inputs};
+use fray_rules::opend6::options::Options;
+use fray_rules::opend6::roll::OneReads;
+use fray_rules::opend6::setup::{DieCode, Level};
+use fray_rules::opend6::{Event, OpenD6, OpenD6Scenario, scenario};
+use num_traits::ToPrimitive;
+
+fn hit_for_sure(damage: DieCode, resistance: DieCode) -> Inputs {
+    Inputs {
+        attack: DieCode::new(0, 100),
+        defence: None,
+        base: 10,
+        mods: 0,
+        damage,
+        fixed: 0,
+        bonus: false,
+        resistance,
+        stun: false,
+        knockout: false,
+        level: Level::Healthy,
+        bp: 0,
+        bp_max: 0,
+        stay_up: DieCode::new(3, 0),
+        unconscious: false,
+    }
+}
+
+fn f(p: &BigRational) -> f64 {
+    p.to_f64().unwrap()
+}
+
+fn level_p(odds: &odds::Odds, level: Option<Level>) -> f64 {
+    odds.levels.iter().find(|(l, _)| *l == level).map_or(0.0, |(_, p)| f(p))
+}
+
+#[test]
+fn one_hit_of_4d_against_3d() {
+    // rule: OD6-DMG-7, OD6-DMG-9, OD6-DICE-6
+    let inputs = hit_for_sure(DieCode::new(4, 0), DieCode::new(3, 0));
+    let no_kb = Options { killing_blow: false, ..Options::default() };
+    let odds = odds::compute(&no_kb, &inputs);
+    let table = [
+        (None, 0.3375),
+        (Some(Level::Stunned), 0.1651),
+        (Some(Level::Wounded), 0.2552),
+        (Some(Level::Incapacitated), 0.1329),
+        (Some(Level::MortallyWounded), 0.0589),
+        (Some(Level::Dead), 0.0505),
+    ];
+    for (level, p) in table {
+        assert!((level_p(&odds, level) - p).abs() < 5e-5, "{level:?}: {} vs {p}", level_p(&odds, level));
+    }
+    // With the killing blow, a single hit kills a Healthy target 0.109371 of the time.
+    let kb = odds::compute(&Options::default(), &inputs);
+    assert!((level_p(&kb, Some(Level::Dead)) - 0.109371).abs() < 5e-7);
+    assert!(f(&kb.residual) < 1e-30);
+    // Under `complication` (both rolls).
+    let complication = Options { killing_blow: false, cancel_highest: false, ..Options::default() };
+    let odds = odds::compute(&complication, &inputs);
+    let table = [
+        (None, 0.2917),
+        (Some(Level::Stunned), 0.2083),
+        (Some(Level::Wounded), 0.3167),
+        (Some(Level::Incapacitated), 0.1228),
+        (Some(Level::MortallyWounded), 0.0357),
+        (Some(Level::Dead), 0.0248),
+    ];
+    for (level, p) in table {
+        assert!((level_p(&odds, level) - p).abs() < 5e-5, "complication {level:?}");
+    }
+}
+
+#[test]
+fn single_roll_events_are_exact() {
+    // rule: OD6-TRACK-6, OD6-DICE-4, OD6-DICE-5, OD6-RES-1
+    let stay = |code| fraction(&odds::code_dist(code, OneReads::Cancel).at_least(15));
+    assert_eq!(stay(DieCode::new(3, 0)), "221/1296");
+    assert_eq!(stay(DieCode::new(3, 1)), "301/1296");
+    assert_eq!(fraction(&odds::code_dist(DieCode::new(1, 0), OneReads::Cancel).at_least(5)), "1/3");
+    // P(2D totals 0) = 1/6 under cancel_highest, 0 under complication; P(3D < 2) = 11/216.
+    let two = odds::code_dist(DieCode::new(2, 0), OneReads::Cancel);
+    assert_eq!(fraction(&(BigRational::from_integer(1.into()) - two.at_least(1))), "1/6");
+    assert_eq!(fraction(&odds::code_dist(DieCode::new(2, 0), OneReads::Complication).at_least(1)), "1/1");
+    let three = odds::code_dist(DieCode::new(3, 0), OneReads::Cancel);
+    assert_eq!(fraction(&(BigRational::from_integer(1.into()) - three.at_least(2))), "11/216");
+}
+
+#[test]
+fn code_distributions_agree_with_the_dice_language() {
+    // rule: OD6-DICE-3, OD6-DICE-5
+    for (dice, pips) in [(1, 0), (2, 0), (3, 1), (4, 2), (5, 0), (6, -1)] {
+        for (one, suffix) in [(OneReads::Cancel, ""), (OneReads::Complication, "c")] {
+            let ours = odds::code_dist(DieCode::new(dice, pips), one);
+            let expr = format!("{dice}D{suffix} + {pips}");
+            let program = Program::parse(&expr).unwrap();
+            for t in (pips - 2)..(dice * 6 + 25) {
+                let theirs = program.probability(DiceEvent::AtLeast(t.into()), &DiceOptions::default()).unwrap();
+                assert_eq!(ours.at_least(t), theirs.p, "{expr} ≥ {t}");
+            }
+        }
+    }
+}
+
+fn load(name: &str) -> fray_rules::opend6::Setup {
+    let path = format!("{}/../../examples/opend6/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    scenario::load(&path, &text, &[]).unwrap()
+}
+
+#[test]
+fn odds_in_context_reference_shots() {
+    // rule: OD6-ATK-1, OD6-DIFF-1, OD6-MOVE-3
+    // Firearms 4D against passive 10 at Short range: 511/648; at Medium: 1753/3888.
+    let text = |d: i32| {
+        format!(
+            r#"
+[rules]
+ruleset = "opend6"
+[[combatants]]
+name = "A"
+side = "a"
+skills = {{ firearms = "4D" }}
+[[combatants.weapons]]
+name = "pistol"
+skill = "firearms"
+damage = "4D"
+ranges = [10, 30, 120]
+[[combatants]]
+name = "B"
+side = "b"
+position = {d}
+"#
+        )
+    };
+    for (d, hit) in [(8, "511/648"), (20, "1753/3888")] {
+        let setup = scenario::load("t.toml", &text(d), &[]).unwrap();
+        let odds = OpenD6Scenario(setup).attack_odds("A", "B").unwrap();
+        assert_eq!(fraction(&odds.hit), hit, "at {d} m");
+        let total: BigRational = odds.damage_given_hit.iter().map(|(_, _, p)| p.clone()).sum();
+        assert_eq!(fraction(&total), "1/1");
+    }
+}
+
+#[test]
+fn odds_in_context_agree_with_sampled_fights() {
+    // rule: OD6-ATK-2, OD6-DMG-6
+    // The hunter's first shot at the smuggler, when the hunter acts first: the odds' hit chance
+    // and wound levels against 40,000 seeded fights, within four standard errors.
+    let setup = load("blaster-duel");
+    let odds = OpenD6Scenario(setup.clone()).attack_odds("Hunter", "Smuggler").unwrap();
+    let hunter = fray_engine::CombatantId(1);
+    let (mut n, mut hits) = (0u64, 0u64);
+    let mut stunned_or_worse = 0u64;
+    let mut dice = fray_sim::batch_dice(2024, 0);
+    for _ in 0..40_000 {
+        let mut first: Option<bool> = None;
+        let mut wound: Option<Level> = None;
+        let mut seen_other = false;
+        // After the hunter's first hit: 1 awaiting the resistance roll, 2 just after it, 3 done.
+        let mut phase = 0;
+        let sink = FnSink(|e: &Event| {
+            match e {
+                Event::Attack { attacker, hit, .. } if first.is_none() && !seen_other => {
+                    if *attacker == hunter {
+                        first = Some(*hit);
+                        phase = if *hit { 1 } else { 3 };
+                    } else {
+                        seen_other = true;
+                    }
+                    return;
+                }
+                Event::Resist { .. } if phase == 1 => {
+                    phase = 2;
+                    return;
+                }
+                Event::Wound { to, .. } if phase == 2 => wound = Some(*to),
+                _ => {}
+            }
+            if phase == 2 {
+                phase = 3;
+            }
+        });
+        let mut fight = Fight::<OpenD6, _, _, _>::new(
+            &setup,
+            fray_engine::FromSource(&mut dice),
+            fray_rules::opend6::policy::Ai,
+            sink,
+        );
+        fight.run().unwrap();
+        drop(fight);
+        if let Some(hit) = first {
+            n += 1;
+            hits += u64::from(hit);
+            stunned_or_worse += u64::from(wound.is_some());
+        }
+    }
+    let check = |k: u64, p: f64, what: &str| {
+        let mean = k as f64 / n as f64;
+        let se = (p * (1.0 - p) / n as f64).sqrt();
+        assert!((mean - p).abs() < 4.0 * se, "{what}: sampled {mean}, exact {p}");
+    };
+    check(hits, f(&odds.hit), "hit");
+    let injured: f64 =
+        odds.damage_given_hit.iter().filter(|(label, _, _)| label != "no injury").map(|(_, _, p)| f(p)).sum();
+    check(stunned_or_worse, f(&odds.hit) * injured, "injured");
+    let _ = OpenD6::ID;
+}
