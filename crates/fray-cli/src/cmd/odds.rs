@@ -191,6 +191,12 @@ fn write_table(out: &mut impl Write, report: &Report) -> Result<()> {
     Ok(())
 }
 
+/// A fraction for a person: in full when short, else a pointer to the JSON, which has it in full.
+fn readable(p: &BigRational) -> String {
+    let text = fraction(p);
+    if text.len() <= 40 { text } else { format!("({} digits; in full with --json)", text.len()) }
+}
+
 /// `fray odds --scenario`: the exact odds of one attack, from the ruleset's own rule code.
 fn in_context(args: &Args, file: &std::path::Path, out: &mut impl Write) -> Result<()> {
     let loader = super::fight::ScenarioArgs { file: file.to_path_buf(), sets: args.sets.clone() };
@@ -232,15 +238,15 @@ fn in_context(args: &Args, file: &std::path::Path, out: &mut impl Write) -> Resu
     writeln!(out, "P(hit) = {} ≈ {:.4}", fraction(&odds.hit), decimal(&odds.hit))?;
     writeln!(out, "{}:", odds.damage_heading)?;
     for (label, _, p) in &odds.damage_given_hit {
-        writeln!(out, "  {label:<18} {:>9}  {}", percent(p), fraction(p))?;
+        writeln!(out, "  {label:<18} {:>9}  {}", percent(p), readable(p))?;
     }
     writeln!(
         out,
         "P(one hit takes {defender} down | hit) = {} ≈ {:.4}",
-        fraction(&odds.down_given_hit),
+        readable(&odds.down_given_hit),
         decimal(&odds.down_given_hit)
     )?;
-    writeln!(out, "P(this attack takes {defender} down) = {} ≈ {:.4}", fraction(&odds.down), decimal(&odds.down))?;
+    writeln!(out, "P(this attack takes {defender} down) = {} ≈ {:.4}", readable(&odds.down), decimal(&odds.down))?;
     if !fray_dice::is_one(&(&odds.residual + fray_dice::BigRational::from_integer(1.into()))) {
         writeln!(
             out,

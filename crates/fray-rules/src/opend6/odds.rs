@@ -466,7 +466,7 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     let weapon_name = &sheet.weapons[plan.weapon as usize].name;
     let mut assumptions = vec![
         format!(
-            "{attacker} declares {n} action(s) and attacks with {weapon_name} ({:?}{}): {} against difficulty base + {:+}, floor 3",
+            "{attacker} declares {n} action(s) and attacks with {weapon_name} ({:?}{}): {} against the defence {:+} (range, cover, posture, …), at least 3",
             plan.mode,
             if plan.called == super::Called::None { String::new() } else { format!(", {:?}", plan.called) },
             inputs.attack,
