@@ -6,9 +6,10 @@ use proptest::prelude::*;
 use std::sync::LazyLock;
 
 static EXAMPLES: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/fluid");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("examples/fluid")
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+    let mut files: Vec<_> = ["fluid", "opend6"]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(format!("{root}/{dir}")).expect("an examples directory"))
         .map(|e| e.expect("entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
@@ -115,7 +116,8 @@ proptest! {
         let text = mutations.iter().fold(text.clone(), |t, m| apply(&t, m));
         // Options set from the command line: a listed option with its default, its alternative
         // or a wrong value.
-        let options = fray_rules::fluid::options::OPTIONS;
+        let ruleset = if name.contains("opend6") { "opend6" } else { "fluid" };
+        let options = fray_rules::RULESETS.iter().find(|r| r.id == ruleset).expect("a ruleset").options;
         let sets: Vec<(String, String)> = sets
             .iter()
             .map(|&(o, v)| {
