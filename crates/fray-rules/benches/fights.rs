@@ -7,7 +7,7 @@ fn main() {
     divan::main();
 }
 
-const EXAMPLES: &[&str] = &["fluid/barbarian-vs-marauder"];
+const EXAMPLES: &[&str] = &["fluid/barbarian-vs-marauder", "opend6/blaster-duel"];
 
 #[divan::bench(args = EXAMPLES)]
 fn thousand_fights(bencher: divan::Bencher, example: &str) {

@@ -123,52 +123,98 @@ pub fn mode_fits(attacker: &Sheet, target: &Sheet, weapon: &Weapon, mode: Mode, 
     }
 }
 
-/// Why a planned attack is not allowed now, if it is not (OD6-ATK-2 step 1, OD6-SPECIAL-1).
-pub fn illegal(setup: &Setup, state: &State, who: CombatantId, plan: &AttackPlan, only: bool) -> Option<String> {
+/// Why an attack is not allowed (OD6-ATK-2 step 1, OD6-SPECIAL-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    /// No such weapon.
+    NoWeapon,
+    /// No such target, or oneself.
+    NoTarget,
+    /// The weapon is not drawn.
+    NotDrawn,
+    /// Out of reach or range.
+    OutOfReach,
+    /// The target is completely hidden.
+    Hidden,
+    /// The weapon's uses this round are spent.
+    Used,
+    /// Not enough ammunition.
+    Ammo,
+    /// A quick draw binds this round's attacks to one skill.
+    QuickDraw,
+    /// The mode does not fit the weapon (or the strength rule, or N).
+    Mode(Mode),
+    /// Two manoeuvres under `one_each`.
+    Stacking,
+}
+
+/// Whether a planned attack is allowed now; the reason when it is not. No allocation: the AI
+/// and the request builder call it for every candidate.
+pub fn check_attack(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    plan: &AttackPlan,
+    only: bool,
+) -> Result<(), Illegal> {
     let sheet = &setup.combatants[who.index()];
-    let Some(weapon) = sheet.weapons.get(plan.weapon as usize) else {
-        return Some(format!("no weapon number {}", plan.weapon));
-    };
-    let Some(target_sheet) = setup.combatants.get(plan.target.index()) else {
-        return Some("no such target".to_owned());
-    };
+    let weapon = sheet.weapons.get(plan.weapon as usize).ok_or(Illegal::NoWeapon)?;
+    let target_sheet = setup.combatants.get(plan.target.index()).ok_or(Illegal::NoTarget)?;
     if plan.target == who {
-        return Some("cannot attack oneself".to_owned());
+        return Err(Illegal::NoTarget);
     }
     let me = state.fighter(who);
     let ws = &me.weapons[plan.weapon as usize];
     if !ws.drawn {
-        return Some(format!("{} is not drawn (ready it first)", weapon.name));
+        return Err(Illegal::NotDrawn);
     }
     if band(setup, state, who, plan.target, weapon).is_none() {
-        return Some(format!("{} is out of reach or range of {}", target_sheet.name, weapon.name));
+        return Err(Illegal::OutOfReach);
     }
     if setup.cover(who.index(), plan.target.index()).object >= 100 {
-        return Some(format!("{} is completely hidden", target_sheet.name));
+        return Err(Illegal::Hidden);
     }
     if !weapon.quick && ws.uses >= weapon.rate.max(1) {
-        return Some(format!("{} was already used {} time(s) this round (OD6-ACT-8)", weapon.name, ws.uses));
+        return Err(Illegal::Used);
     }
     if setup.options.ammo_tracking
         && let Some(ammo) = ws.ammo
         && ammo < plan_ammo(weapon, plan)
     {
-        return Some(format!("{} has {ammo} round(s) left", weapon.name));
+        return Err(Illegal::Ammo);
     }
-    if let Some((skill, _)) = me.quick_draw
-        && skill != weapon.skill
-    {
-        return Some(format!("after a quick draw every attack this round uses {}", skill.name()));
+    if me.quick_draw.is_some_and(|(skill, _)| skill != weapon.skill) {
+        return Err(Illegal::QuickDraw);
     }
     for mode in [plan.mode, plan.mode2] {
         if !mode_fits(sheet, target_sheet, weapon, mode, only) {
-            return Some(format!("{mode:?} does not fit {}", weapon.name));
+            return Err(Illegal::Mode(mode));
         }
     }
     if plan.mode2 != Mode::Normal && !setup.options.stacking_free {
-        return Some("one fire mode or manoeuvre per attack (maneuver_stacking = one_each)".to_owned());
+        return Err(Illegal::Stacking);
     }
-    None
+    Ok(())
+}
+
+/// Why a planned attack is not allowed now, in words, if it is not.
+pub fn illegal(setup: &Setup, state: &State, who: CombatantId, plan: &AttackPlan, only: bool) -> Option<String> {
+    let why = check_attack(setup, state, who, plan, only).err()?;
+    let sheet = &setup.combatants[who.index()];
+    let weapon = sheet.weapons.get(plan.weapon as usize).map_or("?", |w| w.name.as_str());
+    let target = setup.combatants.get(plan.target.index()).map_or("?", |c| c.name.as_str());
+    Some(match why {
+        Illegal::NoWeapon => format!("no weapon number {}", plan.weapon),
+        Illegal::NoTarget => "no such target (or oneself)".to_owned(),
+        Illegal::NotDrawn => format!("{weapon} is not drawn (ready it first)"),
+        Illegal::OutOfReach => format!("{target} is out of reach or range of {weapon}"),
+        Illegal::Hidden => format!("{target} is completely hidden"),
+        Illegal::Used => format!("{weapon} was already used this round (OD6-ACT-8)"),
+        Illegal::Ammo => format!("{weapon} has too few rounds left"),
+        Illegal::QuickDraw => "after a quick draw every attack this round uses the drawn weapon's skill".to_owned(),
+        Illegal::Mode(mode) => format!("{mode:?} does not fit {weapon} here"),
+        Illegal::Stacking => "one fire mode or manoeuvre per attack (maneuver_stacking = one_each)".to_owned(),
+    })
 }
 
 /// Targets and weapons `who` may attack with now.
@@ -187,7 +233,7 @@ pub fn attack_options(
         }
         for w in 0..sheet.weapons.len() {
             let plan = AttackPlan::new(target, w as u8);
-            if illegal(setup, state, who, &plan, only).is_none() {
+            if check_attack(setup, state, who, &plan, only).is_ok() {
                 out.push((target, w as u8, state.distance(who, target)));
             }
         }

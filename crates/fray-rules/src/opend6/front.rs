@@ -230,11 +230,16 @@ impl OpenD6Scenario {
     /// The legal actions of `who`, labelled, with the exact odds beside every attack.
     fn action_options(&self, state: &State, who: CombatantId, request: &Request) -> Vec<(String, Action)> {
         let setup = &self.0;
-        let Request::Act { attacks, move_m, free_move_m, .. } = request else { return Vec::new() };
+        let Request::Act { move_m, free_move_m, held, defend_only, only, .. } = request else { return Vec::new() };
+        let attacks = if *held || *defend_only {
+            super::List::new()
+        } else {
+            super::attack::attack_options(setup, state, who, *only)
+        };
         let sheet = &setup.combatants[who.index()];
         let me = state.fighter(who);
         let mut candidates: Vec<Action> = Vec::new();
-        for &(target, weapon, _) in attacks {
+        for &(target, weapon, _) in &attacks {
             let base = AttackPlan::new(target, weapon);
             let modes = [
                 Mode::Normal,

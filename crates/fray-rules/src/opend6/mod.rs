@@ -258,8 +258,6 @@ pub enum Request {
         remaining: u8,
         /// Whether this is the turn's only action (full defence, aiming, all-out allowed).
         only: bool,
-        /// Attack options: target, weapon, distance.
-        attacks: List<(CombatantId, u8, i32), 8>,
         /// Farthest an action move goes; 0 = none.
         move_m: i32,
         /// Farthest the free move goes; 0 = used or none.

@@ -427,7 +427,6 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
         &super::Request::Act {
             remaining: n,
             only: n == 1,
-            attacks: smallvec::smallvec![(d, weapon, state.distance(a, d))],
             move_m: 0,
             free_move_m: 0,
             held: false,

@@ -64,8 +64,6 @@ pub fn act_request(setup: &Setup, state: &State, who: CombatantId, free_ok: bool
     let only = x.declared == 1 && x.used == 0;
     let held = x.held_by.is_some() && !setup.options.hold_no_move;
     let defend_only = restricted(setup, state, who);
-    let attacks =
-        if held || defend_only { super::List::new() } else { attack::attack_options(setup, state, who, only) };
     let aiming = x.aim.is_some_and(|a| a.2 == state.round);
     let leg = i32::from(x.locations & (1 << Loc::Leg as u8) != 0);
     let mut move_m = if x.held_by.is_some() || aiming || setup.options.bands { 0 } else { (sheet.move_m - leg).max(0) };
@@ -74,16 +72,7 @@ pub fn act_request(setup: &Setup, state: &State, who: CombatantId, free_ok: bool
         move_m /= 2;
     }
     let free_move_m = if free_ok && !x.free_moved { move_m / 2 } else { 0 };
-    Request::Act {
-        remaining: x.declared.saturating_sub(x.used),
-        only,
-        attacks,
-        move_m,
-        free_move_m,
-        held,
-        defend_only,
-        free_ok,
-    }
+    Request::Act { remaining: x.declared.saturating_sub(x.used), only, move_m, free_move_m, held, defend_only, free_ok }
 }
 
 /// Why an action is not allowed now, if it is not.
@@ -397,7 +386,7 @@ fn declare(setup: &Setup, state: &State, who: CombatantId) -> u8 {
 
 /// The next action (`actions`, `option`, `move` policies).
 fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Action {
-    let Request::Act { only, attacks, move_m, free_move_m, held, defend_only, .. } = request else {
+    let Request::Act { only, move_m, free_move_m, held, defend_only, .. } = request else {
         return Action::Pass;
     };
     let x = state.fighter(who);
@@ -463,11 +452,14 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     {
         return Action::Aim(target);
     }
-    let choice = attacks
-        .iter()
-        .find(|a| a.0 == target && a.1 == weapon)
-        .or_else(|| attacks.iter().filter(|a| a.0 == target).max_by_key(|a| damage_value(setup, who, a.0, a.1)))
-        .or_else(|| {
+    let preferred = AttackPlan::new(target, weapon);
+    if attack::check_attack(setup, state, who, &preferred, *only).is_ok() {
+        return Action::Attack(with_option(setup, state, who, preferred, *only));
+    }
+    // Another weapon on the target, or the nearest enemy within reach.
+    let attacks = attack::attack_options(setup, state, who, *only);
+    let choice =
+        attacks.iter().filter(|a| a.0 == target).max_by_key(|a| damage_value(setup, who, a.0, a.1)).or_else(|| {
             attacks
                 .iter()
                 .filter(|a| {
@@ -514,7 +506,7 @@ fn with_option(setup: &Setup, state: &State, who: CombatantId, plan: AttackPlan,
         "knockdown" => with.mode = Mode::Knockdown,
         _ => return plan,
     }
-    if attack::illegal(setup, state, who, &with, only).is_none() { with } else { plan }
+    if attack::check_attack(setup, state, who, &with, only).is_ok() { with } else { plan }
 }
 
 /// A scripted decider for tests and worked examples: each combatant's queued answers first, the

@@ -688,7 +688,9 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         Some((t, r, _)) if t == plan.target && weapon.skill.aimable() => i32::from(r.min(3)),
         _ => 0,
     };
-    let need = difficulty(fight, who, &plan, false)?.map(|d| d.0);
+    // The difficulty before the roll, for Character Points and interrupts (only when needed).
+    let asks = fight.state().fighter(who).cp > 0 || fight.state().fighters.iter().any(|x| x.waiting);
+    let need = if asks { difficulty(fight, who, &plan, false)?.map(|d| d.0) } else { None };
     let Some(rolled) =
         skill_roll(fight, who, "attack", (weapon.skill, None), aim_bonus, DieCode::default(), RollFor::Attack, need)?
     else {
