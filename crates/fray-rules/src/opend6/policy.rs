@@ -296,7 +296,12 @@ pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<C
 fn best_weapon(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> (u8, bool) {
     let sheet = &setup.combatants[who.index()];
     let x = state.fighter(who);
-    let value = |w: usize| attack::damage_code(setup, who, &AttackPlan::new(target, w as u8), false).pips_value();
+    // A normal attack's damage code, as pips (OD6-DMG-2/3): the listed code plus Strength Damage.
+    let sd = 3 * super::roll::strength_damage(sheet, &setup.options);
+    let value = |w: usize| {
+        let weapon = &sheet.weapons[w];
+        weapon.damage.pips_value() + if weapon.strength_plus { sd } else { 0 }
+    };
     let d = state.distance(who, target);
     let usable = |w: usize| {
         let weapon = &sheet.weapons[w];

@@ -50,19 +50,27 @@ pub fn roll<D: Dice>(
 ) -> Result<Rolled, FightError> {
     let reason = Reason::new(who, what);
     let mut rolled = Rolled { code, ..Rolled::default() };
-    if code.dice >= 1 {
+    if code.dice < 1 {
+        rolled.total = code.pips.max(0);
+    } else {
+        let (mut sum, mut high) = (0, 0);
         for _ in 0..code.dice - 1 {
-            rolled.faces.push(toss(dice, reason)?);
+            let face = toss(dice, reason)?;
+            rolled.faces.push(face);
+            sum += i32::from(face);
+            high = high.max(i32::from(face));
         }
         rolled.regular = (code.dice - 1) as u8;
         let first = toss(dice, reason)?;
         rolled.faces.push(first);
         rolled.wild = 1;
+        let mut wild = i32::from(first);
         if first == 6 {
             while rolled.wild < EXPLODE_CAP as u8 {
                 let next = toss(dice, reason)?;
                 rolled.faces.push(next);
                 rolled.wild += 1;
+                wild += i32::from(next);
                 if next != 6 {
                     break;
                 }
@@ -75,8 +83,12 @@ pub fn roll<D: Dice>(
                 OneReads::Plain => {}
             }
         }
+        // The same as `total` for a roll without Character Point dice.
+        rolled.total = if rolled.critical_failure { sum - high } else { sum + wild } + code.pips;
     }
-    add_cp(dice, who, what, &mut rolled, cp, options)?;
+    if cp > 0 {
+        add_cp(dice, who, what, &mut rolled, cp, options)?;
+    }
     Ok(rolled)
 }
 
