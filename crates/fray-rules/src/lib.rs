@@ -1,6 +1,7 @@
 //! The rulesets of fray, one module each, and the registry the command line reads.
 
 pub mod fluid;
+pub mod hardboiled;
 pub mod opend6;
 pub mod scenario;
 
@@ -161,6 +162,12 @@ pub const RULESETS: &[RulesetInfo] = &[
         options: opend6::options::OPTIONS,
         policies: opend6::setup::POLICIES,
     },
+    RulesetInfo {
+        id: "hardboiled",
+        summary: "USR Hard Boiled pulp combat: attribute-die contests, range bands, hit locations, one HP track",
+        options: hardboiled::options::OPTIONS,
+        policies: hardboiled::setup::POLICIES,
+    },
 ];
 
 /// Reads a scenario file of any ruleset; `sets` are `--set name=value` overrides.
@@ -177,6 +184,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn
     match head.rules.ruleset.get_ref().as_str() {
         "fluid" => Ok(Box::new(fluid::FluidScenario(fluid::scenario::load(file, text, sets)?))),
         "opend6" => Ok(Box::new(opend6::OpenD6Scenario(opend6::scenario::load(file, text, sets)?))),
+        "hardboiled" => Ok(Box::new(hardboiled::HardBoiledScenario(hardboiled::scenario::load(file, text, sets)?))),
         other => {
             let hint = did_you_mean(other, RULESETS.iter().map(|r| r.id))
                 .map_or(String::new(), |s| format!("; did you mean `{s}`?"));

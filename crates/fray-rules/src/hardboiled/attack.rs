@@ -1,0 +1,158 @@
+//! The rule arithmetic of one attack, shared by the fight, the AI and the odds: range bands and
+//! difficulties, specialism tags, what a hit does after location, cover, armour and ward, the
+//! knock-out threshold and the Second Wind value.
+
+use super::options::{ArmourMode, Options};
+use super::setup::{Attr, Setup, Sheet, Weapon};
+use super::{Act, Fighter, State};
+use fray_engine::CombatantId;
+
+/// Range band index and difficulty (USR-RNG-2/3/4): 0 Point Blank 2, 1 Close 4, 2 Medium 7,
+/// 3 Long 10, 4 Extreme 14; `None` beyond reach.
+pub fn band(options: &Options, d: f64, range_m: f64) -> Option<(u8, i32)> {
+    let eps = 1e-9;
+    let b = if d <= options.point_blank_m + eps {
+        0
+    } else if d <= range_m / 4.0 + eps {
+        1
+    } else if d <= range_m / 2.0 + eps {
+        2
+    } else if d <= range_m + eps {
+        3
+    } else if d <= 2.0 * range_m + eps || options.beyond_extreme {
+        4
+    } else {
+        return None;
+    };
+    Some((b, [2, 4, 7, 10, 14][b as usize]))
+}
+
+/// The weapon an attack uses: fists, or the wielded weapon unless it lies on the floor.
+pub fn weapon_of<'a>(sheet: &'a Sheet, fighter: &Fighter, fists: bool, unarmed: &'a Weapon) -> &'a Weapon {
+    if fists || fighter.dropped { unarmed } else { &sheet.weapon }
+}
+
+/// The attribute of a contest for an action (USR-DICE-7).
+pub fn contest_attribute(options: &Options, act: &Act) -> Attr {
+    if options.action_only {
+        return Attr::Action;
+    }
+    match act {
+        Act::Power(_) => Attr::Ego,
+        Act::Other { activity, .. } => activity.attribute(),
+        _ => Attr::Action,
+    }
+}
+
+/// The tags an attacker's specialisms may fit.
+pub fn attacker_tags(act: &Act, weapon: &Weapon) -> &'static [&'static str] {
+    match act {
+        Act::Attack { .. } if weapon.ranged => &["shooting"],
+        Act::Attack { .. } if weapon.brawling => &["melee", "brawling"],
+        Act::Attack { .. } => &["melee"],
+        Act::Power(_) => &["psionics", "magic"],
+        Act::Other { activity, .. } => match activity {
+            super::Activity::Grapple => &["grapple"],
+            super::Activity::Shove => &["shove"],
+            super::Activity::Trip => &["trip"],
+            super::Activity::Intimidate => &["intimidate"],
+            super::Activity::Trick => &["trick"],
+            super::Activity::Task => &["task"],
+        },
+        _ => &[],
+    }
+}
+
+/// The tags a defender's specialisms may fit.
+pub fn defender_tags(act: &Act, weapon: &Weapon) -> &'static [&'static str] {
+    match act {
+        Act::Attack { .. } if weapon.brawling => &["melee", "dodge", "brawling"],
+        Act::Attack { .. } => &["melee", "dodge"],
+        Act::Power(_) => &["psionics", "magic", "willpower"],
+        Act::Other { activity, .. } => match activity {
+            super::Activity::Grapple => &["grapple", "dodge"],
+            super::Activity::Shove | super::Activity::Trip => &["dodge", "grapple"],
+            super::Activity::Intimidate => &["willpower", "intimidate"],
+            super::Activity::Trick => &["perception", "trick"],
+            super::Activity::Task => &[],
+        },
+        _ => &[],
+    }
+}
+
+/// What one hit does (USR-DMG-1 steps 3–6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Stopped by cover: no damage, not struck.
+    pub cover_stopped: bool,
+    /// Stopping power subtracted.
+    pub stop: i32,
+    /// Ward subtracted.
+    pub ward: i32,
+    /// Recorded damage.
+    pub recorded: i32,
+    /// HP lost.
+    pub hp_loss: i32,
+}
+
+/// The outcome of a hit of `base` damage on `target` at location `face`: cover (ranged, or melee
+/// under `melee_cover`), armour unless critical (and unless counted in the melee total under
+/// `armour_mode = defence_total`), ward, brawling halving.
+#[allow(clippy::too_many_arguments, reason = "the hit's whole description")]
+pub fn outcome(
+    setup: &Setup,
+    state: &State,
+    target: CombatantId,
+    base: i32,
+    face: u8,
+    critical: bool,
+    ranged: bool,
+    weapon: &Weapon,
+) -> Outcome {
+    let options = &setup.options;
+    let sheet = &setup.combatants[target.index()];
+    let x = state.fighter(target);
+    if let Some(cover) = sheet.cover.filter(|_| x.in_cover && (ranged || options.melee_cover))
+        && cover.locations & (1 << face) != 0
+    {
+        let through = !options.cover_never && weapon.penetration >= cover.hardness;
+        if !through {
+            return Outcome { cover_stopped: true, stop: 0, ward: 0, recorded: 0, hp_loss: 0 };
+        }
+    }
+    let location_armour = ranged || options.armour_mode != ArmourMode::DefenceTotal;
+    let stop = if critical || !location_armour { 0 } else { sheet.stop(face, options.armour_best) };
+    let ward = sheet.ward;
+    let recorded = (base - stop - ward).max(0);
+    let hp_loss = if !weapon.brawling {
+        recorded
+    } else if options.armour_before_halving {
+        halve(options, recorded)
+    } else {
+        (halve(options, base) - stop - ward).max(0)
+    };
+    Outcome { cover_stopped: false, stop, ward, recorded, hp_loss }
+}
+
+/// Half of a brawling amount (USR-DMG-4).
+pub fn halve(options: &Options, n: i32) -> i32 {
+    if options.brawl_ceil { (n + 1).div_euclid(2) } else { n.div_euclid(2) }
+}
+
+/// The armour added to a defender's melee total (`armour_mode = defence_total` or `both`).
+pub fn defence_armour(options: &Options, sheet: &Sheet) -> i32 {
+    match options.armour_mode {
+        ArmourMode::Location => 0,
+        _ => sheet.armour.iter().map(|a| a.stop).max().unwrap_or(0),
+    }
+}
+
+/// The KO threshold: recorded damage in one turn that knocks out (USR-TRACK-5).
+pub fn ko_threshold(options: &Options, hp_max: i32) -> i32 {
+    if options.ko_floor_half { hp_max / 2 } else { (hp_max + 1) / 2 }
+}
+
+/// The Second Wind value (USR-RES-1/2).
+pub fn second_wind(options: &Options, hp_max: i32) -> i32 {
+    if options.second_wind_ceil { (hp_max + 3) / 4 } else { hp_max / 4 }
+}

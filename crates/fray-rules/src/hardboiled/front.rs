@@ -1,0 +1,459 @@
+//! The `hardboiled` scenario as the command line sees it: fights with a log, people at the
+//! table, simulation batches.
+
+use super::policy::{Ai, ai_choice, illegal};
+use super::setup::{Attr, Setup};
+use super::{Act, Activity, Choice, Event, HardBoiled, Opportunity, Part, Request, State};
+use crate::{Line, Prompt, Scenario};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Outcome, Pending, Pos, Ruleset};
+use fray_sim::{Ledger, Simulate};
+use serde_json::json;
+
+/// A loaded `hardboiled` scenario.
+#[derive(Clone, Debug)]
+pub struct HardBoiledScenario(pub Setup);
+
+impl HardBoiledScenario {
+    fn name(&self, who: CombatantId) -> &str {
+        &self.0.combatants[who.index()].name
+    }
+}
+
+impl Simulate for HardBoiledScenario {
+    fn combatant_count(&self) -> usize {
+        self.0.combatants.len()
+    }
+
+    fn run_batch(&self, dice: &mut fray_sim::BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError> {
+        let sink = FnSink(|event: &Event| {
+            if let Some(tally) = HardBoiled::tally(event) {
+                ledger.tally(tally);
+            }
+            if let Event::Ended { result } = event {
+                ledger.finish(*result);
+            }
+        });
+        let mut fight = Fight::<HardBoiled, _, _, _>::new(&self.0, fray_engine::FromSource(dice), Ai, sink);
+        for _ in 0..fights {
+            fight.restart();
+            fight.run()?;
+        }
+        Ok(())
+    }
+}
+
+fn chance(p: &fray_dice::BigRational) -> String {
+    use num_traits::ToPrimitive;
+    format!("{:.1}%", p.to_f64().unwrap_or(f64::NAN) * 100.0)
+}
+
+fn pos_text(p: Pos) -> String {
+    if p.y == 0.0 { format!("{:.1} m", p.x) } else { format!("({:.1}, {:.1})", p.x, p.y) }
+}
+
+/// Answers with a person's choices for some combatants, the AI for the others.
+struct Table<'a> {
+    scenario: &'a HardBoiledScenario,
+    humans: Vec<CombatantId>,
+    ask: &'a mut dyn FnMut(&Prompt) -> usize,
+}
+
+impl Decider<HardBoiled> for Table<'_> {
+    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
+        if !self.humans.contains(&who) {
+            return Ok(ai_choice(setup, state, who, request));
+        }
+        let (question, choices) = self.scenario.prompt(state, who, request);
+        let labels: Vec<String> = choices.iter().map(|(label, _)| label.clone()).collect();
+        let prompt = Prompt { who: self.scenario.name(who).to_owned(), question, options: labels };
+        let pick = (self.ask)(&prompt).min(choices.len().saturating_sub(1));
+        choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(Pending)
+    }
+}
+
+impl HardBoiledScenario {
+    /// The candidate actions of `who`: attacks on every other combatant (weapon and fists,
+    /// called shots), moves toward and away from enemies, Other activities, picking up, ending.
+    fn candidates(&self, state: &State, who: CombatantId) -> Vec<Act> {
+        let setup = &self.0;
+        let me = state.fighter(who);
+        let mut out = Vec::new();
+        for i in 0..setup.combatants.len() {
+            let t = CombatantId(i as u16);
+            if t == who || state.fighter(t).out(&setup.options, state.turn.max(1)) {
+                continue;
+            }
+            for fists in [false, true] {
+                out.push(Act::Attack { target: t, fists, called: None, off_balance: false });
+                for part in [Part::Head, Part::Torso, Part::RightLeg] {
+                    out.push(Act::Attack { target: t, fists, called: Some(part), off_balance: false });
+                }
+                out.push(Act::Attack { target: t, fists, called: None, off_balance: true });
+            }
+            out.push(Act::Power(t));
+            for activity in [Activity::Grapple, Activity::Shove, Activity::Trip, Activity::Intimidate, Activity::Trick]
+            {
+                out.push(Act::Other { activity, target: Some(t), difficulty: 0 });
+            }
+            if setup.combatants[i].side != setup.combatants[who.index()].side {
+                let to = state.fighter(t).pos;
+                let d = me.pos.distance(to);
+                let m = super::policy::move_m(setup, state, who);
+                if d > 0.0 {
+                    let step = (d - 1.0).clamp(0.0, m);
+                    let k = step / d;
+                    out.push(Act::Move(Pos {
+                        x: me.pos.x + (to.x - me.pos.x) * k,
+                        y: me.pos.y + (to.y - me.pos.y) * k,
+                    }));
+                    let k = m / d;
+                    out.push(Act::Move(Pos {
+                        x: me.pos.x - (to.x - me.pos.x) * k,
+                        y: me.pos.y - (to.y - me.pos.y) * k,
+                    }));
+                }
+            }
+        }
+        let home = setup.combatants[who.index()].position;
+        if setup.combatants[who.index()].cover.is_some() && !me.in_cover {
+            out.push(Act::Move(home));
+        }
+        out.push(Act::PickUp);
+        out.push(Act::End);
+        out
+    }
+
+    fn act_label(&self, state: &State, who: CombatantId, act: &Act) -> String {
+        let n = |c: CombatantId| self.name(c).to_owned();
+        let sheet = &self.0.combatants[who.index()];
+        match *act {
+            Act::Attack { target, fists, called, off_balance } => {
+                let weapon =
+                    if fists || state.fighter(who).dropped { "fists".to_owned() } else { sheet.weapon.name.clone() };
+                let odds = super::odds::odds_of(&self.0, state, who, act).map_or(String::new(), |o| {
+                    let down = &o.hit * &o.down_given_hit;
+                    format!(" — hit {} ({}), takes out {}", chance(&o.hit), fray_dice::fraction(&o.hit), chance(&down))
+                });
+                format!(
+                    "attack {} with {weapon}{}{}{odds}",
+                    n(target),
+                    called.map_or(String::new(), |p| format!(", called shot at the {}", p.name())),
+                    if off_balance { ", off balance (−2)" } else { "" }
+                )
+            }
+            Act::Power(t) => format!("use a power on {} (Ego contest)", n(t)),
+            Act::Other { activity, target, .. } => match target {
+                Some(t) => format!("{} {}", activity.name(), n(t)),
+                None => activity.name().to_owned(),
+            },
+            Act::Move(to) => format!("move to {}", pos_text(to)),
+            Act::PickUp => "pick up your weapon".to_owned(),
+            Act::End => "end the turn".to_owned(),
+        }
+    }
+
+    /// A request as a question with labelled legal choices.
+    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+        match request {
+            Request::Declare => {
+                let mut out = vec![("declare nothing".to_owned(), Choice::Intent(None))];
+                let act_request = super::policy::act_request(&self.0, state, who);
+                for act in self.candidates(state, who) {
+                    if matches!(act, Act::End | Act::PickUp) {
+                        continue;
+                    }
+                    if matches!(act, Act::Move(_)) || illegal(&self.0, state, who, &act_request, &act).is_none() {
+                        out.push((format!("declare: {}", self.act_label(state, who, &act)), Choice::Intent(Some(act))));
+                    }
+                }
+                ("declare your intent for the turn".to_owned(), out)
+            }
+            Request::Act { .. } => {
+                let out = self
+                    .candidates(state, who)
+                    .into_iter()
+                    .filter(|a| illegal(&self.0, state, who, request, a).is_none())
+                    .map(|a| (self.act_label(state, who, &a), Choice::Act(a)))
+                    .collect();
+                ("your action".to_owned(), out)
+            }
+            Request::SecondWind { hp, max } => (
+                format!("struck: HP {hp} of {max}. Catch your Second Wind (once per game)?"),
+                vec![("not now".into(), Choice::Yes(false)), ("yes — act it out!".into(), Choice::Yes(true))],
+            ),
+            Request::GmRuling { act } => (
+                format!("GM: does the undeclared action ({}) go ahead?", self.act_label(state, who, act)),
+                vec![("it fails".into(), Choice::Yes(false)), ("it goes ahead".into(), Choice::Yes(true))],
+            ),
+        }
+    }
+
+    fn act_text(&self, act: &Act) -> String {
+        match *act {
+            Act::Attack { target, fists, called, .. } => format!(
+                "attack {}{}{}",
+                self.name(target),
+                if fists { " with fists" } else { "" },
+                called.map_or(String::new(), |p| format!(" (called: {})", p.name()))
+            ),
+            Act::Power(t) => format!("power on {}", self.name(t)),
+            Act::Other { activity, target, .. } => {
+                format!("{}{}", activity.name(), target.map_or(String::new(), |t| format!(" {}", self.name(t))))
+            }
+            Act::Move(to) => format!("move to {}", pos_text(to)),
+            Act::PickUp => "pick up the weapon".to_owned(),
+            Act::End => "nothing".to_owned(),
+        }
+    }
+
+    /// One event as a line of the blow-by-blow log and as JSON.
+    pub fn line(&self, event: &Event) -> Line {
+        let n = |who: &CombatantId| self.name(*who).to_owned();
+        let outcome = |result: &FightResult| match result.outcome {
+            Outcome::Side(side) => format!("{} win", self.0.sides[side.index()]),
+            Outcome::Mutual => "mutual destruction".to_owned(),
+            Outcome::Stalemate => "stalemate at the cap".to_owned(),
+        };
+        let (text, json) = match event {
+            Event::HpSet { who, faces, max } => (
+                Some(if faces[0] == 0 {
+                    format!("{} max HP {max} (largest faces)", n(who))
+                } else {
+                    format!("{} max HP: Action {} + Wits {} = {max}", n(who), faces[0], faces[1])
+                }),
+                json!({"event": "hp", "who": n(who), "faces": faces, "max": max}),
+            ),
+            Event::TurnStarted { turn } => {
+                (Some(format!("— combat turn {turn} —")), json!({"event": "turn", "turn": turn}))
+            }
+            Event::Declared { who, intent } => (
+                Some(format!("{} declares: {}", n(who), self.act_text(intent))),
+                json!({"event": "declared", "who": n(who), "intent": self.act_text(intent)}),
+            ),
+            Event::Initiative { who, roll, bonus } => (
+                Some(format!(
+                    "{} initiative: d{} → {}{}",
+                    n(who),
+                    roll.die,
+                    roll.natural,
+                    if *bonus != 0 { format!(" {bonus:+} (reach) = {}", roll.total + bonus) } else { String::new() }
+                )),
+                json!({"event": "initiative", "who": n(who), "die": roll.die, "natural": roll.natural, "bonus": bonus}),
+            ),
+            Event::TieBreak { who, face } => (
+                Some(format!("{} tie reroll: {face}", n(who))),
+                json!({"event": "tie_break", "who": n(who), "face": face}),
+            ),
+            Event::Order { order } => {
+                let mut parts: Vec<String> = Vec::new();
+                let mut last = u8::MAX;
+                for &(who, step) in order {
+                    if step == last {
+                        if let Some(p) = parts.last_mut() {
+                            *p += &format!(" = {}", n(&who));
+                        }
+                    } else {
+                        parts.push(n(&who));
+                    }
+                    last = step;
+                }
+                (
+                    Some(format!("order: {}", parts.join(", "))),
+                    json!({"event": "order", "order": order.iter().map(|(w, s)| json!({"who": n(w), "step": s})).collect::<Vec<_>>()}),
+                )
+            }
+            Event::Moved { who, from, to, in_cover } => (
+                Some(format!(
+                    "{} moves from {} to {}{}",
+                    n(who),
+                    pos_text(*from),
+                    pos_text(*to),
+                    if *in_cover { " (into cover)" } else { "" }
+                )),
+                json!({"event": "moved", "who": n(who), "from": [from.x, from.y], "to": [to.x, to.y], "in_cover": in_cover}),
+            ),
+            Event::Failed { who, act, why } => (
+                Some(format!("{}: {} — {why}", n(who), self.act_text(act))),
+                json!({"event": "failed", "who": n(who), "action": self.act_text(act), "why": why}),
+            ),
+            Event::Contest { who, act, roll, against, difficulty, margin, success, critical, declared } => {
+                let vs = match (against, difficulty) {
+                    (Some(d), _) => format!("vs d{} {} → {}", d.die, d.natural, d.total),
+                    (None, Some(diff)) => format!("vs difficulty {diff}"),
+                    _ => String::new(),
+                };
+                let result = match (success, critical) {
+                    (true, true) => format!("critical success, margin {margin}"),
+                    (true, false) => format!("success, margin {margin}"),
+                    _ => format!("fails (margin {margin})"),
+                };
+                (
+                    Some(format!(
+                        "{} {}: d{} {} → {} {vs}: {result}{}",
+                        n(who),
+                        self.act_text(act),
+                        roll.die,
+                        roll.natural,
+                        roll.total,
+                        if *declared { "" } else { " [undeclared]" }
+                    )),
+                    json!({"event": "contest", "who": n(who), "action": self.act_text(act), "die": roll.die, "natural": roll.natural,
+                           "total": roll.total, "against": against.map(|d| json!({"die": d.die, "natural": d.natural, "total": d.total})),
+                           "difficulty": difficulty, "margin": margin, "success": success, "critical": critical, "undeclared": !declared}),
+                )
+            }
+            Event::Confirm { who, kind, face, confirmed } => {
+                let what = if *kind == Opportunity::Critical { "critical" } else { "fumble" };
+                (
+                    Some(format!(
+                        "{} {what} opportunity: confirm d10 {face} → {}",
+                        n(who),
+                        if *confirmed { "confirmed" } else { "no" }
+                    )),
+                    json!({"event": "confirm", "who": n(who), "kind": what, "face": face, "confirmed": confirmed}),
+                )
+            }
+            Event::Hit {
+                by,
+                target,
+                face,
+                called,
+                base,
+                weapon_damage,
+                cover_stopped,
+                stop,
+                ward,
+                critical,
+                recorded,
+                hp_loss,
+                hp,
+                tally,
+            } => {
+                let part = Part::of(*face).name();
+                let text = if *cover_stopped {
+                    format!("the shot strikes {}'s cover at the {part} and stops there", n(target))
+                } else {
+                    format!(
+                        "{} hit at the {part}{}: {}{}{}{} → recorded {recorded}, −{hp_loss} HP (HP {hp}, this turn {tally})",
+                        n(target),
+                        if *called { " (called)" } else { "" },
+                        match weapon_damage {
+                            Some(w) => format!("margin {} + weapon {w} = {base}", base - w),
+                            None => format!("damage {base}"),
+                        },
+                        if *critical { ", critical: armour ignored" } else { "" },
+                        if *stop > 0 { format!(", armour −{stop}") } else { String::new() },
+                        if *ward > 0 { format!(", ward −{ward}") } else { String::new() },
+                    )
+                };
+                (
+                    Some(text),
+                    json!({"event": "hit", "by": n(by), "target": n(target), "location": face, "part": part, "called": called,
+                           "base": base, "weapon_damage": weapon_damage, "cover_stopped": cover_stopped, "stop": stop, "ward": ward,
+                           "critical": critical, "recorded": recorded, "hp_loss": hp_loss, "hp": hp, "tally": tally}),
+                )
+            }
+            Event::KnockedOut { who, until } => (
+                Some(if *until == u32::MAX {
+                    format!("{} is knocked out", n(who))
+                } else {
+                    format!("{} is knocked out through turn {until}", n(who))
+                }),
+                json!({"event": "knocked_out", "who": n(who), "until": if *until == u32::MAX { json!(null) } else { json!(until) }}),
+            ),
+            Event::Down { who } => (Some(format!("{} is down", n(who))), json!({"event": "down", "who": n(who)})),
+            Event::Out { who } => (None, json!({"event": "out", "who": n(who)})),
+            Event::SecondWind { who, gained, hp, line } => (
+                Some(format!("{} catches a Second Wind: +{gained} HP (HP {hp}) — \"{line}\"", n(who))),
+                json!({"event": "second_wind", "who": n(who), "gained": gained, "hp": hp, "line": line}),
+            ),
+            Event::Fumbled { who, effect } => (
+                Some(format!("{} fumbles: {}", n(who), format!("{effect:?}").to_lowercase())),
+                json!({"event": "fumbled", "who": n(who), "effect": format!("{effect:?}").to_lowercase()}),
+            ),
+            Event::PickedUp { who } => {
+                (Some(format!("{} picks up the weapon", n(who))), json!({"event": "picked_up", "who": n(who)}))
+            }
+            Event::Dropped { who } => {
+                (Some(format!("{} drops the weapon", n(who))), json!({"event": "dropped", "who": n(who)}))
+            }
+            Event::Lamed { who } => {
+                (Some(format!("{} is lamed: half Move", n(who))), json!({"event": "lamed", "who": n(who)}))
+            }
+            Event::Ended { result } => (
+                Some(format!("combat ends after {} turn(s): {}", result.length, outcome(result))),
+                json!({"event": "end", "outcome": outcome(result), "turns": result.length}),
+            ),
+        };
+        Line { text, json }
+    }
+}
+
+impl Scenario for HardBoiledScenario {
+    fn ruleset(&self) -> &'static str {
+        HardBoiled::ID
+    }
+
+    fn combatants(&self) -> Vec<String> {
+        self.0.combatants.iter().map(|c| c.name.clone()).collect()
+    }
+
+    fn sides(&self) -> Vec<String> {
+        self.0.sides.clone()
+    }
+
+    fn explain(&self) -> String {
+        let setup = &self.0;
+        let mut out = format!(
+            "ruleset hardboiled, {} combatants on {} sides, cap {} turns\n",
+            setup.combatants.len(),
+            setup.sides.len(),
+            setup.max_turns
+        );
+        for c in &setup.combatants {
+            let specialisms: Vec<String> = c.specialisms.iter().map(|s| format!("{} +2", s.name)).collect();
+            out += &format!(
+                "  {} ({}{}): Action d{}, Wits d{}, Ego d{}; HP {}; {}; {}{}{}; at {}\n",
+                c.name,
+                setup.sides[c.side.index()],
+                if c.hero { ", hero" } else { "" },
+                c.die(Attr::Action),
+                c.die(Attr::Wits),
+                c.die(Attr::Ego),
+                c.hp_max.map_or("rolled".to_owned(), |h| h.to_string()),
+                if specialisms.is_empty() { "no specialisms".to_owned() } else { specialisms.join(", ") },
+                c.weapon.name,
+                if c.weapon.ranged {
+                    format!(" (damage {}, R {} m)", c.weapon.damage, c.weapon.range_m)
+                } else {
+                    format!(" ({:+})", c.weapon.bonus)
+                },
+                c.armour.iter().map(|a| format!(", {} (stop {})", a.name, a.stop)).collect::<String>(),
+                pos_text(c.position)
+            );
+        }
+        out
+    }
+
+    fn attack_odds(&self, attacker: &str, defender: &str) -> Result<crate::AttackOdds, String> {
+        super::odds::attack_odds(&self.0, attacker, defender)
+    }
+
+    fn fight(
+        &self,
+        dice: &mut dyn Dice,
+        _seed: Option<u64>,
+        humans: &[String],
+        ask: &mut dyn FnMut(&Prompt) -> usize,
+        out: &mut dyn FnMut(&Line),
+    ) -> Result<FightResult, FightError> {
+        let humans: Vec<CombatantId> = humans
+            .iter()
+            .filter_map(|h| self.0.combatants.iter().position(|c| &c.name == h))
+            .map(|i| CombatantId(i as u16))
+            .collect();
+        let table = Table { scenario: self, humans, ask };
+        let sink = FnSink(|event: &Event| out(&self.line(event)));
+        Fight::<HardBoiled, _, _, _>::new(&self.0, dice, table, sink).run()
+    }
+}

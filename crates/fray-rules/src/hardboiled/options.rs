@@ -1,0 +1,395 @@
+//! The `hardboiled` options: every DEFAULT and OPTION of the catalogue, with its alternatives and
+//! the clauses it affects.
+
+use crate::OptionInfo;
+
+/// Every option, as `fray rules hardboiled` lists it.
+pub const OPTIONS: &[OptionInfo] = &[
+    OptionInfo::new("attribute_dice_check", "strict", "free", "USR-DICE-1, USR-DICE-2"),
+    OptionInfo::new("contest_attribute", "matching", "action_only", "USR-DICE-7, USR-ACT-4"),
+    OptionInfo::new("undeclared_action", "resolve", "fail_if_target_acted_on, gm_prompt", "USR-ROUND-3"),
+    OptionInfo::new("declared_retarget", "allowed", "lost", "USR-ROUND-4"),
+    OptionInfo::new("out_of_fight", "down_or_knocked_out", "down_only", "USR-ROUND-6, USR-TRACK-3, USR-TRACK-4"),
+    OptionInfo::new("ego_initiative", "for_ego_actions", "never", "USR-INIT-2"),
+    OptionInfo::new("initiative_tie", "reroll", "larger_die, simultaneous", "USR-INIT-4"),
+    OptionInfo::new("reach_initiative_bonus", "0", "any integer ≥ 1", "USR-INIT-6"),
+    OptionInfo::new("turn_economy", "move_and_action", "single_action", "USR-ACT-2"),
+    OptionInfo::new("max_attacks_per_turn", "1", "integer N > 1", "USR-ACT-3"),
+    OptionInfo::new("multi_attack_penalty", "2", "any integer ≥ 0", "USR-ACT-3"),
+    OptionInfo::new("other_activity_damage", "none", "margin", "USR-ACT-5"),
+    OptionInfo::new("move_m", "10", "any number of metres", "USR-MOVE-1, USR-LOC-5"),
+    OptionInfo::new("melee_reach_m", "2", "any number of metres", "USR-MOVE-1, USR-INIT-6"),
+    OptionInfo::new("free_disengage", "true", "false", "USR-MOVE-2"),
+    OptionInfo::new("contest_tie", "no_effect", "reroll", "USR-ATK-5, USR-ATK-6"),
+    OptionInfo::new("weapon_table", "pulp_placeholder", "custom", "USR-ATK-3, USR-ATK-7, USR-RNG-8"),
+    OptionInfo::new("point_blank_m", "2", "any number of metres", "USR-RNG-3"),
+    OptionInfo::new("beyond_extreme", "impossible", "extreme", "USR-RNG-4"),
+    OptionInfo::new("ranged_hit_test", "at_least", "greater_than", "USR-RNG-5"),
+    OptionInfo::new("moving_shot_penalty", "2", "any integer ≥ 0", "USR-RNG-7"),
+    OptionInfo::new("point_blank_max_damage", "true", "false", "USR-RNG-9"),
+    OptionInfo::new("crit_forces_hit", "true", "false", "USR-CRIT-5, USR-CRIT-6"),
+    OptionInfo::new("ranged_crits", "natural_only", "off", "USR-CRIT-7"),
+    OptionInfo::new("fumble_forces_miss", "true", "false", "USR-FUM-3"),
+    OptionInfo::new("fumble_effect", "lose_next_action", "drop_weapon, none, gm_table", "USR-FUM-4"),
+    OptionInfo::new("debilitating_effects", "off", "on", "USR-LOC-3, USR-LOC-5"),
+    OptionInfo::new("called_shot_penalty", "2", "any integer ≥ 0", "USR-LOC-4"),
+    OptionInfo::new("cover_penetration", "hardness", "never", "USR-COVER-2, USR-COVER-3"),
+    OptionInfo::new("cover_presets", "placeholder", "custom", "USR-COVER-4"),
+    OptionInfo::new("melee_cover", "false", "true", "USR-COVER-5"),
+    OptionInfo::new("armour_mode", "location", "defence_total, both", "USR-ARM-1, USR-ARM-2, USR-CRIT-3"),
+    OptionInfo::new("armour_layering", "add", "best", "USR-ARM-3"),
+    OptionInfo::new("armour_table", "pulp_placeholder", "custom", "USR-ARM-3"),
+    OptionInfo::new("armour_before_halving", "true", "false", "USR-DMG-1, USR-DMG-3"),
+    OptionInfo::new("brawl_rounding", "floor", "ceil", "USR-DMG-4"),
+    OptionInfo::new("hp_generation", "rolled", "maximum", "USR-TRACK-1, USR-TRACK-2"),
+    OptionInfo::new("ko_threshold", "exact_half", "floor_half", "USR-TRACK-5"),
+    OptionInfo::new("ko_damage_basis", "recorded", "hp_lost", "USR-TRACK-6"),
+    OptionInfo::new("ko_duration", "fight", "turns:N", "USR-TRACK-7"),
+    OptionInfo::new("second_wind_rounding", "floor", "ceil", "USR-RES-2"),
+    OptionInfo::new("second_wind_cap", "max", "none", "USR-RES-4"),
+    OptionInfo::new("second_wind_scope", "game", "fight", "USR-RES-5"),
+    OptionInfo::new("second_wind_trigger", "on_hit", "on_damage", "USR-RES-7"),
+    OptionInfo::new("second_wind_policy", "half_hp", "first_hit, when_down, never", "USR-RES-8"),
+    OptionInfo::new("second_wind_holders", "all", "heroes", "USR-RES-10, USR-RES-1"),
+];
+
+/// Initiative ties (USR-INIT-4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InitiativeTie {
+    /// The tied reroll among themselves.
+    Reroll,
+    /// The larger die first, then reroll.
+    LargerDie,
+    /// Tied combatants resolve at the same step.
+    Simultaneous,
+}
+
+/// Undeclared actions (USR-ROUND-3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Undeclared {
+    /// Resolve normally.
+    Resolve,
+    /// Fail if the target was acted on earlier this turn.
+    FailIfTargetActedOn,
+    /// Ask the GM (a live tracker); in a fight, a `Request::GmRuling` to the acting side.
+    GmPrompt,
+}
+
+/// Fumble effects (USR-FUM-4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FumbleEffect {
+    /// Lose the next Attack or Other activity.
+    LoseNextAction,
+    /// The wielded weapon falls.
+    DropWeapon,
+    /// Nothing.
+    None,
+    /// The GM decides (logged; no mechanical effect in a simulation).
+    GmTable,
+}
+
+/// Armour in melee (USR-ARM-2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArmourMode {
+    /// By location only.
+    Location,
+    /// Added to the melee defence total; no location reduction in melee.
+    DefenceTotal,
+    /// Both.
+    Both,
+}
+
+/// The Second Wind policy of the simulation (USR-RES-8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SecondWindPolicy {
+    /// At HP ≤ ½ max right after a hit.
+    HalfHp,
+    /// After the first hit.
+    FirstHit,
+    /// Only to avoid Down.
+    WhenDown,
+    /// Never.
+    Never,
+}
+
+/// The options of a `hardboiled` scenario.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::struct_excessive_bools, reason = "one field per catalogue option")]
+pub struct Options {
+    /// `attribute_dice_check = free`.
+    pub free_dice: bool,
+    /// `contest_attribute = action_only`.
+    pub action_only: bool,
+    /// `undeclared_action`.
+    pub undeclared: Undeclared,
+    /// `declared_retarget = lost`.
+    pub retarget_lost: bool,
+    /// `out_of_fight = down_only`.
+    pub down_only: bool,
+    /// `ego_initiative = never`.
+    pub ego_initiative_never: bool,
+    /// `initiative_tie`.
+    pub initiative_tie: InitiativeTie,
+    /// `reach_initiative_bonus`.
+    pub reach_bonus: i32,
+    /// `turn_economy = single_action`.
+    pub single_action: bool,
+    /// `max_attacks_per_turn`.
+    pub max_attacks: u8,
+    /// `multi_attack_penalty`.
+    pub multi_attack_penalty: i32,
+    /// `other_activity_damage = margin`.
+    pub other_damage: bool,
+    /// `move_m`.
+    pub move_m: f64,
+    /// `melee_reach_m`.
+    pub melee_reach_m: f64,
+    /// `free_disengage`.
+    pub free_disengage: bool,
+    /// `contest_tie = reroll`.
+    pub tie_reroll: bool,
+    /// `weapon_table = custom`.
+    pub custom_weapons: bool,
+    /// `point_blank_m`.
+    pub point_blank_m: f64,
+    /// `beyond_extreme = extreme`.
+    pub beyond_extreme: bool,
+    /// `ranged_hit_test = greater_than`.
+    pub greater_than: bool,
+    /// `moving_shot_penalty`.
+    pub moving_shot_penalty: i32,
+    /// `point_blank_max_damage`.
+    pub point_blank_max: bool,
+    /// `crit_forces_hit`.
+    pub crit_forces_hit: bool,
+    /// `ranged_crits = natural_only` (else `off`).
+    pub ranged_crits: bool,
+    /// `fumble_forces_miss`.
+    pub fumble_forces_miss: bool,
+    /// `fumble_effect`.
+    pub fumble_effect: FumbleEffect,
+    /// `debilitating_effects = on`.
+    pub debilitating: bool,
+    /// `called_shot_penalty`.
+    pub called_shot_penalty: i32,
+    /// `cover_penetration = never`.
+    pub cover_never: bool,
+    /// `cover_presets = custom`.
+    pub custom_cover: bool,
+    /// `melee_cover`.
+    pub melee_cover: bool,
+    /// `armour_mode`.
+    pub armour_mode: ArmourMode,
+    /// `armour_layering = best`.
+    pub armour_best: bool,
+    /// `armour_table = custom`.
+    pub custom_armour: bool,
+    /// `armour_before_halving`.
+    pub armour_before_halving: bool,
+    /// `brawl_rounding = ceil`.
+    pub brawl_ceil: bool,
+    /// `hp_generation = maximum`.
+    pub hp_maximum: bool,
+    /// `ko_threshold = floor_half`.
+    pub ko_floor_half: bool,
+    /// `ko_damage_basis = hp_lost`.
+    pub ko_hp_lost: bool,
+    /// `ko_duration`: `None` for the whole fight, else N turns.
+    pub ko_turns: Option<u32>,
+    /// `second_wind_rounding = ceil`.
+    pub second_wind_ceil: bool,
+    /// `second_wind_cap = none`.
+    pub second_wind_uncapped: bool,
+    /// `second_wind_scope = fight`.
+    pub second_wind_per_fight: bool,
+    /// `second_wind_trigger = on_damage`.
+    pub second_wind_on_damage: bool,
+    /// `second_wind_policy`.
+    pub second_wind_policy: SecondWindPolicy,
+    /// `second_wind_holders = heroes`.
+    pub second_wind_heroes: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            free_dice: false,
+            action_only: false,
+            undeclared: Undeclared::Resolve,
+            retarget_lost: false,
+            down_only: false,
+            ego_initiative_never: false,
+            initiative_tie: InitiativeTie::Reroll,
+            reach_bonus: 0,
+            single_action: false,
+            max_attacks: 1,
+            multi_attack_penalty: 2,
+            other_damage: false,
+            move_m: 10.0,
+            melee_reach_m: 2.0,
+            free_disengage: true,
+            tie_reroll: false,
+            custom_weapons: false,
+            point_blank_m: 2.0,
+            beyond_extreme: false,
+            greater_than: false,
+            moving_shot_penalty: 2,
+            point_blank_max: true,
+            crit_forces_hit: true,
+            ranged_crits: true,
+            fumble_forces_miss: true,
+            fumble_effect: FumbleEffect::LoseNextAction,
+            debilitating: false,
+            called_shot_penalty: 2,
+            cover_never: false,
+            custom_cover: false,
+            melee_cover: false,
+            armour_mode: ArmourMode::Location,
+            armour_best: false,
+            custom_armour: false,
+            armour_before_halving: true,
+            brawl_ceil: false,
+            hp_maximum: false,
+            ko_floor_half: false,
+            ko_hp_lost: false,
+            ko_turns: None,
+            second_wind_ceil: false,
+            second_wind_uncapped: false,
+            second_wind_per_fight: false,
+            second_wind_on_damage: false,
+            second_wind_policy: SecondWindPolicy::HalfHp,
+            second_wind_heroes: false,
+        }
+    }
+}
+
+impl Options {
+    /// Sets one option from its text value; the error says what was expected.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        fn pick<T: Copy>(value: &str, choices: &[(&str, T)]) -> Result<T, String> {
+            choices.iter().find(|(text, _)| *text == value).map(|(_, v)| *v).ok_or_else(|| {
+                let names: Vec<&str> = choices.iter().map(|(text, _)| *text).collect();
+                format!("expected one of {}, found `{value}`", names.join(", "))
+            })
+        }
+        let flag = |value: &str| pick(value, &[("true", true), ("false", false)]);
+        let two = |value: &str, default: &str, other: &str| pick(value, &[(default, false), (other, true)]);
+        let int = |value: &str, min: i32| -> Result<i32, String> {
+            match value.parse::<i32>() {
+                Ok(n) if n >= min && n <= 1000 => Ok(n),
+                _ => Err(format!("expected an integer from {min} to 1000, found `{value}`")),
+            }
+        };
+        let metres = |value: &str| -> Result<f64, String> {
+            match value.parse::<f64>() {
+                Ok(m) if m.is_finite() && (0.0..=10_000.0).contains(&m) => Ok(m),
+                _ => Err(format!("expected a number of metres from 0 to 10000, found `{value}`")),
+            }
+        };
+        match name {
+            "attribute_dice_check" => self.free_dice = two(value, "strict", "free")?,
+            "contest_attribute" => self.action_only = two(value, "matching", "action_only")?,
+            "undeclared_action" => {
+                self.undeclared = pick(
+                    value,
+                    &[
+                        ("resolve", Undeclared::Resolve),
+                        ("fail_if_target_acted_on", Undeclared::FailIfTargetActedOn),
+                        ("gm_prompt", Undeclared::GmPrompt),
+                    ],
+                )?
+            }
+            "declared_retarget" => self.retarget_lost = two(value, "allowed", "lost")?,
+            "out_of_fight" => self.down_only = two(value, "down_or_knocked_out", "down_only")?,
+            "ego_initiative" => self.ego_initiative_never = two(value, "for_ego_actions", "never")?,
+            "initiative_tie" => {
+                self.initiative_tie = pick(
+                    value,
+                    &[
+                        ("reroll", InitiativeTie::Reroll),
+                        ("larger_die", InitiativeTie::LargerDie),
+                        ("simultaneous", InitiativeTie::Simultaneous),
+                    ],
+                )?
+            }
+            "reach_initiative_bonus" => self.reach_bonus = int(value, 0)?,
+            "turn_economy" => self.single_action = two(value, "move_and_action", "single_action")?,
+            "max_attacks_per_turn" => self.max_attacks = int(value, 1)?.min(20) as u8,
+            "multi_attack_penalty" => self.multi_attack_penalty = int(value, 0)?,
+            "other_activity_damage" => self.other_damage = two(value, "none", "margin")?,
+            "move_m" => self.move_m = metres(value)?,
+            "melee_reach_m" => self.melee_reach_m = metres(value)?,
+            "free_disengage" => self.free_disengage = flag(value)?,
+            "contest_tie" => self.tie_reroll = two(value, "no_effect", "reroll")?,
+            "weapon_table" => self.custom_weapons = two(value, "pulp_placeholder", "custom")?,
+            "point_blank_m" => self.point_blank_m = metres(value)?,
+            "beyond_extreme" => self.beyond_extreme = two(value, "impossible", "extreme")?,
+            "ranged_hit_test" => self.greater_than = two(value, "at_least", "greater_than")?,
+            "moving_shot_penalty" => self.moving_shot_penalty = int(value, 0)?,
+            "point_blank_max_damage" => self.point_blank_max = flag(value)?,
+            "crit_forces_hit" => self.crit_forces_hit = flag(value)?,
+            "ranged_crits" => self.ranged_crits = !two(value, "natural_only", "off")?,
+            "fumble_forces_miss" => self.fumble_forces_miss = flag(value)?,
+            "fumble_effect" => {
+                self.fumble_effect = pick(
+                    value,
+                    &[
+                        ("lose_next_action", FumbleEffect::LoseNextAction),
+                        ("drop_weapon", FumbleEffect::DropWeapon),
+                        ("none", FumbleEffect::None),
+                        ("gm_table", FumbleEffect::GmTable),
+                    ],
+                )?
+            }
+            "debilitating_effects" => self.debilitating = two(value, "off", "on")?,
+            "called_shot_penalty" => self.called_shot_penalty = int(value, 0)?,
+            "cover_penetration" => self.cover_never = two(value, "hardness", "never")?,
+            "cover_presets" => self.custom_cover = two(value, "placeholder", "custom")?,
+            "melee_cover" => self.melee_cover = flag(value)?,
+            "armour_mode" => {
+                self.armour_mode = pick(
+                    value,
+                    &[
+                        ("location", ArmourMode::Location),
+                        ("defence_total", ArmourMode::DefenceTotal),
+                        ("both", ArmourMode::Both),
+                    ],
+                )?
+            }
+            "armour_layering" => self.armour_best = two(value, "add", "best")?,
+            "armour_table" => self.custom_armour = two(value, "pulp_placeholder", "custom")?,
+            "armour_before_halving" => self.armour_before_halving = flag(value)?,
+            "brawl_rounding" => self.brawl_ceil = two(value, "floor", "ceil")?,
+            "hp_generation" => self.hp_maximum = two(value, "rolled", "maximum")?,
+            "ko_threshold" => self.ko_floor_half = two(value, "exact_half", "floor_half")?,
+            "ko_damage_basis" => self.ko_hp_lost = two(value, "recorded", "hp_lost")?,
+            "ko_duration" => {
+                self.ko_turns = match value {
+                    "fight" => None,
+                    v => match v.strip_prefix("turns:").and_then(|n| n.parse::<u32>().ok()) {
+                        Some(n) if (1..=1000).contains(&n) => Some(n),
+                        _ => return Err(format!("expected `fight` or `turns:N` (N from 1 to 1000), found `{v}`")),
+                    },
+                }
+            }
+            "second_wind_rounding" => self.second_wind_ceil = two(value, "floor", "ceil")?,
+            "second_wind_cap" => self.second_wind_uncapped = two(value, "max", "none")?,
+            "second_wind_scope" => self.second_wind_per_fight = two(value, "game", "fight")?,
+            "second_wind_trigger" => self.second_wind_on_damage = two(value, "on_hit", "on_damage")?,
+            "second_wind_policy" => {
+                self.second_wind_policy = pick(
+                    value,
+                    &[
+                        ("half_hp", SecondWindPolicy::HalfHp),
+                        ("first_hit", SecondWindPolicy::FirstHit),
+                        ("when_down", SecondWindPolicy::WhenDown),
+                        ("never", SecondWindPolicy::Never),
+                    ],
+                )?
+            }
+            "second_wind_holders" => self.second_wind_heroes = two(value, "all", "heroes")?,
+            other => return Err(crate::unknown_option(other, OPTIONS)),
+        }
+        Ok(())
+    }
+}

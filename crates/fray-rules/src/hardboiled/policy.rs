@@ -1,0 +1,305 @@
+//! Named AI policies for every `hardboiled` decision (target, weapon or fists, called shots,
+//! cover, Second Wind, closing in), the legality of actions, and a scripted decider for tests.
+
+use super::attack;
+use super::options::SecondWindPolicy;
+use super::setup::{Setup, Weapon};
+use super::{Act, Choice, HardBoiled, Part, Request, State};
+use fray_engine::{CombatantId, Decider, Pending, Pos};
+use std::collections::VecDeque;
+
+pub use super::setup::POLICIES;
+
+/// The request for `who`'s next action at its step.
+pub fn act_request(setup: &Setup, state: &State, who: CombatantId) -> Request {
+    let options = &setup.options;
+    let x = state.fighter(who);
+    let done_any = x.moved || x.attacks > 0 || x.acted;
+    let single_done = options.single_action && done_any;
+    let lost = x.lose_action_turn == state.turn;
+    let can_move = !x.moved && !single_done && !x.steady_shot;
+    let attacks_left = if lost || x.acted || single_done || (!options.free_disengage && x.disengaged) {
+        0
+    } else {
+        options.max_attacks.saturating_sub(x.attacks)
+    };
+    let can_act = !lost && !x.acted && x.attacks == 0 && !single_done;
+    Request::Act { can_move, attacks_left, can_act }
+}
+
+/// The wielded weapon or fists an attack uses.
+fn weapon<'a>(setup: &'a Setup, state: &State, who: CombatantId, fists: bool) -> &'a Weapon {
+    let sheet = &setup.combatants[who.index()];
+    if fists || state.fighter(who).dropped { unarmed() } else { &sheet.weapon }
+}
+
+/// The unarmed attack.
+pub fn unarmed() -> &'static Weapon {
+    static UNARMED: std::sync::LazyLock<Weapon> =
+        std::sync::LazyLock::new(|| super::setup::weapon_table()[0].1.clone());
+    &UNARMED
+}
+
+/// Why `who` cannot attack `target` with `weapon` from where it stands, if it cannot.
+pub fn out_of_reach(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    target: CombatantId,
+    weapon: &Weapon,
+) -> Option<String> {
+    let d = state.distance(who, target);
+    if weapon.ranged {
+        attack::band(&setup.options, d, weapon.range_m)
+            .is_none()
+            .then(|| format!("{:.1} m is beyond the {}'s reach (2 × {} m)", d, weapon.name, weapon.range_m))
+    } else {
+        (d > setup.options.melee_reach_m + 1e-9).then(|| format!("{d:.1} m is out of melee reach"))
+    }
+}
+
+/// Why a declared intent can no longer be carried out (USR-ROUND-4), if it cannot.
+pub fn illegal_target(setup: &Setup, state: &State, who: CombatantId, intent: &Act) -> Option<String> {
+    let target = intent.target()?;
+    let w = match intent {
+        Act::Attack { fists, .. } => weapon(setup, state, who, *fists),
+        _ => unarmed(),
+    };
+    let reach = if w.ranged { 2.0 * w.range_m } else { setup.options.melee_reach_m };
+    let d = state.distance(who, target);
+    (d > reach + move_m(setup, state, who) + 1e-9 && !(w.ranged && setup.options.beyond_extreme))
+        .then(|| "out of reach this turn".to_owned())
+}
+
+/// How far `who` may move (USR-MOVE-1, USR-LOC-5).
+pub fn move_m(setup: &Setup, state: &State, who: CombatantId) -> f64 {
+    let m = setup.options.move_m;
+    if state.fighter(who).lame { m / 2.0 } else { m }
+}
+
+/// Why an action is not allowed now, if it is not.
+pub fn illegal(setup: &Setup, state: &State, who: CombatantId, request: &Request, act: &Act) -> Option<String> {
+    let Request::Act { can_move, attacks_left, can_act } = *request else {
+        return Some("not an action request".into());
+    };
+    let x = state.fighter(who);
+    let valid = |t: CombatantId| t != who && t.index() < setup.combatants.len();
+    match *act {
+        Act::Move(to) => {
+            if !can_move {
+                return Some("no Move left this turn (or a steady shot was already fired)".into());
+            }
+            let d = x.pos.distance(to);
+            (!d.is_finite() || d > move_m(setup, state, who) + 1e-9)
+                .then(|| format!("a move of {d:.1} m is longer than {} m", move_m(setup, state, who)))
+        }
+        Act::Attack { target, fists, .. } => {
+            if attacks_left == 0 {
+                return Some("no attack left this turn".into());
+            }
+            if !valid(target) {
+                return Some("no such target".into());
+            }
+            out_of_reach(setup, state, who, target, weapon(setup, state, who, fists))
+        }
+        Act::Power(target) => {
+            if attacks_left == 0 || !valid(target) {
+                return Some("no attack left this turn, or no such target".into());
+            }
+            None
+        }
+        Act::Other { activity, target, difficulty } => {
+            if !can_act {
+                return Some("no Other activity left this turn".into());
+            }
+            match target {
+                Some(t) if !valid(t) => Some("no such target".into()),
+                Some(t)
+                    if matches!(
+                        activity,
+                        super::Activity::Grapple | super::Activity::Shove | super::Activity::Trip
+                    ) =>
+                {
+                    out_of_reach(setup, state, who, t, unarmed())
+                }
+                Some(_) => None,
+                None => (!(1..=30).contains(&difficulty)).then(|| "an unopposed difficulty runs from 1 to 30".into()),
+            }
+        }
+        Act::PickUp => (!can_act || !x.dropped).then(|| "nothing to pick up, or no action left".into()),
+        Act::End => None,
+    }
+}
+
+/// Whether a choice has the shape its request asks for.
+pub fn check(_setup: &Setup, request: &Request, choice: &Choice) -> Result<(), String> {
+    match (request, choice) {
+        (Request::Declare, Choice::Intent(_))
+        | (Request::Act { .. }, Choice::Act(_))
+        | (Request::SecondWind { .. } | Request::GmRuling { .. }, Choice::Yes(_)) => Ok(()),
+        (request, choice) => Err(format!("{choice:?} does not answer {request:?}")),
+    }
+}
+
+/// The AI.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ai;
+
+impl Decider<HardBoiled> for Ai {
+    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
+        Ok(ai_choice(setup, state, who, request))
+    }
+}
+
+fn policy_name(setup: &Setup, who: CombatantId, field: usize) -> &'static str {
+    setup.combatants[who.index()].policy.name(field)
+}
+
+/// The enemy `who` goes for (`target` policy): not out of the fight (USR-ROUND-6).
+pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
+    let side = setup.combatants[who.index()].side;
+    let turn = state.turn.max(1);
+    let enemies = (0..setup.combatants.len())
+        .filter(|&i| setup.combatants[i].side != side && !state.fighters[i].out(&setup.options, turn))
+        .map(|i| CombatantId(i as u16));
+    match policy_name(setup, who, 0) {
+        "weakest" => enemies.min_by_key(|&c| (state.fighter(c).hp, c.index())),
+        "first" => enemies.min_by_key(|c| c.index()),
+        _ => enemies.min_by(|&a, &b| state.distance(who, a).total_cmp(&state.distance(who, b)).then(a.cmp(&b))),
+    }
+}
+
+/// Whether `who` attacks with fists (`attack` policy): `brawl` always, `weapon` never, `best`
+/// when its wielded weapon is a melee weapon worse than bare hands.
+fn fists(setup: &Setup, state: &State, who: CombatantId) -> bool {
+    let w = weapon(setup, state, who, false);
+    match policy_name(setup, who, 1) {
+        "brawl" => true,
+        "weapon" => false,
+        _ => !w.ranged && w.bonus < 0,
+    }
+}
+
+/// The called shot (`called_shot` policy).
+fn called(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, ranged: bool) -> Option<Part> {
+    match policy_name(setup, who, 2) {
+        "head" => Some(Part::Head),
+        "uncovered" => {
+            let t = state.fighter(target);
+            let cover = setup.combatants[target.index()].cover.filter(|_| t.in_cover && ranged)?;
+            Part::ALL.into_iter().find(|p| cover.locations & (1 << p.face()) == 0)
+        }
+        _ => None,
+    }
+}
+
+/// The AI's answer.
+pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
+    match request {
+        Request::Declare => Choice::Intent(plan(setup, state, who)),
+        Request::Act { .. } => Choice::Act(act(setup, state, who, request)),
+        Request::SecondWind { hp, max } => {
+            let policy = match policy_name(setup, who, 4) {
+                "half_hp" => SecondWindPolicy::HalfHp,
+                "first_hit" => SecondWindPolicy::FirstHit,
+                "when_down" => SecondWindPolicy::WhenDown,
+                "never" => SecondWindPolicy::Never,
+                _ => setup.options.second_wind_policy,
+            };
+            Choice::Yes(super::run::wants_second_wind(policy, *hp, *max))
+        }
+        Request::GmRuling { .. } => Choice::Yes(true),
+    }
+}
+
+/// The AI's intent for the turn: attack its target (closing in first if need be), or move.
+fn plan(setup: &Setup, state: &State, who: CombatantId) -> Option<Act> {
+    let target = choose_target(setup, state, who)?;
+    let fists = fists(setup, state, who);
+    let w = weapon(setup, state, who, fists);
+    let attack = Act::Attack { target, fists, called: called(setup, state, who, target, w.ranged), off_balance: false };
+    if out_of_reach(setup, state, who, target, w).is_none() {
+        return Some(attack);
+    }
+    let staying = policy_name(setup, who, 3) == "stay" && state.fighter(who).in_cover;
+    if staying || policy_name(setup, who, 5) == "hold" {
+        return None;
+    }
+    if setup.options.single_action || illegal_target(setup, state, who, &attack).is_some() {
+        return Some(Act::Move(toward(setup, state, who, target, w)));
+    }
+    Some(attack)
+}
+
+/// The point `who` moves to, closing on `target` to strike with `w`.
+fn toward(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, w: &Weapon) -> Pos {
+    let from = state.fighter(who).pos;
+    let to = state.fighter(target).pos;
+    let d = from.distance(to);
+    let want = if w.ranged { w.range_m } else { setup.options.melee_reach_m * 0.5 };
+    let step = (d - want).clamp(0.0, move_m(setup, state, who));
+    if d <= 0.0 {
+        return from;
+    }
+    Pos { x: from.x + (to.x - from.x) * step / d, y: from.y + (to.y - from.y) * step / d }
+}
+
+/// The AI's next action at its step.
+fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act {
+    let Request::Act { can_move, attacks_left, can_act } = *request else { return Act::End };
+    let x = state.fighter(who);
+    let fists = fists(setup, state, who);
+    if x.dropped && can_act && !fists && policy_name(setup, who, 1) != "brawl" && attacks_left == 0 {
+        return Act::PickUp;
+    }
+    let Some(target) = choose_target(setup, state, who) else { return Act::End };
+    let w = weapon(setup, state, who, fists);
+    if attacks_left > 0 && out_of_reach(setup, state, who, target, w).is_none() {
+        return Act::Attack { target, fists, called: called(setup, state, who, target, w.ranged), off_balance: false };
+    }
+    let staying = policy_name(setup, who, 3) == "stay" && x.in_cover;
+    if can_move
+        && !staying
+        && policy_name(setup, who, 5) == "close"
+        && out_of_reach(setup, state, who, target, w).is_some()
+    {
+        let to = toward(setup, state, who, target, w);
+        if to.distance(x.pos) > 1e-9 {
+            return Act::Move(to);
+        }
+    }
+    if x.dropped && can_act {
+        return Act::PickUp;
+    }
+    Act::End
+}
+
+/// A scripted decider for tests and worked examples: each combatant's queued answers first, the
+/// AI after them.
+#[derive(Clone, Debug, Default)]
+pub struct Script {
+    queues: Vec<VecDeque<Choice>>,
+}
+
+impl Script {
+    /// An empty script for `n` combatants.
+    pub fn new(n: usize) -> Script {
+        Script { queues: vec![VecDeque::new(); n] }
+    }
+
+    /// Queues `choice` as `who`'s next answer.
+    pub fn push(&mut self, who: usize, choice: Choice) -> &mut Script {
+        self.queues[who].push_back(choice);
+        self
+    }
+}
+
+impl Decider<HardBoiled> for Script {
+    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
+        let queue = &mut self.queues[who.index()];
+        if queue.front().is_some_and(|c| check(setup, request, c).is_ok()) {
+            return Ok(queue.pop_front().unwrap_or(Choice::Yes(false)));
+        }
+        Ok(ai_choice(setup, state, who, request))
+    }
+}

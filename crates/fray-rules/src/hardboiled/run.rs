@@ -1,0 +1,723 @@
+//! One `hardboiled` fight: combat turns of Declare, Initiative and Resolve (USR-ROUND-1).
+
+use super::attack;
+use super::options::{InitiativeTie, SecondWindPolicy, Undeclared};
+use super::setup::{Attr, Weapon};
+use super::{Act, Choice, Event, HardBoiled, List, Opportunity, Part, Request, Roll};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Reason, SideId, Sink};
+
+type F<'f, 'a, D, P, S> = &'f mut Fight<'a, HardBoiled, D, P, S>;
+
+pub(super) fn run<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: &mut Fight<'_, HardBoiled, D, P, S>,
+) -> Result<FightResult, FightError> {
+    let setup = fight.setup();
+    // Maximum HP (USR-TRACK-1/2), in roster order: the Action die, then the Wits die.
+    for (i, sheet) in setup.combatants.iter().enumerate() {
+        if sheet.hp_max.is_none() {
+            let who = CombatantId(i as u16);
+            let (a, w) = (sheet.die(Attr::Action), sheet.die(Attr::Wits));
+            let (faces, max) = if setup.options.hp_maximum {
+                ([0, 0], i32::from(a) + i32::from(w))
+            } else {
+                let fa = die(fight, who, a, "max HP (Action)")?;
+                let fw = die(fight, who, w, "max HP (Wits)")?;
+                ([fa, fw], i32::from(fa) + i32::from(fw))
+            };
+            fight.emit(Event::HpSet { who, faces, max });
+        }
+    }
+    let mut ended = None;
+    if let Some(result) = end_check(fight, &mut ended, 0) {
+        return Ok(result);
+    }
+    for turn in 1..=setup.max_turns {
+        fight.emit(Event::TurnStarted { turn });
+        declare(fight)?;
+        let order = initiative(fight, turn)?;
+        let steps = order.last().map_or(0, |o| o.1 + 1);
+        for step in 0..steps {
+            // Tied combatants under `simultaneous` all act, whatever befalls them in the step.
+            let members: List<CombatantId, 4> =
+                order.iter().filter(|o| o.1 == step && fight.state().fighter(o.0).able(turn)).map(|o| o.0).collect();
+            for who in members {
+                if !simultaneous(fight) && !fight.state().fighter(who).able(turn) {
+                    continue;
+                }
+                act_turn(fight, &mut ended, who)?;
+                if let Some(result) = ended {
+                    return Ok(result);
+                }
+            }
+        }
+        if let Some(result) = end_check(fight, &mut ended, turn) {
+            return Ok(result);
+        }
+    }
+    let result = FightResult { outcome: Outcome::Stalemate, length: setup.max_turns };
+    fight.emit(Event::Ended { result });
+    Ok(result)
+}
+
+/// One face of a die with `sides` sides.
+fn die<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    sides: u8,
+    what: &'static str,
+) -> Result<u8, FightError> {
+    fight.roll(u32::from(sides), Reason::new(who, what)).map(|f| f as u8)
+}
+
+/// The end (USR-ROUND-6): combatants not out of the fight on fewer than two sides; under
+/// `down_only`, also when nobody left can act (a stalemate).
+fn end_check<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    ended: &mut Option<FightResult>,
+    turn: u32,
+) -> Option<FightResult> {
+    if ended.is_some() {
+        return *ended;
+    }
+    let setup = fight.setup();
+    let state = fight.state();
+    let now = turn.max(1);
+    let (mut first, mut two) = (None::<SideId>, false);
+    for (i, x) in state.fighters.iter().enumerate() {
+        if x.out(&setup.options, now) {
+            continue;
+        }
+        let side = setup.combatants[i].side;
+        match first {
+            None => first = Some(side),
+            Some(s) if s != side => two = true,
+            Some(_) => {}
+        }
+    }
+    let outcome = if two {
+        if setup.options.down_only && !state.fighters.iter().any(|x| x.able(now)) {
+            Outcome::Stalemate
+        } else {
+            return None;
+        }
+    } else {
+        first.map_or(Outcome::Mutual, Outcome::Side)
+    };
+    let result = FightResult { outcome, length: turn };
+    fight.emit(Event::Ended { result });
+    *ended = Some(result);
+    Some(result)
+}
+
+/// The Declare phase (USR-ROUND-2): every able combatant may state an intent.
+fn declare<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>) -> Result<(), FightError> {
+    let turn = fight.state().turn;
+    for i in 0..fight.state().fighters.len() {
+        let who = CombatantId(i as u16);
+        if !fight.state().fighter(who).able(turn) {
+            continue;
+        }
+        let request = Request::Declare;
+        if fight.passes_optional(who, &request) {
+            continue;
+        }
+        if let Choice::Intent(Some(intent)) = fight.decide(who, &request)? {
+            fight.emit(Event::Declared { who, intent });
+        }
+    }
+    Ok(())
+}
+
+/// Initiative (USR-INIT-1..6) and the order of the turn.
+fn initiative<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    turn: u32,
+) -> Result<List<(CombatantId, u8), 8>, FightError> {
+    let setup = fight.setup();
+    let options = &setup.options;
+    let mut scores: List<(CombatantId, i32, u8), 8> = List::new();
+    for (i, sheet) in setup.combatants.iter().enumerate() {
+        let who = CombatantId(i as u16);
+        let x = fight.state().fighter(who);
+        if !x.able(turn) {
+            continue;
+        }
+        let ego = !options.ego_initiative_never && matches!(x.declared, Some(Act::Power(_)));
+        let sides = sheet.die(if ego { Attr::Ego } else { Attr::Action });
+        let natural = die(fight, who, sides, "initiative")?;
+        let bonus = reach_bonus(fight, who);
+        fight.emit(Event::Initiative { who, roll: Roll { die: sides, natural, total: i32::from(natural) }, bonus });
+        scores.push((who, i32::from(natural) + bonus, sides));
+    }
+    // Highest first; ties by the option (USR-INIT-4).
+    scores.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut order: List<(CombatantId, u8), 8> = List::new();
+    let mut step = 0u8;
+    let mut k = 0;
+    while k < scores.len() {
+        let end = (k..scores.len()).find(|&j| scores[j].1 != scores[k].1).unwrap_or(scores.len());
+        let mut tied: List<(CombatantId, u8), 8> = scores[k..end].iter().map(|s| (s.0, s.2)).collect();
+        match options.initiative_tie {
+            InitiativeTie::Simultaneous => {
+                for (who, _) in &tied {
+                    order.push((*who, step));
+                }
+                step += 1;
+            }
+            InitiativeTie::Reroll | InitiativeTie::LargerDie => {
+                if options.initiative_tie == InitiativeTie::LargerDie {
+                    tied.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+                }
+                for who in break_ties(fight, &tied, options.initiative_tie == InitiativeTie::LargerDie)? {
+                    order.push((who, step));
+                    step += 1;
+                }
+            }
+        }
+        k = end;
+    }
+    fight.emit(Event::Order { order: order.clone() });
+    Ok(order)
+}
+
+/// Orders tied combatants by rerolls among themselves until no tie remains; under `larger_die`
+/// the larger die goes first and only equal dice reroll.
+fn break_ties<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    tied: &[(CombatantId, u8)],
+    larger_die: bool,
+) -> Result<List<CombatantId, 8>, FightError> {
+    if tied.len() == 1 {
+        return Ok(smallvec::smallvec![tied[0].0]);
+    }
+    if larger_die && tied.iter().any(|t| t.1 != tied[0].1) {
+        let mut out = List::new();
+        let mut k = 0;
+        while k < tied.len() {
+            let end = (k..tied.len()).find(|&j| tied[j].1 != tied[k].1).unwrap_or(tied.len());
+            out.extend(break_ties(fight, &tied[k..end], false)?);
+            k = end;
+        }
+        return Ok(out);
+    }
+    let mut rolls: List<(CombatantId, u8, u8), 8> = List::new();
+    for &(who, sides) in tied {
+        let face = die(fight, who, sides, "initiative tie")?;
+        fight.emit(Event::TieBreak { who, face });
+        rolls.push((who, face, sides));
+    }
+    rolls.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut out = List::new();
+    let mut k = 0;
+    while k < rolls.len() {
+        let end = (k..rolls.len()).find(|&j| rolls[j].1 != rolls[k].1).unwrap_or(rolls.len());
+        let group: List<(CombatantId, u8), 8> = rolls[k..end].iter().map(|r| (r.0, r.2)).collect();
+        out.extend(break_ties(fight, &group, false)?);
+        k = end;
+    }
+    Ok(out)
+}
+
+/// The reach bonus to initiative (USR-INIT-6): in the first turn an enemy is within reach, a
+/// longer melee weapon than every such enemy's.
+fn reach_bonus<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, who: CombatantId) -> i32 {
+    let setup = fight.setup();
+    let options = &setup.options;
+    let x = fight.state().fighter(who);
+    if options.reach_bonus == 0 || !x.started_engaged || x.engaged_before {
+        return 0;
+    }
+    let mine = &setup.combatants[who.index()];
+    if mine.weapon.ranged || x.dropped {
+        return 0;
+    }
+    let state = fight.state();
+    let longer = (0..setup.combatants.len()).all(|j| {
+        let other = CombatantId(j as u16);
+        setup.combatants[j].side == mine.side
+            || state.fighters[j].down()
+            || state.distance(who, other) > options.melee_reach_m + 1e-9
+            || setup.combatants[j].weapon.ranged
+            || mine.weapon.reach > setup.combatants[j].weapon.reach
+    });
+    if longer { options.reach_bonus } else { 0 }
+}
+
+/// One combatant's step: its Move and its Attack or Other activity (USR-ACT-2/3).
+fn act_turn<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    ended: &mut Option<FightResult>,
+    who: CombatantId,
+) -> Result<(), FightError> {
+    let options = &fight.setup().options;
+    for _ in 0..(4 + options.max_attacks as usize) {
+        let request = super::policy::act_request(fight.setup(), fight.state(), who);
+        let Request::Act { can_move, attacks_left, can_act } = request else { unreachable!("an action request") };
+        if !can_move && attacks_left == 0 && !can_act {
+            return Ok(());
+        }
+        let Choice::Act(act) = fight.decide(who, &request)? else { unreachable!("checked by check_choice") };
+        if act == Act::End {
+            return Ok(());
+        }
+        if let Some(reason) = super::policy::illegal(fight.setup(), fight.state(), who, &request, &act) {
+            return Err(FightError::IllegalChoice { who, reason });
+        }
+        perform(fight, ended, who, act)?;
+        if ended.is_some() || !fight.state().fighter(who).able(fight.state().turn) && !simultaneous(fight) {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+fn simultaneous<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>) -> bool {
+    fight.setup().options.initiative_tie == InitiativeTie::Simultaneous
+}
+
+/// Whether an action carries out the declaration (USR-ROUND-2..4); `Err` when the declared
+/// action is lost or the undeclared one fails.
+fn declared<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    act: &Act,
+) -> Result<Result<bool, &'static str>, FightError> {
+    let setup = fight.setup();
+    let options = &setup.options;
+    let state = fight.state();
+    let turn = state.turn;
+    let Some(intent) = state.fighter(who).declared else {
+        // Undeclared (USR-ROUND-3).
+        return Ok(match options.undeclared {
+            Undeclared::Resolve => Ok(false),
+            Undeclared::FailIfTargetActedOn => match act.target() {
+                Some(t) if state.fighter(t).acted_on => Err("undeclared, and its target was acted on this turn"),
+                _ => Ok(false),
+            },
+            Undeclared::GmPrompt => {
+                if fight.decide(who, &Request::GmRuling { act: *act })? == Choice::Yes(true) {
+                    Ok(false)
+                } else {
+                    Err("undeclared: the GM rules it a failure")
+                }
+            }
+        });
+    };
+    if intent.kind() != act.kind() {
+        return Ok(Ok(false));
+    }
+    match (intent.target(), act.target()) {
+        (Some(planned), Some(now)) if planned != now => {
+            let gone = state.fighter(planned).out(options, turn)
+                || super::policy::illegal_target(setup, state, who, &intent).is_some();
+            if !gone {
+                return Ok(Ok(false));
+            }
+            // The declared target is gone (USR-ROUND-4).
+            Ok(if options.retarget_lost { Err("its declared target is gone: the action is lost") } else { Ok(true) })
+        }
+        _ => Ok(Ok(true)),
+    }
+}
+
+/// Performs one action.
+fn perform<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    ended: &mut Option<FightResult>,
+    who: CombatantId,
+    act: Act,
+) -> Result<(), FightError> {
+    match act {
+        Act::Move(to) => {
+            let setup = fight.setup();
+            let x = fight.state().fighter(who);
+            let home = setup.combatants[who.index()].position;
+            let in_cover = setup.combatants[who.index()].cover.is_some() && to.distance(home) < 1e-9;
+            fight.emit(Event::Moved { who, from: x.pos, to, in_cover });
+            Ok(())
+        }
+        Act::PickUp => {
+            fight.emit(Event::PickedUp { who });
+            Ok(())
+        }
+        Act::End => Ok(()),
+        _ => {
+            let declared = match declared(fight, who, &act)? {
+                Ok(d) => d,
+                Err(why) => {
+                    fight.emit(Event::Failed { who, act, why });
+                    return Ok(());
+                }
+            };
+            if act.kind() == 2 || matches!(act, Act::Other { .. }) {
+                return other(fight, ended, who, act, declared);
+            }
+            attack(fight, ended, who, act, declared)
+        }
+    }
+}
+
+/// A confirm d10 on an opportunity (USR-CRIT-2, USR-FUM-2).
+fn confirm<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    kind: Opportunity,
+) -> Result<bool, FightError> {
+    let face = die(fight, who, 10, "confirm")?;
+    let confirmed = match kind {
+        Opportunity::Critical => face == 10,
+        Opportunity::Fumble => face == 1,
+    };
+    fight.emit(Event::Confirm { who, kind, face, confirmed });
+    Ok(confirmed)
+}
+
+/// The fumble's effect (USR-FUM-4).
+fn fumble<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, who: CombatantId) {
+    let effect = fight.setup().options.fumble_effect;
+    fight.emit(Event::Fumbled { who, effect });
+}
+
+/// An attack or a power: a melee (or Ego) contest, or a ranged roll against a difficulty.
+fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    ended: &mut Option<FightResult>,
+    who: CombatantId,
+    act: Act,
+    declared: bool,
+) -> Result<(), FightError> {
+    let setup = fight.setup();
+    let options = &setup.options;
+    let unarmed = super::policy::unarmed();
+    let (target, fists, called, off_balance) = match act {
+        Act::Attack { target, fists, called, off_balance } => (target, fists, called, off_balance),
+        Act::Power(target) => (target, true, None, false),
+        _ => unreachable!("an attack"),
+    };
+    let sheet = &setup.combatants[who.index()];
+    let x = fight.state().fighter(who);
+    let weapon: &Weapon =
+        if matches!(act, Act::Power(_)) { unarmed } else { attack::weapon_of(sheet, x, fists, unarmed) };
+    let multi = options.multi_attack_penalty * i32::from(x.attacks);
+    let moved = x.moved;
+    if weapon.ranged {
+        // An unopposed roll against the band's difficulty (USR-RNG-1..9).
+        let d = fight.state().distance(who, target);
+        let (band, base) = attack::band(options, d, weapon.range_m).unwrap_or((4, 14));
+        let difficulty = base + if called.is_some() { options.called_shot_penalty } else { 0 };
+        let sides = sheet.die(Attr::Action);
+        let natural = die(fight, who, sides, "attack")?;
+        let moving = if moved || off_balance { options.moving_shot_penalty } else { 0 };
+        let total = i32::from(natural) + sheet.specialism_bonus(Attr::Action, &["shooting"]) - multi - moving;
+        let mut hit = if options.greater_than { total > difficulty } else { total >= difficulty };
+        let mut margin = total - difficulty;
+        let (mut critical, mut fumbled) = (false, false);
+        if options.ranged_crits && natural == sides && confirm(fight, who, Opportunity::Critical)? {
+            critical = true;
+            if options.crit_forces_hit && !hit {
+                hit = true;
+                margin = 0;
+            }
+        } else if options.ranged_crits && natural == 1 && confirm(fight, who, Opportunity::Fumble)? {
+            fumbled = true;
+            if options.fumble_forces_miss {
+                hit = false;
+            }
+        }
+        let roll = Roll { die: sides, natural, total };
+        fight.emit(Event::Contest {
+            who,
+            act,
+            roll,
+            against: None,
+            difficulty: Some(difficulty),
+            margin,
+            success: hit,
+            critical,
+            declared,
+        });
+        if fumbled {
+            fumble(fight, who);
+        }
+        if hit {
+            let face = match called {
+                Some(part) => part.face(),
+                None => die(fight, who, 10, "location")?,
+            };
+            let point_blank = band == 0 && options.point_blank_max;
+            let rolled = if point_blank { weapon.damage.max() } else { damage_roll(fight, who, weapon)? };
+            let base = margin.max(0) + rolled;
+            let weapon_damage = Some(rolled);
+            hit_target(fight, ended, who, target, base, face, called.is_some(), weapon_damage, critical, true, weapon)?;
+        }
+        return Ok(());
+    }
+    // A contest (USR-ATK-1..6).
+    let target_sheet = &setup.combatants[target.index()];
+    let attr = attack::contest_attribute(options, &act);
+    let (a_sides, d_sides) = (sheet.die(attr), target_sheet.die(attr));
+    let t = fight.state().fighter(target);
+    let def_weapon = attack::weapon_of(target_sheet, t, false, unarmed);
+    let melee_bonus = |w: &Weapon| if w.ranged || matches!(act, Act::Power(_)) { 0 } else { w.bonus };
+    let a_mod = sheet.specialism_bonus(attr, attack::attacker_tags(&act, weapon)) + melee_bonus(weapon) - multi;
+    let armour = if matches!(act, Act::Attack { .. }) { attack::defence_armour(options, target_sheet) } else { 0 };
+    let d_mod = target_sheet.specialism_bonus(attr, attack::defender_tags(&act, weapon))
+        + melee_bonus(def_weapon)
+        + armour
+        + if called.is_some() { options.called_shot_penalty } else { 0 };
+    let (mut an, mut dn);
+    let mut tries = 0;
+    loop {
+        an = die(fight, who, a_sides, "attack")?;
+        dn = die(fight, target, d_sides, "defence")?;
+        tries += 1;
+        let margin = (i32::from(an) + a_mod) - (i32::from(dn) + d_mod);
+        if !(options.tie_reroll && margin == 0 && tries < 100) {
+            break;
+        }
+    }
+    let roll = Roll { die: a_sides, natural: an, total: i32::from(an) + a_mod };
+    let against = Roll { die: d_sides, natural: dn, total: i32::from(dn) + d_mod };
+    let mut margin = roll.total - against.total;
+    let (mut critical, mut fumbled) = (false, false);
+    if an == a_sides && dn == 1 && confirm(fight, who, Opportunity::Critical)? {
+        critical = true;
+        margin += armour;
+        if options.crit_forces_hit && margin <= 0 {
+            margin = 1;
+        }
+    } else if an == 1 && dn == d_sides && confirm(fight, who, Opportunity::Fumble)? {
+        fumbled = true;
+    }
+    let mut hit = margin > 0;
+    if fumbled && options.fumble_forces_miss {
+        hit = false;
+    }
+    fight.emit(Event::Contest {
+        who,
+        act,
+        roll,
+        against: Some(against),
+        difficulty: None,
+        margin,
+        success: hit,
+        critical,
+        declared,
+    });
+    if fumbled {
+        fumble(fight, who);
+    }
+    if hit {
+        let face = match called {
+            Some(part) => part.face(),
+            None => die(fight, who, 10, "location")?,
+        };
+        hit_target(fight, ended, who, target, margin, face, called.is_some(), None, critical, false, weapon)?;
+    }
+    Ok(())
+}
+
+/// A gun's damage roll (USR-RNG-8).
+fn damage_roll<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    weapon: &Weapon,
+) -> Result<i32, FightError> {
+    let mut total = weapon.damage.plus;
+    for _ in 0..weapon.damage.dice {
+        total += i32::from(die(fight, who, weapon.damage.sides, "damage")?);
+    }
+    Ok(total)
+}
+
+/// An Other activity (USR-ACT-4/5): a contest with an opponent, or an unopposed roll.
+fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    ended: &mut Option<FightResult>,
+    who: CombatantId,
+    act: Act,
+    declared: bool,
+) -> Result<(), FightError> {
+    let setup = fight.setup();
+    let options = &setup.options;
+    let Act::Other { activity, target, difficulty } = act else { return Ok(()) };
+    let sheet = &setup.combatants[who.index()];
+    let attr = attack::contest_attribute(options, &act);
+    let sides = sheet.die(attr);
+    let unarmed = super::policy::unarmed();
+    let a_mod = sheet.specialism_bonus(attr, attack::attacker_tags(&act, unarmed));
+    let Some(target) = target else {
+        let natural = die(fight, who, sides, activity.name())?;
+        let total = i32::from(natural) + a_mod;
+        let mut success = total >= difficulty;
+        let mut margin = total - difficulty;
+        let mut critical = false;
+        if options.ranged_crits && natural == sides && confirm(fight, who, Opportunity::Critical)? {
+            critical = true;
+            if options.crit_forces_hit && !success {
+                success = true;
+                margin = 0;
+            }
+        } else if options.ranged_crits
+            && natural == 1
+            && confirm(fight, who, Opportunity::Fumble)?
+            && options.fumble_forces_miss
+        {
+            success = false;
+        }
+        let roll = Roll { die: sides, natural, total };
+        fight.emit(Event::Contest {
+            who,
+            act,
+            roll,
+            against: None,
+            difficulty: Some(difficulty),
+            margin,
+            success,
+            critical,
+            declared,
+        });
+        return Ok(());
+    };
+    let target_sheet = &setup.combatants[target.index()];
+    let d_sides = target_sheet.die(attr);
+    let d_mod = target_sheet.specialism_bonus(attr, attack::defender_tags(&act, unarmed));
+    let (mut an, mut dn);
+    let mut tries = 0;
+    loop {
+        an = die(fight, who, sides, activity.name())?;
+        dn = die(fight, target, d_sides, "resist")?;
+        tries += 1;
+        if !(options.tie_reroll && i32::from(an) + a_mod == i32::from(dn) + d_mod && tries < 100) {
+            break;
+        }
+    }
+    let roll = Roll { die: sides, natural: an, total: i32::from(an) + a_mod };
+    let against = Roll { die: d_sides, natural: dn, total: i32::from(dn) + d_mod };
+    let mut margin = roll.total - against.total;
+    let (mut fumbled, mut critical) = (false, false);
+    if an == sides && dn == 1 && confirm(fight, who, Opportunity::Critical)? {
+        // A critical success (USR-CRIT-6).
+        critical = true;
+        if options.crit_forces_hit && margin <= 0 {
+            margin = 1;
+        }
+    } else if an == 1 && dn == d_sides && confirm(fight, who, Opportunity::Fumble)? {
+        fumbled = true;
+    }
+    let success = margin > 0 && !(fumbled && options.fumble_forces_miss);
+    fight.emit(Event::Contest {
+        who,
+        act,
+        roll,
+        against: Some(against),
+        difficulty: None,
+        margin,
+        success,
+        critical,
+        declared,
+    });
+    if fumbled {
+        fumble(fight, who);
+    }
+    if success && options.other_damage {
+        let face = die(fight, who, 10, "location")?;
+        hit_target(fight, ended, who, target, margin, face, false, None, false, false, unarmed)?;
+    }
+    Ok(())
+}
+
+/// A hit on `target` (USR-DMG-1): location, cover, armour, ward, HP, the KO tally, Second Wind,
+/// Down.
+#[allow(clippy::too_many_arguments, reason = "the hit's whole description")]
+fn hit_target<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    ended: &mut Option<FightResult>,
+    by: CombatantId,
+    target: CombatantId,
+    base: i32,
+    face: u8,
+    called: bool,
+    weapon_damage: Option<i32>,
+    critical: bool,
+    ranged: bool,
+    weapon: &Weapon,
+) -> Result<(), FightError> {
+    let setup = fight.setup();
+    let options = &setup.options;
+    let turn = fight.state().turn;
+    let o = attack::outcome(setup, fight.state(), target, base, face, critical, ranged, weapon);
+    let x = fight.state().fighter(target);
+    let was_out = x.out(options, turn);
+    let hp = x.hp - o.hp_loss;
+    let tally = x.tally + if options.ko_hp_lost { o.hp_loss } else { o.recorded };
+    fight.emit(Event::Hit {
+        by,
+        target,
+        face,
+        called,
+        base,
+        weapon_damage,
+        cover_stopped: o.cover_stopped,
+        stop: o.stop,
+        ward: o.ward,
+        critical,
+        recorded: o.recorded,
+        hp_loss: o.hp_loss,
+        hp,
+        tally,
+    });
+    if o.cover_stopped {
+        return Ok(());
+    }
+    let max = fight.state().fighter(target).hp_max;
+    // Knocked out (USR-TRACK-4..7).
+    if !fight.state().fighter(target).knocked_out(turn) && tally >= attack::ko_threshold(options, max) && tally > 0 {
+        let until = options.ko_turns.map_or(u32::MAX, |n| turn + n);
+        fight.emit(Event::KnockedOut { who: target, until });
+    }
+    // Debilitating effects (USR-LOC-5).
+    if options.debilitating && o.hp_loss > 0 && o.hp_loss >= (max + 3) / 4 {
+        match Part::of(face) {
+            Part::RightArm | Part::LeftArm if !fight.state().fighter(target).dropped => {
+                fight.emit(Event::Dropped { who: target })
+            }
+            Part::RightLeg | Part::LeftLeg if !fight.state().fighter(target).lame => {
+                fight.emit(Event::Lamed { who: target })
+            }
+            _ => {}
+        }
+    }
+    // The Second Wind window (USR-RES-6/7).
+    let x = fight.state().fighter(target);
+    let holder = !options.second_wind_heroes || setup.combatants[target.index()].hero;
+    let struck = !options.second_wind_on_damage || o.hp_loss >= 1;
+    if holder && struck && !x.second_wind_used && !x.knocked_out(turn) {
+        let request = Request::SecondWind { hp: x.hp, max };
+        if fight.decide(target, &request)? == Choice::Yes(true) {
+            let value = attack::second_wind(options, max);
+            let x = fight.state().fighter(target);
+            let hp = if options.second_wind_uncapped { x.hp + value } else { (x.hp + value).min(max.max(x.hp)) };
+            let line = format!("{} grits their teeth and catches a second wind", setup.combatants[target.index()].name);
+            fight.emit(Event::SecondWind { who: target, gained: hp - x.hp, hp, line });
+        }
+    }
+    if fight.state().fighter(target).down() {
+        fight.emit(Event::Down { who: target });
+    }
+    if !was_out && fight.state().fighter(target).out(options, turn) {
+        fight.emit(Event::Out { who: target });
+    }
+    end_check(fight, ended, turn);
+    Ok(())
+}
+
+/// The AI's Second Wind policy (USR-RES-8).
+pub(super) fn wants_second_wind(policy: SecondWindPolicy, hp: i32, max: i32) -> bool {
+    match policy {
+        SecondWindPolicy::HalfHp => 2 * hp <= max,
+        SecondWindPolicy::FirstHit => true,
+        SecondWindPolicy::WhenDown => hp <= 0,
+        SecondWindPolicy::Never => false,
+    }
+}

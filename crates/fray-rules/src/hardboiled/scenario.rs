@@ -1,0 +1,416 @@
+//! Reading a `hardboiled` scenario file into a validated [`Setup`].
+
+use super::options::Options;
+use super::setup::{
+    ALL, Armour, Attr, COVER_PRESETS, Cover, Damage, Locations, POLICIES, Policy, Setup, Sheet, Specialism, Weapon,
+    armour_table, weapon_table,
+};
+use crate::did_you_mean;
+use crate::scenario::ScenarioError;
+use fray_engine::{Pos, SideId};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// The turn cap when a scenario gives none.
+pub const DEFAULT_MAX_TURNS: u32 = 100;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    rules: Rules,
+    combatants: Vec<Spanned<CombatantToml>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Rules {
+    #[allow(dead_code, reason = "read by the dispatcher; kept here so the key is known")]
+    ruleset: String,
+    #[serde(default)]
+    options: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
+    max_turns: Option<Spanned<u32>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CombatantToml {
+    name: Spanned<String>,
+    side: String,
+    #[serde(default)]
+    hero: bool,
+    action: Spanned<u32>,
+    wits: Spanned<u32>,
+    ego: Spanned<u32>,
+    #[serde(default)]
+    specialisms: Vec<Spanned<SpecialismToml>>,
+    hp_max: Option<Spanned<i64>>,
+    hp: Option<Spanned<i64>>,
+    #[serde(default)]
+    second_wind_used: bool,
+    weapon: Option<Spanned<WeaponRef>>,
+    #[serde(default)]
+    armour: Vec<Spanned<ArmourRef>>,
+    ward: Option<Spanned<i64>>,
+    position: Option<Spanned<PositionToml>>,
+    cover: Option<Spanned<CoverToml>>,
+    #[serde(default)]
+    policy: BTreeMap<Spanned<String>, Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpecialismToml {
+    name: String,
+    attribute: Spanned<String>,
+    #[serde(default)]
+    tags: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum WeaponRef {
+    Table(String),
+    Custom(WeaponToml),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WeaponToml {
+    /// A table entry to start from (under `weapon_table = pulp_placeholder`).
+    base: Option<Spanned<String>>,
+    name: Option<String>,
+    kind: Option<Spanned<String>>,
+    bonus: Option<i32>,
+    damage: Option<Spanned<String>>,
+    range_m: Option<Spanned<f64>>,
+    brawling: Option<bool>,
+    reach: Option<i32>,
+    penetration: Option<i32>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ArmourRef {
+    Table(String),
+    Custom(ArmourToml),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ArmourToml {
+    name: String,
+    stop: Spanned<i32>,
+    locations: Spanned<Vec<u8>>,
+    #[serde(default)]
+    natural: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum PositionToml {
+    Line(f64),
+    Plane([f64; 2]),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CoverToml {
+    preset: Option<Spanned<String>>,
+    locations: Option<Spanned<Vec<u8>>>,
+    #[serde(default = "one")]
+    hardness: Spanned<i32>,
+}
+
+fn one() -> Spanned<i32> {
+    Spanned::new(0..0, 1)
+}
+
+/// Reads a `hardboiled` scenario. `sets` are `--set name=value` overrides, applied after the file.
+pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, ScenarioError> {
+    let parsed: File = toml::from_str(text).map_err(|e| ScenarioError::from_toml(file, text, &e))?;
+    let err = |span: std::ops::Range<usize>, message: String| ScenarioError::at(file, text, span, message);
+    let word = |w: &Spanned<String>, choices: &[&str], what: &str| -> Result<usize, ScenarioError> {
+        choices.iter().position(|c| *c == w.get_ref()).ok_or_else(|| {
+            let hint = did_you_mean(w.get_ref(), choices.iter().copied())
+                .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
+            err(w.span(), format!("unknown {what} `{}`, expected one of {}{hint}", w.get_ref(), choices.join(", ")))
+        })
+    };
+    let mut options = Options::default();
+    for (name, value) in &parsed.rules.options {
+        let text_value = match value.get_ref() {
+            toml::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        options.set(name.get_ref(), &text_value).map_err(|message| {
+            let span = if message.starts_with("unknown option") { name.span() } else { value.span() };
+            err(span, message)
+        })?;
+    }
+    for (name, value) in sets {
+        options
+            .set(name, value)
+            .map_err(|message| ScenarioError::whole("--set", format!("{name}={value}: {message}")))?;
+    }
+    let max_turns = match &parsed.rules.max_turns {
+        Some(cap) if *cap.get_ref() == 0 => return Err(err(cap.span(), "expected a turn cap of at least 1".into())),
+        Some(cap) => *cap.get_ref(),
+        None => DEFAULT_MAX_TURNS,
+    };
+    if parsed.combatants.len() > 64 {
+        return Err(ScenarioError::whole(file, "at most 64 combatants"));
+    }
+    let weapons = weapon_table();
+    let armours = armour_table();
+    let locations = |l: &Spanned<Vec<u8>>| -> Result<Locations, ScenarioError> {
+        let mut mask = 0;
+        for &f in l.get_ref() {
+            if !(1..=10).contains(&f) {
+                return Err(err(l.span(), format!("expected locations from 1 to 10, found {f}")));
+            }
+            mask |= 1 << f;
+        }
+        Ok(mask)
+    };
+    let mut sides: Vec<String> = Vec::new();
+    let mut combatants: Vec<Sheet> = Vec::new();
+    for spanned in &parsed.combatants {
+        let c = spanned.get_ref();
+        if combatants.iter().any(|s| &s.name == c.name.get_ref()) {
+            return Err(err(c.name.span(), format!("a second combatant named `{}`", c.name.get_ref())));
+        }
+        let side = match sides.iter().position(|s| s == &c.side) {
+            Some(i) => i,
+            None => {
+                sides.push(c.side.clone());
+                sides.len() - 1
+            }
+        };
+        // Attribute dice (USR-DICE-1/2).
+        let allowed: &[u32] = if options.free_dice { &[4, 6, 8, 10, 12] } else { &[6, 8, 10] };
+        let mut dice = [0u8; 3];
+        for (i, d) in [&c.action, &c.wits, &c.ego].into_iter().enumerate() {
+            if !allowed.contains(d.get_ref()) {
+                return Err(err(
+                    d.span(),
+                    format!("expected an attribute die of {:?} (a d-size), found {}", allowed, d.get_ref()),
+                ));
+            }
+            dice[i] = *d.get_ref() as u8;
+        }
+        if !options.free_dice {
+            let mut sorted = dice;
+            sorted.sort_unstable();
+            if sorted != [6, 8, 10] {
+                return Err(err(
+                    spanned.span(),
+                    "under `attribute_dice_check = strict` Action, Wits and Ego are d6, d8 and d10, one each".into(),
+                ));
+            }
+        }
+        let mut specialisms = Vec::new();
+        for s in &c.specialisms {
+            let st = s.get_ref();
+            let attribute =
+                [Attr::Action, Attr::Wits, Attr::Ego][word(&st.attribute, &["action", "wits", "ego"], "attribute")?];
+            let mut tags = st.tags.clone();
+            if tags.is_empty() {
+                tags.push(st.name.to_lowercase());
+            }
+            specialisms.push(Specialism { name: st.name.clone(), attribute, tags });
+        }
+        let hp_max = match &c.hp_max {
+            Some(h) if !(1..=1000).contains(h.get_ref()) => {
+                return Err(err(h.span(), format!("expected hp_max from 1 to 1000, found {}", h.get_ref())));
+            }
+            Some(h) => Some(*h.get_ref() as i32),
+            None => None,
+        };
+        let hp = match &c.hp {
+            Some(h) if !(-1000..=1000).contains(h.get_ref()) => {
+                return Err(err(h.span(), format!("expected hp from −1000 to 1000, found {}", h.get_ref())));
+            }
+            Some(h) => Some(*h.get_ref() as i32),
+            None => None,
+        };
+        let weapon = match &c.weapon {
+            None => weapons[0].1.clone(),
+            Some(w) => match w.get_ref() {
+                WeaponRef::Table(id) => {
+                    if options.custom_weapons {
+                        return Err(err(w.span(), "under `weapon_table = custom` give every weapon value".into()));
+                    }
+                    let ids: Vec<&str> = weapons.iter().map(|(id, _)| *id).collect();
+                    let s = Spanned::new(w.span(), id.clone());
+                    weapons[word(&s, &ids, "weapon")?].1.clone()
+                }
+                WeaponRef::Custom(t) => custom_weapon(t, &weapons, &options, w.span(), &err, &word)?,
+            },
+        };
+        let mut armour = Vec::new();
+        for a in &c.armour {
+            armour.push(match a.get_ref() {
+                ArmourRef::Table(id) => {
+                    if options.custom_armour {
+                        return Err(err(a.span(), "under `armour_table = custom` give every armour value".into()));
+                    }
+                    let ids: Vec<&str> = armours.iter().map(|(id, _)| *id).collect();
+                    let s = Spanned::new(a.span(), id.clone());
+                    armours[word(&s, &ids, "armour")?].1.clone()
+                }
+                ArmourRef::Custom(t) => {
+                    if !(0..=20).contains(t.stop.get_ref()) {
+                        return Err(err(
+                            t.stop.span(),
+                            format!("expected a stop from 0 to 20, found {}", t.stop.get_ref()),
+                        ));
+                    }
+                    Armour {
+                        name: t.name.clone(),
+                        stop: *t.stop.get_ref(),
+                        locations: locations(&t.locations)?,
+                        natural: t.natural,
+                    }
+                }
+            });
+        }
+        let ward = match &c.ward {
+            Some(w) if !(0..=100).contains(w.get_ref()) => {
+                return Err(err(w.span(), format!("expected a ward from 0 to 100, found {}", w.get_ref())));
+            }
+            Some(w) => *w.get_ref() as i32,
+            None => 0,
+        };
+        let position = match &c.position {
+            None => Pos::default(),
+            Some(p) => {
+                let pos = match p.get_ref() {
+                    PositionToml::Line(x) => Pos { x: *x, y: 0.0 },
+                    PositionToml::Plane([x, y]) => Pos { x: *x, y: *y },
+                };
+                if !(pos.x.is_finite() && pos.y.is_finite() && pos.x.abs() <= 100_000.0 && pos.y.abs() <= 100_000.0) {
+                    return Err(err(p.span(), "expected a position within 100 km".into()));
+                }
+                pos
+            }
+        };
+        let cover = match &c.cover {
+            None => None,
+            Some(cv) => {
+                let ct = cv.get_ref();
+                let locations = match (&ct.preset, &ct.locations) {
+                    (Some(p), None) => {
+                        if options.custom_cover {
+                            return Err(err(
+                                p.span(),
+                                "under `cover_presets = custom` list the cover's locations".into(),
+                            ));
+                        }
+                        let names: Vec<&str> = COVER_PRESETS.iter().map(|(n, _)| *n).collect();
+                        COVER_PRESETS[word(p, &names, "cover preset")?].1
+                    }
+                    (None, Some(l)) => locations(l)?,
+                    _ => {
+                        return Err(err(cv.span(), "expected a cover `preset` or its `locations`, one of them".into()));
+                    }
+                };
+                if !(0..=3).contains(ct.hardness.get_ref()) {
+                    return Err(err(
+                        ct.hardness.span(),
+                        format!("expected a hardness from 0 to 3, found {}", ct.hardness.get_ref()),
+                    ));
+                }
+                Some(Cover { locations: locations & ALL, hardness: *ct.hardness.get_ref() })
+            }
+        };
+        let mut policy = Policy::default();
+        for (key, value) in &c.policy {
+            let keys: Vec<&str> = POLICIES.iter().map(|p| p.0).collect();
+            let field = word(key, &keys, "policy")?;
+            let v = word(value, POLICIES[field].1, &format!("{} policy", key.get_ref()))? as u8;
+            match field {
+                0 => policy.target = v,
+                1 => policy.attack = v,
+                2 => policy.called_shot = v,
+                3 => policy.cover = v,
+                4 => policy.second_wind = v,
+                _ => policy.movement = v,
+            }
+        }
+        combatants.push(Sheet {
+            name: c.name.get_ref().clone(),
+            side: SideId(side as u16),
+            hero: c.hero,
+            dice,
+            specialisms,
+            hp_max,
+            hp,
+            second_wind_used: c.second_wind_used,
+            weapon,
+            armour,
+            ward,
+            position,
+            cover,
+            policy,
+        });
+    }
+    if combatants.is_empty() {
+        return Err(ScenarioError::whole(file, "expected at least one combatant"));
+    }
+    Ok(Setup { options, sides, combatants, max_turns })
+}
+
+#[allow(clippy::type_complexity, reason = "the loader's error helpers")]
+fn custom_weapon(
+    t: &WeaponToml,
+    table: &[(&'static str, Weapon)],
+    options: &Options,
+    span: std::ops::Range<usize>,
+    err: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
+    word: &dyn Fn(&Spanned<String>, &[&str], &str) -> Result<usize, ScenarioError>,
+) -> Result<Weapon, ScenarioError> {
+    let base = match &t.base {
+        Some(b) if options.custom_weapons => {
+            return Err(err(b.span(), "under `weapon_table = custom` there is no table to start from".into()));
+        }
+        Some(b) => {
+            let ids: Vec<&str> = table.iter().map(|(id, _)| *id).collect();
+            Some(table[word(b, &ids, "weapon")?].1.clone())
+        }
+        None => None,
+    };
+    let missing =
+        |what: &str| err(span.clone(), format!("a custom weapon needs `{what}` (or a `base` from the table)"));
+    let ranged = match (&t.kind, &base) {
+        (Some(k), _) => word(k, &["melee", "ranged"], "weapon kind")? == 1,
+        (None, Some(b)) => b.ranged,
+        (None, None) => return Err(missing("kind")),
+    };
+    let damage = match (&t.damage, &base) {
+        (Some(d), _) => Damage::parse(d.get_ref()).map_err(|m| err(d.span(), m))?,
+        (None, Some(b)) => b.damage,
+        (None, None) if !ranged => Damage::default(),
+        (None, None) => return Err(missing("damage")),
+    };
+    let range_m = match (&t.range_m, &base) {
+        (Some(r), _) if !(r.get_ref().is_finite() && *r.get_ref() > 0.0 && *r.get_ref() <= 10_000.0) => {
+            return Err(err(r.span(), format!("expected a range from 0 to 10000 m, found {}", r.get_ref())));
+        }
+        (Some(r), _) => *r.get_ref(),
+        (None, Some(b)) => b.range_m,
+        (None, None) if !ranged => 0.0,
+        (None, None) => return Err(missing("range_m")),
+    };
+    let name = t.name.clone().or_else(|| base.as_ref().map(|b| b.name.clone())).ok_or_else(|| missing("name"))?;
+    Ok(Weapon {
+        name,
+        ranged,
+        bonus: t.bonus.or(base.as_ref().map(|b| b.bonus)).unwrap_or(0).clamp(-10, 10),
+        damage,
+        range_m,
+        brawling: t.brawling.or(base.as_ref().map(|b| b.brawling)).unwrap_or(false),
+        reach: t.reach.or(base.as_ref().map(|b| b.reach)).unwrap_or(0).clamp(0, 10),
+        penetration: t.penetration.or(base.as_ref().map(|b| b.penetration)).unwrap_or(0).clamp(0, 10),
+    })
+}
