@@ -200,7 +200,8 @@ fn we3_the_walther_ppk() {
     // One shot a turn by default; three with `max_attacks_per_turn = 3`, at −2 and −4 more.
     let (_, state, _) = run(&setup, &[5, 1, 1, 1, 1], shoot(false));
     assert_eq!(state.fighter(A).attacks, 1);
-    let three = self::setup(WE3, &[("max_attacks_per_turn", "3")]);
+    let tough = WE3.replace("hp_max = 20\nposition = 3", "hp_max = 60\nposition = 3");
+    let three = self::setup(&tough, &[("max_attacks_per_turn", "3")]);
     let mut s = Script::new(2);
     for _ in 0..3 {
         s.push(0, Choice::Act(Act::Attack { target: B, fists: false, called: None, off_balance: true }));
