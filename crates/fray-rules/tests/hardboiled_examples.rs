@@ -72,7 +72,9 @@ fn we1_the_haymaker() {
     assert!(!log.iter().any(|e| matches!(e, Event::Declared { who: B, .. })));
     assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 1)])));
     let joe = log.iter().find_map(|e| match e {
-        Event::Contest { who: A, roll, against: Some(d), margin, declared, .. } => Some((roll.total, d.total, *margin, *declared)),
+        Event::Contest { who: A, roll, against: Some(d), margin, declared, .. } => {
+            Some((roll.total, d.total, *margin, *declared))
+        }
         _ => None,
     });
     assert_eq!(joe, Some((11, 3, 8, true)));
@@ -133,7 +135,9 @@ fn we2_the_45() {
     let (log, state, result) = run(&setup, &[8, 4, 6, 2], Script::new(2));
     assert_eq!(result.unwrap(), FightResult { outcome: Outcome::Side(SideId(0)), length: 1 });
     let shot = log.iter().find_map(|e| match e {
-        Event::Contest { who: A, roll, difficulty, margin, success, .. } => Some((roll.total, *difficulty, *margin, *success)),
+        Event::Contest { who: A, roll, difficulty, margin, success, .. } => {
+            Some((roll.total, *difficulty, *margin, *success))
+        }
         _ => None,
     });
     assert_eq!(shot, Some((8, Some(4), 4, true)));
@@ -251,11 +255,18 @@ fn we4_melee_critical() {
     let setup = setup(WE4, &[]);
     let (log, state, _) = run(&setup, &[9, 2, 10, 1, 10, 3], Script::new(2));
     let contest = log.iter().find_map(|e| match e {
-        Event::Contest { who: A, roll, against: Some(d), margin, critical, .. } => Some((roll.total, d.total, *margin, *critical)),
+        Event::Contest { who: A, roll, against: Some(d), margin, critical, .. } => {
+            Some((roll.total, d.total, *margin, *critical))
+        }
         _ => None,
     });
     assert_eq!(contest, Some((13, 2, 11, true)));
-    assert!(log.contains(&Event::Confirm { who: A, kind: fray_rules::hardboiled::Opportunity::Critical, face: 10, confirmed: true }));
+    assert!(log.contains(&Event::Confirm {
+        who: A,
+        kind: fray_rules::hardboiled::Opportunity::Critical,
+        face: 10,
+        confirmed: true
+    }));
     assert_eq!(hits(&log), [(1, 3, 11, 11, 11, 1)]);
     assert!(log.contains(&Event::KnockedOut { who: B, until: u32::MAX }));
     assert_eq!(state.fighter(B).hp, 1);

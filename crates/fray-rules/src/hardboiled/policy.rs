@@ -40,6 +40,17 @@ pub fn unarmed() -> &'static Weapon {
     &UNARMED
 }
 
+/// The "weapon" of an Other activity whose margin is damage (`other_activity_damage = margin`):
+/// no bonus, not brawling.
+pub fn activity_weapon() -> &'static Weapon {
+    static ACTIVITY: std::sync::LazyLock<Weapon> = std::sync::LazyLock::new(|| Weapon {
+        name: "activity".to_owned(),
+        brawling: false,
+        ..super::setup::weapon_table()[0].1.clone()
+    });
+    &ACTIVITY
+}
+
 /// Why `who` cannot attack `target` with `weapon` from where it stands, if it cannot.
 pub fn out_of_reach(
     setup: &Setup,

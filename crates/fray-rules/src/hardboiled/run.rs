@@ -622,7 +622,8 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     }
     if success && options.other_damage {
         let face = die(fight, who, 10, "location")?;
-        hit_target(fight, ended, who, target, margin, face, false, None, false, false, unarmed)?;
+        let activity = super::policy::activity_weapon();
+        hit_target(fight, ended, who, target, margin, face, false, None, false, false, activity)?;
     }
     Ok(())
 }

@@ -78,12 +78,12 @@ enum WeaponRef {
 #[serde(deny_unknown_fields)]
 struct WeaponToml {
     /// A table entry to start from (under `weapon_table = pulp_placeholder`).
-    base: Option<Spanned<String>>,
+    base: Option<String>,
     name: Option<String>,
-    kind: Option<Spanned<String>>,
+    kind: Option<String>,
     bonus: Option<i32>,
-    damage: Option<Spanned<String>>,
-    range_m: Option<Spanned<f64>>,
+    damage: Option<String>,
+    range_m: Option<f64>,
     brawling: Option<bool>,
     reach: Option<i32>,
     penetration: Option<i32>,
@@ -100,8 +100,8 @@ enum ArmourRef {
 #[serde(deny_unknown_fields)]
 struct ArmourToml {
     name: String,
-    stop: Spanned<i32>,
-    locations: Spanned<Vec<u8>>,
+    stop: i32,
+    locations: Vec<u8>,
     #[serde(default)]
     natural: bool,
 }
@@ -260,18 +260,11 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                     armours[word(&s, &ids, "armour")?].1.clone()
                 }
                 ArmourRef::Custom(t) => {
-                    if !(0..=20).contains(t.stop.get_ref()) {
-                        return Err(err(
-                            t.stop.span(),
-                            format!("expected a stop from 0 to 20, found {}", t.stop.get_ref()),
-                        ));
+                    if !(0..=20).contains(&t.stop) {
+                        return Err(err(a.span(), format!("expected a stop from 0 to 20, found {}", t.stop)));
                     }
-                    Armour {
-                        name: t.name.clone(),
-                        stop: *t.stop.get_ref(),
-                        locations: locations(&t.locations)?,
-                        natural: t.natural,
-                    }
+                    let spanned = Spanned::new(a.span(), t.locations.clone());
+                    Armour { name: t.name.clone(), stop: t.stop, locations: locations(&spanned)?, natural: t.natural }
                 }
             });
         }
@@ -370,34 +363,35 @@ fn custom_weapon(
     err: &dyn Fn(std::ops::Range<usize>, String) -> ScenarioError,
     word: &dyn Fn(&Spanned<String>, &[&str], &str) -> Result<usize, ScenarioError>,
 ) -> Result<Weapon, ScenarioError> {
+    let spanned = |s: &String| Spanned::new(span.clone(), s.clone());
     let base = match &t.base {
-        Some(b) if options.custom_weapons => {
-            return Err(err(b.span(), "under `weapon_table = custom` there is no table to start from".into()));
+        Some(_) if options.custom_weapons => {
+            return Err(err(span.clone(), "under `weapon_table = custom` there is no table to start from".into()));
         }
         Some(b) => {
             let ids: Vec<&str> = table.iter().map(|(id, _)| *id).collect();
-            Some(table[word(b, &ids, "weapon")?].1.clone())
+            Some(table[word(&spanned(b), &ids, "weapon")?].1.clone())
         }
         None => None,
     };
     let missing =
         |what: &str| err(span.clone(), format!("a custom weapon needs `{what}` (or a `base` from the table)"));
     let ranged = match (&t.kind, &base) {
-        (Some(k), _) => word(k, &["melee", "ranged"], "weapon kind")? == 1,
+        (Some(k), _) => word(&spanned(k), &["melee", "ranged"], "weapon kind")? == 1,
         (None, Some(b)) => b.ranged,
         (None, None) => return Err(missing("kind")),
     };
     let damage = match (&t.damage, &base) {
-        (Some(d), _) => Damage::parse(d.get_ref()).map_err(|m| err(d.span(), m))?,
+        (Some(d), _) => Damage::parse(d).map_err(|m| err(span.clone(), m))?,
         (None, Some(b)) => b.damage,
         (None, None) if !ranged => Damage::default(),
         (None, None) => return Err(missing("damage")),
     };
     let range_m = match (&t.range_m, &base) {
-        (Some(r), _) if !(r.get_ref().is_finite() && *r.get_ref() > 0.0 && *r.get_ref() <= 10_000.0) => {
-            return Err(err(r.span(), format!("expected a range from 0 to 10000 m, found {}", r.get_ref())));
+        (Some(r), _) if !(r.is_finite() && *r > 0.0 && *r <= 10_000.0) => {
+            return Err(err(span.clone(), format!("expected a range from 0 to 10000 m, found {r}")));
         }
-        (Some(r), _) => *r.get_ref(),
+        (Some(r), _) => *r,
         (None, Some(b)) => b.range_m,
         (None, None) if !ranged => 0.0,
         (None, None) => return Err(missing("range_m")),
