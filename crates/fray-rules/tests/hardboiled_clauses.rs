@@ -171,12 +171,10 @@ fn turns_run_declare_initiative_resolve() {
 #[test]
 fn declared_targets_gone_are_retargeted_or_lost() {
     // rule: USR-ROUND-4
-    let text = duel("", "").replace("max_turns = 1", "max_turns = 1")
+    let text = duel("", "")
         + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\naction = 6\nwits = 8\nego = 10\nhp_max = 30\nposition = 1\n";
     // A declares against B; B is down before A acts (hp 0 at the start of A's step is simulated
     // by a declared target out of reach: B at 50 m).
-    let text =
-        text.replacen("hp_max = 30\n\n[[combatants]]\nname = \"B\"", "hp_max = 30\n\n[[combatants]]\nname = \"B\"", 1);
     let far = text.replace(
         "name = \"B\"\nside = \"b\"\naction = 8\nwits = 10\nego = 6\nhp_max = 30\n",
         "name = \"B\"\nside = \"b\"\naction = 8\nwits = 10\nego = 6\nhp_max = 30\nposition = 50\n",
@@ -422,4 +420,400 @@ fn crits_force_hits_and_fumbles_misses() {
     let (log, _, _) =
         run(&lands, &[9, 1, 1, 8, 1, 3, 1, 1, 1], script(&[(0, attack_b(true, None)), (1, Choice::Act(Act::End))]));
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, success: true, .. })));
+}
+
+// --- LOC, COVER, ARM, DMG -----------------------------------------------------------------
+
+fn outcome(setup: &Setup, base: i32, face: u8, critical: bool, ranged: bool, weapon: &str) -> attack::Outcome {
+    let t = fray_rules::hardboiled::setup::weapon_table();
+    let w = &t.iter().find(|(i, _)| *i == weapon).unwrap().1;
+    attack::outcome(setup, &start(setup), B, base, face, critical, ranged, w)
+}
+
+#[test]
+fn locations_and_called_shots() {
+    // rule: USR-LOC-2, USR-LOC-3, USR-LOC-4
+    let parts: Vec<Part> = (1..=10).map(Part::of).collect();
+    assert_eq!(parts[0], Part::Head);
+    assert_eq!(&parts[1..4], [Part::Torso; 3]);
+    assert_eq!((parts[4], parts[5]), (Part::RightArm, Part::LeftArm));
+    assert_eq!(&parts[6..], [Part::RightLeg, Part::RightLeg, Part::LeftLeg, Part::LeftLeg]);
+    // The location changes no damage by itself.
+    let s = setup(&duel("", ""), &[]);
+    let all: Vec<i32> = (1..=10).map(|f| outcome(&s, 7, f, false, true, "automatic_45").recorded).collect();
+    assert_eq!(all, [7; 10]);
+    // A called shot: +2 to the difficulty of a shot, +2 to the defender's melee total; no die.
+    let gun = setup(&duel("weapon = \"automatic_45\"", "position = 5"), &[]);
+    assert_eq!(hit_p(&gun, Act::Attack { target: B, fists: false, called: None, off_balance: false }), "7/10");
+    assert_eq!(
+        hit_p(&gun, Act::Attack { target: B, fists: false, called: Some(Part::Head), off_balance: false }),
+        "1/2"
+    );
+    let melee = setup(&duel("", ""), &[]);
+    let plain = hit_p(&melee, Act::Attack { target: B, fists: true, called: None, off_balance: false });
+    let called = hit_p(&melee, Act::Attack { target: B, fists: true, called: Some(Part::Head), off_balance: false });
+    // d10 vs d8: 44/80; against d8 + 2: 28/80.
+    assert_eq!((plain.as_str(), called.as_str()), ("11/20", "7/20"));
+    let sc = script(&[(0, attack_b(true, Some(Part::Head))), (1, Choice::Act(Act::End))]);
+    let (log, _, _) = run(&melee, &[9, 1, 10, 2], sc);
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { face: 1, called: true, .. })));
+}
+
+#[test]
+fn debilitating_effects_drop_weapons_and_lame() {
+    // rule: USR-LOC-5
+    let text = duel("weapon = \"automatic_45\"", "weapon = \"knife\"\nposition = 5");
+    // d10 10: a critical opportunity (natural high), not confirmed (4); margin 6 + 6 = 12 on the
+    // right arm (5): ≥ ⌈30/4⌉ = 8 → B drops his knife.
+    let on = setup(&text, &[("debilitating_effects", "on")]);
+    let (log, state, _) =
+        run(&on, &[9, 1, 10, 4, 5, 1, 1, 1, 1], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
+    assert!(log.contains(&Event::Dropped { who: B }));
+    assert!(state.fighter(B).dropped);
+    let (log, _, _) =
+        run(&on, &[9, 1, 10, 4, 8, 1, 1, 1, 1], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
+    assert!(log.contains(&Event::Lamed { who: B }));
+    let off = setup(&text, &[]);
+    let (log, _, _) =
+        run(&off, &[9, 1, 10, 4, 5, 1, 1, 1, 1], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
+    assert!(!log.iter().any(|e| matches!(e, Event::Dropped { .. } | Event::Lamed { .. })));
+}
+
+#[test]
+fn cover_stops_shots_at_hidden_locations_unless_they_penetrate() {
+    // rule: USR-COVER-1, USR-COVER-2, USR-COVER-3, USR-COVER-4, USR-COVER-5
+    let behind =
+        |hardness: i32| setup(&duel("", &format!("cover = {{ preset = \"counter\", hardness = {hardness} }}")), &[]);
+    // The counter hides torso and legs: a leg shot strikes it; the head is open.
+    let hard = behind(2);
+    assert!(outcome(&hard, 8, 7, false, true, "automatic_45").cover_stopped);
+    assert!(!outcome(&hard, 8, 1, false, true, "automatic_45").cover_stopped);
+    // Penetration 1 against hardness 1: through, full damage; against 2: stopped.
+    let wood = behind(1);
+    let through = outcome(&wood, 8, 3, false, true, "automatic_45");
+    assert_eq!((through.cover_stopped, through.recorded), (false, 8));
+    let never = setup(&duel("", "cover = { preset = \"counter\", hardness = 1 }"), &[("cover_penetration", "never")]);
+    assert!(outcome(&never, 8, 3, false, true, "automatic_45").cover_stopped);
+    // Presets.
+    let preset = |name: &str| fray_rules::hardboiled::setup::COVER_PRESETS.iter().find(|p| p.0 == name).unwrap().1;
+    assert_eq!(preset("low"), fray_rules::hardboiled::setup::faces(7, 10));
+    assert_eq!(preset("corner") & (1 << 1 | 1 << 5), 0);
+    assert_eq!(preset("full"), fray_rules::hardboiled::setup::ALL);
+    let custom = setup(&duel("", "cover = { locations = [1], hardness = 3 }"), &[("cover_presets", "custom")]);
+    assert!(outcome(&custom, 8, 1, false, true, "automatic_45").cover_stopped);
+    assert!(
+        scenario::load(
+            "t.toml",
+            &duel("", "cover = { preset = \"low\" }"),
+            &[("cover_presets".into(), "custom".into())]
+        )
+        .is_err()
+    );
+    // Cover matters only against shots, unless `melee_cover`.
+    assert!(!outcome(&hard, 8, 7, false, false, "knife").cover_stopped);
+    let melee = setup(&duel("", "cover = { preset = \"counter\", hardness = 2 }"), &[("melee_cover", "true")]);
+    assert!(outcome(&melee, 8, 7, false, false, "knife").cover_stopped);
+    // In a fight: a stopped shot is no strike (no Second Wind window).
+    let text = duel("weapon = \"automatic_45\"", "cover = { preset = \"full\", hardness = 3 }\nposition = 5");
+    let (log, state, _) = run(
+        &setup(&text, &[]),
+        &[9, 1, 8, 3, 1, 1, 1],
+        script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]),
+    );
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { cover_stopped: true, hp_loss: 0, .. })));
+    assert_eq!(state.fighter(B).hp, 30);
+}
+
+#[test]
+fn armour_by_location_in_the_total_or_both_and_layering() {
+    // rule: USR-ARM-1, USR-ARM-2, USR-ARM-3, USR-CRIT-3
+    let vested = |sets: &[(&str, &str)]| setup(&duel("", "armour = [\"bulletproof_vest\", \"leather_jacket\"]"), sets);
+    let s = vested(&[]);
+    assert_eq!(outcome(&s, 8, 3, false, false, "knife").stop, 4);
+    assert_eq!(outcome(&s, 8, 5, false, false, "knife").stop, 1);
+    assert_eq!(outcome(&s, 8, 3, true, false, "knife").stop, 0);
+    let best = vested(&[("armour_layering", "best")]);
+    assert_eq!(outcome(&best, 8, 3, false, false, "knife").stop, 3);
+    // `defence_total`: the best piece adds to the melee total; no location reduction in melee.
+    let total = vested(&[("armour_mode", "defence_total")]);
+    assert_eq!(attack::defence_armour(&total.options, &total.combatants[1]), 3);
+    assert_eq!(outcome(&total, 8, 3, false, false, "knife").stop, 0);
+    assert_eq!(outcome(&total, 8, 3, false, true, "automatic_45").stop, 4);
+    let both = vested(&[("armour_mode", "both")]);
+    assert_eq!(attack::defence_armour(&both.options, &both.combatants[1]), 3);
+    assert_eq!(outcome(&both, 8, 3, false, false, "knife").stop, 4);
+    assert_eq!(attack::defence_armour(&s.options, &s.combatants[1]), 0);
+    let custom = setup(
+        &duel("", "armour = [{ name = \"plates\", stop = 2, locations = [1, 2], natural = true }]"),
+        &[("armour_table", "custom")],
+    );
+    assert_eq!(outcome(&custom, 8, 2, false, false, "knife").stop, 2);
+}
+
+#[test]
+fn brawling_halves_and_other_hits_do_not() {
+    // rule: USR-DMG-2, USR-DMG-3, USR-DMG-4, USR-DMG-1
+    let s = setup(&duel("", "armour = [\"leather_jacket\"]"), &[]);
+    assert_eq!(outcome(&s, 9, 8, false, false, "knife").hp_loss, 9);
+    assert_eq!(outcome(&s, 9, 8, false, false, "unarmed").hp_loss, 4);
+    let ceil = setup(&duel("", ""), &[("brawl_rounding", "ceil")]);
+    assert_eq!(outcome(&ceil, 9, 8, false, false, "unarmed").hp_loss, 5);
+    // Halving before armour: ⌊9/2⌋ − 1 = 3 on the jacketed torso; recorded stays 8.
+    let before = setup(&duel("", "armour = [\"leather_jacket\"]"), &[("armour_before_halving", "false")]);
+    let o = outcome(&before, 9, 3, false, false, "unarmed");
+    assert_eq!((o.recorded, o.hp_loss), (8, 3));
+    assert_eq!(outcome(&s, 9, 3, false, false, "unarmed").hp_loss, 4);
+}
+
+// --- TRACK, RES ---------------------------------------------------------------------------
+
+#[test]
+fn maximum_hp_rolled_or_largest() {
+    // rule: USR-TRACK-1, USR-TRACK-2
+    let text = duel("", "").replace("hp_max = 30\n", "");
+    let (log, state, _) = run(&setup(&text, &[]), &[7, 5, 2, 9, 1, 1, 1, 1, 1, 1], Script::new(2));
+    assert!(log.contains(&Event::HpSet { who: A, faces: [7, 5], max: 12 }));
+    assert!(log.contains(&Event::HpSet { who: B, faces: [2, 9], max: 11 }));
+    assert_eq!(state.fighter(B).hp_max, 11);
+    let (log, _, _) = run(&setup(&text, &[("hp_generation", "maximum")]), &[1, 1, 1, 1, 1, 1], Script::new(2));
+    assert!(log.contains(&Event::HpSet { who: A, faces: [0, 0], max: 18 }));
+    assert!(log.contains(&Event::HpSet { who: B, faces: [0, 0], max: 18 }));
+}
+
+#[test]
+fn thresholds_and_second_wind_values() {
+    // rule: USR-TRACK-5, USR-RES-2
+    let o = Options::default();
+    let ko: Vec<i32> = [8, 9, 10, 12, 13, 14, 18].iter().map(|&m| attack::ko_threshold(&o, m)).collect();
+    assert_eq!(ko, [4, 5, 5, 6, 7, 7, 9]);
+    assert_eq!(attack::ko_threshold(&Options { ko_floor_half: true, ..Options::default() }, 13), 6);
+    let wind: Vec<i32> = [8, 10, 12, 14, 18].iter().map(|&m| attack::second_wind(&o, m)).collect();
+    assert_eq!(wind, [2, 2, 3, 3, 4]);
+    assert_eq!(attack::second_wind(&Options { second_wind_ceil: true, ..Options::default() }, 14), 4);
+}
+
+#[test]
+fn knocked_out_for_a_few_turns() {
+    // rule: USR-TRACK-7, USR-TRACK-3
+    let text = duel("weapon = \"automatic_45\"", "position = 5\npolicy = { move = \"hold\" }")
+        .replace("max_turns = 1", "max_turns = 4")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\naction = 6\nwits = 8\nego = 10\nhp_max = 30\nposition = 900\npolicy = { move = \"hold\" }\n";
+    let sets = [("ko_duration", "turns:2")];
+    // Turn 1: A shoots B: d10 9 vs 4: margin 5 + 6 = 11 on the leg... 11 < 15; a second shot is
+    // not allowed; so give B hp 20: threshold 10.
+    let text = text.replace(
+        "name = \"B\"\nside = \"b\"\naction = 8\nwits = 10\nego = 6\nhp_max = 30",
+        "name = \"B\"\nside = \"b\"\naction = 8\nwits = 10\nego = 6\nhp_max = 20",
+    );
+    let mut faces = vec![9, 2, 1, 9, 7];
+    faces.extend([1; 60]);
+    let only_once = script(&[(0, attack_b(false, None)), (0, Choice::Act(Act::End))]);
+    let (log, state, _) = run(&setup(&text, &sets), &faces, only_once);
+    assert!(log.contains(&Event::KnockedOut { who: B, until: 3 }));
+    // Missing turns 2 and 3, back in turn 4 with HP unchanged.
+    assert!(state.fighter(B).able(4) && !state.fighter(B).able(3));
+    assert_eq!(state.fighter(B).hp, 9);
+}
+
+#[test]
+fn second_wind_holders_scope_and_cap() {
+    // rule: USR-RES-10, USR-RES-4, USR-RES-5, USR-RES-7
+    let text = duel("weapon = \"automatic_45\"", "hp = 4\nposition = 5\npolicy = { move = \"hold\" }");
+    // A hit of recorded 1 on B (HP 4 → 3): struck, at ≤ half: Second Wind +7 (cap 30).
+    let faces = [9, 1, 1, 1, 1];
+    let sc = || script(&[(0, attack_b(false, Some(Part::Torso)))]);
+    let _ = faces;
+    let s =
+        setup(&text.replace("weapon = \"automatic_45\"", "weapon = { base = \"automatic_45\", damage = \"1\" }"), &[]);
+    let (log, _, _) = run(&s, &[9, 1, 8, 1, 1], sc());
+    assert!(log.iter().any(|e| matches!(e, Event::SecondWind { who: B, gained: 7, .. })));
+    let heroes = setup(
+        &text.replace("weapon = \"automatic_45\"", "weapon = { base = \"automatic_45\", damage = \"1\" }"),
+        &[("second_wind_holders", "heroes")],
+    );
+    let (log, _, _) = run(&heroes, &[9, 1, 8, 1, 1], sc());
+    assert!(!log.iter().any(|e| matches!(e, Event::SecondWind { .. })));
+    // Used in an earlier fight of the game: none left, unless the scope is the fight.
+    let used = text
+        .replace("hp = 4", "hp = 4\nsecond_wind_used = true")
+        .replace("weapon = \"automatic_45\"", "weapon = { base = \"automatic_45\", damage = \"1\" }");
+    let (log, _, _) = run(&setup(&used, &[]), &[9, 1, 8, 1, 1], sc());
+    assert!(!log.iter().any(|e| matches!(e, Event::SecondWind { .. })));
+    let (log, _, _) = run(&setup(&used, &[("second_wind_scope", "fight")]), &[9, 1, 8, 1, 1], sc());
+    assert!(log.iter().any(|e| matches!(e, Event::SecondWind { .. })));
+    // The cap: hit for 3 at full HP (a called torso shot, margin 2, policy first_hit), a Second
+    // Wind adds only 3 of its 7.
+    let full = text
+        .replace("hp = 4", "hp = 30\npolicy = { second_wind = \"first_hit\", move = \"hold\" }")
+        .replace("\nposition = 5\npolicy = { move = \"hold\" }", "\nposition = 5")
+        .replace("weapon = \"automatic_45\"", "weapon = { base = \"automatic_45\", damage = \"1\" }");
+    let (log, _, _) = run(&setup(&full, &[]), &[9, 1, 8, 1, 1], sc());
+    assert!(log.iter().any(|e| matches!(e, Event::SecondWind { who: B, gained: 3, hp: 30, .. })));
+    let (log, _, _) = run(&setup(&full, &[("second_wind_cap", "none")]), &[9, 1, 8, 1, 1], sc());
+    assert!(log.iter().any(|e| matches!(e, Event::SecondWind { who: B, gained: 7, hp: 34, .. })));
+}
+
+// --- Reference numbers --------------------------------------------------------------------
+
+fn contest_numbers(a: u8, a_mod: i32, d: u8, d_mod: i32) -> (String, String, String) {
+    // A custom melee weapon of bonus 0 that is not brawling: damage = margin, no armour.
+    let spec = |n: i32, tag: &str| {
+        (0..n / 2)
+            .map(|i| format!("{{ name = \"S{i}\", attribute = \"action\", tags = [\"{tag}\"] }}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let text = format!(
+        r#"
+[rules]
+ruleset = "hardboiled"
+[rules.options]
+attribute_dice_check = "free"
+[[combatants]]
+name = "A"
+side = "a"
+action = {a}
+wits = 6
+ego = 6
+hp_max = 100
+specialisms = [{}]
+weapon = {{ name = "stick", kind = "melee", bonus = 0, brawling = false }}
+[[combatants]]
+name = "B"
+side = "b"
+action = {d}
+wits = 6
+ego = 6
+hp_max = 100
+specialisms = [{}]
+position = 1
+"#,
+        spec(a_mod, "melee"),
+        spec(d_mod, "dodge")
+    );
+    let s = setup(&text, &[]);
+    let o =
+        odds::odds_of(&s, &start(&s), A, &Act::Attack { target: B, fists: false, called: None, off_balance: false })
+            .unwrap();
+    let mean: BigRational =
+        o.outcomes.iter().map(|((rec, _, _), p)| p * BigRational::from_integer((*rec).into())).sum::<BigRational>()
+            * &o.hit;
+    // P(tie) from a plain enumeration of the two dice.
+    let ties = (1..=i32::from(a))
+        .flat_map(|x| (1..=i32::from(d)).map(move |y| (x, y)))
+        .filter(|(x, y)| x + a_mod == y + d_mod)
+        .count();
+    let tie = BigRational::new((ties as i64).into(), (i64::from(a) * i64::from(d)).into());
+    (fraction(&o.hit), fraction(&tie), fraction(&mean))
+}
+
+#[test]
+fn contest_reference_numbers() {
+    // rule: USR-ATK-4, USR-ATK-5, USR-CRIT-5
+    let cases = [
+        ((10, 4, 8, 2), ("59/80", "3/40", "55/16")),
+        ((8, 2, 8, 2), ("7/16", "1/8", "21/16")),
+        ((10, 2, 6, 0), ("5/6", "1/15", "25/6")),
+        ((6, 0, 6, 0), ("5/12", "1/6", "35/36")),
+        ((10, 0, 10, 0), ("9/20", "1/10", "33/20")),
+        ((6, 0, 10, 0), ("1/4", "1/10", "7/12")),
+    ];
+    for ((a, am, d, dm), (hit, tie, mean)) in cases {
+        let got = contest_numbers(a, am, d, dm);
+        assert_eq!((got.0.as_str(), got.1.as_str(), got.2.as_str()), (hit, tie, mean), "d{a}+{am} vs d{d}+{dm}");
+    }
+}
+
+#[test]
+fn ranged_reference_numbers() {
+    // rule: USR-RNG-2, USR-RNG-5, USR-CRIT-7, USR-RNG-7, USR-ACT-3
+    let p = |die: u8, bonus: i32, d: f64| {
+        let spec = if bonus > 0 {
+            "specialisms = [{ name = \"Shooting\", attribute = \"action\", tags = [\"shooting\"] }]"
+        } else {
+            ""
+        };
+        let text = format!(
+            "[rules]\nruleset = \"hardboiled\"\n[rules.options]\nattribute_dice_check = \"free\"\npoint_blank_m = 1\n[[combatants]]\nname = \"A\"\nside = \"a\"\naction = {die}\nwits = 6\nego = 6\nhp_max = 50\n{spec}\nweapon = {{ name = \"gun\", kind = \"ranged\", damage = \"6\", range_m = 100 }}\n[[combatants]]\nname = \"B\"\nside = \"b\"\naction = 6\nwits = 6\nego = 6\nhp_max = 50\nposition = {d}\n"
+        );
+        let s = setup(&text, &[]);
+        hit_p(&s, Act::Attack { target: B, fists: false, called: None, off_balance: false })
+    };
+    // Distances for 2 / 4 / 7 / 10 / 14 with R = 100 and Point Blank ≤ 1 m.
+    let ds = [1.0, 25.0, 50.0, 100.0, 200.0];
+    let table = [
+        (6, 0, ["5/6", "1/2", "1/60", "1/60", "1/60"]),
+        (6, 2, ["59/60", "5/6", "1/3", "1/60", "1/60"]),
+        (8, 0, ["7/8", "5/8", "1/4", "1/80", "1/80"]),
+        (8, 2, ["79/80", "7/8", "1/2", "1/8", "1/80"]),
+        (10, 0, ["9/10", "7/10", "2/5", "1/10", "1/100"]),
+        (10, 2, ["99/100", "9/10", "3/5", "3/10", "1/100"]),
+    ];
+    for (die, bonus, expected) in table {
+        for (d, e) in ds.iter().zip(expected) {
+            assert_eq!(p(die, bonus, *d), e, "d{die}+{bonus} at {d} m");
+        }
+    }
+    // The .45 at Close, d10 + 2: 9/10, E[damage | hit] = 10.
+    let s = setup(
+        &duel(
+            "weapon = \"automatic_45\"\nspecialisms = [{ name = \"Shooting\", attribute = \"action\", tags = [\"shooting\"] }]",
+            "position = 5",
+        ),
+        &[],
+    );
+    let o =
+        odds::odds_of(&s, &start(&s), A, &Act::Attack { target: B, fists: false, called: None, off_balance: false })
+            .unwrap();
+    assert_eq!(fraction(&o.hit), "9/10");
+    let mean: BigRational =
+        o.outcomes.iter().map(|((rec, _, _), p)| p * BigRational::from_integer((*rec).into())).sum();
+    assert_eq!(fraction(&mean), "10/1");
+    // The PPK: 7/8 steady, 5/8 diving; three diving shots 5/8, 3/8, 1/8.
+    let ppk = setup(&duel("weapon = \"walther_ppk\"\naction = 8\nspecialisms = [{ name = \"Shooting\", attribute = \"action\", tags = [\"shooting\"] }]", "position = 3").replacen("action = 10\nwits = 8\nego = 6\nhp_max = 30\nweapon = \"walther_ppk\"\naction = 8", "action = 8\nwits = 10\nego = 6\nhp_max = 30\nweapon = \"walther_ppk\"", 1), &[("max_attacks_per_turn", "3")]);
+    let shot = |off| Act::Attack { target: B, fists: false, called: None, off_balance: off };
+    assert_eq!(hit_p(&ppk, shot(false)), "7/8");
+    let mut st = start(&ppk);
+    let diving: Vec<String> = (0..3)
+        .map(|k| {
+            st.fighters[0].attacks = k;
+            fraction(&odds::odds_of(&ppk, &st, A, &shot(true)).unwrap().hit)
+        })
+        .collect();
+    assert_eq!(diving, ["5/8", "3/8", "1/8"]);
+}
+
+#[test]
+fn location_crit_hp_and_brawl_reference_numbers() {
+    // rule: USR-LOC-2, USR-CRIT-1, USR-CRIT-2, USR-FUM-2, USR-TRACK-1, USR-TRACK-6
+    // P(location): the faces per part over 10.
+    let counts: Vec<usize> = Part::ALL.iter().map(|p| (1..=10).filter(|&f| Part::of(f) == *p).count()).collect();
+    assert_eq!(counts, [1, 3, 1, 1, 2, 2]);
+    // Critical and fumble chances by plain enumeration: 1/(a·d) for an opportunity, /10 confirmed.
+    for (a, d, opp, conf) in
+        [(10, 8, "1/80", "1/800"), (6, 6, "1/36", "1/360"), (8, 8, "1/64", "1/640"), (10, 10, "1/100", "1/1000")]
+    {
+        let n = (1..=a).flat_map(|x| (1..=d).map(move |y| (x, y))).filter(|&(x, y)| x == a && y == 1).count() as i64;
+        let p = BigRational::new(n.into(), (i64::from(a) * i64::from(d)).into());
+        assert_eq!(fraction(&p), opp);
+        assert_eq!(fraction(&(p / BigRational::from_integer(10.into()))), conf);
+    }
+    // Rolled max HP: mean and range for d10+d8, d10+d6, d8+d6.
+    for (a, w, mean, lo, hi) in [(10, 8, 10, 2, 18), (10, 6, 9, 2, 16), (8, 6, 8, 2, 14)] {
+        let sums: Vec<i32> = (1..=a).flat_map(|x| (1..=w).map(move |y| x + y)).collect();
+        let m = BigRational::new(sums.iter().map(|&s| i64::from(s)).sum::<i64>().into(), (sums.len() as i64).into());
+        assert_eq!(fraction(&m), format!("{mean}/1"));
+        assert_eq!((*sums.iter().min().unwrap(), *sums.iter().max().unwrap()), (lo, hi));
+    }
+    // A brawl d10+2 vs d8: P(recorded ≥ 7) = 3/16, P(recorded ≥ 9) = 3/40.
+    let s =
+        setup(&duel("specialisms = [{ name = \"Brawling\", attribute = \"action\", tags = [\"brawling\"] }]", ""), &[]);
+    let o = odds::odds_of(&s, &start(&s), A, &Act::Attack { target: B, fists: true, called: None, off_balance: false })
+        .unwrap();
+    let at_least = |k: i32| {
+        let p: BigRational = o.outcomes.iter().filter(|((rec, _, _), _)| *rec >= k).map(|(_, p)| p.clone()).sum();
+        fraction(&(p * &o.hit))
+    };
+    assert_eq!((at_least(7).as_str(), at_least(9).as_str()), ("3/16", "3/40"));
+    let _ = Outcome::Mutual;
 }
