@@ -7,7 +7,7 @@ fn main() {
     divan::main();
 }
 
-const EXAMPLES: &[&str] = &["fluid/barbarian-vs-marauder", "opend6/blaster-duel"];
+const EXAMPLES: &[&str] = &["fluid/barbarian-vs-marauder", "opend6/blaster-duel", "hardboiled/bar-room-brawl"];
 
 #[divan::bench(args = EXAMPLES)]
 fn thousand_fights(bencher: divan::Bencher, example: &str) {

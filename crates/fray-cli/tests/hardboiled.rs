@@ -1,0 +1,94 @@
+//! `fray` end to end on the `hardboiled` examples.
+
+use serde_json::Value as Json;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const BRAWL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/hardboiled/bar-room-brawl.toml");
+const GUNFIGHT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/hardboiled/gunfight.toml");
+const GANG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/hardboiled/thug-gang.toml");
+
+fn fray(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fray")).args(args).output().expect("fray runs")
+}
+
+fn fray_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fray runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn ok(out: &Output) -> String {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+#[test]
+fn fights_are_byte_identical_and_sims_thread_independent() {
+    let a = ok(&fray(&["fight", GANG, "--seed", "8"]));
+    assert_eq!(a, ok(&fray(&["fight", GANG, "--seed", "8"])));
+    assert!(a.contains("max HP: Action") && a.contains("combat ends after"), "{a}");
+    let run = |threads: &str| {
+        let mut doc: Json = serde_json::from_str(&ok(&fray(&[
+            "sim",
+            GUNFIGHT,
+            "-n",
+            "3000",
+            "--seed",
+            "4",
+            "--threads",
+            threads,
+            "--json",
+        ])))
+        .unwrap();
+        doc.as_object_mut().unwrap().remove("fights_per_second");
+        doc
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    assert_eq!(one["fights"], 3000);
+    let json = ok(&fray(&["fight", BRAWL, "--seed", "2", "--json"]));
+    let header: Json = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    assert_eq!(header["ruleset"], "hardboiled");
+}
+
+#[test]
+fn check_rules_odds_and_errors() {
+    let text = ok(&fray(&["check", GUNFIGHT]));
+    assert!(text.contains("ruleset hardboiled") && text.contains(".45 automatic"), "{text}");
+    let rules = ok(&fray(&["rules", "hardboiled"]));
+    assert!(rules.contains("second_wind_policy") && rules.contains("USR-RES-8"), "{rules}");
+    // Vito's .38 (d10 + 2) at 9 m: Medium, difficulty 7, a called shot at the head (+2): 9 needed.
+    let odds = ok(&fray(&["odds", "--scenario", GUNFIGHT, "--attacker", "Vito", "--defender", "Lou"]));
+    assert!(odds.contains("P(hit) = 2/5"), "{odds}");
+    assert!(odds.contains("recorded"), "{odds}");
+    let bad = std::fs::read_to_string(BRAWL).unwrap().replace("brass_knuckles", "brass_knuckle");
+    let path = std::env::temp_dir().join(format!("fray-hb-{}.toml", std::process::id()));
+    std::fs::write(&path, bad).unwrap();
+    let out = fray(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("did you mean `brass_knuckles`?") && err.contains('^'), "{err}");
+}
+
+#[test]
+fn physical_dice_and_a_person_at_the_table() {
+    // The brawl with typed faces: initiative 7 and 2, Joe's punch 9 against 3, location 3.
+    let out = fray_with_input(&["fight", BRAWL, "--dice", "manual"], &"7\n2\n9\n3\n3\n".repeat(1).to_owned());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Joe Bruno initiative: d10 → 7"), "{text}");
+    assert!(text.contains("Docker hit at the torso"), "{text}");
+    // Joe's player: declares the first listed intent, then takes the first listed action.
+    let out = fray_with_input(&["fight", BRAWL, "--seed", "5", "--control", "Joe Bruno=human"], &"2\n1\n".repeat(200));
+    let text = ok(&out);
+    let prompts = String::from_utf8(out.stderr).unwrap();
+    assert!(prompts.contains("declare your intent for the turn"), "{prompts}");
+    assert!(prompts.contains("attack Docker with unarmed — hit"), "{prompts}");
+    assert!(text.contains("combat ends after"), "{text}");
+}
