@@ -80,7 +80,7 @@ fn check_rules_odds_and_errors() {
 #[test]
 fn physical_dice_and_a_person_at_the_table() {
     // The brawl with typed faces: initiative 7 and 2, Joe's punch 9 against 3, location 3.
-    let out = fray_with_input(&["fight", BRAWL, "--dice", "manual"], &"7\n2\n9\n3\n3\n".repeat(1).to_owned());
+    let out = fray_with_input(&["fight", BRAWL, "--dice", "manual"], "7\n2\n9\n3\n3\n");
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("Joe Bruno initiative: d10 → 7"), "{text}");
     assert!(text.contains("Docker hit at the torso"), "{text}");
