@@ -3,6 +3,7 @@
 pub mod fluid;
 pub mod hardboiled;
 pub mod opend6;
+pub mod phasesix;
 pub mod scenario;
 
 /// One option of a ruleset, as `fray rules ID` lists it.
@@ -168,6 +169,12 @@ pub const RULESETS: &[RulesetInfo] = &[
         options: hardboiled::options::OPTIONS,
         policies: hardboiled::setup::POLICIES,
     },
+    RulesetInfo {
+        id: "phasesix",
+        summary: "Phase Six: exploding d6 pools, action pools and reactions, crits and megacrits, cover rolls",
+        options: phasesix::options::OPTIONS,
+        policies: phasesix::setup::POLICIES,
+    },
 ];
 
 /// Reads a scenario file of any ruleset; `sets` are `--set name=value` overrides.
@@ -185,6 +192,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn
         "fluid" => Ok(Box::new(fluid::FluidScenario(fluid::scenario::load(file, text, sets)?))),
         "opend6" => Ok(Box::new(opend6::OpenD6Scenario(opend6::scenario::load(file, text, sets)?))),
         "hardboiled" => Ok(Box::new(hardboiled::HardBoiledScenario(hardboiled::scenario::load(file, text, sets)?))),
+        "phasesix" => Ok(Box::new(phasesix::PhaseSixScenario(phasesix::scenario::load(file, text, sets)?))),
         other => {
             let hint = did_you_mean(other, RULESETS.iter().map(|r| r.id))
                 .map_or(String::new(), |s| format!("; did you mean `{s}`?"));

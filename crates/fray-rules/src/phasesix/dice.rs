@@ -1,0 +1,59 @@
+//! Pools of exploding d6 (P6-DICE-1..5): successes, crit tiers and check successes, shared by the
+//! fight and the odds.
+
+use super::options::Options;
+
+/// What one hit die is (P6-CRIT-1..4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Tier {
+    /// Below M.
+    Miss,
+    /// A normal hit.
+    Normal,
+    /// A crit of megacrit level k (0: a plain crit).
+    Crit(u8),
+}
+
+/// The crit tier of a hit die of `total` at minimum roll `m` and crit threshold `c` (`c = 0`:
+/// no crits, a burst).
+pub fn tier(options: &Options, total: i32, m: i32, c: i32) -> Tier {
+    if total < m {
+        return Tier::Miss;
+    }
+    if c == 0 {
+        return Tier::Normal;
+    }
+    // `crit_floor = min_roll_plus_6`: C' = max(C, M + 6) (P6-CRIT-4).
+    let c = if options.crit_floor { c.max(m + 6) } else { c };
+    if total < c {
+        return Tier::Normal;
+    }
+    let base = if options.ladder_fixed { 11 } else { c };
+    let level = if total >= base + 6 { ((total - base) / 6).max(0) } else { 0 };
+    Tier::Crit(level.min(250) as u8)
+}
+
+/// Successes of a check die (P6-DICE-5): 0 below M, else 1 plus k + 1 for a total ≥ 11 + 6k
+/// under `check_crit_successes = on`.
+pub fn check_successes(options: &Options, total: i32, m: i32) -> i32 {
+    if total < m {
+        return 0;
+    }
+    if options.check_crits && total >= 11 { 1 + 1 + (total - 11) / 6 } else { 1 }
+}
+
+/// The effective minimum roll (P6-DICE-4): `m` before the accurate-attack reduction `accurate`;
+/// at least 2, or under `min_roll_floor = accurate_only` the reduction alone stops at 2.
+pub fn floor(options: &Options, m: i32, accurate: i32) -> i32 {
+    if options.floor_accurate_only { (m - accurate).max(m.min(2)) } else { (m - accurate).max(2) }
+}
+
+/// P(d6! ≥ t) as (numerator, denominator): 6^−k · (7 − j)/6 for t = 6k + j (P6-DICE-2, R5).
+pub fn at_least(t: i32) -> (u128, u128) {
+    if t <= 1 {
+        return (1, 1);
+    }
+    let k = ((t - 1) / 6) as u32;
+    let j = t - 6 * k as i32;
+    (u128::from((7 - j) as u32), 6 * 6u128.pow(k))
+}

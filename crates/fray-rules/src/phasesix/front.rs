@@ -1,0 +1,474 @@
+//! The `phasesix` scenario as the command line sees it: fights with a log, people at the table,
+//! simulation batches.
+
+use super::policy::{Ai, ai_choice, illegal, illegal_reaction};
+use super::setup::{Mode, Setup};
+use super::{Act, Choice, Event, Hand, PhaseSix, Reaction, Request, Special, State};
+use crate::{Line, Prompt, Scenario};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Outcome, Pending, Pos, Ruleset};
+use fray_sim::{Ledger, Simulate};
+use serde_json::json;
+
+/// A loaded `phasesix` scenario.
+#[derive(Clone, Debug)]
+pub struct PhaseSixScenario(pub Setup);
+
+impl PhaseSixScenario {
+    fn name(&self, who: CombatantId) -> &str {
+        &self.0.combatants[who.index()].name
+    }
+}
+
+impl Simulate for PhaseSixScenario {
+    fn combatant_count(&self) -> usize {
+        self.0.combatants.len()
+    }
+
+    fn run_batch(&self, dice: &mut fray_sim::BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError> {
+        let sink = FnSink(|event: &Event| {
+            if let Some(tally) = PhaseSix::tally(event) {
+                ledger.tally(tally);
+            }
+            if let Event::Ended { result } = event {
+                ledger.finish(*result);
+            }
+        });
+        let mut fight = Fight::<PhaseSix, _, _, _>::new(&self.0, fray_engine::FromSource(dice), Ai, sink);
+        for _ in 0..fights {
+            fight.restart();
+            fight.run()?;
+        }
+        Ok(())
+    }
+}
+
+fn pos_text(p: Pos) -> String {
+    if p.y == 0.0 { format!("{:.1} m", p.x) } else { format!("({:.1}, {:.1})", p.x, p.y) }
+}
+
+fn totals_text(t: &[u8]) -> String {
+    t.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// Answers with a person's choices for some combatants, the AI for the others.
+struct Table<'a> {
+    scenario: &'a PhaseSixScenario,
+    humans: Vec<CombatantId>,
+    ask: &'a mut dyn FnMut(&Prompt) -> usize,
+}
+
+impl Decider<PhaseSix> for Table<'_> {
+    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
+        if !self.humans.contains(&who) {
+            return Ok(ai_choice(setup, state, who, request));
+        }
+        let (question, choices) = self.scenario.prompt(state, who, request);
+        let labels: Vec<String> = choices.iter().map(|(label, _)| label.clone()).collect();
+        let prompt = Prompt { who: self.scenario.name(who).to_owned(), question, options: labels };
+        let pick = (self.ask)(&prompt).min(choices.len().saturating_sub(1));
+        choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(Pending)
+    }
+}
+
+impl PhaseSixScenario {
+    fn act_text(&self, act: &Act) -> String {
+        match *act {
+            Act::Attack { target, hand, mode, special, walk, from_behind } => format!(
+                "{} {}{}{}{}{}",
+                match special {
+                    Special::None => "attack".to_owned(),
+                    Special::Ko => "K.O. attack on".to_owned(),
+                    Special::Massive(n) => format!("massive attack (+{n}) on"),
+                    Special::Disarm => "disarming attack on".to_owned(),
+                    Special::Coup => "coup de grâce on".to_owned(),
+                },
+                self.name(target),
+                match hand {
+                    Hand::Main => String::new(),
+                    Hand::Off => " (off hand)".to_owned(),
+                    Hand::Unarmed => " (unarmed)".to_owned(),
+                },
+                if mode == Mode::Melee { String::new() } else { format!(", {}", mode.name()) },
+                walk.map_or(String::new(), |p| format!(", walking to {}", pos_text(p))),
+                if from_behind { ", from behind" } else { "" }
+            ),
+            Act::Aim { accurate } => if accurate { "aim (accurate attack, M − 1)" } else { "aim (C − 1)" }.to_owned(),
+            Act::Walk(p) => format!("walk to {}", pos_text(p)),
+            Act::Run(p) => format!("run to {}", pos_text(p)),
+            Act::Crawl(p) => format!("crawl to {}", pos_text(p)),
+            Act::Hunker => "hunker down".to_owned(),
+            Act::StandUp => "stand up".to_owned(),
+            Act::RaiseShield => "raise a shield block".to_owned(),
+            Act::LowerShield => "lower the shield block".to_owned(),
+            Act::Brace => "brace the weapon".to_owned(),
+            Act::Reload => "reload".to_owned(),
+            Act::Ready => "ready the weapon".to_owned(),
+            Act::FirstAid(p) => format!("first aid on {}", self.name(p)),
+            Act::Extinguish(p) => format!("put out the fire on {}", self.name(p)),
+            Act::Throw { item, target } => {
+                format!(
+                    "throw {} at {}",
+                    self.0
+                        .combatants
+                        .iter()
+                        .flat_map(|c| c.items.get(item as usize))
+                        .next()
+                        .map_or("?", |i| i.name.as_str()),
+                    self.name(target)
+                )
+            }
+            Act::SpendBonus => "spend a bonus die (+1 action)".to_owned(),
+            Act::Steal(t) => format!("spend a destiny die to steal an action from {}", self.name(t)),
+            Act::End => "end the turn (keep the actions for reactions)".to_owned(),
+        }
+    }
+
+    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+        let setup = &self.0;
+        match request {
+            Request::Act { actions } => {
+                let mut candidates = Vec::new();
+                for i in 0..setup.combatants.len() {
+                    let t = CombatantId(i as u16);
+                    if t == who {
+                        continue;
+                    }
+                    for mode in [Mode::Melee, Mode::Single, Mode::Burst, Mode::Thrown] {
+                        for hand in [Hand::Main, Hand::Off, Hand::Unarmed] {
+                            for special in
+                                [Special::None, Special::Ko, Special::Massive(1), Special::Disarm, Special::Coup]
+                            {
+                                candidates.push(Act::Attack {
+                                    target: t,
+                                    hand,
+                                    mode,
+                                    special,
+                                    walk: None,
+                                    from_behind: false,
+                                });
+                            }
+                        }
+                    }
+                    candidates.push(Act::FirstAid(t));
+                    candidates.push(Act::Steal(t));
+                    for item in 0..4u8 {
+                        candidates.push(Act::Throw { item, target: t });
+                    }
+                    let (from, to) = (state.fighter(who).pos, state.fighter(t).pos);
+                    let d = from.distance(to);
+                    if d > 1.0 {
+                        for kind in 0..3u8 {
+                            let m = super::policy::move_m(setup, state, who, kind);
+                            let go = (d - 0.9).clamp(0.0, m);
+                            let p = Pos { x: from.x + (to.x - from.x) * go / d, y: from.y + (to.y - from.y) * go / d };
+                            candidates.push([Act::Walk(p), Act::Run(p), Act::Crawl(p)][kind as usize]);
+                        }
+                    }
+                }
+                candidates.extend([
+                    Act::Aim { accurate: false },
+                    Act::Aim { accurate: true },
+                    Act::Hunker,
+                    Act::StandUp,
+                    Act::RaiseShield,
+                    Act::LowerShield,
+                    Act::Brace,
+                    Act::Reload,
+                    Act::Ready,
+                    Act::Extinguish(who),
+                    Act::SpendBonus,
+                    Act::End,
+                ]);
+                let out = candidates
+                    .into_iter()
+                    .filter(|a| illegal(setup, state, who, a).is_none())
+                    .map(|a| {
+                        let odds = super::odds::odds_of(setup, state, who, &a).map_or(String::new(), |o| {
+                            use num_traits::ToPrimitive;
+                            format!(
+                                " — ≥ 1 hit {:.1}%, drops the target {:.1}%",
+                                o.hit.to_f64().unwrap_or(0.0) * 100.0,
+                                o.down.to_f64().unwrap_or(0.0) * 100.0
+                            )
+                        });
+                        (format!("{}{odds}", self.act_text(&a)), Choice::Act(a))
+                    })
+                    .collect();
+                (format!("your act ({actions} action(s) available)"), out)
+            }
+            Request::React { attacker, mode, normals, crits, .. } => {
+                let mut out = vec![("no reaction".to_owned(), Choice::React { reaction: None, buy: 0 })];
+                for buy in 0..=2u8 {
+                    for r in [Reaction::Dodge, Reaction::Parry, Reaction::ShieldParry, Reaction::Hunker] {
+                        if illegal_reaction(setup, state, who, *mode, r, buy).is_none()
+                            && (buy == 0 || state.fighter(who).actions < 1)
+                        {
+                            let paid = ["", " (spend a bonus die)", " (spend a destiny die)"][buy as usize];
+                            out.push((
+                                format!("{}{paid}", format!("{r:?}").to_lowercase()),
+                                Choice::React { reaction: Some(r), buy },
+                            ));
+                        }
+                    }
+                }
+                (format!("{} attacks you: {crits} crit(s), {normals} normal hit(s). React?", self.name(*attacker)), out)
+            }
+        }
+    }
+
+    /// One event as a line of the blow-by-blow log and as JSON.
+    pub fn line(&self, event: &Event) -> Line {
+        let n = |who: &CombatantId| self.name(*who).to_owned();
+        let outcome = |result: &FightResult| match result.outcome {
+            Outcome::Side(side) => format!("{} win", self.0.sides[side.index()]),
+            Outcome::Mutual => "mutual destruction".to_owned(),
+            Outcome::Stalemate => "stalemate at the cap".to_owned(),
+        };
+        let (text, json) = match event {
+            Event::Initiative { who, dice, score } => (
+                Some(format!("{} initiative: [{}] → {score}", n(who), totals_text(dice))),
+                json!({"event": "initiative", "who": n(who), "dice": dice.as_slice(), "score": score}),
+            ),
+            Event::TieBreak { who, draw } => (
+                Some(format!("{} tie-break: {draw}", n(who))),
+                json!({"event": "tie_break", "who": n(who), "draw": draw}),
+            ),
+            Event::Order { order } => {
+                let names: Vec<String> = order.iter().map(n).collect();
+                (Some(format!("order: {}", names.join(", "))), json!({"event": "order", "order": names}))
+            }
+            Event::RoundStarted { round } => {
+                (Some(format!("— round {round} —")), json!({"event": "round", "round": round}))
+            }
+            Event::Check { who, what, dice, m, totals, successes } => (
+                Some(format!(
+                    "{} {what}: {dice} dice at {m}+ [{}] → {successes} success(es)",
+                    n(who),
+                    totals_text(totals)
+                )),
+                json!({"event": "check", "who": n(who), "what": what, "dice": dice, "m": m, "totals": totals.as_slice(), "successes": successes}),
+            ),
+            Event::Condition { who, cond, value } => (
+                Some(if *value == 0 {
+                    format!("{} is no longer {}", n(who), cond.name())
+                } else {
+                    format!("{} is {} {value}", n(who), cond.name())
+                }),
+                json!({"event": "condition", "who": n(who), "condition": cond.name(), "value": value}),
+            ),
+            Event::Died { who } => (Some(format!("{} dies", n(who))), json!({"event": "died", "who": n(who)})),
+            Event::Out { who } => (None, json!({"event": "out", "who": n(who)})),
+            Event::Refreshed { who, actions } => (
+                Some(format!("{}'s turn: {actions} action(s)", n(who))),
+                json!({"event": "refreshed", "who": n(who), "actions": actions}),
+            ),
+            Event::Acted { who, act, cost } => (
+                (!matches!(act, Act::Attack { .. }))
+                    .then(|| format!("{} — {} ({cost} action(s))", n(who), self.act_text(act))),
+                json!({"event": "act", "who": n(who), "act": self.act_text(act), "cost": cost}),
+            ),
+            Event::Actions { who, delta, steal_later, bonus, destiny } => (
+                Some(format!(
+                    "{}: {}{}{}",
+                    n(who),
+                    if *delta != 0 { format!("{delta:+} action(s) now") } else { String::new() },
+                    if *steal_later > 0 {
+                        format!("{steal_later} action(s) fewer at the next refresh")
+                    } else {
+                        String::new()
+                    },
+                    match (bonus, destiny) {
+                        (1.., _) => " (bonus die)",
+                        (_, 1..) => " (destiny die)",
+                        _ => "",
+                    }
+                )),
+                json!({"event": "actions", "who": n(who), "delta": delta, "steal_later": steal_later, "bonus": bonus, "destiny": destiny}),
+            ),
+            Event::Moved { who, from, to } => (
+                Some(format!("{} moves from {} to {}", n(who), pos_text(*from), pos_text(*to))),
+                json!({"event": "moved", "who": n(who), "from": [from.x, from.y], "to": [to.x, to.y]}),
+            ),
+            Event::Posture { who, hunkered } => (
+                Some(format!("{} {}", n(who), if *hunkered { "hunkers down" } else { "stands up" })),
+                json!({"event": "posture", "who": n(who), "hunkered": hunkered}),
+            ),
+            Event::Aimed { who, aim, accurate } => (
+                Some(format!("{} aims: C −{aim}, M −{accurate}", n(who))),
+                json!({"event": "aimed", "who": n(who), "aim": aim, "accurate": accurate}),
+            ),
+            Event::AttackRoll { attacker, target: _, act, dice, m, c, totals, normals, crits, ammo, chain } => {
+                let crit_text = match crits.len() {
+                    0 => "0 crits".to_owned(),
+                    k => format!(
+                        "{k} crit(s){}",
+                        if crits.iter().any(|&l| l > 0) {
+                            format!(" (megacrit levels {:?})", crits.as_slice())
+                        } else {
+                            String::new()
+                        }
+                    ),
+                };
+                (
+                    Some(format!(
+                        "{} — {}: {dice} dice at {m}+{} [{}] → {crit_text}, {normals} normal hit(s){}",
+                        n(attacker),
+                        self.act_text(act),
+                        if *c > 0 { format!(", crits {c}+") } else { String::new() },
+                        totals_text(totals),
+                        if *chain > 1 { format!(" (recoil chain {chain})") } else { String::new() }
+                    )),
+                    json!({"event": "attack", "attacker": n(attacker), "act": self.act_text(act), "dice": dice, "m": m, "c": c,
+                           "totals": totals.as_slice(), "normals": normals, "crits": crits.as_slice(), "ammo": ammo, "chain": chain}),
+                )
+            }
+            Event::Reacted { who, reaction, dice, m, totals, successes } => (
+                Some(match reaction {
+                    Reaction::ShieldParry | Reaction::Hunker => {
+                        format!("{} reacts: {}", n(who), format!("{reaction:?}").to_lowercase())
+                    }
+                    _ => format!(
+                        "{} {}: {dice} dice at {m}+ [{}] → {successes} success(es)",
+                        n(who),
+                        match reaction {
+                            Reaction::Dodge => "dodges".to_owned(),
+                            _ => "parries".to_owned(),
+                        },
+                        totals_text(totals)
+                    ),
+                }),
+                json!({"event": "reaction", "who": n(who), "reaction": format!("{reaction:?}").to_lowercase(), "dice": dice, "m": m,
+                       "totals": totals.as_slice(), "successes": successes}),
+            ),
+            Event::CoverRoll { who, value, crit_totals, normal_totals, crits_removed, normals_removed } => (
+                Some(format!(
+                    "{}'s cover {value}+: crits [{}], hits [{}] → {crits_removed} crit(s) and {normals_removed} hit(s) removed",
+                    n(who),
+                    totals_text(crit_totals),
+                    totals_text(normal_totals)
+                )),
+                json!({"event": "cover", "who": n(who), "value": value, "crit_totals": crit_totals.as_slice(),
+                       "normal_totals": normal_totals.as_slice(), "crits_removed": crits_removed, "normals_removed": normals_removed}),
+            ),
+            Event::Wounded { who, by, normals, crits, wounds, boosts_used, track, .. } => (
+                Some(format!(
+                    "{} takes {wounds} wound(s) ({normals} hit(s), {} crit(s) left){} — {track} of {} hearts",
+                    n(who),
+                    crits.len(),
+                    if *boosts_used > 0 { format!(", {boosts_used} boost(s) used") } else { String::new() },
+                    self.0.combatants[who.index()].max_wounds
+                )),
+                json!({"event": "wounded", "who": n(who), "by": by.map(|b| n(&b)), "normals": normals, "crits": crits.as_slice(),
+                       "wounds": wounds, "boosts_used": boosts_used, "track": track}),
+            ),
+            Event::AimLost { who } => {
+                (Some(format!("{} loses the aim", n(who))), json!({"event": "aim_lost", "who": n(who)}))
+            }
+            Event::ShieldBlock { who, up } => (
+                Some(format!("{} {} the shield block", n(who), if *up { "raises" } else { "lowers" })),
+                json!({"event": "shield_block", "who": n(who), "up": up}),
+            ),
+            Event::Braced { who, on } => (None, json!({"event": "braced", "who": n(who), "on": on})),
+            Event::Readied { who, reload } => (None, json!({"event": "readied", "who": n(who), "reload": reload})),
+            Event::Disarmed { who } => {
+                (Some(format!("{} is disarmed", n(who))), json!({"event": "disarmed", "who": n(who)}))
+            }
+            Event::Landed { who, item, at, deviation } => (
+                Some(format!(
+                    "{}'s {} lands at {}{}",
+                    n(who),
+                    self.0.combatants[who.index()].items.get(*item as usize).map_or("?", |i| i.name.as_str()),
+                    pos_text(*at),
+                    deviation.map_or(String::new(), |(h, d)| format!(" (deviated: {h} o'clock, {d} m)"))
+                )),
+                json!({"event": "landed", "who": n(who), "item": item, "at": [at.x, at.y], "deviation": deviation}),
+            ),
+            Event::ArmourWorn { who, piece, pct } => (
+                Some(format!("{}'s armour wears to {pct} %", n(who))),
+                json!({"event": "armour_worn", "who": n(who), "piece": piece, "pct": pct}),
+            ),
+            Event::Boosted { who } => {
+                (Some(format!("{} gains a boost", n(who))), json!({"event": "boosted", "who": n(who)}))
+            }
+            Event::Stabilised { who } => {
+                (Some(format!("{} is stabilised", n(who))), json!({"event": "stabilised", "who": n(who)}))
+            }
+            Event::Woke { who } => (Some(format!("{} wakes up", n(who))), json!({"event": "woke", "who": n(who)})),
+            Event::Ended { result } => (
+                Some(format!("combat ends after {} round(s): {}", result.length, outcome(result))),
+                json!({"event": "end", "outcome": outcome(result), "rounds": result.length}),
+            ),
+        };
+        Line { text, json }
+    }
+}
+
+impl Scenario for PhaseSixScenario {
+    fn ruleset(&self) -> &'static str {
+        PhaseSix::ID
+    }
+
+    fn combatants(&self) -> Vec<String> {
+        self.0.combatants.iter().map(|c| c.name.clone()).collect()
+    }
+
+    fn sides(&self) -> Vec<String> {
+        self.0.sides.clone()
+    }
+
+    fn explain(&self) -> String {
+        let setup = &self.0;
+        let mut out = format!(
+            "ruleset phasesix, {} combatants on {} sides, cap {} rounds\n",
+            setup.combatants.len(),
+            setup.sides.len(),
+            setup.options.round_cap
+        );
+        for c in &setup.combatants {
+            out += &format!(
+                "  {} ({}): Quickness {}, Deftness {}, Strength {}; hand-to-hand {}, shooting {}, throwing {}; evasion {}; {} actions, {} hearts; at {}\n",
+                c.name,
+                setup.sides[c.side.index()],
+                c.quickness,
+                c.deftness,
+                c.strength,
+                c.hand_to_hand,
+                c.shooting,
+                c.throwing,
+                c.evasion(),
+                c.actions,
+                c.max_wounds,
+                pos_text(c.position)
+            );
+            for w in &c.weapons {
+                out += &format!(
+                    "    {} ({:?}): DP {}, piercing {}, range {} m\n",
+                    w.name, w.class, w.dp, w.piercing, w.range_m
+                );
+            }
+        }
+        out
+    }
+
+    fn attack_odds(&self, attacker: &str, defender: &str) -> Result<crate::AttackOdds, String> {
+        super::odds::attack_odds(&self.0, attacker, defender)
+    }
+
+    fn fight(
+        &self,
+        dice: &mut dyn Dice,
+        _seed: Option<u64>,
+        humans: &[String],
+        ask: &mut dyn FnMut(&Prompt) -> usize,
+        out: &mut dyn FnMut(&Line),
+    ) -> Result<FightResult, FightError> {
+        let humans: Vec<CombatantId> = humans
+            .iter()
+            .filter_map(|h| self.0.combatants.iter().position(|c| &c.name == h))
+            .map(|i| CombatantId(i as u16))
+            .collect();
+        let table = Table { scenario: self, humans, ask };
+        let sink = FnSink(|event: &Event| out(&self.line(event)));
+        Fight::<PhaseSix, _, _, _>::new(&self.0, dice, table, sink).run()
+    }
+}

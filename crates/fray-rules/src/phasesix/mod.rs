@@ -1,0 +1,775 @@
+//! `phasesix`: the Phase Six combat chapter (catalogue: shared/rules/phasesix.md).
+//!
+//! Initiative once (an exploding d6 + Quickness); action pools refilled at each participant's own
+//! turn, kept actions spent as reactions (dodge, parry, shield parry) to an attack, bonus dice
+//! buying and destiny dice stealing actions; the hit pipeline in the catalogue's order — a pool of
+//! exploding dice against the minimum roll, crits and megacrits from 11 (moved by recoil and
+//! aim), reactions, the cover roll (crits and normal hits apart, shields), protection against
+//! piercing, wounds onto boosts and hearts, Dying — with attack modes, recoil, aim and accurate
+//! attacks, movement and hunkering, special attacks, thrown objects and their deviation, and the
+//! round-start condition checks. `odds.rs` gives the exact wound distribution of one attack.
+
+pub mod dice;
+mod front;
+pub mod odds;
+pub mod options;
+pub mod policy;
+mod run;
+pub mod scenario;
+pub mod setup;
+
+use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, Pos, Ruleset, Sink, Tally};
+pub use front::PhaseSixScenario;
+pub use options::Options;
+use setup::Mode;
+pub use setup::Setup;
+use smallvec::SmallVec;
+
+/// A short list stored inline.
+pub type List<T, const N: usize> = SmallVec<[T; N]>;
+
+/// The `phasesix` ruleset.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PhaseSix;
+
+/// Which weapon an attack uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hand {
+    /// The main-hand weapon.
+    Main,
+    /// The off-hand weapon (M + 1).
+    Off,
+    /// Bare hands.
+    Unarmed,
+}
+
+/// A special attack (P6-SPECIAL-*).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Special {
+    /// None.
+    #[default]
+    None,
+    /// K.O. (blunt weapons).
+    Ko,
+    /// Massive: extra actions for +3 dice each.
+    Massive(u8),
+    /// Disarm: M + 3, no wounds.
+    Disarm,
+    /// Coup de grâce on a helpless target.
+    Coup,
+}
+
+/// A condition with a value (P6-TRACK-3/5, P6-COND-*).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cond {
+    /// Dying.
+    Dying,
+    /// Unconscious.
+    Unconscious,
+    /// Shocked.
+    Shocked,
+    /// Burning.
+    Burning,
+    /// Bleeding.
+    Bleeding,
+    /// Poisoned.
+    Poisoned,
+}
+
+impl Cond {
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        ["dying", "unconscious", "shocked", "burning", "bleeding", "poisoned"][self as usize]
+    }
+}
+
+/// One act (P6-ACT-*).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Act {
+    /// An attack.
+    Attack {
+        /// The target.
+        target: CombatantId,
+        /// The weapon.
+        hand: Hand,
+        /// The mode.
+        mode: Mode,
+        /// A special attack.
+        special: Special,
+        /// A walk combined with it (P6-MOVE-2).
+        walk: Option<Pos>,
+        /// From behind: the target cannot react (P6-REACT-4).
+        from_behind: bool,
+    },
+    /// One aiming action: C − 1 (`accurate = false`, P6-AIM-1) or M − 1 (P6-SPECIAL-1).
+    Aim {
+        /// An accurate-attack point instead of an aim point.
+        accurate: bool,
+    },
+    /// Walk (P6-MOVE-1).
+    Walk(Pos),
+    /// Run.
+    Run(Pos),
+    /// Crawl (Hunkered, P6-MOVE-4).
+    Crawl(Pos),
+    /// Hunker down (P6-COND-6).
+    Hunker,
+    /// Stand up.
+    StandUp,
+    /// Raise a shield block (P6-SHLD-2).
+    RaiseShield,
+    /// Lower it.
+    LowerShield,
+    /// Brace the main weapon (P6-SPECIAL-10).
+    Brace,
+    /// Reload the main weapon (P6-MODE-6).
+    Reload,
+    /// Ready (draw or pick up) the main weapon.
+    Ready,
+    /// First aid or stabilising on a patient within 1 m (P6-TRACK-6/7).
+    FirstAid(CombatantId),
+    /// Put out a fire on someone within 1 m, oneself included.
+    Extinguish(CombatantId),
+    /// Throw an object (an index into the items) at a target (P6-THROW-*).
+    Throw {
+        /// The item.
+        item: u8,
+        /// The target.
+        target: CombatantId,
+    },
+    /// Spend a bonus die for 1 action (P6-RES-1).
+    SpendBonus,
+    /// Spend a destiny die to steal an action (P6-RES-2).
+    Steal(CombatantId),
+    /// End the turn, keeping the actions left for reactions.
+    End,
+}
+
+/// A reaction to an attack (P6-REACT-*, P6-DEF-*, P6-SHLD-3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reaction {
+    /// Dodge: all or nothing.
+    Dodge,
+    /// Parry with the main weapon.
+    Parry,
+    /// Shield parry: the shield's cover roll.
+    ShieldParry,
+    /// Hunker (under `reaction_menu = any`).
+    Hunker,
+}
+
+/// A decision request.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    /// The actor's next act.
+    Act {
+        /// Actions available.
+        actions: i32,
+    },
+    /// A reaction to an attack (after its roll, before its result).
+    React {
+        /// The attacker.
+        attacker: CombatantId,
+        /// The mode.
+        mode: Mode,
+        /// Normal hits scored.
+        normals: u8,
+        /// Crits scored.
+        crits: u8,
+        /// Actions available (a bonus or destiny die may add one).
+        actions: i32,
+    },
+}
+
+/// An answer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Choice {
+    /// An act.
+    Act(Act),
+    /// A reaction or none; `buy` spends a bonus (1) or destiny (2) die first for the action.
+    React {
+        /// The reaction.
+        reaction: Option<Reaction>,
+        /// 0 none, 1 a bonus die, 2 a destiny die (stealing from the attacker).
+        buy: u8,
+    },
+}
+
+/// One combatant during a fight.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fighter {
+    /// Available actions.
+    pub actions: i32,
+    /// Steals to apply at the next refresh.
+    pub steals: i32,
+    /// Has had a turn.
+    pub started: bool,
+    /// Initiative score.
+    pub init: i32,
+    /// Aim points (C − 1 each).
+    pub aim: i32,
+    /// Accurate points (M − 1 each).
+    pub accurate: i32,
+    /// The recoil chain: attacks in a row this round with a recoil weapon.
+    pub chain: u8,
+    /// The shield block: raised in this round (`None`: down).
+    pub block: Option<u32>,
+    /// The main weapon is braced.
+    pub braced: bool,
+    /// Ammunition per weapon.
+    pub ammo: List<Option<i32>, 4>,
+    /// The main weapon is in hand (false after a disarm or before readying).
+    pub armed: bool,
+    /// Wounds taken.
+    pub wounds: i32,
+    /// Boosts.
+    pub boosts: i32,
+    /// Dying, Unconscious, Shocked, Burning, Bleeding, Poisoned.
+    pub cond: [i32; 6],
+    /// Hunkered.
+    pub hunkered: bool,
+    /// Sleeping.
+    pub sleeping: bool,
+    /// Dead.
+    pub dead: bool,
+    /// Stabilised (fainted).
+    pub stabilised: bool,
+    /// Bonus dice, destiny dice, rerolls left.
+    pub bonus_dice: i32,
+    /// Destiny dice.
+    pub destiny_dice: i32,
+    /// Rerolls.
+    pub rerolls: i32,
+    /// Position.
+    pub pos: Pos,
+    /// Armour conditions (percent) per piece.
+    pub armour_pct: List<i32, 4>,
+    /// Throwables left per item.
+    pub items: List<u8, 4>,
+}
+
+impl Fighter {
+    /// Has 0 actions and cannot react: Unconscious, Dying, Sleeping, dead, stabilised and fainted.
+    pub fn helpless(&self, options: &Options) -> bool {
+        self.dead
+            || self.cond[0] > 0
+            || self.cond[1] > 0
+            || self.sleeping
+            || (self.stabilised && !(options.stabilised_awake && self.boosts > 0))
+    }
+
+    /// Out of the fight (P6-TRACK-8).
+    pub fn out(&self, options: &Options) -> bool {
+        if options.out_when_dead { self.dead } else { self.helpless(options) }
+    }
+
+    /// A condition's value.
+    pub fn condition(&self, c: Cond) -> i32 {
+        self.cond[c as usize]
+    }
+}
+
+/// Everything that changes during a fight.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// The round.
+    pub round: u32,
+    /// The fixed order.
+    pub order: List<CombatantId, 8>,
+    /// The participant whose turn is under way.
+    pub actor: Option<CombatantId>,
+    /// Combatants in scenario order.
+    pub fighters: Vec<Fighter>,
+}
+
+impl State {
+    /// One fighter.
+    pub fn fighter(&self, who: CombatantId) -> &Fighter {
+        &self.fighters[who.index()]
+    }
+
+    /// Distance in metres.
+    pub fn distance(&self, a: CombatantId, b: CombatantId) -> f64 {
+        self.fighters[a.index()].pos.distance(self.fighters[b.index()].pos)
+    }
+}
+
+/// A pool as it fell: each die's total.
+pub type Totals = List<u8, 8>;
+
+/// A change to the state, or a line of the log.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// An initiative roll (P6-INIT-1/3).
+    Initiative {
+        /// Who.
+        who: CombatantId,
+        /// Each die's total.
+        dice: Totals,
+        /// Score.
+        score: i32,
+    },
+    /// A tie draw or reroll (P6-INIT-2).
+    TieBreak {
+        /// Who.
+        who: CombatantId,
+        /// The draw.
+        draw: i32,
+    },
+    /// The fixed order.
+    Order {
+        /// In acting order.
+        order: List<CombatantId, 8>,
+    },
+    /// A round begins.
+    RoundStarted {
+        /// Its number.
+        round: u32,
+    },
+    /// A check: round-start, K.O. or disarm resistance, first aid, a throw.
+    Check {
+        /// Who rolls.
+        who: CombatantId,
+        /// What for.
+        what: &'static str,
+        /// Dice.
+        dice: i32,
+        /// Minimum roll.
+        m: i32,
+        /// Totals.
+        totals: Totals,
+        /// Successes.
+        successes: i32,
+    },
+    /// A condition's new value.
+    Condition {
+        /// Who.
+        who: CombatantId,
+        /// Which.
+        cond: Cond,
+        /// New value (0 ends it).
+        value: i32,
+    },
+    /// Dead.
+    Died {
+        /// Who.
+        who: CombatantId,
+    },
+    /// Out of the fight now (for the ledger).
+    Out {
+        /// Who.
+        who: CombatantId,
+    },
+    /// The pool is refilled at the turn's start (P6-ACT-2).
+    Refreshed {
+        /// Who.
+        who: CombatantId,
+        /// Actions now.
+        actions: i32,
+    },
+    /// An act declared and its cost paid.
+    Acted {
+        /// Who.
+        who: CombatantId,
+        /// The act.
+        act: Act,
+        /// Actions paid.
+        cost: i32,
+    },
+    /// Actions gained (bonus or destiny die) or stolen.
+    Actions {
+        /// Who.
+        who: CombatantId,
+        /// Change now.
+        delta: i32,
+        /// Added to the pending steals.
+        steal_later: i32,
+        /// Bonus dice spent.
+        bonus: i32,
+        /// Destiny dice spent.
+        destiny: i32,
+    },
+    /// Moved.
+    Moved {
+        /// Who.
+        who: CombatantId,
+        /// From.
+        from: Pos,
+        /// To.
+        to: Pos,
+    },
+    /// Hunkered or stood up.
+    Posture {
+        /// Who.
+        who: CombatantId,
+        /// Hunkered now.
+        hunkered: bool,
+    },
+    /// Aim or accurate points now.
+    Aimed {
+        /// Who.
+        who: CombatantId,
+        /// Aim points.
+        aim: i32,
+        /// Accurate points.
+        accurate: i32,
+    },
+    /// A hit roll (P6-ATK-*).
+    AttackRoll {
+        /// Attacker.
+        attacker: CombatantId,
+        /// Target.
+        target: CombatantId,
+        /// The act.
+        act: Act,
+        /// Dice.
+        dice: i32,
+        /// Minimum roll.
+        m: i32,
+        /// Crit threshold (0: none possible).
+        c: i32,
+        /// Each die's total.
+        totals: Totals,
+        /// Normal hits.
+        normals: u8,
+        /// Crit levels, one per crit.
+        crits: List<u8, 8>,
+        /// Ammunition used.
+        ammo: i32,
+        /// The recoil chain position after it.
+        chain: u8,
+    },
+    /// A reaction roll (P6-DEF-2/3, P6-SHLD-3).
+    Reacted {
+        /// Who.
+        who: CombatantId,
+        /// What.
+        reaction: Reaction,
+        /// Dice.
+        dice: i32,
+        /// Minimum roll.
+        m: i32,
+        /// Totals.
+        totals: Totals,
+        /// Successes.
+        successes: i32,
+    },
+    /// A cover roll (P6-COVER-*).
+    CoverRoll {
+        /// Whose cover.
+        who: CombatantId,
+        /// The cover value.
+        value: i32,
+        /// Crit dice totals.
+        crit_totals: Totals,
+        /// Normal-hit dice totals.
+        normal_totals: Totals,
+        /// Crits removed.
+        crits_removed: u8,
+        /// Normal hits removed.
+        normals_removed: u8,
+    },
+    /// What an attack did (P6-DMG-*).
+    Wounded {
+        /// Who.
+        who: CombatantId,
+        /// By whom.
+        by: Option<CombatantId>,
+        /// Normal hits left after protection.
+        normals: u8,
+        /// Crit levels left.
+        crits: List<u8, 8>,
+        /// Protection used.
+        protection: i32,
+        /// Wounds caused.
+        wounds: i32,
+        /// Boosts used.
+        boosts_used: i32,
+        /// Wounds on the track after.
+        track: i32,
+    },
+    /// The aim bonus is lost (P6-AIM-2/3).
+    AimLost {
+        /// Who.
+        who: CombatantId,
+    },
+    /// Shield block up or down.
+    ShieldBlock {
+        /// Who.
+        who: CombatantId,
+        /// Up.
+        up: bool,
+    },
+    /// Braced or picked up.
+    Braced {
+        /// Who.
+        who: CombatantId,
+        /// Braced now.
+        on: bool,
+    },
+    /// Reloaded or readied.
+    Readied {
+        /// Who.
+        who: CombatantId,
+        /// Reloaded (else drawn).
+        reload: bool,
+    },
+    /// Disarmed: the main weapon falls (P6-SPECIAL-7/8).
+    Disarmed {
+        /// Who.
+        who: CombatantId,
+    },
+    /// A throwable lands (P6-THROW-*).
+    Landed {
+        /// The thrower.
+        who: CombatantId,
+        /// The item.
+        item: u8,
+        /// Where.
+        at: Pos,
+        /// The deviation d12 and d6, if it deviated.
+        deviation: Option<(u8, u8)>,
+    },
+    /// Armour worn down (P6-ARM-2).
+    ArmourWorn {
+        /// Who.
+        who: CombatantId,
+        /// The piece.
+        piece: u8,
+        /// Condition after.
+        pct: i32,
+    },
+    /// A boost gained (first aid).
+    Boosted {
+        /// Who.
+        who: CombatantId,
+    },
+    /// Stabilised (P6-TRACK-6/7).
+    Stabilised {
+        /// Who.
+        who: CombatantId,
+    },
+    /// A sleeper wakes (P6-SPECIAL-12).
+    Woke {
+        /// Who.
+        who: CombatantId,
+    },
+    /// The fight is over.
+    Ended {
+        /// How.
+        result: FightResult,
+    },
+}
+
+impl Ruleset for PhaseSix {
+    const ID: &'static str = "phasesix";
+    type Setup = Setup;
+    type State = State;
+    type Event = Event;
+    type Request = Request;
+    type Choice = Choice;
+
+    fn initial_state(setup: &Setup) -> State {
+        let mut state = State { round: 0, order: List::new(), actor: None, fighters: Vec::new() };
+        Self::reset_state(setup, &mut state);
+        state
+    }
+
+    fn reset_state(setup: &Setup, state: &mut State) {
+        state.round = 0;
+        state.order.clear();
+        state.actor = None;
+        state.fighters.clear();
+        for s in &setup.combatants {
+            let mut cond = [0; 6];
+            cond.copy_from_slice(&s.conditions);
+            state.fighters.push(Fighter {
+                actions: 0,
+                steals: 0,
+                started: false,
+                init: 0,
+                aim: 0,
+                accurate: 0,
+                chain: 0,
+                block: None,
+                braced: false,
+                ammo: s.weapons.iter().map(|w| w.ammo.or(w.capacity)).collect(),
+                armed: s.main_hand.is_some(),
+                wounds: s.wounds,
+                boosts: s.boosts,
+                cond,
+                hunkered: s.hunkered,
+                sleeping: s.sleeping,
+                dead: s.dead,
+                stabilised: false,
+                bonus_dice: s.bonus_dice,
+                destiny_dice: s.destiny_dice,
+                rerolls: s.rerolls,
+                pos: s.position,
+                armour_pct: s.armour.iter().map(|a| a.condition_pct).collect(),
+                items: s.items.iter().map(|i| i.count).collect(),
+            });
+        }
+    }
+
+    fn apply(setup: &Setup, state: &mut State, event: &Event) {
+        let round = state.round;
+        match event {
+            Event::Initiative { who, score, .. } => state.fighters[who.index()].init = *score,
+            Event::TieBreak { .. } | Event::Check { .. } | Event::Reacted { .. } | Event::CoverRoll { .. } => {}
+            Event::Landed { who, item, .. } => {
+                let x = &mut state.fighters[who.index()];
+                if let Some(n) = x.items.get_mut(*item as usize) {
+                    *n = n.saturating_sub(1);
+                }
+            }
+            Event::Order { order } => state.order.clone_from(order),
+            Event::RoundStarted { round } => {
+                state.round = *round;
+                for x in &mut state.fighters {
+                    x.chain = 0;
+                }
+            }
+            Event::Condition { who, cond, value } => {
+                let x = &mut state.fighters[who.index()];
+                x.cond[*cond as usize] = *value;
+                if (*cond == Cond::Dying || *cond == Cond::Unconscious) && *value > 0 {
+                    x.actions = 0;
+                }
+                if *cond == Cond::Dying && *value == 0 {
+                    x.stabilised = true;
+                }
+            }
+            Event::Died { who } => {
+                let x = &mut state.fighters[who.index()];
+                x.dead = true;
+                x.actions = 0;
+            }
+            Event::Out { .. } | Event::Ended { .. } => {}
+            Event::Refreshed { who, actions } => {
+                state.actor = Some(*who);
+                let x = &mut state.fighters[who.index()];
+                x.actions = *actions;
+                x.steals = 0;
+                x.started = true;
+                x.chain = 0;
+            }
+            Event::Acted { who, act, cost } => {
+                let x = &mut state.fighters[who.index()];
+                x.actions -= cost;
+                let keeps_chain = matches!(act, Act::Attack { .. });
+                if !keeps_chain {
+                    x.chain = 0;
+                }
+                if !matches!(act, Act::Aim { .. } | Act::Attack { .. } | Act::SpendBonus | Act::Steal(_)) {
+                    x.accurate = 0;
+                    if !setup.options.aim_persists {
+                        x.aim = 0;
+                    }
+                }
+            }
+            Event::Actions { who, delta, steal_later, bonus, destiny } => {
+                let x = &mut state.fighters[who.index()];
+                x.actions = (x.actions + delta).max(0);
+                x.steals += steal_later;
+                x.bonus_dice -= bonus;
+                x.destiny_dice -= destiny;
+            }
+            Event::Moved { who, to, .. } => {
+                let x = &mut state.fighters[who.index()];
+                x.pos = *to;
+                x.braced = false;
+            }
+            Event::Posture { who, hunkered } => state.fighters[who.index()].hunkered = *hunkered,
+            Event::Aimed { who, aim, accurate } => {
+                let x = &mut state.fighters[who.index()];
+                x.aim = *aim;
+                x.accurate = *accurate;
+            }
+            Event::AttackRoll { attacker, act, ammo, chain, .. } => {
+                let x = &mut state.fighters[attacker.index()];
+                x.aim = 0;
+                x.accurate = 0;
+                x.chain = *chain;
+                if let Act::Attack { hand, .. } = act {
+                    let w = match hand {
+                        Hand::Main => setup.combatants[attacker.index()].main_hand,
+                        Hand::Off => setup.combatants[attacker.index()].off_hand,
+                        Hand::Unarmed => None,
+                    };
+                    if let Some(Some(a)) = w.and_then(|w| x.ammo.get_mut(w)) {
+                        *a = (*a - ammo).max(0);
+                    }
+                }
+            }
+            Event::Wounded { who, wounds, boosts_used, track, .. } => {
+                let x = &mut state.fighters[who.index()];
+                let _ = wounds;
+                x.boosts -= boosts_used;
+                x.wounds = *track;
+            }
+            Event::AimLost { who } => state.fighters[who.index()].aim = 0,
+            Event::ShieldBlock { who, up } => state.fighters[who.index()].block = up.then_some(round),
+            Event::Braced { who, on } => state.fighters[who.index()].braced = *on,
+            Event::Readied { who, reload } => {
+                let main = setup.combatants[who.index()].main_hand;
+                let x = &mut state.fighters[who.index()];
+                if *reload {
+                    if let Some(w) = main {
+                        x.ammo[w] = setup.combatants[who.index()].weapons[w].capacity;
+                    }
+                } else {
+                    x.armed = true;
+                }
+            }
+            Event::Disarmed { who } => {
+                let x = &mut state.fighters[who.index()];
+                x.armed = false;
+                x.braced = false;
+            }
+            Event::ArmourWorn { who, piece, pct } => {
+                if let Some(p) = state.fighters[who.index()].armour_pct.get_mut(*piece as usize) {
+                    *p = *pct;
+                }
+            }
+            Event::Boosted { who } => state.fighters[who.index()].boosts += 1,
+            Event::Stabilised { who } => {
+                let x = &mut state.fighters[who.index()];
+                x.cond[Cond::Dying as usize] = 0;
+                x.stabilised = true;
+            }
+            Event::Woke { who } => state.fighters[who.index()].sleeping = false,
+        }
+        if let Event::Reacted { who, .. } = event {
+            let x = &mut state.fighters[who.index()];
+            x.actions -= 1;
+            x.chain = 0;
+            x.accurate = 0;
+        }
+    }
+
+    fn tally(event: &Event) -> Option<Tally> {
+        match event {
+            Event::AttackRoll { attacker, normals, crits, .. } => {
+                Some(Tally::Attack { by: *attacker, hit: *normals > 0 || !crits.is_empty(), crit: !crits.is_empty() })
+            }
+            Event::Wounded { who, by, wounds, .. } => Some(Tally::Damage { by: *by, to: *who, amount: *wounds }),
+            Event::Out { who } => Some(Tally::Downed { who: *who }),
+            _ => None,
+        }
+    }
+
+    fn check_choice(_setup: &Setup, request: &Request, choice: &Choice) -> Result<(), String> {
+        match (request, choice) {
+            (Request::Act { .. }, Choice::Act(_)) => Ok(()),
+            (Request::React { .. }, Choice::React { buy, .. }) if *buy <= 2 => Ok(()),
+            (request, choice) => Err(format!("{choice:?} does not answer {request:?}")),
+        }
+    }
+
+    fn run<D: Dice, P: fray_engine::Decider<Self>, S: Sink<Event>>(
+        fight: &mut Fight<'_, Self, D, P, S>,
+    ) -> Result<FightResult, FightError> {
+        run::run(fight)
+    }
+}

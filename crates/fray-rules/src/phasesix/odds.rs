@@ -1,0 +1,278 @@
+//! Odds in context: the exact distribution of the wounds one attack inflicts through the whole
+//! pipeline — hit roll with crits and megacrits, the defender's reaction as his policy makes it
+//! (dodge, parry, shield parry), the cover roll, protection against piercing — and the chance it
+//! drops him. Every die's tiers follow the exploding d6's closed form P(d6! ≥ t) = 6^−k·(7 − j)/6
+//! (t = 6k + j); megacrit levels above [`LEVELS`] are counted at that level, and their mass is
+//! reported as the residual.
+
+use super::dice::{self, Tier};
+use super::run::{main_weapon, numbers, weapon_of};
+use super::setup::{Class, Mode, Setup};
+use super::{Act, Choice, Cond, Hand, PhaseSix, Reaction, Request, Special, State};
+use crate::AttackOdds;
+use fray_dice::BigRational;
+use fray_engine::{CombatantId, Ruleset};
+use num_traits::{One, Zero};
+use std::collections::BTreeMap;
+
+/// Megacrit levels followed exactly.
+pub const LEVELS: u8 = 8;
+
+fn r(n: u128, d: u128) -> BigRational {
+    BigRational::new(n.into(), d.into())
+}
+
+/// P(d6! ≥ t), exact.
+pub fn p_at_least(t: i32) -> BigRational {
+    let (n, d) = dice::at_least(t);
+    r(n, d)
+}
+
+/// The tiers of one hit die at `m`, `c`: P(miss), P(normal), P(crit level k) for k < LEVELS, and
+/// P(level ≥ LEVELS) counted at LEVELS (exact, by the closed form).
+pub fn die_tiers(options: &super::Options, m: i32, c: i32) -> Vec<(Tier, BigRational)> {
+    let one = BigRational::one();
+    let hit = p_at_least(m);
+    let mut out = vec![(Tier::Miss, &one - &hit)];
+    if c == 0 {
+        out.push((Tier::Normal, hit));
+        return out;
+    }
+    let c_eff = if options.crit_floor { c.max(m + 6) } else { c };
+    let crit_at = c_eff.max(m);
+    out.push((Tier::Normal, &hit - p_at_least(crit_at)));
+    let base = if options.ladder_fixed { 11 } else { c_eff };
+    // Level k from base + 6k (k ≥ 1); level 0 from crit_at.
+    let mut lower = crit_at;
+    for k in 0..LEVELS {
+        let upper = (base + 6 * (i32::from(k) + 1)).max(lower);
+        out.push((Tier::Crit(k), p_at_least(lower) - p_at_least(upper)));
+        lower = upper;
+    }
+    out.push((Tier::Crit(LEVELS), p_at_least(lower)));
+    out
+}
+
+/// A pool's outcome: normal hits and crit levels (sorted, highest first).
+type PoolOutcome = (u8, Vec<u8>);
+
+/// The distribution of a pool of `n` hit dice.
+pub fn pool(options: &super::Options, n: i32, m: i32, c: i32) -> BTreeMap<PoolOutcome, BigRational> {
+    let tiers = die_tiers(options, m, c);
+    let mut dist: BTreeMap<PoolOutcome, BigRational> = BTreeMap::from([((0, Vec::new()), BigRational::one())]);
+    for _ in 0..n.clamp(0, 20) {
+        let mut next = BTreeMap::new();
+        for ((normals, crits), p) in &dist {
+            for (t, q) in &tiers {
+                let key = match t {
+                    Tier::Miss => (*normals, crits.clone()),
+                    Tier::Normal => (normals + 1, crits.clone()),
+                    Tier::Crit(k) => {
+                        let mut c = crits.clone();
+                        c.push(*k);
+                        c.sort_unstable_by(|a, b| b.cmp(a));
+                        (*normals, c)
+                    }
+                };
+                *next.entry(key).or_insert_with(BigRational::zero) += p * q;
+            }
+        }
+        dist = next;
+    }
+    dist
+}
+
+/// P(k successes of n dice at threshold t), for k = 0..=n.
+fn binomial(n: i32, t: i32) -> Vec<BigRational> {
+    let p = p_at_least(t);
+    let q = BigRational::one() - &p;
+    let mut out = vec![BigRational::zero(); n.max(0) as usize + 1];
+    let mut choose = BigRational::one();
+    for k in 0..=n.max(0) {
+        let pk = (0..k).fold(BigRational::one(), |a, _| a * &p) * (0..(n - k)).fold(BigRational::one(), |a, _| a * &q);
+        out[k as usize] = &choose * pk;
+        choose = choose * BigRational::from_integer((n - k).into()) / BigRational::from_integer((k + 1).into());
+    }
+    out
+}
+
+/// One attack's exact odds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Odds {
+    /// P(≥ 1 hit on the hit roll).
+    pub hit: BigRational,
+    /// Wounds inflicted, with probabilities (over all outcomes, misses included as 0).
+    pub wounds: BTreeMap<i32, BigRational>,
+    /// P(the defender drops: Dying or dead).
+    pub down: BigRational,
+    /// Mass counted at the top megacrit level.
+    pub residual: BigRational,
+}
+
+/// The odds of `act` by `who` in `state`, the defender reacting by his policy with the actions
+/// he holds.
+pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Option<Odds> {
+    let options = &setup.options;
+    let Act::Attack { target, hand, mode, special, from_behind, .. } = *act else { return None };
+    if special != Special::None {
+        return None;
+    }
+    let n = numbers(setup, state, who, act);
+    let (w, _) = weapon_of(setup, who, hand);
+    let dist = pool(options, n.dice, n.m, n.c);
+    let top = die_tiers(options, n.m, n.c).last().map(|t| t.1.clone()).unwrap_or_default();
+    let residual = top * BigRational::from_integer(n.dice.max(0).into());
+    let ts = &setup.combatants[target.index()];
+    let tx = state.fighter(target);
+    let mut wounds: BTreeMap<i32, BigRational> = BTreeMap::new();
+    let mut hit = BigRational::zero();
+    let protection = (ts.protection(options, &tx.armour_pct) - w.piercing).max(0);
+    for ((normals, crits), p) in dist {
+        if normals > 0 || !crits.is_empty() {
+            hit += &p;
+        }
+        // The defender's reaction by his policy.
+        let mut branches: Vec<(u8, Vec<u8>, bool, BigRational)> =
+            vec![(normals, crits.clone(), false, BigRational::one())];
+        if (normals > 0 || !crits.is_empty()) && !from_behind && !tx.helpless(options) {
+            let request =
+                Request::React { attacker: who, mode, normals, crits: crits.len() as u8, actions: tx.actions };
+            if let Choice::React { reaction: Some(reaction), .. } =
+                super::policy::ai_choice(setup, state, target, &request)
+            {
+                let base_m = ts.min_roll + tx.condition(Cond::Poisoned) + i32::from(tx.hunkered);
+                branches = match reaction {
+                    Reaction::Dodge => {
+                        let t = base_m + i32::from(normals) + crits.len() as i32;
+                        let dice_n = ts.evasion() - tx.condition(Cond::Shocked);
+                        let miss = binomial(dice_n, t)[0].clone();
+                        vec![(0, Vec::new(), false, BigRational::one() - &miss), (normals, crits.clone(), false, miss)]
+                    }
+                    Reaction::Parry => {
+                        let dp = main_weapon(setup, target).map_or(0, |w| w.dp);
+                        let m = dice::floor(options, base_m + tx.condition(Cond::Burning), 0);
+                        let b = binomial(ts.hand_to_hand + dp - tx.condition(Cond::Shocked), m);
+                        b.iter()
+                            .enumerate()
+                            .map(|(k, q)| (normals.saturating_sub(k as u8), crits.clone(), false, q.clone()))
+                            .collect()
+                    }
+                    Reaction::ShieldParry => vec![(normals, crits.clone(), true, BigRational::one())],
+                    Reaction::Hunker => vec![(normals, crits.clone(), false, BigRational::one())],
+                };
+            }
+        }
+        for (normals, crits, shield, q) in branches {
+            let pq = &p * &q;
+            // Cover (best source).
+            let mut sources: Vec<i32> = Vec::new();
+            if let Some(cv) = ts.cover {
+                sources.push(cv);
+            }
+            if tx.hunkered {
+                sources.push(6);
+            }
+            let block = tx.block.is_some_and(|rd| rd < state.round || options.block_immediately);
+            if let Some(v) = ts.shield_cover(options).filter(|_| block || shield) {
+                sources.push(v);
+            }
+            let value = sources.into_iter().min();
+            let outcomes: Vec<(u8, Vec<u8>, BigRational)> = match value {
+                None => vec![(normals, crits.clone(), BigRational::one())],
+                Some(v) => {
+                    let bc = binomial(crits.len() as i32, v);
+                    let bn = binomial(i32::from(normals), v);
+                    let mut out = Vec::new();
+                    for (rc, qc) in bc.iter().enumerate() {
+                        for (rn, qn) in bn.iter().enumerate() {
+                            out.push((normals - rn as u8, crits[rc.min(crits.len())..].to_vec(), qc * qn));
+                        }
+                    }
+                    out
+                }
+            };
+            for (normals, crits, qq) in outcomes {
+                let normals = i32::from(normals) - protection.min(i32::from(normals));
+                let wph = w.wounds_per_hit;
+                let total = normals * wph + crits.iter().map(|&k| wph + i32::from(k)).sum::<i32>();
+                *wounds.entry(total).or_insert_with(BigRational::zero) += &pq * qq;
+            }
+        }
+    }
+    let room = ts.max_wounds - tx.wounds + tx.boosts;
+    let down: BigRational = wounds.iter().filter(|(w, _)| **w >= room && **w > 0).map(|(_, p)| p.clone()).sum();
+    let _ = Class::Melee;
+    Some(Odds { hit, wounds, down, residual })
+}
+
+/// `attacker`'s attack on `defender` as its policies play it, the defender holding the actions
+/// his `keep` policy keeps for reactions.
+pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<AttackOdds, String> {
+    let find = |name: &str| {
+        setup.combatants.iter().position(|c| c.name == name).map(|i| CombatantId(i as u16)).ok_or_else(|| {
+            let names: Vec<&str> = setup.combatants.iter().map(|c| c.name.as_str()).collect();
+            format!("no combatant `{name}` (combatants: {})", names.join(", "))
+        })
+    };
+    let (a, d) = (find(attacker)?, find(defender)?);
+    if a == d {
+        return Err("an attacker cannot attack itself".into());
+    }
+    let mut state = PhaseSix::initial_state(setup);
+    state.round = 1;
+    state.fighters[a.index()].actions = setup.combatants[a.index()].actions;
+    let keep = match setup.combatants[d.index()].policy.name(1) {
+        "none" => 0,
+        "all" => setup.combatants[d.index()].actions,
+        _ => 1,
+    };
+    state.fighters[d.index()].actions = keep;
+    let (w, _) = weapon_of(setup, a, Hand::Main);
+    let mode = match w.class {
+        Class::Melee => Mode::Melee,
+        Class::Thrown => Mode::Thrown,
+        Class::Ranged if setup.combatants[a.index()].policy.name(3) == "burst" && w.modes & Mode::Burst.bit() != 0 => {
+            Mode::Burst
+        }
+        Class::Ranged => Mode::Single,
+    };
+    let act = Act::Attack { target: d, hand: Hand::Main, mode, special: Special::None, walk: None, from_behind: false };
+    if let Some(why) = super::policy::illegal(setup, &state, a, &act) {
+        return Err(format!("`{attacker}` cannot attack `{defender}` from the start: {why}"));
+    }
+    let odds = odds_of(setup, &state, a, &act).ok_or("no attack possible")?;
+    let (dice_n, m, c) = super::policy::attack_numbers(setup, &state, a, &act);
+    let assumptions = vec![
+        format!(
+            "{attacker} attacks with {} ({}): {dice_n} dice at {m}+{}",
+            w.name,
+            mode.name(),
+            if c > 0 { format!(", crits from {c}") } else { ", no crits".to_owned() }
+        ),
+        format!("{defender} holds {keep} action(s) for a reaction and reacts by his `defend` policy"),
+        "cover, shield and protection against piercing as the scenario sets them".to_owned(),
+    ];
+    let hit = odds.hit.clone();
+    let wound_given_hit: Vec<crate::HitOutcome> = if hit.is_zero() {
+        Vec::new()
+    } else {
+        let misses = BigRational::one() - &hit;
+        odds.wounds
+            .iter()
+            .filter_map(|(w, p)| {
+                let p = if *w == 0 { p - &misses } else { p.clone() };
+                (!p.is_zero()).then(|| (format!("{w} wound(s)"), vec![("wounds".to_owned(), *w)], p / &hit))
+            })
+            .collect()
+    };
+    let down_given_hit = if hit.is_zero() { BigRational::zero() } else { &odds.down / &hit };
+    Ok(AttackOdds {
+        assumptions,
+        hit,
+        damage_heading: format!("wounds on {defender}, given ≥ 1 hit on the hit roll"),
+        damage_given_hit: wound_given_hit,
+        down_given_hit,
+        down: odds.down,
+        residual: odds.residual,
+    })
+}

@@ -1,0 +1,400 @@
+//! Named AI policies for every `phasesix` decision (target, actions kept for reactions, which
+//! reaction, fire mode, aiming, hunkering, spending bonus and destiny dice, closing in, throwing),
+//! the legality of acts and reactions, and a scripted decider for tests.
+
+use super::run::{cost, main_weapon, numbers, two_weapons, weapon_of};
+use super::setup::{Class, Mode, Setup};
+use super::{Act, Choice, Cond, Hand, PhaseSix, Reaction, Request, Special, State};
+use fray_engine::{CombatantId, Decider, Pending, Pos};
+use std::collections::VecDeque;
+
+pub use super::setup::POLICIES;
+
+/// How far a walk, run or crawl goes (P6-MOVE-1/4, P6-SHLD-2/4).
+pub fn move_m(setup: &Setup, state: &State, who: CombatantId, kind: u8) -> f64 {
+    let s = &setup.combatants[who.index()];
+    let q = s.quickness;
+    let base = match kind {
+        0 => q + 1,
+        1 => q + 5,
+        _ => (q + 1).div_euclid(2) + 1,
+    }
+    .max(0);
+    if state.fighter(who).block.is_some() {
+        if setup.options.halving_down { f64::from(base / 2) } else { f64::from((base + 1) / 2) }
+    } else {
+        f64::from(base)
+    }
+}
+
+/// Whether `who` is helpless as a coup-de-grâce target (P6-SPECIAL-11).
+fn helpless_target(state: &State, t: CombatantId) -> bool {
+    let x = state.fighter(t);
+    x.condition(Cond::Unconscious) > 0 || x.sleeping || x.condition(Cond::Dying) > 0
+}
+
+/// Why an act is not allowed now, if it is not.
+pub fn illegal(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Option<String> {
+    let options = &setup.options;
+    let s = &setup.combatants[who.index()];
+    let x = state.fighter(who);
+    let valid = |t: CombatantId| t.index() < setup.combatants.len();
+    let mut price = cost(setup, act);
+    match act {
+        Act::Reload => price = i32::from(main_weapon(setup, who).map_or(1, |w| w.reload_actions)),
+        Act::Ready => price = i32::from(main_weapon(setup, who).map_or(1, |w| w.ready_actions)),
+        _ => {}
+    }
+    if price > x.actions {
+        return Some(format!("{price} action(s) needed, {} available", x.actions));
+    }
+    let within = |t: CombatantId, r: f64, from: Pos| from.distance(state.fighter(t).pos) <= r + 1e-9;
+    match *act {
+        Act::Attack { target, hand, mode, special, walk, .. } => {
+            if !valid(target) || target == who {
+                return Some("no such target".into());
+            }
+            if hand == Hand::Off && !two_weapons(setup, who) {
+                return Some("an off-hand attack needs two weapons of one type and the skill".into());
+            }
+            if hand == Hand::Main && s.main_hand.is_some() && !x.armed {
+                return Some("the main weapon must be readied first".into());
+            }
+            let (w, index) = weapon_of(setup, who, hand);
+            if w.modes & mode.bit() == 0 {
+                return Some(format!("{} has no {} mode", w.name, mode.name()));
+            }
+            if let (Some(i), Some(_)) = (index, w.capacity) {
+                let loaded = x.ammo.get(i).copied().flatten().unwrap_or(0);
+                let need = match mode {
+                    Mode::Melee => 0,
+                    Mode::Burst if options.burst_partial => 1,
+                    Mode::Burst => 3,
+                    _ => 1,
+                };
+                if loaded < need {
+                    return Some(format!("{} has {loaded} round(s), {need} needed", w.name));
+                }
+            }
+            let from = match walk {
+                Some(to) => {
+                    if !options.walk_combine {
+                        return Some("walking is a separate act (walk_combine = off)".into());
+                    }
+                    if x.hunkered && !options.hunkered_any_move {
+                        return Some("a hunkered character may only crawl".into());
+                    }
+                    if x.pos.distance(to) > move_m(setup, state, who, 0) + 1e-9 {
+                        return Some("too far for a walk".into());
+                    }
+                    to
+                }
+                None => x.pos,
+            };
+            match (w.class, options.range_rule) {
+                (Class::Melee, _) if !options.melee_reach_ignore && !within(target, w.range_m, from) => {
+                    return Some(format!("the target is beyond {}'s reach", w.name));
+                }
+                (Class::Ranged | Class::Thrown, 0) if !within(target, w.range_m, from) => {
+                    return Some(format!("the target is beyond {}'s range", w.name));
+                }
+                (Class::Ranged | Class::Thrown, 1) if !within(target, 2.0 * w.range_m, from) => {
+                    return Some(format!("the target is beyond twice {}'s range", w.name));
+                }
+                _ => {}
+            }
+            match special {
+                Special::Ko if !(w.blunt && (index.is_some() || options.ko_unarmed)) => {
+                    Some("a K.O. needs a blunt weapon".into())
+                }
+                Special::Massive(n) if n == 0 || (options.massive_melee_only && w.class != Class::Melee) => {
+                    Some("a massive attack is a melee attack with extra actions".into())
+                }
+                Special::Coup if !helpless_target(state, target) => {
+                    Some("a coup de grâce needs an unconscious, sleeping or dying target".into())
+                }
+                _ => None,
+            }
+        }
+        Act::Aim { .. } => (s.perception <= 0).then(|| "aiming needs Perception".into()),
+        Act::Walk(to) | Act::Run(to) => {
+            if x.hunkered && !options.hunkered_any_move {
+                return Some("a hunkered character may only crawl (stand up first)".into());
+            }
+            let kind = u8::from(matches!(act, Act::Run(_)));
+            (x.pos.distance(to) > move_m(setup, state, who, kind) + 1e-9).then(|| "too far".into())
+        }
+        Act::Crawl(to) => {
+            if !x.hunkered {
+                return Some("crawling needs a hunkered character".into());
+            }
+            (x.pos.distance(to) > move_m(setup, state, who, 2) + 1e-9).then(|| "too far to crawl".into())
+        }
+        Act::Hunker => x.hunkered.then(|| "already hunkered".into()),
+        Act::StandUp => (!x.hunkered).then(|| "not hunkered".into()),
+        Act::RaiseShield => {
+            let one_handed = main_weapon(setup, who).is_none_or(|w| w.hands == 1);
+            (s.shield.is_none() || !one_handed || two_weapons(setup, who) || x.block.is_some())
+                .then(|| "a shield block needs a shield, a one-handed weapon and no block up".into())
+        }
+        Act::LowerShield => x.block.is_none().then(|| "no shield block is up".into()),
+        Act::Brace => (main_weapon(setup, who).is_none_or(|w| !w.supportable) || x.braced)
+            .then(|| "the main weapon cannot be braced (or already is)".into()),
+        Act::Reload => {
+            let full = s.main_hand.and_then(|i| Some((x.ammo[i]?, s.weapons[i].capacity?))).is_none_or(|(a, c)| a >= c);
+            full.then(|| "nothing to reload".into())
+        }
+        Act::Ready => (x.armed || s.main_hand.is_none()).then(|| "nothing to ready".into()),
+        Act::FirstAid(p) => {
+            if !valid(p) || p == who || !within(p, 1.0, x.pos) {
+                return Some("first aid needs a patient within 1 m".into());
+            }
+            let y = state.fighter(p);
+            (y.dead || (y.condition(Cond::Dying) == 0 && y.wounds == 0 && y.condition(Cond::Bleeding) == 0))
+                .then(|| "the patient needs no first aid".into())
+        }
+        Act::Extinguish(t) => (!valid(t) || !within(t, 1.0, x.pos) || state.fighter(t).condition(Cond::Burning) == 0)
+            .then(|| "nobody burning within 1 m".into()),
+        Act::Throw { item, target } => {
+            (!valid(target) || x.items.get(item as usize).is_none_or(|&n| n == 0)).then(|| "nothing to throw".into())
+        }
+        Act::SpendBonus => (x.bonus_dice == 0).then(|| "no bonus dice left".into()),
+        Act::Steal(t) => {
+            (x.destiny_dice == 0 || !valid(t) || t == who).then(|| "no destiny dice or no opponent".into())
+        }
+        Act::End => None,
+    }
+}
+
+/// Why a reaction is not allowed, if it is not (P6-DEF-2/3, P6-SHLD-3, P6-REACT-3).
+pub fn illegal_reaction(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    mode: Mode,
+    r: Reaction,
+    buy: u8,
+) -> Option<String> {
+    let options = &setup.options;
+    let s = &setup.combatants[who.index()];
+    let x = state.fighter(who);
+    let actions = x.actions
+        + match buy {
+            1 if x.bonus_dice > 0 => 1,
+            2 if x.destiny_dice > 0 => 1,
+            _ => 0,
+        };
+    if actions < 1 {
+        return Some("no action left for a reaction".into());
+    }
+    match r {
+        Reaction::Dodge => (mode != Mode::Melee).then(|| "only a melee attack can be dodged".into()),
+        Reaction::Parry => {
+            let armed_melee = main_weapon(setup, who).is_some_and(|w| w.class == Class::Melee) && x.armed;
+            (mode != Mode::Melee || !(armed_melee || options.unarmed_parry))
+                .then(|| "a parry needs a melee attack and a ready melee weapon".into())
+        }
+        Reaction::ShieldParry => (s.shield_cover(options).is_none() || two_weapons(setup, who))
+            .then(|| "a shield parry needs a shield".into()),
+        Reaction::Hunker => (!options.reaction_any || x.hunkered).then(|| "hunkering is not a reaction here".into()),
+    }
+}
+
+/// The AI.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ai;
+
+impl Decider<PhaseSix> for Ai {
+    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
+        Ok(ai_choice(setup, state, who, request))
+    }
+}
+
+fn policy(setup: &Setup, who: CombatantId, field: usize) -> &'static str {
+    setup.combatants[who.index()].policy.name(field)
+}
+
+/// The enemy `who` goes for (`target` policy).
+pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
+    let side = setup.combatants[who.index()].side;
+    let enemies = (0..setup.combatants.len())
+        .filter(|&i| setup.combatants[i].side != side && !state.fighters[i].out(&setup.options))
+        .map(|i| CombatantId(i as u16));
+    match policy(setup, who, 0) {
+        "weakest" => enemies.max_by_key(|&c| (state.fighter(c).wounds, std::cmp::Reverse(c.index()))),
+        "first" => enemies.min_by_key(|c| c.index()),
+        _ => enemies.min_by(|&a, &b| state.distance(who, a).total_cmp(&state.distance(who, b)).then(a.cmp(&b))),
+    }
+}
+
+/// The AI's answer.
+pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
+    match request {
+        Request::Act { .. } => Choice::Act(act(setup, state, who)),
+        Request::React { mode, normals, crits, .. } => react(setup, state, who, *mode, *normals, *crits),
+    }
+}
+
+fn react(setup: &Setup, state: &State, who: CombatantId, mode: Mode, normals: u8, crits: u8) -> Choice {
+    let s = &setup.combatants[who.index()];
+    let x = state.fighter(who);
+    let buy = if x.actions >= 1 || policy(setup, who, 6) != "to_defend" {
+        0
+    } else if x.bonus_dice > 0 {
+        1
+    } else if x.destiny_dice > 0 {
+        2
+    } else {
+        0
+    };
+    let legal = |r: Reaction| illegal_reaction(setup, state, who, mode, r, buy).is_none();
+    let pick = match policy(setup, who, 2) {
+        "never" => None,
+        "dodge" => Some(Reaction::Dodge).filter(|r| legal(*r)),
+        "parry" => Some(Reaction::Parry).filter(|r| legal(*r)),
+        "shield" => Some(Reaction::ShieldParry).filter(|r| legal(*r)),
+        _ => {
+            let parry_dice = s.hand_to_hand + main_weapon(setup, who).map_or(0, |w| w.dp);
+            if mode != Mode::Melee {
+                Some(Reaction::ShieldParry).filter(|r| legal(*r))
+            } else if crits > 0 || parry_dice < i32::from(normals) {
+                [Reaction::Dodge, Reaction::ShieldParry, Reaction::Parry].into_iter().find(|r| legal(*r))
+            } else {
+                [Reaction::Parry, Reaction::Dodge, Reaction::ShieldParry].into_iter().find(|r| legal(*r))
+            }
+        }
+    };
+    Choice::React { reaction: pick, buy: if pick.is_some() { buy } else { 0 } }
+}
+
+/// The AI's next act.
+fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
+    let s = &setup.combatants[who.index()];
+    let x = state.fighter(who);
+    let keep = match policy(setup, who, 1) {
+        "none" => 0,
+        "all" => x.actions,
+        _ => 1,
+    };
+    let spare = x.actions - keep;
+    let Some(target) = choose_target(setup, state, who) else { return Act::End };
+    let ok = |a: Act| illegal(setup, state, who, &a).is_none();
+    // Throw first (the `throw` policy).
+    if policy(setup, who, 8) == "first" && spare >= 1 {
+        if let Some(item) = x.items.iter().position(|&n| n > 0) {
+            let a = Act::Throw { item: item as u8, target };
+            if ok(a) && state.distance(who, target) <= 20.0 {
+                return a;
+            }
+        }
+    }
+    // Hunker under fire (the `hunker` policy): enemies with guns, no terrain cover.
+    if policy(setup, who, 5) == "under_fire" && !x.hunkered && s.cover.is_none() && spare >= 1 {
+        let guns = (0..setup.combatants.len()).any(|i| {
+            setup.combatants[i].side != s.side
+                && !state.fighters[i].out(&setup.options)
+                && main_weapon(setup, CombatantId(i as u16)).is_some_and(|w| w.class == Class::Ranged)
+        });
+        if guns && ok(Act::Hunker) {
+            return Act::Hunker;
+        }
+    }
+    if main_weapon(setup, who).is_some() && !x.armed {
+        return if ok(Act::Ready) { Act::Ready } else { Act::End };
+    }
+    let (w, index) = weapon_of(setup, who, Hand::Main);
+    if let (Some(i), Some(_)) = (index, w.capacity) {
+        if x.ammo[i].unwrap_or(0) == 0 {
+            return if ok(Act::Reload) && spare >= 1 { Act::Reload } else { Act::End };
+        }
+    }
+    let mode = if w.class == Class::Melee {
+        Mode::Melee
+    } else if w.class == Class::Thrown {
+        Mode::Thrown
+    } else if policy(setup, who, 3) == "burst" && w.modes & Mode::Burst.bit() != 0 {
+        Mode::Burst
+    } else if w.modes & Mode::Single.bit() != 0 {
+        Mode::Single
+    } else {
+        Mode::Burst
+    };
+    let attack =
+        |walk| Act::Attack { target, hand: Hand::Main, mode, special: Special::None, walk, from_behind: false };
+    // Aim before a shot (the `aim` policy), while actions allow an attack after it.
+    let aims = match policy(setup, who, 4) {
+        "always" => mode != Mode::Burst,
+        "ranged" => mode == Mode::Single || mode == Mode::Thrown,
+        _ => false,
+    };
+    if aims && spare >= 2 && x.aim < s.perception && ok(Act::Aim { accurate: false }) && ok(attack(None)) {
+        return Act::Aim { accurate: false };
+    }
+    if spare >= 1 && ok(attack(None)) {
+        return attack(None);
+    }
+    // Close in: a walk combined with the attack, else a run or a walk.
+    if policy(setup, who, 7) == "close" && spare >= 1 {
+        let from = x.pos;
+        let to = state.fighter(target).pos;
+        let d = from.distance(to);
+        let reach = w.range_m;
+        let step = |max: f64| {
+            let go = (d - reach * 0.9).clamp(0.0, max);
+            Pos { x: from.x + (to.x - from.x) * go / d.max(1e-9), y: from.y + (to.y - from.y) * go / d.max(1e-9) }
+        };
+        let walk_to = step(move_m(setup, state, who, 0));
+        if ok(attack(Some(walk_to))) {
+            return attack(Some(walk_to));
+        }
+        if x.hunkered && ok(Act::StandUp) {
+            return Act::StandUp;
+        }
+        let run_to = step(move_m(setup, state, who, 1));
+        if run_to.distance(from) > 1e-9 && ok(Act::Run(run_to)) {
+            return Act::Run(run_to);
+        }
+    }
+    Act::End
+}
+
+/// A scripted decider for tests and worked examples: queued answers first, the AI after them.
+#[derive(Clone, Debug, Default)]
+pub struct Script {
+    queues: Vec<VecDeque<Choice>>,
+}
+
+impl Script {
+    /// An empty script for `n` combatants.
+    pub fn new(n: usize) -> Script {
+        Script { queues: vec![VecDeque::new(); n] }
+    }
+
+    /// Queues `choice` as `who`'s next answer.
+    pub fn push(&mut self, who: usize, choice: Choice) -> &mut Script {
+        self.queues[who].push_back(choice);
+        self
+    }
+}
+
+impl Decider<PhaseSix> for Script {
+    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
+        let queue = &mut self.queues[who.index()];
+        let fits = queue.front().is_some_and(|c| {
+            matches!(
+                (request, c),
+                (Request::Act { .. }, Choice::Act(_)) | (Request::React { .. }, Choice::React { .. })
+            )
+        });
+        if fits {
+            return Ok(queue.pop_front().unwrap_or(Choice::Act(Act::End)));
+        }
+        Ok(ai_choice(setup, state, who, request))
+    }
+}
+
+/// The numbers of an attack, for prompts and odds.
+pub fn attack_numbers(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> (i32, i32, i32) {
+    let n = numbers(setup, state, who, act);
+    (n.dice, n.m, n.c)
+}

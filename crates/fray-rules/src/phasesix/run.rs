@@ -1,0 +1,1002 @@
+//! One `phasesix` fight: initiative once, rounds of turns with action pools, acts and reactions.
+
+use super::dice::{self, Tier};
+#[allow(unused_imports)]
+use super::setup::Class as _;
+use super::setup::{Class, Mode, Weapon};
+use super::{Act, Choice, Cond, Event, Hand, List, PhaseSix, Reaction, Request, Special, Totals};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Pos, Reason, SideId, Sink};
+
+type F<'f, 'a, D, P, S> = &'f mut Fight<'a, PhaseSix, D, P, S>;
+
+/// Most tosses of one exploding die.
+const CHAIN_CAP: u32 = 40;
+
+/// One d6! chain (P6-DICE-2); `enough`: stop once the total reaches it (`explode_policy =
+/// when_needed`).
+fn chain<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    what: &'static str,
+    enough: Option<i32>,
+) -> Result<i32, FightError> {
+    let mut total = 0;
+    for _ in 0..CHAIN_CAP {
+        let face = fight.roll(6, Reason::new(who, what))? as i32;
+        total += face;
+        if face != 6 || enough.is_some_and(|e| total >= e) {
+            break;
+        }
+    }
+    Ok(total)
+}
+
+/// A pool of `n` d6!, die by die (P6-DICE-3).
+fn pool<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    what: &'static str,
+    n: i32,
+    enough: Option<i32>,
+) -> Result<Totals, FightError> {
+    let enough = enough.filter(|_| fight.setup().options.explode_when_needed);
+    let mut out = Totals::new();
+    for _ in 0..n.clamp(0, 60) {
+        out.push(chain(fight, who, what, enough)?.min(255) as u8);
+    }
+    Ok(out)
+}
+
+/// A check: `n` dice at `m`, successes with crit successes (P6-DICE-5).
+fn check<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    what: &'static str,
+    n: i32,
+    m: i32,
+) -> Result<i32, FightError> {
+    let options = &fight.setup().options;
+    let stop = if options.check_crits { None } else { Some(m) };
+    let totals = pool(fight, who, what, n, stop)?;
+    let successes = totals.iter().map(|&t| dice::check_successes(&fight.setup().options, i32::from(t), m)).sum();
+    fight.emit(Event::Check { who, what, dice: n, m, totals, successes });
+    Ok(successes)
+}
+
+/// A participant's own minimum roll for physical rolls: Poisoned, Hunkered (P6-COND-5/6).
+fn base_m(fight: &Fight<'_, PhaseSix, impl Dice, impl Decider<PhaseSix>, impl Sink<Event>>, who: CombatantId) -> i32 {
+    let x = fight.state().fighter(who);
+    fight.setup().combatants[who.index()].min_roll + x.condition(Cond::Poisoned) + i32::from(x.hunkered)
+}
+
+pub(super) fn run<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: &mut Fight<'_, PhaseSix, D, P, S>,
+) -> Result<FightResult, FightError> {
+    let setup = fight.setup();
+    let options = &setup.options;
+    initiative(fight)?;
+    let mut ended = None;
+    if let Some(r) = end_check(fight, &mut ended, 0) {
+        return Ok(r);
+    }
+    for round in 1..=options.round_cap {
+        fight.emit(Event::RoundStarted { round });
+        round_start(fight)?;
+        if let Some(r) = end_check(fight, &mut ended, round) {
+            return Ok(r);
+        }
+        let order = fight.state().order.clone();
+        for who in order {
+            turn(fight, &mut ended, who)?;
+            if let Some(r) = ended {
+                return Ok(r);
+            }
+        }
+        if let Some(r) = end_check(fight, &mut ended, round) {
+            return Ok(r);
+        }
+    }
+    let result = FightResult { outcome: Outcome::Stalemate, length: options.round_cap };
+    fight.emit(Event::Ended { result });
+    Ok(result)
+}
+
+/// The end (P6-TRACK-8): one side left with participants not out.
+fn end_check<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    ended: &mut Option<FightResult>,
+    round: u32,
+) -> Option<FightResult> {
+    if ended.is_some() {
+        return *ended;
+    }
+    let setup = fight.setup();
+    let (mut first, mut two) = (None::<SideId>, false);
+    for (i, x) in fight.state().fighters.iter().enumerate() {
+        if x.out(&setup.options) {
+            continue;
+        }
+        let side = setup.combatants[i].side;
+        match first {
+            None => first = Some(side),
+            Some(s) if s != side => two = true,
+            Some(_) => {}
+        }
+    }
+    if two {
+        return None;
+    }
+    let result = FightResult { outcome: first.map_or(Outcome::Mutual, Outcome::Side), length: round };
+    fight.emit(Event::Ended { result });
+    *ended = Some(result);
+    Some(result)
+}
+
+/// Initiative, once (P6-INIT-1..3).
+fn initiative<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>) -> Result<(), FightError> {
+    let setup = fight.setup();
+    let mut scores: List<(CombatantId, i32, i32, i32, i32), 8> = List::new();
+    for (i, s) in setup.combatants.iter().enumerate() {
+        let who = CombatantId(i as u16);
+        let n = if setup.options.initiative_sum { s.quickness.max(0) } else { 1 };
+        let totals = pool(fight, who, "initiative", n, None)?;
+        let sum: i32 = totals.iter().map(|&t| i32::from(t)).sum();
+        let score = if setup.options.initiative_sum { sum } else { sum + s.quickness };
+        fight.emit(Event::Initiative { who, dice: totals, score });
+        scores.push((who, score, s.quickness, s.deftness, 0));
+    }
+    // Ties after Quickness and Deftness: a logged draw or a reroll (P6-INIT-2).
+    loop {
+        scores.sort_by(|a, b| (b.1, b.2, b.3, b.4).cmp(&(a.1, a.2, a.3, a.4)).then(a.0.cmp(&b.0)));
+        let tied: List<usize, 8> = (0..scores.len())
+            .filter(|&k| {
+                let key = |j: usize| (scores[j].1, scores[j].2, scores[j].3, scores[j].4);
+                (k > 0 && key(k - 1) == key(k)) || (k + 1 < scores.len() && key(k + 1) == key(k))
+            })
+            .collect();
+        if tied.is_empty() {
+            break;
+        }
+        for k in tied {
+            let who = scores[k].0;
+            let draw = if setup.options.tie_reroll {
+                chain(fight, who, "initiative tie", None)?
+            } else {
+                fight.roll(1000, Reason::new(who, "initiative tie draw"))? as i32
+            };
+            fight.emit(Event::TieBreak { who, draw });
+            scores[k].4 = scores[k].4 * 10_000 + draw;
+        }
+    }
+    let order = scores.iter().map(|s| s.0).collect();
+    fight.emit(Event::Order { order });
+    Ok(())
+}
+
+/// Round-start checks, participant by participant in initiative order (P6-COND-7).
+fn round_start<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>) -> Result<(), FightError> {
+    let order = fight.state().order.clone();
+    let bleeding_first = fight.setup().options.bleeding_first;
+    for who in order {
+        if fight.state().fighter(who).dead {
+            continue;
+        }
+        let conds: [Cond; 5] = if bleeding_first {
+            [Cond::Bleeding, Cond::Dying, Cond::Unconscious, Cond::Shocked, Cond::Poisoned]
+        } else {
+            [Cond::Dying, Cond::Unconscious, Cond::Shocked, Cond::Poisoned, Cond::Bleeding]
+        };
+        let dying_at_start = fight.state().fighter(who).condition(Cond::Dying) > 0;
+        for c in conds {
+            let x = fight.state().fighter(who);
+            let v = x.condition(c);
+            if v == 0 || x.dead {
+                continue;
+            }
+            // A Dying gained in this phase rolls first in the next round (under `dying_first`).
+            if c == Cond::Dying && !dying_at_start && !bleeding_first {
+                continue;
+            }
+            let s = &fight.setup().combatants[who.index()];
+            let m = s.min_roll + x.condition(Cond::Poisoned);
+            let (attr, what) = match c {
+                Cond::Dying => (s.resistance, "dying check"),
+                Cond::Unconscious => (s.willpower, "unconscious check"),
+                Cond::Shocked | Cond::Bleeding => (s.endurance, "endurance check"),
+                _ => (s.resistance, "poison check"),
+            };
+            let n = attr - x.condition(Cond::Shocked);
+            let successes = check(fight, who, what, n, m)?;
+            match c {
+                Cond::Dying if successes == 0 => {
+                    if v + 1 >= 6 {
+                        fight.emit(Event::Condition { who, cond: c, value: 6 });
+                        fight.emit(Event::Died { who });
+                    } else {
+                        fight.emit(Event::Condition { who, cond: c, value: v + 1 });
+                    }
+                }
+                Cond::Unconscious if successes >= v => fight.emit(Event::Condition { who, cond: c, value: 0 }),
+                Cond::Shocked | Cond::Poisoned => {
+                    fight.emit(Event::Condition { who, cond: c, value: (v - successes).max(0) })
+                }
+                Cond::Bleeding if successes == 0 => {
+                    wound(fight, who, None, v, 0, List::new(), 0)?;
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The maximum actions of a participant (P6-ACT-3, P6-SPECIAL-9).
+pub(super) fn max_actions(setup: &super::Setup, who: CombatantId) -> i32 {
+    let s = &setup.combatants[who.index()];
+    s.actions + i32::from(two_weapons(setup, who))
+}
+
+/// Fighting with two one-handed weapons of one type (P6-SPECIAL-9).
+pub(super) fn two_weapons(setup: &super::Setup, who: CombatantId) -> bool {
+    let s = &setup.combatants[who.index()];
+    match (s.main_hand, s.off_hand) {
+        (Some(a), Some(b)) => {
+            let (a, b) = (&s.weapons[a], &s.weapons[b]);
+            s.two_weapon_skilled && a.hands == 1 && b.hands == 1 && a.weapon_type == b.weapon_type
+        }
+        _ => false,
+    }
+}
+
+/// One participant's turn (P6-ROUND-2, P6-ACT-2/4).
+fn turn<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    ended: &mut Option<FightResult>,
+    who: CombatantId,
+) -> Result<(), FightError> {
+    let setup = fight.setup();
+    let x = fight.state().fighter(who);
+    let actions = if x.helpless(&setup.options) { 0 } else { (max_actions(setup, who) - x.steals).max(0) };
+    fight.emit(Event::Refreshed { who, actions });
+    if fight.state().fighter(who).helpless(&setup.options) {
+        return Ok(());
+    }
+    for _ in 0..64 {
+        let actions = fight.state().fighter(who).actions;
+        let request = Request::Act { actions };
+        let Choice::Act(act) = fight.decide(who, &request)? else { unreachable!("checked by check_choice") };
+        if act == Act::End {
+            return Ok(());
+        }
+        if let Some(reason) = super::policy::illegal(setup, fight.state(), who, &act) {
+            return Err(FightError::IllegalChoice { who, reason });
+        }
+        perform(fight, ended, who, act)?;
+        if ended.is_some() || fight.state().fighter(who).helpless(&setup.options) {
+            return Ok(());
+        }
+        end_check(fight, ended, fight.state().round);
+        if ended.is_some() {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// The cost of an act (P6-ACT-5/6).
+pub(super) fn cost(setup: &super::Setup, act: &Act) -> i32 {
+    let c = |i: usize| i32::from(setup.options.act_cost[i]);
+    match act {
+        Act::Attack { special: Special::Massive(n), .. } => 1 + i32::from(*n),
+        Act::Attack { .. } | Act::Aim { .. } | Act::Hunker | Act::StandUp | Act::Brace | Act::Throw { .. } => 1,
+        Act::Walk(_) => c(0),
+        Act::Run(_) => c(1),
+        Act::Crawl(_) => c(2),
+        Act::FirstAid(_) => c(4),
+        Act::Extinguish(_) => c(6),
+        Act::LowerShield => c(7),
+        Act::RaiseShield => 2,
+        Act::Reload | Act::Ready => 1,
+        Act::SpendBonus | Act::Steal(_) | Act::End => 0,
+    }
+}
+
+/// Performs one act.
+fn perform<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    ended: &mut Option<FightResult>,
+    who: CombatantId,
+    act: Act,
+) -> Result<(), FightError> {
+    let setup = fight.setup();
+    let s = &setup.combatants[who.index()];
+    let mut cost = cost(setup, &act);
+    match act {
+        Act::Reload => cost = i32::from(main_weapon(setup, who).map_or(1, |w| w.reload_actions)),
+        Act::Ready => cost = i32::from(main_weapon(setup, who).map_or(1, |w| w.ready_actions)),
+        _ => {}
+    }
+    fight.emit(Event::Acted { who, act, cost });
+    match act {
+        Act::Attack { .. } => attack(fight, ended, who, act),
+        Act::Aim { accurate } => {
+            let x = fight.state().fighter(who);
+            let cap = s.perception.max(0);
+            let (mut aim, mut acc) = (x.aim, x.accurate);
+            let room = |a: i32, b: i32| if setup.options.combined_cap { a + b < cap } else { true };
+            if accurate {
+                if acc < cap && room(aim, acc) {
+                    acc += 1;
+                }
+            } else if aim < cap && room(aim, acc) {
+                aim += 1;
+            }
+            fight.emit(Event::Aimed { who, aim, accurate: acc });
+            Ok(())
+        }
+        Act::Walk(to) | Act::Run(to) | Act::Crawl(to) => {
+            let from = fight.state().fighter(who).pos;
+            fight.emit(Event::Moved { who, from, to });
+            Ok(())
+        }
+        Act::Hunker => {
+            fight.emit(Event::Posture { who, hunkered: true });
+            Ok(())
+        }
+        Act::StandUp => {
+            fight.emit(Event::Posture { who, hunkered: false });
+            Ok(())
+        }
+        Act::RaiseShield | Act::LowerShield => {
+            fight.emit(Event::ShieldBlock { who, up: act == Act::RaiseShield });
+            Ok(())
+        }
+        Act::Brace => {
+            fight.emit(Event::Braced { who, on: true });
+            Ok(())
+        }
+        Act::Reload | Act::Ready => {
+            fight.emit(Event::Readied { who, reload: act == Act::Reload });
+            Ok(())
+        }
+        Act::FirstAid(patient) => first_aid(fight, who, patient),
+        Act::Extinguish(t) => {
+            fight.emit(Event::Condition { who: t, cond: Cond::Burning, value: 0 });
+            Ok(())
+        }
+        Act::Throw { item, target } => throw(fight, ended, who, item, target),
+        Act::SpendBonus => {
+            fight.emit(Event::Actions { who, delta: 1, steal_later: 0, bonus: 1, destiny: 0 });
+            Ok(())
+        }
+        Act::Steal(from) => {
+            steal(fight, who, from);
+            Ok(())
+        }
+        Act::End => Ok(()),
+    }
+}
+
+/// Spending a destiny die to steal an action (P6-RES-2/3).
+fn steal<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    from: CombatantId,
+) {
+    let options = &fight.setup().options;
+    let actor = fight.state().fighter(from).started && is_actor(fight, from);
+    let holds = fight.state().fighter(from).actions > 0;
+    fight.emit(Event::Actions { who, delta: 1, steal_later: 0, bonus: 0, destiny: 1 });
+    if holds && (actor || options.steal_saved_first) {
+        fight.emit(Event::Actions { who: from, delta: -1, steal_later: 0, bonus: 0, destiny: 0 });
+    } else {
+        fight.emit(Event::Actions { who: from, delta: 0, steal_later: 1, bonus: 0, destiny: 0 });
+    }
+}
+
+/// The actor is the participant whose turn is under way: the last one refreshed this round.
+fn is_actor<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, who: CombatantId) -> bool {
+    fight.state().actor == Some(who)
+}
+
+/// The main-hand weapon, if any.
+pub(super) fn main_weapon(setup: &super::Setup, who: CombatantId) -> Option<&Weapon> {
+    let s = &setup.combatants[who.index()];
+    s.main_hand.map(|i| &s.weapons[i])
+}
+
+/// The weapon an attack uses.
+pub(super) fn weapon_of(setup: &super::Setup, who: CombatantId, hand: Hand) -> (Weapon, Option<usize>) {
+    let s = &setup.combatants[who.index()];
+    match hand {
+        Hand::Main => s.main_hand.map_or_else(|| (s.unarmed(), None), |i| (s.weapons[i].clone(), Some(i))),
+        Hand::Off => s.off_hand.map_or_else(|| (s.unarmed(), None), |i| (s.weapons[i].clone(), Some(i))),
+        Hand::Unarmed => (s.unarmed(), None),
+    }
+}
+
+/// The hit roll's numbers: dice, M, C, ammunition, chain (P6-ATK-2/3, P6-RCL-1, P6-AIM-1).
+pub(super) struct Numbers {
+    /// Hit dice.
+    pub dice: i32,
+    /// Minimum roll.
+    pub m: i32,
+    /// Crit threshold (0: none).
+    pub c: i32,
+    /// Ammunition used.
+    pub ammo: i32,
+    /// The recoil chain position.
+    pub chain: u8,
+}
+
+/// The numbers of an attack by `who` in `state`.
+pub(super) fn numbers(setup: &super::Setup, state: &super::State, who: CombatantId, act: &Act) -> Numbers {
+    let options = &setup.options;
+    let Act::Attack { target, hand, mode, special, walk, .. } = *act else {
+        return Numbers { dice: 0, m: 6, c: 0, ammo: 0, chain: 0 };
+    };
+    let s = &setup.combatants[who.index()];
+    let x = state.fighter(who);
+    let (w, _) = weapon_of(setup, who, hand);
+    let skill = match w.class {
+        Class::Melee => s.hand_to_hand,
+        Class::Ranged => s.shooting,
+        Class::Thrown => s.throwing,
+    };
+    let unarmed =
+        hand == Hand::Unarmed || (hand == Hand::Main && s.main_hand.is_none()) || !x.armed && hand == Hand::Main;
+    let mut dice = skill + if unarmed { i32::from(s.quickness > 2) } else { w.dp };
+    if mode == Mode::Burst {
+        dice += 2;
+    }
+    if let Special::Massive(n) = special {
+        let n = i32::from(n);
+        dice += match options.massive_cap {
+            0 => (3 * n).min(s.strength.max(0)),
+            1 => 3 * n.min(s.strength.max(0)),
+            _ => 3 * n,
+        };
+        if options.massive_cap == 2 {
+            dice = dice.min(s.strength.max(0));
+        }
+    }
+    dice -= x.condition(Cond::Shocked);
+    // Recoil (P6-RCL-1).
+    let recoil_attack = w.recoil && matches!(mode, Mode::Single | Mode::Burst);
+    let chain = if recoil_attack { x.chain + 1 } else { 0 };
+    let step = if recoil_attack { (2 - w.recoil_compensation).max(0) * (i32::from(chain) - 1).max(0) } else { 0 };
+    let mut m = s.min_roll + step + x.condition(Cond::Burning) + x.condition(Cond::Poisoned);
+    if walk.is_some() {
+        m += 1;
+    }
+    if x.hunkered {
+        m += 1;
+    }
+    if hand == Hand::Off {
+        m += 1;
+    }
+    if special == Special::Disarm {
+        m += 3;
+    }
+    if matches!(mode, Mode::Single | Mode::Burst | Mode::Thrown) && options.range_rule == 1 {
+        let d = state.distance(who, target);
+        if d > w.range_m + 1e-9 {
+            m += 2;
+        }
+    }
+    if x.braced && hand == Hand::Main && matches!(mode, Mode::Single | Mode::Burst) {
+        m -= 1;
+    }
+    let accurate = if mode == Mode::Burst { 0 } else { x.accurate };
+    let m = dice::floor(options, m, accurate);
+    let can_crit = matches!(mode, Mode::Melee | Mode::Single | Mode::Thrown);
+    let aim = if mode == Mode::Burst || (mode == Mode::Thrown && options.thrown_aim_forbidden) { 0 } else { x.aim };
+    let c = if can_crit { 11 + step - aim } else { 0 };
+    let ammo = match mode {
+        Mode::Melee => 0,
+        Mode::Single | Mode::Thrown => 1,
+        Mode::Burst => 3,
+    };
+    Numbers { dice, m, c, ammo, chain }
+}
+
+/// An attack (P6-ATK-*): hit roll, reactions, cover, protection, wounds.
+fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    ended: &mut Option<FightResult>,
+    who: CombatantId,
+    act: Act,
+) -> Result<(), FightError> {
+    let setup = fight.setup();
+    let options = &setup.options;
+    let Act::Attack { target, hand, mode, special, walk, from_behind } = act else { return Ok(()) };
+    if let Some(to) = walk {
+        let from = fight.state().fighter(who).pos;
+        fight.emit(Event::Moved { who, from, to });
+    }
+    let n = numbers(setup, fight.state(), who, &act);
+    let (w, _) = weapon_of(setup, who, hand);
+    // Ammunition: a burst may empty a weapon under `allow_partial`.
+    let ammo =
+        match (w.capacity, fight.state().fighter(who).ammo.get(setup.combatants[who.index()].main_hand.unwrap_or(0))) {
+            (Some(_), Some(Some(a))) if hand != Hand::Unarmed => n.ammo.min(*a),
+            _ => 0,
+        };
+    let helpless = fight.state().fighter(target).helpless(options);
+    let totals = pool(fight, who, "hit", n.dice, None)?;
+    let mut normals = 0u8;
+    let mut crits: List<u8, 8> = List::new();
+    let mut successes = 0;
+    for &t in &totals {
+        match dice::tier(options, i32::from(t), n.m, n.c) {
+            Tier::Miss => {}
+            Tier::Normal => normals += 1,
+            Tier::Crit(k) => crits.push(k),
+        }
+        if i32::from(t) >= n.m {
+            successes += 1;
+        }
+    }
+    let chain = if w.recoil && matches!(mode, Mode::Single | Mode::Burst) { n.chain } else { 0 };
+    fight.emit(Event::AttackRoll {
+        attacker: who,
+        target,
+        act,
+        dice: n.dice,
+        m: n.m,
+        c: n.c,
+        totals,
+        normals,
+        crits: crits.clone(),
+        ammo,
+        chain,
+    });
+    // Coup de grâce (P6-SPECIAL-11/12).
+    if special == Special::Coup {
+        return coup(fight, ended, who, target, successes, &w);
+    }
+    let sleeping = fight.state().fighter(target).sleeping;
+    // Reactions (P6-REACT-*), by the target, after the roll, before the result.
+    let mut shield_parry = false;
+    if !helpless && (normals > 0 || !crits.is_empty()) && perceives(setup, target, who) && !from_behind {
+        if let Some(r) = react(fight, target, who, mode, normals, crits.len() as u8)? {
+            match r {
+                Reaction::Dodge => {
+                    let hits = i32::from(normals) + crits.len() as i32;
+                    let m = base_m(fight, target) + hits;
+                    let dice_n = setup.combatants[target.index()].evasion()
+                        - fight.state().fighter(target).condition(Cond::Shocked);
+                    let t = pool(fight, target, "dodge", dice_n, Some(m))?;
+                    let s = t.iter().filter(|&&v| i32::from(v) >= m).count() as i32;
+                    fight.emit(Event::Reacted { who: target, reaction: r, dice: dice_n, m, totals: t, successes: s });
+                    if s >= 1 {
+                        normals = 0;
+                        crits.clear();
+                    }
+                }
+                Reaction::Parry => {
+                    let ts = &setup.combatants[target.index()];
+                    let tx = fight.state().fighter(target);
+                    let dp = main_weapon(setup, target).filter(|_| tx.armed).map_or(0, |w| w.dp);
+                    let dice_n = ts.hand_to_hand + dp - tx.condition(Cond::Shocked);
+                    let m = dice::floor(
+                        options,
+                        base_m(fight, target) + fight.state().fighter(target).condition(Cond::Burning),
+                        0,
+                    );
+                    let t = pool(fight, target, "parry", dice_n, None)?;
+                    let s = t.iter().filter(|&&v| i32::from(v) >= m).count() as i32;
+                    let crit_s = t.iter().filter(|&&v| i32::from(v) >= m && v >= 11).count();
+                    fight.emit(Event::Reacted { who: target, reaction: r, dice: dice_n, m, totals: t, successes: s });
+                    let mut left = s as usize;
+                    if options.parry_crits {
+                        crits.sort_unstable_by(|a, b| b.cmp(a));
+                        let k = crit_s.min(crits.len());
+                        crits.drain(..k);
+                        left -= k;
+                    }
+                    normals = normals.saturating_sub(left as u8);
+                }
+                Reaction::ShieldParry => {
+                    fight.emit(Event::Reacted {
+                        who: target,
+                        reaction: r,
+                        dice: 0,
+                        m: 0,
+                        totals: Totals::new(),
+                        successes: 0,
+                    });
+                    shield_parry = true;
+                }
+                Reaction::Hunker => {
+                    fight.emit(Event::Reacted {
+                        who: target,
+                        reaction: r,
+                        dice: 0,
+                        m: 0,
+                        totals: Totals::new(),
+                        successes: 0,
+                    });
+                    fight.emit(Event::Posture { who: target, hunkered: true });
+                }
+            }
+        }
+    }
+    // Cover (P6-COVER-*).
+    let (normals, crits) = cover(fight, target, normals, crits, shield_parry)?;
+    let left = i32::from(normals) + crits.len() as i32;
+    // Aim lost when hit (P6-AIM-2/3, `aim_lost_on = hit`).
+    if left > 0 && !options.aim_lost_on_wound && fight.state().fighter(target).aim > 0 {
+        fight.emit(Event::AimLost { who: target });
+    }
+    match special {
+        Special::Ko => {
+            let (normals_p, _) = protect(fight, target, normals, w.piercing);
+            let hits = i32::from(normals_p) + crits.len() as i32;
+            if hits >= 1 {
+                let r = setup.combatants[target.index()].resistance
+                    - fight.state().fighter(target).condition(Cond::Shocked);
+                let m = base_m(fight, target);
+                let s = check(fight, target, "K.O. resistance", r, m)?;
+                if s < hits {
+                    let v = if options.ko_depth_hits { hits } else { hits - s };
+                    knock_out(fight, target, v);
+                }
+            }
+        }
+        Special::Disarm => {
+            let hits = match options.disarm_stage {
+                1 => successes,
+                2 => i32::from(protect(fight, target, normals, w.piercing).0) + crits.len() as i32,
+                _ => left,
+            };
+            if hits >= 1 {
+                let ts = &setup.combatants[target.index()];
+                let attr = match options.disarm_resist {
+                    1 => ts.strength,
+                    2 => ts.deftness,
+                    _ => ts.strength.max(ts.deftness),
+                } - fight.state().fighter(target).condition(Cond::Shocked);
+                let m = base_m(fight, target);
+                let s = check(fight, target, "disarm resistance", attr, m)?;
+                if s < hits && fight.state().fighter(target).armed {
+                    fight.emit(Event::Disarmed { who: target });
+                }
+            }
+        }
+        _ => {
+            let (normals_p, prevented) = protect(fight, target, normals, w.piercing);
+            wear_armour(fight, target, prevented);
+            let wounds = wound(fight, target, Some(who), 0, normals_p, crits.clone(), w.wounds_per_hit)?;
+            if wounds > 0 {
+                if options.aim_lost_on_wound && fight.state().fighter(target).aim > 0 {
+                    fight.emit(Event::AimLost { who: target });
+                }
+                let times = if options.condition_per_hit { i32::from(normals_p) + crits.len() as i32 } else { 1 };
+                add_conditions(fight, target, &w.conditions, times);
+            }
+        }
+    }
+    if sleeping && !options.sleeper_failed_coup_only && !fight.state().fighter(target).dead {
+        fight.emit(Event::Woke { who: target });
+    }
+    end_check(fight, ended, fight.state().round);
+    Ok(())
+}
+
+/// Whether `who` perceives `actor` (P6-REACT-4).
+fn perceives(setup: &super::Setup, who: CombatantId, actor: CombatantId) -> bool {
+    !setup.options.awareness_scenario || setup.combatants[who.index()].perceives.contains(&actor.index())
+}
+
+/// Asks the target for a reaction; pays for it (P6-REACT-1/3, P6-RES-1/2).
+fn react<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    target: CombatantId,
+    attacker: CombatantId,
+    mode: Mode,
+    normals: u8,
+    crits: u8,
+) -> Result<Option<Reaction>, FightError> {
+    let setup = fight.setup();
+    let x = fight.state().fighter(target);
+    if x.helpless(&setup.options) {
+        return Ok(None);
+    }
+    let can_buy = x.bonus_dice > 0 || x.destiny_dice > 0;
+    if x.actions < 1 && !can_buy {
+        return Ok(None);
+    }
+    let request = Request::React { attacker, mode, normals, crits, actions: x.actions };
+    let Choice::React { reaction, buy } = fight.decide(target, &request)? else {
+        unreachable!("checked by check_choice")
+    };
+    let Some(reaction) = reaction else { return Ok(None) };
+    if let Some(why) = super::policy::illegal_reaction(setup, fight.state(), target, mode, reaction, buy) {
+        return Err(FightError::IllegalChoice { who: target, reason: why });
+    }
+    match buy {
+        1 => fight.emit(Event::Actions { who: target, delta: 1, steal_later: 0, bonus: 1, destiny: 0 }),
+        2 => steal(fight, target, attacker),
+        _ => {}
+    }
+    Ok(Some(reaction))
+}
+
+/// The cover roll (P6-COVER-1..5, P6-SHLD-*).
+fn cover<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    target: CombatantId,
+    mut normals: u8,
+    mut crits: List<u8, 8>,
+    shield_parry: bool,
+) -> Result<(u8, List<u8, 8>), FightError> {
+    let setup = fight.setup();
+    let options = &setup.options;
+    let s = &setup.combatants[target.index()];
+    let x = fight.state().fighter(target);
+    let poisoned = x.condition(Cond::Poisoned);
+    let mut sources: List<i32, 4> = List::new();
+    if let Some(c) = s.cover {
+        sources.push(c);
+    }
+    if x.hunkered {
+        sources.push(6);
+    }
+    let block_active = x.block.is_some_and(|r| r < fight.state().round || options.block_immediately);
+    if let Some(v) = s.shield_cover(options).filter(|_| block_active || shield_parry) {
+        sources.push(v);
+    }
+    sources.sort_unstable();
+    if !options.cover_sequential {
+        sources.truncate(1);
+    }
+    for value in sources {
+        if normals == 0 && crits.is_empty() {
+            break;
+        }
+        let value = if options.cover_modifiers { value + poisoned } else { value };
+        let crit_totals = pool(fight, target, "cover", crits.len() as i32, Some(value))?;
+        let normal_totals = pool(fight, target, "cover", i32::from(normals), Some(value))?;
+        let crit_hits: Vec<bool> = crit_totals.iter().map(|&t| i32::from(t) >= value).collect();
+        let crit_removed = crit_hits.iter().filter(|&&h| h).count();
+        if options.cover_roll_order {
+            let keep: List<u8, 8> = crits.iter().zip(&crit_hits).filter(|(_, h)| !**h).map(|(c, _)| *c).collect();
+            crits = keep;
+        } else {
+            crits.sort_unstable_by(|a, b| b.cmp(a));
+            crits.drain(..crit_removed.min(crits.len()));
+        }
+        let normal_removed = normal_totals.iter().filter(|&&t| i32::from(t) >= value).count() as u8;
+        normals -= normal_removed;
+        fight.emit(Event::CoverRoll {
+            who: target,
+            value,
+            crit_totals,
+            normal_totals,
+            crits_removed: crit_removed as u8,
+            normals_removed: normal_removed,
+        });
+    }
+    Ok((normals, crits))
+}
+
+/// Protection against piercing (P6-DMG-1/2): normal hits left and hits prevented.
+fn protect<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    target: CombatantId,
+    normals: u8,
+    piercing: i32,
+) -> (u8, i32) {
+    let setup = fight.setup();
+    let x = fight.state().fighter(target);
+    let p = setup.combatants[target.index()].protection(&setup.options, &x.armour_pct);
+    let effective = (p - piercing).max(0);
+    let prevented = effective.min(i32::from(normals));
+    (normals - prevented as u8, prevented)
+}
+
+/// Armour damage (P6-ARM-2).
+fn wear_armour<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    target: CombatantId,
+    prevented: i32,
+) {
+    if fight.setup().options.armor_damage == 0 || prevented < 2 {
+        return;
+    }
+    for piece in 0..fight.state().fighter(target).armour_pct.len() {
+        let pct = (fight.state().fighter(target).armour_pct[piece] - prevented / 2 * 10).max(0);
+        fight.emit(Event::ArmourWorn { who: target, piece: piece as u8, pct });
+    }
+}
+
+/// Wounds onto boosts and hearts, Dying (P6-DMG-3, P6-TRACK-2..4); `flat` wounds for bleeding.
+fn wound<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    by: Option<CombatantId>,
+    flat: i32,
+    normals: u8,
+    crits: List<u8, 8>,
+    per_hit: i32,
+) -> Result<i32, FightError> {
+    let setup = fight.setup();
+    let options = &setup.options;
+    let wounds = flat + i32::from(normals) * per_hit + crits.iter().map(|&k| per_hit + i32::from(k)).sum::<i32>();
+    let x = fight.state().fighter(who);
+    let was_out = x.out(options);
+    let max = setup.combatants[who.index()].max_wounds;
+    let boosts_used = wounds.min(x.boosts);
+    let track = (x.wounds + wounds - boosts_used).min(max);
+    let dying = x.condition(Cond::Dying);
+    fight.emit(Event::Wounded { who, by, normals, crits, protection: 0, wounds, boosts_used, track });
+    let x = fight.state().fighter(who);
+    if wounds > 0 && !x.dead {
+        if dying > 0 {
+            if options.add_to_dying {
+                set_dying(fight, who, dying + wounds);
+            }
+        } else if x.wounds >= max && x.boosts == 0 {
+            set_dying(fight, who, 1);
+        }
+    }
+    if !was_out && fight.state().fighter(who).out(options) {
+        fight.emit(Event::Out { who });
+    }
+    Ok(wounds)
+}
+
+/// Sets Dying, dead at 6 (P6-TRACK-3/5).
+fn set_dying<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, who: CombatantId, v: i32) {
+    fight.emit(Event::Condition { who, cond: Cond::Dying, value: v.min(6) });
+    if v >= 6 {
+        fight.emit(Event::Died { who });
+    }
+}
+
+/// Knocked out: Unconscious(v) (P6-SPECIAL-4).
+fn knock_out<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, who: CombatantId, v: i32) {
+    let was_out = fight.state().fighter(who).out(&fight.setup().options);
+    let now = fight.state().fighter(who).condition(Cond::Unconscious);
+    fight.emit(Event::Condition { who, cond: Cond::Unconscious, value: now.max(v) });
+    if !was_out && fight.state().fighter(who).out(&fight.setup().options) {
+        fight.emit(Event::Out { who });
+    }
+}
+
+/// A weapon's conditions (P6-DMG-5).
+fn add_conditions<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    values: &[i32; 4],
+    times: i32,
+) {
+    for (i, cond) in [Cond::Bleeding, Cond::Poisoned, Cond::Shocked, Cond::Burning].into_iter().enumerate() {
+        if values[i] > 0 {
+            let now = fight.state().fighter(who).condition(cond);
+            fight.emit(Event::Condition { who, cond, value: now + values[i] * times });
+        }
+    }
+}
+
+/// Coup de grâce (P6-SPECIAL-11/12).
+fn coup<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    ended: &mut Option<FightResult>,
+    who: CombatantId,
+    target: CombatantId,
+    successes: i32,
+    w: &Weapon,
+) -> Result<(), FightError> {
+    let options = &fight.setup().options;
+    let x = fight.state().fighter(target);
+    let was_out = x.out(options);
+    if successes == 0 {
+        if x.sleeping {
+            fight.emit(Event::Woke { who: target });
+        }
+        return Ok(());
+    }
+    let dying = x.condition(Cond::Dying);
+    match options.coup {
+        1 => fight.emit(Event::Died { who: target }),
+        2 if dying > 0 => set_dying(fight, target, dying + successes * w.wounds_per_hit),
+        _ => set_dying(fight, target, dying + successes),
+    }
+    if !was_out && fight.state().fighter(target).out(options) {
+        fight.emit(Event::Out { who: target });
+    }
+    let _ = who;
+    end_check(fight, ended, fight.state().round);
+    Ok(())
+}
+
+/// First aid or stabilising (P6-TRACK-6/7).
+fn first_aid<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    patient: CombatantId,
+) -> Result<(), FightError> {
+    let s = &fight.setup().combatants[who.index()];
+    let skill = s.first_aid.max(s.medicine) - fight.state().fighter(who).condition(Cond::Shocked);
+    let m = base_m(fight, who);
+    let successes = check(fight, who, "first aid", skill, m)?;
+    let p = fight.state().fighter(patient);
+    let dying = p.condition(Cond::Dying);
+    let bleeding = p.condition(Cond::Bleeding);
+    if dying > 0 {
+        if successes >= dying {
+            fight.emit(Event::Stabilised { who: patient });
+        }
+    } else if successes >= 1 {
+        fight.emit(Event::Boosted { who: patient });
+        if bleeding > 0 {
+            fight.emit(Event::Condition { who: patient, cond: Cond::Bleeding, value: 0 });
+        }
+    }
+    Ok(())
+}
+
+/// The landing point of a deviated throw (P6-THROW-2/3).
+pub fn deviate(options: &super::Options, from: Pos, at: Pos, hour: u8, metres: u8) -> Pos {
+    let (dx, dy) = (at.x - from.x, at.y - from.y);
+    let len = (dx * dx + dy * dy).sqrt();
+    let (fx, fy) = if len > 0.0 { (dx / len, dy / len) } else { (1.0, 0.0) };
+    let angle = std::f64::consts::PI / 6.0 * f64::from(hour);
+    let d = f64::from(metres);
+    let (right, beyond) = (d * angle.sin(), d * angle.cos());
+    if options.deviation_line {
+        return Pos { x: at.x + fx * beyond, y: at.y + fy * beyond };
+    }
+    // Right of the thrower's line of sight: the forward vector turned clockwise.
+    let (rx, ry) = (fy, -fx);
+    Pos { x: at.x + rx * right + fx * beyond, y: at.y + ry * right + fy * beyond }
+}
+
+/// Throwing an object (P6-THROW-*).
+fn throw<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    ended: &mut Option<FightResult>,
+    who: CombatantId,
+    item: u8,
+    target: CombatantId,
+) -> Result<(), FightError> {
+    let setup = fight.setup();
+    let options = &setup.options;
+    let s = &setup.combatants[who.index()];
+    let it = &s.items[item as usize];
+    let x = fight.state().fighter(who);
+    let m = dice::floor(
+        options,
+        s.min_roll + x.condition(Cond::Burning) + x.condition(Cond::Poisoned) + i32::from(x.hunkered),
+        0,
+    );
+    let n = s.throwing - x.condition(Cond::Shocked);
+    let successes = check(fight, who, "throw", n, m)?;
+    let aim = fight.state().fighter(target).pos;
+    let (at, deviation) = if successes >= 1 {
+        (aim, None)
+    } else {
+        let hour = fight.roll(12, Reason::new(who, "deviation direction"))? as u8;
+        let metres = fight.roll(6, Reason::new(who, "deviation distance"))? as u8;
+        (deviate(options, fight.state().fighter(who).pos, aim, hour, metres), Some((hour, metres)))
+    };
+    fight.emit(Event::Landed { who, item, at, deviation });
+    for i in 0..setup.combatants.len() {
+        let victim = CombatantId(i as u16);
+        let v = fight.state().fighter(victim);
+        let near = v.pos.distance(at) <= options.throw_radius_m + 1e-9 || (deviation.is_none() && victim == target);
+        if !near || v.dead {
+            continue;
+        }
+        let (normals, crits) = cover(fight, victim, it.hits.clamp(0, 60) as u8, List::new(), false)?;
+        let (normals, _) = protect(fight, victim, normals, it.piercing);
+        let wounds = wound(fight, victim, Some(who), 0, normals, crits, it.wounds_per_hit)?;
+        if wounds > 0 {
+            add_conditions(fight, victim, &it.conditions, 1);
+        }
+    }
+    end_check(fight, ended, fight.state().round);
+    Ok(())
+}

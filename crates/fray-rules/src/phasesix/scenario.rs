@@ -1,0 +1,450 @@
+//! Reading a `phasesix` scenario file into a validated [`Setup`].
+
+use super::options::Options;
+use super::setup::{Armour, Class, Mode, POLICIES, Policy, Setup, Sheet, Shield, Throwable, Weapon};
+use crate::did_you_mean;
+use crate::scenario::ScenarioError;
+use fray_engine::{Pos, SideId};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    rules: Rules,
+    combatants: Vec<Spanned<CombatantToml>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Rules {
+    #[allow(dead_code, reason = "read by the dispatcher; kept here so the key is known")]
+    ruleset: String,
+    #[serde(default)]
+    options: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CombatantToml {
+    name: Spanned<String>,
+    side: String,
+    quickness: Option<i32>,
+    deftness: Option<i32>,
+    strength: Option<i32>,
+    endurance: Option<i32>,
+    resistance: Option<i32>,
+    willpower: Option<i32>,
+    apprehension: Option<i32>,
+    attractiveness: Option<i32>,
+    education: Option<i32>,
+    logic: Option<i32>,
+    conscientiousness: Option<i32>,
+    charm: Option<i32>,
+    #[serde(default)]
+    hand_to_hand: i32,
+    #[serde(default)]
+    shooting: i32,
+    #[serde(default)]
+    throwing: i32,
+    #[serde(default)]
+    perception: i32,
+    #[serde(default)]
+    first_aid: i32,
+    #[serde(default)]
+    medicine: i32,
+    min_roll: Option<Spanned<i32>>,
+    actions: Option<Spanned<i32>>,
+    #[serde(default)]
+    lineage_evasion: i32,
+    #[serde(default)]
+    evasion_mod: i32,
+    #[serde(default)]
+    innate_protection: i32,
+    max_wounds: Option<Spanned<i32>>,
+    #[serde(default)]
+    wounds: i32,
+    #[serde(default)]
+    boosts: i32,
+    #[serde(default)]
+    bonus_dice: i32,
+    #[serde(default)]
+    destiny_dice: i32,
+    #[serde(default)]
+    rerolls: i32,
+    #[serde(default)]
+    dying: i32,
+    #[serde(default)]
+    unconscious: i32,
+    #[serde(default)]
+    shocked: i32,
+    #[serde(default)]
+    burning: i32,
+    #[serde(default)]
+    bleeding: i32,
+    #[serde(default)]
+    poisoned: i32,
+    #[serde(default)]
+    hunkered: bool,
+    #[serde(default)]
+    sleeping: bool,
+    #[serde(default)]
+    dead: bool,
+    #[serde(default)]
+    two_weapon_skilled: bool,
+    cover: Option<Spanned<i32>>,
+    position: Option<PositionToml>,
+    #[serde(default)]
+    weapons: Vec<Spanned<WeaponToml>>,
+    main_hand: Option<Spanned<String>>,
+    off_hand: Option<Spanned<String>>,
+    #[serde(default)]
+    armour: Vec<ArmourToml>,
+    shield: Option<ShieldToml>,
+    #[serde(default)]
+    items: Vec<ItemToml>,
+    #[serde(default)]
+    perceives: Vec<Spanned<String>>,
+    #[serde(default)]
+    policy: BTreeMap<Spanned<String>, Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum PositionToml {
+    Line(f64),
+    Plane([f64; 2]),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WeaponToml {
+    name: String,
+    class: Spanned<String>,
+    modes: Option<Vec<Spanned<String>>>,
+    #[serde(default)]
+    damage_potential: i32,
+    #[serde(default)]
+    piercing: i32,
+    wounds_per_hit: Option<i32>,
+    range_m: Option<f64>,
+    hands: Option<u8>,
+    weapon_type: Option<String>,
+    #[serde(default)]
+    blunt: bool,
+    recoil: Option<bool>,
+    #[serde(default)]
+    recoil_compensation: i32,
+    capacity: Option<i32>,
+    ammo: Option<i32>,
+    reload_actions: Option<u8>,
+    ready_actions: Option<u8>,
+    #[serde(default)]
+    encumbrance: i32,
+    #[serde(default)]
+    supportable: bool,
+    #[serde(default)]
+    conditions: BTreeMap<String, i32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ArmourToml {
+    name: String,
+    #[serde(default)]
+    protection: i32,
+    #[serde(default)]
+    encumbrance: i32,
+    condition_pct: Option<i32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShieldToml {
+    name: String,
+    #[serde(default)]
+    protection: i32,
+    #[serde(default)]
+    encumbrance: i32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ItemToml {
+    name: String,
+    #[serde(default)]
+    hits: i32,
+    wounds_per_hit: Option<i32>,
+    #[serde(default)]
+    piercing: i32,
+    #[serde(default)]
+    conditions: BTreeMap<String, i32>,
+    count: Option<u8>,
+}
+
+const CONDITION_NAMES: [&str; 4] = ["bleeding", "poisoned", "shocked", "burning"];
+
+fn conditions(map: &BTreeMap<String, i32>) -> Result<[i32; 4], String> {
+    let mut out = [0; 4];
+    for (k, v) in map {
+        let i = CONDITION_NAMES
+            .iter()
+            .position(|c| c == k)
+            .ok_or_else(|| format!("unknown condition `{k}`, expected one of {}", CONDITION_NAMES.join(", ")))?;
+        if !(0..=20).contains(v) {
+            return Err(format!("expected a condition value from 0 to 20, found {v}"));
+        }
+        out[i] = *v;
+    }
+    Ok(out)
+}
+
+/// Reads a `phasesix` scenario. `sets` are `--set name=value` overrides, applied after the file.
+pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, ScenarioError> {
+    let parsed: File = toml::from_str(text).map_err(|e| ScenarioError::from_toml(file, text, &e))?;
+    let err = |span: std::ops::Range<usize>, message: String| ScenarioError::at(file, text, span, message);
+    let word = |w: &Spanned<String>, choices: &[&str], what: &str| -> Result<usize, ScenarioError> {
+        choices.iter().position(|c| *c == w.get_ref()).ok_or_else(|| {
+            let hint = did_you_mean(w.get_ref(), choices.iter().copied())
+                .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
+            err(w.span(), format!("unknown {what} `{}`, expected one of {}{hint}", w.get_ref(), choices.join(", ")))
+        })
+    };
+    let mut options = Options::default();
+    for (name, value) in &parsed.rules.options {
+        let text_value = match value.get_ref() {
+            toml::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        options.set(name.get_ref(), &text_value).map_err(|message| {
+            let span = if message.starts_with("unknown option") { name.span() } else { value.span() };
+            err(span, message)
+        })?;
+    }
+    for (name, value) in sets {
+        options
+            .set(name, value)
+            .map_err(|message| ScenarioError::whole("--set", format!("{name}={value}: {message}")))?;
+    }
+    if parsed.combatants.len() > 64 {
+        return Err(ScenarioError::whole(file, "at most 64 combatants"));
+    }
+    let names: Vec<String> = parsed.combatants.iter().map(|c| c.get_ref().name.get_ref().clone()).collect();
+    let mut sides: Vec<String> = Vec::new();
+    let mut combatants = Vec::new();
+    for (ci, spanned) in parsed.combatants.iter().enumerate() {
+        let c = spanned.get_ref();
+        let span = spanned.span();
+        if names[..ci].contains(c.name.get_ref()) {
+            return Err(err(c.name.span(), format!("a second combatant named `{}`", c.name.get_ref())));
+        }
+        let side = match sides.iter().position(|s| s == &c.side) {
+            Some(i) => i,
+            None => {
+                sides.push(c.side.clone());
+                sides.len() - 1
+            }
+        };
+        let small = |v: i32, what: &str| -> Result<i32, ScenarioError> {
+            if (-20..=40).contains(&v) {
+                Ok(v)
+            } else {
+                Err(err(span.clone(), format!("expected {what} from −20 to 40, found {v}")))
+            }
+        };
+        let mut weapons = Vec::new();
+        for w in &c.weapons {
+            let wt = w.get_ref();
+            let class = [Class::Melee, Class::Ranged, Class::Thrown]
+                [word(&wt.class, &["melee", "ranged", "thrown"], "weapon class")?];
+            let mut modes = 0u8;
+            match &wt.modes {
+                Some(list) => {
+                    for m in list {
+                        let mode = [Mode::Melee, Mode::Single, Mode::Burst, Mode::Thrown]
+                            [word(m, &["melee", "single", "burst", "thrown"], "attack mode")?];
+                        modes |= mode.bit();
+                    }
+                }
+                None => {
+                    modes = match class {
+                        Class::Melee => Mode::Melee.bit(),
+                        Class::Ranged => Mode::Single.bit(),
+                        Class::Thrown => Mode::Thrown.bit(),
+                    }
+                }
+            }
+            if class == Class::Ranged && wt.recoil.is_none() {
+                return Err(err(w.span(), format!("ranged weapon `{}` must say `recoil = true` or `false`", wt.name)));
+            }
+            let range_m = wt.range_m.unwrap_or(1.0);
+            if !(range_m.is_finite() && range_m > 0.0 && range_m <= 10_000.0) {
+                return Err(err(w.span(), format!("expected a range from 0 to 10000 m, found {range_m}")));
+            }
+            let conds = conditions(&wt.conditions).map_err(|m| err(w.span(), m))?;
+            weapons.push(Weapon {
+                name: wt.name.clone(),
+                class,
+                modes,
+                dp: small(wt.damage_potential, "damage potential")?,
+                piercing: small(wt.piercing, "piercing")?,
+                wounds_per_hit: small(wt.wounds_per_hit.unwrap_or(1), "wounds per hit")?.max(1),
+                range_m,
+                hands: wt.hands.unwrap_or(1).clamp(1, 2),
+                weapon_type: wt.weapon_type.clone().unwrap_or_else(|| wt.name.clone()),
+                blunt: wt.blunt,
+                recoil: wt.recoil.unwrap_or(false),
+                recoil_compensation: wt.recoil_compensation.clamp(0, 2),
+                capacity: wt.capacity.map(|c| c.clamp(0, 1000)),
+                ammo: wt.ammo.map(|a| a.clamp(0, 1000)),
+                reload_actions: wt.reload_actions.unwrap_or(1).min(10),
+                ready_actions: wt.ready_actions.unwrap_or(1).min(10),
+                encumbrance: small(wt.encumbrance, "encumbrance")?,
+                supportable: wt.supportable,
+                conditions: conds,
+            });
+        }
+        if weapons.len() > 4 {
+            return Err(err(span.clone(), "at most four weapons".into()));
+        }
+        let hand = |h: &Option<Spanned<String>>| -> Result<Option<usize>, ScenarioError> {
+            match h {
+                None => Ok(None),
+                Some(name) => {
+                    let list: Vec<&str> = weapons.iter().map(|w| w.name.as_str()).collect();
+                    word(name, &list, "weapon").map(Some)
+                }
+            }
+        };
+        let main_hand = match (&c.main_hand, weapons.is_empty()) {
+            (None, false) => Some(0),
+            _ => hand(&c.main_hand)?,
+        };
+        let off_hand = hand(&c.off_hand)?;
+        let mut items = Vec::new();
+        for it in &c.items {
+            items.push(Throwable {
+                name: it.name.clone(),
+                hits: small(it.hits, "hits")?,
+                wounds_per_hit: small(it.wounds_per_hit.unwrap_or(1), "wounds per hit")?.max(1),
+                piercing: small(it.piercing, "piercing")?,
+                conditions: conditions(&it.conditions).map_err(|m| err(span.clone(), m))?,
+                count: it.count.unwrap_or(1),
+            });
+        }
+        let cover = match &c.cover {
+            Some(v) if ![4, 5, 6].contains(v.get_ref()) => {
+                return Err(err(
+                    v.span(),
+                    format!("expected a cover of 4, 5 or 6 (4+, 5+, 6+), found {}", v.get_ref()),
+                ));
+            }
+            Some(v) => Some(*v.get_ref()),
+            None => None,
+        };
+        let max_wounds = match &c.max_wounds {
+            Some(m) if !(1..=100).contains(m.get_ref()) => {
+                return Err(err(m.span(), format!("expected hearts from 1 to 100, found {}", m.get_ref())));
+            }
+            Some(m) => *m.get_ref(),
+            None => options.base_max_wounds,
+        };
+        let min_roll = match &c.min_roll {
+            Some(m) if !(2..=30).contains(m.get_ref()) => {
+                return Err(err(m.span(), format!("expected a minimum roll from 2 to 30, found {}", m.get_ref())));
+            }
+            Some(m) => *m.get_ref(),
+            None => 5,
+        };
+        let actions = match &c.actions {
+            Some(a) if !(0..=10).contains(a.get_ref()) => {
+                return Err(err(a.span(), format!("expected actions from 0 to 10, found {}", a.get_ref())));
+            }
+            Some(a) => *a.get_ref(),
+            None => 2,
+        };
+        let mut perceives = Vec::new();
+        for p in &c.perceives {
+            let list: Vec<&str> = names.iter().map(|n| n.as_str()).collect();
+            perceives.push(word(p, &list, "combatant")?);
+        }
+        let mut policy = Policy::default();
+        for (key, value) in &c.policy {
+            let keys: Vec<&str> = POLICIES.iter().map(|p| p.0).collect();
+            let field = word(key, &keys, "policy")?;
+            policy.0[field] = word(value, POLICIES[field].1, &format!("{} policy", key.get_ref()))? as u8;
+        }
+        let position = match &c.position {
+            None => Pos::default(),
+            Some(PositionToml::Line(x)) => Pos { x: *x, y: 0.0 },
+            Some(PositionToml::Plane([x, y])) => Pos { x: *x, y: *y },
+        };
+        if !(position.x.is_finite() && position.y.is_finite() && position.x.abs() <= 1e5 && position.y.abs() <= 1e5) {
+            return Err(err(span.clone(), "expected a position within 100 km".into()));
+        }
+        let _ = (c.apprehension, c.attractiveness, c.education, c.logic, c.conscientiousness, c.charm);
+        combatants.push(Sheet {
+            name: c.name.get_ref().clone(),
+            side: SideId(side as u16),
+            quickness: small(c.quickness.unwrap_or(1), "Quickness")?,
+            deftness: small(c.deftness.unwrap_or(1), "Deftness")?,
+            strength: small(c.strength.unwrap_or(1), "Strength")?,
+            endurance: small(c.endurance.unwrap_or(1), "Endurance")?,
+            resistance: small(c.resistance.unwrap_or(1), "Resistance")?,
+            willpower: small(c.willpower.unwrap_or(1), "Willpower")?,
+            hand_to_hand: small(c.hand_to_hand, "Hand-to-hand combat")?,
+            shooting: small(c.shooting, "Shooting")?,
+            throwing: small(c.throwing, "Throwing")?,
+            perception: small(c.perception, "Perception")?,
+            first_aid: small(c.first_aid, "First aid")?,
+            medicine: small(c.medicine, "Medicine")?,
+            min_roll,
+            actions,
+            lineage_evasion: small(c.lineage_evasion, "lineage evasion")?,
+            evasion_mod: small(c.evasion_mod, "evasion modifier")?,
+            innate_protection: small(c.innate_protection, "innate protection")?.max(0),
+            max_wounds,
+            wounds: c.wounds.clamp(0, max_wounds),
+            boosts: c.boosts.clamp(0, 100),
+            bonus_dice: c.bonus_dice.clamp(0, 100),
+            destiny_dice: c.destiny_dice.clamp(0, 100),
+            rerolls: c.rerolls.clamp(0, 100),
+            conditions: [c.dying, c.unconscious, c.shocked, c.burning, c.bleeding, c.poisoned].map(|v| v.clamp(0, 20)),
+            hunkered: c.hunkered,
+            sleeping: c.sleeping,
+            dead: c.dead,
+            two_weapon_skilled: c.two_weapon_skilled,
+            cover,
+            position,
+            weapons,
+            main_hand,
+            off_hand,
+            armour: c
+                .armour
+                .iter()
+                .map(|a| Armour {
+                    name: a.name.clone(),
+                    protection: a.protection.clamp(0, 40),
+                    encumbrance: a.encumbrance.clamp(0, 40),
+                    condition_pct: a.condition_pct.unwrap_or(100).clamp(0, 100),
+                })
+                .collect(),
+            shield: c.shield.as_ref().map(|s| Shield {
+                name: s.name.clone(),
+                protection: s.protection.clamp(0, 10),
+                encumbrance: s.encumbrance.clamp(0, 40),
+            }),
+            items,
+            perceives,
+            policy,
+        });
+    }
+    if combatants.is_empty() {
+        return Err(ScenarioError::whole(file, "expected at least one combatant"));
+    }
+    if combatants.iter().any(|c| c.armour.len() > 4 || c.items.len() > 4) {
+        return Err(ScenarioError::whole(file, "at most four armour pieces and four kinds of throwable per combatant"));
+    }
+    Ok(Setup { options, sides, combatants })
+}
