@@ -21,6 +21,7 @@ pub mod setup;
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, Pos, Ruleset, Sink, Tally};
 pub use front::PhaseSixScenario;
 pub use options::Options;
+pub use run::deviate;
 use setup::Mode;
 pub use setup::Setup;
 use smallvec::SmallVec;

@@ -824,6 +824,9 @@ fn wound<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     let setup = fight.setup();
     let options = &setup.options;
     let wounds = flat + i32::from(normals) * per_hit + crits.iter().map(|&k| per_hit + i32::from(k)).sum::<i32>();
+    if wounds == 0 {
+        return Ok(0);
+    }
     let x = fight.state().fighter(who);
     let was_out = x.out(options);
     let max = setup.combatants[who.index()].max_wounds;
