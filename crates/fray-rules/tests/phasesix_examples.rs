@@ -34,7 +34,10 @@ fn attack(target: CombatantId, mode: Mode) -> Choice {
 
 const END: Choice = Choice::Act(Act::End);
 
-fn rolls(log: &[Event]) -> Vec<(i32, i32, i32, Vec<u8>, u8, Vec<u8>, i32)> {
+/// An attack roll as (dice, M, C, totals, normal hits, crit levels, ammo).
+type Roll = (i32, i32, i32, Vec<u8>, u8, Vec<u8>, i32);
+
+fn rolls(log: &[Event]) -> Vec<Roll> {
     log.iter()
         .filter_map(|e| match e {
             Event::AttackRoll { dice, m, c, totals, normals, crits, ammo, .. } => {

@@ -1,0 +1,806 @@
+//! `phasesix` clauses and the catalogue's reference numbers.
+
+use fray_dice::{BigRational, fraction};
+use fray_engine::{CombatantId, Fight, FightError, FightResult, Outcome, Pos, Record, Ruleset, Scripted};
+use fray_rules::phasesix::dice::{self, Tier};
+use fray_rules::phasesix::odds;
+use fray_rules::phasesix::policy::{self, Script, attack_numbers, illegal};
+use fray_rules::phasesix::setup::Mode;
+use fray_rules::phasesix::{
+    Act, Choice, Cond, Event, Hand, Options, PhaseSix, Reaction, Setup, Special, State, scenario,
+};
+use num_traits::{One, ToPrimitive};
+
+const A: CombatantId = CombatantId(0);
+const B: CombatantId = CombatantId(1);
+
+fn setup(text: &str, sets: &[(&str, &str)]) -> Setup {
+    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    scenario::load("t.toml", text, &sets).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn run(setup: &Setup, faces: &[u32], script: Script) -> (Vec<Event>, State, Result<FightResult, FightError>) {
+    let mut fight = Fight::<PhaseSix, _, _, _>::new(setup, Scripted::faces(faces), script, Record::default());
+    let result = fight.run();
+    let (state, record) = fight.into_parts();
+    (record.0, state, result)
+}
+
+fn script(entries: &[(usize, Choice)]) -> Script {
+    let mut s = Script::new(4);
+    for (w, c) in entries {
+        s.push(*w, *c);
+    }
+    s
+}
+
+/// A with `a` lines and a rifle-or-sword, B with `b` lines, 1 m apart unless moved.
+fn duel(a: &str, b: &str) -> String {
+    format!(
+        r#"
+[rules]
+ruleset = "phasesix"
+[rules.options]
+round_cap = 1
+
+[[combatants]]
+name = "A"
+side = "a"
+hand_to_hand = 2
+shooting = 3
+throwing = 2
+perception = 2
+position = 0
+{a}
+
+[[combatants]]
+name = "B"
+side = "b"
+hand_to_hand = 2
+policy = {{ move = "hold" }}
+{}{b}
+"#,
+        if b.contains("position") { "" } else { "position = 1\n" }
+    )
+}
+
+const SWORD: &str =
+    "\n[[combatants.weapons]]\nname = \"sword\"\nclass = \"melee\"\ndamage_potential = 1\nweapon_type = \"blades\"\n";
+const RIFLE: &str = "\n[[combatants.weapons]]\nname = \"rifle\"\nclass = \"ranged\"\nmodes = [\"single\", \"burst\"]\ndamage_potential = 2\nrange_m = 50\nrecoil = true\ncapacity = 30\nsupportable = true\nreload_actions = 2\n";
+
+/// A third combatant on B's side, far off and holding, so that B being out does not end the fight.
+const C_FAR: &str = "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 900\npolicy = { move = \"hold\" }\n";
+
+fn ready(s: &Setup) -> State {
+    let mut st = PhaseSix::initial_state(s);
+    st.round = 1;
+    for x in &mut st.fighters {
+        x.actions = 2;
+    }
+    st
+}
+
+fn atk(target: CombatantId, mode: Mode) -> Act {
+    Act::Attack { target, hand: Hand::Main, mode, special: Special::None, walk: None, from_behind: false }
+}
+
+fn q(r: &BigRational) -> String {
+    fraction(r)
+}
+
+// --- Reference numbers ----------------------------------------------------------------------
+
+#[test]
+fn exploding_die_reference_numbers() {
+    // rule: P6-DICE-2, P6-CRIT-2
+    let p = |t| q(&odds::p_at_least(t));
+    let r1: Vec<String> = (2..=6).map(p).collect();
+    assert_eq!(r1, ["5/6", "2/3", "1/2", "1/3", "1/6"]);
+    let r2: Vec<String> = (7..=12).map(p).collect();
+    assert_eq!(r2, ["1/6", "5/36", "1/9", "1/12", "1/18", "1/36"]);
+    let r3: Vec<String> = (13..=17).map(p).collect();
+    assert_eq!(r3, ["1/36", "5/216", "1/54", "1/72", "1/108"]);
+    assert_eq!((p(23), p(29)), ("1/648".into(), "1/3888".into()));
+}
+
+#[test]
+fn tier_reference_numbers() {
+    // rule: P6-CRIT-1, P6-CRIT-3, P6-CRIT-4, P6-RCL-1, P6-AIM-1, P6-MODE-3
+    let o = Options::default();
+    let tiers =
+        |o: &Options, m, c| -> Vec<String> { odds::die_tiers(o, m, c).iter().take(5).map(|t| q(&t.1)).collect() };
+    assert_eq!(tiers(&o, 5, 11), ["2/3", "5/18", "5/108", "5/648", "5/3888"]);
+    assert_eq!(tiers(&o, 7, 13)[..4], ["5/6", "5/36", "5/216", "5/1296"]);
+    assert_eq!(tiers(&o, 9, 15)[..4], ["8/9", "5/54", "5/324", "5/1944"]);
+    let fixed = Options { ladder_fixed: true, ..Options::default() };
+    assert_eq!(tiers(&fixed, 7, 13)[2..4], ["1/54", "5/648"]);
+    assert_eq!(tiers(&o, 5, 9)[1..4], ["2/9", "5/54", "5/324"]);
+    assert_eq!(tiers(&fixed, 5, 9)[2..4], ["11/108", "5/648"]);
+    // M 11, C 11: every hit a crit; the floor option moves C to 17.
+    assert_eq!(tiers(&o, 11, 11)[1..4], ["0/1", "5/108", "5/648"]);
+    let floor = Options { crit_floor: true, ..Options::default() };
+    assert_eq!(tiers(&floor, 11, 11)[1..3], ["5/108", "5/648"]);
+    // A burst: a third of the dice hit, none crits.
+    assert_eq!(tiers(&o, 5, 0), ["2/3", "1/3"]);
+    assert_eq!(dice::tier(&o, 17, 5, 0), Tier::Normal);
+    // M + 1 on top of 6+ changes nothing; C 13 equals C 12.
+    assert_eq!((odds::p_at_least(6), odds::p_at_least(12)), (odds::p_at_least(7), odds::p_at_least(13)));
+}
+
+#[test]
+fn wound_reference_numbers() {
+    // rule: P6-DMG-1, P6-DMG-3, P6-ATK-3
+    let o = Options::default();
+    // Expected wounds per die at M 5, C 11: 31/90; crit wounds 1/15; megacrit extras 1/90.
+    let tiers = odds::die_tiers(&o, 5, 11);
+    let mut ew = BigRational::from_integer(0.into());
+    let mut crit_w = BigRational::from_integer(0.into());
+    let mut extra = BigRational::from_integer(0.into());
+    for (t, p) in &tiers {
+        match t {
+            Tier::Normal => ew += p,
+            Tier::Crit(k) => {
+                let k = BigRational::from_integer(i64::from(*k).into());
+                ew += p * (BigRational::one() + &k);
+                crit_w += p;
+                extra += p * k;
+            }
+            Tier::Miss => {}
+        }
+    }
+    // The top level lumps levels ≥ 8: below 10^-6 of the totals.
+    assert!((ew.to_f64().unwrap() - 31.0 / 90.0).abs() < 1e-6);
+    // P(crit) 1/18; crit wounds (a crit's 1 plus its level) 1/15.
+    assert_eq!(q(&crit_w), "1/18");
+    assert!(((&crit_w + &extra).to_f64().unwrap() - 1.0 / 15.0).abs() < 1e-6);
+    assert!((extra.to_f64().unwrap() - 1.0 / 90.0).abs() < 1e-6);
+    // 4 dice against protection 1: P(0 wounds) 128/243, P(1) 80/243.
+    let dist = odds::pool(&o, 4, 5, 11);
+    let mut by: std::collections::BTreeMap<i32, BigRational> = Default::default();
+    for ((normals, crits), p) in dist {
+        let w = (i32::from(normals) - 1).max(0) + crits.iter().map(|&k| 1 + i32::from(k)).sum::<i32>();
+        *by.entry(w).or_insert_with(|| BigRational::from_integer(0.into())) += p;
+    }
+    assert_eq!((q(&by[&0]), q(&by[&1])), ("128/243".into(), "80/243".into()));
+    let mean: f64 = by.iter().map(|(w, p)| f64::from(*w) * p.to_f64().unwrap()).sum();
+    assert!((mean - 341093.0 / 524880.0).abs() < 1e-6);
+    // 4 dice at M 5: P(≥ 1 hit) = 65/81; 5 dice: P(no hit) = 32/243.
+    let none = |n| q(&odds::pool(&o, n, 5, 11)[&(0u8, Vec::new())]);
+    assert_eq!((none(4), none(5)), ("16/81".into(), "32/243".into()));
+    let five = odds::pool(&o, 5, 5, 0);
+    let two_crits_three_normal: BigRational =
+        odds::pool(&o, 5, 5, 11).iter().filter(|((n, c), _)| *n == 3 && c.len() == 2).map(|(_, p)| p.clone()).sum();
+    assert_eq!(q(&two_crits_three_normal), "625/944784");
+    let _ = five;
+}
+
+#[test]
+fn defence_cover_and_resource_reference_numbers() {
+    // rule: P6-DEF-2, P6-COVER-1, P6-SHLD-1, P6-SHLD-4, P6-RES-5, P6-DEF-1
+    // Dodge with Evasion 3 against 1..4 hits: 1 − (1 − P(≥ 5 + h))^3.
+    let dodge = |n: i32, t: i32| {
+        let miss = BigRational::one() - odds::p_at_least(t);
+        q(&(BigRational::one() - (0..n).fold(BigRational::one(), |a, _| a * &miss)))
+    };
+    assert_eq!([dodge(3, 6), dodge(3, 7), dodge(3, 8), dodge(3, 9)], ["91/216", "91/216", "16865/46656", "217/729"]);
+    assert_eq!((dodge(2, 6), dodge(4, 7)), ("11/36".into(), "671/1296".into()));
+    // Cover: one die removes a hit at 4+, 5+, 6+: 1/2, 1/3, 1/6; 3 hits at 5+: all removed 1/27.
+    assert_eq!([q(&odds::p_at_least(4)), q(&odds::p_at_least(5)), q(&odds::p_at_least(6))], ["1/2", "1/3", "1/6"]);
+    let p5 = odds::p_at_least(5);
+    assert_eq!(q(&(&p5 * &p5 * &p5)), "1/27");
+    // Shield cover 7 − protection, clamped to 2+, none at 0.
+    let cover = |p: i32| {
+        let s = setup(&duel(&format!("shield = {{ name = \"s\", protection = {p} }}"), ""), &[]);
+        s.combatants[0].shield_cover(&s.options)
+    };
+    assert_eq!(
+        [cover(1), cover(2), cover(3), cover(5), cover(6), cover(0)],
+        [Some(6), Some(5), Some(4), Some(2), Some(2), None]
+    );
+    // A destiny die as a bonus die: first toss ≥ 4, or the total reaching M.
+    assert_eq!([q(&odds::p_at_least(4)), q(&odds::p_at_least(3)), q(&odds::p_at_least(2))], ["1/2", "2/3", "5/6"]);
+    // Evasion.
+    let ev = setup(
+        &duel(
+            "quickness = 3\ndeftness = 2",
+            "quickness = 2\ndeftness = 3\narmour = [{ name = \"x\", encumbrance = 1 }]",
+        ),
+        &[],
+    );
+    assert_eq!((ev.combatants[0].evasion(), ev.combatants[1].evasion()), (3, 2));
+}
+
+#[test]
+fn initiative_reference_numbers() {
+    // rule: P6-INIT-1
+    // Mean of d6!: 21/5; P(equal) for two d6! = Σ P(=t)² = 1/7.
+    let eq = |t: i32| odds::p_at_least(t) - odds::p_at_least(t + 1);
+    let same: BigRational = (1..200).map(|t| eq(t) * eq(t)).sum();
+    assert!((same.to_f64().unwrap() - 1.0 / 7.0).abs() < 1e-12);
+    // Quickness 3 before Quickness 2: P(X + 3 ≥ Y + 2), ties to the higher Quickness = 24/35.
+    let before: BigRational = (1..200).map(|x| eq(x) * odds::p_at_least(x + 2).clone()).sum::<BigRational>();
+    assert!((1.0 - before.to_f64().unwrap() - 24.0 / 35.0).abs() < 1e-12);
+}
+
+// --- Clauses --------------------------------------------------------------------------------
+
+#[test]
+fn the_minimum_roll_floor() {
+    // rule: P6-DICE-4, P6-SPECIAL-1
+    let o = Options::default();
+    assert_eq!(dice::floor(&o, 4, 5), 2);
+    assert_eq!(dice::floor(&o, 1, 0), 2);
+    let acc = Options { floor_accurate_only: true, ..Options::default() };
+    assert_eq!(dice::floor(&acc, 4, 5), 2);
+    assert_eq!(dice::floor(&acc, 1, 0), 1);
+}
+
+#[test]
+fn initiative_ties_and_the_sum_rule() {
+    // rule: P6-INIT-2, P6-INIT-3
+    let s = setup(&duel("quickness = 2\ndeftness = 2", "quickness = 2\ndeftness = 2"), &[]);
+    // Equal 4 + 2 each: a logged draw decides (700 against 300).
+    let (log, _, _) = run(&s, &[4, 4, 700, 300, 1, 1, 1, 1, 1, 1], Script::new(2));
+    assert!(log.iter().any(|e| matches!(e, Event::TieBreak { who: A, draw: 700 })));
+    assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [A, B])));
+    let reroll =
+        setup(&duel("quickness = 2\ndeftness = 2", "quickness = 2\ndeftness = 2"), &[("initiative_tie", "reroll")]);
+    let (log, _, _) = run(&reroll, &[4, 4, 2, 5, 1, 1, 1, 1, 1, 1], Script::new(2));
+    assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [B, A])));
+    // The sum: Quickness 4 rolling 4, 5, 1 and 6+6+5 scores 27.
+    let sum = setup(&duel("quickness = 4", "quickness = 1"), &[("initiative_roll", "quickness_d6_sum")]);
+    let (log, _, _) = run(&sum, &[4, 5, 1, 6, 6, 5, 3, 1, 1, 1, 1], Script::new(2));
+    assert!(log.iter().any(|e| matches!(e, Event::Initiative { who: A, score: 27, .. })));
+}
+
+#[test]
+fn turns_refresh_pools_and_acts_resolve_one_at_a_time() {
+    // rule: P6-ROUND-2, P6-ACT-2, P6-ACT-3, P6-ACT-6, P6-MOVE-1
+    let s = setup(&duel("actions = 3", "position = 30"), &[]).clone();
+    let mut st = ready(&s);
+    assert_eq!(fray_rules::phasesix::policy::move_m(&s, &st, A, 0), 2.0);
+    assert_eq!(fray_rules::phasesix::policy::move_m(&s, &st, A, 1), 6.0);
+    st.fighters[0].actions = 5;
+    // Walking costs 1, running 1.
+    let walk = Act::Walk(Pos { x: 2.0, y: 0.0 });
+    assert!(illegal(&s, &st, A, &walk).is_none());
+    assert!(illegal(&s, &st, A, &Act::Walk(Pos { x: 3.0, y: 0.0 })).is_some());
+    // A turn refreshes to the maximum, not adding to what was kept.
+    let (log, state, _) = run(&s, &[5, 1], script(&[(0, Choice::Act(walk)), (0, Choice::Act(Act::End))]));
+    assert!(log.contains(&Event::Refreshed { who: A, actions: 3 }));
+    assert_eq!(state.fighter(A).actions, 2);
+    // act costs from options
+    let costly = setup(&duel("", ""), &[("act_cost.walk", "2")]);
+    assert_eq!(fray_rules::phasesix::policy::attack_numbers(&costly, &ready(&costly), A, &atk(B, Mode::Melee)).1, 5);
+    let mut st2 = ready(&costly);
+    st2.fighters[0].actions = 1;
+    assert!(illegal(&costly, &st2, A, &walk).is_some());
+    // Unconscious or dying: 0 actions.
+    let ko = setup(&format!("{}{C_FAR}", duel("", "unconscious = 3")), &[]);
+    let ends = [(0, Choice::Act(Act::End)), (2, Choice::Act(Act::End))];
+    let (log, _, _) = run(&ko, &[5, 1, 3, 1], script(&ends));
+    assert!(log.contains(&Event::Refreshed { who: B, actions: 0 }));
+}
+
+#[test]
+fn two_weapons_bonus_dice_and_destiny() {
+    // rule: P6-SPECIAL-9, P6-RES-2, P6-RES-3, P6-RES-1
+    let twin = format!(
+        "two_weapon_skilled = true\nmain_hand = \"sword\"\noff_hand = \"sword2\"{SWORD}{}",
+        SWORD.replace("\"sword\"", "\"sword2\"")
+    );
+    let s = setup(&duel(&twin, ""), &[]);
+    assert_eq!(
+        fray_rules::phasesix::policy::attack_numbers(
+            &s,
+            &ready(&s),
+            A,
+            &Act::Attack {
+                target: B,
+                hand: Hand::Off,
+                mode: Mode::Melee,
+                special: Special::None,
+                walk: None,
+                from_behind: false
+            }
+        )
+        .1,
+        6
+    );
+    let (log, _, _) = run(&s, &[5, 1], script(&[(0, Choice::Act(Act::End))]));
+    assert!(log.contains(&Event::Refreshed { who: A, actions: 3 }));
+    // A destiny die: the spender gains 1 now; the opponent (not the actor) loses 1 at its next refresh.
+    let d = setup(&duel("destiny_dice = 1", ""), &[]);
+    let (log, state, _) = run(
+        &d,
+        &[5, 1],
+        script(&[(0, Choice::Act(Act::Steal(B))), (0, Choice::Act(Act::End)), (1, Choice::Act(Act::End))]),
+    );
+    assert!(log.contains(&Event::Actions { who: B, delta: 0, steal_later: 1, bonus: 0, destiny: 0 }));
+    assert!(log.contains(&Event::Refreshed { who: B, actions: 1 }));
+    assert_eq!(state.fighter(A).actions, 3);
+    assert_eq!(state.fighter(A).destiny_dice, 0);
+}
+
+#[test]
+fn walking_with_an_attack_and_crawling() {
+    // rule: P6-MOVE-2, P6-MOVE-3, P6-MOVE-4, P6-MOVE-5, P6-RCL-3
+    let s = setup(&duel(SWORD, "position = 3"), &[]);
+    let st = ready(&s);
+    let walk_attack = Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Melee,
+        special: Special::None,
+        walk: Some(Pos { x: 2.0, y: 0.0 }),
+        from_behind: false,
+    };
+    assert!(illegal(&s, &st, A, &walk_attack).is_none());
+    assert_eq!(attack_numbers(&s, &st, A, &walk_attack).1, 6);
+    let off = setup(&duel(SWORD, "position = 3"), &[("walk_combine", "off")]);
+    assert!(illegal(&off, &st, A, &walk_attack).is_some());
+    // Crawl: Hunkered only, ⌈Quickness/2⌉ + 1; a hunkered character may not walk unless `any`.
+    let mut hunkered = st.clone();
+    hunkered.fighters[0].hunkered = true;
+    assert!(illegal(&s, &hunkered, A, &Act::Walk(Pos { x: 1.0, y: 0.0 })).is_some());
+    assert!(illegal(&s, &hunkered, A, &Act::Crawl(Pos { x: -2.0, y: 0.0 })).is_none());
+    assert!(illegal(&s, &hunkered, A, &Act::Crawl(Pos { x: -3.0, y: 0.0 })).is_some());
+    assert!(illegal(&s, &st, A, &Act::Crawl(Pos { x: -1.0, y: 0.0 })).is_some());
+    let any = setup(&duel(SWORD, "position = 3"), &[("hunkered_movement", "any")]);
+    assert!(illegal(&any, &hunkered, A, &Act::Walk(Pos { x: 1.0, y: 0.0 })).is_none());
+    for (q, crawl) in [(3, 3.0), (4, 3.0), (5, 4.0)] {
+        let t = setup(&duel(&format!("quickness = {q}"), ""), &[]);
+        assert_eq!(fray_rules::phasesix::policy::move_m(&t, &ready(&t), A, 2), crawl);
+    }
+    // A combined walk keeps the recoil chain (`combined_walk_breaks_recoil = false`).
+    let rifle = setup(&duel(RIFLE, "position = 10"), &[]);
+    let mut chained = ready(&rifle);
+    chained.fighters[0].chain = 1;
+    let walk_shot = Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Single,
+        special: Special::None,
+        walk: Some(Pos { x: 1.0, y: 0.0 }),
+        from_behind: false,
+    };
+    assert_eq!(attack_numbers(&rifle, &chained, A, &walk_shot).1, 5 + 2 + 1);
+}
+
+#[test]
+fn modes_ammunition_and_readying() {
+    // rule: P6-MODE-1, P6-MODE-4, P6-MODE-5, P6-MODE-6, P6-SPECIAL-10
+    let s = setup(&duel(RIFLE, "position = 10"), &[]);
+    let mut st = ready(&s);
+    assert!(illegal(&s, &st, A, &atk(B, Mode::Melee)).is_some());
+    st.fighters[0].ammo[0] = Some(2);
+    assert!(illegal(&s, &st, A, &atk(B, Mode::Burst)).is_some());
+    assert!(illegal(&s, &st, A, &atk(B, Mode::Single)).is_none());
+    let partial = setup(&duel(RIFLE, "position = 10"), &[("burst_ammo", "allow_partial")]);
+    assert!(illegal(&partial, &st, A, &atk(B, Mode::Burst)).is_none());
+    // Reloading costs its actions and refills; bracing: M − 1 for shots.
+    st.fighters[0].ammo[0] = Some(0);
+    let (log, state, _) = run(&s, &[5, 1, 1], script(&[(0, Choice::Act(Act::Reload)), (0, Choice::Act(Act::End))]));
+    let _ = log;
+    assert_eq!(state.fighter(A).ammo[0], Some(30));
+    let mut braced = ready(&s);
+    braced.fighters[0].braced = true;
+    assert_eq!(attack_numbers(&s, &braced, A, &atk(B, Mode::Single)).1, 4);
+    // A thrown weapon: Throwing, crits, may be aimed (or not).
+    let knife = "\n[[combatants.weapons]]\nname = \"knife\"\nclass = \"thrown\"\nrange_m = 10\ncapacity = 1\n";
+    let t = setup(&duel(knife, "position = 5"), &[]);
+    let mut aimed = ready(&t);
+    aimed.fighters[0].aim = 1;
+    assert_eq!(attack_numbers(&t, &aimed, A, &atk(B, Mode::Thrown)), (2, 5, 10));
+    let forbidden = setup(&duel(knife, "position = 5"), &[("thrown_aim", "forbidden")]);
+    assert_eq!(attack_numbers(&forbidden, &aimed, A, &atk(B, Mode::Thrown)).2, 11);
+    // A disarmed character must ready its weapon.
+    let mut disarmed = ready(&s);
+    disarmed.fighters[0].armed = false;
+    assert!(illegal(&s, &disarmed, A, &atk(B, Mode::Single)).is_some());
+    assert!(illegal(&s, &disarmed, A, &Act::Ready).is_none());
+}
+
+#[test]
+fn range_rules() {
+    // rule: P6-RANGE-1, P6-RANGE-2, P6-ATK-4
+    let s = setup(&duel(RIFLE, "position = 70"), &[]);
+    let st = ready(&s);
+    assert!(illegal(&s, &st, A, &atk(B, Mode::Single)).is_some());
+    let wrong = setup(&duel(RIFLE, "position = 70"), &[("range_rule", "wrong_distance")]);
+    assert!(illegal(&wrong, &st, A, &atk(B, Mode::Single)).is_none());
+    assert_eq!(attack_numbers(&wrong, &st, A, &atk(B, Mode::Single)).1, 7);
+    let ignore = setup(&duel(RIFLE, "position = 500"), &[("range_rule", "ignore")]);
+    assert!(illegal(&ignore, &ready(&ignore), A, &atk(B, Mode::Single)).is_none());
+    let far_sword = setup(&duel(SWORD, "position = 2"), &[]);
+    assert!(illegal(&far_sword, &ready(&far_sword), A, &atk(B, Mode::Melee)).is_some());
+    let no_reach = setup(&duel(SWORD, "position = 2"), &[("melee_reach", "ignore")]);
+    assert!(illegal(&no_reach, &ready(&no_reach), A, &atk(B, Mode::Melee)).is_none());
+}
+
+#[test]
+fn reactions_only_by_the_target_and_not_from_behind() {
+    // rule: P6-REACT-3, P6-REACT-4, P6-DEF-3, P6-DEF-4, P6-DEF-5
+    // B kept 1 action (its turn first: it aims), then parries A's 2 normal hits.
+    let text = duel(SWORD, &format!("perception = 1{SWORD}"));
+    let s = setup(&text, &[]);
+    let parry = Choice::React { reaction: Some(Reaction::Parry), buy: 0 };
+    let entries = [
+        (1, Choice::Act(Act::Aim { accurate: false })),
+        (1, Choice::Act(Act::End)),
+        (1, parry),
+        (0, Choice::Act(atk(B, Mode::Melee))),
+        (0, Choice::Act(Act::End)),
+    ];
+    // Initiative A 1 + 1, B 5 + 1; A's 3 dice: 5 5 1; B's parry 3 dice: 5 1 1.
+    let (log, state, _) = run(&s, &[1, 5, 5, 5, 1, 5, 1, 1], script(&entries));
+    assert!(log.iter().any(|e| matches!(e, Event::Reacted { who: B, reaction: Reaction::Parry, successes: 1, .. })));
+    assert_eq!(state.fighter(B).wounds, 1);
+    // From behind: no reaction at all.
+    let behind = Choice::Act(Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Melee,
+        special: Special::None,
+        walk: None,
+        from_behind: true,
+    });
+    let entries = [
+        (1, Choice::Act(Act::Aim { accurate: false })),
+        (1, Choice::Act(Act::End)),
+        (1, parry),
+        (0, behind),
+        (0, Choice::Act(Act::End)),
+    ];
+    let (log, _, _) = run(&s, &[1, 5, 5, 5, 1], script(&entries));
+    assert!(!log.iter().any(|e| matches!(e, Event::Reacted { .. })));
+    // Unarmed: no parry unless `unarmed_parry`; a parry removes no crits unless `crit_successes`.
+    let bare = setup(&duel(SWORD, ""), &[]);
+    let st = ready(&bare);
+    assert!(policy::illegal_reaction(&bare, &st, B, Mode::Melee, Reaction::Parry, 0).is_some());
+    let allowed = setup(&duel(SWORD, ""), &[("unarmed_parry", "true")]);
+    assert!(policy::illegal_reaction(&allowed, &st, B, Mode::Melee, Reaction::Parry, 0).is_none());
+    assert!(policy::illegal_reaction(&bare, &st, B, Mode::Single, Reaction::Dodge, 0).is_some());
+    assert!(policy::illegal_reaction(&bare, &st, B, Mode::Melee, Reaction::Hunker, 0).is_some());
+    let any = setup(&duel(SWORD, ""), &[("reaction_menu", "any")]);
+    assert!(policy::illegal_reaction(&any, &st, B, Mode::Melee, Reaction::Hunker, 0).is_none());
+    // Awareness from the scenario: B perceives nobody, so cannot react.
+    let unaware = setup(&text, &[("awareness", "scenario")]);
+    let entries = [
+        (1, Choice::Act(Act::Aim { accurate: false })),
+        (1, Choice::Act(Act::End)),
+        (1, parry),
+        (0, Choice::Act(atk(B, Mode::Melee))),
+        (0, Choice::Act(Act::End)),
+    ];
+    let (log, _, _) = run(&unaware, &[1, 5, 5, 5, 1], script(&entries));
+    assert!(!log.iter().any(|e| matches!(e, Event::Reacted { .. })));
+    // Crit-parry option: a parry crit success removes a crit.
+    let crit_parry = setup(&text, &[("parry_vs_crits", "crit_successes")]);
+    let entries = [
+        (1, Choice::Act(Act::Aim { accurate: false })),
+        (1, Choice::Act(Act::End)),
+        (1, parry),
+        (0, Choice::Act(atk(B, Mode::Melee))),
+        (0, Choice::Act(Act::End)),
+    ];
+    let (_, state, _) = run(&crit_parry, &[1, 5, 6, 5, 1, 1, 6, 5, 1, 1], script(&entries));
+    assert_eq!(state.fighter(B).wounds, 0);
+}
+
+#[test]
+fn cover_crit_removal_stacking_and_modifiers() {
+    // rule: P6-COVER-3, P6-COVER-4, P6-COVER-5, P6-SHLD-2, P6-SHLD-4
+    // A's rifle: 5 dice → crits 23 (level 2) and 11 (level 0); B in 5+ cover: the second crit die hits.
+    let s = setup(&duel(RIFLE, "position = 10\ncover = 5"), &[]);
+    let shot = Choice::Act(atk(B, Mode::Single));
+    let faces = [5, 1, 6, 6, 6, 5, 6, 5, 1, 1, 1, 1, 5];
+    let (log, state, _) = run(&s, &faces, script(&[(0, shot), (0, Choice::Act(Act::End))]));
+    assert!(log.iter().any(|e| matches!(e, Event::CoverRoll { crits_removed: 1, .. })));
+    // Highest first: the level-2 crit goes; 1 wound is left (the plain crit).
+    assert_eq!(state.fighter(B).wounds, 1);
+    let order = setup(&duel(RIFLE, "position = 10\ncover = 5"), &[("cover_crit_removal", "roll_order")]);
+    let (_, state, _) = run(&order, &faces, script(&[(0, shot), (0, Choice::Act(Act::End))]));
+    assert_eq!(state.fighter(B).wounds, 3);
+    // Best only, or one roll per source (hunkered 6+ then 5+).
+    let both = duel(RIFLE, "position = 10\ncover = 5\nhunkered = true");
+    let (log, _, _) =
+        run(&setup(&both, &[]), &[5, 1, 5, 5, 1, 1, 1, 1, 1], script(&[(0, shot), (0, Choice::Act(Act::End))]));
+    assert_eq!(log.iter().filter(|e| matches!(e, Event::CoverRoll { .. })).count(), 1);
+    let (log, _, _) = run(
+        &setup(&both, &[("cover_stacking", "sequential")]),
+        &[5, 1, 5, 5, 1, 1, 1, 1, 1, 1, 1],
+        script(&[(0, shot), (0, Choice::Act(Act::End))]),
+    );
+    assert_eq!(log.iter().filter(|e| matches!(e, Event::CoverRoll { .. })).count(), 2);
+    // Cover values ignore the defender's conditions unless `defender_conditions`.
+    let poisoned = duel(RIFLE, "position = 10\ncover = 5\npoisoned = 1");
+    let (log, _, _) = run(
+        &setup(&poisoned, &[("cover_roll_modifiers", "defender_conditions")]),
+        &[5, 1, 1, 5, 5, 1, 1, 1, 1, 1],
+        script(&[(0, shot), (0, Choice::Act(Act::End))]),
+    );
+    assert!(log.iter().any(|e| matches!(e, Event::CoverRoll { value: 6, .. })));
+    // A shield block: raised for 2 actions, active from the next round (or at once), halves moves.
+    let shield = setup(&duel(&format!("shield = {{ name = \"s\", protection = 2 }}{SWORD}"), ""), &[]);
+    let mut st = ready(&shield);
+    assert!(illegal(&shield, &st, A, &Act::RaiseShield).is_none());
+    st.fighters[0].block = Some(1);
+    assert_eq!(fray_rules::phasesix::policy::move_m(&shield, &st, A, 0), 1.0);
+    let down = setup(
+        &duel(&format!("quickness = 2\nshield = {{ name = \"s\", protection = 2 }}{SWORD}"), ""),
+        &[("move_halving_round", "down")],
+    );
+    let mut st2 = ready(&down);
+    st2.fighters[0].block = Some(1);
+    assert_eq!(fray_rules::phasesix::policy::move_m(&down, &st2, A, 0), 1.0);
+    let up = setup(&duel(&format!("quickness = 2\nshield = {{ name = \"s\", protection = 2 }}{SWORD}"), ""), &[]);
+    assert_eq!(fray_rules::phasesix::policy::move_m(&up, &st2, A, 0), 2.0);
+    let min = setup(&duel("shield = { name = \"s\", protection = 6 }", ""), &[("shield_cover_min", "3")]);
+    assert_eq!(min.combatants[0].shield_cover(&min.options), Some(3));
+}
+
+#[test]
+fn aim_is_lost_when_hit_and_accurate_points() {
+    // rule: P6-AIM-2, P6-AIM-3, P6-SPECIAL-1, P6-SPECIAL-2
+    let s = setup(&duel(SWORD, &format!("perception = 2{SWORD}")), &[]);
+    // B (first) aims twice; A hits it with a normal hit (no reaction left): B's aim is lost.
+    let entries = [
+        (1, Choice::Act(Act::Aim { accurate: false })),
+        (1, Choice::Act(Act::Aim { accurate: false })),
+        (0, Choice::Act(atk(B, Mode::Melee))),
+        (0, Choice::Act(Act::End)),
+    ];
+    let (log, state, _) = run(&s, &[1, 5, 5, 1, 1], script(&entries));
+    assert!(log.contains(&Event::AimLost { who: B }));
+    assert_eq!(state.fighter(B).aim, 0);
+    let wound =
+        setup(&duel(SWORD, &format!("perception = 2\ninnate_protection = 1{SWORD}")), &[("aim_lost_on", "wound")]);
+    let (log, _, _) = run(&wound, &[1, 5, 5, 1, 1], script(&entries));
+    assert!(!log.contains(&Event::AimLost { who: B }));
+    // Accurate points: M − 1 each, capped by Perception; another act discards them.
+    let mut st = ready(&s);
+    st.fighters[0].accurate = 2;
+    assert_eq!(attack_numbers(&s, &st, A, &atk(B, Mode::Melee)).1, 3);
+    let (_, state, _) =
+        run(&s, &[5, 1], script(&[(0, Choice::Act(Act::Aim { accurate: true })), (0, Choice::Act(Act::Hunker))]));
+    assert_eq!(state.fighter(A).accurate, 0);
+    let combined = setup(&duel(SWORD, ""), &[("accurate_attack", "combined_cap")]);
+    let (_, state, _) = run(
+        &combined,
+        &[5, 1],
+        script(&[
+            (0, Choice::Act(Act::Aim { accurate: true })),
+            (0, Choice::Act(Act::Aim { accurate: false })),
+            (0, Choice::Act(Act::End)),
+        ]),
+    );
+    assert_eq!((state.fighter(A).accurate, state.fighter(A).aim), (1, 1));
+}
+
+#[test]
+fn special_attacks() {
+    // rule: P6-SPECIAL-3, P6-SPECIAL-4, P6-SPECIAL-5, P6-SPECIAL-6, P6-SPECIAL-7, P6-SPECIAL-8
+    let club = "strength = 2\n[[combatants.weapons]]\nname = \"club\"\nclass = \"melee\"\ndamage_potential = 1\nblunt = true\n";
+    let s = setup(&duel(club, "resistance = 1"), &[]);
+    let ko = Choice::Act(Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Melee,
+        special: Special::Ko,
+        walk: None,
+        from_behind: false,
+    });
+    // 3 dice: 5 5 1 → 2 hits; Resistance 1 die: 1 → 0 successes: Unconscious 2, no wounds.
+    let (log, state, _) = run(&s, &[5, 1, 5, 5, 1, 1], script(&[(0, ko), (0, Choice::Act(Act::End))]));
+    assert!(log.contains(&Event::Condition { who: B, cond: Cond::Unconscious, value: 2 }));
+    assert_eq!(state.fighter(B).wounds, 0);
+    let hits = setup(&duel(club, "resistance = 1"), &[("ko_depth", "hits")]);
+    let (log, _, _) = run(&hits, &[5, 1, 5, 5, 1, 5], script(&[(0, ko), (0, Choice::Act(Act::End))]));
+    assert!(log.contains(&Event::Condition { who: B, cond: Cond::Unconscious, value: 2 }));
+    assert!(
+        illegal(
+            &setup(&duel(SWORD, ""), &[]),
+            &ready(&s),
+            A,
+            &Act::Attack {
+                target: B,
+                hand: Hand::Main,
+                mode: Mode::Melee,
+                special: Special::Ko,
+                walk: None,
+                from_behind: false
+            }
+        )
+        .is_some()
+    );
+    let fists = Act::Attack {
+        target: B,
+        hand: Hand::Unarmed,
+        mode: Mode::Melee,
+        special: Special::Ko,
+        walk: None,
+        from_behind: false,
+    };
+    assert!(illegal(&s, &ready(&s), A, &fists).is_none());
+    let no_fists = setup(&duel(club, ""), &[("ko_unarmed", "false")]);
+    assert!(illegal(&no_fists, &ready(&no_fists), A, &fists).is_some());
+    // Massive: +3 dice per extra action, capped by Strength (2): 3 + 2 = 5 dice.
+    let massive = Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Melee,
+        special: Special::Massive(1),
+        walk: None,
+        from_behind: false,
+    };
+    assert_eq!(attack_numbers(&s, &ready(&s), A, &massive).0, 5);
+    let per_action = setup(&duel(club, ""), &[("massive_cap", "extra_actions")]);
+    assert_eq!(attack_numbers(&per_action, &ready(&per_action), A, &massive).0, 6);
+    let total = setup(&duel(club, ""), &[("massive_cap", "total_dice")]);
+    assert_eq!(attack_numbers(&total, &ready(&total), A, &massive).0, 2);
+    let rifle = setup(&duel(RIFLE, "position = 10"), &[]);
+    let massive_shot = Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Single,
+        special: Special::Massive(1),
+        walk: None,
+        from_behind: false,
+    };
+    assert!(illegal(&rifle, &ready(&rifle), A, &massive_shot).is_some());
+    // Disarm: M + 3; the target resists with the better of Strength and Deftness.
+    let text = duel(SWORD, &format!("strength = 1\ndeftness = 1{SWORD}"));
+    let d = setup(&text, &[]);
+    let disarm = Choice::Act(Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Melee,
+        special: Special::Disarm,
+        walk: None,
+        from_behind: false,
+    });
+    assert_eq!(
+        attack_numbers(
+            &d,
+            &ready(&d),
+            A,
+            &Act::Attack {
+                target: B,
+                hand: Hand::Main,
+                mode: Mode::Melee,
+                special: Special::Disarm,
+                walk: None,
+                from_behind: false
+            }
+        )
+        .1,
+        8
+    );
+    let (log, state, _) = run(&d, &[5, 1, 6, 3, 1, 1, 1], script(&[(0, disarm), (0, Choice::Act(Act::End))]));
+    assert!(log.contains(&Event::Disarmed { who: B }));
+    // Disarmed, B spends its first act picking the weapon up again.
+    let after = log
+        .iter()
+        .skip_while(|e| !matches!(e, Event::Disarmed { .. }))
+        .find(|e| matches!(e, Event::Acted { who: B, .. }));
+    assert!(matches!(after, Some(Event::Acted { act: Act::Ready, .. })), "{after:?}");
+    assert!(state.fighter(B).armed);
+    assert_eq!(state.fighter(B).wounds, 0);
+    for (opt, v) in
+        [("disarm_resist", "strength"), ("disarm_hits_stage", "raw"), ("disarm_hits_stage", "after_protection")]
+    {
+        let o = setup(&text, &[(opt, v)]);
+        let (log, _, _) = run(&o, &[5, 1, 6, 3, 1, 1, 1], script(&[(0, disarm), (0, Choice::Act(Act::End))]));
+        assert!(log.contains(&Event::Disarmed { who: B }), "{opt}={v}");
+    }
+}
+
+#[test]
+fn weapon_conditions_and_round_start_checks() {
+    // rule: P6-DMG-5, P6-COND-1, P6-COND-2, P6-COND-3, P6-COND-4, P6-COND-5, P6-COND-7
+    let poison = "\n[[combatants.weapons]]\nname = \"venom blade\"\nclass = \"melee\"\ndamage_potential = 1\nconditions = { poisoned = 2, bleeding = 1 }\n";
+    let s = setup(&duel(poison, ""), &[]);
+    // 3 dice 5 5 1: 2 hits, 2 wounds; the conditions once per attack.
+    let (log, state, _) =
+        run(&s, &[5, 1, 5, 5, 1], script(&[(0, Choice::Act(atk(B, Mode::Melee))), (0, Choice::Act(Act::End))]));
+    assert!(log.contains(&Event::Condition { who: B, cond: Cond::Poisoned, value: 2 }));
+    assert_eq!(state.fighter(B).condition(Cond::Bleeding), 1);
+    let per_hit = setup(&duel(poison, ""), &[("weapon_condition_per", "wounding_hit")]);
+    let (_, state, _) =
+        run(&per_hit, &[5, 1, 5, 5, 1], script(&[(0, Choice::Act(atk(B, Mode::Melee))), (0, Choice::Act(Act::End))]));
+    assert_eq!(state.fighter(B).condition(Cond::Poisoned), 4);
+    // Round-start checks: Unconscious (Willpower) wakes at successes ≥ v; Shocked and Poisoned fall
+    // by successes; Bleeding wounds on 0 successes; Burning raises attack M.
+    let text = format!(
+        "{}{C_FAR}",
+        duel(
+            "",
+            "unconscious = 1\nshocked = 2\npoisoned = 1\nbleeding = 2\nendurance = 1\nresistance = 1\nwillpower = 4\nposition = 500"
+        )
+    );
+    let c = setup(&text, &[]);
+    // B's checks in order, each with Shocked's −2 dice and Poisoned's M + 1: unconscious (Willpower 4 − 2
+    // = 2 dice at 6+: 6,1 → 7 and 1, one success: wakes), shocked (Endurance 1 − 2: no dice), poisoned
+    // (Resistance 1 − 2: no dice), bleeding (no dice → 0 successes → 2 wounds).
+    let ends = [(0, Choice::Act(Act::End)), (1, Choice::Act(Act::End)), (2, Choice::Act(Act::End))];
+    let (log, state, _) = run(&c, &[5, 1, 3, 6, 1, 1], script(&ends));
+    assert!(log.contains(&Event::Condition { who: B, cond: Cond::Unconscious, value: 0 }));
+    assert_eq!(state.fighter(B).wounds, 2);
+    let order: Vec<&str> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Check { what, .. } => Some(*what),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(order, ["unconscious check", "endurance check", "poison check", "endurance check"]);
+    let bleeding_first = setup(&text, &[("round_start_order", "bleeding_first")]);
+    let (log, _, _) = run(&bleeding_first, &[5, 1, 3, 6, 1, 1], script(&ends));
+    let first = log.iter().find_map(|e| match e {
+        Event::Check { what, .. } => Some(*what),
+        _ => None,
+    });
+    assert_eq!(first, Some("endurance check"));
+    let burning = setup(&duel(&format!("burning = 2{SWORD}"), ""), &[]);
+    assert_eq!(attack_numbers(&burning, &ready(&burning), A, &atk(B, Mode::Melee)).1, 7);
+    let shocked = setup(&duel(&format!("shocked = 1{SWORD}"), ""), &[]);
+    assert_eq!(attack_numbers(&shocked, &ready(&shocked), A, &atk(B, Mode::Melee)).0, 2);
+}
+
+#[test]
+fn tracks_boosts_dying_first_aid_and_victory() {
+    // rule: P6-TRACK-1, P6-TRACK-2, P6-TRACK-4, P6-TRACK-6, P6-TRACK-7, P6-TRACK-8
+    let s = setup(&duel(SWORD, ""), &[]);
+    assert_eq!(s.combatants[1].max_wounds, 6);
+    let ten = setup(&duel(SWORD, ""), &[("base_max_wounds", "10")]);
+    assert_eq!(ten.combatants[1].max_wounds, 10);
+    // Boosts first: B with 1 boost takes 2 wounds: 1 boost, 1 heart.
+    let boosted = setup(&duel(SWORD, "boosts = 1"), &[]);
+    let (_, state, _) =
+        run(&boosted, &[5, 1, 5, 5, 1], script(&[(0, Choice::Act(atk(B, Mode::Melee))), (0, Choice::Act(Act::End))]));
+    assert_eq!((state.fighter(B).boosts, state.fighter(B).wounds), (0, 1));
+    // A Dying character: further wounds ignored, or added under `add_to_dying`.
+    let dying = duel(SWORD, "dying = 2\nwounds = 6\nposition = 1")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 500\npolicy = { move = \"hold\" }\n";
+    let (_, state, _) = run(
+        &setup(&dying, &[]),
+        &[5, 1, 2, 5, 5, 5, 1],
+        script(&[(0, Choice::Act(atk(B, Mode::Melee))), (0, Choice::Act(Act::End))]),
+    );
+    assert_eq!(state.fighter(B).condition(Cond::Dying), 2);
+    let (_, state, _) = run(
+        &setup(&dying, &[("wounds_while_dying", "add_to_dying")]),
+        &[5, 1, 2, 5, 5, 5, 1],
+        script(&[(0, Choice::Act(atk(B, Mode::Melee))), (0, Choice::Act(Act::End))]),
+    );
+    assert_eq!(state.fighter(B).condition(Cond::Dying), 4);
+    // First aid: successes ≥ Dying stabilises; the patient stays fainted (out) by default.
+    let medic = duel("first_aid = 3", "dying = 2\nwounds = 6")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 500\npolicy = { move = \"hold\" }\n";
+    let m = setup(&medic, &[]);
+    let (log, state, _) =
+        run(&m, &[5, 1, 2, 5, 5, 5, 1], script(&[(0, Choice::Act(Act::FirstAid(B))), (0, Choice::Act(Act::End))]));
+    assert!(log.contains(&Event::Stabilised { who: B }));
+    assert!(state.fighter(B).out(&m.options));
+    let mut awake_state = state.clone();
+    awake_state.fighters[1].boosts = 1;
+    let awake = setup(&medic, &[("stabilised_state", "awake")]);
+    assert!(!awake_state.fighter(B).helpless(&awake.options));
+    // Victory: a side wins when the other is out; `out_when = dead` keeps the dying in.
+    let (_, _, result) = run(&setup(&duel(SWORD, "dying = 1"), &[]), &[5, 1], Script::new(2));
+    assert_eq!(result.unwrap().outcome, Outcome::Side(fray_engine::SideId(0)));
+    let dead = setup(&duel(SWORD, "dying = 1"), &[("out_when", "dead")]);
+    let (_, _, result) = run(&dead, &[5, 1, 5, 1, 1, 1], Script::new(2));
+    assert_eq!(result.unwrap().outcome, Outcome::Stalemate);
+}
+
+#[test]
+fn crits_only_when_hits_and_the_floor_option() {
+    // rule: P6-CRIT-4
+    let o = Options::default();
+    assert_eq!(dice::tier(&o, 12, 12, 11), Tier::Crit(0));
+    assert_eq!(dice::tier(&o, 10, 12, 11), Tier::Miss);
+    let floor = Options { crit_floor: true, ..Options::default() };
+    assert_eq!(dice::tier(&floor, 12, 12, 11), Tier::Normal);
+}
