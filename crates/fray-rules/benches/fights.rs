@@ -7,7 +7,8 @@ fn main() {
     divan::main();
 }
 
-const EXAMPLES: &[&str] = &["fluid/barbarian-vs-marauder", "opend6/blaster-duel", "hardboiled/bar-room-brawl"];
+const EXAMPLES: &[&str] =
+    &["fluid/barbarian-vs-marauder", "opend6/blaster-duel", "hardboiled/bar-room-brawl", "phasesix/sword-and-shield"];
 
 #[divan::bench(args = EXAMPLES)]
 fn thousand_fights(bencher: divan::Bencher, example: &str) {

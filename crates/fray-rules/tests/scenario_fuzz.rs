@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 static EXAMPLES: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
-    let mut files: Vec<_> = ["fluid", "opend6", "hardboiled"]
+    let mut files: Vec<_> = ["fluid", "opend6", "hardboiled", "phasesix"]
         .iter()
         .flat_map(|dir| std::fs::read_dir(format!("{root}/{dir}")).expect("an examples directory"))
         .map(|e| e.expect("entry").path())
@@ -116,7 +116,7 @@ proptest! {
         let text = mutations.iter().fold(text.clone(), |t, m| apply(&t, m));
         // Options set from the command line: a listed option with its default, its alternative
         // or a wrong value.
-        let ruleset = ["opend6", "hardboiled"].into_iter().find(|r| name.contains(r)).unwrap_or("fluid");
+        let ruleset = ["opend6", "hardboiled", "phasesix"].into_iter().find(|r| name.contains(r)).unwrap_or("fluid");
         let options = fray_rules::RULESETS.iter().find(|r| r.id == ruleset).expect("a ruleset").options;
         let sets: Vec<(String, String)> = sets
             .iter()

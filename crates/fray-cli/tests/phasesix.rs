@@ -1,0 +1,97 @@
+//! `fray` end to end on the `phasesix` examples.
+
+use serde_json::Value as Json;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const DUEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/phasesix/sword-and-shield.toml");
+const FIREFIGHT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/phasesix/firefight.toml");
+const GRENADE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/phasesix/grenade.toml");
+
+fn fray(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fray")).args(args).output().expect("fray runs")
+}
+
+fn fray_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fray runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn ok(out: &Output) -> String {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+#[test]
+fn fights_are_byte_identical_and_sims_thread_independent() {
+    for file in [DUEL, FIREFIGHT, GRENADE] {
+        let a = ok(&fray(&["fight", file, "--seed", "8"]));
+        assert_eq!(a, ok(&fray(&["fight", file, "--seed", "8"])));
+        assert!(a.contains("initiative") && a.contains("combat ends after"), "{a}");
+    }
+    let run = |threads: &str| {
+        let mut doc: Json = serde_json::from_str(&ok(&fray(&[
+            "sim",
+            FIREFIGHT,
+            "-n",
+            "2000",
+            "--seed",
+            "4",
+            "--threads",
+            threads,
+            "--json",
+        ])))
+        .unwrap();
+        doc.as_object_mut().unwrap().remove("fights_per_second");
+        doc
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    assert_eq!(one["fights"], 2000);
+    let json = ok(&fray(&["fight", GRENADE, "--seed", "2", "--json"]));
+    let header: Json = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    assert_eq!(header["ruleset"], "phasesix");
+    assert!(json.lines().skip(1).all(|l| serde_json::from_str::<Json>(l).is_ok()));
+}
+
+#[test]
+fn check_rules_odds_and_errors() {
+    let text = ok(&fray(&["check", FIREFIGHT]));
+    assert!(text.contains("ruleset phasesix") && text.contains("assault rifle"), "{text}");
+    let rules = ok(&fray(&["rules", "phasesix"]));
+    assert!(rules.contains("cover_crit_removal") && rules.contains("P6-COVER-4"), "{rules}");
+    // Hagen's short sword: 4 dice at 5+; Robber keeps an action and dodges or parries.
+    let odds = ok(&fray(&["odds", "--scenario", DUEL, "--attacker", "Hagen", "--defender", "Robber"]));
+    assert!(odds.contains("P(hit) = 65/81"), "{odds}");
+    assert!(odds.contains("4 dice at 5+, crits from 11"), "{odds}");
+    let bad = std::fs::read_to_string(DUEL).unwrap().replace("hand_to_hand", "hand_to_hnd");
+    let path = std::env::temp_dir().join(format!("fray-p6-{}.toml", std::process::id()));
+    std::fs::write(&path, bad).unwrap();
+    let out = fray(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("did you mean `hand_to_hand`?") && err.contains('^'), "{err}");
+}
+
+#[test]
+fn physical_dice_and_a_person_at_the_table() {
+    // Initiative 4 and 3 (6 each, the tie drawn), then the Robber's 4 hit dice 5 5 1 1.
+    let out = fray_with_input(&["fight", DUEL, "--dice", "manual"], "4\n3\n5\n5\n1\n1\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Hagen initiative: [4] → 6"), "{text}");
+    assert!(text.contains("[5 5 1 1] → 0 crits, 2 normal hit(s)"), "{text}");
+    // Hagen's player takes the first listed act every time, with the odds beside the attack.
+    let out = fray_with_input(&["fight", DUEL, "--seed", "5", "--control", "Hagen=human"], &"1\n".repeat(300));
+    let text = ok(&out);
+    let prompts = String::from_utf8(out.stderr).unwrap();
+    assert!(prompts.contains("Hagen — your act (2 action(s) available)"), "{prompts}");
+    assert!(prompts.contains("attack Robber — ≥ 1 hit 80.2%"), "{prompts}");
+    assert!(text.contains("combat ends after"), "{text}");
+}
