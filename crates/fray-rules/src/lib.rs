@@ -5,6 +5,7 @@ pub mod hardboiled;
 pub mod opend6;
 pub mod phasesix;
 pub mod scenario;
+pub mod ticks;
 
 /// One option of a ruleset, as `fray rules ID` lists it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,6 +119,11 @@ pub trait Scenario: fray_sim::Simulate + Send + Sync {
     fn combatants(&self) -> Vec<String>;
     /// Side names.
     fn sides(&self) -> Vec<String>;
+    /// The unit a fight's length is counted in: its name and, when it has one, its length in
+    /// seconds of game time. Default: rounds, no fixed length.
+    fn time_unit(&self) -> (&'static str, Option<f64>) {
+        ("rounds", None)
+    }
     /// A person-readable summary of the validated scenario (`fray check`).
     fn explain(&self) -> String;
     /// The exact odds of `attacker`'s default attack on `defender` at the start of the fight.
@@ -175,6 +181,12 @@ pub const RULESETS: &[RulesetInfo] = &[
         options: phasesix::options::OPTIONS,
         policies: phasesix::setup::POLICIES,
     },
+    RulesetInfo {
+        id: "ticks",
+        summary: "Ticks: half-second ticks, opposed delta rolls, Effort, Body and Trauma, Stability recovering by ⌊√p⌋",
+        options: ticks::options::OPTIONS,
+        policies: ticks::setup::POLICIES,
+    },
 ];
 
 /// Reads a scenario file of any ruleset; `sets` are `--set name=value` overrides.
@@ -193,6 +205,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn
         "opend6" => Ok(Box::new(opend6::OpenD6Scenario(opend6::scenario::load(file, text, sets)?))),
         "hardboiled" => Ok(Box::new(hardboiled::HardBoiledScenario(hardboiled::scenario::load(file, text, sets)?))),
         "phasesix" => Ok(Box::new(phasesix::PhaseSixScenario(phasesix::scenario::load(file, text, sets)?))),
+        "ticks" => Ok(Box::new(ticks::TicksScenario(ticks::scenario::load(file, text, sets)?))),
         other => {
             let hint = did_you_mean(other, RULESETS.iter().map(|r| r.id))
                 .map_or(String::new(), |s| format!("; did you mean `{s}`?"));

@@ -14,6 +14,7 @@ pub struct Report {
     ledger: Ledger,
     seed: u64,
     fights_per_second: f64,
+    unit: (&'static str, Option<f64>),
 }
 
 impl Report {
@@ -25,6 +26,7 @@ impl Report {
             ledger: ledger.clone(),
             seed,
             fights_per_second,
+            unit: scenario.time_unit(),
         }
     }
 
@@ -87,23 +89,29 @@ impl Report {
                        "damage_taken": c.damage_taken, "downed": c.downed, "downed_rate": c.downed as f64 / fights as f64}),
             );
         }
-        json!({
+        let mut doc = json!({
             "fights": fights,
             "seed": self.seed,
             "outcomes": outcomes,
             "rounds": {"mean": Self::mean(&all), "p50": percentile(&all, 0.5), "p90": percentile(&all, 0.9),
                        "histogram": histogram, "by_outcome": by_outcome},
+            "unit": self.unit.0,
             "combatants": combatants,
             "fights_per_second": self.fights_per_second,
-        })
+        });
+        if let Some(s) = self.unit.1 {
+            doc["seconds"] = json!({"mean": Self::mean(&all) * s, "p50": f64::from(percentile(&all, 0.5)) * s,
+                                    "p90": f64::from(percentile(&all, 0.9)) * s});
+        }
+        doc
     }
 
     /// The report as text.
     pub fn text(&self) -> String {
         let fights = self.ledger.fights();
         let mut out = format!(
-            "{fights} fights, seed {}\n\noutcome        count      rate   95% interval      rounds: mean  p50  p90  max\n",
-            self.seed
+            "{fights} fights, seed {}\n\noutcome        count      rate   95% interval  {:>10}: mean  p50  p90  max\n",
+            self.seed, self.unit.0
         );
         for (name, outcome) in self.outcomes() {
             let count = self.ledger.outcomes.get(&outcome).copied().unwrap_or(0);
@@ -128,7 +136,16 @@ impl Report {
             );
         }
         let all = self.lengths(None);
-        out += "\nfight length (rounds)\n";
+        out += &match self.unit.1 {
+            Some(s) => format!(
+                "\nfight length ({}; mean {:.2} = {:.1} s, p90 {:.1} s)\n",
+                self.unit.0,
+                Self::mean(&all),
+                Self::mean(&all) * s,
+                f64::from(percentile(&all, 0.9)) * s
+            ),
+            None => format!("\nfight length ({})\n", self.unit.0),
+        };
         let peak = all.values().copied().max().unwrap_or(1);
         for (length, count) in &all {
             let bar = "█".repeat(((*count as f64 / peak as f64) * 40.0).round() as usize);

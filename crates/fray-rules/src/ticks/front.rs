@@ -1,0 +1,512 @@
+//! The `ticks` scenario as the command line sees it: fights with a log (the tick, each
+//! character's stability and effort), people at the table, simulation batches.
+
+use super::policy::{Ai, ai_choice, illegal};
+use super::setup::{Blow, Setup, Square, chebyshev};
+use super::{Action, Choice, Event, Kind, Request, State, Ticks};
+use crate::{Line, Prompt, Scenario};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Outcome, Pending, Ruleset};
+use fray_sim::{Ledger, Simulate};
+use serde_json::json;
+
+/// A loaded `ticks` scenario.
+#[derive(Clone, Debug)]
+pub struct TicksScenario(pub Setup);
+
+impl TicksScenario {
+    fn name(&self, who: CombatantId) -> &str {
+        &self.0.combatants[who.index()].name
+    }
+}
+
+impl Simulate for TicksScenario {
+    fn combatant_count(&self) -> usize {
+        self.0.combatants.len()
+    }
+
+    fn run_batch(&self, dice: &mut fray_sim::BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError> {
+        let sink = FnSink(|event: &Event| {
+            if let Some(tally) = Ticks::tally(event) {
+                ledger.tally(tally);
+            }
+            if let Event::Ended { result } = event {
+                ledger.finish(*result);
+            }
+        });
+        let mut fight = Fight::<Ticks, _, _, _>::new(&self.0, fray_engine::FromSource(dice), Ai, sink);
+        for _ in 0..fights {
+            fight.restart();
+            fight.run()?;
+        }
+        Ok(())
+    }
+}
+
+fn chance(p: &fray_dice::BigRational) -> String {
+    use num_traits::ToPrimitive;
+    format!("{:.1}%", p.to_f64().unwrap_or(f64::NAN) * 100.0)
+}
+
+fn sq(s: Square) -> String {
+    format!("({}, {})", s.0, s.1)
+}
+
+/// Answers with a person's choices for some combatants, the AI for the others.
+struct Table<'a> {
+    scenario: &'a TicksScenario,
+    humans: Vec<CombatantId>,
+    ask: &'a mut dyn FnMut(&Prompt) -> usize,
+}
+
+impl Decider<Ticks> for Table<'_> {
+    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
+        if !self.humans.contains(&who) {
+            return Ok(ai_choice(setup, state, who, request));
+        }
+        let (question, choices) = self.scenario.prompt(state, who, request);
+        let labels: Vec<String> = choices.iter().map(|(label, _)| label.clone()).collect();
+        let prompt = Prompt { who: self.scenario.name(who).to_owned(), question, options: labels };
+        let pick = (self.ask)(&prompt).min(choices.len().saturating_sub(1));
+        choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(Pending)
+    }
+}
+
+impl TicksScenario {
+    /// The candidate announcements of `who`.
+    fn candidates(&self, state: &State, who: CombatantId) -> Vec<Action> {
+        let setup = &self.0;
+        let me = state.fighter(who);
+        let mut out = vec![Action::Nothing];
+        let sheet = &setup.combatants[who.index()];
+        for i in 0..setup.combatants.len() {
+            let t = CombatantId(i as u16);
+            if t == who {
+                continue;
+            }
+            if let Some(g) = sheet.gun.as_ref() {
+                for shots in 1..=g.rate.clamp(1, 3) as u8 {
+                    out.push(Action::Fire { target: t, shots, weak_point: false });
+                    out.push(Action::Fire { target: t, shots, weak_point: true });
+                }
+                out.push(Action::Aim(t));
+            }
+            for blow in Blow::ALL {
+                if chebyshev(me.pos, state.fighter(t).pos) <= setup.options.melee_reach {
+                    out.push(Action::Melee { target: t, blow, weak_point: false });
+                }
+                out.push(Action::Strike { target: t, blow });
+            }
+            out.push(Action::Follow(t));
+            if setup.combatants[i].side != sheet.side {
+                let to = state.fighter(t).pos;
+                out.push(Action::Move(to));
+                out.push(Action::Run { to, attack: None });
+                if sheet.gun.is_some() {
+                    out.push(Action::Run { to, attack: Some((t, None)) });
+                }
+            }
+        }
+        for (square, cover) in &setup.cover {
+            if chebyshev(me.pos, *square) <= 4 && cover.rating > 0 && *square != me.pos {
+                out.push(Action::Move(*square));
+                out.push(Action::Run { to: *square, attack: None });
+            }
+        }
+        out.push(Action::Ready);
+        out.push(Action::Lower);
+        out.retain(|a| illegal(setup, state, who, a).is_none());
+        out
+    }
+
+    fn action_text(&self, action: &Action) -> String {
+        let n = |c: CombatantId| self.name(c).to_owned();
+        match *action {
+            Action::Nothing => "nothing".to_owned(),
+            Action::Move(to) => format!("move toward {}", sq(to)),
+            Action::Run { to, attack: None } => format!("run toward {}", sq(to)),
+            Action::Run { to, attack: Some((t, None)) } => format!("run toward {}, shooting at {}", sq(to), n(t)),
+            Action::Run { to, attack: Some((t, Some(b))) } => {
+                format!("run toward {}, a {} at {}", sq(to), b.name(), n(t))
+            }
+            Action::Ready => "ready the gun".to_owned(),
+            Action::Lower => "lower the gun".to_owned(),
+            Action::Aim(t) => format!("aim at {}", n(t)),
+            Action::Fire { target, shots, weak_point } => format!(
+                "fire {shots} shot(s) at {}{}",
+                n(target),
+                if weak_point { ", aiming for a weak point" } else { "" }
+            ),
+            Action::Melee { target, blow, weak_point } => {
+                format!("{} {}{}", blow.name(), n(target), if weak_point { ", aiming for a weak point" } else { "" })
+            }
+            Action::Strike { target, blow } => format!("reaction {} at {} as they move", blow.name(), n(target)),
+            Action::Follow(t) => format!("follow {}", n(t)),
+        }
+    }
+
+    /// A request as a question with labelled legal choices.
+    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+        let setup = &self.0;
+        match *request {
+            Request::Announce { tick } => {
+                let f = state.fighter(who);
+                let out = self
+                    .candidates(state, who)
+                    .into_iter()
+                    .map(|a| {
+                        let odds = match a {
+                            Action::Fire { target, .. } | Action::Melee { target, .. } => {
+                                let o = super::odds::odds_in_state(setup, state, who, target);
+                                format!(
+                                    " — wins {} ({}), takes out {}",
+                                    chance(&o.hit),
+                                    fray_dice::fraction(&o.hit),
+                                    chance(&o.down)
+                                )
+                            }
+                            _ => String::new(),
+                        };
+                        (format!("{}{odds}", self.action_text(&a)), Choice::Announce(a))
+                    })
+                    .collect();
+                (format!("tick {tick}: announce (p {}, effort {}, Body {})", f.p, f.effort, f.body), out)
+            }
+            Request::Abort { target, a } => {
+                let (win, total) = super::policy::p_win(setup, state, target, Kind::Melee(Blow::Strike), 0, a);
+                (
+                    format!("your roll {a}: you win with chance {win}/{total}. Abort (half the costs)?"),
+                    vec![("go ahead".into(), Choice::Yes(false)), ("abort".into(), Choice::Yes(true))],
+                )
+            }
+            Request::Decline { target, a } => {
+                let pen = setup.combatants[who.index()].gun.as_ref().map_or(0, |g| g.penetration);
+                let (win, total) = super::policy::p_win(setup, state, target, Kind::Shot, pen, a);
+                (
+                    format!("your roll {a}: the shot wins with chance {win}/{total}. Pull the trigger?"),
+                    vec![("fire".into(), Choice::Yes(false)), ("decline".into(), Choice::Yes(true))],
+                )
+            }
+        }
+    }
+
+    /// One event as a line of the blow-by-blow log and as JSON.
+    pub fn line(&self, event: &Event) -> Line {
+        let n = |who: &CombatantId| self.name(*who).to_owned();
+        let outcome = |result: &FightResult| match result.outcome {
+            Outcome::Side(side) => format!("{} win", self.0.sides[side.index()]),
+            Outcome::Mutual => "mutual destruction".to_owned(),
+            Outcome::Stalemate => "stalemate at the cap".to_owned(),
+        };
+        let faces = |f: &[u8; 3]| f.iter().filter(|x| **x > 0).map(u8::to_string).collect::<Vec<_>>().join(" ");
+        let (text, json) = match event {
+            Event::TickStarted { tick } => (
+                Some(format!("— tick {tick} ({:.1} s) —", f64::from(*tick) * 0.5)),
+                json!({"event": "tick", "tick": tick}),
+            ),
+            Event::Order { order } => {
+                (None, json!({"event": "order", "order": order.iter().map(&n).collect::<Vec<_>>()}))
+            }
+            Event::Announced { who, action } => (
+                if *action == Action::Nothing {
+                    None
+                } else {
+                    Some(format!("{} announces: {}", n(who), self.action_text(action)))
+                },
+                json!({"event": "announced", "who": n(who), "action": self.action_text(action)}),
+            ),
+            Event::Moved { who, from, to, run } => (
+                (from != to).then(|| {
+                    format!("{} {} from {} to {}", n(who), if *run { "runs" } else { "moves" }, sq(*from), sq(*to))
+                }),
+                json!({"event": "moved", "who": n(who), "from": [from.0, from.1], "to": [to.0, to.1], "run": run}),
+            ),
+            Event::Blocked { who, at } => (
+                Some(format!("{} is blocked at {}", n(who), sq(*at))),
+                json!({"event": "blocked", "who": n(who), "at": [at.0, at.1]}),
+            ),
+            Event::Readied { who, penalty } => (
+                Some(format!("{} brings the gun up: p +{penalty}", n(who))),
+                json!({"event": "readied", "who": n(who), "penalty": penalty}),
+            ),
+            Event::Lowered { who } => {
+                (Some(format!("{} lowers the gun", n(who))), json!({"event": "lowered", "who": n(who)}))
+            }
+            Event::Aimed { who, target, ticks } => (
+                Some(format!("{} aims at {} (tick {ticks} of aim)", n(who), n(target))),
+                json!({"event": "aimed", "who": n(who), "target": n(target), "ticks": ticks}),
+            ),
+            Event::AimEnded { who, spoiled } => (
+                spoiled.then(|| format!("{}'s aim is spoiled", n(who))),
+                json!({"event": "aim_ended", "who": n(who), "spoiled": spoiled}),
+            ),
+            Event::AttackRoll { who, target, kind, faces: f, a, range, aim, p } => {
+                let what = match kind {
+                    Kind::Shot => "shoots at".to_owned(),
+                    Kind::Melee(b) => format!("{}s at", b.name()),
+                };
+                (
+                    Some(format!(
+                        "{} {what} {}: [{}] → A = {a} (range {range:+}, aim {aim:+}, p −{p})",
+                        n(who),
+                        n(target),
+                        faces(f)
+                    )),
+                    json!({"event": "attack_roll", "who": n(who), "target": n(target), "kind": match kind { Kind::Shot => "shot".to_owned(), Kind::Melee(b) => b.name().to_owned() },
+                           "faces": f.iter().filter(|x| **x > 0).collect::<Vec<_>>(), "a": a, "range": range, "aim": aim, "p": p}),
+                )
+            }
+            Event::Declined { who } => {
+                (Some(format!("{} declines the shot", n(who))), json!({"event": "declined", "who": n(who)}))
+            }
+            Event::Aborted { who } => {
+                (Some(format!("{} aborts the blow", n(who))), json!({"event": "aborted", "who": n(who)}))
+            }
+            Event::OutOfReach { who, target } => (
+                Some(format!("{}'s blow finds {} out of reach", n(who), n(target))),
+                json!({"event": "out_of_reach", "who": n(who), "target": n(target)}),
+            ),
+            Event::Cost { who, p, effort, held, .. } => (
+                (*p != 0 || *effort != 0 || *held != 0).then(|| {
+                    format!(
+                        "{}: p +{p}{}{}",
+                        n(who),
+                        if *effort > 0 { format!(", effort −{effort}") } else { String::new() },
+                        if *held > 0 { format!(" ({held} held back)") } else { String::new() }
+                    )
+                }),
+                json!({"event": "cost", "who": n(who), "p": p, "effort": effort, "held": held}),
+            ),
+            Event::Released { who, p } => (
+                Some(format!("{}: the held-back {p} comes due", n(who))),
+                json!({"event": "released", "who": n(who), "p": p}),
+            ),
+            Event::Defence { who, faces: f, d, cover, dive } => (
+                Some(format!(
+                    "{} defends: [{}] → D = {d}{}{}",
+                    n(who),
+                    faces(f),
+                    if *cover > 0 { format!(" (cover {cover:+})") } else { String::new() },
+                    dive.map_or(String::new(), |s| format!(" diving for cover at {}", sq(s)))
+                )),
+                json!({"event": "defence", "who": n(who), "faces": f.iter().filter(|x| **x > 0).collect::<Vec<_>>(), "d": d, "cover": cover,
+                       "dive": dive.map(|s| [s.0, s.1])}),
+            ),
+            Event::TieRerolled => (Some("a tie: both roll again".to_owned()), json!({"event": "tie_rerolled"})),
+            Event::Exchange { attacker, target, delta, effort, hit, shortfall, .. } => (
+                Some(if *shortfall {
+                    format!("{} wins but has no effort left: a graze", n(target))
+                } else if *hit {
+                    format!("{} wins by {delta}; {} spends {effort} effort", n(attacker), n(target))
+                } else {
+                    format!("{} wins by {}; spends {effort} effort", n(target), -delta)
+                }),
+                json!({"event": "exchange", "attacker": n(attacker), "target": n(target), "delta": delta, "effort": effort, "hit": hit, "shortfall": shortfall}),
+            ),
+            Event::Hit { target, face, raw, slowed, armour, body, trauma, wounds, .. } => {
+                let part = match face {
+                    0 => "torso",
+                    1 => "head",
+                    2..=4 => "torso",
+                    5 => "right arm",
+                    6 => "left arm",
+                    7 | 8 => "right leg",
+                    _ => "left leg",
+                };
+                (
+                    Some(format!(
+                        "{} hit in the {part}: damage {raw}{}{} → −{body} Body, +{trauma} Trauma{}",
+                        n(target),
+                        if *slowed { ", slowed by cover" } else { "" },
+                        armour.map_or(String::new(), |a| format!(
+                            ", {} armour (res {}) {}",
+                            if a.hard { "hard" } else { "soft" },
+                            a.resistance,
+                            if a.held { "holds" } else { "is pierced" }
+                        )),
+                        if *wounds > 0 { ", a wound" } else { "" }
+                    )),
+                    json!({"event": "hit", "target": n(target), "location": face, "raw": raw, "slowed": slowed,
+                           "armour": armour.map(|a| json!({"hard": a.hard, "resistance": a.resistance, "held": a.held})),
+                           "body": body, "trauma": trauma, "wounds": wounds}),
+                )
+            }
+            Event::WoundCheck { who, face, sides, wound } => (
+                Some(format!(
+                    "{} wound check d{sides} {face}: {}",
+                    n(who),
+                    if *wound { "a wound" } else { "no wound" }
+                )),
+                json!({"event": "wound_check", "who": n(who), "face": face, "sides": sides, "wound": wound}),
+            ),
+            Event::Settled { who, body, trauma, wounds, effort, p } => {
+                let f = &self.0.combatants[who.index()];
+                let _ = f;
+                (
+                    Some(format!(
+                        "{}: −{body} Body, +{trauma} Trauma, +{wounds} wound(s), −{effort} effort, p +{p}",
+                        n(who)
+                    )),
+                    json!({"event": "settled", "who": n(who), "body": body, "trauma": trauma, "wounds": wounds, "effort": effort, "p": p}),
+                )
+            }
+            Event::StringClosed { who, p } => (
+                Some(format!("{}'s firing string closes: p +{p}", n(who))),
+                json!({"event": "string_closed", "who": n(who), "p": p}),
+            ),
+            Event::Recovered { who, from, to } => (
+                Some(format!("{}: p {from} → {to}", n(who))),
+                json!({"event": "recovered", "who": n(who), "from": from, "to": to}),
+            ),
+            Event::Rested { who, effort } => (None, json!({"event": "rested", "who": n(who), "effort": effort})),
+            Event::Down { who } => (Some(format!("{} is down", n(who))), json!({"event": "down", "who": n(who)})),
+            Event::KnockedOut { who } => {
+                (Some(format!("{} is knocked out", n(who))), json!({"event": "knocked_out", "who": n(who)}))
+            }
+            Event::Ended { result } => (
+                Some(format!(
+                    "combat ends after {} tick(s) ({:.1} s): {}",
+                    result.length,
+                    f64::from(result.length) * 0.5,
+                    outcome(result)
+                )),
+                json!({"event": "end", "outcome": outcome(result), "ticks": result.length, "seconds": f64::from(result.length) * 0.5}),
+            ),
+        };
+        Line { text, json }
+    }
+
+    /// The status line after each tick: every character's Body, Trauma, effort and p.
+    fn status(&self, state: &State) -> Line {
+        let parts: Vec<String> = state
+            .fighters
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                format!(
+                    "{} Body {} Trauma {} effort {} p {}{}",
+                    self.0.combatants[i].name,
+                    f.body,
+                    f.trauma,
+                    f.effort,
+                    f.p,
+                    if f.down {
+                        " (down)"
+                    } else if f.knocked_out {
+                        " (out)"
+                    } else {
+                        ""
+                    }
+                )
+            })
+            .collect();
+        let fighters: Vec<serde_json::Value> = state
+            .fighters
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                json!({"who": self.0.combatants[i].name, "body": f.body, "trauma": f.trauma, "wounds": f.wounds,
+                       "effort": f.effort, "p": f.p, "square": [f.pos.0, f.pos.1], "out": f.out()})
+            })
+            .collect();
+        Line {
+            text: Some(format!("  [end of tick {}: {}]", state.tick, parts.join("; "))),
+            json: json!({"event": "status", "tick": state.tick, "fighters": fighters}),
+        }
+    }
+}
+
+impl Scenario for TicksScenario {
+    fn ruleset(&self) -> &'static str {
+        Ticks::ID
+    }
+
+    fn combatants(&self) -> Vec<String> {
+        self.0.combatants.iter().map(|c| c.name.clone()).collect()
+    }
+
+    fn sides(&self) -> Vec<String> {
+        self.0.sides.clone()
+    }
+
+    fn time_unit(&self) -> (&'static str, Option<f64>) {
+        ("ticks", Some(0.5))
+    }
+
+    fn explain(&self) -> String {
+        let setup = &self.0;
+        let mut out = format!(
+            "ruleset ticks, {} combatants on {} sides, {} cover square(s), cap {} ticks ({:.0} s)\n",
+            setup.combatants.len(),
+            setup.sides.len(),
+            setup.cover.len(),
+            setup.options.tick_cap,
+            f64::from(setup.options.tick_cap) * 0.5
+        );
+        for c in &setup.combatants {
+            out += &format!(
+                "  {} ({}): shoot {}, melee {}, evade {}; Body {}/{}, effort {}/{}, p {}; {}; {}{}; at {}{}\n",
+                c.name,
+                setup.sides[c.side.index()],
+                c.shoot,
+                c.melee,
+                c.evade,
+                c.body,
+                c.body_max,
+                c.effort,
+                c.effort_max,
+                c.stability,
+                c.gun.as_ref().map_or("no gun".to_owned(), |g| format!(
+                    "{} (graze {}, +{}/delta, pen {}, ready {}, PB {:+}, −1 per {} m{})",
+                    g.name,
+                    g.damage,
+                    g.delta_damage,
+                    g.penetration,
+                    g.ready_penalty,
+                    g.pb_bonus,
+                    g.range_step_m,
+                    if c.gun_ready { ", ready" } else { ", lowered" }
+                )),
+                c.melee_weapon.name,
+                c.armour
+                    .iter()
+                    .map(|a| format!(", {} ({} res {})", a.name, if a.hard { "hard" } else { "soft" }, a.resistance))
+                    .collect::<String>(),
+                sq(c.position),
+                c.cover.map_or(String::new(), |cv| format!(" in {}% cover (res {})", cv.rating, cv.resistance)),
+            );
+        }
+        out
+    }
+
+    fn attack_odds(&self, attacker: &str, defender: &str) -> Result<crate::AttackOdds, String> {
+        super::odds::attack_odds(&self.0, attacker, defender)
+    }
+
+    fn fight(
+        &self,
+        dice: &mut dyn Dice,
+        _seed: Option<u64>,
+        humans: &[String],
+        ask: &mut dyn FnMut(&Prompt) -> usize,
+        out: &mut dyn FnMut(&Line),
+    ) -> Result<FightResult, FightError> {
+        let humans: Vec<CombatantId> = humans
+            .iter()
+            .filter_map(|h| self.0.combatants.iter().position(|c| &c.name == h))
+            .map(|i| CombatantId(i as u16))
+            .collect();
+        let table = Table { scenario: self, humans, ask };
+        let mut state = Ticks::initial_state(&self.0);
+        let sink = FnSink(|event: &Event| {
+            // Each tick closes with every character's Body, Trauma, effort and p.
+            let closes =
+                matches!(event, Event::TickStarted { tick } if *tick > 1) || matches!(event, Event::Ended { .. });
+            if closes && state.tick > 0 {
+                out(&self.status(&state));
+            }
+            Ticks::apply(&self.0, &mut state, event);
+            out(&self.line(event));
+        });
+        Fight::<Ticks, _, _, _>::new(&self.0, dice, table, sink).run()
+    }
+}

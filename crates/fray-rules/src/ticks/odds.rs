@@ -1,0 +1,206 @@
+//! Exact odds: the delta distribution of an opposed roll, the effort a defence costs, and the
+//! harm of one shot through cover, hit location and armour — with the fight's own functions.
+
+use super::attack::{self, Harm, Weapon, WoundRule};
+use super::policy::{defence_numbers, dice_counts, shot_numbers};
+use super::setup::{Cover, Setup};
+use super::{Kind, State, Ticks};
+use crate::AttackOdds;
+use fray_dice::BigRational;
+use fray_engine::{CombatantId, Ruleset};
+use num_traits::Zero;
+use std::collections::BTreeMap;
+
+fn q(n: u64, d: u64) -> BigRational {
+    BigRational::new(n.into(), d.into())
+}
+
+/// The exact distribution of delta = A − D for an attacker with `a` and a defender with `d`
+/// added to their dice (TICK-DICE-1/2/3): (delta, probability), ascending. Under
+/// `delta_tie = reroll` a tie is rerolled, so the distribution is conditioned on no tie.
+pub fn delta_distribution(setup: &Setup, a: i32, d: i32) -> Vec<(i32, BigRational)> {
+    let counts = dice_counts(setup);
+    let mut by: BTreeMap<i32, u64> = BTreeMap::new();
+    for (x, &wx) in counts.iter().enumerate().filter(|(_, w)| **w > 0) {
+        for (y, &wy) in counts.iter().enumerate().filter(|(_, w)| **w > 0) {
+            *by.entry(x as i32 + a - y as i32 - d).or_default() += wx * wy;
+        }
+    }
+    if setup.options.tie_reroll {
+        by.remove(&0);
+    }
+    let total: u64 = by.values().sum();
+    by.into_iter().map(|(k, w)| (k, q(w, total))).collect()
+}
+
+/// P(the attacker wins): delta ≥ 1.
+pub fn p_attacker_wins(dist: &[(i32, BigRational)]) -> BigRational {
+    dist.iter().filter(|(k, _)| *k >= 1).fold(BigRational::zero(), |acc, (_, p)| acc + p)
+}
+
+/// The expected effort a defence costs with this base (TICK-DEF-1/2/4), effort never short.
+pub fn expected_effort(setup: &Setup, dist: &[(i32, BigRational)], base: i32) -> BigRational {
+    dist.iter().fold(BigRational::zero(), |acc, (k, p)| {
+        acc + p * BigRational::from_integer(attack::effort_cost(&setup.options, base, *k).into())
+    })
+}
+
+/// One outcome of a hit: (Body lost, Trauma, wound) with its probability, given a hit with
+/// `delta`, over the location d10 and any wound check.
+pub fn harm_outcomes(
+    setup: &Setup,
+    weapon: Weapon,
+    delta: i32,
+    weak_point: bool,
+    cover: Option<Cover>,
+    target: usize,
+    melee: bool,
+) -> Vec<((i32, i32, bool), BigRational)> {
+    let o = &setup.options;
+    let sheet = &setup.combatants[target];
+    let faces: Vec<u32> = if o.torso_only || (melee && o.melee_no_location) { vec![0] } else { (1..=10).collect() };
+    let each = q(1, faces.len() as u64);
+    let mut out: BTreeMap<(i32, i32, bool), BigRational> = BTreeMap::new();
+    for face in faces {
+        let armour = sheet.armour_at(if face == 0 { 3 } else { face });
+        let h: Harm = attack::harm(o, weapon, delta, weak_point, cover, face, armour, sheet.body_max);
+        let mut add = |wound: bool, p: BigRational| {
+            *out.entry((h.body, h.trauma, wound)).or_insert_with(BigRational::zero) += p;
+        };
+        match h.wound {
+            WoundRule::No => add(false, each.clone()),
+            WoundRule::Yes => add(true, each.clone()),
+            WoundRule::Chance(r) => {
+                add(true, &each * q(u64::from(r.num), u64::from(r.den)));
+                add(false, &each * q(u64::from(r.den - r.num), u64::from(r.den)));
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// The exact odds of `who`'s shot at `target` in `state` (a snap shot when the gun is down), or
+/// of a strike when it has no gun: hit chance, harm given a hit, and the chance of taking the
+/// target out.
+pub fn odds_in_state(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> AttackOdds {
+    let sheet = &setup.combatants[who.index()];
+    let (a, weapon, kind, range, aim) = match sheet.gun.as_ref() {
+        Some(gun) => {
+            let n = shot_numbers(setup, state, who, target, false);
+            (n.total, Weapon::gun(gun), Kind::Shot, n.range, n.aim)
+        }
+        None => {
+            let n = super::policy::melee_numbers(setup, state, who, false);
+            let blow = super::Blow::Strike;
+            (n.total, Weapon::melee(setup, sheet, blow), Kind::Melee(blow), 0, 0)
+        }
+    };
+    let dn = defence_numbers(setup, state, target, kind, weapon.penetration);
+    let weak_point = super::policy::wants_weak_point(setup, who, target, weapon.penetration);
+    let dist = delta_distribution(setup, a, dn.total);
+    let tf = state.fighter(target);
+    let tsheet = &setup.combatants[target.index()];
+    let cover = if kind == Kind::Shot || setup.options.cover_vs_melee { dn.cover } else { None };
+    let mut hit = BigRational::zero();
+    let mut outcomes: BTreeMap<(i32, i32, bool), BigRational> = BTreeMap::new();
+    for (delta, p) in &dist {
+        let cost = attack::effort_cost(&setup.options, dn.effort_base, *delta);
+        let shortfall = *delta < 1 && tf.effort < cost && !setup.options.shortfall_ignore;
+        let d = if *delta >= 1 {
+            *delta
+        } else if shortfall {
+            0
+        } else {
+            continue;
+        };
+        hit += p;
+        for (k, ph) in harm_outcomes(setup, weapon, d, weak_point, cover, target.index(), kind != Kind::Shot) {
+            *outcomes.entry(k).or_insert_with(BigRational::zero) += p * ph;
+        }
+    }
+    let ko_at = if setup.options.trauma_vs_current { tf.body } else { tsheet.body_max };
+    let mut down = BigRational::zero();
+    let mut given = Vec::new();
+    for ((body, trauma, wound), p) in outcomes {
+        let cond = if hit.is_zero() { BigRational::zero() } else { &p / &hit };
+        if tf.body - body <= 0 || tf.trauma + trauma >= ko_at {
+            down += &p;
+        }
+        let label = format!("−{body} Body, +{trauma} Trauma{}", if wound { ", a wound" } else { "" });
+        given.push((
+            label,
+            vec![("body".to_owned(), body), ("trauma".to_owned(), trauma), ("wound".to_owned(), i32::from(wound))],
+            cond,
+        ));
+    }
+    let down_given_hit = if hit.is_zero() { BigRational::zero() } else { &down / &hit };
+    let name = |c: CombatantId| setup.combatants[c.index()].name.clone();
+    let mut assumptions = vec![match kind {
+        Kind::Shot => format!(
+            "{} fires {} at {}: d20-scale roll {:+} (range {range:+}, aim {aim:+}, p and wounds counted{})",
+            name(who),
+            sheet.gun.as_ref().map_or("", |g| g.name.as_str()),
+            name(target),
+            a,
+            if state.fighter(who).ready { "" } else { ", a snap shot: the ready penalty counted" }
+        ),
+        Kind::Melee(_) => {
+            format!("{} strikes {} with {}: roll {a:+}", name(who), name(target), sheet.melee_weapon.name)
+        }
+    }];
+    assumptions.push(format!(
+        "{} defends {:+} (cover bonus {:+}{}), effort base {}",
+        name(target),
+        dn.total,
+        dn.cover_bonus,
+        if dn.dive.is_some() { ", diving for cover" } else { "" },
+        dn.effort_base
+    ));
+    if weak_point {
+        assumptions.push("weak-point aim declared (weak_point_policy)".to_owned());
+    }
+    AttackOdds {
+        assumptions,
+        hit,
+        damage_heading: "Body lost, Trauma and wounds, given a hit".to_owned(),
+        damage_given_hit: given,
+        residual: BigRational::zero(),
+        down_given_hit,
+        down,
+    }
+}
+
+/// `fray odds --scenario` for `ticks`: the odds at the start of the fight (tick 1's state).
+pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<AttackOdds, String> {
+    let find = |n: &str| {
+        setup
+            .combatants
+            .iter()
+            .position(|c| c.name == n)
+            .map(|i| CombatantId(i as u16))
+            .ok_or_else(|| format!("no combatant named `{n}`"))
+    };
+    let (a, d) = (find(attacker)?, find(defender)?);
+    if a == d {
+        return Err("the attacker and the defender must differ".to_owned());
+    }
+    let state = Ticks::initial_state(setup);
+    let mut odds = odds_in_state(setup, &state, a, d);
+    let counts = dice_counts(setup);
+    let _ = counts;
+    let sheet = &setup.combatants[a.index()];
+    let (at, dn) = match sheet.gun.as_ref() {
+        Some(g) => (
+            shot_numbers(setup, &state, a, d, false).total,
+            defence_numbers(setup, &state, d, Kind::Shot, g.penetration),
+        ),
+        None => (
+            super::policy::melee_numbers(setup, &state, a, false).total,
+            defence_numbers(setup, &state, d, Kind::Melee(super::Blow::Strike), 0),
+        ),
+    };
+    let dist = delta_distribution(setup, at, dn.total);
+    let e = expected_effort(setup, &dist, dn.effort_base);
+    odds.assumptions.push(format!("expected effort {defender} spends on this defence: {}", fray_dice::fraction(&e)));
+    Ok(odds)
+}

@@ -1,0 +1,469 @@
+//! The numbers behind each roll, the legality of announcements, the named AI policies and a
+//! scripted decider.
+
+use super::attack::{aim_bonus, cover_bonus, range_modifier};
+use super::setup::{Blow, Cover, Setup, Square, chebyshev};
+use super::{Action, Choice, Kind, Request, State, Ticks};
+use fray_engine::{CombatantId, Decider, Pending};
+use std::collections::VecDeque;
+
+/// The attacker's side of a shot, without the dice (TICK-DICE-4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttackNumbers {
+    /// Everything added to the dice.
+    pub total: i32,
+    /// The range modifier.
+    pub range: i32,
+    /// The aim bonus.
+    pub aim: i32,
+    /// Own p counted.
+    pub p: i32,
+}
+
+fn wound_penalty(setup: &Setup, state: &State, who: CombatantId) -> i32 {
+    state.fighter(who).wounds * setup.options.wound_penalty
+}
+
+/// A shot's numbers from `who` at `target` in the current state; the gun's ready penalty is
+/// counted when the gun is down (a snap shot).
+pub fn shot_numbers(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    target: CombatantId,
+    running: bool,
+) -> AttackNumbers {
+    let sheet = &setup.combatants[who.index()];
+    let f = state.fighter(who);
+    let Some(gun) = sheet.gun.as_ref() else {
+        return AttackNumbers { total: 0, range: 0, aim: 0, p: f.p };
+    };
+    let (a, b) = (f.pos, state.fighter(target).pos);
+    let (range, penalty) = range_modifier(&setup.options, gun, setup.distance_m(a, b), chebyshev(a, b) <= 1);
+    let aim = if f.aim_target == Some(target) { aim_bonus(&setup.options, f.aim_ticks, penalty) } else { 0 };
+    let p = f.p + if f.ready { 0 } else { gun.ready_penalty };
+    let run = if running { setup.options.running_shot_penalty } else { 0 };
+    AttackNumbers { total: sheet.shoot + range + aim - p - wound_penalty(setup, state, who) - run, range, aim, p }
+}
+
+/// A blow's numbers (TICK-DICE-4, TICK-MOVE-4).
+pub fn melee_numbers(setup: &Setup, state: &State, who: CombatantId, running: bool) -> AttackNumbers {
+    let sheet = &setup.combatants[who.index()];
+    let p = state.fighter(who).p;
+    let run = if running { setup.options.running_shot_penalty } else { 0 };
+    AttackNumbers { total: sheet.melee - p - wound_penalty(setup, state, who) - run, range: 0, aim: 0, p }
+}
+
+/// The defender's side, without the dice (TICK-DICE-4, TICK-COVER-*, TICK-DEF-*).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DefenceNumbers {
+    /// Everything added to the dice.
+    pub total: i32,
+    /// The cover bonus counted.
+    pub cover_bonus: i32,
+    /// The cover the defender has this tick.
+    pub cover: Option<Cover>,
+    /// The square it dives to.
+    pub dive: Option<Square>,
+    /// Its effort base.
+    pub effort_base: i32,
+}
+
+/// The cover `who` has this tick: its start-of-tick square's (TICK-COVER-10).
+pub fn cover_of(setup: &Setup, state: &State, who: CombatantId) -> Option<Cover> {
+    if setup.options.cover_fixed {
+        setup.combatants[who.index()].cover
+    } else {
+        setup.cover_at(state.fighter(who).square0)
+    }
+}
+
+/// The cover square `who` would dive to (TICK-DEF-3, TICK-COVER-10): the nearest free one within
+/// `dive_range_m`, then the higher rating, then the lowest (x, y).
+pub fn dive_square(setup: &Setup, state: &State, who: CombatantId) -> Option<Square> {
+    let o = &setup.options;
+    if o.cover_fixed || o.dive_range_m <= 0.0 {
+        return None;
+    }
+    let at = state.fighter(who).pos;
+    setup
+        .cover
+        .iter()
+        .filter(|(sq, c)| c.rating > 0 && *sq != at)
+        .filter(|(sq, _)| o.shared_squares || state.occupant(*sq).is_none())
+        .map(|(sq, c)| (setup.distance_m(at, *sq), -c.rating, *sq))
+        .filter(|(d, _, _)| *d <= o.dive_range_m + 1e-9)
+        .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)))
+        .map(|x| x.2)
+}
+
+/// The defender's numbers against an attack of `kind` with `penetration`.
+pub fn defence_numbers(setup: &Setup, state: &State, who: CombatantId, kind: Kind, penetration: i32) -> DefenceNumbers {
+    let o = &setup.options;
+    let sheet = &setup.combatants[who.index()];
+    let f = state.fighter(who);
+    let busy = o.defence_costs_action && f.announced.is_some_and(|a| a != Action::Nothing);
+    let skill = if busy {
+        0
+    } else if kind == Kind::Shot {
+        sheet.evade
+    } else {
+        sheet.melee
+    };
+    let p = if o.p_attacks_only {
+        0
+    } else if o.immediate {
+        f.p
+    } else {
+        f.p0
+    };
+    let cover = cover_of(setup, state, who).filter(|c| c.rating > 0);
+    let (bonus, dive, base) = match kind {
+        Kind::Shot => match cover {
+            Some(c) if f.dive.is_none() => (cover_bonus(c, penetration), None, o.cover_effort_base),
+            _ => match f.dive.or_else(|| dive_square(setup, state, who)) {
+                Some(sq) => (0, Some(sq), o.cover_effort_base),
+                None => (0, None, o.dodge_effort_base),
+            },
+        },
+        Kind::Melee(_) => (
+            if o.cover_vs_melee { cover.map_or(0, |c| cover_bonus(c, penetration)) } else { 0 },
+            None,
+            o.melee_defence_base,
+        ),
+    };
+    DefenceNumbers {
+        total: skill + bonus - p - wound_penalty(setup, state, who),
+        cover_bonus: bonus,
+        cover,
+        dive,
+        effort_base: base,
+    }
+}
+
+/// Why `who` cannot announce `action` now, if it cannot (TICK-TIME-12, TICK-TRACK-4/5).
+pub fn illegal(setup: &Setup, state: &State, who: CombatantId, action: &Action) -> Option<&'static str> {
+    let o = &setup.options;
+    let sheet = &setup.combatants[who.index()];
+    let f = state.fighter(who);
+    let n = setup.combatants.len();
+    let target_ok = |t: CombatantId| {
+        if t.index() >= n || t == who {
+            Some("no such target")
+        } else if state.fighter(t).out() && !o.out_targetable {
+            Some("the target is out of the fight")
+        } else {
+            None
+        }
+    };
+    let effort_ok = |blow: Blow| {
+        if !o.effort_allow && f.effort < setup.blow(blow).effort {
+            Some("not enough effort for that blow")
+        } else {
+            None
+        }
+    };
+    let moving =
+        |t: CombatantId| state.fighter(t).announced.is_some_and(|a| matches!(a, Action::Move(_) | Action::Run { .. }));
+    let gun = sheet.gun.as_ref();
+    match *action {
+        Action::Nothing => None,
+        Action::Move(to) | Action::Run { to, .. } if to == f.pos => Some("already there"),
+        Action::Move(_) => None,
+        Action::Run { attack: None, .. } => None,
+        Action::Run { attack: Some((t, None)), .. } => target_ok(t).or(match gun {
+            None => Some("no gun"),
+            Some(_) if !f.ready && o.ready_separate => Some("the gun is not ready (snap_shot = separate_action)"),
+            Some(_) => None,
+        }),
+        Action::Run { attack: Some((t, Some(blow))), .. } => {
+            if o.running_melee {
+                target_ok(t).or(effort_ok(blow))
+            } else {
+                Some("no melee attacks while running")
+            }
+        }
+        Action::Ready => match gun {
+            None => Some("no gun"),
+            Some(_) if f.ready => Some("the gun is already ready"),
+            Some(_) => None,
+        },
+        Action::Lower => {
+            if f.ready {
+                None
+            } else {
+                Some("the gun is not up")
+            }
+        }
+        Action::Aim(t) => target_ok(t).or(if gun.is_none() { Some("no gun") } else { None }),
+        Action::Fire { target, shots, .. } => target_ok(target).or(match gun {
+            None => Some("no gun"),
+            Some(g) if shots == 0 || i32::from(shots) > g.rate => Some("more shots than the gun's rate"),
+            Some(_) if !f.ready && o.ready_separate => Some("the gun is not ready (snap_shot = separate_action)"),
+            Some(_) => None,
+        }),
+        Action::Melee { target, blow, .. } => target_ok(target).or(effort_ok(blow)),
+        Action::Strike { target, blow } => {
+            if !o.reactions {
+                Some("no same-tick reactions (same_tick_reactions = none)")
+            } else if !moving(target) {
+                Some("the target has not announced a move")
+            } else if chebyshev(f.pos, state.fighter(target).pos) > o.melee_reach {
+                Some("the target is not adjacent")
+            } else {
+                target_ok(target).or(effort_ok(blow))
+            }
+        }
+        Action::Follow(t) => {
+            if !o.reactions {
+                Some("no same-tick reactions (same_tick_reactions = none)")
+            } else if !moving(t) {
+                Some("the target has not announced a move")
+            } else {
+                target_ok(t)
+            }
+        }
+    }
+}
+
+/// The counts of each total of the delta dice, indexed by total.
+pub fn dice_counts(setup: &Setup) -> Vec<u64> {
+    let (count, sides) = setup.options.delta_die.dice();
+    let mut dist = vec![1u64];
+    for _ in 0..count {
+        let mut next = vec![0u64; dist.len() + sides as usize];
+        for (s, &w) in dist.iter().enumerate() {
+            for f in 1..=sides as usize {
+                next[s + f] += w;
+            }
+        }
+        dist = next;
+    }
+    dist
+}
+
+/// P(the attacker's `a` beats the defender's roll) as (favourable, total) (TICK-MELEE-10,
+/// TICK-GUN-11): the defender's total must be below `a`.
+pub fn p_win(setup: &Setup, state: &State, target: CombatantId, kind: Kind, penetration: i32, a: i32) -> (u64, u64) {
+    let d = defence_numbers(setup, state, target, kind, penetration).total;
+    let counts = dice_counts(setup);
+    let total: u64 = counts.iter().sum();
+    let win: u64 = counts.iter().enumerate().filter(|&(s, _)| (s as i32) + d < a).map(|(_, &w)| w).sum();
+    (win, total)
+}
+
+/// The AI policies' decider.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ai;
+
+impl Decider<Ticks> for Ai {
+    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
+        Ok(ai_choice(setup, state, who, request))
+    }
+}
+
+/// The enemy `who` goes for (`target` policy), if any is standing.
+pub fn target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
+    let me = &setup.combatants[who.index()];
+    let at = state.fighter(who).pos;
+    let weakest = me.policy.target() == 1;
+    (0..setup.combatants.len())
+        .map(|i| CombatantId(i as u16))
+        .filter(|&t| setup.combatants[t.index()].side != me.side && !state.fighter(t).out())
+        .min_by_key(|&t| {
+            let f = state.fighter(t);
+            let d = chebyshev(at, f.pos);
+            if weakest { (f.body, d, t.0) } else { (d, f.body, t.0) }
+        })
+}
+
+/// Whether `who` declares weak-point aim against `target` (TICK-ARM-10).
+pub fn wants_weak_point(setup: &Setup, who: CombatantId, target: CombatantId, penetration: i32) -> bool {
+    let _ = who;
+    match setup.options.weak_point_policy {
+        1 => false,
+        2 => true,
+        _ => setup.combatants[target.index()].armour.iter().any(|a| a.resistance > penetration),
+    }
+}
+
+/// The p at or below which a `steady` shooter fires.
+pub const STEADY_P: i32 = 5;
+
+/// The AI's answer to any request.
+pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
+    match *request {
+        Request::Announce { .. } => Choice::Announce(announce(setup, state, who)),
+        Request::Abort { target, a } => {
+            let (win, total) = p_win(setup, state, target, Kind::Melee(Blow::Strike), 0, a);
+            let abort = match setup.options.abort_policy {
+                1 => false,
+                2 => 2 * win < total,
+                _ => 3 * win < total,
+            };
+            Choice::Yes(abort)
+        }
+        Request::Decline { target, a } => {
+            let pen = setup.combatants[who.index()].gun.as_ref().map_or(0, |g| g.penetration);
+            let (win, total) = p_win(setup, state, target, Kind::Shot, pen, a);
+            let decline = match setup.options.decline_policy {
+                1 => false,
+                2 => 3 * win < total,
+                _ => win == 0,
+            };
+            Choice::Yes(decline)
+        }
+    }
+}
+
+fn blow_for(setup: &Setup, state: &State, who: CombatantId) -> Blow {
+    let effort = state.fighter(who).effort;
+    match setup.combatants[who.index()].policy.blow() {
+        1 => Blow::Jab,
+        2 => Blow::Heavy,
+        3 => {
+            if effort >= 40 {
+                Blow::Heavy
+            } else if effort >= 15 {
+                Blow::Strike
+            } else {
+                Blow::Jab
+            }
+        }
+        _ => Blow::Strike,
+    }
+}
+
+/// One announcement by the named policies.
+pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
+    let sheet = &setup.combatants[who.index()];
+    let f = state.fighter(who);
+    let policy = sheet.policy;
+    // Reaction strikes and follows against an adjacent enemy who announced a move.
+    if setup.options.reactions && sheet.gun.is_none() {
+        for i in 0..setup.combatants.len() {
+            let t = CombatantId(i as u16);
+            let tf = state.fighter(t);
+            if setup.combatants[i].side == sheet.side || tf.out() {
+                continue;
+            }
+            if tf.announced.is_some_and(|a| matches!(a, Action::Move(_) | Action::Run { .. }))
+                && chebyshev(f.pos, tf.pos) <= setup.options.melee_reach
+            {
+                let blow = blow_for(setup, state, who);
+                let strike = Action::Strike { target: t, blow };
+                if f.p <= 6 && illegal(setup, state, who, &strike).is_none() {
+                    return strike;
+                }
+                return Action::Follow(t);
+            }
+        }
+    }
+    let Some(t) = target(setup, state, who) else { return Action::Nothing };
+    let there = state.fighter(t).pos;
+    let distance = chebyshev(f.pos, there);
+    match sheet.gun.as_ref() {
+        Some(gun) => {
+            // Cover first (`cover = seek`): a free cover square within three squares.
+            if policy.cover() == 0 && super::policy::cover_of(setup, state, who).is_none_or(|c| c.rating == 0) {
+                let near = setup
+                    .cover
+                    .iter()
+                    .filter(|(sq, c)| c.rating > 0 && state.occupant(*sq).is_none())
+                    .map(|(sq, _)| (chebyshev(f.pos, *sq), *sq))
+                    .filter(|(d, _)| *d <= 3)
+                    .min();
+                if let Some((_, sq)) = near {
+                    return if chebyshev(f.pos, sq) > 1 {
+                        Action::Run { to: sq, attack: None }
+                    } else {
+                        Action::Move(sq)
+                    };
+                }
+            }
+            let shots = if policy.shots() == 1 { 1 } else { gun.rate.clamp(1, 3) as u8 };
+            let weak_point = wants_weak_point(setup, who, t, gun.penetration);
+            let fire = Action::Fire { target: t, shots, weak_point };
+            let aim = Action::Aim(t);
+            let aimed = f.aim_target == Some(t);
+            let ready_ok = f.ready || !setup.options.ready_separate;
+            // `steady`: fire once p has recovered, or once the shot wins at least a third of the time.
+            let good = || {
+                let a = shot_numbers(setup, state, who, t, false).total;
+                let d = defence_numbers(setup, state, t, Kind::Shot, gun.penetration).total;
+                let counts = dice_counts(setup);
+                let total: u64 = counts.iter().sum();
+                let mut win = 0;
+                for (x, wx) in counts.iter().enumerate() {
+                    for (y, wy) in counts.iter().enumerate() {
+                        if x as i32 + a > y as i32 + d {
+                            win += wx * wy;
+                        }
+                    }
+                }
+                3 * win >= total * total
+            };
+            match policy.fire() {
+                1 if ready_ok => fire,
+                1 => Action::Ready,
+                2 if f.ready && ((aimed && f.aim_ticks >= 5 && f.p <= STEADY_P) || good()) => fire,
+                2 => aim,
+                _ if f.ready && (f.p <= STEADY_P || good()) => fire,
+                _ => aim,
+            }
+        }
+        None => {
+            if distance <= setup.options.melee_reach {
+                let blow = blow_for(setup, state, who);
+                let melee = Action::Melee {
+                    target: t,
+                    blow,
+                    weak_point: wants_weak_point(setup, who, t, sheet.melee_weapon.penetration),
+                };
+                if f.p <= 6 && illegal(setup, state, who, &melee).is_none() { melee } else { Action::Nothing }
+            } else if policy.movement() == 1 {
+                Action::Nothing
+            } else if distance > 2 {
+                Action::Run { to: there, attack: None }
+            } else {
+                Action::Move(there)
+            }
+        }
+    }
+}
+
+/// A scripted decider for tests and worked examples: queued answers first, the AI after them.
+#[derive(Clone, Debug, Default)]
+pub struct Script {
+    queues: Vec<VecDeque<Choice>>,
+}
+
+impl Script {
+    /// An empty script for `n` combatants.
+    pub fn new(n: usize) -> Script {
+        Script { queues: vec![VecDeque::new(); n] }
+    }
+
+    /// Queues `choice` as `who`'s next answer.
+    pub fn push(&mut self, who: usize, choice: Choice) -> &mut Script {
+        self.queues[who].push_back(choice);
+        self
+    }
+}
+
+impl Decider<Ticks> for Script {
+    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
+        let queue = &mut self.queues[who.index()];
+        let fits = queue.front().is_some_and(|c| {
+            matches!(
+                (request, c),
+                (Request::Announce { .. }, Choice::Announce(_))
+                    | (Request::Abort { .. } | Request::Decline { .. }, Choice::Yes(_))
+            )
+        });
+        if fits {
+            return Ok(queue.pop_front().unwrap_or(Choice::Announce(Action::Nothing)));
+        }
+        Ok(ai_choice(setup, state, who, request))
+    }
+}
