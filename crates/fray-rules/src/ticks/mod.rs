@@ -598,7 +598,11 @@ impl Ruleset for Ticks {
                     state.at(target).attacked_upon = true;
                 }
             }
-            Event::Declined { who } => state.at(who).fired = true,
+            Event::Declined { who } => {
+                let f = state.at(who);
+                f.fired = true;
+                f.string_open = true;
+            }
             Event::Aborted { .. } => {}
             Event::Cost { who, p, effort, held, string, attack } => {
                 let f = state.at(who);

@@ -1,0 +1,372 @@
+//! The `ticks` catalogue's worked examples T-EX-1 to T-EX-9, with scripted dice and choices.
+
+use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, Reason, Record, replay};
+use fray_rules::ticks::policy::Script;
+use fray_rules::ticks::{
+    Action, Blow, Choice, Event, Setup, State, Ticks, printed_table, recover, recover_ticks, scenario,
+};
+
+const SAM: CombatantId = CombatantId(0);
+const TIA: CombatantId = CombatantId(1);
+
+/// Scripted faces for the fight's dice; the announcement order (its own stream) keeps the roster.
+struct Faces(Vec<u32>, usize);
+
+impl Dice for Faces {
+    fn roll(&mut self, sides: u32, reason: Reason) -> Result<u32, fray_dice::SourceError> {
+        if reason.what == "announcement order" {
+            return Ok(sides);
+        }
+        let face =
+            *self.0.get(self.1).ok_or_else(|| fray_dice::SourceError(format!("no face left for {}", reason.what)))?;
+        self.1 += 1;
+        assert!(face >= 1 && face <= sides, "face {face} for a d{sides} ({})", reason.what);
+        Ok(face)
+    }
+}
+
+fn setup(text: &str, sets: &[(&str, &str)]) -> Setup {
+    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    scenario::load("t.toml", text, &sets).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn run(setup: &Setup, faces: &[u32], script: Script) -> (Vec<Event>, State, Result<FightResult, FightError>) {
+    let mut fight = Fight::<Ticks, _, _, _>::new(setup, Faces(faces.to_vec(), 0), script, Record::default());
+    let result = fight.run();
+    let (state, record) = fight.into_parts();
+    (record.0, state, result)
+}
+
+fn script(entries: &[(usize, Choice)]) -> Script {
+    let mut s = Script::new(3);
+    for (w, c) in entries {
+        s.push(*w, *c);
+    }
+    s
+}
+
+/// The state at the end of each tick (index 0: tick 1).
+fn tick_ends(setup: &Setup, log: &[Event]) -> Vec<State> {
+    let mut out = Vec::new();
+    for (i, e) in log.iter().enumerate() {
+        if matches!(e, Event::TickStarted { tick } if *tick > 1) || matches!(e, Event::Ended { .. }) {
+            out.push(replay::<Ticks>(setup, &log[..i]));
+        }
+    }
+    out
+}
+
+fn pe(s: &State, who: CombatantId) -> (i32, i32) {
+    (s.fighter(who).p, s.fighter(who).effort)
+}
+
+/// Sam (shoot 5, a pistol) and Tia (evade 5, melee 5), 6 m apart; `sam`, `tia` extra lines.
+fn cast(sam: &str, tia: &str, cap: u32) -> String {
+    format!(
+        r#"
+[rules]
+ruleset = "ticks"
+[rules.options]
+tick_cap = {cap}
+
+[[combatants]]
+name = "Sam"
+side = "a"
+skills = {{ shoot = 5, melee = 5, evade = 5 }}
+position = [0, 0]
+{sam}
+
+[[combatants]]
+name = "Tia"
+side = "b"
+skills = {{ shoot = 5, melee = 5, evade = 5 }}
+{tia}
+"#
+    )
+}
+
+const FIRE: Choice = Choice::Announce(Action::Fire { target: TIA, shots: 1, weak_point: false });
+const NOTHING: Choice = Choice::Announce(Action::Nothing);
+const PULL: Choice = Choice::Yes(false);
+
+#[test]
+fn t_ex_1_the_recovery_table() {
+    // rule: TICK-STAB-2, TICK-STAB-3, TICK-STAB-5
+    assert_eq!(recover(14), 11);
+    assert_eq!(recover_ticks(14, 2), 8);
+    assert_eq!(printed_table(14, 2), 9);
+    assert_eq!(recover(11), 8);
+    assert_eq!(recover_ticks(20, 6), 2);
+    assert_eq!((0..).find(|&k| recover_ticks(30, k) == 0), Some(10));
+    // The printed table literally, under `stability_recovery = printed_table`: 14 after 2 idle ticks.
+    let s = setup(
+        &cast("stability = 14", "position = [30, 0]\nstability = 14", 2),
+        &[("stability_recovery", "printed_table")],
+    );
+    let (log, state, _) = run(&s, &[], script(&[(0, NOTHING), (0, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    assert_eq!(state.fighter(SAM).p, 9);
+    let formula = setup(&cast("stability = 14", "position = [30, 0]\nstability = 14", 2), &[]);
+    let (_, state2, _) = run(&formula, &[], script(&[(0, NOTHING), (0, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    assert_eq!(state2.fighter(SAM).p, 8);
+    assert!(log.contains(&Event::Recovered { who: SAM, from: 14, to: 11 }));
+}
+
+#[test]
+fn t_ex_2_pistol_snap_shots_and_a_firing_string() {
+    // rule: TICK-GUN-3, TICK-GUN-4, TICK-GUN-5, TICK-DEF-2, TICK-DEF-4, TICK-DEF-6, TICK-DMG-1, TICK-DMG-3, TICK-DMG-6
+    // rule: TICK-TIME-4, TICK-TIME-10, TICK-TRACK-2, TICK-STAB-4, TICK-DICE-2, TICK-DICE-4
+    let s = setup(&cast("gun = \"pistol\"", "position = [6, 0]", 4), &[]);
+    let entries = [
+        (0, FIRE),
+        (0, PULL),
+        (0, FIRE),
+        (0, PULL),
+        (0, NOTHING),
+        (0, NOTHING),
+        (1, NOTHING),
+        (1, NOTHING),
+        (1, NOTHING),
+        (1, NOTHING),
+    ];
+    let (log, state, result) = run(&s, &[15, 8, 17, 6, 7], script(&entries));
+    result.unwrap();
+    // Tick 1: ready 0 → 10 before the roll; A = 15 + 5 + 2 − 10 = 12, D = 13: Tia wins by 1, spends 19.
+    assert!(log.contains(&Event::Readied { who: SAM, penalty: 10 }));
+    assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { who: SAM, a: 12, range: 2, p: 10, .. })));
+    assert!(log.iter().any(|e| matches!(e, Event::Defence { who: TIA, d: 13, .. })));
+    assert!(log.iter().any(|e| matches!(e, Event::Exchange { delta: -1, effort: 19, hit: false, .. })));
+    let ends = tick_ends(&s, &log);
+    assert_eq!(pe(&ends[0], TIA), (15, 41));
+    assert_eq!(pe(&ends[0], SAM), (10, 60));
+    assert!(ends[0].fighter(SAM).string_open);
+    // Tick 2: A = 17 + 5 + 2 − 10 = 14; D = 6 + 5 − 15 = −4; delta 18; 22 damage to the right leg: 11 Body, a wound.
+    assert!(log.iter().any(|e| matches!(e, Event::Defence { who: TIA, d: -4, .. })));
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { face: 7, raw: 22, body: 11, wounds: 1, .. })));
+    let t2 = &ends[1];
+    assert_eq!((t2.fighter(TIA).body, t2.fighter(TIA).wounds), (19, 1));
+    assert_eq!(pe(t2, TIA), (30, 21));
+    assert_eq!(pe(t2, SAM).0, 10);
+    // Tick 3: the string closes, 10 + 7 = 17 → 13; Tia 30 → 25, effort 22. Tick 4: 13 → 10, 25 → 20, 23.
+    assert_eq!(pe(&ends[2], SAM).0, 13);
+    assert_eq!(pe(&ends[2], TIA), (25, 22));
+    assert_eq!(pe(&ends[3], SAM).0, 10);
+    assert_eq!(pe(&ends[3], TIA), (20, 23));
+    assert_eq!(state, replay::<Ticks>(&s, &log));
+    // `string_penalty_scope = tick`: tick 1 ends 13 + 7 = 20 → 16, and the tick-2 shot rolls at −16.
+    let per_tick = setup(&cast("gun = \"pistol\"", "position = [6, 0]", 2), &[("string_penalty_scope", "tick")]);
+    let (log, _, _) = run(&per_tick, &[15, 8, 17, 6, 7], script(&entries));
+    assert_eq!(pe(&tick_ends(&per_tick, &log)[0], SAM).0, 16);
+    assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { who: SAM, p: 16, .. })));
+}
+
+#[test]
+fn t_ex_3_declining_a_shot() {
+    // rule: TICK-GUN-8, TICK-GUN-11, TICK-GUN-5
+    let s = setup(&cast("gun = \"pistol\"", "position = [6, 0]", 2), &[]);
+    // Sam's d20 shows 2: A = −1; the default policy declines (Tia's least D is 6).
+    let (log, _, _) = run(&s, &[2], script(&[(0, FIRE), (0, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    assert!(log.contains(&Event::Declined { who: SAM }));
+    assert!(!log.iter().any(|e| matches!(e, Event::Defence { .. })));
+    let ends = tick_ends(&s, &log);
+    assert_eq!(pe(&ends[0], SAM).0, 7);
+    assert_eq!(pe(&ends[0], TIA), (0, 60));
+    assert_eq!(pe(&ends[1], SAM).0, 11);
+    // Had he fired: 13 → 10, then 10 + 7 = 17 → 13 (Tia's d20 20).
+    let (log, _, _) = run(&s, &[2, 20], script(&[(0, FIRE), (0, PULL), (0, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    let ends = tick_ends(&s, &log);
+    assert_eq!((pe(&ends[0], SAM).0, pe(&ends[1], SAM).0), (10, 13));
+}
+
+#[test]
+fn t_ex_4_shooting_through_cover() {
+    // rule: TICK-COVER-2, TICK-COVER-4, TICK-COVER-5, TICK-COVER-6, TICK-COVER-9, TICK-DEF-1, TICK-DMG-6
+    let table = "position = [6, 0]\ncover = { preset = \"crouch_wall\", material = \"table\" }";
+    let s = setup(&cast("gun = \"pistol\"\ngun_ready = true", table, 1), &[]);
+    let entries = [(0, FIRE), (0, PULL), (1, NOTHING)];
+    // Dice 17, 9, 2: A = 24, D = 9 + 5 + 5 = 19: delta 5, not slowed: 9 to the torso, a wound.
+    let (log, state, _) = run(&s, &[17, 9, 2], script(&entries));
+    assert!(log.iter().any(|e| matches!(e, Event::Defence { who: TIA, d: 19, cover: 5, .. })));
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { raw: 9, slowed: false, body: 9, wounds: 1, .. })));
+    assert_eq!((state.fighter(TIA).body, state.fighter(TIA).wounds), (21, 1));
+    assert_eq!(pe(&state, TIA), (12, 45));
+    assert_eq!(pe(&state, SAM).0, 2);
+    // Dice 15, 9, 2: delta 3 < 5: slowed, ⌊7 / 2⌋ = 3, no wound.
+    let (log, state, _) = run(&s, &[15, 9, 2], script(&entries));
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { raw: 7, slowed: true, body: 3, wounds: 0, .. })));
+    assert_eq!(state.fighter(TIA).body, 27);
+    // Behind a brick wall (resistance 16) the bonus stays +10: 17, 9 → D = 24, delta 0: Tia pays 15.
+    let brick = "position = [6, 0]\ncover = { preset = \"crouch_wall\", material = \"brick_wall\" }";
+    let b = setup(&cast("gun = \"pistol\"\ngun_ready = true", brick, 1), &[]);
+    let (log, _, _) = run(&b, &[17, 9], script(&entries));
+    assert!(log.iter().any(|e| matches!(e, Event::Exchange { delta: 0, effort: 15, hit: false, .. })));
+}
+
+fn rhea_tom(gun: &str, face_a: u32, weak: bool, location: u32) -> (Vec<Event>, State) {
+    let text = cast(&format!("gun = {gun}\ngun_ready = true"), "position = [8, 0]\narmour = [\"hard_plate\"]", 1);
+    let s = setup(&text, &[]);
+    let fire = Choice::Announce(Action::Fire { target: TIA, shots: 1, weak_point: weak });
+    let (log, state, _) = run(&s, &[face_a, 8, location], script(&[(0, fire), (0, PULL), (1, NOTHING)]));
+    (log, state)
+}
+
+#[test]
+fn t_ex_5_hard_armour_and_weak_point_aim() {
+    // rule: TICK-ARM-1, TICK-ARM-2, TICK-ARM-5, TICK-ARM-6, TICK-ARM-9, TICK-RANGE-2, TICK-DMG-5
+    // Rifle (8, 2/delta, pen 14) at 8 m: −1. Dice 16, 8, 3: A = 20, D = 13, delta 7, torso.
+    let (log, state) = rhea_tom("\"rifle\"", 16, false, 3);
+    assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { a: 20, range: -1, .. })));
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { raw: 22, body: 11, wounds: 1, .. })));
+    assert_eq!(pe(&state, TIA).1, 40);
+    // Weak point: pen 17, pierce delta 5 → full: 8 + (7 − 3) × 2 = 16.
+    let (log, _) = rhea_tom("\"rifle\"", 16, true, 3);
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { raw: 16, body: 16, wounds: 1, .. })));
+    // Location 8 (right leg, unarmoured): 22 → 11.
+    let (log, _) = rhea_tom("\"rifle\"", 16, false, 8);
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { face: 8, raw: 22, body: 11, armour: None, .. })));
+    // Assault rifle (6, 1/delta, pen 10; +1 at 8 m), d20 14: the plate holds: Trauma 1, no wound (no check die).
+    let (log, state) = rhea_tom("\"assault_rifle\"", 14, false, 3);
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { raw: 13, body: 0, trauma: 1, wounds: 0, .. })));
+    assert!(!log.iter().any(|e| matches!(e, Event::WoundCheck { .. })));
+    assert_eq!(state.fighter(TIA).trauma, 1);
+    // With weak-point aim: pen 13, pierce delta 1 → half of 6 + 4 = 10 → 5, no wound.
+    let (log, _) = rhea_tom("\"assault_rifle\"", 14, true, 3);
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { raw: 10, body: 5, wounds: 0, .. })));
+    // Tom lost in the open: 20 effort every time.
+    assert!(log.iter().any(|e| matches!(e, Event::Exchange { effort: 20, hit: true, .. })));
+}
+
+#[test]
+fn t_ex_6_soft_armour_and_ammunition() {
+    // rule: TICK-ARM-3, TICK-ARM-4, TICK-ARM-7, TICK-GEAR-1, TICK-GEAR-2, TICK-ARM-10, TICK-TRACK-3
+    let shoot = |gun: &str, weak: bool, faces: &[u32]| {
+        let text = cast(&format!("gun = {gun}\ngun_ready = true"), "position = [6, 0]\narmour = [\"soft_vest\"]", 1);
+        let s = setup(&text, &[]);
+        let fire = Choice::Announce(Action::Fire { target: TIA, shots: 1, weak_point: weak });
+        run(&s, faces, script(&[(0, fire), (0, PULL), (1, NOTHING)]))
+    };
+    // Dice 15, 10, 4: delta 7, torso: the vest holds: 11 → Trauma 5; the wound check d10 1: a wound.
+    let (log, state, _) = shoot("\"pistol\"", false, &[15, 10, 4, 1]);
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { raw: 11, body: 0, trauma: 5, .. })));
+    assert!(log.contains(&Event::WoundCheck { who: TIA, face: 1, sides: 10, wound: true }));
+    assert_eq!((state.fighter(TIA).body, state.fighter(TIA).trauma, state.fighter(TIA).wounds), (30, 5, 1));
+    let (_, state, _) = shoot("\"pistol\"", false, &[15, 10, 4, 2]);
+    assert_eq!(state.fighter(TIA).wounds, 0);
+    // Hollow points (6, pen 1): 13 → Trauma 6.
+    let (log, _, _) = shoot("{ base = \"pistol\", ammo = \"hollow_point\" }", false, &[15, 10, 4, 5]);
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { raw: 13, trauma: 6, .. })));
+    // Armour-piercing (3, pen 8): 8 ≥ 8 penetrates soft armour: full 10 Body, a wound.
+    let (log, _, _) = shoot("{ base = \"pistol\", ammo = \"armour_piercing\" }", false, &[15, 10, 4]);
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { raw: 10, body: 10, wounds: 1, .. })));
+    // FMJ with weak-point aim: pen 7 < 8 still holds: 4 + 4 = 8 → Trauma 4.
+    let (log, _, _) = shoot("\"pistol\"", true, &[15, 10, 4, 5]);
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { raw: 8, trauma: 4, body: 0, .. })));
+    // And that is what the default policy declares against a vest (TICK-ARM-10).
+    let text = cast("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\narmour = [\"soft_vest\"]", 1);
+    let s = setup(&text, &[]);
+    assert!(fray_rules::ticks::policy::wants_weak_point(&s, SAM, TIA, 4));
+    assert!(!fray_rules::ticks::policy::wants_weak_point(&s, SAM, TIA, 8));
+}
+
+#[test]
+fn t_ex_7_a_melee_strike_and_an_abort() {
+    // rule: TICK-MELEE-1, TICK-MELEE-2, TICK-MELEE-3, TICK-MELEE-4, TICK-MELEE-5, TICK-MELEE-6, TICK-MELEE-7
+    // rule: TICK-MELEE-9, TICK-MELEE-10, TICK-TIME-8
+    let s = setup(&cast("", "position = [1, 0]", 1), &[]);
+    let strike = Choice::Announce(Action::Melee { target: TIA, blow: Blow::Strike, weak_point: false });
+    // d20 4: A = 9, P(win) = 3/20 < 1/3: the policy aborts; 3 stability, 2 effort; Tia does not roll.
+    let (log, state, _) = run(&s, &[4], script(&[(0, strike), (1, NOTHING)]));
+    assert!(log.contains(&Event::Aborted { who: SAM }));
+    assert!(!log.iter().any(|e| matches!(e, Event::Defence { .. })));
+    assert_eq!(pe(&state, SAM), (2, 58));
+    // d20 16: A = 21 goes ahead; Tia's 9: D = 14, delta 7, torso: fists 1 + 0 + 7 = 8 Trauma.
+    let (log, state, _) = run(&s, &[16, 9, 4], script(&[(0, strike), (1, NOTHING)]));
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { raw: 8, body: 0, trauma: 8, wounds: 0, .. })));
+    let ends = tick_ends(&s, &log);
+    assert_eq!(pe(&ends[0], SAM), (4, 56));
+    assert_eq!(pe(&state, TIA), (7, 50));
+    assert_eq!(state.fighter(TIA).trauma, 8);
+}
+
+#[test]
+fn t_ex_8_aiming() {
+    // rule: TICK-AIM-1, TICK-AIM-2, TICK-AIM-3, TICK-AIM-4, TICK-AIM-5, TICK-GUN-1
+    let o = fray_rules::ticks::Options::default();
+    let bonus: Vec<i32> =
+        [1, 2, 3, 4, 5, 10].iter().map(|&t| fray_rules::ticks::attack::aim_bonus(&o, t, 10)).collect();
+    assert_eq!(bonus, [1, 2, 3, 4, 5, 10]);
+    let half = fray_rules::ticks::Options { aimed_half: true, ..Default::default() };
+    assert_eq!(fray_rules::ticks::attack::aim_bonus(&half, 10, 10), 5);
+    // In a fight: ten aim ticks at 20 m, then the shot at −5 + 10 = +5.
+    let s = setup(&cast("gun = \"pistol\"\ngun_ready = true", "position = [20, 0]", 11), &[]);
+    let mut entries: Vec<(usize, Choice)> = (0..10).map(|_| (0, Choice::Announce(Action::Aim(TIA)))).collect();
+    entries.extend([(0, FIRE), (0, PULL)]);
+    entries.extend((0..11).map(|_| (1, NOTHING)));
+    let (log, state, _) = run(&s, &[1, 20], script(&entries));
+    assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { range: -5, aim: 10, a: 11, .. })));
+    // The aim serves one shot.
+    assert_eq!(state.fighter(SAM).aim_ticks, 0);
+    // Tia shoots at Sam during aim tick 3: bonus and count are 0 at the end of that tick.
+    let both = setup(
+        &cast("gun = \"pistol\"\ngun_ready = true", "position = [20, 0]\ngun = \"pistol\"\ngun_ready = true", 3),
+        &[],
+    );
+    let at_sam = Choice::Announce(Action::Fire { target: SAM, shots: 1, weak_point: false });
+    let aim = (0, Choice::Announce(Action::Aim(TIA)));
+    let entries = [aim, aim, aim, (1, NOTHING), (1, NOTHING), (1, at_sam), (1, PULL)];
+    let (log, _, _) = run(&both, &[1, 20], script(&entries));
+    let ends = tick_ends(&both, &log);
+    assert_eq!(ends[1].fighter(SAM).aim_ticks, 2);
+    assert_eq!(ends[2].fighter(SAM).aim_ticks, 0);
+    assert!(log.contains(&Event::AimEnded { who: SAM, spoiled: true }));
+}
+
+#[test]
+fn t_ex_9_assault_rifle_burst() {
+    // rule: TICK-GUN-6, TICK-GUN-7, TICK-GUN-10, TICK-GUN-2
+    let ana = "gun = \"assault_rifle\"";
+    let s = setup(&cast(ana, "position = [30, 0]", 3), &[]);
+    let burst = Choice::Announce(Action::Fire { target: TIA, shots: 3, weak_point: false });
+    let one = Choice::Announce(Action::Fire { target: TIA, shots: 1, weak_point: false });
+    let entries = [
+        (0, burst),
+        (0, PULL),
+        (0, PULL),
+        (0, PULL),
+        (0, one),
+        (0, PULL),
+        (0, NOTHING),
+        (1, NOTHING),
+        (1, NOTHING),
+        (1, NOTHING),
+    ];
+    let faces = [1, 20, 1, 20, 1, 20, 1, 20];
+    let (log, _, _) = run(&s, &faces, script(&entries));
+    let ps: Vec<i32> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::AttackRoll { p, .. } => Some(*p),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ps, [17, 17, 17, 21]);
+    assert!(log.contains(&Event::Released { who: SAM, p: 9 }));
+    let ends = tick_ends(&s, &log);
+    assert_eq!([0, 1, 2].map(|i| pe(&ends[i], SAM).0), [21, 20, 22]);
+    // `deferral_release = string_end`: 17 → 13; the tick-2 shot at −13 → 16 → 12; 12 + 9 + 7 = 28 → 23.
+    let late = setup(&cast(ana, "position = [30, 0]", 3), &[("deferral_release", "string_end")]);
+    let (log, _, _) = run(&late, &faces, script(&entries));
+    let ends = tick_ends(&late, &log);
+    assert_eq!([0, 1, 2].map(|i| pe(&ends[i], SAM).0), [13, 12, 23]);
+    // Without deferral the three tick-1 shots roll at −17, −20, −23.
+    let plain = ana.replace("\"assault_rifle\"", "{ base = \"assault_rifle\", deferred_shots = 0 }");
+    let p = setup(&cast(&plain, "position = [30, 0]", 1), &[]);
+    let (log, _, _) = run(&p, &faces, script(&entries));
+    let ps: Vec<i32> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::AttackRoll { p, .. } => Some(*p),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ps, [17, 20, 23]);
+}
