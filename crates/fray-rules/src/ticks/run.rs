@@ -30,10 +30,12 @@ pub fn run<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>
             fight.emit(Event::Order { order: order.clone() });
         }
         for &who in &order {
-            let choice = fight.decide(who, &Request::Announce { tick })?;
-            let Choice::Announce(action) = choice else { unreachable!("checked by check_choice") };
-            if let Some(reason) = illegal(setup, fight.state(), who, &action) {
-                return Err(FightError::IllegalChoice { who, reason: reason.to_owned() });
+            let mut action = announcement(fight, who, tick)?;
+            // Lowering a gun is free under `lower_gun_cost = free` (TICK-TIME-12): it goes with
+            // the tick's real announcement, asked for again.
+            if action == Action::Lower && !setup.options.lower_is_action {
+                fight.emit(Event::Lowered { who });
+                action = announcement(fight, who, tick)?;
             }
             fight.emit(Event::Announced { who, action });
         }
@@ -106,6 +108,20 @@ pub fn run<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>
     let result = FightResult { outcome: Outcome::Stalemate, length: setup.options.tick_cap };
     fight.emit(Event::Ended { result });
     Ok(result)
+}
+
+/// One legal announcement of `who`.
+fn announcement<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    tick: u32,
+) -> Result<Action, FightError> {
+    let choice = fight.decide(who, &Request::Announce { tick })?;
+    let Choice::Announce(action) = choice else { unreachable!("checked by check_choice") };
+    if let Some(reason) = illegal(fight.setup(), fight.state(), who, &action) {
+        return Err(FightError::IllegalChoice { who, reason: reason.to_owned() });
+    }
+    Ok(action)
 }
 
 /// Steps (3) and (4): moves and runs, then follows.

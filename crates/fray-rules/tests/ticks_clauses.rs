@@ -1,0 +1,696 @@
+//! `ticks` clauses and the catalogue's reference numbers.
+
+use fray_dice::{BigRational, fraction};
+use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, Outcome, Reason, Record, Ruleset, replay};
+use fray_rules::ticks::attack::{self, Weapon, aim_bonus, range_modifier};
+use fray_rules::ticks::odds::{delta_distribution, expected_effort, harm_outcomes, p_attacker_wins};
+use fray_rules::ticks::policy::{Script, defence_numbers, illegal, shot_numbers};
+use fray_rules::ticks::setup::{COVER_PRESETS, Cover, chebyshev, gun_table};
+use fray_rules::ticks::{Action, Blow, Choice, Event, Kind, Options, Setup, State, Ticks, scenario};
+use num_traits::Zero;
+
+const A: CombatantId = CombatantId(0);
+const B: CombatantId = CombatantId(1);
+
+/// Scripted faces; the announcement-order die always answers `order_face` (1: swap, sides: keep).
+struct Faces(Vec<u32>, usize, bool);
+
+impl Dice for Faces {
+    fn roll(&mut self, sides: u32, reason: Reason) -> Result<u32, fray_dice::SourceError> {
+        if reason.what == "announcement order" {
+            return Ok(if self.2 { 1 } else { sides });
+        }
+        let face =
+            *self.0.get(self.1).ok_or_else(|| fray_dice::SourceError(format!("no face left for {}", reason.what)))?;
+        self.1 += 1;
+        Ok(face.min(sides))
+    }
+}
+
+fn setup(text: &str, sets: &[(&str, &str)]) -> Setup {
+    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    scenario::load("t.toml", text, &sets).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn load_err(text: &str) -> String {
+    match scenario::load("t.toml", text, &[]) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn run_with(
+    setup: &Setup,
+    faces: &[u32],
+    script: Script,
+    swap: bool,
+) -> (Vec<Event>, State, Result<FightResult, FightError>) {
+    let mut fight = Fight::<Ticks, _, _, _>::new(setup, Faces(faces.to_vec(), 0, swap), script, Record::default());
+    let result = fight.run();
+    let (state, record) = fight.into_parts();
+    (record.0, state, result)
+}
+
+fn run(setup: &Setup, faces: &[u32], script: Script) -> (Vec<Event>, State, Result<FightResult, FightError>) {
+    run_with(setup, faces, script, false)
+}
+
+fn script(entries: &[(usize, Choice)]) -> Script {
+    let mut s = Script::new(3);
+    for (w, c) in entries {
+        s.push(*w, *c);
+    }
+    s
+}
+
+fn two(a: &str, b: &str, cap: u32) -> String {
+    format!(
+        "[rules]\nruleset = \"ticks\"\n[rules.options]\ntick_cap = {cap}\n\n[[combatants]]\nname = \"A\"\nside = \"a\"\nposition = [0, 0]\n{a}\n\n[[combatants]]\nname = \"B\"\nside = \"b\"\n{b}\n"
+    )
+}
+
+fn ann(a: Action) -> Choice {
+    Choice::Announce(a)
+}
+
+const NOTHING: Choice = Choice::Announce(Action::Nothing);
+const PULL: Choice = Choice::Yes(false);
+
+fn q(r: &BigRational) -> String {
+    fraction(r)
+}
+
+fn fire(t: CombatantId) -> Choice {
+    ann(Action::Fire { target: t, shots: 1, weak_point: false })
+}
+
+// --- Reference numbers ----------------------------------------------------------------------
+
+#[test]
+fn opposed_roll_reference_numbers() {
+    // rule: TICK-DEF-7, TICK-COVER-2, TICK-COVER-5, TICK-DICE-1, TICK-DICE-3, TICK-COVER-1
+    let s = setup(&two("", "position = [5, 0]", 1), &[]);
+    let wins: Vec<String> = (0..10)
+        .map(|r| q(&p_attacker_wins(&delta_distribution(&s, 5, 5 + Cover { rating: r * 10, resistance: 0 }.bonus()))))
+        .collect();
+    assert_eq!(wins, ["19/40", "153/400", "3/10", "91/400", "33/200", "9/80", "7/100", "3/80", "3/200", "1/400"]);
+    let bonuses: Vec<i32> = (1..10).map(|r| Cover { rating: r * 10, resistance: 0 }.bonus()).collect();
+    assert_eq!(bonuses, [2, 4, 6, 8, 10, 12, 14, 16, 18]);
+    let halved: Vec<i32> = (1..10).map(|r| attack::cover_bonus(Cover { rating: r * 10, resistance: 3 }, 4)).collect();
+    assert_eq!(halved, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert_eq!(q(&p_attacker_wins(&delta_distribution(&s, 5, 10))), "21/80");
+    let even = delta_distribution(&s, 5, 5);
+    let tie = even.iter().find(|(k, _)| *k == 0).map(|(_, p)| q(p));
+    assert_eq!(tie.as_deref(), Some("1/20"));
+    let defender: BigRational = even.iter().filter(|(k, _)| *k <= 0).map(|(_, p)| p.clone()).sum();
+    assert_eq!(q(&defender), "21/40");
+    // Under `delta_tie = reroll` a tie never stands.
+    let reroll = setup(&two("", "position = [5, 0]", 1), &[("delta_tie", "reroll")]);
+    assert!(delta_distribution(&reroll, 5, 5).iter().all(|(k, _)| *k != 0));
+    assert_eq!(q(&p_attacker_wins(&delta_distribution(&reroll, 5, 5))), "1/2");
+}
+
+#[test]
+fn effort_reference_numbers() {
+    // rule: TICK-DEF-1, TICK-DEF-2, TICK-DEF-3, TICK-DEF-4, TICK-DMG-1
+    let s = setup(&two("", "position = [5, 0]", 1), &[]);
+    let at = |rating: i32| delta_distribution(&s, 5, 5 + rating / 5);
+    assert_eq!(q(&expected_effort(&s, &at(0), 20)), "667/40");
+    assert_eq!(q(&expected_effort(&s, &at(0), 15)), "469/40");
+    assert_eq!([10, 50, 90].map(|r| q(&expected_effort(&s, &at(r), 15))), ["4287/400", "479/80", "163/80"]);
+    let zero = |d: &[(i32, BigRational)], base: i32| -> String {
+        q(&d.iter().filter(|(k, _)| attack::effort_cost(&s.options, base, *k) == 0).map(|(_, p)| p.clone()).sum())
+    };
+    assert_eq!([zero(&at(0), 15), zero(&at(50), 15), zero(&at(0), 20)], ["3/80", "3/10", "0/1"]);
+    // E[delta | attacker wins]: 7 in the open, 11/3 at 50 % cover.
+    let mean_win = |d: &[(i32, BigRational)]| -> String {
+        let p = p_attacker_wins(d);
+        let e: BigRational =
+            d.iter().filter(|(k, _)| *k >= 1).map(|(k, w)| w * BigRational::from_integer((*k).into())).sum();
+        q(&(e / p))
+    };
+    assert_eq!([mean_win(&at(0)), mean_win(&at(50))], ["7/1", "11/3"]);
+    // Under `effort_on_loss = zero` a defender who loses pays nothing.
+    let zero_loss = Options { effort_on_loss_zero: true, ..Options::default() };
+    assert_eq!((attack::effort_cost(&zero_loss, 20, 3), attack::effort_cost(&s.options, 20, 3)), (0, 20));
+}
+
+#[test]
+fn damage_reference_numbers() {
+    // rule: TICK-DMG-1, TICK-DMG-3, TICK-DMG-4, TICK-DMG-6, TICK-TRACK-1
+    let s = setup(&two("gun = \"pistol\"", "position = [5, 0]", 1), &[]);
+    let pistol = Weapon::gun(s.combatants[0].gun.as_ref().unwrap());
+    let d = delta_distribution(&s, 5, 5);
+    let win = p_attacker_wins(&d);
+    let (mut damage, mut body, mut wound) = (BigRational::zero(), BigRational::zero(), BigRational::zero());
+    for (k, p) in d.iter().filter(|(k, _)| *k >= 1) {
+        damage += p * BigRational::from_integer((4 + k).into());
+        for ((b, _, w), ph) in harm_outcomes(&s, pistol, *k, false, None, 1, false) {
+            body += p * &ph * BigRational::from_integer(b.into());
+            if w {
+                wound += p * &ph;
+            }
+        }
+    }
+    assert_eq!(q(&(damage / &win)), "11/1");
+    assert_eq!(q(&(body / &win)), "1433/190");
+    assert_eq!(q(&(wound / &win)), "2/5");
+    // Locations: 6 limb faces, 3 torso, 1 head.
+    let limbs = (1..=10).filter(|&f| attack::limb(f)).count();
+    assert_eq!((limbs, (2..=4).count(), 1), (6, 3, 1));
+    // The wound threshold at Body max 30: 8 wounds, 7 does not.
+    let o = Options::default();
+    let w = |dmg: i32| {
+        attack::harm(
+            &o,
+            Weapon { graze: dmg, delta_damage: 0, penetration: 0, lethal: true },
+            0,
+            false,
+            None,
+            3,
+            None,
+            30,
+        )
+        .wound
+    };
+    assert_eq!((w(8), w(7)), (attack::WoundRule::Yes, attack::WoundRule::No));
+    // `hit_locations = torso_only`: no location die, never halved.
+    let torso = setup(&two("gun = \"pistol\"", "position = [5, 0]", 1), &[("hit_locations", "torso_only")]);
+    assert_eq!(harm_outcomes(&torso, pistol, 7, false, None, 1, false).len(), 1);
+    // Body max 30 by default; Down at Body ≤ 0.
+    assert_eq!(s.combatants[1].body_max, 30);
+    let forty = setup(&two("", "position = [5, 0]", 1), &[("body_max", "40")]);
+    assert_eq!(forty.combatants[1].body_max, 40);
+}
+
+#[test]
+fn gear_reference_numbers() {
+    // rule: TICK-GUN-2, TICK-RANGE-1, TICK-RANGE-2, TICK-AIM-1, TICK-GEAR-3, TICK-COVER-3, TICK-MELEE-5
+    let o = Options::default();
+    let guns = gun_table();
+    assert_eq!(guns.iter().map(|(_, g)| g.ready_penalty).collect::<Vec<_>>(), [10, 13, 17, 20]);
+    let at = [1.0, 2.0, 6.0, 10.0, 20.0, 30.0, 50.0];
+    let table: Vec<Vec<i32>> =
+        guns.iter().map(|(_, g)| at.iter().map(|&d| range_modifier(&o, g, d, false).0).collect()).collect();
+    assert_eq!(table[0], [5, 4, 2, 0, -5, -10, -20]);
+    assert_eq!(table[1], [4, 3, 1, -1, -6, -11, -21]);
+    assert_eq!(table[2], [3, 3, 1, 0, -3, -7, -13]);
+    assert_eq!(table[3], [1, 1, 0, -1, -4, -6, -11]);
+    assert_eq!(range_modifier(&o, &guns[3].1, 100.0, false).0, -24);
+    let caps: Vec<i32> =
+        at.iter().map(|&d| aim_bonus(&o, 4, range_modifier(&o, &guns[0].1, d, false).1).min(4)).collect();
+    let full_caps: Vec<i32> = at.iter().map(|&d| (range_modifier(&o, &guns[0].1, d, false).1 + 1) / 2).collect();
+    assert_eq!(full_caps, [0, 1, 2, 3, 5, 8, 13]);
+    assert_eq!(caps, [0, 1, 2, 3, 4, 4, 4]);
+    // `range_mode = pb_only`: the PB bonus only against an adjacent target.
+    let pb = Options { pb_only: true, ..Options::default() };
+    assert_eq!((range_modifier(&pb, &guns[0].1, 1.0, true).0, range_modifier(&pb, &guns[0].1, 6.0, false).0), (5, -3));
+    let presets: Vec<(&str, i32)> = COVER_PRESETS.to_vec();
+    assert_eq!(presets, [("crouch_wall", 50), ("window", 80), ("slit_window", 90), ("pole", 10), ("thick_pole", 20)]);
+    // An aborted strike: 3 stability, 2 effort (checked in a fight in T-EX-7); under `floor`, 3 and 2 → 3, 2.
+    let s = setup(&two("", "position = [1, 0]", 1), &[("abort_rounding", "floor")]);
+    let strike = ann(Action::Melee { target: B, blow: Blow::Strike, weak_point: false });
+    let (log, _, _) = run(&s, &[4], script(&[(0, strike), (1, NOTHING)]));
+    assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 3, effort: 2, .. })));
+    let jab = ann(Action::Melee { target: B, blow: Blow::Jab, weak_point: false });
+    let (log, _, _) = run(&s, &[1], script(&[(0, jab), (1, NOTHING)]));
+    assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 1, effort: 1, .. })));
+    let ceil = setup(&two("", "position = [1, 0]", 1), &[]);
+    let (log, _, _) = run(&ceil, &[1], script(&[(0, jab), (1, NOTHING)]));
+    assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 2, effort: 1, .. })));
+}
+
+// --- Time -------------------------------------------------------------------------------------
+
+#[test]
+fn ticks_announcements_and_simultaneity() {
+    // rule: TICK-TIME-1, TICK-TIME-2, TICK-TIME-3, TICK-TIME-4, TICK-TIME-5
+    // Two ready pistols point blank, both lethal hits in tick 1: both fire, both fall: mutual.
+    let text = two(
+        "gun = \"pistol\"\ngun_ready = true\nbody = 5",
+        "position = [1, 0]\ngun = \"pistol\"\ngun_ready = true\nbody = 5",
+        3,
+    );
+    let s = setup(&text, &[]);
+    let entries = [(0, fire(B)), (0, PULL), (1, fire(A)), (1, PULL)];
+    let faces = [20, 1, 3, 20, 1, 3];
+    let (log, _, result) = run(&s, &faces, script(&entries));
+    assert_eq!(log.first(), Some(&Event::TickStarted { tick: 1 }));
+    assert_eq!(result.unwrap(), FightResult { outcome: Outcome::Mutual, length: 1 });
+    // One announcement each per tick, all before the first roll.
+    let first_roll = log.iter().position(|e| matches!(e, Event::AttackRoll { .. })).unwrap();
+    let announced: Vec<usize> =
+        log.iter().enumerate().filter(|(_, e)| matches!(e, Event::Announced { .. })).map(|(i, _)| i).collect();
+    assert_eq!(announced.len(), 2);
+    assert!(announced.iter().all(|&i| i < first_roll));
+    // `simultaneity = immediate`: A's hit lands at once and B, down, never fires.
+    let now = setup(&text, &[("simultaneity", "immediate")]);
+    let (log, _, result) = run(&now, &faces, script(&entries));
+    assert_eq!(result.unwrap().outcome, Outcome::Side(fray_engine::SideId(0)));
+    assert_eq!(log.iter().filter(|e| matches!(e, Event::AttackRoll { .. })).count(), 1);
+}
+
+#[test]
+fn announcement_and_resolution_order() {
+    // rule: TICK-TIME-6, TICK-TIME-13
+    let text = two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\ngun = \"pistol\"\ngun_ready = true", 1);
+    let s = setup(&text, &[]);
+    let entries = [(0, fire(B)), (0, PULL), (1, fire(A)), (1, PULL)];
+    let faces = [1, 20, 1, 20];
+    // The order die swaps: B announces first, and B's shot resolves first.
+    let (log, _, _) = run_with(&s, &faces, script(&entries), true);
+    assert!(log.contains(&Event::Order { order: vec![B, A] }));
+    let shooters: Vec<CombatantId> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::AttackRoll { who, .. } => Some(*who),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shooters, [B, A]);
+    // `resolve_order = roster`: A's shot first whatever the announcements.
+    let roster = setup(&text, &[("resolve_order", "roster")]);
+    let (log, _, _) = run_with(&roster, &faces, script(&entries), true);
+    let shooters: Vec<CombatantId> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::AttackRoll { who, .. } => Some(*who),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shooters, [A, B]);
+    // `announce_order = roster`: no order is drawn.
+    let fixed = setup(&text, &[("announce_order", "roster")]);
+    let (log, _, _) = run_with(&fixed, &faces, script(&entries), true);
+    assert!(!log.iter().any(|e| matches!(e, Event::Order { .. })));
+}
+
+#[test]
+fn reaction_strikes_and_follows() {
+    // rule: TICK-TIME-7, TICK-TIME-12, TICK-MOVE-6, TICK-MELEE-8
+    let text =
+        format!("{}\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = [0, 2]\n", two("", "position = [1, 0]", 1));
+    let s = setup(&text, &[]);
+    // B announces a move away; A answers with a reaction strike: it lands before the move.
+    let strike = ann(Action::Strike { target: B, blow: Blow::Jab });
+    let entries = [(1, ann(Action::Move((3, 0)))), (0, strike), (2, NOTHING)];
+    let sc = script(&entries);
+    // The order die puts B first, then C, then A, so A sees B's announcement.
+    let (log, state, _) = run_with(&s, &[20, 1, 3], sc, true);
+    let first_roll = log.iter().position(|e| matches!(e, Event::AttackRoll { who: A, .. }));
+    let moved = log.iter().position(|e| matches!(e, Event::Moved { who: B, .. }));
+    assert!(first_roll.is_some() && first_roll < moved, "{log:?}");
+    assert_eq!(state.fighter(B).pos, (2, 0));
+    // A strike needs an announced move (the roster order lets A see B's announcement only if B went first).
+    let st = Ticks::initial_state(&s);
+    assert!(illegal(&s, &st, A, &Action::Strike { target: B, blow: Blow::Jab }).is_some());
+    let none = setup(&text, &[("same_tick_reactions", "none")]);
+    let mut moved_state = Ticks::initial_state(&none);
+    Ticks::apply(&none, &mut moved_state, &Event::Announced { who: B, action: Action::Move((3, 0)) });
+    assert!(illegal(&none, &moved_state, A, &Action::Follow(B)).is_some());
+    assert!(illegal(&s, &moved_state, A, &Action::Follow(B)).is_none());
+    // A follow: B runs two squares... one square here; A ends adjacent to B's new square.
+    let far = setup(&two("", "position = [2, 0]", 1), &[]);
+    let entries = [(1, ann(Action::Move((4, 0)))), (0, ann(Action::Follow(B)))];
+    let (log, state, _) = run_with(&far, &[], script(&entries), true);
+    assert_eq!(state.fighter(B).pos, (3, 0));
+    assert_eq!(state.fighter(A).pos, (1, 0));
+    assert!(log.iter().any(|e| matches!(e, Event::Moved { who: A, to: (1, 0), .. })));
+    let two_sq = setup(&two("", "position = [2, 0]", 1), &[("follow_squares", "2")]);
+    let (_, state, _) = run_with(&two_sq, &[], script(&entries), true);
+    assert_eq!(state.fighter(A).pos, (2, 0));
+}
+
+#[test]
+fn defence_without_the_action_and_firearm_initiative() {
+    // rule: TICK-TIME-9, TICK-TIME-11, TICK-TIME-8
+    let text = two(
+        "gun = \"pistol\"\ngun_ready = true",
+        "position = [6, 0]\ngun = \"pistol\"\ngun_ready = true\nskills = { evade = 7 }",
+        1,
+    );
+    let s = setup(&text, &[]);
+    let mut st = Ticks::initial_state(&s);
+    Ticks::apply(
+        &s,
+        &mut st,
+        &Event::Announced { who: B, action: Action::Fire { target: A, shots: 1, weak_point: false } },
+    );
+    assert_eq!(defence_numbers(&s, &st, B, Kind::Shot, 4).total, 7);
+    let costs = setup(&text, &[("defence_costs_action", "true")]);
+    assert_eq!(defence_numbers(&costs, &st, B, Kind::Shot, 4).total, 0);
+    // `firearm_initiative = low_stability_first`: the steadier shooter fires first and its hit lands
+    // at once; B (p 9) is down before its turn.
+    let lsf = two(
+        "gun = \"pistol\"\ngun_ready = true",
+        "position = [1, 0]\ngun = \"pistol\"\ngun_ready = true\nbody = 3\nstability = 9",
+        1,
+    );
+    let l = setup(&lsf, &[("firearm_initiative", "low_stability_first"), ("resolve_order", "roster")]);
+    let entries = [(1, fire(A)), (1, PULL), (0, fire(B)), (0, PULL)];
+    let (log, _, _) = run_with(&l, &[20, 1, 3], script(&entries), false);
+    let shooters: Vec<CombatantId> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::AttackRoll { who, .. } => Some(*who),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shooters, [A]);
+    assert!(log.contains(&Event::Down { who: B }));
+}
+
+#[test]
+fn lowering_a_gun() {
+    // rule: TICK-TIME-12, TICK-GUN-3
+    let text = two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]", 1);
+    let s = setup(&text, &[]);
+    // Free: lowered with the announcement, then the real one (aim) readies it again.
+    let (log, state, _) = run(&s, &[], script(&[(0, ann(Action::Lower)), (0, ann(Action::Aim(B))), (1, NOTHING)]));
+    assert!(log.contains(&Event::Lowered { who: A }));
+    assert!(log.contains(&Event::Announced { who: A, action: Action::Aim(B) }));
+    assert!(state.fighter(A).ready);
+    let action = setup(&text, &[("lower_gun_cost", "action")]);
+    let (log, state, _) = run(&action, &[], script(&[(0, ann(Action::Lower)), (1, NOTHING)]));
+    assert!(log.contains(&Event::Announced { who: A, action: Action::Lower }));
+    assert!(!state.fighter(A).ready);
+    // `snap_shot = separate_action`: a lowered gun cannot fire.
+    let sep = setup(&two("gun = \"pistol\"", "position = [6, 0]", 1), &[("snap_shot", "separate_action")]);
+    let st = Ticks::initial_state(&sep);
+    assert!(illegal(&sep, &st, A, &Action::Fire { target: B, shots: 1, weak_point: false }).is_some());
+    assert!(illegal(&sep, &st, A, &Action::Ready).is_none());
+    // More shots than the rate.
+    assert!(
+        illegal(&s, &Ticks::initial_state(&s), A, &Action::Fire { target: B, shots: 2, weak_point: false }).is_some()
+    );
+}
+
+// --- Movement ---------------------------------------------------------------------------------
+
+#[test]
+fn moving_running_and_squares() {
+    // rule: TICK-MOVE-1, TICK-MOVE-2, TICK-MOVE-3, TICK-MOVE-5
+    let s = setup(&two("", "position = [9, 0]", 3), &[]);
+    assert_eq!((s.distance_m((0, 0), (3, 4)), chebyshev((0, 0), (1, 1))), (5.0, 1));
+    let metres = setup(&two("", "position = [9, 0]", 3), &[("square_m", "1.5")]);
+    assert_eq!(metres.distance_m((0, 0), (2, 0)), 3.0);
+    let (_, state, _) = run(
+        &s,
+        &[],
+        script(&[(0, ann(Action::Move((5, 0)))), (1, NOTHING), (0, NOTHING), (1, NOTHING), (0, NOTHING), (1, NOTHING)]),
+    );
+    assert_eq!(state.fighter(A).pos, (1, 0));
+    // Running: 1, then 2 a tick; a tick without running ends the run.
+    let run3 = |s: &Setup, entries: &[(usize, Choice)]| run(s, &[], script(entries)).0;
+    let r = ann(Action::Run { to: (8, 0), attack: None });
+    let log = run3(&s, &[(0, r), (0, r), (0, r), (1, NOTHING), (1, NOTHING), (1, NOTHING)]);
+    let ends: Vec<_> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Moved { who: A, to, .. } => Some(*to),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ends, [(1, 0), (3, 0), (5, 0)]);
+    let log = run3(&s, &[(0, r), (0, NOTHING), (0, r), (1, NOTHING), (1, NOTHING), (1, NOTHING)]);
+    let ends: Vec<_> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Moved { who: A, to, .. } => Some(*to),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ends, [(1, 0), (2, 0)]);
+    // An occupied square stops the mover.
+    let close = setup(&two("", "position = [1, 0]", 1), &[]);
+    let (log, state, _) = run(&close, &[], script(&[(0, ann(Action::Run { to: (4, 0), attack: None })), (1, NOTHING)]));
+    assert!(log.contains(&Event::Blocked { who: A, at: (1, 0) }));
+    assert_eq!(state.fighter(A).pos, (0, 0));
+    let shared = setup(&two("", "position = [1, 0]", 1), &[("square_occupancy", "shared")]);
+    let (_, state, _) = run(&shared, &[], script(&[(0, ann(Action::Run { to: (4, 0), attack: None })), (1, NOTHING)]));
+    assert_eq!(state.fighter(A).pos, (1, 0));
+}
+
+#[test]
+fn running_attacks() {
+    // rule: TICK-MOVE-4
+    let s = setup(&two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]", 1), &[]);
+    let st = Ticks::initial_state(&s);
+    assert_eq!(shot_numbers(&s, &st, A, B, true).total, shot_numbers(&s, &st, A, B, false).total - 10);
+    let run_shot = ann(Action::Run { to: (0, 5), attack: Some((B, None)) });
+    let (log, _, _) = run(&s, &[20, 1, 3], script(&[(0, run_shot), (0, PULL), (1, NOTHING)]));
+    // After one square (0, 1): 6.08 m → +2; 20 + 5 + 2 − 10 = 17.
+    assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { who: A, a: 17, .. })));
+    let blow = Action::Run { to: (5, 0), attack: Some((B, Some(Blow::Jab))) };
+    assert!(illegal(&s, &st, A, &blow).is_some());
+    let penalty = setup(&two("gun = \"pistol\"", "position = [6, 0]", 1), &[("running_melee", "penalty")]);
+    assert!(illegal(&penalty, &Ticks::initial_state(&penalty), A, &blow).is_none());
+}
+
+// --- Cover and defence --------------------------------------------------------------------------
+
+#[test]
+fn cover_squares_dives_and_the_fixed_model() {
+    // rule: TICK-COVER-10, TICK-DEF-3, TICK-COVER-1, TICK-COVER-3
+    let map = "[[cover]]\nsquare = [6, 2]\nrating = 50\nresistance = 16\n\n[[cover]]\nsquare = [8, 0]\npreset = \"window\"\nmaterial = \"brick_wall\"\n";
+    let text = two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\npolicy = { move = \"hold\" }", 2)
+        .replacen("[[combatants]]", &format!("{map}\n[[combatants]]"), 1);
+    let s = setup(&text, &[]);
+    assert_eq!(s.cover_at((8, 0)), Some(Cover { rating: 80, resistance: 16 }));
+    // B in the open with cover 2 m away: it dives, paying the cover base, no bonus, and ends the
+    // tick in the nearest square; of the two at 2 m the higher rating wins (the window at (8, 0)).
+    let (log, state, _) = run(
+        &s,
+        &[1, 20, 1, 20],
+        script(&[(0, fire(B)), (0, PULL), (0, fire(B)), (0, PULL), (1, NOTHING), (1, NOTHING)]),
+    );
+    assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, cover: 0, dive: Some((8, 0)), .. })));
+    assert!(log.iter().any(|e| matches!(e, Event::Exchange { effort: 0, .. })));
+    assert!(log.iter().any(|e| matches!(e, Event::Moved { who: B, to: (8, 0), .. })));
+    // From the next tick it has the square's cover.
+    assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, cover: 16, dive: None, .. })));
+    assert_eq!(state.fighter(B).pos, (8, 0));
+    // `dive_range_m = 0` disables diving: the dodge base.
+    let nodive = setup(&text, &[("dive_range_m", "0")]);
+    let st = Ticks::initial_state(&nodive);
+    assert_eq!(defence_numbers(&nodive, &st, B, Kind::Shot, 4).effort_base, 20);
+    // `cover_model = fixed`: the stat-block cover everywhere, nobody dives.
+    let fixed_text =
+        two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\ncover = { rating = 30, resistance = 5 }", 1);
+    let f = setup(&fixed_text, &[("cover_model", "fixed")]);
+    let mut st = Ticks::initial_state(&f);
+    st.fighters[1].square0 = (40, 40);
+    assert_eq!(defence_numbers(&f, &st, B, Kind::Shot, 4).cover_bonus, 6);
+    let sq = setup(&fixed_text, &[]);
+    let mut st = Ticks::initial_state(&sq);
+    st.fighters[1].square0 = (40, 40);
+    assert_eq!(defence_numbers(&sq, &st, B, Kind::Shot, 4).cover_bonus, 0);
+    // Ratings are 0–90 in steps of 10.
+    let bad = two("", "position = [6, 0]\ncover = { rating = 55, resistance = 5 }", 1);
+    assert!(load_err(&bad).contains("steps of 10"));
+}
+
+#[test]
+fn cover_against_melee_and_the_penetration_source() {
+    // rule: TICK-COVER-8, TICK-COVER-7, TICK-COVER-9
+    let text = two("", "position = [1, 0]\ncover = { rating = 50, resistance = 3 }", 1);
+    let s = setup(&text, &[]);
+    let st = Ticks::initial_state(&s);
+    assert_eq!(defence_numbers(&s, &st, B, Kind::Melee(Blow::Strike), 0).cover_bonus, 0);
+    let m = setup(&text, &[("cover_vs_melee", "true")]);
+    assert_eq!(defence_numbers(&m, &st, B, Kind::Melee(Blow::Strike), 0).cover_bonus, 10);
+    // Pen 4 through resistance 3 at 50 %: slowed below delta 5; `halved_bonus`: below 3.
+    let o = Options::default();
+    let table = Cover { rating: 50, resistance: 3 };
+    assert_eq!(attack::slowed_below(&o, table, 4), Some(5));
+    let halved = Options { slowed_halved: true, ..Options::default() };
+    assert_eq!(attack::slowed_below(&halved, table, 4), Some(3));
+    assert_eq!(attack::slowed_below(&o, table, 3), None);
+    assert_eq!(attack::slowed_below(&o, table, 8), None);
+    // The weak-point bonus does not count for slowing unless `cover_pen_source = with_weak_point`:
+    // pen 1 (+ 2) through resistance 1 at delta 4 → slowed only with the bonus.
+    let w = Weapon { graze: 4, delta_damage: 1, penetration: 1, lethal: true };
+    let c = Some(Cover { rating: 50, resistance: 1 });
+    assert!(!attack::harm(&o, w, 4, true, c, 3, None, 30).slowed);
+    let wp = Options { cover_pen_weak_point: true, ..Options::default() };
+    assert!(attack::harm(&wp, w, 4, true, c, 3, None, 30).slowed);
+}
+
+#[test]
+fn effort_shortfalls_and_several_attacks() {
+    // rule: TICK-DEF-5, TICK-DEF-8, TICK-DEF-6
+    // B with 10 effort is shot twice in one tick in the open (base 20); A's three-shot burst.
+    let text = two("gun = \"assault_rifle\"\ngun_ready = true", "position = [6, 0]\neffort = 20", 1);
+    let s = setup(&text, &[]);
+    let burst = ann(Action::Fire { target: B, shots: 2, weak_point: false });
+    // A = 1 + 5 + 1 = 7 twice (the burst's penalties held back), D = 15: B wins by 8 and pays
+    // 12; the second time 12 > 8 left: it spends 8 and is grazed.
+    let (log, state, _) = run(&s, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    let ex: Vec<(i32, i32, bool)> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Exchange { delta, effort, shortfall, .. } => Some((*delta, *effort, *shortfall)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ex[0], (-8, 12, false));
+    assert_eq!(ex[1], (0, 8, true));
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { raw: 6, .. })));
+    assert_eq!(state.fighter(B).effort, 0);
+    // `effort_shortfall = ignore`: the second shot is still avoided.
+    let ignore = setup(&text, &[("effort_shortfall", "ignore")]);
+    let (log, _, _) = run(&ignore, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    assert!(!log.iter().any(|e| matches!(e, Event::Hit { .. })));
+    // `effort_tally = start_of_tick`: both tests use 20: no shortfall; the total stops at 0.
+    let start = setup(&text, &[("effort_tally", "start_of_tick")]);
+    let (log, state, _) = run(&start, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    assert!(!log.iter().any(|e| matches!(e, Event::Hit { .. })));
+    assert_eq!(state.fighter(B).effort, 0);
+    // Effort turns into p only while aiming under `effort_stability_scope = aiming_only`.
+    let aiming = setup(&text, &[("effort_stability_scope", "aiming_only")]);
+    let (log, _, _) = run(&aiming, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    assert!(log.iter().all(|e| !matches!(e, Event::Exchange { p, .. } if *p != 0)));
+}
+
+// --- Damage, armour and gear ----------------------------------------------------------------
+
+#[test]
+fn graze_source_wound_penalty_and_encumbrance() {
+    // rule: TICK-DMG-2, TICK-DMG-7, TICK-ARM-8, TICK-GEAR-3
+    let fixed = Options { graze_fixed_source: true, ..Options::default() };
+    let pistol = Weapon { graze: 4, delta_damage: 1, penetration: 4, lethal: true };
+    assert_eq!(attack::harm(&fixed, pistol, 3, false, None, 3, None, 30).raw, 2 + 3 * 4);
+    assert_eq!(attack::harm(&Options::default(), pistol, 3, false, None, 3, None, 30).raw, 4 + 3);
+    // Each wound: −2 to every roll.
+    let s = setup(&two("gun = \"pistol\"\ngun_ready = true\nwounds = 2", "position = [6, 0]\nwounds = 1", 1), &[]);
+    let st = Ticks::initial_state(&s);
+    assert_eq!(shot_numbers(&s, &st, A, B, false).total, 5 + 2 - 4);
+    assert_eq!(defence_numbers(&s, &st, B, Kind::Shot, 4).total, 5 - 2);
+    // Encumbrance: ignored, or added to melee stability costs.
+    let text = two("armour = [\"hard_plate\", \"helmet\"]", "position = [1, 0]", 1);
+    let strike = ann(Action::Melee { target: B, blow: Blow::Strike, weak_point: false });
+    let (log, _, _) =
+        run(&setup(&text, &[]), &[20, 1, 3], script(&[(0, strike), (0, Choice::Yes(false)), (1, NOTHING)]));
+    assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 6, .. })));
+    let (log, _, _) = run(
+        &setup(&text, &[("armour_encumbrance", "stability")]),
+        &[20, 1, 3],
+        script(&[(0, strike), (0, Choice::Yes(false)), (1, NOTHING)]),
+    );
+    assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 10, .. })));
+    // `gear_tables = custom`: table ids are refused.
+    let custom = two("gun = \"pistol\"", "position = [6, 0]", 1)
+        .replace("tick_cap = 1", "tick_cap = 1\ngear_tables = \"custom\"");
+    assert!(load_err(&custom).contains("gear_tables = custom"));
+}
+
+#[test]
+fn recoil_and_the_strength_gap() {
+    // rule: TICK-GUN-9, TICK-GUN-4
+    let text = two("gun = \"rifle\"\ngun_ready = true\nstrength = 2", "position = [6, 0]", 1);
+    let (log, _, _) = run(&setup(&text, &[]), &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
+    // Rifle min strength 5: 3 + (5 − 2) = 6.
+    assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 6, .. })));
+    let (log, _, _) =
+        run(&setup(&text, &[("recoil_rule", "off")]), &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
+    assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 3, .. })));
+}
+
+#[test]
+fn stability_penalises_rolls_and_recovers_every_tick() {
+    // rule: TICK-STAB-1, TICK-STAB-4
+    let s = setup(&two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\nstability = 4", 1), &[]);
+    let st = Ticks::initial_state(&s);
+    assert_eq!(defence_numbers(&s, &st, B, Kind::Shot, 4).total, 1);
+    let att = setup(
+        &two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\nstability = 4", 1),
+        &[("stability_applies_to", "attacks_only")],
+    );
+    assert_eq!(defence_numbers(&att, &st, B, Kind::Shot, 4).total, 5);
+    // `recovery_timing = skip_cost_tick`: no recovery in the tick the shot's +3 came.
+    let skip = setup(
+        &two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]", 1),
+        &[("recovery_timing", "skip_cost_tick")],
+    );
+    let (_, state, _) = run(&skip, &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
+    assert_eq!(state.fighter(A).p, 3);
+    let every = setup(&two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]", 1), &[]);
+    let (_, state, _) = run(&every, &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
+    assert_eq!(state.fighter(A).p, 2);
+}
+
+// --- Melee ------------------------------------------------------------------------------------
+
+#[test]
+fn reach_and_blows_at_empty_squares() {
+    // rule: TICK-MELEE-8, TICK-MELEE-11, TICK-TRACK-4
+    let text = two("", "position = [1, 0]", 1);
+    let s = setup(&text, &[]);
+    let strike = ann(Action::Melee { target: B, blow: Blow::Strike, weak_point: false });
+    // B steps away in step 3; A's blow in step 5 finds nobody: no roll, no cost.
+    let (log, state, _) = run(&s, &[], script(&[(1, ann(Action::Move((3, 0)))), (0, strike)]));
+    assert!(log.contains(&Event::OutOfReach { who: A, target: B }));
+    assert_eq!(pe(&state), (0, 60));
+    let pay = setup(&text, &[("out_of_reach_attack", "pay_abort")]);
+    let (_, state, _) = run(&pay, &[], script(&[(1, ann(Action::Move((3, 0)))), (0, strike)]));
+    assert_eq!(pe(&state), (2, 58));
+    // `tick_order = moves_last`: the blow lands before B steps away.
+    let last = setup(&text, &[("tick_order", "moves_last")]);
+    let (log, _, _) =
+        run(&last, &[20, 1, 3], script(&[(1, ann(Action::Move((3, 0)))), (0, strike), (0, Choice::Yes(false))]));
+    assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { who: A, .. })));
+    // Reach 2 under `melee_reach_squares = 2`.
+    let reach = setup(&two("", "position = [2, 0]", 1), &[("melee_reach_squares", "2")]);
+    let (log, _, _) = run(&reach, &[20, 1, 3], script(&[(0, strike), (0, Choice::Yes(false)), (1, NOTHING)]));
+    assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { who: A, .. })));
+    // The effort gate: a heavy blow (6) with 5 effort left cannot be announced, unless `allow`.
+    let tired = two("effort = 5", "position = [1, 0]", 1);
+    let heavy = Action::Melee { target: B, blow: Blow::Heavy, weak_point: false };
+    let t = setup(&tired, &[]);
+    assert!(illegal(&t, &Ticks::initial_state(&t), A, &heavy).is_some());
+    let allow = setup(&tired, &[("effort_gate", "allow")]);
+    assert!(illegal(&allow, &Ticks::initial_state(&allow), A, &heavy).is_none());
+}
+
+fn pe(state: &State) -> (i32, i32) {
+    (state.fighter(A).p, state.fighter(A).effort)
+}
+
+// --- Tracks -----------------------------------------------------------------------------------
+
+#[test]
+fn down_knocked_out_and_the_end() {
+    // rule: TICK-TRACK-1, TICK-TRACK-3, TICK-TRACK-5, TICK-TRACK-6
+    // A knife kills: Body ≤ 0 is Down, the fight ends at that tick's end.
+    let text = two("melee_weapon = \"knife\"", "position = [1, 0]\nbody = 3", 5);
+    let s = setup(&text, &[]);
+    let strike = ann(Action::Melee { target: B, blow: Blow::Strike, weak_point: false });
+    let (log, state, result) = run(&s, &[20, 1, 3], script(&[(0, strike), (0, Choice::Yes(false)), (1, NOTHING)]));
+    assert!(log.contains(&Event::Down { who: B }));
+    assert_eq!(result.unwrap(), FightResult { outcome: Outcome::Side(fray_engine::SideId(0)), length: 1 });
+    assert!(state.fighter(B).out());
+    // Fists: Trauma; KnockedOut at Trauma ≥ Body max, or ≥ current Body under `vs_current_body`.
+    let fists = two("", "position = [1, 0]\nbody = 10\ntrauma = 25", 5);
+    let (log, _, _) =
+        run(&setup(&fists, &[]), &[20, 1, 3], script(&[(0, strike), (0, Choice::Yes(false)), (1, NOTHING)]));
+    assert!(log.contains(&Event::KnockedOut { who: B }));
+    let current = two("", "position = [1, 0]\nbody = 10\ntrauma = 0", 1);
+    let (log, _, _) =
+        run(&setup(&current, &[]), &[20, 1, 3], script(&[(0, strike), (0, Choice::Yes(false)), (1, NOTHING)]));
+    assert!(!log.contains(&Event::KnockedOut { who: B }));
+    let (log, _, _) = run(
+        &setup(&current, &[("trauma_ko", "vs_current_body")]),
+        &[20, 1, 3],
+        script(&[(0, strike), (0, Choice::Yes(false)), (1, NOTHING)]),
+    );
+    assert!(log.contains(&Event::KnockedOut { who: B }));
+    // Out characters are not targets unless `out_targetable`.
+    let gone = setup(&two("gun = \"pistol\"", "position = [1, 0]\nbody = 0", 1), &[]);
+    assert!(illegal(&gone, &Ticks::initial_state(&gone), A, &Action::Aim(B)).is_some());
+    // The cap: a stalemate after `tick_cap` ticks.
+    let hold = "policy = { move = \"hold\" }";
+    let idle = setup(&two(hold, "position = [9, 0]\npolicy = { move = \"hold\" }", 3), &[]);
+    let (log, state, result) = run(&idle, &[], Script::new(2));
+    assert_eq!(result.unwrap(), FightResult { outcome: Outcome::Stalemate, length: 3 });
+    assert_eq!(replay::<Ticks>(&idle, &log), state);
+}
