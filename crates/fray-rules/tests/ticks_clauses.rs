@@ -163,7 +163,7 @@ fn damage_reference_numbers() {
     let w = |dmg: i32| {
         attack::harm(
             &o,
-            Weapon { graze: dmg, delta_damage: 0, penetration: 0, lethal: true },
+            Weapon { graze: dmg, graze_mod: 0, delta_damage: 0, penetration: 0, lethal: true },
             0,
             false,
             None,
@@ -292,7 +292,7 @@ fn reaction_strikes_and_follows() {
         format!("{}\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = [0, 2]\n", two("", "position = [1, 0]", 1));
     let s = setup(&text, &[]);
     // B announces a move away; A answers with a reaction strike: it lands before the move.
-    let strike = ann(Action::Strike { target: B, blow: Blow::Jab });
+    let strike = ann(Action::Strike { target: B, blow: Blow::Jab, weak_point: false });
     let entries = [(1, ann(Action::Move((3, 0)))), (0, strike), (2, NOTHING)];
     let sc = script(&entries);
     // The order die puts B first, then C, then A, so A sees B's announcement.
@@ -303,7 +303,7 @@ fn reaction_strikes_and_follows() {
     assert_eq!(state.fighter(B).pos, (2, 0));
     // A strike needs an announced move (the roster order lets A see B's announcement only if B went first).
     let st = Ticks::initial_state(&s);
-    assert!(illegal(&s, &st, A, &Action::Strike { target: B, blow: Blow::Jab }).is_some());
+    assert!(illegal(&s, &st, A, &Action::Strike { target: B, blow: Blow::Jab, weak_point: false }).is_some());
     let none = setup(&text, &[("same_tick_reactions", "none")]);
     let mut moved_state = Ticks::initial_state(&none);
     Ticks::apply(&none, &mut moved_state, &Event::Announced { who: B, action: Action::Move((3, 0)) });
@@ -358,6 +358,51 @@ fn defence_without_the_action_and_firearm_initiative() {
         .collect();
     assert_eq!(shooters, [A]);
     assert!(log.contains(&Event::Down { who: B }));
+    // Equal p fire together: both shots, both down.
+    let even = lsf
+        .replace("stability = 9", "stability = 0")
+        .replace("body = 3", "body = 3\n")
+        .replace("gun_ready = true\n\n", "gun_ready = true\nbody = 3\n\n");
+    let e = setup(&even, &[("firearm_initiative", "low_stability_first")]);
+    let (log, _, result) = run_with(&e, &[20, 1, 3, 20, 1, 3], script(&entries), false);
+    assert_eq!(log.iter().filter(|ev| matches!(ev, Event::AttackRoll { .. })).count(), 2);
+    assert_eq!(result.unwrap().outcome, Outcome::Mutual);
+}
+
+#[test]
+fn the_announcement_order_has_its_own_stream() {
+    // rule: TICK-TIME-6, TICK-TIME-13
+    use fray_rules::ticks::front::OrderStream;
+    // Two fights from the same seed with different announcement orders draw the same combat dice.
+    let text = two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\ngun = \"pistol\"\ngun_ready = true", 2);
+    let s = setup(&text, &[]);
+    let faces = |order_seed: u64| {
+        let dice = OrderStream::new(fray_engine::FromSource(fray_dice::seeded(99)), Some(order_seed));
+        let mut fight = Fight::<Ticks, _, _, _>::new(&s, dice, fray_rules::ticks::policy::Ai, Record::default());
+        let _ = fight.run();
+        let (_, record) = fight.into_parts();
+        let orders: Vec<Vec<CombatantId>> = record
+            .0
+            .iter()
+            .filter_map(|e| match e {
+                Event::Order { order } => Some(order.clone()),
+                _ => None,
+            })
+            .collect();
+        let rolls: Vec<[u8; 3]> = record
+            .0
+            .iter()
+            .filter_map(|e| match e {
+                Event::AttackRoll { faces, .. } => Some(*faces),
+                _ => None,
+            })
+            .collect();
+        (orders, rolls)
+    };
+    let runs: Vec<_> = (0..8).map(faces).collect();
+    assert!(runs.iter().any(|r| r.0 != runs[0].0), "some order seed changes the order");
+    let first_roll = |r: &(Vec<Vec<CombatantId>>, Vec<[u8; 3]>)| r.1.first().copied();
+    assert!(runs.iter().all(|r| first_roll(r) == first_roll(&runs[0])));
 }
 
 #[test]
@@ -437,11 +482,11 @@ fn running_attacks() {
     let s = setup(&two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]", 1), &[]);
     let st = Ticks::initial_state(&s);
     assert_eq!(shot_numbers(&s, &st, A, B, true).total, shot_numbers(&s, &st, A, B, false).total - 10);
-    let run_shot = ann(Action::Run { to: (0, 5), attack: Some((B, None)) });
+    let run_shot = ann(Action::Run { to: (0, 5), attack: Some((B, None, false)) });
     let (log, _, _) = run(&s, &[20, 1, 3], script(&[(0, run_shot), (0, PULL), (1, NOTHING)]));
     // After one square (0, 1): 6.08 m → +2; 20 + 5 + 2 − 10 = 17.
     assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { who: A, a: 17, .. })));
-    let blow = Action::Run { to: (5, 0), attack: Some((B, Some(Blow::Jab))) };
+    let blow = Action::Run { to: (5, 0), attack: Some((B, Some(Blow::Jab), false)) };
     assert!(illegal(&s, &st, A, &blow).is_some());
     let penalty = setup(&two("gun = \"pistol\"", "position = [6, 0]", 1), &[("running_melee", "penalty")]);
     assert!(illegal(&penalty, &Ticks::initial_state(&penalty), A, &blow).is_none());
@@ -509,7 +554,7 @@ fn cover_against_melee_and_the_penetration_source() {
     assert_eq!(attack::slowed_below(&o, table, 8), None);
     // The weak-point bonus does not count for slowing unless `cover_pen_source = with_weak_point`:
     // pen 1 (+ 2) through resistance 1 at delta 4 → slowed only with the bonus.
-    let w = Weapon { graze: 4, delta_damage: 1, penetration: 1, lethal: true };
+    let w = Weapon { graze: 4, graze_mod: 0, delta_damage: 1, penetration: 1, lethal: true };
     let c = Some(Cover { rating: 50, resistance: 1 });
     assert!(!attack::harm(&o, w, 4, true, c, 3, None, 30).slowed);
     let wp = Options { cover_pen_weak_point: true, ..Options::default() };
@@ -558,9 +603,13 @@ fn effort_shortfalls_and_several_attacks() {
 fn graze_source_wound_penalty_and_encumbrance() {
     // rule: TICK-DMG-2, TICK-DMG-7, TICK-ARM-8, TICK-GEAR-3
     let fixed = Options { graze_fixed_source: true, ..Options::default() };
-    let pistol = Weapon { graze: 4, delta_damage: 1, penetration: 4, lethal: true };
+    let pistol = Weapon { graze: 4, graze_mod: 0, delta_damage: 1, penetration: 4, lethal: true };
     assert_eq!(attack::harm(&fixed, pistol, 3, false, None, 3, None, 30).raw, 2 + 3 * 4);
     assert_eq!(attack::harm(&Options::default(), pistol, 3, false, None, 3, None, 30).raw, 4 + 3);
+    // A heavy blow's +2 goes to the graze under both readings.
+    let heavy = Weapon { graze: 3, graze_mod: 2, delta_damage: 1, penetration: 6, lethal: true };
+    assert_eq!(attack::harm(&fixed, heavy, 3, false, None, 3, None, 30).raw, 2 + 2 + 3 * 3);
+    assert_eq!(attack::harm(&Options::default(), heavy, 3, false, None, 3, None, 30).raw, 3 + 2 + 3);
     // Each wound: −2 to every roll.
     let s = setup(&two("gun = \"pistol\"\ngun_ready = true\nwounds = 2", "position = [6, 0]\nwounds = 1", 1), &[]);
     let st = Ticks::initial_state(&s);
@@ -578,6 +627,14 @@ fn graze_source_wound_penalty_and_encumbrance() {
         script(&[(0, strike), (0, Choice::Yes(false)), (1, NOTHING)]),
     );
     assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 10, .. })));
+    // … and to every running tick.
+    let runner = two("armour = [\"hard_plate\"]", "position = [9, 0]", 1);
+    let r = ann(Action::Run { to: (5, 0), attack: None });
+    let (log, _, _) =
+        run(&setup(&runner, &[("armour_encumbrance", "stability")]), &[], script(&[(0, r), (1, NOTHING)]));
+    assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 3, attack: false, .. })));
+    let (log, _, _) = run(&setup(&runner, &[]), &[], script(&[(0, r), (1, NOTHING)]));
+    assert!(!log.iter().any(|e| matches!(e, Event::Cost { .. })));
     // `gear_tables = custom`: table ids are refused.
     let custom = two("gun = \"pistol\"", "position = [6, 0]", 1)
         .replace("tick_cap = 1", "tick_cap = 1\ngear_tables = \"custom\"");
@@ -687,6 +744,15 @@ fn down_knocked_out_and_the_end() {
     // Out characters are not targets unless `out_targetable`.
     let gone = setup(&two("gun = \"pistol\"", "position = [1, 0]\nbody = 0", 1), &[]);
     assert!(illegal(&gone, &Ticks::initial_state(&gone), A, &Action::Aim(B)).is_some());
+    // Under `out_targetable = true` an out character may be shot, and does not defend.
+    let standing = "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = [50, 50]\npolicy = { move = \"hold\" }\n";
+    let lying = two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\nbody = 10\ntrauma = 40", 1) + standing;
+    let t = setup(&lying, &[("out_targetable", "true")]);
+    assert!(illegal(&t, &Ticks::initial_state(&t), A, &Action::Aim(B)).is_none());
+    let (log, state, _) = run(&t, &[2, 3], script(&[(0, fire(B)), (0, PULL), (2, NOTHING)]));
+    assert!(!log.iter().any(|e| matches!(e, Event::Defence { .. })));
+    assert!(log.iter().any(|e| matches!(e, Event::Exchange { delta: 9, effort: 0, hit: true, .. })));
+    assert_eq!(state.fighter(B).body, 10 - 13);
     // The cap: a stalemate after `tick_cap` ticks.
     let hold = "policy = { move = \"hold\" }";
     let idle = setup(&two(hold, "position = [9, 0]\npolicy = { move = \"hold\" }", 3), &[]);

@@ -153,6 +153,7 @@ fn t_ex_2_pistol_snap_shots_and_a_firing_string() {
     assert_eq!(pe(&ends[3], TIA), (20, 23));
     assert_eq!(state, replay::<Ticks>(&s, &log));
     // `string_penalty_scope = tick`: tick 1 ends 13 + 7 = 20 → 16, and the tick-2 shot rolls at −16.
+    // (A deferring gun's held-back +3 comes with each tick's +7: see T-EX-9.)
     let per_tick = setup(&cast("gun = \"pistol\"", "position = [6, 0]", 2), &[("string_penalty_scope", "tick")]);
     let (log, _, _) = run(&per_tick, &[15, 8, 17, 6, 7], script(&entries));
     assert_eq!(pe(&tick_ends(&per_tick, &log)[0], SAM).0, 16);
@@ -318,6 +319,18 @@ fn t_ex_8_aiming() {
     assert_eq!(ends[1].fighter(SAM).aim_ticks, 2);
     assert_eq!(ends[2].fighter(SAM).aim_ticks, 0);
     assert!(log.contains(&Event::AimEnded { who: SAM, spoiled: true }));
+    // A declined shot does not spoil it (TICK-GUN-8): Tia's d20 1 is hopeless and she declines.
+    let (_, state, _) = run(&both, &[1], script(&[aim, aim, aim, (1, NOTHING), (1, NOTHING), (1, at_sam)]));
+    assert_eq!(state.fighter(SAM).aim_ticks, 3);
+    // `aim_spoil = shots_only`: a blow does not spoil it.
+    let melee =
+        setup(&cast("gun = \"pistol\"\ngun_ready = true", "position = [1, 0]", 1), &[("aim_spoil", "shots_only")]);
+    let blow = Choice::Announce(Action::Melee { target: SAM, blow: Blow::Jab, weak_point: false });
+    let (_, state, _) = run(&melee, &[20, 1, 3], script(&[aim, (1, blow), (1, PULL)]));
+    assert_eq!(state.fighter(SAM).aim_ticks, 1);
+    let any = setup(&cast("gun = \"pistol\"\ngun_ready = true", "position = [1, 0]", 1), &[]);
+    let (_, state, _) = run(&any, &[20, 1, 3], script(&[aim, (1, blow), (1, PULL)]));
+    assert_eq!(state.fighter(SAM).aim_ticks, 0);
 }
 
 #[test]

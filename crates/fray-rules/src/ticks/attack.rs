@@ -47,8 +47,10 @@ pub fn effort_cost(options: &Options, base: i32, delta: i32) -> i32 {
 /// The weapon side of a hit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weapon {
-    /// The graze (the weapon's damage, plus a blow's graze modifier, not below 0).
+    /// The weapon's graze (its damage value).
     pub graze: i32,
+    /// A blow's graze modifier (TICK-MELEE-3), added to the graze, the sum not below 0.
+    pub graze_mod: i32,
     /// Damage per point of delta.
     pub delta_damage: i32,
     /// Penetration (with ammunition).
@@ -60,14 +62,21 @@ pub struct Weapon {
 impl Weapon {
     /// A gun's side of a hit.
     pub fn gun(gun: &Gun) -> Weapon {
-        Weapon { graze: gun.damage, delta_damage: gun.delta_damage, penetration: gun.penetration, lethal: true }
+        Weapon {
+            graze: gun.damage,
+            graze_mod: 0,
+            delta_damage: gun.delta_damage,
+            penetration: gun.penetration,
+            lethal: true,
+        }
     }
 
     /// A melee weapon's side of a blow.
     pub fn melee(setup: &Setup, sheet: &Sheet, blow: super::Blow) -> Weapon {
         let w = &sheet.melee_weapon;
         Weapon {
-            graze: (w.damage + setup.blow(blow).graze).max(0),
+            graze: w.damage,
+            graze_mod: setup.blow(blow).graze,
             delta_damage: w.delta_damage,
             penetration: w.penetration,
             lethal: !(w.unarmed && setup.options.unarmed_nonlethal),
@@ -127,6 +136,7 @@ pub fn harm(
     } else {
         (weapon.graze, weapon.delta_damage)
     };
+    let graze = (graze + weapon.graze_mod).max(0);
     let raw = graze + (delta - to_pen) * per;
     let mut damage = raw;
     let mut slowed = false;

@@ -33,12 +33,48 @@ impl Simulate for TicksScenario {
                 ledger.finish(*result);
             }
         });
-        let mut fight = Fight::<Ticks, _, _, _>::new(&self.0, fray_engine::FromSource(dice), Ai, sink);
+        // The batch's announcement orders come from their own stream, seeded from the batch's.
+        let order_seed = dice.next_u64();
+        let dice = OrderStream::new(fray_engine::FromSource(dice), Some(order_seed));
+        let mut fight = Fight::<Ticks, _, _, _>::new(&self.0, dice, Ai, sink);
         for _ in 0..fights {
             fight.restart();
             fight.run()?;
         }
         Ok(())
+    }
+}
+
+/// The reason the announcement order is drawn for (TICK-TIME-6).
+pub const ORDER: &str = "announcement order";
+
+/// Dice with the announcement order on its own seeded stream (TICK-TIME-13): a roll for
+/// [`ORDER`] comes from `order` when there is one, every other roll from `dice`.
+pub struct OrderStream<D> {
+    dice: D,
+    order: Option<fray_dice::RngSource<rand_chacha::ChaCha8Rng>>,
+}
+
+impl<D: Dice> OrderStream<D> {
+    /// `dice`, with the order drawn from ChaCha8 seeded with `seed` on the stream keyed by
+    /// [`ORDER`] (or from `dice` too when there is no seed: physical dice).
+    pub fn new(dice: D, seed: Option<u64>) -> OrderStream<D> {
+        let order = seed.map(|seed| {
+            use rand_core::SeedableRng;
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            rng.set_stream(fray_engine::stream_key(ORDER));
+            fray_dice::RngSource::new(rng)
+        });
+        OrderStream { dice, order }
+    }
+}
+
+impl<D: Dice> Dice for OrderStream<D> {
+    fn roll(&mut self, sides: u32, reason: fray_engine::Reason) -> Result<u32, fray_dice::SourceError> {
+        match &mut self.order {
+            Some(order) if reason.what == ORDER => Ok(order.uniform(sides)),
+            _ => self.dice.roll(sides, reason),
+        }
     }
 }
 
@@ -94,7 +130,7 @@ impl TicksScenario {
                 if chebyshev(me.pos, state.fighter(t).pos) <= setup.options.melee_reach {
                     out.push(Action::Melee { target: t, blow, weak_point: false });
                 }
-                out.push(Action::Strike { target: t, blow });
+                out.push(Action::Strike { target: t, blow, weak_point: false });
             }
             out.push(Action::Follow(t));
             if setup.combatants[i].side != sheet.side {
@@ -102,7 +138,7 @@ impl TicksScenario {
                 out.push(Action::Move(to));
                 out.push(Action::Run { to, attack: None });
                 if sheet.gun.is_some() {
-                    out.push(Action::Run { to, attack: Some((t, None)) });
+                    out.push(Action::Run { to, attack: Some((t, None, false)) });
                 }
             }
         }
@@ -124,9 +160,11 @@ impl TicksScenario {
             Action::Nothing => "nothing".to_owned(),
             Action::Move(to) => format!("move toward {}", sq(to)),
             Action::Run { to, attack: None } => format!("run toward {}", sq(to)),
-            Action::Run { to, attack: Some((t, None)) } => format!("run toward {}, shooting at {}", sq(to), n(t)),
-            Action::Run { to, attack: Some((t, Some(b))) } => {
-                format!("run toward {}, a {} at {}", sq(to), b.name(), n(t))
+            Action::Run { to, attack: Some((t, None, w)) } => {
+                format!("run toward {}, shooting at {}{}", sq(to), n(t), if w { " (weak point)" } else { "" })
+            }
+            Action::Run { to, attack: Some((t, Some(b), w)) } => {
+                format!("run toward {}, a {} at {}{}", sq(to), b.name(), n(t), if w { " (weak point)" } else { "" })
             }
             Action::Ready => "ready the gun".to_owned(),
             Action::Lower => "lower the gun".to_owned(),
@@ -139,7 +177,12 @@ impl TicksScenario {
             Action::Melee { target, blow, weak_point } => {
                 format!("{} {}{}", blow.name(), n(target), if weak_point { ", aiming for a weak point" } else { "" })
             }
-            Action::Strike { target, blow } => format!("reaction {} at {} as they move", blow.name(), n(target)),
+            Action::Strike { target, blow, weak_point } => format!(
+                "reaction {} at {} as they move{}",
+                blow.name(),
+                n(target),
+                if weak_point { ", aiming for a weak point" } else { "" }
+            ),
             Action::Follow(t) => format!("follow {}", n(t)),
         }
     }
@@ -173,8 +216,12 @@ impl TicksScenario {
             }
             Request::Abort { target, a } => {
                 let (win, total) = super::policy::p_win(setup, state, target, Kind::Melee(Blow::Strike), 0, a);
+                let limit = setup.options.abort_decision_seconds;
                 (
-                    format!("your roll {a}: you win with chance {win}/{total}. Abort (half the costs)?"),
+                    format!(
+                        "your roll {a}: you win with chance {win}/{total}. Abort (half the costs)?{}",
+                        if limit > 0.0 { format!(" (decide within {limit} s)") } else { String::new() }
+                    ),
                     vec![("go ahead".into(), Choice::Yes(false)), ("abort".into(), Choice::Yes(true))],
                 )
             }
@@ -280,7 +327,7 @@ impl TicksScenario {
                 Some(format!("{}: the held-back {p} comes due", n(who))),
                 json!({"event": "released", "who": n(who), "p": p}),
             ),
-            Event::Defence { who, faces: f, d, cover, dive } => (
+            Event::Defence { who, faces: f, d, cover, dive, .. } => (
                 Some(format!(
                     "{} defends: [{}] → D = {d}{}{}",
                     n(who),
@@ -485,7 +532,7 @@ impl Scenario for TicksScenario {
     fn fight(
         &self,
         dice: &mut dyn Dice,
-        _seed: Option<u64>,
+        seed: Option<u64>,
         humans: &[String],
         ask: &mut dyn FnMut(&Prompt) -> usize,
         out: &mut dyn FnMut(&Line),
@@ -507,6 +554,6 @@ impl Scenario for TicksScenario {
             Ticks::apply(&self.0, &mut state, event);
             out(&self.line(event));
         });
-        Fight::<Ticks, _, _, _>::new(&self.0, dice, table, sink).run()
+        Fight::<Ticks, _, _, _>::new(&self.0, OrderStream::new(dice, seed), table, sink).run()
     }
 }

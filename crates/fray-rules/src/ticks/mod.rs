@@ -36,8 +36,8 @@ pub enum Action {
     Run {
         /// Where to.
         to: Square,
-        /// The attack: target and blow (`None`: a shot).
-        attack: Option<(CombatantId, Option<Blow>)>,
+        /// The attack: target, blow (`None`: a shot) and weak-point aim.
+        attack: Option<(CombatantId, Option<Blow>, bool)>,
     },
     /// Bring the gun up (TICK-GUN-3).
     Ready,
@@ -69,6 +69,8 @@ pub enum Action {
         target: CombatantId,
         /// The attack type.
         blow: Blow,
+        /// Weak-point aim.
+        weak_point: bool,
     },
     /// Follow a character who announced a move (TICK-TIME-7, TICK-MOVE-6).
     Follow(CombatantId),
@@ -262,6 +264,8 @@ pub enum Event {
     Defence {
         /// The defender.
         who: CombatantId,
+        /// Against a shot or a blow.
+        kind: Kind,
         /// The dice.
         faces: [u8; 3],
         /// The result D.
@@ -394,6 +398,8 @@ pub struct Fighter {
     pub p: i32,
     /// p at the start of the tick (defence rolls, TICK-TIME-4).
     pub p0: i32,
+    /// p from its own costs this tick (ready, shots, blows): never counted in its defence.
+    pub own_p: i32,
     /// Effort at the start of the tick (TICK-DEF-8).
     pub effort0: i32,
     /// The square held at the start of the tick (its cover counts this tick).
@@ -552,6 +558,7 @@ impl Ruleset for Ticks {
                         f.run_ticks = 0;
                     }
                     f.p0 = f.p;
+                    f.own_p = 0;
                     f.effort0 = f.effort;
                     f.square0 = f.pos;
                     f.announced = None;
@@ -578,6 +585,7 @@ impl Ruleset for Ticks {
                 let f = state.at(who);
                 f.ready = true;
                 f.p += penalty;
+                f.own_p += penalty;
                 f.p_rose |= penalty > 0;
             }
             Event::Lowered { who } => state.at(who).ready = false,
@@ -591,13 +599,7 @@ impl Ruleset for Ticks {
                 f.aim_target = None;
                 f.aim_ticks = 0;
             }
-            Event::AttackRoll { who, target, kind, .. } => {
-                state.at(who).attacked = true;
-                let spoils = !setup.options.spoil_shots_only || kind == Kind::Shot;
-                if spoils {
-                    state.at(target).attacked_upon = true;
-                }
-            }
+            Event::AttackRoll { who, .. } => state.at(who).attacked = true,
             Event::Declined { who } => {
                 let f = state.at(who);
                 f.fired = true;
@@ -607,6 +609,7 @@ impl Ruleset for Ticks {
             Event::Cost { who, p, effort, held, string, attack } => {
                 let f = state.at(who);
                 f.p += p;
+                f.own_p += p;
                 f.p_rose |= p > 0;
                 f.effort = (f.effort - effort).max(0);
                 f.held += held;
@@ -622,12 +625,18 @@ impl Ruleset for Ticks {
             Event::Released { who, p } => {
                 let f = state.at(who);
                 f.p += p;
+                f.own_p += p;
                 f.held -= p;
                 f.p_rose |= p > 0;
             }
-            Event::Defence { who, dive, .. } => {
+            Event::Defence { who, dive, kind, .. } => {
                 let f = state.at(who);
                 f.defended = true;
+                // Fired upon: an answered attack roll spoils an aim (TICK-AIM-4); a declined
+                // shot or an aborted blow is never answered.
+                if !setup.options.spoil_shots_only || kind == Kind::Shot {
+                    f.attacked_upon = true;
+                }
                 if dive.is_some() {
                     f.dive = dive;
                 }

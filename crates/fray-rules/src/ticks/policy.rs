@@ -110,10 +110,11 @@ pub fn defence_numbers(setup: &Setup, state: &State, who: CombatantId, kind: Kin
     } else {
         sheet.melee
     };
+    // Its own costs this tick never count against its defence (TICK-TIME-4/13).
     let p = if o.p_attacks_only {
         0
     } else if o.immediate {
-        f.p
+        f.p - f.own_p
     } else {
         f.p0
     };
@@ -171,12 +172,12 @@ pub fn illegal(setup: &Setup, state: &State, who: CombatantId, action: &Action) 
         Action::Move(to) | Action::Run { to, .. } if to == f.pos => Some("already there"),
         Action::Move(_) => None,
         Action::Run { attack: None, .. } => None,
-        Action::Run { attack: Some((t, None)), .. } => target_ok(t).or(match gun {
+        Action::Run { attack: Some((t, None, _)), .. } => target_ok(t).or(match gun {
             None => Some("no gun"),
             Some(_) if !f.ready && o.ready_separate => Some("the gun is not ready (snap_shot = separate_action)"),
             Some(_) => None,
         }),
-        Action::Run { attack: Some((t, Some(blow))), .. } => {
+        Action::Run { attack: Some((t, Some(blow), _)), .. } => {
             if o.running_melee {
                 target_ok(t).or(effort_ok(blow))
             } else {
@@ -203,7 +204,7 @@ pub fn illegal(setup: &Setup, state: &State, who: CombatantId, action: &Action) 
             Some(_) => None,
         }),
         Action::Melee { target, blow, .. } => target_ok(target).or(effort_ok(blow)),
-        Action::Strike { target, blow } => {
+        Action::Strike { target, blow, .. } => {
             if !o.reactions {
                 Some("no same-tick reactions (same_tick_reactions = none)")
             } else if !moving(target) {
@@ -249,6 +250,11 @@ pub fn p_win(setup: &Setup, state: &State, target: CombatantId, kind: Kind, pene
     let counts = dice_counts(setup);
     let total: u64 = counts.iter().sum();
     let win: u64 = counts.iter().enumerate().filter(|&(s, _)| (s as i32) + d < a).map(|(_, &w)| w).sum();
+    if setup.options.tie_reroll {
+        // A tie is rolled again: the chance is that of winning among decided exchanges.
+        let tie: u64 = counts.iter().enumerate().filter(|&(s, _)| (s as i32) + d == a).map(|(_, &w)| w).sum();
+        return (win, total - tie);
+    }
     (win, total)
 }
 
@@ -295,7 +301,8 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
     match *request {
         Request::Announce { .. } => Choice::Announce(announce(setup, state, who)),
         Request::Abort { target, a } => {
-            let (win, total) = p_win(setup, state, target, Kind::Melee(Blow::Strike), 0, a);
+            let pen = setup.combatants[who.index()].melee_weapon.penetration;
+            let (win, total) = p_win(setup, state, target, Kind::Melee(Blow::Strike), pen, a);
             let abort = match setup.options.abort_policy {
                 1 => false,
                 2 => 2 * win < total,
@@ -351,7 +358,8 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
                 && chebyshev(f.pos, tf.pos) <= setup.options.melee_reach
             {
                 let blow = blow_for(setup, state, who);
-                let strike = Action::Strike { target: t, blow };
+                let weak_point = wants_weak_point(setup, who, t, sheet.melee_weapon.penetration);
+                let strike = Action::Strike { target: t, blow, weak_point };
                 if f.p <= 6 && illegal(setup, state, who, &strike).is_none() {
                     return strike;
                 }

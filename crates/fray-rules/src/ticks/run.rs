@@ -24,7 +24,7 @@ pub fn run<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>
         order.extend((0..n).map(|i| CombatantId(i as u16)).filter(|&c| !fight.state().fighter(c).out()));
         if !setup.options.announce_roster && order.len() > 1 {
             for i in (1..order.len()).rev() {
-                let j = fight.roll(i as u32 + 1, Reason { who: None, what: "announcement order" })? as usize - 1;
+                let j = fight.roll(i as u32 + 1, Reason { who: None, what: super::front::ORDER })? as usize - 1;
                 order.swap(i, j);
             }
             fight.emit(Event::Order { order: order.clone() });
@@ -48,8 +48,8 @@ pub fn run<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>
         };
         // (2) Reaction strikes, before the moves they answer.
         for &who in &order {
-            if let Some(Action::Strike { target, blow }) = act(fight, who) {
-                melee(fight, who, target, blow, false, false)?;
+            if let Some(Action::Strike { target, blow, weak_point }) = act(fight, who) {
+                melee(fight, who, target, blow, weak_point, false)?;
             }
         }
         // (3) Moves and runs (at the end of the tick under `tick_order = moves_last`).
@@ -61,11 +61,22 @@ pub fn run<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>
         if setup.options.low_stability_first {
             rest.sort_by_key(|&c| {
                 let shooting =
-                    matches!(act(fight, c), Some(Action::Fire { .. } | Action::Run { attack: Some((_, None)), .. }));
-                (!shooting, if shooting { fight.state().fighter(c).p } else { 0 })
+                    matches!(act(fight, c), Some(Action::Fire { .. } | Action::Run { attack: Some((_, None, _)), .. }));
+                (!shooting, if shooting { fight.state().fighter(c).p0 } else { 0 })
             });
         }
-        for &who in &rest {
+        for (k, &who) in rest.iter().enumerate() {
+            // Under `firearm_initiative`, a group of shooters with equal p fires together and its
+            // damage lands before the next group (TICK-TIME-11).
+            if setup.options.low_stability_first && k > 0 {
+                let p_of = |c: CombatantId| fight.state().fighter(c).p0;
+                if p_of(rest[k - 1]) != p_of(who) {
+                    for c in order.iter().copied() {
+                        settle_damage(fight, c);
+                        down_checks(fight, c);
+                    }
+                }
+            }
             let Some(action) = act(fight, who) else { continue };
             match action {
                 Action::Ready => {
@@ -90,8 +101,10 @@ pub fn run<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>
                         shot(fight, who, target, weak_point, false)?;
                     }
                 }
-                Action::Run { attack: Some((target, None)), .. } => shot(fight, who, target, false, true)?,
-                Action::Run { attack: Some((target, Some(blow))), .. } => melee(fight, who, target, blow, false, true)?,
+                Action::Run { attack: Some((target, None, weak)), .. } => shot(fight, who, target, weak, true)?,
+                Action::Run { attack: Some((target, Some(blow), weak)), .. } => {
+                    melee(fight, who, target, blow, weak, true)?
+                }
                 Action::Melee { target, blow, weak_point } => melee(fight, who, target, blow, weak_point, false)?,
                 _ => {}
             }
@@ -139,6 +152,11 @@ fn moves<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
             Some(Action::Run { to, .. }) => {
                 let squares = if f.run_ticks > 0 { 2 } else { 1 };
                 step_toward(fight, who, to, squares, true);
+                // Under `armour_encumbrance = stability` a running tick costs the encumbrance (TICK-ARM-8).
+                let enc = fight.setup().combatants[who.index()].encumbrance();
+                if fight.setup().options.encumbrance_stability && enc > 0 {
+                    fight.emit(Event::Cost { who, p: enc, effort: 0, held: 0, string: false, attack: false });
+                }
             }
             _ => {}
         }
@@ -342,10 +360,17 @@ fn resolve<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let o = &setup.options;
+    if fight.state().fighter(target).out() {
+        // Down and KnockedOut characters do not defend (TICK-TRACK-5, `out_targetable = true`):
+        // the attack lands with delta A, at least a graze.
+        let delta = a.max(0);
+        fight.emit(Event::Exchange { attacker: who, target, delta, effort: 0, p: 0, hit: true, shortfall: false });
+        return land(fight, who, target, kind, delta, weapon, weak_point, None);
+    }
     let dn = defence_numbers(setup, fight.state(), target, kind, weapon.penetration);
     let (faces, sum) = delta_dice(fight, target, "defence")?;
     let mut d = sum + dn.total;
-    fight.emit(Event::Defence { who: target, faces, d, cover: dn.cover_bonus, dive: dn.dive });
+    fight.emit(Event::Defence { who: target, kind, faces, d, cover: dn.cover_bonus, dive: dn.dive });
     let mut guard = 0;
     while o.tie_reroll && a == d && guard < 100 {
         guard += 1;
@@ -354,7 +379,7 @@ fn resolve<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
         a = a_base + s;
         let (faces, s2) = delta_dice(fight, target, "tie reroll")?;
         d = s2 + dn.total;
-        fight.emit(Event::Defence { who: target, faces, d, cover: dn.cover_bonus, dive: dn.dive });
+        fight.emit(Event::Defence { who: target, kind, faces, d, cover: dn.cover_bonus, dive: dn.dive });
     }
     let mut delta = a - d;
     let base = dn.effort_base;
@@ -377,37 +402,72 @@ fn resolve<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     let hit = delta >= 1 || shortfall;
     fight.emit(Event::Exchange { attacker: who, target, delta, effort: spent, p, hit, shortfall });
     if hit {
-        let sheet = &setup.combatants[target.index()];
-        let face = if o.torso_only || (o.melee_no_location && kind != Kind::Shot) {
-            0
-        } else {
-            fight.roll(10, Reason::new(who, "hit location"))?
-        };
         let cover = if kind == Kind::Shot || o.cover_vs_melee { dn.cover.filter(|c| c.rating > 0) } else { None };
-        let armour = sheet.armour_at(if face == 0 { 3 } else { face });
-        let h = attack::harm(o, weapon, delta.max(0), weak_point, cover, face, armour, sheet.body_max);
-        let wounds = i32::from(h.wound == WoundRule::Yes);
-        fight.emit(Event::Hit {
-            by: who,
-            target,
-            face: face as u8,
-            raw: h.raw,
-            slowed: h.slowed,
-            armour: h.armour.map(|(hard, resistance, held)| ArmourMet { hard, resistance, held }),
-            body: h.body,
-            trauma: h.trauma,
-            wounds,
-        });
-        if let WoundRule::Chance(r) = h.wound {
-            let face = fight.roll(r.den, Reason::new(target, "wound check"))?;
-            fight.emit(Event::WoundCheck { who: target, face, sides: r.den, wound: face <= r.num });
-        }
+        land(fight, who, target, kind, delta, weapon, weak_point, cover)?;
     }
-    if o.immediate || o.low_stability_first && kind == Kind::Shot {
+    if o.immediate {
         settle(fight, target);
         down_checks(fight, target);
     }
     Ok(())
+}
+
+/// A hit with `delta` (≥ 0): the location, then harm through cover, armour and limbs, and any
+/// wound check (TICK-DMG-*, TICK-ARM-*).
+#[allow(clippy::too_many_arguments, reason = "one hit's inputs")]
+fn land<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    target: CombatantId,
+    kind: Kind,
+    delta: i32,
+    weapon: Weapon,
+    weak_point: bool,
+    cover: Option<super::setup::Cover>,
+) -> Result<(), FightError> {
+    let setup = fight.setup();
+    let o = &setup.options;
+    let sheet = &setup.combatants[target.index()];
+    let face = if o.torso_only || (o.melee_no_location && kind != Kind::Shot) {
+        0
+    } else {
+        fight.roll(10, Reason::new(who, "hit location"))?
+    };
+    let armour = sheet.armour_at(if face == 0 { 3 } else { face });
+    let h = attack::harm(o, weapon, delta.max(0), weak_point, cover, face, armour, sheet.body_max);
+    let wounds = i32::from(h.wound == WoundRule::Yes);
+    fight.emit(Event::Hit {
+        by: who,
+        target,
+        face: face as u8,
+        raw: h.raw,
+        slowed: h.slowed,
+        armour: h.armour.map(|(hard, resistance, held)| ArmourMet { hard, resistance, held }),
+        body: h.body,
+        trauma: h.trauma,
+        wounds,
+    });
+    if let WoundRule::Chance(r) = h.wound {
+        let face = fight.roll(r.den, Reason::new(target, "wound check"))?;
+        fight.emit(Event::WoundCheck { who: target, face, sides: r.den, wound: face <= r.num });
+    }
+    Ok(())
+}
+
+/// Applies a fighter's pending Body, Trauma and wounds, leaving effort and its p to the end of
+/// the tick.
+fn settle_damage<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, who: CombatantId) {
+    let f = fight.state().fighter(who);
+    if (f.pend_body, f.pend_trauma, f.pend_wounds) != (0, 0, 0) {
+        fight.emit(Event::Settled {
+            who,
+            body: f.pend_body,
+            trauma: f.pend_trauma,
+            wounds: f.pend_wounds,
+            effort: 0,
+            p: 0,
+        });
+    }
 }
 
 /// Applies a fighter's pending effects.
@@ -474,8 +534,7 @@ fn end_of_tick<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
         let f = fight.state().fighter(who);
         let Some(gun) = setup.combatants[who.index()].gun.as_ref() else { continue };
         if o.string_per_tick && f.fired {
-            let release = if f.string_shots >= gun.deferred_shots { f.held } else { 0 };
-            fight.emit(Event::StringClosed { who, p: gun.string_penalty + release });
+            fight.emit(Event::StringClosed { who, p: gun.string_penalty + f.held });
         } else if f.string_open && (!f.fired || f.out()) {
             fight.emit(Event::StringClosed { who, p: gun.string_penalty + f.held });
         }
