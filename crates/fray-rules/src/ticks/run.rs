@@ -533,9 +533,10 @@ fn end_of_tick<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     for who in ids() {
         let f = fight.state().fighter(who);
         let Some(gun) = setup.combatants[who.index()].gun.as_ref() else { continue };
-        if o.string_per_tick && f.fired {
-            fight.emit(Event::StringClosed { who, p: gun.string_penalty + f.held });
-        } else if f.string_open && (!f.fired || f.out()) {
+        // A string closes in the first tick with neither a shot nor a decline (or at every such
+        // tick's end under `string_penalty_scope = tick`), with any held-back shot penalty.
+        let closes = if o.string_per_tick { f.fired } else { f.string_open && (!f.fired || f.out()) };
+        if closes {
             fight.emit(Event::StringClosed { who, p: gun.string_penalty + f.held });
         }
     }
