@@ -7,8 +7,13 @@ fn main() {
     divan::main();
 }
 
-const EXAMPLES: &[&str] =
-    &["fluid/barbarian-vs-marauder", "opend6/blaster-duel", "hardboiled/bar-room-brawl", "phasesix/sword-and-shield"];
+const EXAMPLES: &[&str] = &[
+    "fluid/barbarian-vs-marauder",
+    "opend6/blaster-duel",
+    "hardboiled/bar-room-brawl",
+    "phasesix/sword-and-shield",
+    "ticks/pistol-duel",
+];
 
 #[divan::bench(args = EXAMPLES)]
 fn thousand_fights(bencher: divan::Bencher, example: &str) {

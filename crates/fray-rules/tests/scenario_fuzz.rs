@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 static EXAMPLES: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
-    let mut files: Vec<_> = ["fluid", "opend6", "hardboiled", "phasesix"]
+    let mut files: Vec<_> = ["fluid", "opend6", "hardboiled", "phasesix", "ticks"]
         .iter()
         .flat_map(|dir| std::fs::read_dir(format!("{root}/{dir}")).expect("an examples directory"))
         .map(|e| e.expect("entry").path())
@@ -107,7 +107,7 @@ proptest! {
 
     #[test]
     fn mutated_scenarios_load_or_fail_cleanly(
-        file in 0usize..16,
+        file in 0usize..32,
         mutations in prop::collection::vec(mutation(), 1..4),
         sets in prop::collection::vec((0usize..64, 0usize..8), 0..3),
         seed in any::<u64>(),
@@ -116,7 +116,7 @@ proptest! {
         let text = mutations.iter().fold(text.clone(), |t, m| apply(&t, m));
         // Options set from the command line: a listed option with its default, its alternative
         // or a wrong value.
-        let ruleset = ["opend6", "hardboiled", "phasesix"].into_iter().find(|r| name.contains(r)).unwrap_or("fluid");
+        let ruleset = ["opend6", "hardboiled", "phasesix", "ticks"].into_iter().find(|r| name.contains(r)).unwrap_or("fluid");
         let options = fray_rules::RULESETS.iter().find(|r| r.id == ruleset).expect("a ruleset").options;
         let sets: Vec<(String, String)> = sets
             .iter()

@@ -760,3 +760,67 @@ fn down_knocked_out_and_the_end() {
     assert_eq!(result.unwrap(), FightResult { outcome: Outcome::Stalemate, length: 3 });
     assert_eq!(replay::<Ticks>(&idle, &log), state);
 }
+
+/// A shooter that fires at B every tick and never declines; everyone else does nothing.
+struct Shooter;
+
+impl fray_engine::Decider<Ticks> for Shooter {
+    fn decide(
+        &mut self,
+        _setup: &Setup,
+        _state: &State,
+        who: CombatantId,
+        request: &fray_rules::ticks::Request,
+    ) -> Result<Choice, fray_engine::Pending> {
+        Ok(match request {
+            fray_rules::ticks::Request::Announce { .. } if who == A => fire(B),
+            fray_rules::ticks::Request::Announce { .. } => NOTHING,
+            _ => Choice::Yes(false),
+        })
+    }
+}
+
+#[test]
+fn exact_odds_agree_with_sampled_shots() {
+    // rule: TICK-DICE-1, TICK-DMG-5, TICK-ARM-2
+    // A snap shot with a pistol at a defender in a vest behind a table, 8 m away.
+    let text = two(
+        "gun = \"pistol\"",
+        "position = [8, 0]\narmour = [\"soft_vest\"]\ncover = { preset = \"crouch_wall\", material = \"table\" }",
+        1,
+    );
+    let s = setup(&text, &[]);
+    let exact = fray_rules::ticks::odds::odds_in_state(&s, &Ticks::initial_state(&s), A, B);
+    let mean_trauma: BigRational = exact
+        .damage_given_hit
+        .iter()
+        .map(|(_, parts, p)| {
+            p * BigRational::from_integer(parts.iter().find(|(k, _)| k == "trauma").map_or(0, |x| x.1).into())
+        })
+        .sum();
+    let n = 40_000;
+    let (mut hits, mut trauma) = (0u32, 0i64);
+    let mut fight = Fight::<Ticks, _, _, _>::new(
+        &s,
+        fray_engine::FromSource(fray_dice::seeded(7)),
+        Shooter,
+        fray_engine::FnSink(|e: &Event| match e {
+            Event::Exchange { hit: true, .. } => hits += 1,
+            Event::Hit { trauma: t, .. } => trauma += i64::from(*t),
+            _ => {}
+        }),
+    );
+    for _ in 0..n {
+        fight.restart();
+        fight.run().unwrap();
+    }
+    drop(fight);
+    use num_traits::ToPrimitive;
+    let p = exact.hit.to_f64().unwrap();
+    let sigma = (p * (1.0 - p) / f64::from(n)).sqrt();
+    let observed = f64::from(hits) / f64::from(n);
+    assert!((observed - p).abs() < 4.5 * sigma, "P(hit) exact {p}, sampled {observed}");
+    let m = mean_trauma.to_f64().unwrap();
+    let observed_t = trauma as f64 / f64::from(hits);
+    assert!((observed_t - m).abs() < 0.1 * m.max(1.0), "E[trauma | hit] exact {m}, sampled {observed_t}");
+}
