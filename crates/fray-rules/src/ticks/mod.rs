@@ -24,6 +24,9 @@ pub use setup::{Blow, Setup, Square};
 
 use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Ruleset, Sink, Tally};
 
+/// A list of combatants, inline up to eight.
+pub type Roster = smallvec::SmallVec<[CombatantId; 8]>;
+
 /// What a combatant announces for a tick (TICK-TIME-12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -147,7 +150,7 @@ pub enum Event {
     /// The announcement order was drawn (TICK-TIME-6).
     Order {
         /// Who announces, in order.
-        order: Vec<CombatantId>,
+        order: Roster,
     },
     /// An announcement.
     Announced {

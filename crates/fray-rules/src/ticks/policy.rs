@@ -227,13 +227,17 @@ pub fn illegal(setup: &Setup, state: &State, who: CombatantId, action: &Action) 
     }
 }
 
-/// The counts of each total of the delta dice, indexed by total.
-pub fn dice_counts(setup: &Setup) -> Vec<u64> {
+/// The highest total of the delta dice (d20, 2d10, 3d6).
+pub const MAX_TOTAL: usize = 20;
+
+/// The counts of each total of the delta dice, indexed by total (no allocation).
+pub fn dice_counts(setup: &Setup) -> [u64; MAX_TOTAL + 1] {
     let (count, sides) = setup.options.delta_die.dice();
-    let mut dist = vec![1u64];
+    let mut dist = [0u64; MAX_TOTAL + 1];
+    dist[0] = 1;
     for _ in 0..count {
-        let mut next = vec![0u64; dist.len() + sides as usize];
-        for (s, &w) in dist.iter().enumerate() {
+        let mut next = [0u64; MAX_TOTAL + 1];
+        for (s, &w) in dist.iter().enumerate().filter(|(_, w)| **w > 0) {
             for f in 1..=sides as usize {
                 next[s + f] += w;
             }
@@ -241,6 +245,28 @@ pub fn dice_counts(setup: &Setup) -> Vec<u64> {
         dist = next;
     }
     dist
+}
+
+/// Outcomes of two delta rolls with `a` and `d` added: (attacker wins, ties, all), as counts of
+/// equally likely face pairs.
+pub fn beats(counts: &[u64; MAX_TOTAL + 1], a: i32, d: i32) -> (u64, u64, u64) {
+    // below[k]: weight of defender totals < k.
+    let mut below = [0u64; MAX_TOTAL + 2];
+    for k in 0..=MAX_TOTAL {
+        below[k + 1] = below[k] + counts[k];
+    }
+    let total = below[MAX_TOTAL + 1];
+    let (mut win, mut tie) = (0, 0);
+    for (x, &wx) in counts.iter().enumerate().filter(|(_, w)| **w > 0) {
+        // The defender's y wins for the attacker when y + d < x + a, i.e. y < x + a − d.
+        let limit = (x as i32 + a - d).clamp(0, MAX_TOTAL as i32 + 1) as usize;
+        win += wx * below[limit];
+        let y = x as i32 + a - d;
+        if (0..=MAX_TOTAL as i32).contains(&y) {
+            tie += wx * counts[y as usize];
+        }
+    }
+    (win, tie, total * total)
 }
 
 /// P(the attacker's `a` beats the defender's roll) as (favourable, total) (TICK-MELEE-10,
@@ -312,11 +338,17 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
         }
         Request::Decline { target, a } => {
             let pen = setup.combatants[who.index()].gun.as_ref().map_or(0, |g| g.penetration);
-            let (win, total) = p_win(setup, state, target, Kind::Shot, pen, a);
             let decline = match setup.options.decline_policy {
                 1 => false,
-                2 => 3 * win < total,
-                _ => win == 0,
+                2 => {
+                    let (win, total) = p_win(setup, state, target, Kind::Shot, pen, a);
+                    3 * win < total
+                }
+                // Hopeless: even the defender's least total (every die a 1) is not below A.
+                _ => {
+                    let least = setup.options.delta_die.dice().0 as i32;
+                    a <= least + defence_numbers(setup, state, target, Kind::Shot, pen).total
+                }
             };
             Choice::Yes(decline)
         }
@@ -399,17 +431,8 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
             let good = || {
                 let a = shot_numbers(setup, state, who, t, false).total;
                 let d = defence_numbers(setup, state, t, Kind::Shot, gun.penetration).total;
-                let counts = dice_counts(setup);
-                let total: u64 = counts.iter().sum();
-                let mut win = 0;
-                for (x, wx) in counts.iter().enumerate() {
-                    for (y, wy) in counts.iter().enumerate() {
-                        if x as i32 + a > y as i32 + d {
-                            win += wx * wy;
-                        }
-                    }
-                }
-                3 * win >= total * total
+                let (win, _, all) = beats(&dice_counts(setup), a, d);
+                3 * win >= all
             };
             match policy.fire() {
                 1 if ready_ok => fire,

@@ -16,7 +16,8 @@ pub fn run<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>
         fight.emit(Event::Ended { result });
         return Ok(result);
     }
-    let mut order: Vec<CombatantId> = Vec::with_capacity(n);
+    let mut order = super::Roster::new();
+    let mut rest = super::Roster::new();
     for tick in 1..=setup.options.tick_cap {
         fight.emit(Event::TickStarted { tick });
         // (1) Announcements, in a seeded random order or the roster's (TICK-TIME-5/6).
@@ -57,7 +58,7 @@ pub fn run<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>
             moves(fight, &order)?;
         }
         // (5) Every other action. Shots in ascending p under `firearm_initiative`.
-        let mut rest = order.clone();
+        rest.clone_from(&order);
         if setup.options.low_stability_first {
             rest.sort_by_key(|&c| {
                 let shooting =
