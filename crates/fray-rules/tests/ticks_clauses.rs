@@ -259,7 +259,7 @@ fn announcement_and_resolution_order() {
     let faces = [1, 20, 1, 20];
     // The order die swaps: B announces first, and B's shot resolves first.
     let (log, _, _) = run_with(&s, &faces, script(&entries), true);
-    assert!(log.contains(&Event::Order { order: vec![B, A] }));
+    assert!(log.contains(&Event::Order { order: [B, A].into_iter().collect() }));
     let shooters: Vec<CombatantId> = log
         .iter()
         .filter_map(|e| match e {
@@ -385,7 +385,7 @@ fn the_announcement_order_has_its_own_stream() {
             .0
             .iter()
             .filter_map(|e| match e {
-                Event::Order { order } => Some(order.clone()),
+                Event::Order { order } => Some(order.to_vec()),
                 _ => None,
             })
             .collect();
