@@ -74,6 +74,10 @@ fn fights_are_byte_identical_and_sims_thread_independent() {
 fn check_rules_odds_and_errors() {
     let text = ok(&fray(&["check", RIFLE]));
     assert!(text.contains("ruleset ticks") && text.contains("2 cover square(s)"), "{text}");
+    // The recovery table, corrected or as the draft printed it.
+    assert!(text.contains("    14  11   8   6   4   2   1     7"), "{text}");
+    let printed = ok(&fray(&["check", RIFLE, "--set", "stability_recovery=printed_table"]));
+    assert!(printed.contains("    14  11   9   6   4   2   1     7"), "{printed}");
     let rules = ok(&fray(&["rules", "ticks"]));
     assert!(rules.contains("stability_recovery") && rules.contains("TICK-STAB-5"), "{rules}");
     // Sam's snap shot: 1 + 5 + 0 − 10 against Vic's evade 6, a d20 each: 9/80.

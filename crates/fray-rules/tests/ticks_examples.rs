@@ -111,6 +111,69 @@ fn t_ex_1_the_recovery_table() {
     assert!(log.contains(&Event::Recovered { who: SAM, from: 14, to: 11 }));
 }
 
+/// The catalogue's corrected table: p after 1–6 ticks and ticks to 0, rows 1–30.
+const TABLE: [[i32; 7]; 30] = [
+    [0, 0, 0, 0, 0, 0, 1],
+    [1, 0, 0, 0, 0, 0, 2],
+    [2, 1, 0, 0, 0, 0, 3],
+    [2, 1, 0, 0, 0, 0, 3],
+    [3, 2, 1, 0, 0, 0, 4],
+    [4, 2, 1, 0, 0, 0, 4],
+    [5, 3, 2, 1, 0, 0, 5],
+    [6, 4, 2, 1, 0, 0, 5],
+    [6, 4, 2, 1, 0, 0, 5],
+    [7, 5, 3, 2, 1, 0, 6],
+    [8, 6, 4, 2, 1, 0, 6],
+    [9, 6, 4, 2, 1, 0, 6],
+    [10, 7, 5, 3, 2, 1, 7],
+    [11, 8, 6, 4, 2, 1, 7],
+    [12, 9, 6, 4, 2, 1, 7],
+    [12, 9, 6, 4, 2, 1, 7],
+    [13, 10, 7, 5, 3, 2, 8],
+    [14, 11, 8, 6, 4, 2, 8],
+    [15, 12, 9, 6, 4, 2, 8],
+    [16, 12, 9, 6, 4, 2, 8],
+    [17, 13, 10, 7, 5, 3, 9],
+    [18, 14, 11, 8, 6, 4, 9],
+    [19, 15, 12, 9, 6, 4, 9],
+    [20, 16, 12, 9, 6, 4, 9],
+    [20, 16, 12, 9, 6, 4, 9],
+    [21, 17, 13, 10, 7, 5, 10],
+    [22, 18, 14, 11, 8, 6, 10],
+    [23, 19, 15, 12, 9, 6, 10],
+    [24, 20, 16, 12, 9, 6, 10],
+    [25, 20, 16, 12, 9, 6, 10],
+];
+
+#[test]
+fn the_corrected_and_the_printed_recovery_tables() {
+    // rule: TICK-STAB-2, TICK-STAB-3, TICK-STAB-5
+    let mut differences = 0;
+    for (i, row) in TABLE.iter().enumerate() {
+        let p = i as i32 + 1;
+        for k in 1..=6u32 {
+            assert_eq!(recover_ticks(p, k), row[k as usize - 1], "p {p} after {k}");
+            if p <= 20 && printed_table(p, k) != recover_ticks(p, k) {
+                differences += 1;
+            }
+        }
+        assert_eq!((1..).find(|&k| recover_ticks(p, k) == 0), Some(row[6] as u32), "p {p} to 0");
+    }
+    assert_eq!(differences, 1);
+    // Rounding √p up or to nearest would break 19 and 12 of the 20 printed rows.
+    let printed_rows_broken = |step: fn(i32) -> i32| {
+        (1..=20).filter(|&p| (1..=6u32).any(|k| (0..k).fold(p, |x, _| x - step(x)) != printed_table(p, k))).count()
+    };
+    let up = printed_rows_broken(|x| if x <= 0 { 0 } else { (f64::from(x).sqrt().ceil() as i32).min(x) });
+    let nearest = printed_rows_broken(|x| if x <= 0 { 0 } else { (f64::from(x).sqrt().round() as i32).min(x) });
+    assert_eq!((up, nearest), (19, 12));
+    // `fray check` shows the table a scenario's options give.
+    let formula = fray_rules::ticks::front::recovery_table(false);
+    let printed = fray_rules::ticks::front::recovery_table(true);
+    assert!(formula.contains("    14  11   8   6   4   2   1     7"), "{formula}");
+    assert!(printed.contains("    14  11   9   6   4   2   1     7"), "{printed}");
+}
+
 #[test]
 fn t_ex_2_pistol_snap_shots_and_a_firing_string() {
     // rule: TICK-GUN-3, TICK-GUN-4, TICK-GUN-5, TICK-DEF-2, TICK-DEF-4, TICK-DEF-6, TICK-DMG-1, TICK-DMG-3, TICK-DMG-6

@@ -462,6 +462,26 @@ impl TicksScenario {
     }
 }
 
+/// The Stability Recovery table (TICK-STAB-2/3): p after 1–6 idle ticks and the ticks to reach 0,
+/// for p from 1 to 30; under `stability_recovery = printed_table` the draft's printed cell (14
+/// after 2 ticks: 9) for rows 1–20 (TICK-STAB-5).
+pub fn recovery_table(printed: bool) -> String {
+    let mut out = format!(
+        "stability recovery ({}): p after 1–6 ticks, and ticks to 0\n     p   1   2   3   4   5   6  to 0\n",
+        if printed { "the draft's printed table, rows 1–20" } else { "p − ⌊√p⌋ each tick" }
+    );
+    for p in 1..=30 {
+        out += &format!("  {p:>4}");
+        for k in 1..=6 {
+            let v = if printed && p <= 20 { super::printed_table(p, k) } else { super::recover_ticks(p, k) };
+            out += &format!(" {v:>3}");
+        }
+        let to_zero = (1..).find(|&k| super::recover_ticks(p, k) == 0).unwrap_or(0);
+        out += &format!(" {to_zero:>5}\n");
+    }
+    out
+}
+
 impl Scenario for TicksScenario {
     fn ruleset(&self) -> &'static str {
         Ticks::ID
@@ -522,6 +542,7 @@ impl Scenario for TicksScenario {
                 c.cover.map_or(String::new(), |cv| format!(" in {}% cover (res {})", cv.rating, cv.resistance)),
             );
         }
+        out += &recovery_table(setup.options.printed_table);
         out
     }
 
