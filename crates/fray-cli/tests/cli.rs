@@ -1,13 +1,11 @@
 //! The `fray` binary end to end: output shapes scripts rely on, exit codes, and every icepool
 //! reference distribution reproduced through `fray odds --json`.
 
+mod common;
+use common::fray;
+
 use serde_json::Value as Json;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn fray(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fray")).args(args).output().expect("fray runs")
-}
 
 fn json(args: &[&str]) -> Json {
     let out = fray(args);

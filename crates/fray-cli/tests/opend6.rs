@@ -1,33 +1,13 @@
 //! `fray` end to end on the `opend6` examples: fight, sim, check, rules, odds, people and
 //! physical dice at the table.
 
+mod common;
+use common::{fray, fray_with_input, ok};
+
 use serde_json::Value as Json;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
 
 const DUEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/opend6/blaster-duel.toml");
 const GROUP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/opend6/mixed-group.toml");
-
-fn fray(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fray")).args(args).output().expect("fray runs")
-}
-
-fn fray_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("fray runs");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn ok(out: &Output) -> String {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
 
 fn temp(text: &str, name: &str) -> std::path::PathBuf {
     let path = std::env::temp_dir().join(format!("fray-opend6-{}-{name}.toml", std::process::id()));

@@ -1,33 +1,13 @@
 //! `fray` end to end on the `phasesix` examples.
 
+mod common;
+use common::{fray, fray_with_input, ok};
+
 use serde_json::Value as Json;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
 
 const DUEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/phasesix/sword-and-shield.toml");
 const FIREFIGHT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/phasesix/firefight.toml");
 const GRENADE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/phasesix/grenade.toml");
-
-fn fray(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fray")).args(args).output().expect("fray runs")
-}
-
-fn fray_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("fray runs");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn ok(out: &Output) -> String {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
 
 #[test]
 fn fights_are_byte_identical_and_sims_thread_independent() {

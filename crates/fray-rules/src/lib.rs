@@ -64,7 +64,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-use fray_engine::{Dice, FightError, FightResult};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Outcome, Ruleset};
 use scenario::ScenarioError;
 
 /// One event of a fight, rendered for a person and for a script.
@@ -218,4 +218,46 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn
             ))
         }
     }
+}
+
+/// How a fight ended, as the logs say it: "<side> win", "mutual destruction" or "stalemate at the
+/// cap".
+pub fn outcome_text(sides: &[String], result: &FightResult) -> String {
+    match result.outcome {
+        Outcome::Side(side) => format!("{} win", sides[side.index()]),
+        Outcome::Mutual => "mutual destruction".to_owned(),
+        Outcome::Stalemate => "stalemate at the cap".to_owned(),
+    }
+}
+
+/// The ids of the combatants named in `humans` (names not in the roster are ignored).
+pub fn human_ids<'a>(roster: impl Iterator<Item = &'a str> + Clone, humans: &[String]) -> Vec<CombatantId> {
+    humans.iter().filter_map(|h| roster.clone().position(|name| name == h)).map(|i| CombatantId(i as u16)).collect()
+}
+
+/// `fights` simulated fights of ruleset `R` in one reused fight state (no allocation between
+/// fights), answered by `decider`, each tallied into `ledger`; `ended` picks a fight's end out of
+/// its events.
+pub fn simulate<R: Ruleset, D: Dice, P: Decider<R>>(
+    setup: &R::Setup,
+    dice: D,
+    decider: P,
+    fights: u64,
+    ledger: &mut fray_sim::Ledger,
+    ended: fn(&R::Event) -> Option<FightResult>,
+) -> Result<(), FightError> {
+    let sink = FnSink(|event: &R::Event| {
+        if let Some(tally) = R::tally(event) {
+            ledger.tally(tally);
+        }
+        if let Some(result) = ended(event) {
+            ledger.finish(result);
+        }
+    });
+    let mut fight = Fight::<R, _, _, _>::new(setup, dice, decider, sink);
+    for _ in 0..fights {
+        fight.restart();
+        fight.run()?;
+    }
+    Ok(())
 }

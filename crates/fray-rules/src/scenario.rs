@@ -81,3 +81,29 @@ impl fmt::Display for ScenarioError {
 }
 
 impl std::error::Error for ScenarioError {}
+
+/// Applies a scenario's `[rules.options]` and then the `--set` overrides with a ruleset's setter
+/// (`set(name, value)`). A bad option in the file is reported at its name (an unknown option) or
+/// its value; a bad `--set` names itself.
+pub fn apply_options(
+    file: &str,
+    text: &str,
+    in_file: &std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<toml::Value>>,
+    sets: &[(String, String)],
+    mut set: impl FnMut(&str, &str) -> Result<(), String>,
+) -> Result<(), ScenarioError> {
+    for (name, value) in in_file {
+        let text_value = match value.get_ref() {
+            toml::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        set(name.get_ref(), &text_value).map_err(|message| {
+            let span = if message.starts_with("unknown option") { name.span() } else { value.span() };
+            ScenarioError::at(file, text, span, message)
+        })?;
+    }
+    for (name, value) in sets {
+        set(name, value).map_err(|message| ScenarioError::whole("--set", format!("{name}={value}: {message}")))?;
+    }
+    Ok(())
+}

@@ -6,8 +6,7 @@ use super::setup::{DefenceSkill, Setup};
 use super::{CheckKind, Choice, Condition, DeclaredAttack, Event, Fluid, Intent, List, Plan, Request, State};
 use crate::{Line, Prompt, Scenario};
 use fray_engine::{
-    CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Outcome, Pending, PerCombatant, Ruleset,
-    stream_key,
+    CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Pending, PerCombatant, Ruleset, stream_key,
 };
 use fray_sim::{Ledger, Simulate};
 use serde_json::json;
@@ -334,11 +333,7 @@ impl FluidScenario {
             };
             format!("[{}] natural {}{crit} {:+}", faces.join(","), roll.natural, check.bonus)
         };
-        let outcome = |result: &FightResult| match result.outcome {
-            Outcome::Side(side) => format!("{} win", self.0.sides[side.index()]),
-            Outcome::Mutual => "mutual destruction".to_owned(),
-            Outcome::Stalemate => "stalemate at the cap".to_owned(),
-        };
+        let outcome = |result: &FightResult| crate::outcome_text(&self.0.sides, result);
         let (text, json) = match event {
             Event::RoundStarted { round } => (
                 Some(format!("— round {round} (t = {} s) —", (round - 1) * 3)),
@@ -592,11 +587,7 @@ impl Scenario for FluidScenario {
         ask: &mut dyn FnMut(&Prompt) -> usize,
         out: &mut dyn FnMut(&Line),
     ) -> Result<FightResult, FightError> {
-        let humans: Vec<CombatantId> = humans
-            .iter()
-            .filter_map(|h| self.0.combatants.iter().position(|c| &c.id == h))
-            .map(|i| CombatantId(i as u16))
-            .collect();
+        let humans = crate::human_ids(self.0.combatants.iter().map(|c| c.id.as_str()), humans);
         let table = Table { scenario: self, humans, ask };
         let sink = FnSink(|event: &Event| out(&self.line(event)));
         match seed.filter(|_| self.0.options.dice_per_combatant) {

@@ -140,21 +140,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
     let err = |span: std::ops::Range<usize>, message: String| ScenarioError::at(file, text, span, message);
 
     let mut options = Options::default();
-    for (name, value) in &parsed.rules.options {
-        let text_value = match value.get_ref() {
-            toml::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
-        options.set(name.get_ref(), &text_value).map_err(|message| {
-            let span = if message.starts_with("unknown option") { name.span() } else { value.span() };
-            err(span, message)
-        })?;
-    }
-    for (name, value) in sets {
-        options
-            .set(name, value)
-            .map_err(|message| ScenarioError::whole("--set", format!("{name}={value}: {message}")))?;
-    }
+    crate::scenario::apply_options(file, text, &parsed.rules.options, sets, |n, v| options.set(n, v))?;
     let max_rounds = match &parsed.rules.max_rounds {
         Some(cap) if *cap.get_ref() == 0 => return Err(err(cap.span(), "expected a round cap of at least 1".into())),
         Some(cap) => *cap.get_ref(),

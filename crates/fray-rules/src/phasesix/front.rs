@@ -5,7 +5,7 @@ use super::policy::{Ai, ai_choice, illegal, illegal_reaction};
 use super::setup::{Mode, Setup};
 use super::{Act, Choice, Event, Hand, PhaseSix, Reaction, Request, Special, State};
 use crate::{Line, Prompt, Scenario};
-use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Outcome, Pending, Pos, Ruleset};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Pending, Pos, Ruleset};
 use fray_sim::{Ledger, Simulate};
 use serde_json::json;
 
@@ -25,20 +25,8 @@ impl Simulate for PhaseSixScenario {
     }
 
     fn run_batch(&self, dice: &mut fray_sim::BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError> {
-        let sink = FnSink(|event: &Event| {
-            if let Some(tally) = PhaseSix::tally(event) {
-                ledger.tally(tally);
-            }
-            if let Event::Ended { result } = event {
-                ledger.finish(*result);
-            }
-        });
-        let mut fight = Fight::<PhaseSix, _, _, _>::new(&self.0, fray_engine::FromSource(dice), Ai, sink);
-        for _ in 0..fights {
-            fight.restart();
-            fight.run()?;
-        }
-        Ok(())
+        let ended = |e: &Event| if let Event::Ended { result } = e { Some(*result) } else { None };
+        crate::simulate::<PhaseSix, _, _>(&self.0, fray_engine::FromSource(dice), Ai, fights, ledger, ended)
     }
 }
 
@@ -219,11 +207,7 @@ impl PhaseSixScenario {
     /// One event as a line of the blow-by-blow log and as JSON.
     pub fn line(&self, event: &Event) -> Line {
         let n = |who: &CombatantId| self.name(*who).to_owned();
-        let outcome = |result: &FightResult| match result.outcome {
-            Outcome::Side(side) => format!("{} win", self.0.sides[side.index()]),
-            Outcome::Mutual => "mutual destruction".to_owned(),
-            Outcome::Stalemate => "stalemate at the cap".to_owned(),
-        };
+        let outcome = |result: &FightResult| crate::outcome_text(&self.0.sides, result);
         let (text, json) = match event {
             Event::Initiative { who, dice, score } => (
                 Some(format!("{} initiative: [{}] → {score}", n(who), totals_text(dice))),
@@ -462,11 +446,7 @@ impl Scenario for PhaseSixScenario {
         ask: &mut dyn FnMut(&Prompt) -> usize,
         out: &mut dyn FnMut(&Line),
     ) -> Result<FightResult, FightError> {
-        let humans: Vec<CombatantId> = humans
-            .iter()
-            .filter_map(|h| self.0.combatants.iter().position(|c| &c.name == h))
-            .map(|i| CombatantId(i as u16))
-            .collect();
+        let humans = crate::human_ids(self.0.combatants.iter().map(|c| c.name.as_str()), humans);
         let table = Table { scenario: self, humans, ask };
         let sink = FnSink(|event: &Event| out(&self.line(event)));
         Fight::<PhaseSix, _, _, _>::new(&self.0, dice, table, sink).run()

@@ -5,7 +5,7 @@ use super::policy::{Ai, ai_choice, illegal};
 use super::setup::{Blow, Setup, Square, chebyshev};
 use super::{Action, Choice, Event, Kind, Request, State, Ticks};
 use crate::{Line, Prompt, Scenario};
-use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Outcome, Pending, Ruleset};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Pending, Ruleset};
 use fray_sim::{Ledger, Simulate};
 use serde_json::json;
 
@@ -25,23 +25,11 @@ impl Simulate for TicksScenario {
     }
 
     fn run_batch(&self, dice: &mut fray_sim::BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError> {
-        let sink = FnSink(|event: &Event| {
-            if let Some(tally) = Ticks::tally(event) {
-                ledger.tally(tally);
-            }
-            if let Event::Ended { result } = event {
-                ledger.finish(*result);
-            }
-        });
         // The batch's announcement orders come from their own stream, seeded from the batch's.
         let order_seed = dice.next_u64();
         let dice = OrderStream::new(fray_engine::FromSource(dice), Some(order_seed));
-        let mut fight = Fight::<Ticks, _, _, _>::new(&self.0, dice, Ai, sink);
-        for _ in 0..fights {
-            fight.restart();
-            fight.run()?;
-        }
-        Ok(())
+        let ended = |e: &Event| if let Event::Ended { result } = e { Some(*result) } else { None };
+        crate::simulate::<Ticks, _, _>(&self.0, dice, Ai, fights, ledger, ended)
     }
 }
 
@@ -239,11 +227,7 @@ impl TicksScenario {
     /// One event as a line of the blow-by-blow log and as JSON.
     pub fn line(&self, event: &Event) -> Line {
         let n = |who: &CombatantId| self.name(*who).to_owned();
-        let outcome = |result: &FightResult| match result.outcome {
-            Outcome::Side(side) => format!("{} win", self.0.sides[side.index()]),
-            Outcome::Mutual => "mutual destruction".to_owned(),
-            Outcome::Stalemate => "stalemate at the cap".to_owned(),
-        };
+        let outcome = |result: &FightResult| crate::outcome_text(&self.0.sides, result);
         let faces = |f: &[u8; 3]| f.iter().filter(|x| **x > 0).map(u8::to_string).collect::<Vec<_>>().join(" ");
         let (text, json) = match event {
             Event::TickStarted { tick } => (
@@ -558,11 +542,7 @@ impl Scenario for TicksScenario {
         ask: &mut dyn FnMut(&Prompt) -> usize,
         out: &mut dyn FnMut(&Line),
     ) -> Result<FightResult, FightError> {
-        let humans: Vec<CombatantId> = humans
-            .iter()
-            .filter_map(|h| self.0.combatants.iter().position(|c| &c.name == h))
-            .map(|i| CombatantId(i as u16))
-            .collect();
+        let humans = crate::human_ids(self.0.combatants.iter().map(|c| c.name.as_str()), humans);
         let table = Table { scenario: self, humans, ask };
         let mut state = Ticks::initial_state(&self.0);
         let sink = FnSink(|event: &Event| {

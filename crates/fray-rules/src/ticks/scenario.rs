@@ -325,21 +325,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         })
     };
     let mut options = Options::default();
-    for (name, value) in &parsed.rules.options {
-        let text_value = match value.get_ref() {
-            toml::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
-        options.set(name.get_ref(), &text_value).map_err(|message| {
-            let span = if message.starts_with("unknown option") { name.span() } else { value.span() };
-            err(span, message)
-        })?;
-    }
-    for (name, value) in sets {
-        options
-            .set(name, value)
-            .map_err(|message| ScenarioError::whole("--set", format!("{name}={value}: {message}")))?;
-    }
+    crate::scenario::apply_options(file, text, &parsed.rules.options, sets, |n, v| options.set(n, v))?;
     let mut blows = ATTACK_TYPES;
     match (&parsed.rules.attack_types, options.custom_melee) {
         (Some(t), true) => {

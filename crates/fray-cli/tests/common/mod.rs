@@ -1,0 +1,29 @@
+//! Running the `fray` binary from the end-to-end tests.
+#![allow(dead_code, reason = "each test binary uses the helpers it needs")]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `fray` with these arguments.
+pub fn fray(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fray")).args(args).output().expect("fray runs")
+}
+
+/// Runs `fray` with these arguments and `input` on its standard input.
+pub fn fray_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fray runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// The standard output of a run that must have succeeded.
+pub fn ok(out: &Output) -> String {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
