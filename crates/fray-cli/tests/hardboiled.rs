@@ -1,7 +1,7 @@
 //! `fray` end to end on the `hardboiled` examples.
 
 mod common;
-use common::{fray, fray_with_input, ok};
+use common::{fray, fray_with_input, ok, sim_json};
 
 use serde_json::Value as Json;
 
@@ -14,22 +14,7 @@ fn fights_are_byte_identical_and_sims_thread_independent() {
     let a = ok(&fray(&["fight", GANG, "--seed", "8"]));
     assert_eq!(a, ok(&fray(&["fight", GANG, "--seed", "8"])));
     assert!(a.contains("max HP: Action") && a.contains("combat ends after"), "{a}");
-    let run = |threads: &str| {
-        let mut doc: Json = serde_json::from_str(&ok(&fray(&[
-            "sim",
-            GUNFIGHT,
-            "-n",
-            "3000",
-            "--seed",
-            "4",
-            "--threads",
-            threads,
-            "--json",
-        ])))
-        .unwrap();
-        doc.as_object_mut().unwrap().remove("fights_per_second");
-        doc
-    };
+    let run = |threads: &str| sim_json(GUNFIGHT, "3000", "4", threads);
     let one = run("1");
     assert_eq!(one, run("2"));
     assert_eq!(one["fights"], 3000);

@@ -2,7 +2,7 @@
 //! physical dice at the table.
 
 mod common;
-use common::{fray, fray_with_input, ok};
+use common::{fray, fray_with_input, ok, sim_json};
 
 use serde_json::Value as Json;
 
@@ -51,22 +51,7 @@ fn fights_are_byte_identical_for_a_seed_and_json_has_a_header() {
 
 #[test]
 fn sim_numbers_do_not_depend_on_threads() {
-    let run = |threads: &str| {
-        let mut doc: Json = serde_json::from_str(&ok(&fray(&[
-            "sim",
-            GROUP,
-            "-n",
-            "3000",
-            "--seed",
-            "9",
-            "--threads",
-            threads,
-            "--json",
-        ])))
-        .unwrap();
-        doc.as_object_mut().unwrap().remove("fights_per_second");
-        doc
-    };
+    let run = |threads: &str| sim_json(GROUP, "3000", "9", threads);
     let one = run("1");
     assert_eq!(one, run("2"));
     assert_eq!(one["fights"], 3000);

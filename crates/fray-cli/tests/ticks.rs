@@ -1,7 +1,7 @@
 //! `fray` end to end on the `ticks` examples.
 
 mod common;
-use common::{fray, fray_with_input, ok};
+use common::{fray, fray_with_input, ok, sim_json};
 
 use serde_json::Value as Json;
 
@@ -18,22 +18,7 @@ fn fights_are_byte_identical_and_sims_thread_independent() {
         assert!(a.contains("— tick 1 (0.5 s) —") && a.contains("[end of tick 1:") && a.contains(" effort "), "{a}");
         assert!(a.contains("combat ends after"), "{a}");
     }
-    let run = |threads: &str| {
-        let mut doc: Json = serde_json::from_str(&ok(&fray(&[
-            "sim",
-            DUEL,
-            "-n",
-            "3000",
-            "--seed",
-            "4",
-            "--threads",
-            threads,
-            "--json",
-        ])))
-        .unwrap();
-        doc.as_object_mut().unwrap().remove("fights_per_second");
-        doc
-    };
+    let run = |threads: &str| sim_json(DUEL, "3000", "4", threads);
     let one = run("1");
     assert_eq!(one, run("2"));
     assert_eq!(one["fights"], 3000);

@@ -261,3 +261,16 @@ pub fn simulate<R: Ruleset, D: Dice, P: Decider<R>>(
     }
     Ok(())
 }
+
+/// Asks a person to pick one of labelled `choices` (`Pending` when there are none).
+pub fn ask_person<C>(
+    ask: &mut dyn FnMut(&Prompt) -> usize,
+    who: &str,
+    question: String,
+    choices: Vec<(String, C)>,
+) -> Result<C, fray_engine::Pending> {
+    let labels: Vec<String> = choices.iter().map(|(label, _)| label.clone()).collect();
+    let prompt = Prompt { who: who.to_owned(), question, options: labels };
+    let pick = ask(&prompt).min(choices.len().saturating_sub(1));
+    choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(fray_engine::Pending)
+}

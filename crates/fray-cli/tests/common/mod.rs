@@ -27,3 +27,11 @@ pub fn ok(out: &Output) -> String {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout.clone()).unwrap()
 }
+
+/// `fray sim FILE -n N --seed S --threads T --json`, parsed, without the timing (which varies).
+pub fn sim_json(file: &str, n: &str, seed: &str, threads: &str) -> serde_json::Value {
+    let out = ok(&fray(&["sim", file, "-n", n, "--seed", seed, "--threads", threads, "--json"]));
+    let mut doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    doc.as_object_mut().unwrap().remove("fights_per_second");
+    doc
+}

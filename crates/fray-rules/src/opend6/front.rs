@@ -117,10 +117,7 @@ impl Decider<OpenD6> for Table<'_> {
             return Ok(ai_choice(setup, state, who, request));
         }
         let (question, choices) = self.scenario.prompt(state, who, request);
-        let labels: Vec<String> = choices.iter().map(|(label, _)| label.clone()).collect();
-        let prompt = Prompt { who: self.scenario.name(who).to_owned(), question, options: labels };
-        let pick = (self.ask)(&prompt).min(choices.len().saturating_sub(1));
-        choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(Pending)
+        crate::ask_person(self.ask, self.scenario.name(who), question, choices)
     }
 
     /// People are asked about points and early resumes only when they have something to spend.
