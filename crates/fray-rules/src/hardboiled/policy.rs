@@ -51,6 +51,16 @@ pub fn activity_weapon() -> &'static Weapon {
     &ACTIVITY
 }
 
+/// Whether `who` can attack `target` with `weapon` from where it stands (no message built).
+pub fn in_reach(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, weapon: &Weapon) -> bool {
+    let d = state.distance(who, target);
+    if weapon.ranged {
+        attack::band(&setup.options, d, weapon.range_m).is_some()
+    } else {
+        d <= setup.options.melee_reach_m + 1e-9
+    }
+}
+
 /// Why `who` cannot attack `target` with `weapon` from where it stands, if it cannot.
 pub fn out_of_reach(
     setup: &Setup,
@@ -59,14 +69,15 @@ pub fn out_of_reach(
     target: CombatantId,
     weapon: &Weapon,
 ) -> Option<String> {
-    let d = state.distance(who, target);
-    if weapon.ranged {
-        attack::band(&setup.options, d, weapon.range_m)
-            .is_none()
-            .then(|| format!("{:.1} m is beyond the {}'s reach (2 × {} m)", d, weapon.name, weapon.range_m))
-    } else {
-        (d > setup.options.melee_reach_m + 1e-9).then(|| format!("{d:.1} m is out of melee reach"))
+    if in_reach(setup, state, who, target, weapon) {
+        return None;
     }
+    let d = state.distance(who, target);
+    Some(if weapon.ranged {
+        format!("{:.1} m is beyond the {}'s reach (2 × {} m)", d, weapon.name, weapon.range_m)
+    } else {
+        format!("{d:.1} m is out of melee reach")
+    })
 }
 
 /// Why a declared intent can no longer be carried out (USR-ROUND-4), if it cannot.
@@ -229,7 +240,7 @@ fn plan(setup: &Setup, state: &State, who: CombatantId) -> Option<Act> {
     let fists = fists(setup, state, who);
     let w = weapon(setup, state, who, fists);
     let attack = Act::Attack { target, fists, called: called(setup, state, who, target, w.ranged), off_balance: false };
-    if out_of_reach(setup, state, who, target, w).is_none() {
+    if in_reach(setup, state, who, target, w) {
         return Some(attack);
     }
     let staying = policy_name(setup, who, 3) == "stay" && state.fighter(who).in_cover;
@@ -265,15 +276,11 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     }
     let Some(target) = choose_target(setup, state, who) else { return Act::End };
     let w = weapon(setup, state, who, fists);
-    if attacks_left > 0 && out_of_reach(setup, state, who, target, w).is_none() {
+    if attacks_left > 0 && in_reach(setup, state, who, target, w) {
         return Act::Attack { target, fists, called: called(setup, state, who, target, w.ranged), off_balance: false };
     }
     let staying = policy_name(setup, who, 3) == "stay" && x.in_cover;
-    if can_move
-        && !staying
-        && policy_name(setup, who, 5) == "close"
-        && out_of_reach(setup, state, who, target, w).is_some()
-    {
+    if can_move && !staying && policy_name(setup, who, 5) == "close" && !in_reach(setup, state, who, target, w) {
         let to = toward(setup, state, who, target, w);
         if to.distance(x.pos) > 1e-9 {
             return Act::Move(to);

@@ -85,8 +85,8 @@ pub(super) fn run<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         if let Some(r) = end_check(fight, &mut ended, round) {
             return Ok(r);
         }
-        let order = fight.state().order.clone();
-        for who in order {
+        for k in 0..fight.state().order.len() {
+            let who = fight.state().order[k];
             turn(fight, &mut ended, who)?;
             if let Some(r) = ended {
                 return Ok(r);
@@ -175,9 +175,9 @@ fn initiative<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D,
 
 /// Round-start checks, participant by participant in initiative order (P6-COND-7).
 fn round_start<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>) -> Result<(), FightError> {
-    let order = fight.state().order.clone();
     let bleeding_first = fight.setup().options.bleeding_first;
-    for who in order {
+    for k in 0..fight.state().order.len() {
+        let who = fight.state().order[k];
         if fight.state().fighter(who).dead {
             continue;
         }
@@ -406,12 +406,12 @@ pub(super) fn main_weapon(setup: &super::Setup, who: CombatantId) -> Option<&Wea
 }
 
 /// The weapon an attack uses.
-pub(super) fn weapon_of(setup: &super::Setup, who: CombatantId, hand: Hand) -> (Weapon, Option<usize>) {
+pub(super) fn weapon_of(setup: &super::Setup, who: CombatantId, hand: Hand) -> (&Weapon, Option<usize>) {
     let s = &setup.combatants[who.index()];
     match hand {
-        Hand::Main => s.main_hand.map_or_else(|| (s.unarmed(), None), |i| (s.weapons[i].clone(), Some(i))),
-        Hand::Off => s.off_hand.map_or_else(|| (s.unarmed(), None), |i| (s.weapons[i].clone(), Some(i))),
-        Hand::Unarmed => (s.unarmed(), None),
+        Hand::Main => s.main_hand.map_or((&s.fists, None), |i| (&s.weapons[i], Some(i))),
+        Hand::Off => s.off_hand.map_or((&s.fists, None), |i| (&s.weapons[i], Some(i))),
+        Hand::Unarmed => (&s.fists, None),
     }
 }
 
@@ -553,7 +553,7 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     });
     // Coup de grâce (P6-SPECIAL-11/12).
     if special == Special::Coup {
-        return coup(fight, ended, who, target, successes, &w);
+        return coup(fight, ended, who, target, successes, w);
     }
     let sleeping = fight.state().fighter(target).sleeping;
     // Reactions (P6-REACT-*), by the target, after the roll, before the result.
@@ -758,7 +758,7 @@ fn cover<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         let value = if options.cover_modifiers { value + poisoned } else { value };
         let crit_totals = pool(fight, target, "cover", crits.len() as i32, Some(value))?;
         let normal_totals = pool(fight, target, "cover", i32::from(normals), Some(value))?;
-        let crit_hits: Vec<bool> = crit_totals.iter().map(|&t| i32::from(t) >= value).collect();
+        let crit_hits: List<bool, 8> = crit_totals.iter().map(|&t| i32::from(t) >= value).collect();
         let crit_removed = crit_hits.iter().filter(|&&h| h).count();
         if options.cover_roll_order {
             let keep: List<u8, 8> = crits.iter().zip(&crit_hits).filter(|(_, h)| !**h).map(|(c, _)| *c).collect();

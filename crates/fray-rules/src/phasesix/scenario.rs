@@ -370,7 +370,9 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             return Err(err(span.clone(), "expected a position within 100 km".into()));
         }
         let _ = (c.apprehension, c.attractiveness, c.education, c.logic, c.conscientiousness, c.charm);
+        let strength = small(c.strength.unwrap_or(1), "Strength")?;
         combatants.push(Sheet {
+            fists: Weapon { piercing: i32::from(strength > 2), ..Weapon::unarmed() },
             name: c.name.get_ref().clone(),
             side: SideId(side as u16),
             quickness: small(c.quickness.unwrap_or(1), "Quickness")?,

@@ -260,6 +260,8 @@ pub struct Sheet {
     pub perceives: Vec<usize>,
     /// AI policies.
     pub policy: Policy,
+    /// Its bare hands ([`Sheet::unarmed`]), kept so that an attack need not build them.
+    pub fists: Weapon,
 }
 
 impl Sheet {

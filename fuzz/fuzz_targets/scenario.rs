@@ -1,0 +1,20 @@
+//! Fuzz target: any text given as a scenario file (of any ruleset) is loaded; whatever loads is
+//! explained, its odds in context asked for, and fought once with seeded dice and in a short
+//! simulated batch. Nothing may panic or hang.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(scenario) = fray_rules::load("fuzz.toml", text, &[]) else { return };
+    let _ = scenario.explain();
+    let names = scenario.combatants();
+    if names.len() >= 2 {
+        let _ = scenario.attack_odds(&names[0], &names[1]);
+    }
+    let mut dice = fray_engine::FromSource(fray_dice::seeded(1));
+    let _ = scenario.fight(&mut dice, Some(1), &[], &mut |_| 0, &mut |_| ());
+    let mut ledger = fray_sim::Ledger::new(names.len());
+    let _ = scenario.run_batch(&mut fray_sim::batch_dice(1, 0), 2, &mut ledger);
+});
