@@ -81,7 +81,7 @@ fn q(r: &BigRational) -> String {
 }
 
 fn fire(t: CombatantId) -> Choice {
-    ann(Action::Fire { target: t, shots: 1, weak_point: false })
+    ann(Action::fire(t, 1, false))
 }
 
 // --- Reference numbers ----------------------------------------------------------------------
@@ -331,11 +331,7 @@ fn defence_without_the_action_and_firearm_initiative() {
     );
     let s = setup(&text, &[]);
     let mut st = Ticks::initial_state(&s);
-    Ticks::apply(
-        &s,
-        &mut st,
-        &Event::Announced { who: B, action: Action::Fire { target: A, shots: 1, weak_point: false } },
-    );
+    Ticks::apply(&s, &mut st, &Event::Announced { who: B, action: Action::fire(A, 1, false) });
     assert_eq!(defence_numbers(&s, &st, B, Kind::Shot, 4).total, 7);
     let costs = setup(&text, &[("defence_costs_action", "true")]);
     assert_eq!(defence_numbers(&costs, &st, B, Kind::Shot, 4).total, 0);
@@ -422,12 +418,31 @@ fn lowering_a_gun() {
     // `snap_shot = separate_action`: a lowered gun cannot fire.
     let sep = setup(&two("gun = \"pistol\"", "position = [6, 0]", 1), &[("snap_shot", "separate_action")]);
     let st = Ticks::initial_state(&sep);
-    assert!(illegal(&sep, &st, A, &Action::Fire { target: B, shots: 1, weak_point: false }).is_some());
+    assert!(illegal(&sep, &st, A, &Action::fire(B, 1, false)).is_some());
     assert!(illegal(&sep, &st, A, &Action::Ready).is_none());
-    // More shots than the rate.
-    assert!(
-        illegal(&s, &Ticks::initial_state(&s), A, &Action::Fire { target: B, shots: 2, weak_point: false }).is_some()
+    // A burst may split its shots between targets (TICK-TIME-12, TICK-GUN-10).
+    let three = format!(
+        "{}\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = [6, 2]\n",
+        two("gun = \"assault_rifle\"\ngun_ready = true", "position = [6, 0]", 1)
     );
+    let t3 = setup(&three, &[]);
+    let c = CombatantId(2);
+    let split = ann(Action::Fire { targets: [B, c, c], shots: 3, weak_point: false });
+    let (log, _, _) = run(
+        &t3,
+        &[1, 20, 1, 20, 1, 20],
+        script(&[(0, split), (0, PULL), (0, PULL), (0, PULL), (1, NOTHING), (2, NOTHING)]),
+    );
+    let targets: Vec<CombatantId> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::AttackRoll { target, .. } => Some(*target),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(targets, [B, c, c]);
+    // More shots than the rate.
+    assert!(illegal(&s, &Ticks::initial_state(&s), A, &Action::fire(B, 2, false)).is_some());
 }
 
 // --- Movement ---------------------------------------------------------------------------------
@@ -567,7 +582,7 @@ fn effort_shortfalls_and_several_attacks() {
     // B with 10 effort is shot twice in one tick in the open (base 20); A's three-shot burst.
     let text = two("gun = \"assault_rifle\"\ngun_ready = true", "position = [6, 0]\neffort = 20", 1);
     let s = setup(&text, &[]);
-    let burst = ann(Action::Fire { target: B, shots: 2, weak_point: false });
+    let burst = ann(Action::fire(B, 2, false));
     // A = 1 + 5 + 1 = 7 twice (the burst's penalties held back), D = 15: B wins by 8 and pays
     // 12; the second time 12 > 8 left: it spends 8 and is grazed.
     let (log, state, _) = run(&s, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));

@@ -85,7 +85,7 @@ skills = {{ shoot = 5, melee = 5, evade = 5 }}
     )
 }
 
-const FIRE: Choice = Choice::Announce(Action::Fire { target: TIA, shots: 1, weak_point: false });
+const FIRE: Choice = Choice::Announce(Action::fire(TIA, 1, false));
 const NOTHING: Choice = Choice::Announce(Action::Nothing);
 const PULL: Choice = Choice::Yes(false);
 
@@ -268,7 +268,7 @@ fn t_ex_4_shooting_through_cover() {
 fn rhea_tom(gun: &str, face_a: u32, weak: bool, location: u32) -> (Vec<Event>, State) {
     let text = cast(&format!("gun = {gun}\ngun_ready = true"), "position = [8, 0]\narmour = [\"hard_plate\"]", 1);
     let s = setup(&text, &[]);
-    let fire = Choice::Announce(Action::Fire { target: TIA, shots: 1, weak_point: weak });
+    let fire = Choice::Announce(Action::fire(TIA, 1, weak));
     let (log, state, _) = run(&s, &[face_a, 8, location], script(&[(0, fire), (0, PULL), (1, NOTHING)]));
     (log, state)
 }
@@ -305,7 +305,7 @@ fn t_ex_6_soft_armour_and_ammunition() {
     let shoot = |gun: &str, weak: bool, faces: &[u32]| {
         let text = cast(&format!("gun = {gun}\ngun_ready = true"), "position = [6, 0]\narmour = [\"soft_vest\"]", 1);
         let s = setup(&text, &[]);
-        let fire = Choice::Announce(Action::Fire { target: TIA, shots: 1, weak_point: weak });
+        let fire = Choice::Announce(Action::fire(TIA, 1, weak));
         run(&s, faces, script(&[(0, fire), (0, PULL), (1, NOTHING)]))
     };
     // Dice 15, 10, 4: delta 7, torso: the vest holds: 11 → Trauma 5; the wound check d10 1: a wound.
@@ -374,7 +374,7 @@ fn t_ex_8_aiming() {
         &cast("gun = \"pistol\"\ngun_ready = true", "position = [20, 0]\ngun = \"pistol\"\ngun_ready = true", 3),
         &[],
     );
-    let at_sam = Choice::Announce(Action::Fire { target: SAM, shots: 1, weak_point: false });
+    let at_sam = Choice::Announce(Action::fire(SAM, 1, false));
     let aim = (0, Choice::Announce(Action::Aim(TIA)));
     let entries = [aim, aim, aim, (1, NOTHING), (1, NOTHING), (1, at_sam), (1, PULL)];
     let (log, _, _) = run(&both, &[1, 20], script(&entries));
@@ -401,8 +401,8 @@ fn t_ex_9_assault_rifle_burst() {
     // rule: TICK-GUN-6, TICK-GUN-7, TICK-GUN-10, TICK-GUN-2
     let ana = "gun = \"assault_rifle\"";
     let s = setup(&cast(ana, "position = [30, 0]", 3), &[]);
-    let burst = Choice::Announce(Action::Fire { target: TIA, shots: 3, weak_point: false });
-    let one = Choice::Announce(Action::Fire { target: TIA, shots: 1, weak_point: false });
+    let burst = Choice::Announce(Action::fire(TIA, 3, false));
+    let one = Choice::Announce(Action::fire(TIA, 1, false));
     let entries = [
         (0, burst),
         (0, PULL),

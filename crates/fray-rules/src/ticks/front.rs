@@ -106,8 +106,16 @@ impl TicksScenario {
             }
             if let Some(g) = sheet.gun.as_ref() {
                 for shots in 1..=g.rate.clamp(1, 3) as u8 {
-                    out.push(Action::Fire { target: t, shots, weak_point: false });
-                    out.push(Action::Fire { target: t, shots, weak_point: true });
+                    out.push(Action::fire(t, shots, false));
+                    out.push(Action::fire(t, shots, true));
+                }
+                // A burst split between two targets.
+                if g.rate >= 2 {
+                    for u in (0..setup.combatants.len()).map(|k| CombatantId(k as u16)) {
+                        if u != who && u != t {
+                            out.push(Action::Fire { targets: [t, u, u], shots: 2, weak_point: false });
+                        }
+                    }
                 }
                 out.push(Action::Aim(t));
             }
@@ -154,9 +162,17 @@ impl TicksScenario {
             Action::Ready => "ready the gun".to_owned(),
             Action::Lower => "lower the gun".to_owned(),
             Action::Aim(t) => format!("aim at {}", n(t)),
-            Action::Fire { target, shots, weak_point } => format!(
+            Action::Fire { targets, shots, weak_point } => format!(
                 "fire {shots} shot(s) at {}{}",
-                n(target),
+                targets[..usize::from(shots).clamp(1, 3)]
+                    .iter()
+                    .fold(Vec::<String>::new(), |mut v, &t| {
+                        if !v.contains(&n(t)) {
+                            v.push(n(t));
+                        }
+                        v
+                    })
+                    .join(" and "),
                 if weak_point { ", aiming for a weak point" } else { "" }
             ),
             Action::Melee { target, blow, weak_point } => {
@@ -183,7 +199,7 @@ impl TicksScenario {
                     .into_iter()
                     .map(|a| {
                         let odds = match a {
-                            Action::Fire { target, .. } | Action::Melee { target, .. } => {
+                            Action::Fire { targets: [target, ..], .. } | Action::Melee { target, .. } => {
                                 let o = super::odds::odds_in_state(setup, state, who, target);
                                 format!(
                                     " — wins {} ({}), takes out {}",

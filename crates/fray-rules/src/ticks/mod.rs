@@ -48,10 +48,11 @@ pub enum Action {
     Lower,
     /// Aim at a target (TICK-AIM-1).
     Aim(CombatantId),
-    /// Fire 1 to `rate` shots at a target; a lowered gun makes it a snap shot (TICK-GUN-3/10).
+    /// Fire 1 to `rate` shots, each at a named target; a lowered gun makes it a snap shot
+    /// (TICK-GUN-3/10, TICK-TIME-12).
     Fire {
-        /// The target.
-        target: CombatantId,
+        /// The target of each shot (the first `shots` count).
+        targets: [CombatantId; 3],
         /// Shots this tick.
         shots: u8,
         /// Weak-point aim (TICK-ARM-9).
@@ -80,6 +81,11 @@ pub enum Action {
 }
 
 impl Action {
+    /// `shots` shots at one target.
+    pub const fn fire(target: CombatantId, shots: u8, weak_point: bool) -> Action {
+        Action::Fire { targets: [target; 3], shots, weak_point }
+    }
+
     /// Whether the action is a move, a run or a follow.
     pub fn moves(&self) -> bool {
         matches!(self, Action::Move(_) | Action::Run { .. } | Action::Follow(_))

@@ -197,12 +197,14 @@ pub fn illegal(setup: &Setup, state: &State, who: CombatantId, action: &Action) 
             }
         }
         Action::Aim(t) => target_ok(t).or(if gun.is_none() { Some("no gun") } else { None }),
-        Action::Fire { target, shots, .. } => target_ok(target).or(match gun {
-            None => Some("no gun"),
-            Some(g) if shots == 0 || i32::from(shots) > g.rate => Some("more shots than the gun's rate"),
-            Some(_) if !f.ready && o.ready_separate => Some("the gun is not ready (snap_shot = separate_action)"),
-            Some(_) => None,
-        }),
+        Action::Fire { targets, shots, .. } => {
+            targets[..usize::from(shots).clamp(1, 3)].iter().find_map(|&t| target_ok(t)).or(match gun {
+                None => Some("no gun"),
+                Some(g) if shots == 0 || i32::from(shots) > g.rate => Some("more shots than the gun's rate"),
+                Some(_) if !f.ready && o.ready_separate => Some("the gun is not ready (snap_shot = separate_action)"),
+                Some(_) => None,
+            })
+        }
         Action::Melee { target, blow, .. } => target_ok(target).or(effort_ok(blow)),
         Action::Strike { target, blow, .. } => {
             if !o.reactions {
@@ -423,7 +425,7 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
             }
             let shots = if policy.shots() == 1 { 1 } else { gun.rate.clamp(1, 3) as u8 };
             let weak_point = wants_weak_point(setup, who, t, gun.penetration);
-            let fire = Action::Fire { target: t, shots, weak_point };
+            let fire = Action::fire(t, shots, weak_point);
             let aim = Action::Aim(t);
             let aimed = f.aim_target == Some(t);
             let ready_ok = f.ready || !setup.options.ready_separate;

@@ -94,8 +94,8 @@ pub fn run<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>
                     let ticks = if f.aim_target == Some(target) { f.aim_ticks + 1 } else { 1 };
                     fight.emit(Event::Aimed { who, target, ticks });
                 }
-                Action::Fire { target, shots, weak_point } => {
-                    for _ in 0..shots {
+                Action::Fire { targets, shots, weak_point } => {
+                    for &target in targets.iter().take(usize::from(shots)) {
                         if fight.state().fighter(who).out() {
                             break;
                         }
