@@ -530,6 +530,17 @@ fn cover_squares_dives_and_the_fixed_model() {
     // From the next tick it has the square's cover.
     assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, cover: 16, dive: None, .. })));
     assert_eq!(state.fighter(B).pos, (8, 0));
+    // Stepping into a cover square this tick: no bonus yet, but the cover base (a dive in place).
+    let step = setup(
+        &two("gun = \"pistol\"\ngun_ready = true", "position = [6, 1]", 1).replacen(
+            "[[combatants]]",
+            &format!("{map}\n[[combatants]]"),
+            1,
+        ),
+        &[],
+    );
+    let (log, _, _) = run(&step, &[1, 20], script(&[(1, ann(Action::Move((6, 2)))), (0, fire(B)), (0, PULL)]));
+    assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, cover: 0, dive: Some((6, 2)), .. })));
     // `dive_range_m = 0` disables diving: the dodge base.
     let nodive = setup(&text, &[("dive_range_m", "0")]);
     let st = Ticks::initial_state(&nodive);

@@ -89,8 +89,10 @@ pub fn dive_square(setup: &Setup, state: &State, who: CombatantId) -> Option<Squ
     setup
         .cover
         .iter()
-        .filter(|(sq, c)| c.rating > 0 && *sq != at)
-        .filter(|(sq, _)| o.shared_squares || state.occupant(*sq).is_none())
+        // Its own square counts when it stepped into cover this tick (it has that cover only from
+        // the next tick, TICK-COVER-10).
+        .filter(|(_, c)| c.rating > 0)
+        .filter(|(sq, _)| o.shared_squares || state.occupant(*sq).is_none_or(|o| o == who))
         .map(|(sq, c)| (setup.distance_m(at, *sq), -c.rating, *sq))
         .filter(|(d, _, _)| *d <= o.dive_range_m + 1e-9)
         .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)))
