@@ -199,7 +199,9 @@ fn gear_reference_numbers() {
     assert_eq!(range_modifier(&o, &guns[3].1, 100.0, false).0, -24);
     let caps: Vec<i32> =
         at.iter().map(|&d| aim_bonus(&o, 4, range_modifier(&o, &guns[0].1, d, false).1).min(4)).collect();
-    let full_caps: Vec<i32> = at.iter().map(|&d| (range_modifier(&o, &guns[0].1, d, false).1 + 1) / 2).collect();
+    let half = Options { aimed_half: true, ..Options::default() };
+    let full_caps: Vec<i32> =
+        at.iter().map(|&d| aim_bonus(&half, 100, range_modifier(&o, &guns[0].1, d, false).1)).collect();
     assert_eq!(full_caps, [0, 1, 2, 3, 5, 8, 13]);
     assert_eq!(caps, [0, 1, 2, 3, 4, 4, 4]);
     // `range_mode = pb_only`: the PB bonus only against an adjacent target.
@@ -323,7 +325,7 @@ fn reaction_strikes_and_follows() {
 
 #[test]
 fn defence_without_the_action_and_firearm_initiative() {
-    // rule: TICK-TIME-9, TICK-TIME-11, TICK-TIME-8
+    // rule: TICK-TIME-9, TICK-TIME-11
     let text = two(
         "gun = \"pistol\"\ngun_ready = true",
         "position = [6, 0]\ngun = \"pistol\"\ngun_ready = true\nskills = { evade = 7 }",
@@ -336,10 +338,10 @@ fn defence_without_the_action_and_firearm_initiative() {
     let costs = setup(&text, &[("defence_costs_action", "true")]);
     assert_eq!(defence_numbers(&costs, &st, B, Kind::Shot, 4).total, 0);
     // `firearm_initiative = low_stability_first`: the steadier shooter fires first and its hit lands
-    // at once; B (p 9) is down before its turn.
+    // at once; A (p 9, first in the roster) is down before its turn.
     let lsf = two(
-        "gun = \"pistol\"\ngun_ready = true",
-        "position = [1, 0]\ngun = \"pistol\"\ngun_ready = true\nbody = 3\nstability = 9",
+        "gun = \"pistol\"\ngun_ready = true\nbody = 3\nstability = 9",
+        "position = [1, 0]\ngun = \"pistol\"\ngun_ready = true",
         1,
     );
     let l = setup(&lsf, &[("firearm_initiative", "low_stability_first"), ("resolve_order", "roster")]);
@@ -352,13 +354,17 @@ fn defence_without_the_action_and_firearm_initiative() {
             _ => None,
         })
         .collect();
-    assert_eq!(shooters, [A]);
-    assert!(log.contains(&Event::Down { who: B }));
+    assert_eq!(shooters, [B]);
+    assert!(log.contains(&Event::Down { who: A }));
+    // Without it, the roster's order and simultaneity: both fire.
+    let plain = setup(&lsf, &[("resolve_order", "roster")]);
+    let (log, _, _) = run_with(&plain, &[20, 1, 3, 20, 1, 3], script(&entries), false);
+    assert_eq!(log.iter().filter(|ev| matches!(ev, Event::AttackRoll { .. })).count(), 2);
     // Equal p fire together: both shots, both down.
-    let even = lsf
-        .replace("stability = 9", "stability = 0")
-        .replace("body = 3", "body = 3\n")
-        .replace("gun_ready = true\n\n", "gun_ready = true\nbody = 3\n\n");
+    let even = lsf.replace("stability = 9", "stability = 0").replace(
+        "position = [1, 0]\ngun = \"pistol\"\ngun_ready = true",
+        "position = [1, 0]\ngun = \"pistol\"\ngun_ready = true\nbody = 3",
+    );
     let e = setup(&even, &[("firearm_initiative", "low_stability_first")]);
     let (log, _, result) = run_with(&e, &[20, 1, 3, 20, 1, 3], script(&entries), false);
     assert_eq!(log.iter().filter(|ev| matches!(ev, Event::AttackRoll { .. })).count(), 2);
@@ -525,7 +531,9 @@ fn cover_squares_dives_and_the_fixed_model() {
         script(&[(0, fire(B)), (0, PULL), (0, fire(B)), (0, PULL), (1, NOTHING), (1, NOTHING)]),
     );
     assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, cover: 0, dive: Some((8, 0)), .. })));
-    assert!(log.iter().any(|e| matches!(e, Event::Exchange { effort: 0, .. })));
+    // A = 1 + 5 + 2 = 8 against D = 25: won by 17, the cover base 15 − 17 → 0 (the dodge base would be 3).
+    let first = log.iter().find(|e| matches!(e, Event::Exchange { .. }));
+    assert!(matches!(first, Some(Event::Exchange { delta: -17, effort: 0, .. })), "{first:?}");
     assert!(log.iter().any(|e| matches!(e, Event::Moved { who: B, to: (8, 0), .. })));
     // From the next tick it has the square's cover.
     assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, cover: 16, dive: None, .. })));
@@ -556,6 +564,12 @@ fn cover_squares_dives_and_the_fixed_model() {
     let mut st = Ticks::initial_state(&sq);
     st.fighters[1].square0 = (40, 40);
     assert_eq!(defence_numbers(&sq, &st, B, Kind::Shot, 4).cover_bonus, 0);
+    // Extreme gear is refused rather than overflowing a roll: a range step under 0.1 m, more than
+    // 16 armour pieces.
+    let fine = two("gun = { base = \"pistol\", range_step_m = 0.0001 }", "position = [6, 0]", 1);
+    assert!(load_err(&fine).contains("range_step_m"));
+    let pieces = format!("armour = [{}]", vec!["\"helmet\""; 17].join(", "));
+    assert!(load_err(&two(&pieces, "position = [6, 0]", 1)).contains("at most 16 armour pieces"));
     // Ratings are 0–90 in steps of 10.
     let bad = two("", "position = [6, 0]\ncover = { rating = 55, resistance = 5 }", 1);
     assert!(load_err(&bad).contains("steps of 10"));
@@ -621,6 +635,15 @@ fn effort_shortfalls_and_several_attacks() {
     let aiming = setup(&text, &[("effort_stability_scope", "aiming_only")]);
     let (log, _, _) = run(&aiming, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
     assert!(log.iter().all(|e| !matches!(e, Event::Exchange { p, .. } if *p != 0)));
+    // … while a defender who was aiming at the tick's start turns its effort into p.
+    let aimer = two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\ngun = \"pistol\"\ngun_ready = true", 2);
+    let a2 = setup(&aimer, &[("effort_stability_scope", "aiming_only")]);
+    let entries = [(0, NOTHING), (0, fire(B)), (0, PULL), (1, ann(Action::Aim(A))), (1, ann(Action::Aim(A)))];
+    let (log, _, _) = run(&a2, &[1, 10], script(&entries));
+    assert!(log.iter().any(|e| matches!(e, Event::Exchange { effort: 13, p: 13, .. })), "{log:?}");
+    // Under `start_of_tick`, the p that effort brings stops where the effort did: 20, not 24.
+    let (_, state, _) = run(&start, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    assert_eq!(state.fighter(B).p, fray_rules::ticks::recover(20));
 }
 
 // --- Damage, armour and gear ----------------------------------------------------------------
@@ -767,6 +790,11 @@ fn down_knocked_out_and_the_end() {
         script(&[(0, strike), (0, Choice::Yes(false)), (1, NOTHING)]),
     );
     assert!(log.contains(&Event::KnockedOut { who: B }));
+    // A character that starts with Trauma ≥ its current Body is out under `vs_current_body`.
+    let hurt = setup(&two("", "position = [5, 0]\nbody = 10\ntrauma = 15", 1), &[("trauma_ko", "vs_current_body")]);
+    assert!(Ticks::initial_state(&hurt).fighter(B).knocked_out);
+    let hurt_max = setup(&two("", "position = [5, 0]\nbody = 10\ntrauma = 15", 1), &[]);
+    assert!(!Ticks::initial_state(&hurt_max).fighter(B).knocked_out);
     // Out characters are not targets unless `out_targetable`.
     let gone = setup(&two("gun = \"pistol\"", "position = [1, 0]\nbody = 0", 1), &[]);
     assert!(illegal(&gone, &Ticks::initial_state(&gone), A, &Action::Aim(B)).is_some());
@@ -808,7 +836,7 @@ impl fray_engine::Decider<Ticks> for Shooter {
 
 #[test]
 fn exact_odds_agree_with_sampled_shots() {
-    // rule: TICK-DICE-1, TICK-DMG-5, TICK-ARM-2
+    // rule: TICK-DICE-2
     // A snap shot with a pistol at a defender in a vest behind a table, 8 m away.
     let text = two(
         "gun = \"pistol\"",

@@ -109,6 +109,15 @@ fn t_ex_1_the_recovery_table() {
     let (_, state2, _) = run(&formula, &[], script(&[(0, NOTHING), (0, NOTHING), (1, NOTHING), (1, NOTHING)]));
     assert_eq!(state2.fighter(SAM).p, 8);
     assert!(log.contains(&Event::Recovered { who: SAM, from: 14, to: 11 }));
+    // Only idle ticks read the printed table: acting in tick 1 (aiming) and idle in tick 2 gives
+    // 14 → 11 → 8 (a new idle streak from 11), never the printed 9.
+    let busy = setup(
+        &cast("stability = 14\ngun = \"pistol\"\ngun_ready = true", "position = [30, 0]", 2),
+        &[("stability_recovery", "printed_table")],
+    );
+    let (_, state, _) =
+        run(&busy, &[], script(&[(0, Choice::Announce(Action::Aim(TIA))), (0, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    assert_eq!(state.fighter(SAM).p, 8);
 }
 
 /// The catalogue's corrected table: p after 1–6 ticks and ticks to 0, rows 1–30.
@@ -385,6 +394,21 @@ fn t_ex_8_aiming() {
     // A declined shot does not spoil it (TICK-GUN-8): Tia's d20 1 is hopeless and she declines.
     let (_, state, _) = run(&both, &[1], script(&[aim, aim, aim, (1, NOTHING), (1, NOTHING), (1, at_sam)]));
     assert_eq!(state.fighter(SAM).aim_ticks, 3);
+    // Aim ticks are consecutive: a tick not aiming ends the aim (TICK-AIM-1).
+    let gap = setup(&cast("gun = \"pistol\"\ngun_ready = true", "position = [20, 0]", 3), &[]);
+    let (_, state, _) = run(&gap, &[], script(&[aim, (0, NOTHING), aim, (1, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    assert_eq!(state.fighter(SAM).aim_ticks, 1);
+    // A running shot has no aim bonus (running ends the aim, TICK-AIM-5).
+    let run_shot = Choice::Announce(Action::Run { to: (0, 5), attack: Some((TIA, None, false)) });
+    let (log, _, _) =
+        run(&gap, &[1, 20], script(&[aim, aim, (0, run_shot), (0, PULL), (1, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { who: SAM, aim: 0, .. })));
+    // An aborted blow was an attack roll at the aimer: it spoils the aim.
+    let close = setup(&cast("gun = \"pistol\"\ngun_ready = true", "position = [1, 0]", 1), &[]);
+    let jab = Choice::Announce(Action::Melee { target: SAM, blow: Blow::Jab, weak_point: false });
+    let (log, _, _) = run(&close, &[1], script(&[aim, (1, jab), (1, Choice::Yes(true))]));
+    assert!(log.contains(&Event::Aborted { who: TIA }));
+    assert!(log.contains(&Event::AimEnded { who: SAM, spoiled: true }));
     // `aim_spoil = shots_only`: a blow does not spoil it.
     let melee =
         setup(&cast("gun = \"pistol\"\ngun_ready = true", "position = [1, 0]", 1), &[("aim_spoil", "shots_only")]);

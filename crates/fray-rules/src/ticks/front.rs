@@ -382,17 +382,13 @@ impl TicksScenario {
                 )),
                 json!({"event": "wound_check", "who": n(who), "face": face, "sides": sides, "wound": wound}),
             ),
-            Event::Settled { who, body, trauma, wounds, effort, p } => {
-                let f = &self.0.combatants[who.index()];
-                let _ = f;
-                (
-                    Some(format!(
-                        "{}: −{body} Body, +{trauma} Trauma, +{wounds} wound(s), −{effort} effort, p +{p}",
-                        n(who)
-                    )),
-                    json!({"event": "settled", "who": n(who), "body": body, "trauma": trauma, "wounds": wounds, "effort": effort, "p": p}),
-                )
-            }
+            Event::Settled { who, body, trauma, wounds, effort, p, .. } => (
+                Some(format!(
+                    "{}: −{body} Body, +{trauma} Trauma, +{wounds} wound(s), −{effort} effort, p +{p}",
+                    n(who)
+                )),
+                json!({"event": "settled", "who": n(who), "body": body, "trauma": trauma, "wounds": wounds, "effort": effort, "p": p}),
+            ),
             Event::StringClosed { who, p } => (
                 Some(format!("{}'s firing string closes: p +{p}", n(who))),
                 json!({"event": "string_closed", "who": n(who), "p": p}),

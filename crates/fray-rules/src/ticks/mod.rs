@@ -349,6 +349,9 @@ pub enum Event {
         effort: i32,
         /// p from that effort.
         p: i32,
+        /// The effort tally is settled too (the end of the tick, or `simultaneity = immediate`);
+        /// otherwise only damage (`firearm_initiative`), the effort waiting for the tick's end.
+        all: bool,
     },
     /// A firing string closed (TICK-GUN-5): its penalty and any held-back shots.
     StringClosed {
@@ -409,6 +412,8 @@ pub struct Fighter {
     pub p0: i32,
     /// p from its own costs this tick (ready, shots, blows): never counted in its defence.
     pub own_p: i32,
+    /// Aiming at the start of the tick (TICK-DEF-6 under `effort_stability_scope = aiming_only`).
+    pub aiming0: bool,
     /// Effort at the start of the tick (TICK-DEF-8).
     pub effort0: i32,
     /// The square held at the start of the tick (its cover counts this tick).
@@ -493,6 +498,9 @@ impl State {
     }
 }
 
+/// Wounds stop counting here (each is −`wound_penalty`; a bound keeps every roll total finite).
+pub const MAX_WOUNDS: i32 = 1000;
+
 /// The stability after one tick of recovery (TICK-STAB-2): p − ⌊√p⌋.
 pub fn recover(p: i32) -> i32 {
     if p <= 0 {
@@ -552,7 +560,7 @@ impl Ruleset for Ticks {
             p0: c.stability,
             ready: c.gun_ready && c.gun.is_some(),
             down: c.body <= 0,
-            knocked_out: c.trauma >= c.body_max,
+            knocked_out: c.body > 0 && c.trauma >= if setup.options.trauma_vs_current { c.body } else { c.body_max },
             idle: (0, c.stability),
             ..Fighter::default()
         }));
@@ -568,6 +576,7 @@ impl Ruleset for Ticks {
                     }
                     f.p0 = f.p;
                     f.own_p = 0;
+                    f.aiming0 = f.aim_target.is_some();
                     f.effort0 = f.effort;
                     f.square0 = f.pos;
                     f.announced = None;
@@ -608,7 +617,15 @@ impl Ruleset for Ticks {
                 f.aim_target = None;
                 f.aim_ticks = 0;
             }
-            Event::AttackRoll { who, .. } => state.at(who).attacked = true,
+            Event::AttackRoll { who, target, kind, .. } => {
+                state.at(who).attacked = true;
+                // Any attack roll at an aimer spoils its aim (TICK-AIM-4): a blow's roll at once,
+                // an aborted one included; a shot's only when fired (the defence), since a
+                // declined shot does not (TICK-GUN-8).
+                if kind != Kind::Shot && !setup.options.spoil_shots_only {
+                    state.at(target).attacked_upon = true;
+                }
+            }
             Event::Declined { who } => {
                 let f = state.at(who);
                 f.fired = true;
@@ -666,19 +683,22 @@ impl Ruleset for Ticks {
                     state.at(who).pend_wounds += 1;
                 }
             }
-            Event::Settled { who, body, trauma, wounds, effort, p } => {
+            Event::Settled { who, body, trauma, wounds, effort, p, all } => {
                 let f = state.at(who);
                 f.body -= body;
                 f.trauma += trauma;
-                f.wounds += wounds;
+                f.wounds = (f.wounds + wounds).min(MAX_WOUNDS);
                 f.effort = (f.effort - effort).max(0);
                 f.p += p;
                 f.p_rose |= p > 0;
                 f.pend_body -= body;
                 f.pend_trauma -= trauma;
                 f.pend_wounds -= wounds;
-                f.pend_effort -= effort;
-                f.pend_p -= p;
+                if all {
+                    // The tick's whole tally is settled, whatever stopped at 0.
+                    f.pend_effort = 0;
+                    f.pend_p = 0;
+                }
             }
             Event::StringClosed { who, p } => {
                 let f = state.at(who);

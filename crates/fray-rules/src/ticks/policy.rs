@@ -40,7 +40,9 @@ pub fn shot_numbers(
     };
     let (a, b) = (f.pos, state.fighter(target).pos);
     let (range, penalty) = range_modifier(&setup.options, gun, setup.distance_m(a, b), chebyshev(a, b) <= 1);
-    let aim = if f.aim_target == Some(target) { aim_bonus(&setup.options, f.aim_ticks, penalty) } else { 0 };
+    // Running ends the aim (TICK-AIM-5): a running shot has no aim bonus.
+    let aim =
+        if f.aim_target == Some(target) && !running { aim_bonus(&setup.options, f.aim_ticks, penalty) } else { 0 };
     let p = f.p + if f.ready { 0 } else { gun.ready_penalty };
     let run = if running { setup.options.running_shot_penalty } else { 0 };
     AttackNumbers { total: sheet.shoot + range + aim - p - wound_penalty(setup, state, who) - run, range, aim, p }

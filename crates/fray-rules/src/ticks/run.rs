@@ -113,7 +113,7 @@ pub fn run<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>
         if setup.options.moves_last {
             moves(fight, &order)?;
         }
-        end_of_tick(fight, tick)?;
+        end_of_tick(fight, &order)?;
         if let Some(result) = finished(fight, tick) {
             fight.emit(Event::Ended { result });
             return Ok(result);
@@ -398,7 +398,7 @@ fn resolve<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     } else {
         cost
     };
-    let aiming = f.aim_target.is_some();
+    let aiming = f.aiming0;
     let p = if o.effort_stability_aiming_only && !aiming { 0 } else { spent };
     let hit = delta >= 1 || shortfall;
     fight.emit(Event::Exchange { attacker: who, target, delta, effort: spent, p, hit, shortfall });
@@ -467,6 +467,7 @@ fn settle_damage<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D,
             wounds: f.pend_wounds,
             effort: 0,
             p: 0,
+            all: false,
         });
     }
 }
@@ -475,13 +476,17 @@ fn settle_damage<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D,
 fn settle<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, who: CombatantId) {
     let f = fight.state().fighter(who);
     if (f.pend_body, f.pend_trauma, f.pend_wounds, f.pend_effort, f.pend_p) != (0, 0, 0, 0, 0) {
+        // The effort deducted stops at 0 (`effort_tally = start_of_tick`), and so does the p it
+        // brings (TICK-DEF-6, TICK-DEF-8).
+        let effort = f.pend_effort.min(f.effort);
         fight.emit(Event::Settled {
             who,
             body: f.pend_body,
             trauma: f.pend_trauma,
             wounds: f.pend_wounds,
-            effort: f.pend_effort,
-            p: f.pend_p,
+            effort,
+            p: f.pend_p.min(effort),
+            all: true,
         });
     }
 }
@@ -503,7 +508,7 @@ fn down_checks<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P
 /// Step (6), the end of the tick.
 fn end_of_tick<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
-    _tick: u32,
+    order: &[CombatantId],
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let o = &setup.options;
@@ -513,20 +518,26 @@ fn end_of_tick<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     for who in ids() {
         settle(fight, who);
     }
-    // (c) Divers into cover.
-    for who in ids() {
+    // (c) Divers into cover, in resolution order, square by square (TICK-MOVE-5).
+    for &who in order {
         let f = fight.state().fighter(who);
         if let (false, Some(to)) = (f.out(), f.dive) {
-            if to != f.pos && free(fight, to, who) {
-                let from = f.pos;
-                fight.emit(Event::Moved { who, from, to, run: false });
+            if to != f.pos {
+                step_toward(fight, who, to, i32::MAX, false);
             }
         }
     }
-    // (d) Spoiled aims; aims ended by moving.
+    // (d) Spoiled aims; aims ended by moving, or by a tick not spent aiming at the same target
+    // (TICK-AIM-1: consecutive ticks; under `aim_after_shot = keep` a shot at it keeps it too).
     for who in ids() {
         let f = fight.state().fighter(who);
-        if f.aim_target.is_some() && (f.attacked_upon || f.announced.is_some_and(|a| a.moves())) {
+        let Some(t) = f.aim_target else { continue };
+        let kept = match f.announced {
+            Some(Action::Aim(x)) => x == t,
+            Some(Action::Fire { targets, .. }) => o.aim_keep && targets[0] == t,
+            _ => false,
+        };
+        if f.attacked_upon || !kept {
             fight.emit(Event::AimEnded { who, spoiled: f.attacked_upon });
         }
     }

@@ -274,8 +274,8 @@ fn gun(g: &GunRef, options: &Options, span: Range<usize>, err: Err<'_>) -> Resul
         .range_step_m
         .or(b.map(|b| b.range_step_m))
         .ok_or_else(|| err(span.clone(), "a custom gun needs `range_step_m` (or a `base` from the table)".into()))?;
-    if !(step.is_finite() && step > 0.0 && step <= 1000.0) {
-        return Err(err(span.clone(), format!("expected `range_step_m` from 0 to 1000, found {step}")));
+    if !(step.is_finite() && (0.1..=1000.0).contains(&step)) {
+        return Err(err(span.clone(), format!("expected `range_step_m` from 0.1 to 1000, found {step}")));
     }
     let mut gun = Gun {
         name: t.name.clone().or(b.map(|b| b.name.clone())).unwrap_or_else(|| "gun".to_owned()),
@@ -460,6 +460,9 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 }
             },
         };
+        if c.armour.len() > 16 {
+            return Err(err(c.name.span(), "at most 16 armour pieces per combatant".into()));
+        }
         let mut armour = Vec::new();
         for a in &c.armour {
             armour.push(match a.get_ref() {
