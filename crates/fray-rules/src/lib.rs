@@ -244,7 +244,7 @@ pub fn simulate<R: Ruleset, D: Dice, P: Decider<R>>(
     decider: P,
     fights: u64,
     ledger: &mut fray_sim::Ledger,
-    ended: fn(&R::Event) -> Option<FightResult>,
+    ended: impl Fn(&R::Event) -> Option<FightResult>,
 ) -> Result<(), FightError> {
     let sink = FnSink(|event: &R::Event| {
         if let Some(tally) = R::tally(event) {

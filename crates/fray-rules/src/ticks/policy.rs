@@ -238,37 +238,49 @@ pub const MAX_TOTAL: usize = 20;
 
 /// The counts of each total of the delta dice, indexed by total (no allocation).
 pub fn dice_counts(setup: &Setup) -> [u64; MAX_TOTAL + 1] {
-    let (count, sides) = setup.options.delta_die.dice();
-    let mut dist = [0u64; MAX_TOTAL + 1];
-    dist[0] = 1;
-    for _ in 0..count {
-        let mut next = [0u64; MAX_TOTAL + 1];
-        for (s, &w) in dist.iter().enumerate().filter(|(_, w)| **w > 0) {
-            for f in 1..=sides as usize {
-                next[s + f] += w;
+    tables(setup).0
+}
+
+/// The counts of each total and their prefix sums (`below[k]`: totals under `k`), made once per
+/// kind of delta dice.
+fn tables(setup: &Setup) -> &'static ([u64; MAX_TOTAL + 1], [u64; MAX_TOTAL + 2]) {
+    use super::options::DeltaDie;
+    type Tables = ([u64; MAX_TOTAL + 1], [u64; MAX_TOTAL + 2]);
+    fn make(die: DeltaDie) -> Tables {
+        let (count, sides) = die.dice();
+        let mut dist = [0u64; MAX_TOTAL + 1];
+        dist[0] = 1;
+        for _ in 0..count {
+            let mut next = [0u64; MAX_TOTAL + 1];
+            for (s, &w) in dist.iter().enumerate().filter(|(_, w)| **w > 0) {
+                for f in 1..=sides as usize {
+                    next[s + f] += w;
+                }
             }
+            dist = next;
         }
-        dist = next;
+        let mut below = [0u64; MAX_TOTAL + 2];
+        for k in 0..=MAX_TOTAL {
+            below[k + 1] = below[k] + dist[k];
+        }
+        (dist, below)
     }
-    dist
+    static TABLES: std::sync::LazyLock<[Tables; 3]> =
+        std::sync::LazyLock::new(|| [make(DeltaDie::D20), make(DeltaDie::TwoD10), make(DeltaDie::ThreeD6)]);
+    &TABLES[setup.options.delta_die as usize]
 }
 
 /// Outcomes of two delta rolls with `a` and `d` added: (attacker wins, ties, all), as counts of
 /// equally likely face pairs.
-pub fn beats(counts: &[u64; MAX_TOTAL + 1], a: i32, d: i32) -> (u64, u64, u64) {
-    // below[k]: weight of defender totals < k.
-    let mut below = [0u64; MAX_TOTAL + 2];
-    for k in 0..=MAX_TOTAL {
-        below[k + 1] = below[k] + counts[k];
-    }
+pub fn beats(setup: &Setup, a: i32, d: i32) -> (u64, u64, u64) {
+    let (counts, below) = tables(setup);
     let total = below[MAX_TOTAL + 1];
     let (mut win, mut tie) = (0, 0);
     for (x, &wx) in counts.iter().enumerate().filter(|(_, w)| **w > 0) {
         // The defender's y wins for the attacker when y + d < x + a, i.e. y < x + a − d.
-        let limit = (x as i32 + a - d).clamp(0, MAX_TOTAL as i32 + 1) as usize;
-        win += wx * below[limit];
-        let y = x as i32 + a - d;
-        if (0..=MAX_TOTAL as i32).contains(&y) {
+        let y = i64::from(x as i32) + i64::from(a) - i64::from(d);
+        win += wx * below[y.clamp(0, MAX_TOTAL as i64 + 1) as usize];
+        if (0..=MAX_TOTAL as i64).contains(&y) {
             tie += wx * counts[y as usize];
         }
     }
@@ -437,7 +449,7 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
             let good = || {
                 let a = shot_numbers(setup, state, who, t, false).total;
                 let d = defence_numbers(setup, state, t, Kind::Shot, gun.penetration).total;
-                let (win, _, all) = beats(&dice_counts(setup), a, d);
+                let (win, _, all) = beats(setup, a, d);
                 3 * win >= all
             };
             match policy.fire() {
