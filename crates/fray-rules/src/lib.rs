@@ -274,3 +274,49 @@ pub fn ask_person<C>(
     let pick = ask(&prompt).min(choices.len().saturating_sub(1));
     choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(fray_engine::Pending)
 }
+
+/// A ruleset's side facing a person at the table: how a request is put as a question with
+/// labelled legal choices, and what its AI would answer.
+pub trait Prompts<R: Ruleset> {
+    /// A combatant's name.
+    fn person_name(&self, who: CombatantId) -> &str;
+    /// `request` as a question and its labelled legal choices.
+    fn prompt(&self, state: &R::State, who: CombatantId, request: &R::Request) -> (String, Vec<(String, R::Choice)>);
+    /// The AI's answer, for the combatants nobody plays.
+    fn ai(&self, setup: &R::Setup, state: &R::State, who: CombatantId, request: &R::Request) -> R::Choice;
+    /// Whether the AI passes an optional request of `who` ([`Decider::passes_optional`]).
+    fn ai_passes(&self, _setup: &R::Setup, _who: CombatantId, _request: &R::Request) -> bool {
+        false
+    }
+}
+
+/// Answers with a person's choices for the combatants in `humans`, the AI for the others. People
+/// are never passed over for optional requests.
+pub struct Table<'a, F> {
+    /// The ruleset's person-facing side.
+    pub front: &'a F,
+    /// Who is played by a person.
+    pub humans: Vec<CombatantId>,
+    /// Asks the person: an index into the prompt's options.
+    pub ask: &'a mut dyn FnMut(&Prompt) -> usize,
+}
+
+impl<R: Ruleset, F: Prompts<R>> Decider<R> for Table<'_, F> {
+    fn decide(
+        &mut self,
+        setup: &R::Setup,
+        state: &R::State,
+        who: CombatantId,
+        request: &R::Request,
+    ) -> Result<R::Choice, fray_engine::Pending> {
+        if !self.humans.contains(&who) {
+            return Ok(self.front.ai(setup, state, who, request));
+        }
+        let (question, choices) = self.front.prompt(state, who, request);
+        ask_person(self.ask, self.front.person_name(who), question, choices)
+    }
+
+    fn passes_optional(&self, setup: &R::Setup, who: CombatantId, request: &R::Request) -> bool {
+        !self.humans.contains(&who) && self.front.ai_passes(setup, who, request)
+    }
+}

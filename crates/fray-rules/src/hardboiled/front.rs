@@ -5,7 +5,7 @@ use super::policy::{Ai, ai_choice, illegal};
 use super::setup::{Attr, Setup};
 use super::{Act, Activity, Choice, Event, HardBoiled, Opportunity, Part, Request, State};
 use crate::{Line, Prompt, Scenario};
-use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Pending, Pos, Ruleset};
+use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Pos, Ruleset};
 use fray_sim::{Ledger, Simulate};
 use serde_json::json;
 
@@ -37,23 +37,6 @@ fn chance(p: &fray_dice::BigRational) -> String {
 
 fn pos_text(p: Pos) -> String {
     if p.y == 0.0 { format!("{:.1} m", p.x) } else { format!("({:.1}, {:.1})", p.x, p.y) }
-}
-
-/// Answers with a person's choices for some combatants, the AI for the others.
-struct Table<'a> {
-    scenario: &'a HardBoiledScenario,
-    humans: Vec<CombatantId>,
-    ask: &'a mut dyn FnMut(&Prompt) -> usize,
-}
-
-impl Decider<HardBoiled> for Table<'_> {
-    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
-        if !self.humans.contains(&who) {
-            return Ok(ai_choice(setup, state, who, request));
-        }
-        let (question, choices) = self.scenario.prompt(state, who, request);
-        crate::ask_person(self.ask, self.scenario.name(who), question, choices)
-    }
 }
 
 impl HardBoiledScenario {
@@ -138,7 +121,7 @@ impl HardBoiledScenario {
     }
 
     /// A request as a question with labelled legal choices.
-    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+    fn prompt_for(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
         match request {
             Request::Declare => {
                 let mut out = vec![("declare nothing".to_owned(), Choice::Intent(None))];
@@ -370,6 +353,20 @@ impl HardBoiledScenario {
     }
 }
 
+impl crate::Prompts<HardBoiled> for HardBoiledScenario {
+    fn person_name(&self, who: CombatantId) -> &str {
+        self.name(who)
+    }
+
+    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+        self.prompt_for(state, who, request)
+    }
+
+    fn ai(&self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
+        ai_choice(setup, state, who, request)
+    }
+}
+
 impl Scenario for HardBoiledScenario {
     fn ruleset(&self) -> &'static str {
         HardBoiled::ID
@@ -429,7 +426,7 @@ impl Scenario for HardBoiledScenario {
         out: &mut dyn FnMut(&Line),
     ) -> Result<FightResult, FightError> {
         let humans = crate::human_ids(self.0.combatants.iter().map(|c| c.name.as_str()), humans);
-        let table = Table { scenario: self, humans, ask };
+        let table = crate::Table { front: self, humans, ask };
         let sink = FnSink(|event: &Event| out(&self.line(event)));
         Fight::<HardBoiled, _, _, _>::new(&self.0, dice, table, sink).run()
     }

@@ -5,7 +5,7 @@ use super::policy::{Ai, ai_choice, ai_passes, illegal_action};
 use super::setup::{Level, Posture, Setup};
 use super::{Action, AttackPlan, Called, Choice, DefKind, Event, Loc, Mode, OpenD6, Ready, Request, Rolled, State};
 use crate::{Line, Prompt, Scenario};
-use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Pending, Ruleset};
+use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Ruleset};
 use fray_sim::{Ledger, Simulate};
 use serde_json::json;
 
@@ -104,31 +104,9 @@ fn chance(p: &fray_dice::BigRational) -> String {
     format!("{:.1}%", p.to_f64().unwrap_or(f64::NAN) * 100.0)
 }
 
-/// Answers with a person's choices for some combatants, the AI for the others.
-struct Table<'a> {
-    scenario: &'a OpenD6Scenario,
-    humans: Vec<CombatantId>,
-    ask: &'a mut dyn FnMut(&Prompt) -> usize,
-}
-
-impl Decider<OpenD6> for Table<'_> {
-    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
-        if !self.humans.contains(&who) {
-            return Ok(ai_choice(setup, state, who, request));
-        }
-        let (question, choices) = self.scenario.prompt(state, who, request);
-        crate::ask_person(self.ask, self.scenario.name(who), question, choices)
-    }
-
-    /// People are asked about points and early resumes only when they have something to spend.
-    fn passes_optional(&self, setup: &Setup, who: CombatantId, request: &Request) -> bool {
-        !self.humans.contains(&who) && ai_passes(setup, who, request)
-    }
-}
-
 impl OpenD6Scenario {
     /// A request as a question with labelled legal choices.
-    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+    fn prompt_for(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
         let setup = &self.0;
         match request {
             Request::QuickDraw => {
@@ -659,6 +637,24 @@ impl OpenD6Scenario {
     }
 }
 
+impl crate::Prompts<OpenD6> for OpenD6Scenario {
+    fn person_name(&self, who: CombatantId) -> &str {
+        self.name(who)
+    }
+
+    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+        self.prompt_for(state, who, request)
+    }
+
+    fn ai(&self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
+        ai_choice(setup, state, who, request)
+    }
+
+    fn ai_passes(&self, setup: &Setup, who: CombatantId, request: &Request) -> bool {
+        ai_passes(setup, who, request)
+    }
+}
+
 impl Scenario for OpenD6Scenario {
     fn ruleset(&self) -> &'static str {
         OpenD6::ID
@@ -731,7 +727,7 @@ impl Scenario for OpenD6Scenario {
         out: &mut dyn FnMut(&Line),
     ) -> Result<FightResult, FightError> {
         let humans = crate::human_ids(self.0.combatants.iter().map(|c| c.name.as_str()), humans);
-        let table = Table { scenario: self, humans, ask };
+        let table = crate::Table { front: self, humans, ask };
         let sink = FnSink(|event: &Event| out(&self.line(event)));
         Fight::<OpenD6, _, _, _>::new(&self.0, dice, table, sink).run()
     }

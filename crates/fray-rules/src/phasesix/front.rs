@@ -5,7 +5,7 @@ use super::policy::{Ai, ai_choice, illegal, illegal_reaction};
 use super::setup::{Mode, Setup};
 use super::{Act, Choice, Event, Hand, PhaseSix, Reaction, Request, Special, State};
 use crate::{Line, Prompt, Scenario};
-use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Pending, Pos, Ruleset};
+use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Pos, Ruleset};
 use fray_sim::{Ledger, Simulate};
 use serde_json::json;
 
@@ -36,23 +36,6 @@ fn pos_text(p: Pos) -> String {
 
 fn totals_text(t: &[u8]) -> String {
     t.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")
-}
-
-/// Answers with a person's choices for some combatants, the AI for the others.
-struct Table<'a> {
-    scenario: &'a PhaseSixScenario,
-    humans: Vec<CombatantId>,
-    ask: &'a mut dyn FnMut(&Prompt) -> usize,
-}
-
-impl Decider<PhaseSix> for Table<'_> {
-    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
-        if !self.humans.contains(&who) {
-            return Ok(ai_choice(setup, state, who, request));
-        }
-        let (question, choices) = self.scenario.prompt(state, who, request);
-        crate::ask_person(self.ask, self.scenario.name(who), question, choices)
-    }
 }
 
 impl PhaseSixScenario {
@@ -108,7 +91,7 @@ impl PhaseSixScenario {
         }
     }
 
-    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+    fn prompt_for(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
         let setup = &self.0;
         match request {
             Request::Act { actions } => {
@@ -384,6 +367,20 @@ impl PhaseSixScenario {
     }
 }
 
+impl crate::Prompts<PhaseSix> for PhaseSixScenario {
+    fn person_name(&self, who: CombatantId) -> &str {
+        self.name(who)
+    }
+
+    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+        self.prompt_for(state, who, request)
+    }
+
+    fn ai(&self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
+        ai_choice(setup, state, who, request)
+    }
+}
+
 impl Scenario for PhaseSixScenario {
     fn ruleset(&self) -> &'static str {
         PhaseSix::ID
@@ -444,7 +441,7 @@ impl Scenario for PhaseSixScenario {
         out: &mut dyn FnMut(&Line),
     ) -> Result<FightResult, FightError> {
         let humans = crate::human_ids(self.0.combatants.iter().map(|c| c.name.as_str()), humans);
-        let table = Table { scenario: self, humans, ask };
+        let table = crate::Table { front: self, humans, ask };
         let sink = FnSink(|event: &Event| out(&self.line(event)));
         Fight::<PhaseSix, _, _, _>::new(&self.0, dice, table, sink).run()
     }

@@ -5,7 +5,7 @@ use super::policy::{Ai, ai_choice, illegal};
 use super::setup::{Blow, Setup, Square, chebyshev};
 use super::{Action, Choice, Event, Kind, Request, State, Ticks};
 use crate::{Line, Prompt, Scenario};
-use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Pending, Ruleset};
+use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Ruleset};
 use fray_sim::{Ledger, Simulate};
 use serde_json::json;
 
@@ -73,23 +73,6 @@ fn chance(p: &fray_dice::BigRational) -> String {
 
 fn sq(s: Square) -> String {
     format!("({}, {})", s.0, s.1)
-}
-
-/// Answers with a person's choices for some combatants, the AI for the others.
-struct Table<'a> {
-    scenario: &'a TicksScenario,
-    humans: Vec<CombatantId>,
-    ask: &'a mut dyn FnMut(&Prompt) -> usize,
-}
-
-impl Decider<Ticks> for Table<'_> {
-    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
-        if !self.humans.contains(&who) {
-            return Ok(ai_choice(setup, state, who, request));
-        }
-        let (question, choices) = self.scenario.prompt(state, who, request);
-        crate::ask_person(self.ask, self.scenario.name(who), question, choices)
-    }
 }
 
 impl TicksScenario {
@@ -189,7 +172,7 @@ impl TicksScenario {
     }
 
     /// A request as a question with labelled legal choices.
-    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+    fn prompt_for(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
         let setup = &self.0;
         match *request {
             Request::Announce { tick } => {
@@ -475,6 +458,20 @@ pub fn recovery_table(printed: bool) -> String {
     out
 }
 
+impl crate::Prompts<Ticks> for TicksScenario {
+    fn person_name(&self, who: CombatantId) -> &str {
+        self.name(who)
+    }
+
+    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+        self.prompt_for(state, who, request)
+    }
+
+    fn ai(&self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
+        ai_choice(setup, state, who, request)
+    }
+}
+
 impl Scenario for TicksScenario {
     fn ruleset(&self) -> &'static str {
         Ticks::ID
@@ -552,7 +549,7 @@ impl Scenario for TicksScenario {
         out: &mut dyn FnMut(&Line),
     ) -> Result<FightResult, FightError> {
         let humans = crate::human_ids(self.0.combatants.iter().map(|c| c.name.as_str()), humans);
-        let table = Table { scenario: self, humans, ask };
+        let table = crate::Table { front: self, humans, ask };
         let mut state = Ticks::initial_state(&self.0);
         let sink = FnSink(|event: &Event| {
             // Each tick closes with every character's Body, Trauma, effort and p.
