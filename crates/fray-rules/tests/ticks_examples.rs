@@ -336,8 +336,8 @@ fn t_ex_6_soft_armour_and_ammunition() {
     // And that is what the default policy declares against a vest (TICK-ARM-10).
     let text = cast("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\narmour = [\"soft_vest\"]", 1);
     let s = setup(&text, &[]);
-    assert!(fray_rules::ticks::policy::wants_weak_point(&s, SAM, TIA, 4));
-    assert!(!fray_rules::ticks::policy::wants_weak_point(&s, SAM, TIA, 8));
+    assert!(fray_rules::ticks::policy::wants_weak_point(&s, TIA, 4));
+    assert!(!fray_rules::ticks::policy::wants_weak_point(&s, TIA, 8));
 }
 
 #[test]

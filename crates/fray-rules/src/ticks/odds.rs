@@ -96,7 +96,7 @@ pub fn odds_in_state(setup: &Setup, state: &State, who: CombatantId, target: Com
         }
     };
     let dn = defence_numbers(setup, state, target, kind, weapon.penetration);
-    let weak_point = super::policy::wants_weak_point(setup, who, target, weapon.penetration);
+    let weak_point = super::policy::wants_weak_point(setup, target, weapon.penetration);
     let dist = delta_distribution(setup, a, dn.total);
     let tf = state.fighter(target);
     let tsheet = &setup.combatants[target.index()];
@@ -186,8 +186,6 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
     }
     let state = Ticks::initial_state(setup);
     let mut odds = odds_in_state(setup, &state, a, d);
-    let counts = dice_counts(setup);
-    let _ = counts;
     let sheet = &setup.combatants[a.index()];
     let (at, dn) = match sheet.gun.as_ref() {
         Some(g) => (

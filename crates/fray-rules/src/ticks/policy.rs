@@ -327,9 +327,8 @@ pub fn target(setup: &Setup, state: &State, who: CombatantId) -> Option<Combatan
         })
 }
 
-/// Whether `who` declares weak-point aim against `target` (TICK-ARM-10).
-pub fn wants_weak_point(setup: &Setup, who: CombatantId, target: CombatantId, penetration: i32) -> bool {
-    let _ = who;
+/// Whether an attack with `penetration` declares weak-point aim against `target` (TICK-ARM-10).
+pub fn wants_weak_point(setup: &Setup, target: CombatantId, penetration: i32) -> bool {
     match setup.options.weak_point_policy {
         1 => false,
         2 => true,
@@ -408,7 +407,7 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
                 && chebyshev(f.pos, tf.pos) <= setup.options.melee_reach
             {
                 let blow = blow_for(setup, state, who);
-                let weak_point = wants_weak_point(setup, who, t, sheet.melee_weapon.penetration);
+                let weak_point = wants_weak_point(setup, t, sheet.melee_weapon.penetration);
                 let strike = Action::Strike { target: t, blow, weak_point };
                 if f.p <= 6 && illegal(setup, state, who, &strike).is_none() {
                     return strike;
@@ -440,7 +439,7 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
                 }
             }
             let shots = if policy.shots() == 1 { 1 } else { gun.rate.clamp(1, 3) as u8 };
-            let weak_point = wants_weak_point(setup, who, t, gun.penetration);
+            let weak_point = wants_weak_point(setup, t, gun.penetration);
             let fire = Action::fire(t, shots, weak_point);
             let aim = Action::Aim(t);
             let aimed = f.aim_target == Some(t);
@@ -467,7 +466,7 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
                 let melee = Action::Melee {
                     target: t,
                     blow,
-                    weak_point: wants_weak_point(setup, who, t, sheet.melee_weapon.penetration),
+                    weak_point: wants_weak_point(setup, t, sheet.melee_weapon.penetration),
                 };
                 if f.p <= 6 && illegal(setup, state, who, &melee).is_none() { melee } else { Action::Nothing }
             } else if policy.movement() == 1 {

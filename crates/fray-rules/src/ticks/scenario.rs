@@ -212,8 +212,7 @@ fn cover(t: &CoverToml, options: &Options, span: Range<usize>, err: Err<'_>) -> 
 fn gun(g: &GunRef, options: &Options, span: Range<usize>, err: Err<'_>) -> Result<Gun, ScenarioError> {
     let table = gun_table();
     let (base, t) = match g {
-        GunRef::Table(id) if options.custom_gear => {
-            let _ = id;
+        GunRef::Table(_) if options.custom_gear => {
             return Err(err(span, "under `gear_tables = custom` give every gun value".into()));
         }
         GunRef::Table(id) => (Some(pick(&table, id, "gun", span.clone(), err)?.clone()), None),
