@@ -32,6 +32,27 @@ impl OptionInfo {
     }
 }
 
+/// Reading option values from text, shared by every ruleset's `Options::set`.
+pub mod option_value {
+    /// The value named `value` among `choices`; the error lists them.
+    pub fn pick<T: Copy>(value: &str, choices: &[(&str, T)]) -> Result<T, String> {
+        choices.iter().find(|(text, _)| *text == value).map(|(_, v)| *v).ok_or_else(|| {
+            let names: Vec<&str> = choices.iter().map(|(text, _)| *text).collect();
+            format!("expected one of {}, found `{value}`", names.join(", "))
+        })
+    }
+
+    /// `true` or `false`.
+    pub fn flag(value: &str) -> Result<bool, String> {
+        pick(value, &[("true", true), ("false", false)])
+    }
+
+    /// An option with two named values: `false` for the default, `true` for the other.
+    pub fn two(value: &str, default: &str, other: &str) -> Result<bool, String> {
+        pick(value, &[(default, false), (other, true)])
+    }
+}
+
 /// The error for an unknown option name, with a suggestion when one is close.
 pub fn unknown_option(name: &str, options: &[OptionInfo]) -> String {
     match did_you_mean(name, options.iter().map(|o| o.name)) {

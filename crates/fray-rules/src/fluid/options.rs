@@ -370,12 +370,7 @@ pub const OPTIONS: &[OptionInfo] = &[
 impl Options {
     /// Sets one option from its text value; the error says what was expected.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        fn pick<T: Copy>(value: &str, choices: &[(&str, T)]) -> Result<T, String> {
-            choices.iter().find(|(text, _)| *text == value).map(|(_, v)| *v).ok_or_else(|| {
-                let names: Vec<&str> = choices.iter().map(|(text, _)| *text).collect();
-                format!("expected one of {}, found `{value}`", names.join(", "))
-            })
-        }
+        use crate::option_value::pick;
         let boolean = [("true", true), ("false", false)];
         let int = |value: &str| value.parse::<i32>().map_err(|_| format!("expected an integer, found `{value}`"));
         match name {

@@ -261,14 +261,7 @@ impl Default for Options {
 impl Options {
     /// Sets one option from its text value; the error says what was expected.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        fn pick<T: Copy>(value: &str, choices: &[(&str, T)]) -> Result<T, String> {
-            choices.iter().find(|(text, _)| *text == value).map(|(_, v)| *v).ok_or_else(|| {
-                let names: Vec<&str> = choices.iter().map(|(text, _)| *text).collect();
-                format!("expected one of {}, found `{value}`", names.join(", "))
-            })
-        }
-        let flag = |value: &str| pick(value, &[("true", true), ("false", false)]);
-        let two = |value: &str, default: &str, other: &str| pick(value, &[(default, false), (other, true)]);
+        use crate::option_value::{flag, pick, two};
         match name {
             "wild_die_failure" => self.cancel_highest = !two(value, "cancel_highest", "complication")?,
             "wild_die_failure_on_damage" => self.failure_on_damage = flag(value)?,

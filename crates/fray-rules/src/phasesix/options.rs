@@ -237,8 +237,7 @@ impl Options {
                 .map(|i| i as u8)
                 .ok_or_else(|| format!("expected one of {}, found `{value}`", choices.join(", ")))
         }
-        let flag = |value: &str| pick(value, &["false", "true"]).map(|v| v == 1);
-        let two = |value: &str, a: &str, b: &str| pick(value, &[a, b]).map(|v| v == 1);
+        use crate::option_value::{flag, two};
         if let Some(act) = name.strip_prefix("act_cost.") {
             let i = ACTS.iter().position(|a| *a == act).ok_or_else(|| {
                 format!("unknown act `{act}` in `act_cost.<act>`, expected one of {}", ACTS.join(", "))
