@@ -251,6 +251,21 @@ pub fn outcome_text(sides: &[String], result: &FightResult) -> String {
     }
 }
 
+/// The outcome when at most one side has anyone standing — that side, or mutual destruction when
+/// nobody stands — or `None` while two or more sides fight on. `standing` gives the side of each
+/// combatant still in the fight.
+pub fn standing_outcome(standing: impl IntoIterator<Item = fray_engine::SideId>) -> Option<Outcome> {
+    let mut first = None;
+    for side in standing {
+        match first {
+            None => first = Some(side),
+            Some(s) if s != side => return None,
+            Some(_) => {}
+        }
+    }
+    Some(first.map_or(Outcome::Mutual, Outcome::Side))
+}
+
 /// The ids of the combatants named in `humans` (names not in the roster are ignored).
 pub fn human_ids<'a>(roster: impl Iterator<Item = &'a str> + Clone, humans: &[String]) -> Vec<CombatantId> {
     humans.iter().filter_map(|h| roster.clone().position(|name| name == h)).map(|i| CombatantId(i as u16)).collect()

@@ -4,7 +4,7 @@ use super::attack;
 use super::options::{InitiativeTie, SecondWindPolicy, Undeclared};
 use super::setup::{Attr, Weapon};
 use super::{Act, Choice, Event, HardBoiled, List, Opportunity, Part, Request, Roll};
-use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Reason, SideId, Sink};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Reason, Sink};
 
 type F<'f, 'a, D, P, S> = &'f mut Fight<'a, HardBoiled, D, P, S>;
 
@@ -82,26 +82,12 @@ fn end_check<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let setup = fight.setup();
     let state = fight.state();
     let now = turn.max(1);
-    let (mut first, mut two) = (None::<SideId>, false);
-    for (i, x) in state.fighters.iter().enumerate() {
-        if x.out(&setup.options, now) {
-            continue;
-        }
-        let side = setup.combatants[i].side;
-        match first {
-            None => first = Some(side),
-            Some(s) if s != side => two = true,
-            Some(_) => {}
-        }
-    }
-    let outcome = if two {
-        if setup.options.down_only && !state.fighters.iter().any(|x| x.able(now)) {
-            Outcome::Stalemate
-        } else {
-            return None;
-        }
-    } else {
-        first.map_or(Outcome::Mutual, Outcome::Side)
+    let standing =
+        state.fighters.iter().zip(&setup.combatants).filter(|(x, _)| !x.out(&setup.options, now)).map(|(_, c)| c.side);
+    let outcome = match crate::standing_outcome(standing) {
+        Some(outcome) => outcome,
+        None if setup.options.down_only && !state.fighters.iter().any(|x| x.able(now)) => Outcome::Stalemate,
+        None => return None,
     };
     let result = FightResult { outcome, length: turn };
     fight.emit(Event::Ended { result });

@@ -5,7 +5,7 @@ use super::attack::{self, Modifiers};
 use super::roll::{self, OneReads};
 use super::setup::{DamageType, DieCode, Level, Posture, SkillId};
 use super::{Action, Active, AttackPlan, Called, Choice, DefKind, Event, List, Mode, OpenD6, Request, RollFor, Rolled};
-use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Reason, SideId, Sink};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Reason, Sink};
 
 type F<'f, 'a, D, P, S> = &'f mut Fight<'a, OpenD6, D, P, S>;
 
@@ -142,19 +142,9 @@ fn end_check<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     }
     let setup = fight.setup();
     let state = fight.state();
-    let mut standing: Option<SideId> = None;
-    for (i, x) in state.fighters.iter().enumerate() {
-        if x.out(&setup.options) {
-            continue;
-        }
-        let side = setup.combatants[i].side;
-        match standing {
-            None => standing = Some(side),
-            Some(s) if s != side => return None,
-            Some(_) => {}
-        }
-    }
-    let outcome = standing.map_or(Outcome::Mutual, Outcome::Side);
+    let standing =
+        state.fighters.iter().zip(&setup.combatants).filter(|(x, _)| !x.out(&setup.options)).map(|(_, c)| c.side);
+    let outcome = crate::standing_outcome(standing)?;
     let result = FightResult { outcome, length: round };
     fight.emit(Event::Ended { result });
     ctx.ended = Some(result);

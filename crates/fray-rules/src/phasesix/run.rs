@@ -5,7 +5,7 @@ use super::dice::{self, Tier};
 use super::setup::Class as _;
 use super::setup::{Class, Mode, Weapon};
 use super::{Act, Choice, Cond, Event, Hand, List, PhaseSix, Reaction, Request, Special, Totals};
-use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Pos, Reason, SideId, Sink};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Pos, Reason, Sink};
 
 type F<'f, 'a, D, P, S> = &'f mut Fight<'a, PhaseSix, D, P, S>;
 
@@ -111,22 +111,15 @@ fn end_check<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         return *ended;
     }
     let setup = fight.setup();
-    let (mut first, mut two) = (None::<SideId>, false);
-    for (i, x) in fight.state().fighters.iter().enumerate() {
-        if x.out(&setup.options) {
-            continue;
-        }
-        let side = setup.combatants[i].side;
-        match first {
-            None => first = Some(side),
-            Some(s) if s != side => two = true,
-            Some(_) => {}
-        }
-    }
-    if two {
-        return None;
-    }
-    let result = FightResult { outcome: first.map_or(Outcome::Mutual, Outcome::Side), length: round };
+    let standing = fight
+        .state()
+        .fighters
+        .iter()
+        .zip(&setup.combatants)
+        .filter(|(x, _)| !x.out(&setup.options))
+        .map(|(_, c)| c.side);
+    let outcome = crate::standing_outcome(standing)?;
+    let result = FightResult { outcome, length: round };
     fight.emit(Event::Ended { result });
     *ended = Some(result);
     Some(result)

@@ -4,7 +4,7 @@ use super::attack::{self, Weapon, WoundRule};
 use super::policy::{defence_numbers, illegal, melee_numbers, shot_numbers};
 use super::setup::{Square, chebyshev};
 use super::{Action, ArmourMet, Choice, Event, Kind, Request, Ticks};
-use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Reason, SideId, Sink};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Reason, Sink};
 
 type F<'f, 'a, D, P, S> = &'f mut Fight<'a, Ticks, D, P, S>;
 
@@ -589,17 +589,6 @@ fn end_of_tick<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
 /// The result if at most one side has anyone standing (TICK-TRACK-6).
 fn finished<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, tick: u32) -> Option<FightResult> {
     let setup = fight.setup();
-    let mut sides: u64 = 0;
-    let mut last = SideId(0);
-    for (c, f) in setup.combatants.iter().zip(&fight.state().fighters) {
-        if !f.out() {
-            sides |= 1 << (c.side.index() % 64);
-            last = c.side;
-        }
-    }
-    match sides.count_ones() {
-        0 => Some(FightResult { outcome: Outcome::Mutual, length: tick }),
-        1 => Some(FightResult { outcome: Outcome::Side(last), length: tick }),
-        _ => None,
-    }
+    let standing = setup.combatants.iter().zip(&fight.state().fighters).filter(|(_, f)| !f.out()).map(|(c, _)| c.side);
+    crate::standing_outcome(standing).map(|outcome| FightResult { outcome, length: tick })
 }
