@@ -107,3 +107,43 @@ pub fn apply_options(
     }
     Ok(())
 }
+
+/// The index of `w` among `choices`; otherwise an error at its span naming what was expected,
+/// with a "did you mean".
+pub fn word(
+    file: &str,
+    text: &str,
+    w: &toml::Spanned<String>,
+    choices: &[&str],
+    what: &str,
+) -> Result<usize, ScenarioError> {
+    choices.iter().position(|c| *c == w.get_ref()).ok_or_else(|| {
+        let hint = did_you_mean(w.get_ref(), choices.iter().copied())
+            .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
+        ScenarioError::at(
+            file,
+            text,
+            w.span(),
+            format!("unknown {what} `{}`, expected one of {}{hint}", w.get_ref(), choices.join(", ")),
+        )
+    })
+}
+
+/// A combatant's `policy = { FIELD = "NAME" }`, checked against a ruleset's policy table
+/// (field, accepted names): each given field's index and the index of its value.
+pub fn policy_choices(
+    file: &str,
+    text: &str,
+    given: &std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>,
+    table: &[(&str, &[&str])],
+) -> Result<Vec<(usize, u8)>, ScenarioError> {
+    let keys: Vec<&str> = table.iter().map(|p| p.0).collect();
+    given
+        .iter()
+        .map(|(key, value)| {
+            let field = word(file, text, key, &keys, "policy")?;
+            let v = word(file, text, value, table[field].1, &format!("{} policy", key.get_ref()))?;
+            Ok((field, v as u8))
+        })
+        .collect()
+}

@@ -5,7 +5,6 @@ use super::setup::{
     ALL, Armour, Attr, COVER_PRESETS, Cover, Damage, Locations, POLICIES, Policy, Setup, Sheet, Specialism, Weapon,
     armour_table, weapon_table,
 };
-use crate::did_you_mean;
 use crate::scenario::ScenarioError;
 use fray_engine::{Pos, SideId};
 use serde::Deserialize;
@@ -130,13 +129,7 @@ fn one() -> Spanned<i32> {
 pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, ScenarioError> {
     let parsed: File = toml::from_str(text).map_err(|e| ScenarioError::from_toml(file, text, &e))?;
     let err = |span: std::ops::Range<usize>, message: String| ScenarioError::at(file, text, span, message);
-    let word = |w: &Spanned<String>, choices: &[&str], what: &str| -> Result<usize, ScenarioError> {
-        choices.iter().position(|c| *c == w.get_ref()).ok_or_else(|| {
-            let hint = did_you_mean(w.get_ref(), choices.iter().copied())
-                .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
-            err(w.span(), format!("unknown {what} `{}`, expected one of {}{hint}", w.get_ref(), choices.join(", ")))
-        })
-    };
+    let word = |w: &Spanned<String>, choices: &[&str], what: &str| crate::scenario::word(file, text, w, choices, what);
     let mut options = Options::default();
     crate::scenario::apply_options(file, text, &parsed.rules.options, sets, |n, v| options.set(n, v))?;
     let max_turns = match &parsed.rules.max_turns {
@@ -304,10 +297,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             }
         };
         let mut policy = Policy::default();
-        for (key, value) in &c.policy {
-            let keys: Vec<&str> = POLICIES.iter().map(|p| p.0).collect();
-            let field = word(key, &keys, "policy")?;
-            let v = word(value, POLICIES[field].1, &format!("{} policy", key.get_ref()))? as u8;
+        for (field, v) in crate::scenario::policy_choices(file, text, &c.policy, POLICIES)? {
             match field {
                 0 => policy.target = v,
                 1 => policy.attack = v,

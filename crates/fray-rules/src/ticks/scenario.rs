@@ -316,13 +316,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
     let parsed: File = toml::from_str(text).map_err(|e| ScenarioError::from_toml(file, text, &e))?;
     let err = |span: Range<usize>, message: String| ScenarioError::at(file, text, span, message);
     let err: Err<'_> = &err;
-    let word = |w: &Spanned<String>, choices: &[&str], what: &str| -> Result<usize, ScenarioError> {
-        choices.iter().position(|c| *c == w.get_ref()).ok_or_else(|| {
-            let hint = did_you_mean(w.get_ref(), choices.iter().copied())
-                .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
-            err(w.span(), format!("unknown {what} `{}`, expected one of {}{hint}", w.get_ref(), choices.join(", ")))
-        })
-    };
+    let word = |w: &Spanned<String>, choices: &[&str], what: &str| crate::scenario::word(file, text, w, choices, what);
     let mut options = Options::default();
     crate::scenario::apply_options(file, text, &parsed.rules.options, sets, |n, v| options.set(n, v))?;
     let mut blows = ATTACK_TYPES;
@@ -508,10 +502,8 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             }
         }
         let mut policy = Policy::default();
-        for (key, value) in &c.policy {
-            let keys: Vec<&str> = POLICIES.iter().map(|p| p.0).collect();
-            let field = word(key, &keys, "policy")?;
-            policy.0[field] = word(value, POLICIES[field].1, &format!("{} policy", key.get_ref()))? as u8;
+        for (field, v) in crate::scenario::policy_choices(file, text, &c.policy, POLICIES)? {
+            policy.0[field] = v;
         }
         combatants.push(Sheet {
             name: c.name.get_ref().clone(),
