@@ -46,6 +46,12 @@ pub trait Ruleset: Sized {
 
 /// Answers decision requests: an AI policy, a script or a person.
 pub trait Decider<R: Ruleset> {
+    /// Whether [`Fight::decide`] checks this decider's answers against their requests in every
+    /// build. A ruleset's own AI, whose policies pick only legal choices, says `false`: its answers
+    /// are then checked in debug builds (every test run) but not on the simulator's hot path.
+    /// Scripts and people are always checked.
+    const CHECKED: bool = true;
+
     /// The choice of `who` for `request`, given the setup and the current state. `Err(Pending)`
     /// when no answer is available yet (a person who has not answered).
     fn decide(
@@ -66,6 +72,8 @@ pub trait Decider<R: Ruleset> {
 }
 
 impl<R: Ruleset, P: Decider<R> + ?Sized> Decider<R> for &mut P {
+    const CHECKED: bool = P::CHECKED;
+
     fn decide(
         &mut self,
         setup: &R::Setup,
@@ -225,11 +233,21 @@ impl<'a, R: Ruleset, D: Dice, P: Decider<R>, S: Sink<R::Event>> Fight<'a, R, D, 
         self.decider.passes_optional(self.setup, who, request)
     }
 
+    /// Whether this fight checks its decider's answers ([`Decider::CHECKED`], or any debug
+    /// build). A ruleset that checks an answer's legality itself, beyond
+    /// [`Ruleset::check_choice`], asks this first.
+    pub fn checks_choices(&self) -> bool {
+        P::CHECKED || cfg!(debug_assertions)
+    }
+
     /// Asks `who` to answer `request`, and checks that the answer is legal.
     pub fn decide(&mut self, who: CombatantId, request: &R::Request) -> Result<R::Choice, FightError> {
         let choice =
             self.decider.decide(self.setup, &self.state, who, request).map_err(|Pending| FightError::Pending(who))?;
-        R::check_choice(self.setup, request, &choice).map_err(|reason| FightError::IllegalChoice { who, reason })?;
+        if self.checks_choices() {
+            R::check_choice(self.setup, request, &choice)
+                .map_err(|reason| FightError::IllegalChoice { who, reason })?;
+        }
         Ok(choice)
     }
 }

@@ -298,6 +298,28 @@ pub fn simulate<R: Ruleset, D: Dice, P: Decider<R>>(
     Ok(())
 }
 
+/// The index of `value` among the values of policy `field` in a ruleset's policy table (name,
+/// values), found at compile time: policies are stored as indices, and an AI compares them with
+/// these constants rather than by name (a misspelt value fails the build).
+pub const fn policy_index(table: &[(&str, &[&str])], field: usize, value: &str) -> u8 {
+    let names = table[field].1;
+    let mut i = 0;
+    while i < names.len() {
+        let (a, b) = (names[i].as_bytes(), value.as_bytes());
+        if a.len() == b.len() {
+            let mut k = 0;
+            while k < a.len() && a[k] == b[k] {
+                k += 1;
+            }
+            if k == a.len() {
+                return i as u8;
+            }
+        }
+        i += 1;
+    }
+    panic!("no such policy value")
+}
+
 /// Asks a person to pick one of labelled `choices` (`Pending` when there are none).
 pub fn ask_person<C>(
     ask: &mut dyn FnMut(&Prompt) -> usize,

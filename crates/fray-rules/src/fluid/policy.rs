@@ -27,6 +27,8 @@ pub const POLICIES: &[(&str, &[&str])] = &[
 pub struct Ai;
 
 impl Decider<Fluid> for Ai {
+    const CHECKED: bool = false;
+
     fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
         Ok(ai_choice(setup, state, who, request))
     }

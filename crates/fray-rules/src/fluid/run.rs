@@ -372,12 +372,13 @@ fn revisions<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             continue;
         }
         let remaining: List<DeclaredAttack, 4> = fighter.plan.attacks[fighter.done..].iter().copied().collect();
-        let request = Request::Revise { step, remaining: remaining.clone(), full_defense_allowed: !fighter.acted };
+        let request = Request::Revise { step, remaining, full_defense_allowed: !fighter.acted };
         // A revision is an optional request: "no change" is answered by not revising.
         if fight.passes_optional(who, &request) {
             continue;
         }
         let Choice::Revise(Some(plan)) = fight.decide(who, &request)? else { continue };
+        let Request::Revise { remaining, .. } = request else { unreachable!("built above") };
         // A declared action replaced by something else is a change; an added one is a change that
         // also raises N; dropping one is neither.
         let kept = remaining.len().min(plan.attacks.len());
@@ -684,10 +685,11 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             } else if options.defense_per_round {
                 named_defence(setup, fight.state(), victim, &choices)
             } else {
-                let request = Request::Defend { attacker, options: choices.clone() };
+                let request = Request::Defend { attacker, options: choices };
                 let Choice::Defence(pick) = fight.decide(victim, &request)? else {
                     unreachable!("checked by check_choice")
                 };
+                let Request::Defend { options: choices, .. } = request else { unreachable!("built above") };
                 pick.map(|i| choices[i])
             };
             (defence, defence_tn(setup, fight.state(), victim, defence))
@@ -784,8 +786,9 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         (defence, defence_tn(setup, fight.state(), target, defence))
     } else if defends {
         let options_list = defence_options(setup, fight.state(), attacker, item, target);
-        let request = Request::Defend { attacker, options: options_list.clone() };
+        let request = Request::Defend { attacker, options: options_list };
         let Choice::Defence(pick) = fight.decide(target, &request)? else { unreachable!("checked by check_choice") };
+        let Request::Defend { options: options_list, .. } = request else { unreachable!("built above") };
         let defence = pick.map(|i| options_list[i]);
         (defence, defence_tn(setup, fight.state(), target, defence))
     } else {
@@ -906,8 +909,9 @@ fn guard<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         if options.is_empty() {
             continue;
         }
-        let request = Request::Guard { target, attacker, options: options.clone() };
+        let request = Request::Guard { target, attacker, options };
         if let Choice::Defence(Some(pick)) = fight.decide(ally, &request)? {
+            let Request::Guard { options, .. } = request else { unreachable!("built above") };
             let option = options[pick];
             return Ok(Some((option, option.tn + fight.state().fighter(ally).dt)));
         }

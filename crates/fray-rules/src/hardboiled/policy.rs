@@ -168,14 +168,31 @@ pub fn check(_setup: &Setup, request: &Request, choice: &Choice) -> Result<(), S
 pub struct Ai;
 
 impl Decider<HardBoiled> for Ai {
+    const CHECKED: bool = false;
+
     fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
         Ok(ai_choice(setup, state, who, request))
     }
 }
 
-fn policy_name(setup: &Setup, who: CombatantId, field: usize) -> &'static str {
-    setup.combatants[who.index()].policy.name(field)
+/// `who`'s value of policy `field`.
+fn policy(setup: &Setup, who: CombatantId, field: usize) -> u8 {
+    setup.combatants[who.index()].policy.value(field)
 }
+
+const TARGET_WEAKEST: u8 = crate::policy_index(POLICIES, 0, "weakest");
+const TARGET_FIRST: u8 = crate::policy_index(POLICIES, 0, "first");
+const ATTACK_WEAPON: u8 = crate::policy_index(POLICIES, 1, "weapon");
+const ATTACK_BRAWL: u8 = crate::policy_index(POLICIES, 1, "brawl");
+const CALLED_HEAD: u8 = crate::policy_index(POLICIES, 2, "head");
+const CALLED_UNCOVERED: u8 = crate::policy_index(POLICIES, 2, "uncovered");
+const COVER_STAY: u8 = crate::policy_index(POLICIES, 3, "stay");
+const SECOND_WIND_HALF_HP: u8 = crate::policy_index(POLICIES, 4, "half_hp");
+const SECOND_WIND_FIRST_HIT: u8 = crate::policy_index(POLICIES, 4, "first_hit");
+const SECOND_WIND_WHEN_DOWN: u8 = crate::policy_index(POLICIES, 4, "when_down");
+const SECOND_WIND_NEVER: u8 = crate::policy_index(POLICIES, 4, "never");
+const MOVE_CLOSE: u8 = crate::policy_index(POLICIES, 5, "close");
+const MOVE_HOLD: u8 = crate::policy_index(POLICIES, 5, "hold");
 
 /// The enemy `who` goes for (`target` policy): not out of the fight (USR-ROUND-6).
 pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
@@ -184,9 +201,9 @@ pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<C
     let enemies = (0..setup.combatants.len())
         .filter(|&i| setup.combatants[i].side != side && !state.fighters[i].out(&setup.options, turn))
         .map(|i| CombatantId(i as u16));
-    match policy_name(setup, who, 0) {
-        "weakest" => enemies.min_by_key(|&c| (state.fighter(c).hp, c.index())),
-        "first" => enemies.min_by_key(|c| c.index()),
+    match policy(setup, who, 0) {
+        TARGET_WEAKEST => enemies.min_by_key(|&c| (state.fighter(c).hp, c.index())),
+        TARGET_FIRST => enemies.min_by_key(|c| c.index()),
         _ => enemies.min_by(|&a, &b| state.distance(who, a).total_cmp(&state.distance(who, b)).then(a.cmp(&b))),
     }
 }
@@ -195,18 +212,18 @@ pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<C
 /// when its wielded weapon is a melee weapon worse than bare hands.
 fn fists(setup: &Setup, state: &State, who: CombatantId) -> bool {
     let w = weapon(setup, state, who, false);
-    match policy_name(setup, who, 1) {
-        "brawl" => true,
-        "weapon" => false,
+    match policy(setup, who, 1) {
+        ATTACK_BRAWL => true,
+        ATTACK_WEAPON => false,
         _ => !w.ranged && w.bonus < 0,
     }
 }
 
 /// The called shot (`called_shot` policy).
 fn called(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, ranged: bool) -> Option<Part> {
-    match policy_name(setup, who, 2) {
-        "head" => Some(Part::Head),
-        "uncovered" => {
+    match policy(setup, who, 2) {
+        CALLED_HEAD => Some(Part::Head),
+        CALLED_UNCOVERED => {
             let t = state.fighter(target);
             let cover = setup.combatants[target.index()].cover.filter(|_| t.in_cover && ranged)?;
             Part::ALL.into_iter().find(|p| cover.locations & (1 << p.face()) == 0)
@@ -221,11 +238,11 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
         Request::Declare => Choice::Intent(plan(setup, state, who)),
         Request::Act { .. } => Choice::Act(act(setup, state, who, request)),
         Request::SecondWind { hp, max } => {
-            let policy = match policy_name(setup, who, 4) {
-                "half_hp" => SecondWindPolicy::HalfHp,
-                "first_hit" => SecondWindPolicy::FirstHit,
-                "when_down" => SecondWindPolicy::WhenDown,
-                "never" => SecondWindPolicy::Never,
+            let policy = match policy(setup, who, 4) {
+                SECOND_WIND_HALF_HP => SecondWindPolicy::HalfHp,
+                SECOND_WIND_FIRST_HIT => SecondWindPolicy::FirstHit,
+                SECOND_WIND_WHEN_DOWN => SecondWindPolicy::WhenDown,
+                SECOND_WIND_NEVER => SecondWindPolicy::Never,
                 _ => setup.options.second_wind_policy,
             };
             Choice::Yes(super::run::wants_second_wind(policy, *hp, *max))
@@ -243,8 +260,8 @@ fn plan(setup: &Setup, state: &State, who: CombatantId) -> Option<Act> {
     if in_reach(setup, state, who, target, w) {
         return Some(attack);
     }
-    let staying = policy_name(setup, who, 3) == "stay" && state.fighter(who).in_cover;
-    if staying || policy_name(setup, who, 5) == "hold" {
+    let staying = policy(setup, who, 3) == COVER_STAY && state.fighter(who).in_cover;
+    if staying || policy(setup, who, 5) == MOVE_HOLD {
         return None;
     }
     if setup.options.single_action || illegal_target(setup, state, who, &attack).is_some() {
@@ -271,7 +288,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     let Request::Act { can_move, attacks_left, can_act } = *request else { return Act::End };
     let x = state.fighter(who);
     let fists = fists(setup, state, who);
-    if x.dropped && can_act && !fists && policy_name(setup, who, 1) != "brawl" && attacks_left == 0 {
+    if x.dropped && can_act && !fists && policy(setup, who, 1) != ATTACK_BRAWL && attacks_left == 0 {
         return Act::PickUp;
     }
     let Some(target) = choose_target(setup, state, who) else { return Act::End };
@@ -279,8 +296,8 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     if attacks_left > 0 && in_reach(setup, state, who, target, w) {
         return Act::Attack { target, fists, called: called(setup, state, who, target, w.ranged), off_balance: false };
     }
-    let staying = policy_name(setup, who, 3) == "stay" && x.in_cover;
-    if can_move && !staying && policy_name(setup, who, 5) == "close" && !in_reach(setup, state, who, target, w) {
+    let staying = policy(setup, who, 3) == COVER_STAY && x.in_cover;
+    if can_move && !staying && policy(setup, who, 5) == MOVE_CLOSE && !in_reach(setup, state, who, target, w) {
         let to = toward(setup, state, who, target, w);
         if to.distance(x.pos) > 1e-9 {
             return Act::Move(to);

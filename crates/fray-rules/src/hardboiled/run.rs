@@ -246,7 +246,9 @@ fn act_turn<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
         if act == Act::End {
             return Ok(());
         }
-        if let Some(reason) = super::policy::illegal(fight.setup(), fight.state(), who, &request, &act) {
+        if fight.checks_choices()
+            && let Some(reason) = super::policy::illegal(fight.setup(), fight.state(), who, &request, &act)
+        {
             return Err(FightError::IllegalChoice { who, reason });
         }
         perform(fight, ended, who, act)?;

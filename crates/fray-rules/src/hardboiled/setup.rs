@@ -222,8 +222,12 @@ pub struct Policy {
 impl Policy {
     /// The name of a field's value.
     pub fn name(&self, field: usize) -> &'static str {
-        let v = [self.target, self.attack, self.called_shot, self.cover, self.second_wind, self.movement][field];
-        POLICIES[field].1[v as usize]
+        POLICIES[field].1[self.value(field) as usize]
+    }
+
+    /// A field's value (an index into its names).
+    pub fn value(&self, field: usize) -> u8 {
+        [self.target, self.attack, self.called_shot, self.cover, self.second_wind, self.movement][field]
     }
 }
 

@@ -222,6 +222,8 @@ pub fn check(_setup: &Setup, request: &Request, choice: &Choice) -> Result<(), S
 pub struct Ai;
 
 impl Decider<OpenD6> for Ai {
+    const CHECKED: bool = false;
+
     fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
         Ok(ai_choice(setup, state, who, request))
     }
@@ -273,9 +275,30 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
     }
 }
 
-fn policy_name(setup: &Setup, who: CombatantId, field: usize) -> &'static str {
-    setup.combatants[who.index()].policy.name(field)
+/// `who`'s value of policy `field`.
+fn policy(setup: &Setup, who: CombatantId, field: usize) -> u8 {
+    setup.combatants[who.index()].policy.value(field)
 }
+
+const fn at(field: usize, value: &str) -> u8 {
+    crate::policy_index(POLICIES, field, value)
+}
+const ACTIONS_DOUBLE: u8 = at(0, "double");
+const ACTIONS_DODGE_AND_ATTACK: u8 = at(0, "dodge_and_attack");
+const ACTIONS_WAIT_AND_DODGE: u8 = at(0, "wait_and_dodge");
+const ACTIONS_FULL_DEFENSE: u8 = at(0, "full_defense");
+const ACTIONS_CAUTIOUS: u8 = at(0, "cautious");
+const ACTIONS_AIM: u8 = at(0, "aim");
+const TARGET_WEAKEST: u8 = at(1, "weakest");
+const TARGET_FIRST: u8 = at(1, "first");
+const OPTION_ALL_OUT: u8 = at(2, "all_out");
+const OPTION_FULL_AUTO: u8 = at(2, "full_auto");
+const OPTION_HEAD: u8 = at(2, "head");
+const OPTION_KNOCKOUT: u8 = at(2, "knockout");
+const OPTION_LUNGE: u8 = at(2, "lunge");
+const OPTION_GRAB: u8 = at(2, "grab");
+const OPTION_KNOCKDOWN: u8 = at(2, "knockdown");
+const MOVE_CLOSE: u8 = at(4, "close");
 
 /// The enemy `who` goes for (`target` policy), among those not out of the fight.
 pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
@@ -284,9 +307,9 @@ pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<C
         .filter(|&i| setup.combatants[i].side != side && !state.fighters[i].out(&setup.options))
         .filter(|&i| setup.cover(who.index(), i).object < 100)
         .map(|i| CombatantId(i as u16));
-    match policy_name(setup, who, 1) {
-        "weakest" => enemies.max_by_key(|&c| (state.fighter(c).level, std::cmp::Reverse(state.distance(who, c)))),
-        "first" => enemies.min_by_key(|c| c.index()),
+    match policy(setup, who, 1) {
+        TARGET_WEAKEST => enemies.max_by_key(|&c| (state.fighter(c).level, std::cmp::Reverse(state.distance(who, c)))),
+        TARGET_FIRST => enemies.min_by_key(|c| c.index()),
         _ => enemies.min_by_key(|&c| (state.distance(who, c), c.index())),
     }
 }
@@ -365,17 +388,17 @@ fn declare(setup: &Setup, state: &State, who: CombatantId) -> u8 {
     let d = state.distance(who, target);
     let r = reach(setup, who, weapon);
     let half = sheet.move_m / 2;
-    let closing = !setup.options.bands && d > r + half && policy_name(setup, who, 4) == "close";
+    let closing = !setup.options.bands && d > r + half && policy(setup, who, 4) == MOVE_CLOSE;
     let wounded = x.level >= Level::Wounded;
     // Keep at least one die in the attack skill after the penalties.
     let dice = sheet.skill(sheet.weapons[weapon as usize].skill).dice
         - super::level_penalty(&setup.options, x, state.round)
         - i32::from(x.knock_pending);
     let most = (dice - 1 + sheet.allotment).clamp(1, 9) as u8;
-    let n = match policy_name(setup, who, 0) {
-        "full_defense" => 1,
-        "cautious" if wounded => 1,
-        "aim" => 1,
+    let n = match policy(setup, who, 0) {
+        ACTIONS_FULL_DEFENSE => 1,
+        ACTIONS_CAUTIOUS if wounded => 1,
+        ACTIONS_AIM => 1,
         _ if closing => {
             if d > r + half + sheet.move_m {
                 1
@@ -383,7 +406,7 @@ fn declare(setup: &Setup, state: &State, who: CombatantId) -> u8 {
                 2
             }
         }
-        "double" | "dodge_and_attack" | "wait_and_dodge" => 2,
+        ACTIONS_DOUBLE | ACTIONS_DODGE_AND_ATTACK | ACTIONS_WAIT_AND_DODGE => 2,
         _ => 1,
     };
     n.min(most)
@@ -419,15 +442,15 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     if state.fighters.iter().any(|f| f.held_by == Some(who) && f.held_round < state.round) {
         return Action::Squeeze;
     }
-    let policy = policy_name(setup, who, 0);
+    let actions = policy(setup, who, 0);
     let full = |close: bool| defend(best_defence(setup, state, who, close), true);
-    match policy {
-        "full_defense" if *only && can_defend => return full(threat_is_close(setup, state, who)),
-        "cautious" if *only && can_defend && x.level >= Level::Wounded => {
+    match actions {
+        ACTIONS_FULL_DEFENSE if *only && can_defend => return full(threat_is_close(setup, state, who)),
+        ACTIONS_CAUTIOUS if *only && can_defend && x.level >= Level::Wounded => {
             return full(threat_is_close(setup, state, who));
         }
-        "wait_and_dodge" if x.used == 0 && x.declared >= 2 => return Action::Wait,
-        "dodge_and_attack" if x.used == 0 && x.declared >= 2 && can_defend => {
+        ACTIONS_WAIT_AND_DODGE if x.used == 0 && x.declared >= 2 => return Action::Wait,
+        ACTIONS_DODGE_AND_ATTACK if x.used == 0 && x.declared >= 2 && can_defend => {
             return Action::Defend {
                 kind: best_defence(setup, state, who, threat_is_close(setup, state, who)),
                 full: false,
@@ -449,7 +472,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
         return Action::Ready(weapon, Ready::Reload);
     }
     // Aim at a far target first (the `aim` policy).
-    if policy == "aim"
+    if actions == ACTIONS_AIM
         && *only
         && sheet.weapons[weapon as usize].skill.aimable()
         && attack::band(setup, state, who, target, &sheet.weapons[weapon as usize]).is_some_and(|b| b >= 2)
@@ -476,7 +499,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
         return Action::Attack(with_option(setup, state, who, AttackPlan::new(target, weapon), *only));
     }
     // Close in (the `move` policy).
-    if policy_name(setup, who, 4) == "close" && !setup.options.bands {
+    if policy(setup, who, 4) == MOVE_CLOSE && !setup.options.bands {
         let r = reach(setup, who, weapon);
         let d = state.distance(who, target);
         let toward = |step: i32| {
@@ -501,14 +524,14 @@ fn damage_value(setup: &Setup, who: CombatantId, target: CombatantId, weapon: u8
 /// The `option` policy applied to a plan where it fits, else a normal attack.
 fn with_option(setup: &Setup, state: &State, who: CombatantId, plan: AttackPlan, only: bool) -> AttackPlan {
     let mut with = plan;
-    match policy_name(setup, who, 2) {
-        "all_out" => with.mode = Mode::AllOut,
-        "full_auto" => with.mode = Mode::FullAuto,
-        "head" => with.called = Called::Location(Loc::Head),
-        "knockout" => with.called = Called::Knockout,
-        "lunge" => with.mode = Mode::Lunge,
-        "grab" => with.mode = Mode::Grab,
-        "knockdown" => with.mode = Mode::Knockdown,
+    match policy(setup, who, 2) {
+        OPTION_ALL_OUT => with.mode = Mode::AllOut,
+        OPTION_FULL_AUTO => with.mode = Mode::FullAuto,
+        OPTION_HEAD => with.called = Called::Location(Loc::Head),
+        OPTION_KNOCKOUT => with.called = Called::Knockout,
+        OPTION_LUNGE => with.mode = Mode::Lunge,
+        OPTION_GRAB => with.mode = Mode::Grab,
+        OPTION_KNOCKDOWN => with.mode = Mode::Knockdown,
         _ => return plan,
     }
     if attack::check_attack(setup, state, who, &with, only).is_ok() { with } else { plan }

@@ -348,7 +348,9 @@ fn act_loop<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         }
         let request = super::policy::act_request(fight.setup(), fight.state(), who, free_actions < 4);
         let Choice::Act(action) = fight.decide(who, &request)? else { unreachable!("checked by check_choice") };
-        if let Some(reason) = super::policy::illegal_action(fight.setup(), fight.state(), who, &request, &action) {
+        if fight.checks_choices()
+            && let Some(reason) = super::policy::illegal_action(fight.setup(), fight.state(), who, &request, &action)
+        {
             return Err(FightError::IllegalChoice { who, reason });
         }
         if action == Action::Pass {

@@ -365,8 +365,12 @@ pub struct Policy {
 impl Policy {
     /// The name of a field's value.
     pub fn name(&self, field: usize) -> &'static str {
-        let v = [self.actions, self.target, self.option, self.points, self.movement][field];
-        POLICIES[field].1[v as usize]
+        POLICIES[field].1[self.value(field) as usize]
+    }
+
+    /// A field's value (an index into its names).
+    pub fn value(&self, field: usize) -> u8 {
+        [self.actions, self.target, self.option, self.points, self.movement][field]
     }
 }
 

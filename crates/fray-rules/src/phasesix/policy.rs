@@ -205,6 +205,8 @@ pub fn illegal_reaction(
 pub struct Ai;
 
 impl Decider<PhaseSix> for Ai {
+    const CHECKED: bool = false;
+
     fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
         Ok(ai_choice(setup, state, who, request))
     }

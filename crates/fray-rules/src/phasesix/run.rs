@@ -261,7 +261,9 @@ fn turn<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         if act == Act::End {
             return Ok(());
         }
-        if let Some(reason) = super::policy::illegal(setup, fight.state(), who, &act) {
+        if fight.checks_choices()
+            && let Some(reason) = super::policy::illegal(setup, fight.state(), who, &act)
+        {
             return Err(FightError::IllegalChoice { who, reason });
         }
         perform(fight, ended, who, act)?;

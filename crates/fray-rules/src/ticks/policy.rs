@@ -307,6 +307,8 @@ pub fn p_win(setup: &Setup, state: &State, target: CombatantId, kind: Kind, pene
 pub struct Ai;
 
 impl Decider<Ticks> for Ai {
+    const CHECKED: bool = false;
+
     fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
         Ok(ai_choice(setup, state, who, request))
     }

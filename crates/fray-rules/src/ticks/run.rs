@@ -132,7 +132,9 @@ fn announcement<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
 ) -> Result<Action, FightError> {
     let choice = fight.decide(who, &Request::Announce { tick })?;
     let Choice::Announce(action) = choice else { unreachable!("checked by check_choice") };
-    if let Some(reason) = illegal(fight.setup(), fight.state(), who, &action) {
+    if fight.checks_choices()
+        && let Some(reason) = illegal(fight.setup(), fight.state(), who, &action)
+    {
         return Err(FightError::IllegalChoice { who, reason: reason.to_owned() });
     }
     Ok(action)
