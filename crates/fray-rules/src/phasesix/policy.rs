@@ -212,9 +212,29 @@ impl Decider<PhaseSix> for Ai {
     }
 }
 
-fn policy(setup: &Setup, who: CombatantId, field: usize) -> &'static str {
-    setup.combatants[who.index()].policy.name(field)
+/// `who`'s value of policy `field` (an index into its names).
+fn policy(setup: &Setup, who: CombatantId, field: usize) -> u8 {
+    setup.combatants[who.index()].policy.0[field]
 }
+
+const fn at(field: usize, value: &str) -> u8 {
+    crate::policy_index(POLICIES, field, value)
+}
+const TARGET_WEAKEST: u8 = at(0, "weakest");
+const TARGET_FIRST: u8 = at(0, "first");
+const KEEP_NONE: u8 = at(1, "none");
+const KEEP_ALL: u8 = at(1, "all");
+const DEFEND_DODGE: u8 = at(2, "dodge");
+const DEFEND_PARRY: u8 = at(2, "parry");
+const DEFEND_SHIELD: u8 = at(2, "shield");
+const DEFEND_NEVER: u8 = at(2, "never");
+const FIRE_BURST: u8 = at(3, "burst");
+const AIM_RANGED: u8 = at(4, "ranged");
+const AIM_ALWAYS: u8 = at(4, "always");
+const HUNKER_UNDER_FIRE: u8 = at(5, "under_fire");
+const SPEND_TO_DEFEND: u8 = at(6, "to_defend");
+const MOVE_CLOSE: u8 = at(7, "close");
+const THROW_FIRST: u8 = at(8, "first");
 
 /// The enemy `who` goes for (`target` policy).
 pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
@@ -223,8 +243,8 @@ pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<C
         .filter(|&i| setup.combatants[i].side != side && !state.fighters[i].out(&setup.options))
         .map(|i| CombatantId(i as u16));
     match policy(setup, who, 0) {
-        "weakest" => enemies.max_by_key(|&c| (state.fighter(c).wounds, std::cmp::Reverse(c.index()))),
-        "first" => enemies.min_by_key(|c| c.index()),
+        TARGET_WEAKEST => enemies.max_by_key(|&c| (state.fighter(c).wounds, std::cmp::Reverse(c.index()))),
+        TARGET_FIRST => enemies.min_by_key(|c| c.index()),
         _ => enemies.min_by(|&a, &b| state.distance(who, a).total_cmp(&state.distance(who, b)).then(a.cmp(&b))),
     }
 }
@@ -240,7 +260,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
 fn react(setup: &Setup, state: &State, who: CombatantId, mode: Mode, normals: u8, crits: u8) -> Choice {
     let s = &setup.combatants[who.index()];
     let x = state.fighter(who);
-    let buy = if x.actions >= 1 || policy(setup, who, 6) != "to_defend" {
+    let buy = if x.actions >= 1 || policy(setup, who, 6) != SPEND_TO_DEFEND {
         0
     } else if x.bonus_dice > 0 {
         1
@@ -251,10 +271,10 @@ fn react(setup: &Setup, state: &State, who: CombatantId, mode: Mode, normals: u8
     };
     let legal = |r: Reaction| illegal_reaction(setup, state, who, mode, r, buy).is_none();
     let pick = match policy(setup, who, 2) {
-        "never" => None,
-        "dodge" => Some(Reaction::Dodge).filter(|r| legal(*r)),
-        "parry" => Some(Reaction::Parry).filter(|r| legal(*r)),
-        "shield" => Some(Reaction::ShieldParry).filter(|r| legal(*r)),
+        DEFEND_NEVER => None,
+        DEFEND_DODGE => Some(Reaction::Dodge).filter(|r| legal(*r)),
+        DEFEND_PARRY => Some(Reaction::Parry).filter(|r| legal(*r)),
+        DEFEND_SHIELD => Some(Reaction::ShieldParry).filter(|r| legal(*r)),
         _ => {
             let parry_dice = s.hand_to_hand + main_weapon(setup, who).map_or(0, |w| w.dp);
             if mode != Mode::Melee {
@@ -274,15 +294,15 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     let s = &setup.combatants[who.index()];
     let x = state.fighter(who);
     let keep = match policy(setup, who, 1) {
-        "none" => 0,
-        "all" => x.actions,
+        KEEP_NONE => 0,
+        KEEP_ALL => x.actions,
         _ => 1,
     };
     let spare = x.actions - keep;
     let Some(target) = choose_target(setup, state, who) else { return Act::End };
     let ok = |a: Act| illegal(setup, state, who, &a).is_none();
     // Throw first (the `throw` policy).
-    if policy(setup, who, 8) == "first" && spare >= 1 {
+    if policy(setup, who, 8) == THROW_FIRST && spare >= 1 {
         if let Some(item) = x.items.iter().position(|&n| n > 0) {
             let a = Act::Throw { item: item as u8, target };
             if ok(a) && state.distance(who, target) <= 20.0 {
@@ -291,7 +311,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
         }
     }
     // Hunker under fire (the `hunker` policy): enemies with guns, no terrain cover.
-    if policy(setup, who, 5) == "under_fire" && !x.hunkered && s.cover.is_none() && spare >= 1 {
+    if policy(setup, who, 5) == HUNKER_UNDER_FIRE && !x.hunkered && s.cover.is_none() && spare >= 1 {
         let guns = (0..setup.combatants.len()).any(|i| {
             setup.combatants[i].side != s.side
                 && !state.fighters[i].out(&setup.options)
@@ -314,7 +334,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
         Mode::Melee
     } else if w.class == Class::Thrown {
         Mode::Thrown
-    } else if policy(setup, who, 3) == "burst" && w.modes & Mode::Burst.bit() != 0 {
+    } else if policy(setup, who, 3) == FIRE_BURST && w.modes & Mode::Burst.bit() != 0 {
         Mode::Burst
     } else if w.modes & Mode::Single.bit() != 0 {
         Mode::Single
@@ -325,8 +345,8 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
         |walk| Act::Attack { target, hand: Hand::Main, mode, special: Special::None, walk, from_behind: false };
     // Aim before a shot (the `aim` policy), while actions allow an attack after it.
     let aims = match policy(setup, who, 4) {
-        "always" => mode != Mode::Burst,
-        "ranged" => mode == Mode::Single || mode == Mode::Thrown,
+        AIM_ALWAYS => mode != Mode::Burst,
+        AIM_RANGED => mode == Mode::Single || mode == Mode::Thrown,
         _ => false,
     };
     if aims && spare >= 2 && x.aim < s.perception && ok(Act::Aim { accurate: false }) && ok(attack(None)) {
@@ -336,7 +356,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
         return attack(None);
     }
     // Close in: a walk combined with the attack, else a run or a walk.
-    if policy(setup, who, 7) == "close" && spare >= 1 {
+    if policy(setup, who, 7) == MOVE_CLOSE && spare >= 1 {
         let from = x.pos;
         let to = state.fighter(target).pos;
         let d = from.distance(to);
