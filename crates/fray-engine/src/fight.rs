@@ -217,6 +217,7 @@ impl<'a, R: Ruleset, D: Dice, P: Decider<R>, S: Sink<R::Event>> Fight<'a, R, D, 
     }
 
     /// Applies an event to the state, then hands it to the sink.
+    #[inline(always)]
     pub fn emit(&mut self, event: R::Event) {
         R::apply(self.setup, &mut self.state, &event);
         self.sink.event(&event);
