@@ -175,6 +175,18 @@ fn scenario_errors_name_file_line_and_column() {
     assert!(err.contains("did you mean `skills`?"), "{err}");
     assert_eq!(fray(&["check", "/nonexistent.toml"]).status.code(), Some(2));
     assert_eq!(fray(&["fight", EXAMPLE, "--set", "edge_cap=9"]).status.code(), Some(2));
+    // Item numbers are kept in a byte: a combatant carries at most 64 items.
+    let shield = "[[combatants.items]]\nid = \"shield\"\nkind = \"shield\"\ndq = 0\nsizes = [3]\n";
+    let many = |n: usize| {
+        let extra: String = (0..n).map(|i| shield.replace("\"shield\"\nkind", &format!("\"s{i}\"\nkind"))).collect();
+        scenario(&base.replacen(shield, &format!("{shield}\n{extra}"), 1))
+    };
+    let (fits, too_many) = (many(62), many(63)); // the barbarian carries two already
+    assert_eq!(fray(&["check", fits.as_str()]).status.code(), Some(0));
+    let out = fray(&["check", too_many.as_str()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("expected at most 64 items per combatant") && err.contains('^'), "{err}");
 }
 
 #[test]

@@ -44,7 +44,7 @@ position = {distance}
 }
 
 /// A's plan: one attack on B per listed item, and a move.
-fn plan(items: &[usize], movement: Option<Movement>) -> Choice {
+fn plan(items: &[u8], movement: Option<Movement>) -> Choice {
     let attacks = items.iter().map(|&item| DeclaredAttack::single(B, item, Intent::Lethal)).collect();
     Choice::Plan(Plan { attacks, full_defense: false, movement, ..Plan::default() })
 }

@@ -57,7 +57,7 @@ fn sunders(log: &[Event]) -> Vec<(CombatantId, Quality, i32, i32, i32)> {
         .collect()
 }
 
-fn block_with(setup: &Setup, item: usize) -> Choice {
+fn block_with(setup: &Setup, item: u8) -> Choice {
     let state = <Fluid as fray_engine::Ruleset>::initial_state(setup);
     let options = fray_rules::fluid::attack::defence_options(setup, &state, KNIGHT, 0, PEASANT);
     Choice::Defence(options.iter().position(|o| o.skill == DefenceSkill::Block && o.item == Some(item)))

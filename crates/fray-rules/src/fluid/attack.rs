@@ -60,7 +60,7 @@ pub fn defence_options(
                 (0, projectile, false)
             };
             let option =
-                DefenceOption { skill, item: Some(i), tn, size_bonus, size, projectile, knocks_aim, guard: None };
+                DefenceOption { skill, item: Some(i as u8), tn, size_bonus, size, projectile, knocks_aim, guard: None };
             out.push(option);
         }
         // Unarmed: an item of creature size − 3, DQ 0 (FLUID-DEF-7); not against far shots.
@@ -110,7 +110,7 @@ pub fn area_defence_options(setup: &Setup, state: &State, target: CombatantId) -
                 let size = item.sizes.first().copied().unwrap_or(3);
                 out.push(DefenceOption {
                     skill: DefenceSkill::Block,
-                    item: Some(i),
+                    item: Some(i as u8),
                     tn: value + current.dq[i],
                     size_bonus: 0,
                     size,
@@ -312,7 +312,7 @@ pub fn hit_damage(
     let current = state.fighter(target);
     // The blocking item may be a guarding ally's (FLUID-DEF-14).
     let owner = absorbing.and_then(|d| d.guard).unwrap_or(target);
-    let absorption = absorbing.map_or(0, |d| d.item.map_or(0, |i| state.fighter(owner).dq[i]));
+    let absorption = absorbing.map_or(0, |d| d.item.map_or(0, |i| state.fighter(owner).dq[usize::from(i)]));
     let armour_av = target_sheet.armor.as_ref().map_or(0, |_| current.av);
     // `always_reduce`: the Block's DQ comes off W whatever the sizes; the armour's own AV then
     // follows the size test alone (FLUID-ARM-4).
@@ -321,7 +321,7 @@ pub fn hit_damage(
     let av = (armour_av + absorption).max(0);
     let armour_size = match (&target_sheet.armor, absorbing.and_then(|d| d.item)) {
         (Some(armor), _) => armor.size,
-        (None, Some(i)) => setup.combatants[owner.index()].items[i].smallest_size(),
+        (None, Some(i)) => setup.combatants[owner.index()].items[usize::from(i)].smallest_size(),
         (None, None) => target_sheet.size,
     };
     let weapon_size = weapon.smallest_size();
@@ -411,7 +411,7 @@ pub fn target_side(
 
 /// A defence a combatant may name for the round under `defense_choice = per_round`: the skill,
 /// the item (`None` for Dodge or unarmed), and its TN against a medium (S3) weapon.
-pub type NamedDefence = ((DefenceSkill, Option<usize>), i32);
+pub type NamedDefence = ((DefenceSkill, Option<u8>), i32);
 
 /// The defences `who` may name for the round, best first by the default policy's rule (the
 /// highest TN after the size bonus against a medium weapon; ties to Parry, Block, Dodge),
@@ -430,7 +430,7 @@ pub fn nameable_defences(setup: &Setup, state: &State, who: CombatantId) -> List
             if item.defends() && !current.broken(i) {
                 let dq = if options.skill_values_exclude_item { current.dq[i] } else { current.dq[i] - item.dq };
                 let size = item.sizes.iter().map(|s| (s - 3).abs()).min().unwrap_or(0);
-                out.push((((skill, Some(i)), value + dq - size), rank));
+                out.push((((skill, Some(i as u8)), value + dq - size), rank));
             }
         }
     }

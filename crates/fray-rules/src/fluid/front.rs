@@ -79,11 +79,11 @@ fn margin_text(margin: i32, hit: &str, miss: &str) -> String {
 }
 
 /// "parry with sword", "block unarmed", "dodge".
-fn defence_name(sheet: &super::setup::Sheet, (skill, item): (DefenceSkill, Option<usize>)) -> String {
+fn defence_name(sheet: &super::setup::Sheet, (skill, item): (DefenceSkill, Option<u8>)) -> String {
     let skill = format!("{skill:?}").to_lowercase();
     match item {
         _ if skill == "dodge" => skill,
-        Some(i) => format!("{skill} with {}", sheet.items[i].id),
+        Some(i) => format!("{skill} with {}", sheet.items[usize::from(i)].id),
         None => format!("{skill} unarmed"),
     }
 }
@@ -179,7 +179,7 @@ impl FluidScenario {
                         let max = max_per_item[item];
                         for count in 1..=max {
                             let attacks: List<DeclaredAttack, 4> =
-                                smallvec::smallvec![DeclaredAttack::single(target, item, intent); count as usize];
+                                smallvec::smallvec![DeclaredAttack::single(target, item as u8, intent); count as usize];
                             // Exact odds beside a single-target attack; a blast's spread over
                             // several victims is not summarised here.
                             let odds = if sheet.items[item].kind == super::setup::ItemKind::Area {
@@ -216,7 +216,7 @@ impl FluidScenario {
                             sheet.items[item].id
                         )
                         .to_lowercase();
-                        let attack = DeclaredAttack::single(target, item, Intent::Lethal);
+                        let attack = DeclaredAttack::single(target, item as u8, Intent::Lethal);
                         let plan = Plan {
                             attacks: smallvec::smallvec![attack],
                             full_defense: false,
@@ -233,7 +233,7 @@ impl FluidScenario {
                         if r >= 2 {
                             let attack = DeclaredAttack {
                                 target,
-                                item,
+                                item: item as u8,
                                 intent: Intent::Lethal,
                                 rounds: r as u8,
                                 spray: is_spray,
@@ -264,7 +264,7 @@ impl FluidScenario {
                 let defender = &setup.combatants[who.index()];
                 let mut out = vec![(format!("no defence (TN 10 + dT {dt})"), Choice::Defence(None))];
                 for (i, option) in options.iter().enumerate() {
-                    let with = option.item.map_or("unarmed".to_owned(), |i| defender.items[i].id.clone());
+                    let with = option.item.map_or("unarmed".to_owned(), |i| defender.items[usize::from(i)].id.clone());
                     let label = match option.skill {
                         DefenceSkill::Dodge => format!("dodge (TN {} + dT {dt})", option.tn),
                         skill => format!(
@@ -282,7 +282,7 @@ impl FluidScenario {
                 let ally = &setup.combatants[who.index()];
                 let mut out = vec![("let it be".to_owned(), Choice::Defence(None))];
                 for (i, option) in options.iter().enumerate() {
-                    let with = option.item.map_or("unarmed".to_owned(), |i| ally.items[i].id.clone());
+                    let with = option.item.map_or("unarmed".to_owned(), |i| ally.items[usize::from(i)].id.clone());
                     let skill = if option.skill == DefenceSkill::Parry { "parry" } else { "block" };
                     out.push((format!("{skill} with {with} (TN {})", option.tn), Choice::Defence(Some(i))));
                 }
@@ -368,7 +368,7 @@ impl FluidScenario {
                             "{} {} with {}",
                             if a.intent == Intent::Lethal { "attack" } else { "stun" },
                             n(&a.target),
-                            sheet.items[a.item].id
+                            sheet.items[a.weapon()].id
                         )
                     })
                     .collect();
@@ -389,7 +389,7 @@ impl FluidScenario {
                 let named = plan.defence.map(|d| defence_name(sheet, d));
                 let text = move_text + &what + &named.as_ref().map_or(String::new(), |d| format!("; defends by {d}"));
                 let mut line = json!({"event": "declared", "who": n(who), "full_defense": plan.full_defense, "attacks": plan.attacks.iter().map(|a| json!({
-                        "target": n(&a.target), "item": sheet.items[a.item].id,
+                        "target": n(&a.target), "item": sheet.items[a.weapon()].id,
                         "intent": if a.intent == Intent::Lethal { "lethal" } else { "stunning" }})).collect::<Vec<_>>()});
                 if let Some(named) = named {
                     line["defence"] = json!(named);

@@ -49,7 +49,7 @@ pub struct DeclaredAttack {
     /// The target.
     pub target: CombatantId,
     /// The weapon (index into the attacker's items).
-    pub item: usize,
+    pub item: u8,
     /// Lethal or stunning.
     pub intent: Intent,
     /// Rounds fired: 1 for a single attack, r for a burst, k shots for a spray.
@@ -62,8 +62,13 @@ pub struct DeclaredAttack {
 
 impl DeclaredAttack {
     /// A single attack (one round).
-    pub fn single(target: CombatantId, item: usize, intent: Intent) -> DeclaredAttack {
+    pub fn single(target: CombatantId, item: u8, intent: Intent) -> DeclaredAttack {
         DeclaredAttack { target, item, intent, rounds: 1, spray: false, blast: None }
+    }
+
+    /// The weapon's index into the attacker's items.
+    pub fn weapon(&self) -> usize {
+        usize::from(self.item)
     }
 
     /// Check actions it counts as (FLUID-SPECIAL-9).
@@ -135,7 +140,7 @@ pub struct Plan {
     pub heal: Option<CombatantId>,
     /// Under `defense_choice = per_round`: the defence (skill and item, `None` for Dodge or
     /// unarmed) used against every attack this round (FLUID-DEF-4).
-    pub defence: Option<(DefenceSkill, Option<usize>)>,
+    pub defence: Option<(DefenceSkill, Option<u8>)>,
 }
 
 /// A defence the target may use against one attack (FLUID-DEF-1).
@@ -144,7 +149,7 @@ pub struct DefenceOption {
     /// Dodge, Parry or Block.
     pub skill: DefenceSkill,
     /// The defending item (index into the defender's items); `None` for Dodge or unarmed.
-    pub item: Option<usize>,
+    pub item: Option<u8>,
     /// The defence TN before dT.
     pub tn: i32,
     /// The attacker's size bonus against it (FLUID-DEF-5).
@@ -832,7 +837,7 @@ impl Ruleset for Fluid {
                 }
                 let mut used: List<u32, 4> = smallvec::smallvec![0; max_per_item.len()];
                 for attack in &plan.attacks {
-                    let (burst, spray) = rounds.get(attack.item).copied().unwrap_or((1, 0));
+                    let (burst, spray) = rounds.get(attack.weapon()).copied().unwrap_or((1, 0));
                     let allowed = match (attack.spray, attack.rounds) {
                         (false, r) => r >= 1 && u32::from(r) <= burst.max(1),
                         (true, k) => k >= 2 && u32::from(k) <= spray,
@@ -841,20 +846,23 @@ impl Ruleset for Fluid {
                         let kind = if attack.spray { "spray" } else { "burst" };
                         return Err(format!(
                             "a {kind} of {} rounds with item {} is not allowed",
-                            attack.rounds, attack.item
+                            attack.rounds,
+                            attack.weapon()
                         ));
                     }
-                    if !options.contains(&(attack.target, attack.item)) {
+                    if !options.contains(&(attack.target, attack.weapon())) {
                         return Err(format!(
                             "attack on {} with item {} is not among the options",
-                            attack.target, attack.item
+                            attack.target,
+                            attack.weapon()
                         ));
                     }
-                    used[attack.item] += 1;
-                    if used[attack.item] > max_per_item[attack.item] {
+                    used[attack.weapon()] += 1;
+                    if used[attack.weapon()] > max_per_item[attack.weapon()] {
                         return Err(format!(
                             "more than {} attacks with item {}",
-                            max_per_item[attack.item], attack.item
+                            max_per_item[attack.weapon()],
+                            attack.weapon()
                         ));
                     }
                 }

@@ -189,7 +189,14 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                         "spray" if spray >= 2 => (spray, true),
                         _ => (1, false),
                     };
-                    let attack = DeclaredAttack { target, item, intent, rounds: r as u8, spray: is_spray, blast: None };
+                    let attack = DeclaredAttack {
+                        target,
+                        item: item as u8,
+                        intent,
+                        rounds: r as u8,
+                        spray: is_spray,
+                        blast: None,
+                    };
                     attacks.extend((0..count).map(|_| attack));
                 }
             }

@@ -486,12 +486,14 @@ fn move_one<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     // under `charge_walk`, for +1W).
     let sheet = &setup.combatants[who.index()];
     let charge =
-        state.fighter(who).plan.attacks.iter().find(|a| sheet.items[a.item].kind == ItemKind::Melee).and_then(|a| {
-            let target = state.fighter(a.target).pos;
-            let closer = from.distance(target) - to.distance(target);
-            let counts = movement.mode.runs() || setup.options.charge_walk;
-            (counts && closer >= 4.0 - 1e-9).then_some((a.target, movement.mode.multiplier()))
-        });
+        state.fighter(who).plan.attacks.iter().find(|a| sheet.items[a.weapon()].kind == ItemKind::Melee).and_then(
+            |a| {
+                let target = state.fighter(a.target).pos;
+                let closer = from.distance(target) - to.distance(target);
+                let counts = movement.mode.runs() || setup.options.charge_walk;
+                (counts && closer >= 4.0 - 1e-9).then_some((a.target, movement.mode.multiplier()))
+            },
+        );
     fight.emit(Event::Moved { who, mode: movement.mode, from, to, charge });
 }
 
@@ -606,14 +608,14 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let options = &setup.options;
-    let weapon = &setup.combatants[attacker.index()].items[attack.item];
+    let weapon = &setup.combatants[attacker.index()].items[attack.weapon()];
     if weapon.kind == ItemKind::Area {
         return resolve_area(fight, attacker, attack, declared);
     }
     // Under `per_round` the maximum burst caps every round the weapon fires this combat round.
     let mut rounds = u32::from(attack.rounds);
     if !options.burst_cap_per_attack {
-        let fired = fight.state().fighter(attacker).fired[attack.item];
+        let fired = fight.state().fighter(attacker).fired[attack.weapon()];
         rounds = rounds.min(weapon.fire.max_rounds().saturating_sub(fired));
         if rounds == 0 {
             return Ok(());
@@ -623,7 +625,7 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let penalty = |r: u32| if r >= 2 { -((r / if weapon.half_recoil { 2 } else { 1 }) as i32) } else { 0 };
     if attack.spray {
         for _ in 0..rounds {
-            if fight.state().fighter(attacker).ammo[attack.item] == Some(0) {
+            if fight.state().fighter(attacker).ammo[attack.weapon()] == Some(0) {
                 break;
             }
             roll_attack(fight, attacker, attack, declared, 1, penalty(rounds), 1, true)?;
@@ -645,7 +647,8 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let options = &setup.options;
-    let DeclaredAttack { target, item, intent, .. } = attack;
+    let DeclaredAttack { target, intent, .. } = attack;
+    let item = attack.weapon();
     let weapon = &setup.combatants[attacker.index()].items[item];
     if fight.state().fighter(attacker).ammo[item] == Some(0) {
         return Ok(());
@@ -739,7 +742,8 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let options = &setup.options;
-    let DeclaredAttack { target, item, intent, .. } = attack;
+    let DeclaredAttack { target, intent, .. } = attack;
+    let item = attack.weapon();
     let sheet = &setup.combatants[attacker.index()];
     let target_sheet = &setup.combatants[target.index()];
     let weapon = &sheet.items[item];
@@ -820,7 +824,7 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     // when it lapses unless the target Blocks with a tiered item (FLUID-SUNDER-7, FLUID-ATK-11).
     let blocking =
         defence.filter(|d| d.skill == DefenceSkill::Block && !d.knocks_aim && d.guard.is_none()).and_then(|d| d.item);
-    let tiered_block = blocking.is_some_and(|b| target_sheet.items[b].tier.is_some());
+    let tiered_block = blocking.is_some_and(|b| target_sheet.items[usize::from(b)].tier.is_some());
     let may_sunder = !ranged && options.sunder_checks && weapon.tier.is_some();
     let sunder_attack = if options.sunder_with_attack {
         named_sunder && tiered_block
@@ -949,7 +953,7 @@ fn sunder<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let holder = defence.and_then(|d| d.guard).unwrap_or(target);
     if weapon.kind == ItemKind::Melee
         && let (Some(d), Some(weapon_tier)) = (defence, weapon.tier)
-        && let Some(b) = d.item
+        && let Some(b) = d.item.map(usize::from)
         && let Some(block_tier) = setup.combatants[holder.index()].items[b].tier
     {
         let ours = (weapon_size, weapon_tier);

@@ -10,6 +10,9 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;
 
+/// The most items a combatant may carry (besides bare hands).
+pub const MAX_ITEMS: usize = 64;
+
 /// The round cap when a scenario gives none.
 pub const DEFAULT_MAX_ROUNDS: u32 = 100;
 
@@ -213,6 +216,10 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             skills.push(Skill { name: name.clone(), rank: s.rank, value: s.value.unwrap_or(base + s.rank) });
         }
         let mut items = Vec::new();
+        // Item numbers are kept in a byte; the unarmed pseudo-item takes one.
+        if let Some(extra) = c.items.get(MAX_ITEMS) {
+            return Err(err(extra.span(), format!("expected at most {MAX_ITEMS} items per combatant")));
+        }
         for item in &c.items {
             let it = item.get_ref();
             let kind = match it.kind.get_ref().as_str() {
