@@ -4,6 +4,7 @@
 mod cmd;
 
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
 
 /// fray — a combat engine for tabletop role-playing games: exact odds, reproducible fights, simulations.
@@ -51,7 +52,7 @@ fn main() -> ExitCode {
             {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("{err:#}");
+            let _ = writeln!(std::io::stderr(), "{err:#}");
             ExitCode::from(2)
         }
     }

@@ -68,13 +68,37 @@ impl ScenarioError {
     }
 }
 
+/// The most characters of a source line an error shows (a value may be megabytes).
+const SHOWN: usize = 200;
+
+/// The most characters of a message an error shows (a message may quote a value).
+const MESSAGE_SHOWN: usize = 2000;
+
+/// At most `take` characters of `s` from character `from`, with "…" where text is left out.
+fn window(s: &str, from: usize, take: usize) -> String {
+    let total = s.chars().count();
+    let mut out: String = s.chars().skip(from).take(take).collect();
+    if from > 0 {
+        out.insert(0, '…');
+    }
+    if from + take < total {
+        out.push('…');
+    }
+    out
+}
+
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)?;
+        write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, window(&self.message, 0, MESSAGE_SHOWN))?;
         if !self.source_line.is_empty() {
             let number = self.line.to_string();
-            write!(f, "\n{} | {}", number, self.source_line)?;
-            write!(f, "\n{} | {}{}", " ".repeat(number.len()), " ".repeat(self.column - 1), "^".repeat(self.width))?;
+            // Long lines are shown from a little before the column.
+            let from = (self.column - 1).saturating_sub(SHOWN / 4);
+            let shown = window(&self.source_line, from, SHOWN);
+            let caret_at = self.column - 1 - from + usize::from(from > 0);
+            let width = self.width.min(SHOWN);
+            write!(f, "\n{} | {}", number, shown)?;
+            write!(f, "\n{} | {}{}", " ".repeat(number.len()), " ".repeat(caret_at), "^".repeat(width))?;
         }
         Ok(())
     }
@@ -146,4 +170,118 @@ pub fn policy_choices(
             Ok((field, v as u8))
         })
         .collect()
+}
+
+/// The checks every ruleset makes of a combatant's name and side, and the side's number (a side
+/// met for the first time is added to `sides`): a name and a side may not be empty, and a side may
+/// not be called `mutual` or `stalemate`, the simulator's names for the other outcomes. Errors
+/// point at `span` (the combatant).
+pub fn enlist(
+    file: &str,
+    text: &str,
+    sides: &mut Vec<String>,
+    name: &str,
+    side: &str,
+    span: Range<usize>,
+) -> Result<usize, ScenarioError> {
+    if name.trim().is_empty() {
+        return Err(ScenarioError::at(file, text, span, "expected a combatant name that is not empty"));
+    }
+    if side.trim().is_empty() {
+        return Err(ScenarioError::at(file, text, span, format!("`{name}`: expected a side name that is not empty")));
+    }
+    if side == "mutual" || side == "stalemate" {
+        return Err(ScenarioError::at(
+            file,
+            text,
+            span,
+            format!("`{name}`: a side may not be called `{side}`, the simulator's name for an outcome"),
+        ));
+    }
+    Ok(sides.iter().position(|s| s == side).unwrap_or_else(|| {
+        sides.push(side.to_owned());
+        sides.len() - 1
+    }))
+}
+
+/// A fight needs combatants on at least two sides.
+pub fn two_sides(file: &str, text: &str, sides: &[String]) -> Result<(), ScenarioError> {
+    if sides.len() < 2 {
+        let message = match sides.first() {
+            Some(side) => format!("expected combatants on at least two sides, found only `{side}`"),
+            None => "expected combatants on at least two sides, found none".to_owned(),
+        };
+        let at = text.find("[[combatants]]").unwrap_or(0);
+        return Err(ScenarioError::at(file, text, at..at + 14, message));
+    }
+    Ok(())
+}
+
+/// A position in a scenario file: metres along a line (`position = 12.5`) or on a plane
+/// (`position = [3, 4]`), finite and within 100 km of the origin; anything else is an error at
+/// the value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PositionToml(pub fray_engine::Pos);
+
+impl<'de> serde::Deserialize<'de> for PositionToml {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<PositionToml, D::Error> {
+        struct Visit;
+        const EXPECTED: &str = "a position: metres along a line (a number) or [x, y]";
+        fn checked<E: serde::de::Error>(x: f64, y: f64) -> Result<PositionToml, E> {
+            if x.is_finite() && y.is_finite() && x.abs() <= 100_000.0 && y.abs() <= 100_000.0 {
+                Ok(PositionToml(fray_engine::Pos { x, y }))
+            } else {
+                Err(E::custom("expected a position within 100 km"))
+            }
+        }
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = PositionToml;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(EXPECTED)
+            }
+            fn visit_f64<E: serde::de::Error>(self, x: f64) -> Result<PositionToml, E> {
+                checked(x, 0.0)
+            }
+            fn visit_i64<E: serde::de::Error>(self, x: i64) -> Result<PositionToml, E> {
+                checked(x as f64, 0.0)
+            }
+            fn visit_u64<E: serde::de::Error>(self, x: u64) -> Result<PositionToml, E> {
+                checked(x as f64, 0.0)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<PositionToml, A::Error> {
+                use serde::de::Error;
+                let x: Option<f64> = seq.next_element()?;
+                let y: Option<f64> = seq.next_element()?;
+                let (Some(x), Some(y)) = (x, y) else { return Err(A::Error::custom(format!("expected {EXPECTED}"))) };
+                if seq.next_element::<toml::Value>()?.is_some() {
+                    return Err(A::Error::custom(format!("expected {EXPECTED}, found more than two numbers")));
+                }
+                checked(x, y)
+            }
+        }
+        deserializer.deserialize_any(Visit)
+    }
+}
+
+/// Where `key = …` is written inside a table whose span (as the TOML reader gives it, which for a
+/// `[[table]]` may be its header alone) is `within`: the key and its value, for an error about a
+/// value the deserializer took without its own span; `within` itself when the key is not there.
+/// The table runs to the next header line (`[`…) or the end of `within`, whichever is later.
+pub fn key_span(text: &str, within: Range<usize>, key: &str) -> Range<usize> {
+    let Some(rest) = text.get(within.start..) else { return within };
+    let mut offset = within.start;
+    for (i, line) in rest.split_inclusive('\n').enumerate() {
+        let trimmed = line.trim_start();
+        if i > 0 && trimmed.starts_with('[') && offset >= within.end {
+            break;
+        }
+        if let Some(after) = trimmed.strip_prefix(key)
+            && after.trim_start().starts_with('=')
+        {
+            let start = offset + (line.len() - trimmed.len());
+            return start..offset + line.trim_end().len();
+        }
+        offset += line.len();
+    }
+    within
 }

@@ -150,9 +150,11 @@ pub fn simulate(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Ledger, SimError> {
     use rayon::prelude::*;
+    let batches = fights.div_ceil(BATCH);
+    // No more threads than batches: a thread with nothing to do is only a cost.
+    let threads = if threads == 0 { 0 } else { threads.min(usize::try_from(batches).unwrap_or(usize::MAX).max(1)) };
     let pool =
         rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| SimError::Threads(e.to_string()))?;
-    let batches = fights.div_ceil(BATCH);
     let done = std::sync::atomic::AtomicU64::new(0);
     let n = scenario.combatant_count();
     pool.install(|| {
@@ -189,7 +191,10 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     let denom = 1.0 + z * z / n;
     let centre = (p + z * z / (2.0 * n)) / denom;
     let half = z * ((p * (1.0 - p) / n) + z * z / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At the edges the interval ends exactly at the rate (rounding would leave it a hair away).
+    let lo = if k == 0.0 { 0.0 } else { (centre - half).max(0.0) };
+    let hi = if k == n { 1.0 } else { (centre + half).min(1.0) };
+    (lo, hi)
 }
 
 /// The smallest length whose cumulative count reaches fraction `q` of the fights in `lengths`.
@@ -217,6 +222,12 @@ mod tests {
         assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4, "{lo} {hi}");
         let (lo, hi) = wilson(0, 10);
         assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-4, "{lo} {hi}");
+        // No rounding at the edges: 0 of n starts at exactly 0, n of n ends at exactly 1.
+        for n in [100, 2000, 1_000_000] {
+            assert_eq!(wilson(0, n).0, 0.0, "{n}");
+            assert_eq!(wilson(n, n).1, 1.0, "{n}");
+            assert!(wilson(n, n).0 < 1.0 && wilson(0, n).1 > 0.0);
+        }
     }
 
     #[test]

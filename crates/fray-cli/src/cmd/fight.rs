@@ -62,9 +62,9 @@ pub struct SimArgs {
     /// scenario (`--set`) share their dice.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Threads (0 = every core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    /// Threads (0 = every core), at most 1024.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=1024))]
+    pub threads: u16,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -92,6 +92,13 @@ fn fresh_seed() -> u64 {
     hasher.finish()
 }
 
+/// Writes a prompt to stderr; a closed stderr (the person went away) is not an error here: the
+/// next read of stdin ends the input instead.
+fn say(text: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = std::io::stderr().write_fmt(text);
+}
+
 /// Dice typed by a person: each prompt names who rolls what.
 struct Manual;
 
@@ -99,14 +106,14 @@ impl Dice for Manual {
     fn roll(&mut self, sides: u32, reason: Reason) -> Result<u32, SourceError> {
         let stdin = std::io::stdin();
         loop {
-            eprint!("roll a d{sides} for {}: ", reason.what);
+            say(format_args!("roll a d{sides} for {}: ", reason.what));
             let mut line = String::new();
             if stdin.lock().read_line(&mut line).map_err(|e| SourceError(e.to_string()))? == 0 {
                 return Err(SourceError("no more input".into()));
             }
             match line.trim().parse::<u32>() {
                 Ok(face) if (1..=sides).contains(&face) => return Ok(face),
-                _ => eprintln!("expected a face from 1 to {sides}"),
+                _ => say(format_args!("expected a face from 1 to {sides}\n")),
             }
         }
     }
@@ -115,12 +122,12 @@ impl Dice for Manual {
 /// Asks a person at the terminal, on stderr, reading the answer from stdin.
 fn ask_person(prompt: &Prompt) -> usize {
     let stdin = std::io::stdin();
-    eprintln!("{} — {}:", prompt.who, prompt.question);
+    say(format_args!("{} — {}:\n", prompt.who, prompt.question));
     for (i, option) in prompt.options.iter().enumerate() {
-        eprintln!("  {}. {option}", i + 1);
+        say(format_args!("  {}. {option}\n", i + 1));
     }
     loop {
-        eprint!("choice [1]: ");
+        say(format_args!("choice [1]: "));
         let mut line = String::new();
         match stdin.lock().read_line(&mut line) {
             Ok(0) | Err(_) => return 0,
@@ -132,7 +139,7 @@ fn ask_person(prompt: &Prompt) -> usize {
         }
         match line.parse::<usize>() {
             Ok(n) if (1..=prompt.options.len()).contains(&n) => return n - 1,
-            _ => eprintln!("expected a number from 1 to {}", prompt.options.len()),
+            _ => say(format_args!("expected a number from 1 to {}\n", prompt.options.len())),
         }
     }
 }
@@ -229,7 +236,7 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
         }
     };
     let sim: &dyn fray_sim::Simulate = &*scenario;
-    let ledger = fray_sim::simulate(sim, args.fights, args.seed, args.threads, &progress)?;
+    let ledger = fray_sim::simulate(sim, args.fights, args.seed, usize::from(args.threads), &progress)?;
     let elapsed = started.elapsed().as_secs_f64();
     if let Some(bar) = bar {
         bar.finish_and_clear();

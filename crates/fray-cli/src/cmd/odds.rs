@@ -27,13 +27,14 @@ pub struct Args {
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub sets: Vec<String>,
     /// Also give the exact probability that the value is at least T.
-    #[arg(long, value_name = "T", allow_negative_numbers = true)]
+    #[arg(long, value_name = "T", allow_negative_numbers = true, conflicts_with = "scenario")]
     pub at_least: Option<i64>,
     /// Also give the exact probability that the value is at most T.
-    #[arg(long, value_name = "T", allow_negative_numbers = true)]
+    #[arg(long, value_name = "T", allow_negative_numbers = true, conflicts_with = "scenario")]
     pub at_most: Option<i64>,
-    /// Extra tosses followed per die for unlimited explosions in the full table (the rest is the residual).
-    #[arg(long, default_value_t = Options::default().depth)]
+    /// Extra tosses followed per die for unlimited explosions in the full table (the rest is the
+    /// residual), at most 1000.
+    #[arg(long, default_value_t = Options::default().depth, conflicts_with = "scenario")]
     pub depth: u32,
     /// Print one JSON object instead of the table.
     #[arg(long)]
@@ -122,8 +123,12 @@ fn percent(r: &BigRational) -> String {
         "0".to_owned()
     } else if p >= 0.01 {
         format!("{p:.2}%")
-    } else {
+    } else if p > 0.0 && p.is_normal() {
         format!("{p:.2e}%")
+    } else {
+        // Too small for a float: the power of ten from the lengths of numerator and denominator.
+        let digits = |n: String| n.trim_start_matches('-').len() as i64;
+        format!("~1e{}%", digits(r.numer().to_string()) - digits(r.denom().to_string()) + 2)
     }
 }
 
@@ -171,6 +176,9 @@ fn write_table(out: &mut impl Write, report: &Report) -> Result<()> {
             fraction(&residual),
             decimal(&residual)
         )?;
+        if !tuple {
+            writeln!(out, "P(≥) and P(≤) count the listed outcomes only; --at-least and --at-most count everything")?;
+        }
     }
     for (name, t, prob) in events {
         let op = if *name == "at_least" { "≥" } else { "≤" };

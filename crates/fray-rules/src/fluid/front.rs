@@ -140,6 +140,39 @@ impl Decider<Fluid> for Table<'_> {
 }
 
 impl FluidScenario {
+    /// A plan in words, as the log and the prompts show it.
+    fn plan_text(&self, who: CombatantId, plan: &Plan) -> String {
+        let sheet = &self.0.combatants[who.index()];
+        let list: Vec<String> = plan
+            .attacks
+            .iter()
+            .map(|a| {
+                format!(
+                    "{} {} with {}",
+                    if a.intent == Intent::Lethal { "attack" } else { "stun" },
+                    self.name(a.target),
+                    sheet.items[a.weapon()].id
+                )
+            })
+            .collect();
+        let move_text = plan.movement.map_or(String::new(), |m| {
+            let to = match m.to {
+                super::Destination::Point(p) => format!("({:.1}, {:.1})", p.x, p.y),
+                super::Destination::Toward(c) => format!("towards {}", self.name(c)),
+            };
+            format!("{} {to}, then ", format!("{:?}", m.mode).to_lowercase())
+        });
+        let what = if plan.full_defense {
+            "Full Defense".to_owned()
+        } else if list.is_empty() {
+            "nothing".to_owned()
+        } else {
+            list.join(", ")
+        };
+        let named = plan.defence.map(|d| defence_name(sheet, d));
+        move_text + &what + &named.as_ref().map_or(String::new(), |d| format!("; defends by {d}"))
+    }
+
     /// A request as a question with labelled legal choices.
     fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
         let setup = &self.0;
@@ -162,7 +195,16 @@ impl FluidScenario {
             }
             Request::Declare { options, max_per_item, rounds } => {
                 let sheet = &setup.combatants[who.index()];
-                let mut out = vec![
+                let mut out = Vec::new();
+                // A revision pass: keeping the plan already declared is the default.
+                let current = &state.fighter(who).plan;
+                if *current != Plan::default() {
+                    out.push((
+                        format!("keep your plan: {}", self.plan_text(who, current)),
+                        Choice::Plan(current.clone()),
+                    ));
+                }
+                out.extend([
                     ("no attack".to_owned(), Choice::Plan(Plan::default())),
                     (
                         "Full Defense (attacks on you are Inferior +1)".to_owned(),
@@ -173,7 +215,7 @@ impl FluidScenario {
                             ..Plan::default()
                         }),
                     ),
-                ];
+                ]);
                 for &(target, item) in options {
                     for intent in [Intent::Lethal, Intent::Stunning] {
                         let max = max_per_item[item];
@@ -360,34 +402,8 @@ impl FluidScenario {
             ),
             Event::Declared { who, plan } => {
                 let sheet = &self.0.combatants[who.index()];
-                let list: Vec<String> = plan
-                    .attacks
-                    .iter()
-                    .map(|a| {
-                        format!(
-                            "{} {} with {}",
-                            if a.intent == Intent::Lethal { "attack" } else { "stun" },
-                            n(&a.target),
-                            sheet.items[a.weapon()].id
-                        )
-                    })
-                    .collect();
-                let move_text = plan.movement.map_or(String::new(), |m| {
-                    let to = match m.to {
-                        super::Destination::Point(p) => format!("({:.1}, {:.1})", p.x, p.y),
-                        super::Destination::Toward(c) => format!("towards {}", n(&c)),
-                    };
-                    format!("{} {to}, then ", format!("{:?}", m.mode).to_lowercase())
-                });
-                let what = if plan.full_defense {
-                    "Full Defense".to_owned()
-                } else if list.is_empty() {
-                    "nothing".to_owned()
-                } else {
-                    list.join(", ")
-                };
+                let text = self.plan_text(*who, plan);
                 let named = plan.defence.map(|d| defence_name(sheet, d));
-                let text = move_text + &what + &named.as_ref().map_or(String::new(), |d| format!("; defends by {d}"));
                 let mut line = json!({"event": "declared", "who": n(who), "full_defense": plan.full_defense, "attacks": plan.attacks.iter().map(|a| json!({
                         "target": n(&a.target), "item": sheet.items[a.weapon()].id,
                         "intent": if a.intent == Intent::Lethal { "lethal" } else { "stunning" }})).collect::<Vec<_>>()});

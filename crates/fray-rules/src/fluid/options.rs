@@ -310,7 +310,7 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo::new("normal_split", "ot_floor", "ot_ceil", "FLUID-TAC-4"),
     OptionInfo::new("multi_action_penalty", "n_if_multiple", "n_minus_one, n_always", "FLUID-ACT-4"),
     OptionInfo::new("max_attacks", "rank_plus_one", "unlimited", "FLUID-ACT-7"),
-    OptionInfo::new("untrained_penalty", "-3", "any integer", "FLUID-ACT-11"),
+    OptionInfo::new("untrained_penalty", "-3", "an integer from -100 to 0", "FLUID-ACT-11"),
     OptionInfo::new("side_out_when", "incapacitated", "dead", "FLUID-ROUND-4"),
     OptionInfo::new("initiative_tie", "tactics_fin_roll", "roll, roster", "FLUID-INIT-4"),
     OptionInfo::new("cp_threshold", "min10_pc", "fixed10", "FLUID-TRACK-2"),
@@ -412,7 +412,13 @@ impl Options {
             "max_attacks" => {
                 self.max_attacks_rank_plus_one = pick(value, &[("rank_plus_one", true), ("unlimited", false)])?
             }
-            "untrained_penalty" => self.untrained_penalty = int(value)?,
+            "untrained_penalty" => {
+                let penalty = int(value)?;
+                if !(-100..=0).contains(&penalty) {
+                    return Err(format!("expected a penalty from -100 to 0, found {penalty}"));
+                }
+                self.untrained_penalty = penalty;
+            }
             "side_out_when" => {
                 self.side_out_when =
                     pick(value, &[("incapacitated", SideOutWhen::Incapacitated), ("dead", SideOutWhen::Dead)])?

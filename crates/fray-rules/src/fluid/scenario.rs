@@ -56,7 +56,7 @@ struct CombatantToml {
     #[serde(default)]
     items: Vec<Spanned<ItemToml>>,
     armor: Option<Spanned<ArmorToml>>,
-    position: Option<PositionToml>,
+    position: Option<crate::scenario::PositionToml>,
     #[serde(default)]
     policy: BTreeMap<Spanned<String>, Spanned<String>>,
     #[serde(default)]
@@ -130,13 +130,6 @@ struct ArmorToml {
     tier: Option<Spanned<i32>>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum PositionToml {
-    Line(f64),
-    Plane([f64; 2]),
-}
-
 /// Reads a `fluid` scenario. `sets` are `--set name=value` overrides, applied after the file.
 pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, ScenarioError> {
     let parsed: File = toml::from_str(text).map_err(|e| ScenarioError::from_toml(file, text, &e))?;
@@ -145,7 +138,9 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
     let mut options = Options::default();
     crate::scenario::apply_options(file, text, &parsed.rules.options, sets, |n, v| options.set(n, v))?;
     let max_rounds = match &parsed.rules.max_rounds {
-        Some(cap) if *cap.get_ref() == 0 => return Err(err(cap.span(), "expected a round cap of at least 1".into())),
+        Some(cap) if !(1..=100_000).contains(cap.get_ref()) => {
+            return Err(err(cap.span(), format!("expected a round cap from 1 to 100000, found {}", cap.get_ref())));
+        }
         Some(cap) => *cap.get_ref(),
         None => DEFAULT_MAX_ROUNDS,
     };
@@ -157,13 +152,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         if combatants.iter().any(|s: &Sheet| &s.id == c.id.get_ref()) {
             return Err(err(c.id.span(), format!("a second combatant with id `{}`", c.id.get_ref())));
         }
-        let side = match sides.iter().position(|s| s == &c.side) {
-            Some(i) => i,
-            None => {
-                sides.push(c.side.clone());
-                sides.len() - 1
-            }
-        };
+        let side = crate::scenario::enlist(file, text, &mut sides, c.id.get_ref(), &c.side, spanned.span())?;
         let mut stats = [10; 7];
         for (name, value) in &c.stats {
             let Some(i) = STATS.iter().position(|s| s == name.get_ref()) else {
@@ -396,11 +385,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             };
             *slot = value.get_ref().clone();
         }
-        let position = match c.position {
-            Some(PositionToml::Line(x)) => Pos::new(x, 0.0),
-            Some(PositionToml::Plane([x, y])) => Pos::new(x, y),
-            None => Pos::default(),
-        };
+        let position = c.position.map_or(Pos::default(), |p| p.0);
         combatants.push(Sheet {
             id: c.id.get_ref().clone(),
             side: SideId(side as u16),
@@ -432,9 +417,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             stabilized: c.stabilized,
         });
     }
-    if sides.len() < 2 {
-        return Err(ScenarioError::at(file, text, 0..0, "expected combatants on at least two sides"));
-    }
+    crate::scenario::two_sides(file, text, &sides)?;
     if combatants.len() > usize::from(u16::MAX) {
         return Err(ScenarioError::at(file, text, 0..0, "too many combatants"));
     }
@@ -479,6 +462,7 @@ fn amount(
     match value {
         None => Ok(Amount::Fixed(0)),
         Some(v) => match v.get_ref() {
+            AmountToml::Fixed(n) if *n < 0 => Err(err(v.span(), format!("expected a damage of 0 or more, found {n}"))),
             AmountToml::Fixed(n) => Ok(Amount::Fixed(*n)),
             AmountToml::Dice(expr) => {
                 let program = fray_dice::Program::parse(expr).map_err(|e| {

@@ -51,7 +51,7 @@ struct CombatantToml {
     #[serde(default)]
     armour: Vec<Spanned<ArmourRef>>,
     ward: Option<Spanned<i64>>,
-    position: Option<Spanned<PositionToml>>,
+    position: Option<crate::scenario::PositionToml>,
     cover: Option<Spanned<CoverToml>>,
     #[serde(default)]
     policy: BTreeMap<Spanned<String>, Spanned<String>>,
@@ -106,13 +106,6 @@ struct ArmourToml {
 }
 
 #[derive(Deserialize)]
-#[serde(untagged)]
-enum PositionToml {
-    Line(f64),
-    Plane([f64; 2]),
-}
-
-#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CoverToml {
     preset: Option<Spanned<String>>,
@@ -133,7 +126,9 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
     let mut options = Options::default();
     crate::scenario::apply_options(file, text, &parsed.rules.options, sets, |n, v| options.set(n, v))?;
     let max_turns = match &parsed.rules.max_turns {
-        Some(cap) if *cap.get_ref() == 0 => return Err(err(cap.span(), "expected a turn cap of at least 1".into())),
+        Some(cap) if !(1..=100_000).contains(cap.get_ref()) => {
+            return Err(err(cap.span(), format!("expected a turn cap from 1 to 100000, found {}", cap.get_ref())));
+        }
         Some(cap) => *cap.get_ref(),
         None => DEFAULT_MAX_TURNS,
     };
@@ -159,13 +154,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         if combatants.iter().any(|s| &s.name == c.name.get_ref()) {
             return Err(err(c.name.span(), format!("a second combatant named `{}`", c.name.get_ref())));
         }
-        let side = match sides.iter().position(|s| s == &c.side) {
-            Some(i) => i,
-            None => {
-                sides.push(c.side.clone());
-                sides.len() - 1
-            }
-        };
+        let side = crate::scenario::enlist(file, text, &mut sides, c.name.get_ref(), &c.side, spanned.span())?;
         // Attribute dice (USR-DICE-1/2).
         let allowed: &[u32] = if options.free_dice { &[4, 6, 8, 10, 12] } else { &[6, 8, 10] };
         let mut dice = [0u8; 3];
@@ -227,7 +216,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 WeaponRef::Custom(t) => custom_weapon(t, &weapons, &options, w.span(), &err, &word)?,
             },
         };
-        let mut armour = Vec::new();
+        let mut armour: Vec<Armour> = Vec::new();
         for a in &c.armour {
             armour.push(match a.get_ref() {
                 ArmourRef::Table(id) => {
@@ -247,6 +236,11 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 }
             });
         }
+        for (i, (a, given)) in armour.iter().zip(&c.armour).enumerate() {
+            if armour[..i].iter().any(|x| x.name == a.name) {
+                return Err(err(given.span(), format!("armour `{}` is listed twice", a.name)));
+            }
+        }
         let ward = match &c.ward {
             Some(w) if !(0..=100).contains(w.get_ref()) => {
                 return Err(err(w.span(), format!("expected a ward from 0 to 100, found {}", w.get_ref())));
@@ -254,19 +248,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             Some(w) => *w.get_ref() as i32,
             None => 0,
         };
-        let position = match &c.position {
-            None => Pos::default(),
-            Some(p) => {
-                let pos = match p.get_ref() {
-                    PositionToml::Line(x) => Pos { x: *x, y: 0.0 },
-                    PositionToml::Plane([x, y]) => Pos { x: *x, y: *y },
-                };
-                if !(pos.x.is_finite() && pos.y.is_finite() && pos.x.abs() <= 100_000.0 && pos.y.abs() <= 100_000.0) {
-                    return Err(err(p.span(), "expected a position within 100 km".into()));
-                }
-                pos
-            }
-        };
+        let position = c.position.map_or(Pos::default(), |p| p.0);
         let cover = match &c.cover {
             None => None,
             Some(cv) => {
@@ -327,6 +309,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
     if combatants.is_empty() {
         return Err(ScenarioError::whole(file, "expected at least one combatant"));
     }
+    crate::scenario::two_sides(file, text, &sides)?;
     Ok(Setup { options, sides, combatants, max_turns })
 }
 

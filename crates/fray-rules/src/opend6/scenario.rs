@@ -170,7 +170,9 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
     let mut options = Options::default();
     crate::scenario::apply_options(file, text, &parsed.rules.options, sets, |n, v| options.set(n, v))?;
     let max_rounds = match &parsed.rules.max_rounds {
-        Some(cap) if *cap.get_ref() == 0 => return Err(err(cap.span(), "expected a round cap of at least 1".into())),
+        Some(cap) if !(1..=100_000).contains(cap.get_ref()) => {
+            return Err(err(cap.span(), format!("expected a round cap from 1 to 100000, found {}", cap.get_ref())));
+        }
         Some(cap) => *cap.get_ref(),
         None => DEFAULT_MAX_ROUNDS,
     };
@@ -205,13 +207,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         if combatants.iter().any(|s| &s.name == c.name.get_ref()) {
             return Err(err(c.name.span(), format!("a second combatant named `{}`", c.name.get_ref())));
         }
-        let side = match sides.iter().position(|s| s == &c.side) {
-            Some(i) => i,
-            None => {
-                sides.push(c.side.clone());
-                sides.len() - 1
-            }
-        };
+        let side = crate::scenario::enlist(file, text, &mut sides, c.name.get_ref(), &c.side, spanned.span())?;
         let mut attributes = [DieCode::new(3, 0); 6];
         for (i, given) in
             [&c.agility, &c.mechanical, &c.strength, &c.knowledge, &c.perception, &c.technical].into_iter().enumerate()
@@ -456,5 +452,6 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         None => (0..combatants.len()).collect(),
     };
     // Body Points rolled at the start are set when the fight begins; a given maximum is kept.
+    crate::scenario::two_sides(file, text, &sides)?;
     Ok(Setup { options, sides, combatants, cover_pairs, bands, fixed_order, gravity, max_rounds })
 }

@@ -6,6 +6,7 @@ use crate::scenario::ScenarioError;
 use fray_engine::{Pos, SideId};
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::ops::Range;
 use toml::Spanned;
 
 #[derive(Deserialize)]
@@ -93,7 +94,7 @@ struct CombatantToml {
     #[serde(default)]
     two_weapon_skilled: bool,
     cover: Option<Spanned<i32>>,
-    position: Option<PositionToml>,
+    position: Option<crate::scenario::PositionToml>,
     #[serde(default)]
     weapons: Vec<Spanned<WeaponToml>>,
     main_hand: Option<Spanned<String>>,
@@ -107,13 +108,6 @@ struct CombatantToml {
     perceives: Vec<Spanned<String>>,
     #[serde(default)]
     policy: BTreeMap<Spanned<String>, Spanned<String>>,
-}
-
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum PositionToml {
-    Line(f64),
-    Plane([f64; 2]),
 }
 
 #[derive(Deserialize)]
@@ -218,18 +212,14 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         if names[..ci].contains(c.name.get_ref()) {
             return Err(err(c.name.span(), format!("a second combatant named `{}`", c.name.get_ref())));
         }
-        let side = match sides.iter().position(|s| s == &c.side) {
-            Some(i) => i,
-            None => {
-                sides.push(c.side.clone());
-                sides.len() - 1
-            }
-        };
-        let small = |v: i32, what: &str| -> Result<i32, ScenarioError> {
+        let side = crate::scenario::enlist(file, text, &mut sides, c.name.get_ref(), &c.side, spanned.span())?;
+        // A stat from −20 to 40; an error points at its key inside the table spanning `within`.
+        let small = |v: i32, key: &str, what: &str, within: &Range<usize>| -> Result<i32, ScenarioError> {
             if (-20..=40).contains(&v) {
                 Ok(v)
             } else {
-                Err(err(span.clone(), format!("expected {what} from −20 to 40, found {v}")))
+                let at = crate::scenario::key_span(text, within.clone(), key);
+                Err(err(at, format!("expected {what} from −20 to 40, found {v}")))
             }
         };
         let mut weapons = Vec::new();
@@ -266,9 +256,10 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 name: wt.name.clone(),
                 class,
                 modes,
-                dp: small(wt.damage_potential, "damage potential")?,
-                piercing: small(wt.piercing, "piercing")?,
-                wounds_per_hit: small(wt.wounds_per_hit.unwrap_or(1), "wounds per hit")?.max(1),
+                dp: small(wt.damage_potential, "damage_potential", "damage potential", &w.span())?,
+                piercing: small(wt.piercing, "piercing", "piercing", &w.span())?,
+                wounds_per_hit: small(wt.wounds_per_hit.unwrap_or(1), "wounds_per_hit", "wounds per hit", &w.span())?
+                    .max(1),
                 range_m,
                 hands: wt.hands.unwrap_or(1).clamp(1, 2),
                 weapon_type: wt.weapon_type.clone().unwrap_or_else(|| wt.name.clone()),
@@ -279,7 +270,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 ammo: wt.ammo.map(|a| a.clamp(0, 1000)),
                 reload_actions: wt.reload_actions.unwrap_or(1).min(10),
                 ready_actions: wt.ready_actions.unwrap_or(1).min(10),
-                encumbrance: small(wt.encumbrance, "encumbrance")?,
+                encumbrance: small(wt.encumbrance, "encumbrance", "encumbrance", &w.span())?,
                 supportable: wt.supportable,
                 conditions: conds,
             });
@@ -305,9 +296,10 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         for it in &c.items {
             items.push(Throwable {
                 name: it.name.clone(),
-                hits: small(it.hits, "hits")?,
-                wounds_per_hit: small(it.wounds_per_hit.unwrap_or(1), "wounds per hit")?.max(1),
-                piercing: small(it.piercing, "piercing")?,
+                hits: small(it.hits, "hits", "hits", &span)?,
+                wounds_per_hit: small(it.wounds_per_hit.unwrap_or(1), "wounds_per_hit", "wounds per hit", &span)?
+                    .max(1),
+                piercing: small(it.piercing, "piercing", "piercing", &span)?,
                 conditions: conditions(&it.conditions).map_err(|m| err(span.clone(), m))?,
                 count: it.count.unwrap_or(1),
             });
@@ -352,37 +344,48 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         for (field, v) in crate::scenario::policy_choices(file, text, &c.policy, POLICIES)? {
             policy.0[field] = v;
         }
-        let position = match &c.position {
-            None => Pos::default(),
-            Some(PositionToml::Line(x)) => Pos { x: *x, y: 0.0 },
-            Some(PositionToml::Plane([x, y])) => Pos { x: *x, y: *y },
-        };
-        if !(position.x.is_finite() && position.y.is_finite() && position.x.abs() <= 1e5 && position.y.abs() <= 1e5) {
-            return Err(err(span.clone(), "expected a position within 100 km".into()));
-        }
+        let position = c.position.map_or(Pos::default(), |p| p.0);
         let _ = (c.apprehension, c.attractiveness, c.education, c.logic, c.conscientiousness, c.charm);
-        let strength = small(c.strength.unwrap_or(1), "Strength")?;
+        for a in &c.armour {
+            if !(0..=40).contains(&a.protection) {
+                let at = crate::scenario::key_span(text, span.clone(), "armour");
+                return Err(err(
+                    at,
+                    format!("armour `{}`: expected a protection from 0 to 40, found {}", a.name, a.protection),
+                ));
+            }
+        }
+        if let Some(s) = &c.shield
+            && !(0..=10).contains(&s.protection)
+        {
+            let at = crate::scenario::key_span(text, span.clone(), "shield");
+            return Err(err(
+                at,
+                format!("shield `{}`: expected a protection from 0 to 10, found {}", s.name, s.protection),
+            ));
+        }
+        let strength = small(c.strength.unwrap_or(1), "strength", "Strength", &span)?;
         combatants.push(Sheet {
             fists: Weapon { piercing: i32::from(strength > 2), ..Weapon::unarmed() },
             name: c.name.get_ref().clone(),
             side: SideId(side as u16),
-            quickness: small(c.quickness.unwrap_or(1), "Quickness")?,
-            deftness: small(c.deftness.unwrap_or(1), "Deftness")?,
-            strength: small(c.strength.unwrap_or(1), "Strength")?,
-            endurance: small(c.endurance.unwrap_or(1), "Endurance")?,
-            resistance: small(c.resistance.unwrap_or(1), "Resistance")?,
-            willpower: small(c.willpower.unwrap_or(1), "Willpower")?,
-            hand_to_hand: small(c.hand_to_hand, "Hand-to-hand combat")?,
-            shooting: small(c.shooting, "Shooting")?,
-            throwing: small(c.throwing, "Throwing")?,
-            perception: small(c.perception, "Perception")?,
-            first_aid: small(c.first_aid, "First aid")?,
-            medicine: small(c.medicine, "Medicine")?,
+            quickness: small(c.quickness.unwrap_or(1), "quickness", "Quickness", &span)?,
+            deftness: small(c.deftness.unwrap_or(1), "deftness", "Deftness", &span)?,
+            strength: small(c.strength.unwrap_or(1), "strength", "Strength", &span)?,
+            endurance: small(c.endurance.unwrap_or(1), "endurance", "Endurance", &span)?,
+            resistance: small(c.resistance.unwrap_or(1), "resistance", "Resistance", &span)?,
+            willpower: small(c.willpower.unwrap_or(1), "willpower", "Willpower", &span)?,
+            hand_to_hand: small(c.hand_to_hand, "hand_to_hand", "Hand-to-hand combat", &span)?,
+            shooting: small(c.shooting, "shooting", "Shooting", &span)?,
+            throwing: small(c.throwing, "throwing", "Throwing", &span)?,
+            perception: small(c.perception, "perception", "Perception", &span)?,
+            first_aid: small(c.first_aid, "first_aid", "First aid", &span)?,
+            medicine: small(c.medicine, "medicine", "Medicine", &span)?,
             min_roll,
             actions,
-            lineage_evasion: small(c.lineage_evasion, "lineage evasion")?,
-            evasion_mod: small(c.evasion_mod, "evasion modifier")?,
-            innate_protection: small(c.innate_protection, "innate protection")?.max(0),
+            lineage_evasion: small(c.lineage_evasion, "lineage_evasion", "lineage evasion", &span)?,
+            evasion_mod: small(c.evasion_mod, "evasion_mod", "evasion modifier", &span)?,
+            innate_protection: small(c.innate_protection, "innate_protection", "innate protection", &span)?.max(0),
             max_wounds,
             wounds: c.wounds.clamp(0, max_wounds),
             boosts: c.boosts.clamp(0, 100),
@@ -425,5 +428,6 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
     if combatants.iter().any(|c| c.armour.len() > 4 || c.items.len() > 4) {
         return Err(ScenarioError::whole(file, "at most four armour pieces and four kinds of throwable per combatant"));
     }
+    crate::scenario::two_sides(file, text, &sides)?;
     Ok(Setup { options, sides, combatants })
 }

@@ -43,7 +43,7 @@ struct AttackTypeToml {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CoverSquare {
-    square: [i32; 2],
+    square: SquareToml,
     #[serde(flatten)]
     cover: CoverToml,
 }
@@ -80,7 +80,7 @@ struct CombatantToml {
     effort_max: Option<Spanned<i32>>,
     effort: Option<Spanned<i32>>,
     stability: Option<Spanned<i32>>,
-    position: Spanned<[i32; 2]>,
+    position: Spanned<SquareToml>,
     gun: Option<Spanned<GunRef>>,
     #[serde(default)]
     gun_ready: bool,
@@ -311,6 +311,35 @@ fn locations(list: &[u32], span: Range<usize>, err: Err<'_>) -> Result<u16, Scen
     Ok(mask)
 }
 
+/// A square in a scenario file: exactly two whole numbers, `[x, y]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct SquareToml([i32; 2]);
+
+impl<'de> Deserialize<'de> for SquareToml {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<SquareToml, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = SquareToml;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a square: two whole numbers [x, y]")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<SquareToml, A::Error> {
+                use serde::de::Error;
+                let x: Option<i32> = seq.next_element()?;
+                let y: Option<i32> = seq.next_element()?;
+                let (Some(x), Some(y)) = (x, y) else {
+                    return Err(A::Error::custom("expected a square: two whole numbers [x, y]"));
+                };
+                if seq.next_element::<toml::Value>()?.is_some() {
+                    return Err(A::Error::custom("expected a square: two whole numbers [x, y], found more"));
+                }
+                Ok(SquareToml([x, y]))
+            }
+        }
+        deserializer.deserialize_seq(Visit)
+    }
+}
+
 /// Reads a `ticks` scenario. `sets` are `--set name=value` overrides, applied after the file.
 pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, ScenarioError> {
     let parsed: File = toml::from_str(text).map_err(|e| ScenarioError::from_toml(file, text, &e))?;
@@ -358,7 +387,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
     };
     let mut map: Vec<(Square, Cover)> = Vec::new();
     for c in &parsed.cover {
-        let sq = in_map(c.get_ref().square, c.span())?;
+        let sq = in_map(c.get_ref().square.0, c.span())?;
         if map.iter().any(|m| m.0 == sq) {
             return Err(err(c.span(), format!("a second cover entry for square {sq:?}")));
         }
@@ -373,13 +402,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         if combatants.iter().any(|s| &s.name == c.name.get_ref()) {
             return Err(err(c.name.span(), format!("a second combatant named `{}`", c.name.get_ref())));
         }
-        let side = match sides.iter().position(|s| s == &c.side) {
-            Some(i) => i,
-            None => {
-                sides.push(c.side.clone());
-                sides.len() - 1
-            }
-        };
+        let side = crate::scenario::enlist(file, text, &mut sides, c.name.get_ref(), &c.side, spanned.span())?;
         let d = options.default_skill;
         let (shoot, melee, evade) = match &c.skills {
             None => (d, d, d),
@@ -456,7 +479,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         if c.armour.len() > 16 {
             return Err(err(c.name.span(), "at most 16 armour pieces per combatant".into()));
         }
-        let mut armour = Vec::new();
+        let mut armour: Vec<Armour> = Vec::new();
         for a in &c.armour {
             armour.push(match a.get_ref() {
                 ArmourRef::Table(_) if options.custom_gear => {
@@ -481,7 +504,12 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 }
             });
         }
-        let position = in_map(*c.position.get_ref(), c.position.span())?;
+        for (i, (a, given)) in armour.iter().zip(&c.armour).enumerate() {
+            if armour[..i].iter().any(|x| x.name == a.name) {
+                return Err(err(given.span(), format!("armour `{}` is listed twice", a.name)));
+            }
+        }
+        let position = in_map(c.position.get_ref().0, c.position.span())?;
         if !options.shared_squares && combatants.iter().any(|s| s.position == position) {
             return Err(err(c.position.span(), format!("square {position:?} is taken (square_occupancy = exclusive)")));
         }
@@ -532,5 +560,6 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         return Err(ScenarioError::whole(file, "expected at least one combatant"));
     }
     map.sort_by_key(|m| m.0);
+    crate::scenario::two_sides(file, text, &sides)?;
     Ok(Setup { options, sides, combatants, cover: map, blows })
 }

@@ -1,0 +1,178 @@
+//! Bad scenarios and flags, across the rulesets: each is answered with a located error (file,
+//! line, column, a caret) and exit code 2, never a panic, a hang or a wrong report.
+
+mod common;
+use common::{fray, fray_with_input, ok, sim_json};
+use std::process::{Command, Stdio};
+
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/");
+
+/// A scenario file made from an example with one replacement, removed when dropped.
+struct Variant(std::path::PathBuf);
+
+impl Variant {
+    fn new(example: &str, from: &str, to: &str) -> Variant {
+        let base = std::fs::read_to_string(format!("{ROOT}{example}")).unwrap();
+        assert!(base.contains(from), "{example} has no `{from}`");
+        let name = format!("fray-validation-{}-{}.toml", std::process::id(), unique());
+        let path = std::env::temp_dir().join(name);
+        std::fs::write(&path, base.replacen(from, to, 1)).unwrap();
+        Variant(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for Variant {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn unique() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// `fray check` of the variant fails with exit code 2, and its message contains `want` at line
+/// `line` (when given), with a caret.
+fn rejected(example: &str, from: &str, to: &str, line: Option<usize>, want: &str) {
+    let file = Variant::new(example, from, to);
+    let out = fray(&["check", file.path()]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{example}: `{to}` accepted: {err}");
+    assert!(err.contains(want), "{example}: `{to}`: {err}");
+    if let Some(line) = line {
+        assert!(err.contains(&format!("{}:{line}:", file.path())), "{example}: `{to}` at line {line}: {err}");
+    }
+    assert!(err.contains('^'), "{example}: `{to}`: a caret: {err}");
+}
+
+const FLUID: &str = "fluid/barbarian-vs-marauder.toml";
+const OPEND6: &str = "opend6/blaster-duel.toml";
+const HARDBOILED: &str = "hardboiled/bar-room-brawl.toml";
+const PHASESIX: &str = "phasesix/sword-and-shield.toml";
+const TICKS: &str = "ticks/pistol-duel.toml";
+
+#[test]
+fn sides_are_named_and_at_least_two() {
+    for (example, side) in [
+        (FLUID, "side = \"raiders\""),
+        (OPEND6, "side = \"guild\""),
+        (HARDBOILED, "side = \"docks\""),
+        (PHASESIX, "side = \"robbers\""),
+        (TICKS, "side = \"vic\""),
+    ] {
+        // The simulator reports `mutual` and `stalemate` beside the sides: no side takes those names.
+        for reserved in ["mutual", "stalemate"] {
+            let named = format!("side = \"{reserved}\"");
+            rejected(example, side, &named, None, &format!("a side may not be called `{reserved}`"));
+        }
+        rejected(example, side, "side = \"\"", None, "expected a side name that is not empty");
+        // Everyone on the first combatant's side: nobody to fight.
+        let first = std::fs::read_to_string(format!("{ROOT}{example}")).unwrap();
+        let first_side = first.lines().find(|l| l.starts_with("side = ")).unwrap().to_owned();
+        rejected(example, side, &first_side, None, "expected combatants on at least two sides, found only");
+    }
+    rejected(FLUID, "id = \"marauder\"", "id = \" \"", None, "expected a combatant name that is not empty");
+    rejected(OPEND6, "name = \"Hunter\"", "name = \"\"", None, "expected a combatant name that is not empty");
+}
+
+#[test]
+fn positions_are_numbers_or_pairs_within_reach() {
+    rejected(FLUID, "position = 1.0", "position = nan", Some(46), "expected a position within 100 km");
+    rejected(FLUID, "position = 1.0", "position = inf", Some(46), "expected a position within 100 km");
+    rejected(FLUID, "position = 1.0", "position = 1e300", Some(46), "expected a position within 100 km");
+    rejected(FLUID, "position = 1.0", "position = [9, 0, 3]", Some(46), "found more than two numbers");
+    rejected(HARDBOILED, "position = 1", "position = [9, 0, 3]", Some(31), "found more than two numbers");
+    rejected(PHASESIX, "position = 1", "position = \"far\"", Some(37), "expected a position");
+    rejected(TICKS, "position = [10, 0]", "position = [10, 0, \"junk\"]", Some(19), "two whole numbers [x, y]");
+    rejected(TICKS, "position = [10, 0]", "position = [10]", Some(19), "two whole numbers [x, y]");
+}
+
+#[test]
+fn caps_and_values_are_in_range() {
+    rejected(FLUID, "max_rounds = 100", "max_rounds = 4294967295", Some(7), "expected a round cap from 1 to 100000");
+    rejected(OPEND6, "max_rounds = 60", "max_rounds = 0", Some(9), "expected a round cap from 1 to 100000");
+    rejected(HARDBOILED, "max_turns = 50", "max_turns = 100001", Some(8), "expected a turn cap from 1 to 100000");
+    rejected(FLUID, "damage = { w = 7 }", "damage = { w = -7 }", None, "expected a damage of 0 or more");
+    // A stat out of range is reported at its own line, not at the combatant's header.
+    rejected(PHASESIX, "hand_to_hand = 2", "hand_to_hand = 1000", Some(36), "Hand-to-hand combat from −20 to 40");
+    rejected(PHASESIX, "protection = 1 }]", "protection = -1 }]", Some(19), "expected a protection from 0 to 40");
+    rejected(
+        PHASESIX,
+        "name = \"buckler\", protection = 1",
+        "name = \"buckler\", protection = 11",
+        Some(38),
+        "from 0 to 10",
+    );
+    rejected(HARDBOILED, "[\"leather_jacket\"]", "[\"leather_jacket\", \"leather_jacket\"]", Some(30), "listed twice");
+    rejected(TICKS, "[\"soft_vest\"]", "[\"soft_vest\", \"soft_vest\"]", Some(12), "listed twice");
+    let file = format!("{ROOT}{FLUID}");
+    let out = fray(&["check", &file, "--set", "untrained_penalty=5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("expected a penalty from -100 to 0"));
+}
+
+#[test]
+fn a_huge_value_is_shown_in_part() {
+    let huge = "x".repeat(100_000);
+    let file = Variant::new(FLUID, "ruleset = \"fluid\"", &format!("ruleset = \"{huge}\""));
+    let out = fray(&["check", file.path()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("unknown ruleset") && err.contains('…') && err.contains('^'), "{}", &err[..300]);
+    assert!(err.len() < 5_000, "{} bytes of error", err.len());
+}
+
+#[test]
+fn threads_are_bounded_and_do_not_change_numbers() {
+    let file = format!("{ROOT}{FLUID}");
+    let out = fray(&["sim", &file, "-n", "10", "--threads", "100000"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("1024"));
+    // More threads than batches of fights: the same numbers, without a thread per idle batch.
+    assert_eq!(sim_json(&file, "50", "3", "1000"), sim_json(&file, "50", "3", "1"));
+}
+
+#[test]
+fn rates_at_the_edges_sit_inside_their_interval() {
+    // The duel never ends in a stalemate: 0 of n, whose interval starts at exactly 0.
+    let doc = sim_json(&format!("{ROOT}{FLUID}"), "2000", "1", "1");
+    let stalemate = &doc["outcomes"]["stalemate"];
+    assert_eq!(stalemate["count"], 0);
+    assert_eq!(stalemate["ci95"][0], 0.0);
+}
+
+#[test]
+fn a_revision_keeps_the_declared_plan_by_default() {
+    // Tactics, its revision pass, the declaration (attack with the axe), then Enter at the
+    // declaration's revision pass: the attack stands (the first choice keeps the plan).
+    let out = fray_with_input(
+        &["fight", &format!("{ROOT}{FLUID}"), "--seed", "1", "--control", "barbarian=human"],
+        "1\n1\n3\n\n",
+    );
+    let log = ok(&out);
+    let round_1 = log.split("— round 2").next().unwrap();
+    assert!(round_1.contains("barbarian declares: attack marauder with axe"), "{log}");
+    assert!(!round_1.contains("barbarian declares: nothing"), "{log}");
+    assert!(String::from_utf8(out.stderr).unwrap().contains("1. keep your plan: attack marauder with axe"));
+}
+
+#[test]
+fn a_closed_prompt_stream_ends_the_fight_without_a_panic() {
+    // The person's terminal goes away: prompts cannot be written and stdin is at its end.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(["fight", &format!("{ROOT}{FLUID}"), "--seed", "1", "--control", "barbarian=human"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_ne!(status.code(), Some(101), "a panic");
+}
