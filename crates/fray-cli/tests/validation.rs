@@ -176,3 +176,18 @@ fn a_closed_prompt_stream_ends_the_fight_without_a_panic() {
     let status = child.wait().unwrap();
     assert_ne!(status.code(), Some(101), "a panic");
 }
+
+#[test]
+fn odds_of_a_huge_pool_are_refused_not_hung() {
+    // Fourteen exploding hit dice with crit levels have millions of pool outcomes: refused at
+    // once with a reason (a fuzzed scenario once made this take minutes).
+    let file = Variant::new(PHASESIX, "hand_to_hand = 3", "hand_to_hand = 12");
+    let out = fray(&["odds", "--scenario", file.path(), "--attacker", "Hagen", "--defender", "Robber"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("too many to follow exactly"), "{err}");
+    // The shipped duel's attack is answered exactly.
+    let duel =
+        ok(&fray(&["odds", "--scenario", &format!("{ROOT}{PHASESIX}"), "--attacker", "Hagen", "--defender", "Robber"]));
+    assert!(duel.contains("P(this attack takes Robber down) = "), "{duel}");
+}

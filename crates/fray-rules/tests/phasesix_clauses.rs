@@ -155,7 +155,7 @@ fn wound_reference_numbers() {
     assert!(((&crit_w + &extra).to_f64().unwrap() - 1.0 / 15.0).abs() < 1e-6);
     assert!((extra.to_f64().unwrap() - 1.0 / 90.0).abs() < 1e-6);
     // 4 dice against protection 1: P(0 wounds) 128/243, P(1) 80/243.
-    let dist = odds::pool(&o, 4, 5, 11);
+    let dist = odds::pool(&o, 4, 5, 11).unwrap();
     let mut by: std::collections::BTreeMap<i32, BigRational> = Default::default();
     for ((normals, crits), p) in dist {
         let w = (i32::from(normals) - 1).max(0) + crits.iter().map(|&k| 1 + i32::from(k)).sum::<i32>();
@@ -165,11 +165,15 @@ fn wound_reference_numbers() {
     let mean: f64 = by.iter().map(|(w, p)| f64::from(*w) * p.to_f64().unwrap()).sum();
     assert!((mean - 341093.0 / 524880.0).abs() < 1e-6);
     // 4 dice at M 5: P(≥ 1 hit) = 65/81; 5 dice: P(no hit) = 32/243.
-    let none = |n| q(&odds::pool(&o, n, 5, 11)[&(0u8, Vec::new())]);
+    let none = |n| q(&odds::pool(&o, n, 5, 11).unwrap()[&(0u8, Vec::new())]);
     assert_eq!((none(4), none(5)), ("16/81".into(), "32/243".into()));
-    let five = odds::pool(&o, 5, 5, 0);
-    let two_crits_three_normal: BigRational =
-        odds::pool(&o, 5, 5, 11).iter().filter(|((n, c), _)| *n == 3 && c.len() == 2).map(|(_, p)| p.clone()).sum();
+    let five = odds::pool(&o, 5, 5, 0).unwrap();
+    let two_crits_three_normal: BigRational = odds::pool(&o, 5, 5, 11)
+        .unwrap()
+        .iter()
+        .filter(|((n, c), _)| *n == 3 && c.len() == 2)
+        .map(|(_, p)| p.clone())
+        .sum();
     assert_eq!(q(&two_crits_three_normal), "625/944784");
     let _ = five;
 }

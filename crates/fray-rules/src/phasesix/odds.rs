@@ -56,11 +56,21 @@ pub fn die_tiers(options: &super::Options, m: i32, c: i32) -> Vec<(Tier, BigRati
 /// A pool's outcome: normal hits and crit levels (sorted, highest first).
 type PoolOutcome = (u8, Vec<u8>);
 
-/// The distribution of a pool of `n` hit dice.
-pub fn pool(options: &super::Options, n: i32, m: i32, c: i32) -> BTreeMap<PoolOutcome, BigRational> {
+/// The most distinct pool outcomes (normal hits, crit levels) followed exactly: a pool of a dozen
+/// dice with crits has millions, too many to answer while a person waits.
+pub const MAX_POOL_OUTCOMES: usize = 50_000;
+
+/// The distribution of a pool of `n` hit dice; `None` when it has more than
+/// [`MAX_POOL_OUTCOMES`] outcomes.
+pub fn pool(options: &super::Options, n: i32, m: i32, c: i32) -> Option<BTreeMap<PoolOutcome, BigRational>> {
     let tiers = die_tiers(options, m, c);
     let mut dist: BTreeMap<PoolOutcome, BigRational> = BTreeMap::from([((0, Vec::new()), BigRational::one())]);
     for _ in 0..n.clamp(0, 20) {
+        // Each die multiplies the outcomes by at most the tiers' count: stop before the budget is
+        // spent rather than after.
+        if dist.len() * tiers.len() > MAX_POOL_OUTCOMES * 4 || dist.len() > MAX_POOL_OUTCOMES {
+            return None;
+        }
         let mut next = BTreeMap::new();
         for ((normals, crits), p) in &dist {
             for (t, q) in &tiers {
@@ -79,7 +89,7 @@ pub fn pool(options: &super::Options, n: i32, m: i32, c: i32) -> BTreeMap<PoolOu
         }
         dist = next;
     }
-    dist
+    (dist.len() <= MAX_POOL_OUTCOMES).then_some(dist)
 }
 
 /// P(k successes of n dice at threshold t), for k = 0..=n.
@@ -119,7 +129,7 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
     }
     let n = numbers(setup, state, who, act);
     let (w, _) = weapon_of(setup, who, hand);
-    let dist = pool(options, n.dice, n.m, n.c);
+    let dist = pool(options, n.dice, n.m, n.c)?;
     let top = die_tiers(options, n.m, n.c).last().map(|t| t.1.clone()).unwrap_or_default();
     let residual = top * BigRational::from_integer(n.dice.max(0).into());
     let ts = &setup.combatants[target.index()];
@@ -240,8 +250,13 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
     if let Some(why) = super::policy::illegal(setup, &state, a, &act) {
         return Err(format!("`{attacker}` cannot attack `{defender}` from the start: {why}"));
     }
-    let odds = odds_of(setup, &state, a, &act).ok_or("no attack possible")?;
     let (dice_n, m, c) = super::policy::attack_numbers(setup, &state, a, &act);
+    let odds = odds_of(setup, &state, a, &act).ok_or_else(|| {
+        format!(
+            "{dice_n} hit dice have more than {MAX_POOL_OUTCOMES} outcomes (normal hits and crit levels): too many to \
+             follow exactly; `fray sim` estimates this attack"
+        )
+    })?;
     let assumptions = vec![
         format!(
             "{attacker} attacks with {} ({}): {dice_n} dice at {m}+{}",
