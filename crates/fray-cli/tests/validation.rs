@@ -191,3 +191,21 @@ fn odds_of_a_huge_pool_are_refused_not_hung() {
         ok(&fray(&["odds", "--scenario", &format!("{ROOT}{PHASESIX}"), "--attacker", "Hagen", "--defender", "Robber"]));
     assert!(duel.contains("P(this attack takes Robber down) = "), "{duel}");
 }
+
+#[test]
+fn every_example_simulates_with_the_ai_checked() {
+    // Tests run a debug build, where every AI answer is checked against its request and the
+    // rules' legality tests (`Fight::checks_choices`): an illegal AI choice would fail the run.
+    let mut examples: Vec<_> = std::fs::read_dir(ROOT)
+        .unwrap()
+        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    examples.sort();
+    assert!(examples.len() >= 15, "{examples:?}");
+    for example in &examples {
+        let doc = sim_json(example.to_str().unwrap(), "1000", "5", "2");
+        assert_eq!(doc["fights"], 1000, "{example:?}");
+    }
+}
