@@ -56,16 +56,35 @@ pub fn die_tiers(options: &super::Options, m: i32, c: i32) -> Vec<(Tier, BigRati
 /// A pool's outcome: normal hits and crit levels (sorted, highest first).
 type PoolOutcome = (u8, Vec<u8>);
 
-/// The most distinct pool outcomes (normal hits, crit levels) followed exactly: a pool of a dozen
-/// dice with crits has millions, too many to answer while a person waits.
-pub const MAX_POOL_OUTCOMES: usize = 50_000;
+/// The most distinct pool outcomes (normal hits, crit levels) followed exactly: ten hit dice with
+/// crits (under 500,000 outcomes) are answered in under a second; eleven or more would take
+/// minutes, and are refused.
+pub const MAX_POOL_OUTCOMES: usize = 500_000;
 
 /// The distribution of a pool of `n` hit dice; `None` when it has more than
 /// [`MAX_POOL_OUTCOMES`] outcomes.
 pub fn pool(options: &super::Options, n: i32, m: i32, c: i32) -> Option<BTreeMap<PoolOutcome, BigRational>> {
+    let (weights, total) = pool_weights(options, n, m, c)?;
+    Some(weights.into_iter().map(|(k, w)| (k, BigRational::new(w, total.clone()))).collect())
+}
+
+/// A pool's outcomes with integer weights over one denominator (returned beside them): the
+/// tiers' denominators are powers of six, so the pool adds and multiplies integers and a fraction
+/// is reduced only where it is read.
+fn pool_weights(
+    options: &super::Options,
+    n: i32,
+    m: i32,
+    c: i32,
+) -> Option<(BTreeMap<PoolOutcome, num_bigint::BigInt>, num_bigint::BigInt)> {
+    use num_bigint::BigInt;
+    use num_integer::Integer;
     let tiers = die_tiers(options, m, c);
-    let mut dist: BTreeMap<PoolOutcome, BigRational> = BTreeMap::from([((0, Vec::new()), BigRational::one())]);
-    for _ in 0..n.clamp(0, 20) {
+    let den = tiers.iter().fold(BigInt::one(), |acc, (_, p)| acc.lcm(p.denom()));
+    let tiers: Vec<(Tier, BigInt)> = tiers.iter().map(|(t, p)| (*t, p.numer() * (&den / p.denom()))).collect();
+    let dice = n.clamp(0, 20);
+    let mut dist: BTreeMap<PoolOutcome, BigInt> = BTreeMap::from([((0, Vec::new()), BigInt::one())]);
+    for _ in 0..dice {
         // Each die multiplies the outcomes by at most the tiers' count: stop before the budget is
         // spent rather than after.
         if dist.len() * tiers.len() > MAX_POOL_OUTCOMES * 4 || dist.len() > MAX_POOL_OUTCOMES {
@@ -84,12 +103,15 @@ pub fn pool(options: &super::Options, n: i32, m: i32, c: i32) -> Option<BTreeMap
                         (*normals, c)
                     }
                 };
-                *next.entry(key).or_insert_with(BigRational::zero) += p * q;
+                *next.entry(key).or_insert_with(BigInt::zero) += p * q;
             }
         }
         dist = next;
     }
-    (dist.len() <= MAX_POOL_OUTCOMES).then_some(dist)
+    if dist.len() > MAX_POOL_OUTCOMES {
+        return None;
+    }
+    Some((dist, num_traits::pow(den, dice as usize)))
 }
 
 /// P(k successes of n dice at threshold t), for k = 0..=n.
@@ -129,34 +151,35 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
     }
     let n = numbers(setup, state, who, act);
     let (w, _) = weapon_of(setup, who, hand);
-    let dist = pool(options, n.dice, n.m, n.c)?;
+    let (dist, total) = pool_weights(options, n.dice, n.m, n.c)?;
     let top = die_tiers(options, n.m, n.c).last().map(|t| t.1.clone()).unwrap_or_default();
     let residual = top * BigRational::from_integer(n.dice.max(0).into());
     let ts = &setup.combatants[target.index()];
     let tx = state.fighter(target);
-    let mut wounds: BTreeMap<i32, BigRational> = BTreeMap::new();
-    let mut hit = BigRational::zero();
     let protection = (ts.protection(options, &tx.armour_pct) - w.piercing).max(0);
-    for ((normals, crits), p) in dist {
-        if normals > 0 || !crits.is_empty() {
-            hit += &p;
-        }
-        // The defender's reaction by his policy.
-        let mut branches: Vec<(u8, Vec<u8>, bool, BigRational)> =
-            vec![(normals, crits.clone(), false, BigRational::one())];
-        if (normals > 0 || !crits.is_empty()) && !from_behind && !tx.helpless(options) {
-            let request =
-                Request::React { attacker: who, mode, normals, crits: crits.len() as u8, actions: tx.actions };
+    let wph = w.wounds_per_hit;
+    // The same few binomials serve every pool outcome: computed once each.
+    let mut binomials: BTreeMap<(i32, i32), std::rc::Rc<Vec<BigRational>>> = BTreeMap::new();
+    let mut binomial = |n: i32, t: i32| binomials.entry((n, t)).or_insert_with(|| binomial(n, t).into()).clone();
+    // What the defender's reaction and the cover roll do depends only on how many normal hits and
+    // crits the pool shows. Per such group the branches are worked out once: (normal hits left,
+    // crits kept at all, how many of the highest crits the cover stops, probability). Each pool
+    // outcome's integer weight is added to the (group, branch, wounds) it leads to, and the
+    // fractions are multiplied out once per such key.
+    let mut branches_of = |normals: u8, n_crits: usize| -> Vec<(u8, bool, usize, BigRational)> {
+        let mut branches: Vec<(u8, bool, bool, BigRational)> = vec![(normals, true, false, BigRational::one())];
+        if (normals > 0 || n_crits > 0) && !from_behind && !tx.helpless(options) {
+            let request = Request::React { attacker: who, mode, normals, crits: n_crits as u8, actions: tx.actions };
             if let Choice::React { reaction: Some(reaction), .. } =
                 super::policy::ai_choice(setup, state, target, &request)
             {
                 let base_m = ts.min_roll + tx.condition(Cond::Poisoned) + i32::from(tx.hunkered);
                 branches = match reaction {
                     Reaction::Dodge => {
-                        let t = base_m + i32::from(normals) + crits.len() as i32;
+                        let t = base_m + i32::from(normals) + n_crits as i32;
                         let dice_n = ts.evasion() - tx.condition(Cond::Shocked);
                         let miss = binomial(dice_n, t)[0].clone();
-                        vec![(0, Vec::new(), false, BigRational::one() - &miss), (normals, crits.clone(), false, miss)]
+                        vec![(0, false, false, BigRational::one() - &miss), (normals, true, false, miss)]
                     }
                     Reaction::Parry => {
                         let dp = main_weapon(setup, target).map_or(0, |w| w.dp);
@@ -164,16 +187,17 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
                         let b = binomial(ts.hand_to_hand + dp - tx.condition(Cond::Shocked), m);
                         b.iter()
                             .enumerate()
-                            .map(|(k, q)| (normals.saturating_sub(k as u8), crits.clone(), false, q.clone()))
+                            .map(|(k, q)| (normals.saturating_sub(k as u8), true, false, q.clone()))
                             .collect()
                     }
-                    Reaction::ShieldParry => vec![(normals, crits.clone(), true, BigRational::one())],
-                    Reaction::Hunker => vec![(normals, crits.clone(), false, BigRational::one())],
+                    Reaction::ShieldParry => vec![(normals, true, true, BigRational::one())],
+                    Reaction::Hunker => vec![(normals, true, false, BigRational::one())],
                 };
             }
         }
-        for (normals, crits, shield, q) in branches {
-            let pq = &p * &q;
+        let mut out = Vec::new();
+        for (normals, kept, shield, q) in branches {
+            let crits = if kept { n_crits } else { 0 };
             // Cover (best source).
             let mut sources: Vec<i32> = Vec::new();
             if let Some(cv) = ts.cover {
@@ -186,29 +210,44 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
             if let Some(v) = ts.shield_cover(options).filter(|_| block || shield) {
                 sources.push(v);
             }
-            let value = sources.into_iter().min();
-            let outcomes: Vec<(u8, Vec<u8>, BigRational)> = match value {
-                None => vec![(normals, crits.clone(), BigRational::one())],
+            match sources.into_iter().min() {
+                None => out.push((normals, kept, 0, q)),
                 Some(v) => {
-                    let bc = binomial(crits.len() as i32, v);
+                    let bc = binomial(crits as i32, v);
                     let bn = binomial(i32::from(normals), v);
-                    let mut out = Vec::new();
                     for (rc, qc) in bc.iter().enumerate() {
                         for (rn, qn) in bn.iter().enumerate() {
-                            out.push((normals - rn as u8, crits[rc.min(crits.len())..].to_vec(), qc * qn));
+                            out.push((normals - rn as u8, kept, rc, &q * qc * qn));
                         }
                     }
-                    out
                 }
-            };
-            for (normals, crits, qq) in outcomes {
-                let normals = i32::from(normals) - protection.min(i32::from(normals));
-                let wph = w.wounds_per_hit;
-                let total = normals * wph + crits.iter().map(|&k| wph + i32::from(k)).sum::<i32>();
-                *wounds.entry(total).or_insert_with(BigRational::zero) += &pq * qq;
             }
         }
+        out
+    };
+    let mut groups: BTreeMap<(u8, usize), Vec<(u8, bool, usize, BigRational)>> = BTreeMap::new();
+    let mut sums: BTreeMap<(u8, usize, usize, i32), num_bigint::BigInt> = BTreeMap::new();
+    let mut hit_weight = num_bigint::BigInt::zero();
+    for ((normals, crits), weight) in &dist {
+        if *normals > 0 || !crits.is_empty() {
+            hit_weight += weight;
+        }
+        let group = (*normals, crits.len());
+        let branches = groups.entry(group).or_insert_with(|| branches_of(group.0, group.1));
+        for (i, (left, kept, stopped, _)) in branches.iter().enumerate() {
+            let normals = i32::from(*left) - protection.min(i32::from(*left));
+            let crit_wounds: i32 =
+                if *kept { crits[(*stopped).min(crits.len())..].iter().map(|&k| wph + i32::from(k)).sum() } else { 0 };
+            let total_wounds = normals * wph + crit_wounds;
+            *sums.entry((group.0, group.1, i, total_wounds)).or_insert_with(num_bigint::BigInt::zero) += weight;
+        }
     }
+    let mut wounds: BTreeMap<i32, BigRational> = BTreeMap::new();
+    for ((g0, g1, i, total_wounds), weight) in sums {
+        let q = &groups[&(g0, g1)][i].3;
+        *wounds.entry(total_wounds).or_insert_with(BigRational::zero) += BigRational::new(weight, total.clone()) * q;
+    }
+    let hit = BigRational::new(hit_weight, total);
     let room = ts.max_wounds - tx.wounds + tx.boosts;
     let down: BigRational = wounds.iter().filter(|(w, _)| **w >= room && **w > 0).map(|(_, p)| p.clone()).sum();
     let _ = Class::Melee;
