@@ -56,6 +56,10 @@ pub fn die_tiers(options: &super::Options, m: i32, c: i32) -> Vec<(Tier, BigRati
 /// A pool's outcome: normal hits and crit levels (sorted, highest first).
 type PoolOutcome = (u8, Vec<u8>);
 
+/// After the reaction and the cover roll: normal hits left, whether the crits are kept at all
+/// (a dodge takes them all), how many of the highest the cover stops, and the probability.
+type Branch = (u8, bool, usize, BigRational);
+
 /// The most distinct pool outcomes (normal hits, crit levels) followed exactly: ten hit dice with
 /// crits (under 500,000 outcomes) are answered in under a second; eleven or more would take
 /// minutes, and are refused.
@@ -166,7 +170,7 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
     // crits kept at all, how many of the highest crits the cover stops, probability). Each pool
     // outcome's integer weight is added to the (group, branch, wounds) it leads to, and the
     // fractions are multiplied out once per such key.
-    let mut branches_of = |normals: u8, n_crits: usize| -> Vec<(u8, bool, usize, BigRational)> {
+    let mut branches_of = |normals: u8, n_crits: usize| -> Vec<Branch> {
         let mut branches: Vec<(u8, bool, bool, BigRational)> = vec![(normals, true, false, BigRational::one())];
         if (normals > 0 || n_crits > 0) && !from_behind && !tx.helpless(options) {
             let request = Request::React { attacker: who, mode, normals, crits: n_crits as u8, actions: tx.actions };
@@ -225,7 +229,7 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
         }
         out
     };
-    let mut groups: BTreeMap<(u8, usize), Vec<(u8, bool, usize, BigRational)>> = BTreeMap::new();
+    let mut groups: BTreeMap<(u8, usize), Vec<Branch>> = BTreeMap::new();
     let mut sums: BTreeMap<(u8, usize, usize, i32), num_bigint::BigInt> = BTreeMap::new();
     let mut hit_weight = num_bigint::BigInt::zero();
     for ((normals, crits), weight) in &dist {
