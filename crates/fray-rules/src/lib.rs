@@ -320,6 +320,16 @@ pub const fn policy_index(table: &[(&str, &[&str])], field: usize, value: &str) 
     panic!("no such policy value")
 }
 
+/// Constants for policy values, each the index of a value among a field's names in a ruleset's
+/// policy table, found at compile time ([`policy_index`]):
+/// `policy_values!(POLICIES; TARGET_FIRST = 0 "first", MOVE_HOLD = 5 "hold")`.
+#[macro_export]
+macro_rules! policy_values {
+    ($table:expr; $($name:ident = $field:literal $value:literal),* $(,)?) => {
+        $(const $name: u8 = $crate::policy_index($table, $field, $value);)*
+    };
+}
+
 /// Asks a person to pick one of labelled `choices` (`Pending` when there are none).
 pub fn ask_person<C>(
     ask: &mut dyn FnMut(&Prompt) -> usize,

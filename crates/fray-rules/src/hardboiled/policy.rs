@@ -180,19 +180,21 @@ fn policy(setup: &Setup, who: CombatantId, field: usize) -> u8 {
     setup.combatants[who.index()].policy.value(field)
 }
 
-const TARGET_WEAKEST: u8 = crate::policy_index(POLICIES, 0, "weakest");
-const TARGET_FIRST: u8 = crate::policy_index(POLICIES, 0, "first");
-const ATTACK_WEAPON: u8 = crate::policy_index(POLICIES, 1, "weapon");
-const ATTACK_BRAWL: u8 = crate::policy_index(POLICIES, 1, "brawl");
-const CALLED_HEAD: u8 = crate::policy_index(POLICIES, 2, "head");
-const CALLED_UNCOVERED: u8 = crate::policy_index(POLICIES, 2, "uncovered");
-const COVER_STAY: u8 = crate::policy_index(POLICIES, 3, "stay");
-const SECOND_WIND_HALF_HP: u8 = crate::policy_index(POLICIES, 4, "half_hp");
-const SECOND_WIND_FIRST_HIT: u8 = crate::policy_index(POLICIES, 4, "first_hit");
-const SECOND_WIND_WHEN_DOWN: u8 = crate::policy_index(POLICIES, 4, "when_down");
-const SECOND_WIND_NEVER: u8 = crate::policy_index(POLICIES, 4, "never");
-const MOVE_CLOSE: u8 = crate::policy_index(POLICIES, 5, "close");
-const MOVE_HOLD: u8 = crate::policy_index(POLICIES, 5, "hold");
+crate::policy_values!(POLICIES;
+    TARGET_WEAKEST = 0 "weakest",
+    TARGET_FIRST = 0 "first",
+    ATTACK_WEAPON = 1 "weapon",
+    ATTACK_BRAWL = 1 "brawl",
+    CALLED_HEAD = 2 "head",
+    CALLED_UNCOVERED = 2 "uncovered",
+    COVER_STAY = 3 "stay",
+    SECOND_WIND_HALF_HP = 4 "half_hp",
+    SECOND_WIND_FIRST_HIT = 4 "first_hit",
+    SECOND_WIND_WHEN_DOWN = 4 "when_down",
+    SECOND_WIND_NEVER = 4 "never",
+    MOVE_CLOSE = 5 "close",
+    MOVE_HOLD = 5 "hold",
+);
 
 /// The enemy `who` goes for (`target` policy): not out of the fight (USR-ROUND-6).
 pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {

@@ -280,25 +280,24 @@ fn policy(setup: &Setup, who: CombatantId, field: usize) -> u8 {
     setup.combatants[who.index()].policy.value(field)
 }
 
-const fn at(field: usize, value: &str) -> u8 {
-    crate::policy_index(POLICIES, field, value)
-}
-const ACTIONS_DOUBLE: u8 = at(0, "double");
-const ACTIONS_DODGE_AND_ATTACK: u8 = at(0, "dodge_and_attack");
-const ACTIONS_WAIT_AND_DODGE: u8 = at(0, "wait_and_dodge");
-const ACTIONS_FULL_DEFENSE: u8 = at(0, "full_defense");
-const ACTIONS_CAUTIOUS: u8 = at(0, "cautious");
-const ACTIONS_AIM: u8 = at(0, "aim");
-const TARGET_WEAKEST: u8 = at(1, "weakest");
-const TARGET_FIRST: u8 = at(1, "first");
-const OPTION_ALL_OUT: u8 = at(2, "all_out");
-const OPTION_FULL_AUTO: u8 = at(2, "full_auto");
-const OPTION_HEAD: u8 = at(2, "head");
-const OPTION_KNOCKOUT: u8 = at(2, "knockout");
-const OPTION_LUNGE: u8 = at(2, "lunge");
-const OPTION_GRAB: u8 = at(2, "grab");
-const OPTION_KNOCKDOWN: u8 = at(2, "knockdown");
-const MOVE_CLOSE: u8 = at(4, "close");
+crate::policy_values!(POLICIES;
+    ACTIONS_DOUBLE = 0 "double",
+    ACTIONS_DODGE_AND_ATTACK = 0 "dodge_and_attack",
+    ACTIONS_WAIT_AND_DODGE = 0 "wait_and_dodge",
+    ACTIONS_FULL_DEFENSE = 0 "full_defense",
+    ACTIONS_CAUTIOUS = 0 "cautious",
+    ACTIONS_AIM = 0 "aim",
+    TARGET_WEAKEST = 1 "weakest",
+    TARGET_FIRST = 1 "first",
+    OPTION_ALL_OUT = 2 "all_out",
+    OPTION_FULL_AUTO = 2 "full_auto",
+    OPTION_HEAD = 2 "head",
+    OPTION_KNOCKOUT = 2 "knockout",
+    OPTION_LUNGE = 2 "lunge",
+    OPTION_GRAB = 2 "grab",
+    OPTION_KNOCKDOWN = 2 "knockdown",
+    MOVE_CLOSE = 4 "close",
+);
 
 /// The enemy `who` goes for (`target` policy), among those not out of the fight.
 pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {

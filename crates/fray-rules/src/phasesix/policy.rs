@@ -217,24 +217,23 @@ fn policy(setup: &Setup, who: CombatantId, field: usize) -> u8 {
     setup.combatants[who.index()].policy.0[field]
 }
 
-const fn at(field: usize, value: &str) -> u8 {
-    crate::policy_index(POLICIES, field, value)
-}
-const TARGET_WEAKEST: u8 = at(0, "weakest");
-const TARGET_FIRST: u8 = at(0, "first");
-const KEEP_NONE: u8 = at(1, "none");
-const KEEP_ALL: u8 = at(1, "all");
-const DEFEND_DODGE: u8 = at(2, "dodge");
-const DEFEND_PARRY: u8 = at(2, "parry");
-const DEFEND_SHIELD: u8 = at(2, "shield");
-const DEFEND_NEVER: u8 = at(2, "never");
-const FIRE_BURST: u8 = at(3, "burst");
-const AIM_RANGED: u8 = at(4, "ranged");
-const AIM_ALWAYS: u8 = at(4, "always");
-const HUNKER_UNDER_FIRE: u8 = at(5, "under_fire");
-const SPEND_TO_DEFEND: u8 = at(6, "to_defend");
-const MOVE_CLOSE: u8 = at(7, "close");
-const THROW_FIRST: u8 = at(8, "first");
+crate::policy_values!(POLICIES;
+    TARGET_WEAKEST = 0 "weakest",
+    TARGET_FIRST = 0 "first",
+    KEEP_NONE = 1 "none",
+    KEEP_ALL = 1 "all",
+    DEFEND_DODGE = 2 "dodge",
+    DEFEND_PARRY = 2 "parry",
+    DEFEND_SHIELD = 2 "shield",
+    DEFEND_NEVER = 2 "never",
+    FIRE_BURST = 3 "burst",
+    AIM_RANGED = 4 "ranged",
+    AIM_ALWAYS = 4 "always",
+    HUNKER_UNDER_FIRE = 5 "under_fire",
+    SPEND_TO_DEFEND = 6 "to_defend",
+    MOVE_CLOSE = 7 "close",
+    THROW_FIRST = 8 "first",
+);
 
 /// The enemy `who` goes for (`target` policy).
 pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
