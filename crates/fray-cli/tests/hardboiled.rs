@@ -32,6 +32,8 @@ fn check_rules_odds_and_errors() {
     // Vito's .38 (d10 + 2) at 9 m: Medium, difficulty 7, a called shot at the head (+2): 9 needed.
     let odds = ok(&fray(&["odds", "--scenario", GUNFIGHT, "--attacker", "Vito", "--defender", "Lou"]));
     assert!(odds.contains("P(hit) = 2/5"), "{odds}");
+    // rule: USR-LOC-4
+    assert!(odds.contains("Medium band, difficulty 7 + 2 for the called shot = 9"), "{odds}");
     assert!(odds.contains("recorded"), "{odds}");
     let bad = std::fs::read_to_string(BRAWL).unwrap().replace("brass_knuckles", "brass_knuckle");
     let path = std::env::temp_dir().join(format!("fray-hb-{}.toml", std::process::id()));

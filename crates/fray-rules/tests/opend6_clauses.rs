@@ -128,6 +128,35 @@ fn zero_dice_cannot_roll_or_roll_pips_only() {
     ]);
     let (log, _, _) = run(&pips, &[], s);
     assert_eq!(attacks(&log), [(A, 2, 5, false)]);
+    // The AI never chooses such a roll: a Severely Wounded thug (−2D) with Agility 2D and no
+    // skills has no dice for a punch or a dodge, so it passes, and the fight goes on (a debug
+    // build checks every AI answer).
+    let thug = r#"
+[rules]
+ruleset = "opend6"
+max_rounds = 3
+
+[[combatants]]
+name = "Thug"
+side = "a"
+agility = "2D"
+wound_level = "severely_wounded"
+position = 0
+
+[[combatants]]
+name = "Guard"
+side = "b"
+position = 2
+"#;
+    let thug = setup(thug, &[]);
+    for seed in 1..=5 {
+        let dice = fray_engine::FromSource(fray_dice::seeded(seed));
+        let mut fight = Fight::<OpenD6, _, _, _>::new(&thug, dice, fray_rules::opend6::policy::Ai, Record::default());
+        fight.run().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let (_, record) = fight.into_parts();
+        assert!(!record.0.iter().any(|e| matches!(e, Event::Attack { attacker: A, .. })), "seed {seed}");
+        assert!(record.0.iter().any(|e| matches!(e, Event::Forfeit { who: A, .. })), "seed {seed}");
+    }
 }
 
 #[test]

@@ -252,7 +252,15 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
         called.map_or(String::new(), |p: Part| format!(", a called shot at the {}", p.name())),
         if weapon.ranged {
             let (b, diff) = attack::band(&setup.options, state.distance(a, d), weapon.range_m).unwrap_or((4, 14));
-            format!("{} band, difficulty {diff}", ["Point Blank", "Close", "Medium", "Long", "Extreme"][b as usize])
+            let band = ["Point Blank", "Close", "Medium", "Long", "Extreme"][b as usize];
+            match called {
+                // A called shot is harder by `called_shot_penalty` (USR-LOC-4).
+                Some(_) => {
+                    let penalty = setup.options.called_shot_penalty;
+                    format!("{band} band, difficulty {diff} + {penalty} for the called shot = {}", diff + penalty)
+                }
+                None => format!("{band} band, difficulty {diff}"),
+            }
         } else {
             format!("a contest against {defender}'s d{} Action", setup.combatants[d.index()].die(Attr::Action))
         },

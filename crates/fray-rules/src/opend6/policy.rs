@@ -57,6 +57,16 @@ pub fn dice_left(setup: &Setup, state: &State, who: CombatantId, action: &Action
     Some(attack::action_code_from(setup, state, who, skill, base, false, 0).dice)
 }
 
+/// Whether `action` may be chosen as far as its dice go (OD6-DICE-7): it rolls nothing, dice are
+/// left, `zero_dice = pips_only`, or the dice were lost after N was declared (then it is
+/// forfeited when it comes).
+pub fn rollable(setup: &Setup, state: &State, who: CombatantId, action: &Action) -> bool {
+    let x = state.fighter(who);
+    setup.options.zero_dice_pips_only
+        || dice_left(setup, state, who, action).is_none_or(|d| d > 0)
+        || super::level_penalty(&setup.options, x, state.round) > x.declared_penalty
+}
+
 /// The request for `who`'s next action.
 pub fn act_request(setup: &Setup, state: &State, who: CombatantId, free_ok: bool) -> Request {
     let x = state.fighter(who);
@@ -101,10 +111,7 @@ pub fn illegal_action(
         return Some("only active defence or moving away is allowed (OD6-TRACK-5/9)".into());
     }
     // A roll with no dice cannot be chosen; one reduced after N was declared is forfeited (OD6-DICE-7).
-    if !setup.options.zero_dice_pips_only
-        && dice_left(setup, state, who, action).is_some_and(|d| d <= 0)
-        && super::level_penalty(&setup.options, x, state.round) <= x.declared_penalty
-    {
+    if !rollable(setup, state, who, action) {
         return Some("no dice are left for that roll (OD6-DICE-7)".into());
     }
     match *action {
@@ -258,7 +265,11 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
     match request {
         Request::QuickDraw => Choice::QuickDraw(None),
         Request::Declare { max } => Choice::Count(declare(setup, state, who).clamp(1, *max)),
-        Request::Act { .. } => Choice::Act(act(setup, state, who, request)),
+        Request::Act { .. } => {
+            // The AI never chooses a roll with no dice left (OD6-DICE-7): it passes instead.
+            let action = act(setup, state, who, request);
+            Choice::Act(if rollable(setup, state, who, &action) { action } else { Action::Pass })
+        }
         Request::Interrupt { target, total, difficulty, .. } => {
             let x = state.fighter(who);
             let threatened = *target == Some(who) && total >= difficulty && x.used < x.declared && !x.no_defense;
