@@ -88,7 +88,7 @@ fn positions_are_numbers_or_pairs_within_reach() {
     rejected(FLUID, "position = 1.0", "position = 1e300", Some(46), "expected a position within 100 km");
     rejected(FLUID, "position = 1.0", "position = [9, 0, 3]", Some(46), "found more than two numbers");
     rejected(HARDBOILED, "position = 1", "position = [9, 0, 3]", Some(31), "found more than two numbers");
-    rejected(PHASESIX, "position = 1", "position = \"far\"", Some(37), "expected a position");
+    rejected(PHASESIX, "position = 1", "position = \"far\"", Some(38), "expected a position");
     rejected(TICKS, "position = [10, 0]", "position = [10, 0, \"junk\"]", Some(19), "two whole numbers [x, y]");
     rejected(TICKS, "position = [10, 0]", "position = [10]", Some(19), "two whole numbers [x, y]");
 }
@@ -100,13 +100,13 @@ fn caps_and_values_are_in_range() {
     rejected(HARDBOILED, "max_turns = 50", "max_turns = 100001", Some(8), "expected a turn cap from 1 to 100000");
     rejected(FLUID, "damage = { w = 7 }", "damage = { w = -7 }", None, "expected a damage of 0 or more");
     // A stat out of range is reported at its own line, not at the combatant's header.
-    rejected(PHASESIX, "hand_to_hand = 2", "hand_to_hand = 1000", Some(36), "Hand-to-hand combat from −20 to 40");
-    rejected(PHASESIX, "protection = 1 }]", "protection = -1 }]", Some(19), "expected a protection from 0 to 40");
+    rejected(PHASESIX, "hand_to_hand = 2", "hand_to_hand = 1000", Some(37), "Hand-to-hand combat from −20 to 40");
+    rejected(PHASESIX, "protection = 1 }]", "protection = -1 }]", Some(20), "expected a protection from 0 to 40");
     rejected(
         PHASESIX,
         "name = \"buckler\", protection = 1",
         "name = \"buckler\", protection = 11",
-        Some(38),
+        Some(39),
         "from 0 to 10",
     );
     rejected(HARDBOILED, "[\"leather_jacket\"]", "[\"leather_jacket\", \"leather_jacket\"]", Some(30), "listed twice");

@@ -808,3 +808,31 @@ fn crits_only_when_hits_and_the_floor_option() {
     let floor = Options { crit_floor: true, ..Options::default() };
     assert_eq!(dice::tier(&floor, 12, 12, 11), Tier::Normal);
 }
+
+#[test]
+fn the_best_defence_stops_the_most() {
+    // rule: P6-DEF-1, P6-DEF-3, P6-SHLD-1
+    // The `defend = best` policy reacts with whatever is expected to stop the most hits (crits
+    // counted double): a dodge stops all or nothing, a parry one normal hit per success, a shield
+    // parry rolls the shield's cover for every hit.
+    let react = |b: &str, normals: u8, crits: u8, mode: Mode| {
+        let s = setup(&duel(SWORD, &format!("{b}{SWORD}")), &[]);
+        let state = ready(&s);
+        let request = fray_rules::phasesix::Request::React { attacker: A, mode, normals, crits, actions: 2 };
+        match policy::ai_choice(&s, &state, B, &request) {
+            Choice::React { reaction, .. } => reaction,
+            other => panic!("{other:?}"),
+        }
+    };
+    // Hand-to-hand 2 + sword 1: three parry dice at 5+ (1/3 each) stop one of two normal hits on
+    // average, a dodge at 7+ on one evasion die stops both a sixth of the time: the parry.
+    assert_eq!(react("", 2, 0, Mode::Melee), Some(Reaction::Parry));
+    // Six normal hits: the parry still stops one; a big shield (protection 5: cover 2+, 5/6 a
+    // hit) stops five: the shield parry.
+    let shield = "shield = { name = \"tower\", protection = 5 }\n";
+    assert_eq!(react(shield, 6, 0, Mode::Melee), Some(Reaction::ShieldParry));
+    // Crits, which a parry cannot stop: with the shield, the shield parry; a nimble defender with
+    // no shield (evasion 4 at 7+) dodges.
+    assert_eq!(react(shield, 0, 2, Mode::Melee), Some(Reaction::ShieldParry));
+    assert_eq!(react("quickness = 4\ndeftness = 4\n", 0, 2, Mode::Melee), Some(Reaction::Dodge));
+}

@@ -257,7 +257,6 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
 }
 
 fn react(setup: &Setup, state: &State, who: CombatantId, mode: Mode, normals: u8, crits: u8) -> Choice {
-    let s = &setup.combatants[who.index()];
     let x = state.fighter(who);
     let buy = if x.actions >= 1 || policy(setup, who, 6) != SPEND_TO_DEFEND {
         0
@@ -274,18 +273,58 @@ fn react(setup: &Setup, state: &State, who: CombatantId, mode: Mode, normals: u8
         DEFEND_DODGE => Some(Reaction::Dodge).filter(|r| legal(*r)),
         DEFEND_PARRY => Some(Reaction::Parry).filter(|r| legal(*r)),
         DEFEND_SHIELD => Some(Reaction::ShieldParry).filter(|r| legal(*r)),
+        // The legal reaction expected to stop the most, crits counted double; none when none
+        // would stop anything (ties: parry, dodge, shield parry).
         _ => {
-            let parry_dice = s.hand_to_hand + main_weapon(setup, who).map_or(0, |w| w.dp);
-            if mode != Mode::Melee {
-                Some(Reaction::ShieldParry).filter(|r| legal(*r))
-            } else if crits > 0 || parry_dice < i32::from(normals) {
-                [Reaction::Dodge, Reaction::ShieldParry, Reaction::Parry].into_iter().find(|r| legal(*r))
-            } else {
-                [Reaction::Parry, Reaction::Dodge, Reaction::ShieldParry].into_iter().find(|r| legal(*r))
-            }
+            let mut ranked = [Reaction::Parry, Reaction::Dodge, Reaction::ShieldParry]
+                .map(|r| (r, expected_stop(setup, state, who, r, normals, crits)));
+            // A stable sort: equal expectations keep the order above.
+            ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+            ranked.into_iter().find(|&(r, stop)| stop > 0.0 && legal(r)).map(|(r, _)| r)
         }
     };
     Choice::React { reaction: pick, buy: if pick.is_some() { buy } else { 0 } }
+}
+
+/// P(d6! ≥ t) as a float, for the AI's comparisons (the rules use the exact fraction).
+fn chance(t: i32) -> f64 {
+    let (n, d) = super::dice::at_least(t);
+    n as f64 / d as f64
+}
+
+/// The hits `who` expects `reaction` to stop out of `normals` normal hits and `crits` crits
+/// (crits counted double: they ignore protection and bring megacrit wounds), by the reaction
+/// rules: a dodge stops all or nothing (P6-DEF-1/2), a parry stops one normal hit per success
+/// (P6-DEF-3), a shield parry rolls the shield's cover for every hit (P6-SHLD-1), worth only what
+/// it adds to the cover the hits face anyway.
+fn expected_stop(setup: &Setup, state: &State, who: CombatantId, reaction: Reaction, normals: u8, crits: u8) -> f64 {
+    let options = &setup.options;
+    let s = &setup.combatants[who.index()];
+    let x = state.fighter(who);
+    let weight = f64::from(normals) + 2.0 * f64::from(crits);
+    let base_m = s.min_roll + x.condition(Cond::Poisoned) + i32::from(x.hunkered);
+    match reaction {
+        Reaction::Dodge => {
+            let dice_n = s.evasion() - x.condition(Cond::Shocked);
+            let t = base_m + i32::from(normals) + i32::from(crits);
+            let miss_all = (1.0 - chance(t)).powi(dice_n.max(0));
+            if dice_n <= 0 { 0.0 } else { (1.0 - miss_all) * weight }
+        }
+        Reaction::Parry => {
+            let dp = main_weapon(setup, who).filter(|_| x.armed).map_or(0, |w| w.dp);
+            let dice_n = (s.hand_to_hand + dp - x.condition(Cond::Shocked)).max(0);
+            let m = super::dice::floor(options, base_m + x.condition(Cond::Burning), 0);
+            (f64::from(dice_n) * chance(m)).min(f64::from(normals))
+        }
+        Reaction::ShieldParry => {
+            let Some(v) = s.shield_cover(options) else { return 0.0 };
+            let block = x.block.is_some_and(|rd| rd < state.round || options.block_immediately);
+            let cover = [s.cover, x.hunkered.then_some(6), block.then_some(v)];
+            let already = cover.into_iter().flatten().min().map_or(0.0, chance);
+            (chance(v) - already).max(0.0) * weight
+        }
+        Reaction::Hunker => 0.0,
+    }
 }
 
 /// The AI's next act.
