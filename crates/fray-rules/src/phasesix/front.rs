@@ -288,9 +288,8 @@ impl PhaseSixScenario {
             }
             Event::Reacted { who, reaction, dice, m, totals, successes } => (
                 Some(match reaction {
-                    Reaction::ShieldParry | Reaction::Hunker => {
-                        format!("{} reacts: {}", n(who), format!("{reaction:?}").to_lowercase())
-                    }
+                    Reaction::ShieldParry => format!("{} parries with the shield (its cover roll follows)", n(who)),
+                    Reaction::Hunker => format!("{} hunkers down", n(who)),
                     _ => format!(
                         "{} {}: {dice} dice at {m}+ [{}] → {successes} success(es)",
                         n(who),
