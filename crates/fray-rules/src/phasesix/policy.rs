@@ -286,10 +286,14 @@ fn react(setup: &Setup, state: &State, who: CombatantId, mode: Mode, normals: u8
     Choice::React { reaction: pick, buy: if pick.is_some() { buy } else { 0 } }
 }
 
-/// P(d6! ≥ t) as a float, for the AI's comparisons (the rules use the exact fraction).
+/// P(d6! ≥ t) as a float, for the AI's comparisons (the rules use the exact fraction,
+/// `dice::at_least`): 6^−k · (7 − j)/6 for t = 6k + j.
 fn chance(t: i32) -> f64 {
-    let (n, d) = super::dice::at_least(t);
-    n as f64 / d as f64
+    if t <= 1 {
+        return 1.0;
+    }
+    let k = (t - 1) / 6;
+    f64::from(7 - (t - 6 * k)) / 6.0 * (1.0 / 6.0f64).powi(k)
 }
 
 /// The hits `who` expects `reaction` to stop out of `normals` normal hits and `crits` crits
@@ -457,4 +461,17 @@ impl Decider<PhaseSix> for Script {
 pub fn attack_numbers(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> (i32, i32, i32) {
     let n = numbers(setup, state, who, act);
     (n.dice, n.m, n.c)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_ai_chance_is_the_exact_chance_as_a_float() {
+        // rule: P6-DICE-2
+        for t in -3..60 {
+            let (n, d) = super::super::dice::at_least(t);
+            let exact = n as f64 / d as f64;
+            assert!((super::chance(t) - exact).abs() <= exact * 1e-12, "{t}");
+        }
+    }
 }
