@@ -1,6 +1,6 @@
 //! Fuzz target: any text given as a scenario file (of any ruleset) is loaded; whatever loads is
 //! explained, its odds in context asked for, and fought once with seeded dice and in a short
-//! simulated batch. Nothing may panic or hang.
+//! simulated batch. Nothing may panic or hang, and the AI may never choose an illegal action.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -13,8 +13,14 @@ fuzz_target!(|data: &[u8]| {
     if names.len() >= 2 {
         let _ = scenario.attack_odds(&names[0], &names[1]);
     }
+    // With nobody at the table every choice is the AI's, checked against its request: the AI
+    // must only ever choose what the rules allow.
     let mut dice = fray_engine::FromSource(fray_dice::seeded(1));
-    let _ = scenario.fight(&mut dice, Some(1), &[], &mut |_| 0, &mut |_| ());
+    if let Err(e @ fray_engine::FightError::IllegalChoice { .. }) =
+        scenario.fight(&mut dice, Some(1), &[], &mut |_| 0, &mut |_| ())
+    {
+        panic!("the AI chose what the rules do not allow: {e}");
+    }
     let mut ledger = fray_sim::Ledger::new(names.len());
     let _ = scenario.run_batch(&mut fray_sim::batch_dice(1, 0), 2, &mut ledger);
 });

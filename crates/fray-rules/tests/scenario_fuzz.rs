@@ -2,6 +2,7 @@
 //! (numbers replaced by extreme values, lines deleted or duplicated, bytes cut or inserted),
 //! must load or fail with an error, and those that load must fight to an end.
 
+use fray_engine::FightError;
 use proptest::prelude::*;
 use std::sync::LazyLock;
 
@@ -132,12 +133,17 @@ proptest! {
             .collect();
         match fray_rules::load(name, &text, &sets) {
             Ok(scenario) => {
-                // A fight ends: a winner, a draw or the round limit; a fight error is an answer too.
+                // A fight ends: a winner, a draw or the round limit; a fight error is an answer too,
+                // but never an illegal choice: with nobody at the table every choice is the AI's,
+                // and this debug build checks each one against the rules.
+                let illegal = |r: Option<&FightError>| matches!(r, Some(FightError::IllegalChoice { .. }));
                 let mut dice = fray_engine::FromSource(fray_dice::seeded(seed));
-                let _ = scenario.fight(&mut dice, Some(seed), &[], &mut |_| 0, &mut |_| ());
+                let fought = scenario.fight(&mut dice, Some(seed), &[], &mut |_| 0, &mut |_| ());
+                prop_assert!(!illegal(fought.as_ref().err()), "{fought:?}\n{text}");
                 // And so does a batch of simulated fights in one reused state.
                 let mut ledger = fray_sim::Ledger::new(scenario.combatants().len());
-                let _ = scenario.run_batch(&mut fray_sim::batch_dice(seed, 0), 3, &mut ledger);
+                let batch = scenario.run_batch(&mut fray_sim::batch_dice(seed, 0), 3, &mut ledger);
+                prop_assert!(!illegal(batch.as_ref().err()), "{batch:?}\n{text}");
             }
             Err(error) => {
                 // The error names where: the file, or the `--set` that is wrong.
