@@ -1,7 +1,7 @@
 //! `fray` end to end on the `hardboiled` examples.
 
 mod common;
-use common::{fray, fray_with_input, ok, sim_json};
+use common::{TempScenario, fray, fray_with_input, ok, sim_json};
 
 use serde_json::Value as Json;
 
@@ -36,9 +36,8 @@ fn check_rules_odds_and_errors() {
     assert!(odds.contains("Medium band, difficulty 7 + 2 for the called shot = 9"), "{odds}");
     assert!(odds.contains("recorded"), "{odds}");
     let bad = std::fs::read_to_string(BRAWL).unwrap().replace("brass_knuckles", "brass_knuckle");
-    let path = std::env::temp_dir().join(format!("fray-hb-{}.toml", std::process::id()));
-    std::fs::write(&path, bad).unwrap();
-    let out = fray(&["check", path.to_str().unwrap()]);
+    let path = TempScenario::new(&bad);
+    let out = fray(&["check", path.path()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("did you mean `brass_knuckles`?") && err.contains('^'), "{err}");

@@ -2,17 +2,15 @@
 //! physical dice at the table.
 
 mod common;
-use common::{fray, fray_with_input, ok, sim_json};
+use common::{TempScenario, fray, fray_with_input, ok, sim_json};
 
 use serde_json::Value as Json;
 
 const DUEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/opend6/blaster-duel.toml");
 const GROUP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/opend6/mixed-group.toml");
 
-fn temp(text: &str, name: &str) -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("fray-opend6-{}-{name}.toml", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    path
+fn temp(text: &str, name: &str) -> TempScenario {
+    TempScenario::named(text, name)
 }
 
 #[test]
@@ -66,14 +64,14 @@ fn check_rules_and_errors() {
     assert!(rules.contains("wild_die_failure") && rules.contains("OD6-TRACK-2"), "{rules}");
     let bad = std::fs::read_to_string(DUEL).unwrap().replace("firearms = \"5D\"", "firearm = \"5D\"");
     let path = temp(&bad, "skill");
-    let out = fray(&["check", path.to_str().unwrap()]);
+    let out = fray(&["check", path.path()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("unknown skill `firearm`") && err.contains("did you mean `firearms`?"), "{err}");
     assert!(err.contains("skill.toml:18:12:"), "{err}");
     let bad = std::fs::read_to_string(DUEL).unwrap().replace("damage = \"5D\"", "damage = \"5Q\"");
     let path = temp(&bad, "code");
-    let err = String::from_utf8(fray(&["check", path.to_str().unwrap()]).stderr).unwrap();
+    let err = String::from_utf8(fray(&["check", path.path()]).stderr).unwrap();
     assert!(err.contains("expected a die code") && err.contains('^'), "{err}");
     assert_eq!(fray(&["fight", DUEL, "--set", "wound_stacking=sideways"]).status.code(), Some(2));
 }
@@ -136,7 +134,7 @@ fn physical_dice_reproduce_worked_example_2() {
     // rule: OD6-DICE-5, OD6-TRACK-6
     let path = temp(EXAMPLE_2, "example2");
     let faces = "6\n5\n4\n2\n6\n3\n5\n3\n2\n4\n4\n3\n2\n1\n2\n2\n3\n";
-    let out = fray_with_input(&["fight", path.to_str().unwrap(), "--dice", "manual"], faces);
+    let out = fray_with_input(&["fight", path.path(), "--dice", "manual"], faces);
     let text = ok(&out);
     assert!(
         text.contains("Kara attacks Merc with blaster pistol: 5D [6,5,4,2] W[6,3] = 26 vs difficulty 15"),

@@ -1,7 +1,7 @@
 //! `fray` end to end on the `phasesix` examples.
 
 mod common;
-use common::{fray, fray_with_input, ok, sim_json};
+use common::{TempScenario, fray, fray_with_input, ok, sim_json};
 
 use serde_json::Value as Json;
 
@@ -37,9 +37,8 @@ fn check_rules_odds_and_errors() {
     assert!(odds.contains("P(hit) = 65/81"), "{odds}");
     assert!(odds.contains("4 dice at 5+, crits from 11"), "{odds}");
     let bad = std::fs::read_to_string(DUEL).unwrap().replace("hand_to_hand", "hand_to_hnd");
-    let path = std::env::temp_dir().join(format!("fray-p6-{}.toml", std::process::id()));
-    std::fs::write(&path, bad).unwrap();
-    let out = fray(&["check", path.to_str().unwrap()]);
+    let path = TempScenario::new(&bad);
+    let out = fray(&["check", path.path()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("did you mean `hand_to_hand`?") && err.contains('^'), "{err}");

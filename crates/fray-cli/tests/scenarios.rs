@@ -1,37 +1,14 @@
 //! `fray check`, `fight`, `sim` and `rules` end to end on the shipped examples.
 
 mod common;
-use common::{fray, fray_with_input, ok};
+use common::{TempScenario, fray, fray_with_input, ok};
 
 use serde_json::Value as Json;
 
 const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/fluid/barbarian-vs-marauder.toml");
 
-fn scenario(text: &str) -> tempfile_path::Path {
-    tempfile_path::Path::new(text)
-}
-
-/// A tiny temporary-file helper (no dependency): the file is removed on drop.
-mod tempfile_path {
-    pub struct Path(pub std::path::PathBuf);
-    impl Path {
-        pub fn new(text: &str) -> Path {
-            use std::sync::atomic::{AtomicU32, Ordering};
-            static NEXT: AtomicU32 = AtomicU32::new(0);
-            let name = format!("fray-test-{}-{}.toml", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
-            let path = std::env::temp_dir().join(name);
-            std::fs::write(&path, text).unwrap();
-            Path(path)
-        }
-        pub fn as_str(&self) -> &str {
-            self.0.to_str().unwrap()
-        }
-    }
-    impl Drop for Path {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_file(&self.0);
-        }
-    }
+fn scenario(text: &str) -> TempScenario {
+    TempScenario::new(text)
 }
 
 #[test]
@@ -159,19 +136,19 @@ fn scenario_errors_name_file_line_and_column() {
     ] {
         assert!(base.contains(from), "{from}");
         let file = scenario(&base.replacen(from, to, 1));
-        let out = fray(&["check", file.as_str()]);
+        let out = fray(&["check", file.path()]);
         assert_eq!(out.status.code(), Some(2), "{to}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(err.contains(want), "{to}: {err}");
         let location = match want_line {
-            Some(line) => format!("{}:{line}:", file.as_str()),
-            None => format!("{}:", file.as_str()),
+            Some(line) => format!("{}:{line}:", file.path()),
+            None => format!("{}:", file.path()),
         };
         assert!(err.contains(&location), "{to}: {err}");
         assert!(err.contains('^'), "{to}: a caret: {err}");
     }
     let unknown_key = scenario(&base.replacen("tactics = 2\n", "tactics = 2\nsklls = {}\n", 1));
-    let err = String::from_utf8(fray(&["check", unknown_key.as_str()]).stderr).unwrap();
+    let err = String::from_utf8(fray(&["check", unknown_key.path()]).stderr).unwrap();
     assert!(err.contains("did you mean `skills`?"), "{err}");
     assert_eq!(fray(&["check", "/nonexistent.toml"]).status.code(), Some(2));
     assert_eq!(fray(&["fight", EXAMPLE, "--set", "edge_cap=9"]).status.code(), Some(2));
@@ -182,8 +159,8 @@ fn scenario_errors_name_file_line_and_column() {
         scenario(&base.replacen(shield, &format!("{shield}\n{extra}"), 1))
     };
     let (fits, too_many) = (many(62), many(63)); // the barbarian carries two already
-    assert_eq!(fray(&["check", fits.as_str()]).status.code(), Some(0));
-    let out = fray(&["check", too_many.as_str()]);
+    assert_eq!(fray(&["check", fits.path()]).status.code(), Some(0));
+    let out = fray(&["check", too_many.path()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("expected at most 64 items per combatant") && err.contains('^'), "{err}");

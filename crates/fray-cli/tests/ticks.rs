@@ -1,7 +1,7 @@
 //! `fray` end to end on the `ticks` examples.
 
 mod common;
-use common::{fray, fray_with_input, ok, sim_json};
+use common::{TempScenario, fray, fray_with_input, ok, sim_json};
 
 use serde_json::Value as Json;
 
@@ -50,9 +50,8 @@ fn check_rules_odds_and_errors() {
     assert!(odds.contains("P(hit) = 9/80"), "{odds}");
     assert!(odds.contains("expected effort Vic spends on this defence: 10/1"), "{odds}");
     let bad = std::fs::read_to_string(DUEL).unwrap().replace("\"pistol\"", "\"pistl\"");
-    let path = std::env::temp_dir().join(format!("fray-ticks-{}.toml", std::process::id()));
-    std::fs::write(&path, bad).unwrap();
-    let out = fray(&["check", path.to_str().unwrap()]);
+    let path = TempScenario::new(&bad);
+    let out = fray(&["check", path.path()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("did you mean `pistol`?") && err.contains('^'), "{err}");

@@ -2,45 +2,22 @@
 //! line, column, a caret) and exit code 2, never a panic, a hang or a wrong report.
 
 mod common;
-use common::{fray, fray_with_input, ok, sim_json};
+use common::{TempScenario, fray, fray_with_input, ok, sim_json};
 use std::process::{Command, Stdio};
 
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/");
 
 /// A scenario file made from an example with one replacement, removed when dropped.
-struct Variant(std::path::PathBuf);
-
-impl Variant {
-    fn new(example: &str, from: &str, to: &str) -> Variant {
-        let base = std::fs::read_to_string(format!("{ROOT}{example}")).unwrap();
-        assert!(base.contains(from), "{example} has no `{from}`");
-        let name = format!("fray-validation-{}-{}.toml", std::process::id(), unique());
-        let path = std::env::temp_dir().join(name);
-        std::fs::write(&path, base.replacen(from, to, 1)).unwrap();
-        Variant(path)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for Variant {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-fn unique() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    NEXT.fetch_add(1, Ordering::Relaxed)
+fn variant(example: &str, from: &str, to: &str) -> TempScenario {
+    let base = std::fs::read_to_string(format!("{ROOT}{example}")).unwrap();
+    assert!(base.contains(from), "{example} has no `{from}`");
+    TempScenario::new(&base.replacen(from, to, 1))
 }
 
 /// `fray check` of the variant fails with exit code 2, and its message contains `want` at line
 /// `line` (when given), with a caret.
 fn rejected(example: &str, from: &str, to: &str, line: Option<usize>, want: &str) {
-    let file = Variant::new(example, from, to);
+    let file = variant(example, from, to);
     let out = fray(&["check", file.path()]);
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(2), "{example}: `{to}` accepted: {err}");
@@ -120,7 +97,7 @@ fn caps_and_values_are_in_range() {
 #[test]
 fn a_huge_value_is_shown_in_part() {
     let huge = "x".repeat(100_000);
-    let file = Variant::new(FLUID, "ruleset = \"fluid\"", &format!("ruleset = \"{huge}\""));
+    let file = variant(FLUID, "ruleset = \"fluid\"", &format!("ruleset = \"{huge}\""));
     let out = fray(&["check", file.path()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
@@ -181,7 +158,7 @@ fn a_closed_prompt_stream_ends_the_fight_without_a_panic() {
 fn odds_of_a_huge_pool_are_refused_not_hung() {
     // Fourteen exploding hit dice with crit levels have millions of pool outcomes: refused at
     // once with a reason (a fuzzed scenario once made this take minutes).
-    let file = Variant::new(PHASESIX, "hand_to_hand = 3", "hand_to_hand = 12");
+    let file = variant(PHASESIX, "hand_to_hand = 3", "hand_to_hand = 12");
     let out = fray(&["odds", "--scenario", file.path(), "--attacker", "Hagen", "--defender", "Robber"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();

@@ -35,3 +35,34 @@ pub fn sim_json(file: &str, n: &str, seed: &str, threads: &str) -> serde_json::V
     doc.as_object_mut().unwrap().remove("fights_per_second");
     doc
 }
+
+/// A scenario written to a temporary file of its own, removed when dropped.
+pub struct TempScenario(std::path::PathBuf);
+
+impl TempScenario {
+    /// `text` in a new temporary file.
+    pub fn new(text: &str) -> TempScenario {
+        TempScenario::named(text, "scenario")
+    }
+
+    /// `text` in a new temporary file whose name ends with `-NAME.toml`.
+    pub fn named(text: &str, name: &str) -> TempScenario {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let file = format!("fray-test-{}-{}-{name}.toml", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
+        let path = std::env::temp_dir().join(file);
+        std::fs::write(&path, text).unwrap();
+        TempScenario(path)
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempScenario {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}

@@ -164,7 +164,7 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
     let wph = w.wounds_per_hit;
     // The same few binomials serve every pool outcome: computed once each.
     let mut binomials: BTreeMap<(i32, i32), std::rc::Rc<Vec<BigRational>>> = BTreeMap::new();
-    let mut binomial = |n: i32, t: i32| binomials.entry((n, t)).or_insert_with(|| binomial(n, t).into()).clone();
+    let mut cached = |n: i32, t: i32| binomials.entry((n, t)).or_insert_with(|| binomial(n, t).into()).clone();
     // What the defender's reaction and the cover roll do depends only on how many normal hits and
     // crits the pool shows. Per such group the branches are worked out once: (normal hits left,
     // crits kept at all, how many of the highest crits the cover stops, probability). Each pool
@@ -182,13 +182,13 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
                     Reaction::Dodge => {
                         let t = base_m + i32::from(normals) + n_crits as i32;
                         let dice_n = ts.evasion() - tx.condition(Cond::Shocked);
-                        let miss = binomial(dice_n, t)[0].clone();
+                        let miss = cached(dice_n, t)[0].clone();
                         vec![(0, false, false, BigRational::one() - &miss), (normals, true, false, miss)]
                     }
                     Reaction::Parry => {
                         let dp = main_weapon(setup, target).map_or(0, |w| w.dp);
                         let m = dice::floor(options, base_m + tx.condition(Cond::Burning), 0);
-                        let b = binomial(ts.hand_to_hand + dp - tx.condition(Cond::Shocked), m);
+                        let b = cached(ts.hand_to_hand + dp - tx.condition(Cond::Shocked), m);
                         b.iter()
                             .enumerate()
                             .map(|(k, q)| (normals.saturating_sub(k as u8), true, false, q.clone()))
@@ -217,8 +217,8 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
             match sources.into_iter().min() {
                 None => out.push((normals, kept, 0, q)),
                 Some(v) => {
-                    let bc = binomial(crits as i32, v);
-                    let bn = binomial(i32::from(normals), v);
+                    let bc = cached(crits as i32, v);
+                    let bn = cached(i32::from(normals), v);
                     for (rc, qc) in bc.iter().enumerate() {
                         for (rn, qn) in bn.iter().enumerate() {
                             out.push((normals - rn as u8, kept, rc, &q * qc * qn));
@@ -254,7 +254,6 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
     let hit = BigRational::new(hit_weight, total);
     let room = ts.max_wounds - tx.wounds + tx.boosts;
     let down: BigRational = wounds.iter().filter(|(w, _)| **w >= room && **w > 0).map(|(_, p)| p.clone()).sum();
-    let _ = Class::Melee;
     Some(Odds { hit, wounds, down, residual })
 }
 
