@@ -65,7 +65,9 @@ pub trait Decider<R: Ruleset> {
     /// Whether this decider would answer `request`, an *optional* request of `who` (one a ruleset
     /// documents as a revision of an earlier answer, where "no change" is an answer), with no
     /// change, so the ruleset may skip asking it. Skipping must not change the fight's events.
-    /// Default: `false` (always ask).
+    /// A ruleset may ask this before it builds the request's legal-choice lists, passing the
+    /// request with those lists empty: the answer must depend on the request's kind and `who`
+    /// only. Default: `false` (always ask).
     fn passes_optional(&self, _setup: &R::Setup, _who: CombatantId, _request: &R::Request) -> bool {
         false
     }

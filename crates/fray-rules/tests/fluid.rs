@@ -297,3 +297,40 @@ fn odds_in_context_agree_with_sampled_fights() {
     let se = (0.625 * 0.375 / f64::from(attacks)).sqrt();
     assert!((p - 0.625).abs() < 4.0 * se, "sampled {p} over {attacks} attacks");
 }
+
+#[test]
+fn skills_resolved_at_setup_read_as_skills_looked_up_by_name() {
+    // rule: FLUID-DEF-2
+    // rule: FLUID-ACT-11
+    // A fight reads defence and attack skills resolved once when the scenario is read; they must
+    // give what a lookup by name gives: a trained value, 10 for an untrained defence, 10 + the
+    // untrained penalty for any other untrained skill.
+    let mut checked = 0;
+    for file in ["barbarian-vs-marauder", "two-assassins", "firefight", "tiered-duel"] {
+        let path = format!("{}/../../examples/fluid/{file}.toml", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut setup = scenario::load(&path, &text, &[]).unwrap_or_else(|e| panic!("{e}"));
+        // Drop the first trained skill of every sheet, so that untrained lookups are checked too.
+        for sheet in &mut setup.combatants {
+            if !sheet.skills.is_empty() {
+                sheet.skills.remove(0);
+                sheet.resolve_skills();
+            }
+        }
+        let options = &setup.options;
+        for sheet in &setup.combatants {
+            for (skill, name) in
+                [(DefenceSkill::Dodge, "dodge"), (DefenceSkill::Parry, "parry"), (DefenceSkill::Block, "block")]
+            {
+                assert_eq!(sheet.defence_value(skill, options), sheet.skill_value(name, options), "{file} {name}");
+            }
+            for (i, item) in sheet.items.iter().enumerate() {
+                let name = item.skill.as_deref().unwrap_or("");
+                assert_eq!(sheet.attack_value(i, options), sheet.skill_value(name, options), "{file} {name}");
+                assert_eq!(sheet.rank_of(sheet.item_skills[i]), sheet.skill_rank(name), "{file} {name}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 10);
+}

@@ -31,8 +31,7 @@ pub fn defence_options(
     let point_blank = state.distance(attacker, target) <= options.reach_m + 1e-9;
     let ranged = weapon.kind == ItemKind::Ranged;
     for skill in [DefenceSkill::Parry, DefenceSkill::Block] {
-        let name = if skill == DefenceSkill::Parry { "parry" } else { "block" };
-        let value = defender.skill_value(name, options);
+        let value = defender.defence_value(skill, options);
         for (i, defending) in defender.items.iter().enumerate() {
             if !defending.defends() || current.broken(i) {
                 continue;
@@ -104,7 +103,7 @@ pub fn area_defence_options(setup: &Setup, state: &State, target: CombatantId) -
     }
     out.push(dodge(defender, options));
     if options.area_defense == super::options::AreaDefense::DodgeOrShield {
-        let value = defender.skill_value("block", options);
+        let value = defender.defence_value(DefenceSkill::Block, options);
         for (i, item) in defender.items.iter().enumerate() {
             if item.kind == ItemKind::Shield && !current.broken(i) {
                 let size = item.sizes.first().copied().unwrap_or(3);
@@ -147,8 +146,8 @@ pub fn interference(setup: &Setup, state: &State, shooter: CombatantId, target: 
             continue;
         }
         let mut best = 0;
-        for name in ["parry", "block"] {
-            let value = foe.skill_value(name, options);
+        for skill in [DefenceSkill::Parry, DefenceSkill::Block] {
+            let value = foe.defence_value(skill, options);
             best = best.max(value - 10);
             for (j, item) in foe.items.iter().enumerate() {
                 if item.defends() && !fighter.broken(j) {
@@ -218,7 +217,6 @@ pub fn attack_check(
 ) -> Check {
     let sheet = &setup.combatants[attacker.index()];
     let weapon = &sheet.items[item];
-    let skill = weapon.skill.as_deref().unwrap_or("");
     // The item's quality: all of it, or only its sunder loss when skill values already include
     // the original (FLUID-ATK-5).
     let oq = if setup.options.skill_values_exclude_item {
@@ -228,7 +226,7 @@ pub fn attack_check(
     };
     let size_bonus =
         defence.map_or(0, |d| if d.skill == DefenceSkill::Dodge { 0 } else { d.size_bonus + d.projectile.0 });
-    let bonus = sheet.skill_value(skill, &setup.options) - 10
+    let bonus = sheet.attack_value(item, &setup.options) - 10
         + oq
         + state.fighter(attacker).ot
         + multi_action_penalty(setup, declared)
@@ -360,7 +358,7 @@ fn dodge(defender: &super::setup::Sheet, options: &super::Options) -> DefenceOpt
     DefenceOption {
         skill: DefenceSkill::Dodge,
         item: None,
-        tn: defender.skill_value("dodge", options),
+        tn: defender.defence_value(DefenceSkill::Dodge, options),
         size_bonus: 0,
         size: defender.size,
         projectile: (0, 0),
@@ -422,9 +420,9 @@ pub fn nameable_defences(setup: &Setup, state: &State, who: CombatantId) -> List
     let sheet = &setup.combatants[who.index()];
     let current = state.fighter(who);
     let mut out: List<(NamedDefence, i32), 8> = List::new();
-    out.push((((DefenceSkill::Dodge, None), sheet.skill_value("dodge", options)), 0));
-    for (skill, name, rank) in [(DefenceSkill::Parry, "parry", 2), (DefenceSkill::Block, "block", 1)] {
-        let value = sheet.skill_value(name, options);
+    out.push((((DefenceSkill::Dodge, None), sheet.defence_value(DefenceSkill::Dodge, options)), 0));
+    for (skill, rank) in [(DefenceSkill::Parry, 2), (DefenceSkill::Block, 1)] {
+        let value = sheet.defence_value(skill, options);
         out.push((((skill, None), value - (sheet.size - 3 - 3).abs()), rank));
         for (i, item) in sheet.items.iter().enumerate() {
             if item.defends() && !current.broken(i) {

@@ -226,6 +226,15 @@ pub enum Request {
     },
 }
 
+impl Request {
+    /// A declaration request with its lists left empty: the kind of request alone, for asking
+    /// [`Decider::passes_optional`](fray_engine::Decider::passes_optional) before the lists are
+    /// built.
+    pub fn declare_kind() -> Request {
+        Request::Declare { options: List::new(), max_per_item: List::new(), rounds: List::new() }
+    }
+}
+
 /// An answer to a [`Request`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum Choice {

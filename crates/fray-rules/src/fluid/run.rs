@@ -79,11 +79,13 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         for pass in 0..=setup.options.declare_passes {
             for who in ids() {
                 if fight.state().fighter(who).able() {
-                    let request = declare_request(setup, fight.state(), who);
-                    // Revision passes are optional: "no change" keeps the plan.
-                    if pass > 0 && fight.passes_optional(who, &request) {
+                    // Revision passes are optional: "no change" keeps the plan. Whether the
+                    // decider passes depends on the request's kind alone, so it is asked before
+                    // the lists are built (`Decider::passes_optional`).
+                    if pass > 0 && fight.passes_optional(who, &Request::declare_kind()) {
                         continue;
                     }
+                    let request = declare_request(setup, fight.state(), who);
                     let Choice::Plan(plan) = fight.decide(who, &request)? else {
                         unreachable!("checked by check_choice")
                     };
@@ -318,8 +320,9 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
     let max_per_item = sheet
         .items
         .iter()
-        .map(|item| match (&item.skill, setup.options.max_attacks_rank_plus_one) {
-            (Some(skill), true) => (sheet.skill_rank(skill) + 1).max(1) as u32,
+        .zip(&sheet.item_skills)
+        .map(|(item, &skill)| match (&item.skill, setup.options.max_attacks_rank_plus_one) {
+            (Some(_), true) => (sheet.rank_of(skill) + 1).max(1) as u32,
             (Some(_), false) => 8,
             (None, _) => 0,
         })
@@ -371,12 +374,15 @@ fn revisions<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         if !fighter.able() || fighter.full_defense {
             continue;
         }
-        let remaining: List<DeclaredAttack, 4> = fighter.plan.attacks[fighter.done..].iter().copied().collect();
-        let request = Request::Revise { step, remaining, full_defense_allowed: !fighter.acted };
-        // A revision is an optional request: "no change" is answered by not revising.
-        if fight.passes_optional(who, &request) {
+        // A revision is an optional request: "no change" is answered by not revising. The
+        // decider is asked whether it passes before the list is built (`Decider::passes_optional`).
+        let full_defense_allowed = !fighter.acted;
+        if fight.passes_optional(who, &Request::Revise { step, remaining: List::new(), full_defense_allowed }) {
             continue;
         }
+        let fighter = fight.state().fighter(who);
+        let remaining: List<DeclaredAttack, 4> = fighter.plan.attacks[fighter.done..].iter().copied().collect();
+        let request = Request::Revise { step, remaining, full_defense_allowed };
         let Choice::Revise(Some(plan)) = fight.decide(who, &request)? else { continue };
         let Request::Revise { remaining, .. } = request else { unreachable!("built above") };
         // A declared action replaced by something else is a change; an added one is a change that

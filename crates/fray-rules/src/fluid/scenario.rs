@@ -2,7 +2,7 @@
 
 use super::options::Options;
 use super::policy::POLICIES;
-use super::setup::{Amount, Armor, Fire, Item, ItemKind, PolicySpec, Projectile, STATS, Setup, Sheet, Skill};
+use super::setup::{Amount, Armor, Fire, Item, ItemKind, PolicySpec, Projectile, STATS, Setup, Sheet, Skill, SkillRef};
 use crate::did_you_mean;
 use crate::scenario::ScenarioError;
 use fray_engine::{Pos, SideId};
@@ -415,7 +415,10 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             policy,
             hidden: c.hidden,
             stabilized: c.stabilized,
+            defence_skills: [SkillRef::Common; 3],
+            item_skills: Vec::new(),
         });
+        combatants.last_mut().expect("just pushed").resolve_skills();
     }
     crate::scenario::two_sides(file, text, &sides)?;
     if combatants.len() > usize::from(u16::MAX) {

@@ -34,6 +34,18 @@ pub struct Skill {
     pub value: i32,
 }
 
+/// Where a skill's value comes from, resolved once when the scenario is read so that a fight
+/// never looks a skill up by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SkillRef {
+    /// A trained skill: its index in [`Sheet::skills`].
+    Trained(u32),
+    /// An untrained defence skill, common to all: value 10 (FLUID-DEF-2).
+    Common,
+    /// Any other untrained skill: 10 + the untrained penalty (FLUID-ACT-11).
+    Untrained,
+}
+
 /// What an item is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ItemKind {
@@ -240,6 +252,10 @@ pub struct Sheet {
     pub hidden: bool,
     /// Stabilized at the start (FLUID-TRACK-6).
     pub stabilized: bool,
+    /// Dodge, Parry and Block, resolved ([`Sheet::resolve_skills`]).
+    pub defence_skills: [SkillRef; 3],
+    /// Per item, the skill it attacks with, resolved ([`Sheet::resolve_skills`]).
+    pub item_skills: Vec<SkillRef>,
 }
 
 impl Sheet {
@@ -260,6 +276,49 @@ impl Sheet {
     /// A skill's rank (0 when untrained).
     pub fn skill_rank(&self, name: &str) -> i32 {
         self.skills.iter().find(|s| s.name == name).map_or(0, |s| s.rank)
+    }
+
+    /// Where a named skill's value comes from.
+    fn skill_ref(&self, name: &str) -> SkillRef {
+        match self.skills.iter().position(|s| s.name == name) {
+            Some(i) => SkillRef::Trained(i as u32),
+            None if matches!(name, "dodge" | "parry" | "block") => SkillRef::Common,
+            None => SkillRef::Untrained,
+        }
+    }
+
+    /// Resolves the defence skills and the items' attack skills by name, once; call it again
+    /// after changing which skills or items the sheet has.
+    pub fn resolve_skills(&mut self) {
+        self.defence_skills = [self.skill_ref("dodge"), self.skill_ref("parry"), self.skill_ref("block")];
+        self.item_skills = self.items.iter().map(|item| self.skill_ref(item.skill.as_deref().unwrap_or(""))).collect();
+    }
+
+    /// A resolved skill's value; the same as [`Sheet::skill_value`] of its name.
+    pub fn value_of(&self, skill: SkillRef, options: &Options) -> i32 {
+        match skill {
+            SkillRef::Trained(i) => self.skills[i as usize].value,
+            SkillRef::Common => 10,
+            SkillRef::Untrained => 10 + options.untrained_penalty,
+        }
+    }
+
+    /// A resolved skill's rank (0 when untrained).
+    pub fn rank_of(&self, skill: SkillRef) -> i32 {
+        match skill {
+            SkillRef::Trained(i) => self.skills[i as usize].rank,
+            SkillRef::Common | SkillRef::Untrained => 0,
+        }
+    }
+
+    /// The value of a defence skill.
+    pub fn defence_value(&self, skill: DefenceSkill, options: &Options) -> i32 {
+        self.value_of(self.defence_skills[skill as usize], options)
+    }
+
+    /// The value of the skill item `item` attacks with.
+    pub fn attack_value(&self, item: usize, options: &Options) -> i32 {
+        self.value_of(self.item_skills[item], options)
     }
 }
 
