@@ -36,10 +36,9 @@ impl DiceSource for Path {
 pub fn enumerate(program: &Program, max_paths: u64) -> Result<BTreeMap<Value, BigRational>, String> {
     let mut path = Path { choices: Vec::new(), next: 0 };
     let mut out: BTreeMap<Value, BigRational> = BTreeMap::new();
-    let mut scratch = Vec::new();
     for _ in 0..max_paths {
         path.next = 0;
-        let value = program.sample(&mut path, &mut scratch).map_err(|e| e.to_string())?;
+        let value = program.sample(&mut path).map_err(|e| e.to_string())?;
         path.choices.truncate(path.next);
         let mut p = BigRational::one();
         for &(_, sides) in &path.choices {

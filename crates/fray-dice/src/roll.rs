@@ -80,18 +80,15 @@ impl Program {
     /// Rolls the expression, recording every die.
     pub fn roll<S: DiceSource + ?Sized>(&self, source: &mut S) -> Result<Roll, Error> {
         let mut groups = Vec::new();
-        let mut roller = Roller { program: self, source, groups: Some(&mut groups), scratch: Vec::new() };
+        let mut roller = Roller { program: self, source, groups: Some(&mut groups), scratch: Scratch::new() };
         let value = roller.node(self.root())?;
         Ok(Roll { value, groups })
     }
 
-    /// Rolls the expression for its value only; reuses `scratch` so that repeated rolls do not
-    /// allocate.
-    pub fn sample<S: DiceSource + ?Sized>(&self, source: &mut S, scratch: &mut Vec<i64>) -> Result<Value, Error> {
-        let mut roller = Roller { program: self, source, groups: None, scratch: std::mem::take(scratch) };
-        let value = roller.node(self.root());
-        *scratch = roller.scratch;
-        value
+    /// Rolls the expression for its value only, without allocating for pools of up to
+    /// [`INLINE_DICE`] dice (a fight's damage dice, rolled on the simulator's hot path).
+    pub fn sample<S: DiceSource + ?Sized>(&self, source: &mut S) -> Result<Value, Error> {
+        Roller { program: self, source, groups: None, scratch: Scratch::new() }.node(self.root())
     }
 }
 
@@ -99,8 +96,15 @@ struct Roller<'a, S: ?Sized> {
     program: &'a Program,
     source: &'a mut S,
     groups: Option<&'a mut Vec<DiceGroup>>,
-    scratch: Vec<i64>,
+    scratch: Scratch,
 }
+
+/// Pools of up to this many dice (tosses, counting explosions) are rolled by
+/// [`Program::sample`] without allocating.
+pub const INLINE_DICE: usize = 32;
+
+/// A pool's die values while it is rolled.
+type Scratch = smallvec::SmallVec<[i64; INLINE_DICE]>;
 
 impl<S: DiceSource + ?Sized> Roller<'_, S> {
     fn int(&mut self, node: &Node) -> Result<i64, Error> {
@@ -230,7 +234,7 @@ impl<S: DiceSource + ?Sized> Roller<'_, S> {
                 KeepKind::DropLowest => (n - keep.n as usize, true),
             };
             // Rank dice by value; among equal values the earlier die ranks first (stable).
-            let mut order: Vec<usize> = (0..n).collect();
+            let mut order: smallvec::SmallVec<[usize; INLINE_DICE]> = (0..n).collect();
             if highest {
                 order.sort_by(|&a, &b| values[b].cmp(&values[a]));
             } else {

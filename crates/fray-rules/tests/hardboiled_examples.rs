@@ -313,10 +313,16 @@ fn we5_second_wind() {
     assert_eq!(result.unwrap().outcome, Outcome::Side(SideId(0)));
     assert_eq!(hits(&log), [(1, 3, 5, 5, 5, 1), (1, 3, 6, 6, 6, -2)]);
     let wind = log.iter().find_map(|e| match e {
-        Event::SecondWind { who: B, gained, hp, line } => Some((*gained, *hp, !line.is_empty())),
+        Event::SecondWind { who: B, gained, hp, line } => Some((*gained, *hp, line.clone())),
         _ => None,
     });
-    assert_eq!(wind, Some((3, 4, true)));
+    // The simulation's stock line, acted out in the log.
+    assert_eq!(wind, Some((3, 4, None)));
+    assert_eq!(
+        fray_rules::hardboiled::second_wind_line(&setup.combatants[1].name, &None),
+        format!("{} grits their teeth and catches a second wind", setup.combatants[1].name)
+    );
+    assert_eq!(fray_rules::hardboiled::second_wind_line("B", &Some("Not today.".into())), "Not today.");
     assert_eq!(log.iter().filter(|e| matches!(e, Event::SecondWind { .. })).count(), 1);
     assert!(log.contains(&Event::Down { who: B }));
     assert!(state.fighter(B).second_wind_used);

@@ -44,8 +44,7 @@ fn a_seed_gives_the_same_roll_everywhere() {
         )
     );
     // Sampling without provenance gives the same value from the same seed.
-    let mut scratch = Vec::new();
-    assert_eq!(program.sample(&mut seeded(2024), &mut scratch).unwrap(), roll.value);
+    assert_eq!(program.sample(&mut seeded(2024)).unwrap(), roll.value);
 }
 
 /// Pearson's chi-square of `n` samples against the exact distribution, with bins of small
@@ -55,9 +54,8 @@ fn chi_square(expr: &str, n: u32, seed: u64) -> (f64, usize) {
     let dist = program.distribution(&Options { depth: 30 }).unwrap();
     let mut observed: BTreeMap<Value, u32> = BTreeMap::new();
     let mut source = seeded(seed);
-    let mut scratch = Vec::new();
     for _ in 0..n {
-        *observed.entry(program.sample(&mut source, &mut scratch).unwrap()).or_default() += 1;
+        *observed.entry(program.sample(&mut source).unwrap()).or_default() += 1;
     }
     let mut bins: Vec<(f64, f64)> = Vec::new();
     let (mut e_acc, mut o_acc) = (0.0, 0.0);
@@ -111,10 +109,9 @@ fn a_biased_roller_would_fail_the_fit() {
     let wrong = Program::parse("3d6 + 1").unwrap();
     let dist = wrong.distribution(&Options::default()).unwrap();
     let mut source = seeded(5);
-    let mut scratch = Vec::new();
     let mut counts: BTreeMap<Value, f64> = BTreeMap::new();
     for _ in 0..20_000 {
-        *counts.entry(program.sample(&mut source, &mut scratch).unwrap()).or_default() += 1.0;
+        *counts.entry(program.sample(&mut source).unwrap()).or_default() += 1.0;
     }
     let stat: f64 = dist
         .outcomes()

@@ -1042,10 +1042,8 @@ fn amount<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         Amount::Fixed(v) => Ok(*v),
         Amount::Dice(program) => {
             let mut source = DamageDice { fight, reason: Reason::new(who, "damage") };
-            let mut scratch = Vec::new();
-            let value = program
-                .sample(&mut source, &mut scratch)
-                .map_err(|e| FightError::Dice { what: "damage", message: e.to_string() })?;
+            let value =
+                program.sample(&mut source).map_err(|e| FightError::Dice { what: "damage", message: e.to_string() })?;
             Ok(value.as_int().unwrap_or(0) as i32)
         }
     }

@@ -327,10 +327,13 @@ impl HardBoiledScenario {
             ),
             Event::Down { who } => (Some(format!("{} is down", n(who))), json!({"event": "down", "who": n(who)})),
             Event::Out { who } => (None, json!({"event": "out", "who": n(who)})),
-            Event::SecondWind { who, gained, hp, line } => (
-                Some(format!("{} catches a Second Wind: +{gained} HP (HP {hp}) — \"{line}\"", n(who))),
-                json!({"event": "second_wind", "who": n(who), "gained": gained, "hp": hp, "line": line}),
-            ),
+            Event::SecondWind { who, gained, hp, line } => {
+                let line = super::second_wind_line(&n(who), line);
+                (
+                    Some(format!("{} catches a Second Wind: +{gained} HP (HP {hp}) — \"{line}\"", n(who))),
+                    json!({"event": "second_wind", "who": n(who), "gained": gained, "hp": hp, "line": line}),
+                )
+            }
             Event::Fumbled { who, effect } => (
                 Some(format!("{} fumbles: {}", n(who), format!("{effect:?}").to_lowercase())),
                 json!({"event": "fumbled", "who": n(who), "effect": format!("{effect:?}").to_lowercase()}),

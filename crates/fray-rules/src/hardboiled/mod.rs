@@ -469,8 +469,9 @@ pub enum Event {
         gained: i32,
         /// HP after.
         hp: i32,
-        /// The line acted out (USR-RES-9).
-        line: String,
+        /// The line acted out (USR-RES-9): a person's own words, or `None` for the stock line
+        /// the simulation fills in ([`second_wind_line`]), so that no fight allocates one.
+        line: Option<String>,
     },
     /// A fumble's effect (USR-FUM-4).
     Fumbled {
@@ -682,5 +683,13 @@ impl Ruleset for HardBoiled {
         fight: &mut Fight<'_, Self, D, P, S>,
     ) -> Result<FightResult, FightError> {
         run::run(fight)
+    }
+}
+
+/// The line a Second Wind is acted out with (USR-RES-9): the person's own, or the stock line.
+pub fn second_wind_line(name: &str, line: &Option<String>) -> String {
+    match line {
+        Some(line) => line.clone(),
+        None => format!("{name} grits their teeth and catches a second wind"),
     }
 }

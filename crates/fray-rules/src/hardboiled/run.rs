@@ -687,8 +687,7 @@ fn hit_target<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             let value = attack::second_wind(options, max);
             let x = fight.state().fighter(target);
             let hp = if options.second_wind_uncapped { x.hp + value } else { (x.hp + value).min(max.max(x.hp)) };
-            let line = format!("{} grits their teeth and catches a second wind", setup.combatants[target.index()].name);
-            fight.emit(Event::SecondWind { who: target, gained: hp - x.hp, hp, line });
+            fight.emit(Event::SecondWind { who: target, gained: hp - x.hp, hp, line: None });
         }
     }
     if fight.state().fighter(target).down() {

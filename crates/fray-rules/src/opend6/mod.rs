@@ -42,7 +42,7 @@ pub struct Rolled {
     /// The code rolled (after Fate Point doubling and penalties).
     pub code: DieCode,
     /// Every face, in order.
-    pub faces: List<u8, 12>,
+    pub faces: List<u8, 16>,
     /// How many of the faces are regular dice.
     pub regular: u8,
     /// How many are Wild Die tosses.
@@ -494,7 +494,7 @@ pub enum Event {
         /// Who rolled.
         who: CombatantId,
         /// Members sharing it (the group), `who` first.
-        members: List<CombatantId, 4>,
+        members: List<CombatantId, 8>,
         /// The roll (`None` under surprise or a fixed order).
         roll: Option<Rolled>,
         /// The initiative bonus (OD6-INIT-7).

@@ -147,7 +147,7 @@ pub fn total(rolled: &Rolled, options: &Options) -> i32 {
 }
 
 /// Each CP die's value, explosions included.
-fn cp_dice(faces: &[u8]) -> List<i32, 4> {
+fn cp_dice(faces: &[u8]) -> List<i32, 8> {
     let mut out = List::new();
     let mut current = 0;
     for &f in faces {

@@ -34,15 +34,15 @@ struct Hit {
 #[derive(Default)]
 struct Ctx {
     /// Inside a simultaneous step: its members.
-    step: List<CombatantId, 4>,
-    /// Events held to the end of the step.
-    held_events: Vec<Event>,
+    step: List<CombatantId, 8>,
+    /// Events held to the end of the step (inline: no allocation in an ordinary fight).
+    held_events: List<Event, 8>,
     /// Hits held to the end of the step or the round.
-    held_hits: Vec<Hit>,
+    held_hits: List<Hit, 8>,
     /// Hits held to the end of the round.
-    round_hits: Vec<Hit>,
+    round_hits: List<Hit, 8>,
     /// Interrupters who continue once the interrupted action is resolved.
-    after: List<CombatantId, 4>,
+    after: List<CombatantId, 8>,
     /// The end, once reached.
     ended: Option<FightResult>,
 }
@@ -117,9 +117,11 @@ pub(super) fn run<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
                 }
             }
         }
-        let hits = std::mem::take(&mut ctx.round_hits);
-        for hit in hits {
-            resolve(fight, &mut ctx, hit)?;
+        // Taken only when there is something to take: an inline list is moved byte by byte.
+        if !ctx.round_hits.is_empty() {
+            for hit in std::mem::take(&mut ctx.round_hits) {
+                resolve(fight, &mut ctx, hit)?;
+            }
         }
         round_end(fight, &mut ctx, round)?;
         if let Some(result) = end_check(fight, &mut ctx, round) {
@@ -202,7 +204,7 @@ fn initiative<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             continue;
         }
         let group = sheet.group.as_ref().filter(|_| options.group_initiative);
-        let members: List<CombatantId, 4> = match group {
+        let members: List<CombatantId, 8> = match group {
             Some(g) => (i..n)
                 .filter(|&j| {
                     setup.combatants[j].group.as_ref() == Some(g)
@@ -1187,11 +1189,16 @@ fn flush_step<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             fight.emit(Event::DefenceEnded { who });
         }
     }
-    for event in std::mem::take(&mut ctx.held_events) {
-        fight.emit(event);
+    // Taken only when there is something to take: an inline list is moved byte by byte.
+    if !ctx.held_events.is_empty() {
+        for event in std::mem::take(&mut ctx.held_events) {
+            fight.emit(event);
+        }
     }
-    for hit in std::mem::take(&mut ctx.held_hits) {
-        resolve(fight, ctx, hit)?;
+    if !ctx.held_hits.is_empty() {
+        for hit in std::mem::take(&mut ctx.held_hits) {
+            resolve(fight, ctx, hit)?;
+        }
     }
     Ok(())
 }

@@ -33,8 +33,63 @@ fn helpless_target(state: &State, t: CombatantId) -> bool {
     x.condition(Cond::Unconscious) > 0 || x.sleeping || x.condition(Cond::Dying) > 0
 }
 
+/// Why an act is not allowed ([`illegal`]): a reason that borrows what it names from the setup,
+/// so that asking whether an act is legal (the AI asks it of every act it weighs) allocates
+/// nothing; its text is built only when shown.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Why<'a> {
+    /// A reason that needs no numbers or names.
+    Static(&'static str),
+    /// Not enough actions left.
+    Actions {
+        /// Actions the act costs.
+        needed: i32,
+        /// Actions left.
+        available: i32,
+    },
+    /// The weapon has no such attack mode.
+    NoMode {
+        /// The weapon's name.
+        weapon: &'a str,
+        /// The mode asked for.
+        mode: Mode,
+    },
+    /// Too few rounds loaded.
+    Rounds {
+        /// The weapon's name.
+        weapon: &'a str,
+        /// Rounds loaded.
+        loaded: i32,
+        /// Rounds the mode needs.
+        need: i32,
+    },
+    /// The target is out of reach or range.
+    Reach {
+        /// The weapon's name.
+        weapon: &'a str,
+        /// Beyond twice the range (`range_rule` = 1).
+        twice: bool,
+        /// A melee weapon's reach rather than a range.
+        melee: bool,
+    },
+}
+
+impl std::fmt::Display for Why<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Why::Static(why) => f.write_str(why),
+            Why::Actions { needed, available } => write!(f, "{needed} action(s) needed, {available} available"),
+            Why::NoMode { weapon, mode } => write!(f, "{weapon} has no {} mode", mode.name()),
+            Why::Rounds { weapon, loaded, need } => write!(f, "{weapon} has {loaded} round(s), {need} needed"),
+            Why::Reach { weapon, melee: true, .. } => write!(f, "the target is beyond {weapon}'s reach"),
+            Why::Reach { weapon, twice: false, .. } => write!(f, "the target is beyond {weapon}'s range"),
+            Why::Reach { weapon, twice: true, .. } => write!(f, "the target is beyond twice {weapon}'s range"),
+        }
+    }
+}
+
 /// Why an act is not allowed now, if it is not.
-pub fn illegal(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Option<String> {
+pub fn illegal<'a>(setup: &'a Setup, state: &State, who: CombatantId, act: &Act) -> Option<Why<'a>> {
     let options = &setup.options;
     let s = &setup.combatants[who.index()];
     let x = state.fighter(who);
@@ -46,23 +101,23 @@ pub fn illegal(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
         _ => {}
     }
     if price > x.actions {
-        return Some(format!("{price} action(s) needed, {} available", x.actions));
+        return Some(Why::Actions { needed: price, available: x.actions });
     }
     let within = |t: CombatantId, r: f64, from: Pos| from.distance(state.fighter(t).pos) <= r + 1e-9;
     match *act {
         Act::Attack { target, hand, mode, special, walk, .. } => {
             if !valid(target) || target == who {
-                return Some("no such target".into());
+                return Some(Why::Static("no such target"));
             }
             if hand == Hand::Off && !two_weapons(setup, who) {
-                return Some("an off-hand attack needs two weapons of one type and the skill".into());
+                return Some(Why::Static("an off-hand attack needs two weapons of one type and the skill"));
             }
             if hand == Hand::Main && s.main_hand.is_some() && !x.armed {
-                return Some("the main weapon must be readied first".into());
+                return Some(Why::Static("the main weapon must be readied first"));
             }
             let (w, index) = weapon_of(setup, who, hand);
             if w.modes & mode.bit() == 0 {
-                return Some(format!("{} has no {} mode", w.name, mode.name()));
+                return Some(Why::NoMode { weapon: &w.name, mode });
             }
             if let (Some(i), Some(_)) = (index, w.capacity) {
                 let loaded = x.ammo.get(i).copied().flatten().unwrap_or(0);
@@ -73,19 +128,19 @@ pub fn illegal(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
                     _ => 1,
                 };
                 if loaded < need {
-                    return Some(format!("{} has {loaded} round(s), {need} needed", w.name));
+                    return Some(Why::Rounds { weapon: &w.name, loaded, need });
                 }
             }
             let from = match walk {
                 Some(to) => {
                     if !options.walk_combine {
-                        return Some("walking is a separate act (walk_combine = off)".into());
+                        return Some(Why::Static("walking is a separate act (walk_combine = off)"));
                     }
                     if x.hunkered && !options.hunkered_any_move {
-                        return Some("a hunkered character may only crawl".into());
+                        return Some(Why::Static("a hunkered character may only crawl"));
                     }
                     if x.pos.distance(to) > move_m(setup, state, who, 0) + 1e-9 {
-                        return Some("too far for a walk".into());
+                        return Some(Why::Static("too far for a walk"));
                     }
                     to
                 }
@@ -93,74 +148,73 @@ pub fn illegal(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
             };
             match (w.class, options.range_rule) {
                 (Class::Melee, _) if !options.melee_reach_ignore && !within(target, w.range_m, from) => {
-                    return Some(format!("the target is beyond {}'s reach", w.name));
+                    return Some(Why::Reach { weapon: &w.name, twice: false, melee: true });
                 }
                 (Class::Ranged | Class::Thrown, 0) if !within(target, w.range_m, from) => {
-                    return Some(format!("the target is beyond {}'s range", w.name));
+                    return Some(Why::Reach { weapon: &w.name, twice: false, melee: false });
                 }
                 (Class::Ranged | Class::Thrown, 1) if !within(target, 2.0 * w.range_m, from) => {
-                    return Some(format!("the target is beyond twice {}'s range", w.name));
+                    return Some(Why::Reach { weapon: &w.name, twice: true, melee: false });
                 }
                 _ => {}
             }
             match special {
                 Special::Ko if !(w.blunt && (index.is_some() || options.ko_unarmed)) => {
-                    Some("a K.O. needs a blunt weapon".into())
+                    Some(Why::Static("a K.O. needs a blunt weapon"))
                 }
                 Special::Massive(n) if n == 0 || (options.massive_melee_only && w.class != Class::Melee) => {
-                    Some("a massive attack is a melee attack with extra actions".into())
+                    Some(Why::Static("a massive attack is a melee attack with extra actions"))
                 }
                 Special::Coup if !helpless_target(state, target) => {
-                    Some("a coup de grâce needs an unconscious, sleeping or dying target".into())
+                    Some(Why::Static("a coup de grâce needs an unconscious, sleeping or dying target"))
                 }
                 _ => None,
             }
         }
-        Act::Aim { .. } => (s.perception <= 0).then(|| "aiming needs Perception".into()),
+        Act::Aim { .. } => (s.perception <= 0).then_some(Why::Static("aiming needs Perception")),
         Act::Walk(to) | Act::Run(to) => {
             if x.hunkered && !options.hunkered_any_move {
-                return Some("a hunkered character may only crawl (stand up first)".into());
+                return Some(Why::Static("a hunkered character may only crawl (stand up first)"));
             }
             let kind = u8::from(matches!(act, Act::Run(_)));
-            (x.pos.distance(to) > move_m(setup, state, who, kind) + 1e-9).then(|| "too far".into())
+            (x.pos.distance(to) > move_m(setup, state, who, kind) + 1e-9).then_some(Why::Static("too far"))
         }
         Act::Crawl(to) => {
             if !x.hunkered {
-                return Some("crawling needs a hunkered character".into());
+                return Some(Why::Static("crawling needs a hunkered character"));
             }
-            (x.pos.distance(to) > move_m(setup, state, who, 2) + 1e-9).then(|| "too far to crawl".into())
+            (x.pos.distance(to) > move_m(setup, state, who, 2) + 1e-9).then_some(Why::Static("too far to crawl"))
         }
-        Act::Hunker => x.hunkered.then(|| "already hunkered".into()),
-        Act::StandUp => (!x.hunkered).then(|| "not hunkered".into()),
+        Act::Hunker => x.hunkered.then_some(Why::Static("already hunkered")),
+        Act::StandUp => (!x.hunkered).then_some(Why::Static("not hunkered")),
         Act::RaiseShield => {
             let one_handed = main_weapon(setup, who).is_none_or(|w| w.hands == 1);
             (s.shield.is_none() || !one_handed || two_weapons(setup, who) || x.block.is_some())
-                .then(|| "a shield block needs a shield, a one-handed weapon and no block up".into())
+                .then_some(Why::Static("a shield block needs a shield, a one-handed weapon and no block up"))
         }
-        Act::LowerShield => x.block.is_none().then(|| "no shield block is up".into()),
+        Act::LowerShield => x.block.is_none().then_some(Why::Static("no shield block is up")),
         Act::Brace => (main_weapon(setup, who).is_none_or(|w| !w.supportable) || x.braced)
-            .then(|| "the main weapon cannot be braced (or already is)".into()),
+            .then_some(Why::Static("the main weapon cannot be braced (or already is)")),
         Act::Reload => {
             let full = s.main_hand.and_then(|i| Some((x.ammo[i]?, s.weapons[i].capacity?))).is_none_or(|(a, c)| a >= c);
-            full.then(|| "nothing to reload".into())
+            full.then_some(Why::Static("nothing to reload"))
         }
-        Act::Ready => (x.armed || s.main_hand.is_none()).then(|| "nothing to ready".into()),
+        Act::Ready => (x.armed || s.main_hand.is_none()).then_some(Why::Static("nothing to ready")),
         Act::FirstAid(p) => {
             if !valid(p) || p == who || !within(p, 1.0, x.pos) {
-                return Some("first aid needs a patient within 1 m".into());
+                return Some(Why::Static("first aid needs a patient within 1 m"));
             }
             let y = state.fighter(p);
             (y.dead || (y.condition(Cond::Dying) == 0 && y.wounds == 0 && y.condition(Cond::Bleeding) == 0))
-                .then(|| "the patient needs no first aid".into())
+                .then_some(Why::Static("the patient needs no first aid"))
         }
         Act::Extinguish(t) => (!valid(t) || !within(t, 1.0, x.pos) || state.fighter(t).condition(Cond::Burning) == 0)
-            .then(|| "nobody burning within 1 m".into()),
-        Act::Throw { item, target } => {
-            (!valid(target) || x.items.get(item as usize).is_none_or(|&n| n == 0)).then(|| "nothing to throw".into())
-        }
-        Act::SpendBonus => (x.bonus_dice == 0).then(|| "no bonus dice left".into()),
+            .then_some(Why::Static("nobody burning within 1 m")),
+        Act::Throw { item, target } => (!valid(target) || x.items.get(item as usize).is_none_or(|&n| n == 0))
+            .then_some(Why::Static("nothing to throw")),
+        Act::SpendBonus => (x.bonus_dice == 0).then_some(Why::Static("no bonus dice left")),
         Act::Steal(t) => {
-            (x.destiny_dice == 0 || !valid(t) || t == who).then(|| "no destiny dice or no opponent".into())
+            (x.destiny_dice == 0 || !valid(t) || t == who).then_some(Why::Static("no destiny dice or no opponent"))
         }
         Act::End => None,
     }
@@ -174,7 +228,7 @@ pub fn illegal_reaction(
     mode: Mode,
     r: Reaction,
     buy: u8,
-) -> Option<String> {
+) -> Option<&'static str> {
     let options = &setup.options;
     let s = &setup.combatants[who.index()];
     let x = state.fighter(who);
@@ -185,18 +239,19 @@ pub fn illegal_reaction(
             _ => 0,
         };
     if actions < 1 {
-        return Some("no action left for a reaction".into());
+        return Some("no action left for a reaction");
     }
     match r {
-        Reaction::Dodge => (mode != Mode::Melee).then(|| "only a melee attack can be dodged".into()),
+        Reaction::Dodge => (mode != Mode::Melee).then_some("only a melee attack can be dodged"),
         Reaction::Parry => {
             let armed_melee = main_weapon(setup, who).is_some_and(|w| w.class == Class::Melee) && x.armed;
             (mode != Mode::Melee || !(armed_melee || options.unarmed_parry))
-                .then(|| "a parry needs a melee attack and a ready melee weapon".into())
+                .then_some("a parry needs a melee attack and a ready melee weapon")
         }
-        Reaction::ShieldParry => (s.shield_cover(options).is_none() || two_weapons(setup, who))
-            .then(|| "a shield parry needs a shield".into()),
-        Reaction::Hunker => (!options.reaction_any || x.hunkered).then(|| "hunkering is not a reaction here".into()),
+        Reaction::ShieldParry => {
+            (s.shield_cover(options).is_none() || two_weapons(setup, who)).then_some("a shield parry needs a shield")
+        }
+        Reaction::Hunker => (!options.reaction_any || x.hunkered).then_some("hunkering is not a reaction here"),
     }
 }
 

@@ -264,7 +264,7 @@ fn turn<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         if fight.checks_choices()
             && let Some(reason) = super::policy::illegal(setup, fight.state(), who, &act)
         {
-            return Err(FightError::IllegalChoice { who, reason });
+            return Err(FightError::IllegalChoice { who, reason: reason.to_string() });
         }
         perform(fight, ended, who, act)?;
         if ended.is_some() || fight.state().fighter(who).helpless(&setup.options) {
@@ -708,7 +708,7 @@ fn react<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     };
     let Some(reaction) = reaction else { return Ok(None) };
     if let Some(why) = super::policy::illegal_reaction(setup, fight.state(), target, mode, reaction, buy) {
-        return Err(FightError::IllegalChoice { who: target, reason: why });
+        return Err(FightError::IllegalChoice { who: target, reason: why.to_string() });
     }
     match buy {
         1 => fight.emit(Event::Actions { who: target, delta: 1, steal_later: 0, bonus: 1, destiny: 0 }),
