@@ -334,3 +334,23 @@ fn skills_resolved_at_setup_read_as_skills_looked_up_by_name() {
     }
     assert!(checked > 10);
 }
+
+#[test]
+fn every_policy_value_is_stored_and_named_back() {
+    // Policies are kept as indices into the table of names; every field's every value must come
+    // back as the name it was set by, in its own field, leaving the others at their defaults.
+    use fray_rules::fluid::policy::POLICIES;
+    use fray_rules::fluid::setup::PolicySpec;
+    for (field, (key, names)) in POLICIES.iter().enumerate() {
+        for name in *names {
+            let mut policy = PolicySpec::default();
+            policy.set(key, name).unwrap();
+            assert_eq!(policy.name(field), *name, "{key}");
+            for other in (0..POLICIES.len()).filter(|&f| f != field) {
+                assert_eq!(policy.name(other), POLICIES[other].1[0], "{key} = {name} left {} alone", POLICIES[other].0);
+            }
+        }
+    }
+    assert_eq!(PolicySpec::default().set("pain", "sometimes"), Err("unknown pain policy `sometimes`".to_owned()));
+    assert_eq!(PolicySpec::default().set("pains", "never"), Err("unknown policy `pains`".to_owned()));
+}

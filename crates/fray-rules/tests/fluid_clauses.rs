@@ -697,7 +697,7 @@ fn cp_applies_to_attacks_and_optionally_to_defence() {
     assert_eq!(first_attack(&log).0.bonus, 2 - 3);
     // Trying the pain check: success (NER 6,6,6) → the attack ignores CP.
     let mut tries = setup.clone();
-    tries.combatants[0].policy.pain = "always".into();
+    tries.combatants[0].policy.set("pain", "always").unwrap();
     let (log, _) = fight(&tries, &[3, 3, 3, 1, 1, 1, 6, 6, 6, 4, 4, 4], vec![split(), split(), dodge()]);
     assert_eq!(first_attack(&log).0.bonus, 2);
     // `cp_on_defense`: a hurt defender's TNs drop by its CP.
@@ -721,7 +721,7 @@ fn melee_needs_reach() {
     // 3 m apart: a holding AI declares no attack; an attack declared anyway is dropped at its
     // turn; with `reach_m = 3` it is made.
     let mut far = duel(&[("position = 1.0", "position = 3.0")]);
-    far.combatants[0].policy.movement = "hold".into();
+    far.combatants[0].policy.set("move", "hold").unwrap();
     let state = Fluid::initial_state(&far);
     let request = fray_rules::fluid::policy::declare_options_for_tests(&far, &state, A);
     let Choice::Plan(ai_plan) = policy::ai_choice(&far, &state, A, &request) else { unreachable!() };

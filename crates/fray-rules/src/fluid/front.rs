@@ -574,9 +574,9 @@ impl Scenario for FluidScenario {
                 c.w,
                 c.s,
                 c.tactics,
-                c.policy.tactics,
-                c.policy.target,
-                c.policy.intent
+                c.policy.name(0),
+                c.policy.name(1),
+                c.policy.name(2)
             );
             for item in &c.items {
                 out += &format!(

@@ -62,12 +62,12 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
         return Err(format!("`{defender}` is not within reach of any of `{attacker}`'s weapons"));
     };
     let policy = &setup.combatants[a.index()].policy;
-    let declared: i32 = match policy.attacks.as_str() {
+    let declared: i32 = match policy.name(3) {
         "max" => max_per_item[item] as i32,
         "full_defense" => return Err(format!("`{attacker}`'s policy is Full Defense: it does not attack")),
         _ => 1,
     };
-    let intent = if policy.intent == "stunning" { Intent::Stunning } else { Intent::Lethal };
+    let intent = if policy.name(2) == "stunning" { Intent::Stunning } else { Intent::Lethal };
     Ok(odds_in_state(setup, &state, a, d, item, declared, intent))
 }
 
@@ -107,7 +107,7 @@ pub fn odds_in_state(
     let sheet = &setup.combatants[a.index()];
     let cp = condition_penalty(setup, state, a);
     let one = BigRational::from_integer(1.into());
-    let pains: Vec<(i32, BigRational)> = if cp < 0 && setup.combatants[a.index()].policy.pain != "never" {
+    let pains: Vec<(i32, BigRational)> = if cp < 0 && setup.combatants[a.index()].policy.name(4) != "never" {
         let ner = super::check::Check { edge: 0, bonus: sheet.bonus(NER) + cp, tn: 10 };
         ner.margin_distribution(&setup.options).into_iter().map(|(m, p)| (if m >= 0 { 0 } else { cp + m }, p)).collect()
     } else {
@@ -149,7 +149,7 @@ pub fn odds_in_state(
     let mut assumptions = vec![
         format!(
             "{attacker} ({}), oT {}, attacks {defender} with {weapon}, {}, {declared} attack(s) declared",
-            sheet.policy.tactics,
+            sheet.policy.name(0),
             state.fighter(a).ot,
             if intent == Intent::Lethal { "lethal" } else { "stunning" }
         ),
@@ -169,7 +169,7 @@ pub fn odds_in_state(
         assumptions.push(format!("edge {edge:+} ({})", if edge > 0 { "Superior" } else { "Inferior" }));
     }
     if cp < 0 {
-        assumptions.push(format!("{attacker} starts with CP {cp} (pain policy: {})", sheet.policy.pain));
+        assumptions.push(format!("{attacker} starts with CP {cp} (pain policy: {})", sheet.policy.name(4)));
     }
     let damage_given_hit = if hit == zero() {
         Vec::new()

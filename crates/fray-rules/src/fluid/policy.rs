@@ -22,6 +22,23 @@ pub const POLICIES: &[(&str, &[&str])] = &[
     ("heal", &["allies", "never"]),
 ];
 
+crate::policy_values!(POLICIES;
+    TACTICS_ANSWER = 0 "answer",
+    TARGET_WEAKEST = 1 "weakest",
+    TARGET_FIRST = 1 "first",
+    INTENT_STUNNING = 2 "stunning",
+    ATTACKS_MAX = 3 "max",
+    ATTACKS_FULL_DEFENSE = 3 "full_defense",
+    PAIN_NEVER = 4 "never",
+    SUNDER_SUPERIOR = 5 "superior",
+    FIRE_BURST = 6 "burst",
+    FIRE_SPRAY = 6 "spray",
+    MOVE_CLOSE = 7 "close",
+    AREA_SAFE = 8 "safe",
+    BRAWL_WHEN_UNARMED = 9 "when_unarmed",
+    HEAL_ALLIES = 10 "allies",
+);
+
 /// The AI: answers every request from the combatant's named policies.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Ai;
@@ -46,7 +63,7 @@ impl Decider<Fluid> for Ai {
 pub(crate) fn ai_passes(setup: &Setup, who: CombatantId, request: &Request) -> bool {
     match request {
         Request::Revise { .. } | Request::Declare { .. } => true,
-        Request::Tactics { .. } => setup.combatants[who.index()].policy.tactics != "answer",
+        Request::Tactics { .. } => setup.combatants[who.index()].policy.tactics != TACTICS_ANSWER,
         _ => false,
     }
 }
@@ -101,7 +118,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
     let policy = &sheet.policy;
     match request {
         Request::Tactics { tactics } => {
-            let stance = if policy.tactics == "answer" {
+            let stance = if policy.tactics == TACTICS_ANSWER {
                 // Against a foe that announced all-out offence, defend; against a defensive one,
                 // attack; otherwise split (FLUID-TAC-3: NPC stances are announced first).
                 let foe = nearest_foe(setup, state, who);
@@ -111,7 +128,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                     _ => "normal",
                 }
             } else {
-                policy.tactics.as_str()
+                policy.name(0)
             };
             let (ot, dt) = stance_split(setup, *tactics, stance);
             Choice::Split { ot, dt }
@@ -124,7 +141,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                 .then(|| super::attack::nameable_defences(setup, state, who).first().map(|d| d.0))
                 .flatten();
             // A dying, unstabilized ally within Nearby comes first under `heal = "allies"` (FLUID-TRACK-10).
-            if policy.heal == "allies" {
+            if policy.heal == HEAL_ALLIES {
                 let patient = setup.combatants.iter().enumerate().find(|(i, c)| {
                     let ally = CombatantId(*i as u16);
                     let f = state.fighter(ally);
@@ -139,10 +156,10 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                     return Choice::Plan(Plan { heal: Some(CombatantId(i as u16)), defence, ..Plan::default() });
                 }
             }
-            if policy.attacks == "full_defense" {
+            if policy.attacks == ATTACKS_FULL_DEFENSE {
                 return Choice::Plan(Plan { full_defense: true, defence, ..Plan::default() });
             }
-            let target = pick_target(setup, state, who, options, &policy.target);
+            let target = pick_target(setup, state, who, options, policy.target);
             let mut attacks: List<DeclaredAttack, 4> = List::new();
             let mut movement = None;
             if let Some(target) = target {
@@ -152,12 +169,12 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                 let safe_area = options.iter().find(|(t, i)| {
                     *t == target
                         && sheet.items[*i].kind == ItemKind::Area
-                        && policy.area == "safe"
+                        && policy.area == AREA_SAFE
                         && blast_spares_friends(setup, state, who, target, sheet.items[*i].blast_band)
                 });
                 // Unarmed attacks only under `when_unarmed`, and only without another weapon.
                 let armed = sheet.items.iter().any(|i| i.skill.is_some() && !i.unarmed);
-                let brawls = policy.brawl == "when_unarmed" && !armed;
+                let brawls = policy.brawl == BRAWL_WHEN_UNARMED && !armed;
                 let usable = |i: usize| !sheet.items[i].unarmed || brawls;
                 let now = safe_area.or_else(|| {
                     options.iter().find(|(t, i)| {
@@ -167,7 +184,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                 });
                 let chosen = match now {
                     Some(&(_, item)) => Some(item),
-                    None if policy.movement == "close" => {
+                    None if policy.movement == MOVE_CLOSE => {
                         let melee = options
                             .iter()
                             .find(|(t, i)| *t == target && sheet.items[*i].kind == ItemKind::Melee && usable(*i))
@@ -180,13 +197,13 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                     None => None,
                 };
                 if let Some(item) = chosen {
-                    let count = if policy.attacks == "max" { max_per_item[item] } else { 1 };
-                    let intent = if policy.intent == "stunning" { Intent::Stunning } else { Intent::Lethal };
+                    let count = if policy.attacks == ATTACKS_MAX { max_per_item[item] } else { 1 };
+                    let intent = if policy.intent == INTENT_STUNNING { Intent::Stunning } else { Intent::Lethal };
                     // Fire mode: the weapon's largest burst or spray when the policy says so.
                     let (burst, spray) = rounds.get(item).copied().unwrap_or((1, 0));
-                    let (r, is_spray) = match policy.fire.as_str() {
-                        "burst" if burst >= 2 => (burst, false),
-                        "spray" if spray >= 2 => (spray, true),
+                    let (r, is_spray) = match policy.fire {
+                        FIRE_BURST if burst >= 2 => (burst, false),
+                        FIRE_SPRAY if spray >= 2 => (spray, true),
                         _ => (1, false),
                     };
                     let attack = DeclaredAttack {
@@ -217,7 +234,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                 .map(|(i, _)| i);
             Choice::Defence(best)
         }
-        Request::Pain { .. } => Choice::Pain(policy.pain != "never"),
+        Request::Pain { .. } => Choice::Pain(policy.pain != PAIN_NEVER),
         // The AI keeps its plans (FLUID-ACT-6 is for scripts and people), and leaves initiative
         // ties among players to FLUID-INIT-4.
         Request::Revise { .. } => Choice::Revise(None),
@@ -226,7 +243,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             // `superior`: sunder a blocking item of lower tier than its own weapon.
             let weapon_tier = sheet.items.iter().filter_map(|i| i.tier).max().unwrap_or(0);
             let lowest = setup.combatants[target.index()].items.iter().filter_map(|i| i.tier).min().unwrap_or(0);
-            Choice::Sunder(policy.sunder == "superior" && weapon_tier > lowest)
+            Choice::Sunder(policy.sunder == SUNDER_SUPERIOR && weapon_tier > lowest)
         }
     }
 }
@@ -250,7 +267,7 @@ fn pick_target(
     state: &State,
     who: CombatantId,
     options: &[(CombatantId, usize)],
-    how: &str,
+    how: u8,
 ) -> Option<CombatantId> {
     let mut candidates: List<CombatantId, 8> = options.iter().map(|o| o.0).collect();
     candidates.dedup();
@@ -259,8 +276,8 @@ fn pick_target(
         candidates.iter().copied().filter(|t| !state.fighter(*t).out(&setup.options)).collect();
     let pool = if standing.is_empty() { candidates } else { standing };
     match how {
-        "weakest" => pool.into_iter().min_by_key(|t| (state.fighter(*t).w, *t)),
-        "first" => pool.into_iter().min(),
+        TARGET_WEAKEST => pool.into_iter().min_by_key(|t| (state.fighter(*t).w, *t)),
+        TARGET_FIRST => pool.into_iter().min(),
         _ => pool.into_iter().min_by(|a, b| {
             let (da, db) = (state.distance(who, *a), state.distance(who, *b));
             da.total_cmp(&db).then(a.cmp(b))

@@ -347,43 +347,8 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             }
         };
         let mut policy = PolicySpec::default();
-        for (key, value) in &c.policy {
-            let Some((_, names)) = POLICIES.iter().find(|(k, _)| k == key.get_ref()) else {
-                let hint = did_you_mean(key.get_ref(), POLICIES.iter().map(|(k, _)| *k))
-                    .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
-                let keys: Vec<&str> = POLICIES.iter().map(|(k, _)| *k).collect();
-                return Err(err(
-                    key.span(),
-                    format!("unknown policy `{}`, expected one of {}{hint}", key.get_ref(), keys.join(", ")),
-                ));
-            };
-            if !names.contains(&value.get_ref().as_str()) {
-                let hint = did_you_mean(value.get_ref(), names.iter().copied())
-                    .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
-                return Err(err(
-                    value.span(),
-                    format!(
-                        "unknown {} policy `{}`, expected one of {}{hint}",
-                        key.get_ref(),
-                        value.get_ref(),
-                        names.join(", ")
-                    ),
-                ));
-            }
-            let slot = match key.get_ref().as_str() {
-                "tactics" => &mut policy.tactics,
-                "target" => &mut policy.target,
-                "intent" => &mut policy.intent,
-                "attacks" => &mut policy.attacks,
-                "sunder" => &mut policy.sunder,
-                "fire" => &mut policy.fire,
-                "move" => &mut policy.movement,
-                "area" => &mut policy.area,
-                "brawl" => &mut policy.brawl,
-                "heal" => &mut policy.heal,
-                _ => &mut policy.pain,
-            };
-            *slot = value.get_ref().clone();
+        for (field, value) in crate::scenario::policy_choices(file, text, &c.policy, POLICIES)? {
+            policy.set_value(field, value);
         }
         let position = c.position.map_or(Pos::default(), |p| p.0);
         combatants.push(Sheet {

@@ -167,49 +167,86 @@ pub struct Armor {
     pub tier: Option<i32>,
 }
 
-/// Named AI policies for the choices the rules leave to a player.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Named AI policies for the choices the rules leave to a player: each field the index of its
+/// value among the names [`POLICIES`](super::policy::POLICIES) accepts for it (0, the first, is
+/// the default), compared with constants fixed at compile time rather than by name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PolicySpec {
     /// Tactics split: `normal`, `aggressive`, `defensive`, or `answer` (the opponent's stance decides).
-    pub tactics: String,
+    pub tactics: u8,
     /// Target choice: `nearest`, `weakest` or `first`.
-    pub target: String,
+    pub target: u8,
     /// Intent: `lethal` or `stunning`.
-    pub intent: String,
+    pub intent: u8,
     /// How many attacks to declare: `one`, `max`, or `full_defense` (FLUID-ACT-8).
-    pub attacks: String,
+    pub attacks: u8,
     /// Whether to try the NER pain check (FLUID-TRACK-4): `always` or `never`.
-    pub pain: String,
+    pub pain: u8,
     /// When to make a sunder attack on a blocking item (FLUID-SUNDER-7): `never`, or `superior`
     /// (when its weapon's tier is higher).
-    pub sunder: String,
+    pub sunder: u8,
     /// How to fire a firearm: `single`, `burst` or `spray` (at the weapon's maximum).
-    pub fire: String,
-    /// Movement: `close` (move towards the target when it is out of reach) or `hold`.
-    pub movement: String,
+    pub fire: u8,
+    /// Movement (`move`): `close` (move towards the target when it is out of reach) or `hold`.
+    pub movement: u8,
     /// Area weapons: `never`, or `safe` (at the nearest foe when the thrower is outside the blast).
-    pub area: String,
+    pub area: u8,
     /// Unarmed attacks: `never`, or `when_unarmed` (when it has no other attack).
-    pub brawl: String,
-    /// Healing: `never`, or `allies` (a Heal check on a dying ally within Nearby instead of attacking).
-    pub heal: String,
+    pub brawl: u8,
+    /// Healing: `allies` (a Heal check on a dying ally within Nearby instead of attacking) or `never`.
+    pub heal: u8,
 }
 
-impl Default for PolicySpec {
-    fn default() -> PolicySpec {
-        PolicySpec {
-            tactics: "normal".into(),
-            target: "nearest".into(),
-            intent: "lethal".into(),
-            attacks: "one".into(),
-            pain: "always".into(),
-            sunder: "never".into(),
-            fire: "single".into(),
-            movement: "close".into(),
-            area: "never".into(),
-            brawl: "never".into(),
-            heal: "allies".into(),
+impl PolicySpec {
+    /// The value of field `field` (its index in [`POLICIES`](super::policy::POLICIES)).
+    pub fn value(&self, field: usize) -> u8 {
+        match field {
+            0 => self.tactics,
+            1 => self.target,
+            2 => self.intent,
+            3 => self.attacks,
+            4 => self.pain,
+            5 => self.sunder,
+            6 => self.fire,
+            7 => self.movement,
+            8 => self.area,
+            9 => self.brawl,
+            _ => self.heal,
         }
+    }
+
+    /// The name of field `field`'s value, as a scenario writes it.
+    pub fn name(&self, field: usize) -> &'static str {
+        super::policy::POLICIES[field].1[usize::from(self.value(field))]
+    }
+
+    /// Sets field `field` to its value numbered `value`.
+    pub fn set_value(&mut self, field: usize, value: u8) {
+        let slot = match field {
+            0 => &mut self.tactics,
+            1 => &mut self.target,
+            2 => &mut self.intent,
+            3 => &mut self.attacks,
+            4 => &mut self.pain,
+            5 => &mut self.sunder,
+            6 => &mut self.fire,
+            7 => &mut self.movement,
+            8 => &mut self.area,
+            9 => &mut self.brawl,
+            _ => &mut self.heal,
+        };
+        *slot = value;
+    }
+
+    /// Sets a field by the names a scenario uses (`set("pain", "never")`); `Err` names what is
+    /// unknown.
+    pub fn set(&mut self, field: &str, value: &str) -> Result<(), String> {
+        let table = super::policy::POLICIES;
+        let f = table.iter().position(|(k, _)| *k == field).ok_or_else(|| format!("unknown policy `{field}`"))?;
+        let v =
+            table[f].1.iter().position(|n| *n == value).ok_or_else(|| format!("unknown {field} policy `{value}`"))?;
+        self.set_value(f, v as u8);
+        Ok(())
     }
 }
 
