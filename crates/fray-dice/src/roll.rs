@@ -99,8 +99,8 @@ struct Roller<'a, S: ?Sized> {
     scratch: Scratch,
 }
 
-/// Pools of up to this many dice (tosses, counting explosions) are rolled by
-/// [`Program::sample`] without allocating.
+/// Pools of up to this many die values are rolled by [`Program::sample`] without allocating: one
+/// value per die, or per toss under an ordinary explosion (`!`), which adds a die per toss.
 pub const INLINE_DICE: usize = 32;
 
 /// A pool's die values while it is rolled.

@@ -322,11 +322,12 @@ pub const fn policy_index(table: &[(&str, &[&str])], field: usize, value: &str) 
 
 /// Constants for policy values, each the index of a value among a field's names in a ruleset's
 /// policy table, found at compile time ([`policy_index`]):
-/// `policy_values!(POLICIES; TARGET_FIRST = 0 "first", MOVE_HOLD = 5 "hold")`.
+/// `policy_values!(POLICIES; TARGET_FIRST = 0 "first", MOVE_HOLD = 5 "hold")`, or with a
+/// visibility for the constants: `policy_values!(pub(super) POLICIES; …)`.
 #[macro_export]
 macro_rules! policy_values {
-    ($table:expr; $($name:ident = $field:literal $value:literal),* $(,)?) => {
-        $(const $name: u8 = $crate::policy_index($table, $field, $value);)*
+    ($vis:vis $table:ident; $($name:ident = $field:literal $value:literal),* $(,)?) => {
+        $($vis const $name: u8 = $crate::policy_index($table, $field, $value);)*
     };
 }
 

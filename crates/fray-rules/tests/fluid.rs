@@ -305,19 +305,9 @@ fn skills_resolved_at_setup_read_as_skills_looked_up_by_name() {
     // A fight reads defence and attack skills resolved once when the scenario is read; they must
     // give what a lookup by name gives: a trained value, 10 for an untrained defence, 10 + the
     // untrained penalty for any other untrained skill.
-    let mut checked = 0;
-    for file in ["barbarian-vs-marauder", "two-assassins", "firefight", "tiered-duel"] {
-        let path = format!("{}/../../examples/fluid/{file}.toml", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).unwrap();
-        let mut setup = scenario::load(&path, &text, &[]).unwrap_or_else(|e| panic!("{e}"));
-        // Drop the first trained skill of every sheet, so that untrained lookups are checked too.
-        for sheet in &mut setup.combatants {
-            if !sheet.skills.is_empty() {
-                sheet.skills.remove(0);
-                sheet.resolve_skills();
-            }
-        }
+    fn check(setup: &Setup, file: &str) -> usize {
         let options = &setup.options;
+        let mut checked = 0;
         for sheet in &setup.combatants {
             for (skill, name) in
                 [(DefenceSkill::Dodge, "dodge"), (DefenceSkill::Parry, "parry"), (DefenceSkill::Block, "block")]
@@ -327,18 +317,37 @@ fn skills_resolved_at_setup_read_as_skills_looked_up_by_name() {
             for (i, item) in sheet.items.iter().enumerate() {
                 let name = item.skill.as_deref().unwrap_or("");
                 assert_eq!(sheet.attack_value(i, options), sheet.skill_value(name, options), "{file} {name}");
-                assert_eq!(sheet.rank_of(sheet.item_skills[i]), sheet.skill_rank(name), "{file} {name}");
+                assert_eq!(sheet.rank_of(sheet.item_skill(i)), sheet.skill_rank(name), "{file} {name}");
                 checked += 1;
             }
         }
+        checked
     }
-    assert!(checked > 10);
+    let mut checked = 0;
+    for file in ["barbarian-vs-marauder", "two-assassins", "firefight", "tiered-duel"] {
+        let path = format!("{}/../../examples/fluid/{file}.toml", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        // As the scenario reader resolved them.
+        let mut setup = scenario::load(&path, &text, &[]).unwrap_or_else(|e| panic!("{e}"));
+        checked += check(&setup, file);
+        // With the first trained skill of every sheet dropped, so that more lookups are untrained.
+        for sheet in &mut setup.combatants {
+            if !sheet.skills.is_empty() {
+                sheet.skills.remove(0);
+                sheet.resolve_skills();
+            }
+        }
+        checked += check(&setup, file);
+    }
+    assert!(checked > 20);
 }
 
 #[test]
 fn every_policy_value_is_stored_and_named_back() {
-    // Policies are kept as indices into the table of names; every field's every value must come
-    // back as the name it was set by, in its own field, leaving the others at their defaults.
+    // Policies are kept as indices into the table of names; every field's every value must land
+    // in its own named field (tactics, target, intent, attacks, pain, sunder, fire, move, area,
+    // brawl, heal: the table's order) and come back as the name it was set by, leaving the
+    // others at their defaults.
     use fray_rules::fluid::policy::POLICIES;
     use fray_rules::fluid::setup::PolicySpec;
     for (field, (key, names)) in POLICIES.iter().enumerate() {
@@ -346,6 +355,16 @@ fn every_policy_value_is_stored_and_named_back() {
             let mut policy = PolicySpec::default();
             policy.set(key, name).unwrap();
             assert_eq!(policy.name(field), *name, "{key}");
+            // The named fields the AI reads, in the table's order.
+            let p = policy;
+            let fields = [
+                p.tactics, p.target, p.intent, p.attacks, p.pain, p.sunder, p.fire, p.movement, p.area, p.brawl, p.heal,
+            ];
+            assert_eq!(POLICIES.len(), fields.len());
+            let index = names.iter().position(|n| n == name).unwrap() as u8;
+            for (f, value) in fields.into_iter().enumerate() {
+                assert_eq!(value, if f == field { index } else { 0 }, "{key} = {name}: field {f}");
+            }
             for other in (0..POLICIES.len()).filter(|&f| f != field) {
                 assert_eq!(policy.name(other), POLICIES[other].1[0], "{key} = {name} left {} alone", POLICIES[other].0);
             }

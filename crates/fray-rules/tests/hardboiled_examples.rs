@@ -316,13 +316,22 @@ fn we5_second_wind() {
         Event::SecondWind { who: B, gained, hp, line } => Some((*gained, *hp, line.clone())),
         _ => None,
     });
-    // The simulation's stock line, acted out in the log.
+    // The simulation fills in the stock line, which the log acts out; a person's own words
+    // replace it.
     assert_eq!(wind, Some((3, 4, None)));
+    let front = fray_rules::hardboiled::HardBoiledScenario(setup.clone());
+    let name = &setup.combatants[1].name;
+    let shown = |line: Option<String>| {
+        front.line(&Event::SecondWind { who: B, gained: 3, hp: 4, line }).text.expect("a line of the log")
+    };
     assert_eq!(
-        fray_rules::hardboiled::second_wind_line(&setup.combatants[1].name, &None),
-        format!("{} grits their teeth and catches a second wind", setup.combatants[1].name)
+        shown(None),
+        format!("{name} catches a Second Wind: +3 HP (HP 4) — \"{name} grits their teeth and catches a second wind\"")
     );
-    assert_eq!(fray_rules::hardboiled::second_wind_line("B", &Some("Not today.".into())), "Not today.");
+    assert_eq!(
+        shown(Some("Not today.".into())),
+        format!("{name} catches a Second Wind: +3 HP (HP 4) — \"Not today.\"")
+    );
     assert_eq!(log.iter().filter(|e| matches!(e, Event::SecondWind { .. })).count(), 1);
     assert!(log.contains(&Event::Down { who: B }));
     assert!(state.fighter(B).second_wind_used);

@@ -4,7 +4,7 @@
 //! defender down — computed with the fight's own functions (policies, check, armour).
 
 use super::attack::{attack_check, defence_options, defence_tn, hit_damage, named_defence, target_side};
-use super::policy::ai_choice;
+use super::policy::{ATTACKS_FULL_DEFENSE, ATTACKS_MAX, INTENT_STUNNING, PAIN_NEVER, ai_choice};
 use super::run::declare_request;
 use super::setup::{Amount, BOD, NER};
 use super::{Choice, Fluid, Intent, Request, condition_penalty};
@@ -62,12 +62,12 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
         return Err(format!("`{defender}` is not within reach of any of `{attacker}`'s weapons"));
     };
     let policy = &setup.combatants[a.index()].policy;
-    let declared: i32 = match policy.name(3) {
-        "max" => max_per_item[item] as i32,
-        "full_defense" => return Err(format!("`{attacker}`'s policy is Full Defense: it does not attack")),
+    let declared: i32 = match policy.attacks {
+        ATTACKS_MAX => max_per_item[item] as i32,
+        ATTACKS_FULL_DEFENSE => return Err(format!("`{attacker}`'s policy is Full Defense: it does not attack")),
         _ => 1,
     };
-    let intent = if policy.name(2) == "stunning" { Intent::Stunning } else { Intent::Lethal };
+    let intent = if policy.intent == INTENT_STUNNING { Intent::Stunning } else { Intent::Lethal };
     Ok(odds_in_state(setup, &state, a, d, item, declared, intent))
 }
 
@@ -107,7 +107,7 @@ pub fn odds_in_state(
     let sheet = &setup.combatants[a.index()];
     let cp = condition_penalty(setup, state, a);
     let one = BigRational::from_integer(1.into());
-    let pains: Vec<(i32, BigRational)> = if cp < 0 && setup.combatants[a.index()].policy.name(4) != "never" {
+    let pains: Vec<(i32, BigRational)> = if cp < 0 && setup.combatants[a.index()].policy.pain != PAIN_NEVER {
         let ner = super::check::Check { edge: 0, bonus: sheet.bonus(NER) + cp, tn: 10 };
         ner.margin_distribution(&setup.options).into_iter().map(|(m, p)| (if m >= 0 { 0 } else { cp + m }, p)).collect()
     } else {

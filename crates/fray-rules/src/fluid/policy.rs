@@ -22,7 +22,7 @@ pub const POLICIES: &[(&str, &[&str])] = &[
     ("heal", &["allies", "never"]),
 ];
 
-crate::policy_values!(POLICIES;
+crate::policy_values!(pub(super) POLICIES;
     TACTICS_ANSWER = 0 "answer",
     TARGET_WEAKEST = 1 "weakest",
     TARGET_FIRST = 1 "first",

@@ -320,9 +320,9 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
     let max_per_item = sheet
         .items
         .iter()
-        .zip(&sheet.item_skills)
-        .map(|(item, &skill)| match (&item.skill, setup.options.max_attacks_rank_plus_one) {
-            (Some(_), true) => (sheet.rank_of(skill) + 1).max(1) as u32,
+        .enumerate()
+        .map(|(i, item)| match (&item.skill, setup.options.max_attacks_rank_plus_one) {
+            (Some(_), true) => (sheet.rank_of(sheet.item_skill(i)) + 1).max(1) as u32,
             (Some(_), false) => 8,
             (None, _) => 0,
         })

@@ -211,7 +211,8 @@ impl PolicySpec {
             7 => self.movement,
             8 => self.area,
             9 => self.brawl,
-            _ => self.heal,
+            10 => self.heal,
+            _ => panic!("no policy field {field}"),
         }
     }
 
@@ -233,7 +234,8 @@ impl PolicySpec {
             7 => &mut self.movement,
             8 => &mut self.area,
             9 => &mut self.brawl,
-            _ => &mut self.heal,
+            10 => &mut self.heal,
+            _ => panic!("no policy field {field}"),
         };
         *slot = value;
     }
@@ -290,9 +292,9 @@ pub struct Sheet {
     /// Stabilized at the start (FLUID-TRACK-6).
     pub stabilized: bool,
     /// Dodge, Parry and Block, resolved ([`Sheet::resolve_skills`]).
-    pub defence_skills: [SkillRef; 3],
+    pub(crate) defence_skills: [SkillRef; 3],
     /// Per item, the skill it attacks with, resolved ([`Sheet::resolve_skills`]).
-    pub item_skills: Vec<SkillRef>,
+    pub(crate) item_skills: Vec<SkillRef>,
 }
 
 impl Sheet {
@@ -355,7 +357,13 @@ impl Sheet {
 
     /// The value of the skill item `item` attacks with.
     pub fn attack_value(&self, item: usize, options: &Options) -> i32 {
-        self.value_of(self.item_skills[item], options)
+        self.value_of(self.item_skill(item), options)
+    }
+
+    /// The resolved skill item `item` attacks with.
+    pub fn item_skill(&self, item: usize) -> SkillRef {
+        debug_assert_eq!(self.item_skills.len(), self.items.len(), "items changed: call `resolve_skills`");
+        self.item_skills[item]
     }
 }
 

@@ -328,7 +328,7 @@ impl HardBoiledScenario {
             Event::Down { who } => (Some(format!("{} is down", n(who))), json!({"event": "down", "who": n(who)})),
             Event::Out { who } => (None, json!({"event": "out", "who": n(who)})),
             Event::SecondWind { who, gained, hp, line } => {
-                let line = super::second_wind_line(&n(who), line);
+                let line = super::second_wind_line(&n(who), line.as_deref());
                 (
                     Some(format!("{} catches a Second Wind: +{gained} HP (HP {hp}) — \"{line}\"", n(who))),
                     json!({"event": "second_wind", "who": n(who), "gained": gained, "hp": hp, "line": line}),

@@ -687,9 +687,9 @@ impl Ruleset for HardBoiled {
 }
 
 /// The line a Second Wind is acted out with (USR-RES-9): the person's own, or the stock line.
-pub fn second_wind_line(name: &str, line: &Option<String>) -> String {
+pub fn second_wind_line(name: &str, line: Option<&str>) -> String {
     match line {
-        Some(line) => line.clone(),
+        Some(line) => line.to_owned(),
         None => format!("{name} grits their teeth and catches a second wind"),
     }
 }
