@@ -303,8 +303,8 @@ fn skills_resolved_at_setup_read_as_skills_looked_up_by_name() {
     // rule: FLUID-DEF-2
     // rule: FLUID-ACT-11
     // A fight reads defence and attack skills resolved once when the scenario is read; they must
-    // give what a lookup by name gives: a trained value, 10 for an untrained defence, 10 + the
-    // untrained penalty for any other untrained skill.
+    // give what a fresh lookup by name gives (the values themselves are FLUID-ACT-11's and
+    // FLUID-DEF-2's, tested in fluid_clauses.rs), also after the sheet's skills change.
     fn check(setup: &Setup, file: &str) -> usize {
         let options = &setup.options;
         let mut checked = 0;

@@ -305,19 +305,16 @@ impl Sheet {
 
     /// A skill's value: the sheet's, or untrained (FLUID-ACT-11; defences are common, FLUID-DEF-2).
     pub fn skill_value(&self, name: &str, options: &Options) -> i32 {
-        match self.skills.iter().find(|s| s.name == name) {
-            Some(skill) => skill.value,
-            None if matches!(name, "dodge" | "parry" | "block") => 10,
-            None => 10 + options.untrained_penalty,
-        }
+        self.value_of(self.skill_ref(name), options)
     }
 
     /// A skill's rank (0 when untrained).
     pub fn skill_rank(&self, name: &str) -> i32 {
-        self.skills.iter().find(|s| s.name == name).map_or(0, |s| s.rank)
+        self.rank_of(self.skill_ref(name))
     }
 
-    /// Where a named skill's value comes from.
+    /// Where a named skill's value comes from: trained, or untrained (FLUID-ACT-11; defences are
+    /// common, FLUID-DEF-2).
     fn skill_ref(&self, name: &str) -> SkillRef {
         match self.skills.iter().position(|s| s.name == name) {
             Some(i) => SkillRef::Trained(i as u32),
