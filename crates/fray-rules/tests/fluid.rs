@@ -249,6 +249,52 @@ fn check_odds_reproduce_the_catalogue() {
 }
 
 #[test]
+fn extra_die_edges_add_the_highest_extra_die() {
+    // rule: FLUID-DICE-7, FLUID-DICE-9
+    use fray_dice::{BigRational, fraction};
+    let mut options = fray_rules::fluid::Options::default();
+    options.set("edge_mode", "extra_die").unwrap();
+    let p_success = |check: Check, options: &fray_rules::fluid::Options| {
+        let dist = check.margin_distribution(options);
+        let p: BigRational = dist.iter().filter(|(m, _)| **m >= 0).map(|(_, p)| p.clone()).sum();
+        fraction(&p)
+    };
+    // The catalogue's reference: P(e ≥ 10) with Superior +1 is 385/432 (3d6 + d6, the ladder
+    // applied to the first three dice only).
+    assert_eq!(p_success(Check { edge: 1, bonus: 0, tn: 10 }, &options), "385/432");
+    // Four dice rolled; the natural is the first three, the fourth is added (Superior) …
+    let faces = fray_rules::fluid::check::Faces::from_slice(&[2, 3, 4, 6]);
+    let superior = Check { edge: 1, bonus: 0, tn: 10 }.resolve(&options, faces);
+    assert_eq!((superior.natural, superior.extra, superior.margin), (9, 6, 5));
+    assert_eq!(Check { edge: 1, bonus: 0, tn: 10 }.dice_count(&options), 4);
+    // … or subtracted (Inferior): the highest of two extra dice.
+    let faces = fray_rules::fluid::check::Faces::from_slice(&[6, 5, 4, 2, 3]);
+    let inferior = Check { edge: -2, bonus: 0, tn: 10 }.resolve(&options, faces);
+    assert_eq!((inferior.natural, inferior.extra, inferior.margin), (15, -3, 2));
+    // Under roll_under Superior takes the die off e: margin = 20 − TN − e + 6.
+    options.set("check_direction", "roll_under").unwrap();
+    let faces = fray_rules::fluid::check::Faces::from_slice(&[2, 3, 4, 6]);
+    let under = Check { edge: 1, bonus: 0, tn: 10 }.resolve(&options, faces);
+    assert_eq!(under.margin, 20 - 10 - 9 + 6);
+    // The exact distribution agrees with every face enumerated through `resolve`.
+    let check = Check { edge: 1, bonus: 2, tn: 12 };
+    let mut counts = std::collections::BTreeMap::new();
+    for f in 0..6u32.pow(4) {
+        let faces: Vec<u8> = (0..4).map(|k| (f / 6u32.pow(k) % 6 + 1) as u8).collect();
+        let roll = check.resolve(&options, fray_rules::fluid::check::Faces::from_slice(&faces));
+        *counts.entry(roll.margin).or_insert(0u32) += 1;
+    }
+    let exact = check.margin_distribution(&options);
+    for (margin, count) in counts {
+        assert_eq!(
+            fraction(&exact[&margin]),
+            fraction(&BigRational::new(count.into(), 1296.into())),
+            "margin {margin}"
+        );
+    }
+}
+
+#[test]
 fn odds_in_context_reproduce_the_catalogue() {
     // rule: FLUID-ATK-4, FLUID-DICE-9, FLUID-TAC-2, FLUID-DEF-4
     use fray_dice::fraction;

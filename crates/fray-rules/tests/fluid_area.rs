@@ -41,12 +41,22 @@ blast_band = "nearby"
 const INIT: [u32; 18] = [6, 6, 6, 1, 1, 1, 1, 1, 2, 1, 2, 2, 2, 2, 2, 2, 2, 3];
 
 fn throw(setup: &Setup, blast: Option<Pos>, faces: &[u32]) -> Vec<Event> {
+    throw_moving(setup, blast, None, faces)
+}
+
+/// [`throw`] after moving as `movement` says.
+fn throw_moving(
+    setup: &Setup,
+    blast: Option<Pos>,
+    movement: Option<fray_rules::fluid::Movement>,
+    faces: &[u32],
+) -> Vec<Event> {
     let attack =
         DeclaredAttack { target: CombatantId(1), item: 0, intent: Intent::Lethal, rounds: 1, spray: false, blast };
     let mut choices = vec![Choice::Plan(Plan {
         attacks: smallvec::smallvec![attack],
         full_defense: false,
-        movement: None,
+        movement,
         ..Plan::default()
     })];
     choices.extend((0..4).map(|_| Choice::Defence(Some(0))));
@@ -88,6 +98,25 @@ fn example_f_a_grenade_hits_each_band_in_turn() {
         unreachable!()
     };
     assert!(options.iter().all(|&(_, item)| item != 0), "{options:?}");
+}
+
+#[test]
+fn an_area_attack_takes_the_movement_penalties_of_a_ranged_attack() {
+    // rule: FLUID-SPECIAL-1, FLUID-MOVE-4
+    let setup = range();
+    let bonuses = |log: &[Event]| -> Vec<i32> {
+        log.iter().filter_map(|e| if let Event::Attack { check, .. } = e { Some(check.bonus) } else { None }).collect()
+    };
+    let faces = [6, 5, 2, 1, 3, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+    let standing = bonuses(&throw(&setup, None, &faces));
+    // A walk (no check) before the throw: −1 on every victim's check.
+    let walk = fray_rules::fluid::Movement {
+        mode: fray_rules::fluid::MoveMode::Walk,
+        to: fray_rules::fluid::Destination::Point(Pos::new(1.0, 0.0)),
+    };
+    let walking = bonuses(&throw_moving(&setup, None, Some(walk), &faces));
+    assert_eq!(standing.len(), 4);
+    assert_eq!(walking, standing.iter().map(|b| b - 1).collect::<Vec<_>>());
 }
 
 #[test]

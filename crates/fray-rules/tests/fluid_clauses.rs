@@ -445,6 +445,19 @@ fn dying_tests_at_round_start() {
 }
 
 #[test]
+fn a_bod_test_never_raises_w_above_pc() {
+    // rule: FLUID-TRACK-1, FLUID-TRACK-6
+    // W −1 of PC 12; a BOD test of 6,6,6 (a crit: e 31) succeeds by 21, but W stops at 12.
+    let text = duel_text_with_option("side_out_when = \"dead\"")
+        .replace("pc = 12\nposition = 1.0", "pc = 12\nw = -1\nposition = 1.0");
+    let setup = scenario::load("x", &text, &[]).unwrap();
+    let (log, _) = fight(&setup, &[6, 6, 6], vec![]);
+    assert!(matches!(log[1], Event::Check { who: B, roll, .. } if roll.margin == 21), "{:?}", log[1]);
+    let state = fray_engine::replay::<Fluid>(&setup, &log[..2]);
+    assert_eq!(state.fighters[1].w, 12);
+}
+
+#[test]
 fn combat_ends_when_one_side_stands() {
     // rule: FLUID-ROUND-4, FLUID-ROUND-1
     // B (W 1) drops to dying from one hit: out under `incapacitated`, so the fight ends.

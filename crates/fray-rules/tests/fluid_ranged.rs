@@ -12,7 +12,18 @@ const TARGET: CombatantId = CombatantId(1);
 /// Example E's shooter (skill 14, a burst-fire SMG, 3W, 10 counts) and a target 10 m away with
 /// Dodge 12; `extra` adds combatants or edits.
 fn range(gun: &str, target_extra: &str, distance: f64) -> Setup {
-    let text = format!(
+    range_of("ranged", gun, target_extra, distance)
+}
+
+/// [`range`] with the item of `kind` (`ranged` or `thrown`).
+fn range_of(kind: &str, gun: &str, target_extra: &str, distance: f64) -> Setup {
+    let text = range_text(kind, gun, target_extra, distance);
+    scenario::load("range.toml", &text, &[]).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The scenario text of [`range_of`].
+fn range_text(kind: &str, gun: &str, target_extra: &str, distance: f64) -> String {
+    format!(
         r#"
 [rules]
 ruleset = "fluid"
@@ -24,7 +35,7 @@ skills = {{ smg = {{ value = 14 }} }}
 position = 0.0
 [[combatants.items]]
 id = "gun"
-kind = "ranged"
+kind = "{kind}"
 skill = "smg"
 damage = {{ w = 3 }}
 {gun}
@@ -36,8 +47,7 @@ skills = {{ dodge = {{ value = 12 }}, parry = {{ value = 12 }}, block = {{ value
 position = {distance}
 {target_extra}
 "#
-    );
-    scenario::load("range.toml", &text, &[]).unwrap_or_else(|e| panic!("{e}"))
+    )
 }
 
 const SMG: &str = "fire = \"burst\"\nammo_counts = 10";
@@ -138,6 +148,22 @@ fn sprays_are_separate_rolls_each_at_minus_k() {
     per_shot.options.set("spray_counts", "per_shot").unwrap();
     let log = shoot(&per_shot, spray, Some(0), &with(&[4, 4, 4, 5, 5, 4, 1, 2, 3]));
     assert!(rolls(&log).iter().all(|r| r.1 == 4 - 3 - 3), "{:?}", rolls(&log));
+}
+
+#[test]
+fn a_spray_takes_one_pain_check() {
+    // rule: FLUID-TRACK-4, FLUID-SPECIAL-9
+    // The shooter at W 5 of PC 20 (CP −5) sprays 3 shots: one NER pain check (failed by 10 on
+    // 1,1,1: −15 on every shot), not one per shot.
+    let text = range_text("ranged", SMG, "", 10.0).replacen("pc = 20\n", "pc = 20\nw = 5\n", 1);
+    let setup = scenario::load("range.toml", &text, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let spray = DeclaredAttack { target: TARGET, item: 0, intent: Intent::Lethal, rounds: 3, spray: true, blast: None };
+    let log = shoot(&setup, spray, Some(0), &with(&[1, 1, 1, 4, 4, 4, 5, 5, 4, 1, 2, 3]));
+    let pain_checks = log.iter().filter(|e| matches!(e, Event::Check { kind: fray_rules::fluid::CheckKind::Pain, .. }));
+    assert_eq!(pain_checks.count(), 1, "{log:#?}");
+    let all = rolls(&log);
+    assert_eq!(all.len(), 3);
+    assert!(all.iter().all(|r| r.1 == all[0].1), "{all:?}");
 }
 
 #[test]
@@ -255,6 +281,12 @@ fn defences_against_shots() {
     let arrows = options(&range("projectile = \"arrow\"", shield, 10.0));
     assert_eq!(find(&arrows, DefenceSkill::Parry, Some(1)).unwrap().projectile, (3, 0));
     assert_eq!(find(&arrows, DefenceSkill::Block, Some(0)).unwrap().projectile, (0, 0));
+    // A thrown weapon is a ranged attack whose projectile is an arrow unless it says otherwise.
+    let thrown = options(&range_of("thrown", "", shield, 10.0));
+    assert_eq!(find(&thrown, DefenceSkill::Parry, Some(1)).unwrap().projectile, (3, 0));
+    assert!(find(&thrown, DefenceSkill::Dodge, None).is_some() && find(&thrown, DefenceSkill::Parry, None).is_none());
+    let bullets = options(&range_of("thrown", "projectile = \"bullet\"", shield, 10.0));
+    assert_eq!(find(&bullets, DefenceSkill::Parry, Some(1)).unwrap().projectile, (0, 1));
     // Within Nearby: Parry or Block as against melee, unarmed too, knocking the aim away.
     let near = options(&range("", shield, 1.0));
     let unarmed = find(&near, DefenceSkill::Parry, None).unwrap();
@@ -265,6 +297,24 @@ fn defences_against_shots() {
     let log = shoot(&setup, burst(1), block, &with(&[6, 6, 2]));
     assert_eq!(damage(&log), vec![(3 + rolls(&log)[0].3, 0)]);
     assert!(log.iter().any(|e| matches!(e, Event::Damage { av: 0, .. })));
+}
+
+#[test]
+fn the_ai_weighs_projectile_modifiers_when_it_picks_a_defence() {
+    // rule: FLUID-DEF-4, FLUID-DEF-11
+    // Dodge 12, and a Parry with a sword at 12 + 1 DQ = 13: against bullets the Parry gives the
+    // shooter Superior +1 (about +3), against arrows a flat +3; Dodge is better against both.
+    let sword = "[[combatants.items]]\nid = \"sword\"\nkind = \"melee\"\nskill = \"parry\"\ndq = 1";
+    for gun in ["", "projectile = \"arrow\""] {
+        let setup = range(gun, sword, 10.0);
+        let state = Fluid::initial_state(&setup);
+        let options = fray_rules::fluid::attack::defence_options(&setup, &state, SHOOTER, 0, TARGET);
+        let parry = options.iter().find(|o| o.skill == DefenceSkill::Parry).expect("a parry");
+        assert!(parry.tn > options.iter().find(|o| o.skill == DefenceSkill::Dodge).unwrap().tn, "{options:?}");
+        let request = Request::Defend { attacker: SHOOTER, options: options.clone() };
+        let Choice::Defence(Some(pick)) = policy::ai_choice(&setup, &state, TARGET, &request) else { unreachable!() };
+        assert_eq!(options[pick].skill, DefenceSkill::Dodge, "{gun}: {options:?}");
+    }
 }
 
 #[test]

@@ -218,6 +218,24 @@ fn a_sunder_attack_puts_the_damage_into_the_block() {
 }
 
 #[test]
+fn the_superior_sunder_policy_compares_the_weapon_with_the_blocking_item() {
+    // rule: FLUID-SUNDER-7
+    // A T4 sword; the peasant blocks with a T5 shield but also carries a T1 knife.
+    let gear = "[[combatants.items]]\nid = \"shield\"\nkind = \"shield\"\ndq = 2\ntier = 5\n[[combatants.items]]\nid = \"knife\"\nkind = \"melee\"\nskill = \"block\"\ntier = 1";
+    let mut setup = setup("tier = 4\nsizes = [3]", gear, "");
+    setup.combatants[0].policy.set("sunder", "superior").unwrap();
+    let state = <Fluid as fray_engine::Ruleset>::initial_state(&setup);
+    let ask = |block| {
+        let request = fray_rules::fluid::Request::SunderAttack { target: PEASANT, weapon: 0, block };
+        policy::ai_choice(&setup, &state, KNIGHT, &request)
+    };
+    assert_eq!(ask(Some(0)), Choice::Sunder(false), "the T5 shield outclasses the T4 sword");
+    assert_eq!(ask(Some(1)), Choice::Sunder(true), "the T1 knife does not");
+    // Named before the defence: only when every tiered item it could block with is lower.
+    assert_eq!(ask(None), Choice::Sunder(false));
+}
+
+#[test]
 fn broken_gear_cannot_attack_or_defend() {
     // rule: FLUID-SUNDER-6
     let setup = setup(
@@ -225,13 +243,45 @@ fn broken_gear_cannot_attack_or_defend() {
         "[[combatants.items]]\nid = \"buckler\"\nkind = \"shield\"\ndq = -4\nsizes = [2]\ntier = 1",
         "",
     );
-    // The buckler (DQ −4) loses 2 (failure of 4): DQ stops at −5, broken; it leaves the options.
+    // The buckler (DQ −4) fails its check (TN 15) by 13: DQ stops at −5, broken; it leaves the options.
     let log = fight(&setup, &[3, 3, 3, 1, 1, 1, 2, 2, 2, 1, 2, 3], vec![split(), split(), block_with(&setup, 0)]);
     let state = fray_engine::replay::<Fluid>(&setup, &log);
     assert_eq!(state.fighters[1].dq[0], -5);
     assert!(state.fighters[1].broken(0));
     let options = fray_rules::fluid::attack::defence_options(&setup, &state, KNIGHT, 0, PEASANT);
     assert!(options.iter().all(|o| o.item != Some(0)));
+    // The loss recorded is the loss taken: 1 (−4 to −5), not the 6 the failure asked for (FLUID-SUNDER-12).
+    assert_eq!(sunders(&log), vec![(PEASANT, Quality::Dq(0), 15, -13, 1)]);
+}
+
+#[test]
+fn a_weapon_broken_mid_round_makes_no_further_attack() {
+    // rule: FLUID-SUNDER-6, FLUID-SUNDER-12
+    // A T1 club at OQ −4 declared for two attacks; the first is blocked by a T4 shield and the
+    // club's OQ check fails badly: OQ −5, broken, and the second attack lapses.
+    let mut setup = setup(
+        "tier = 1\noq = -4\nsizes = [3]",
+        "[[combatants.items]]\nid = \"shield\"\nkind = \"shield\"\ndq = 0\nsizes = [3]\ntier = 4",
+        "",
+    );
+    setup.options.set("max_attacks", "unlimited").unwrap();
+    let twice = fray_rules::fluid::Plan {
+        attacks: smallvec::smallvec![
+            fray_rules::fluid::DeclaredAttack::single(PEASANT, 0, fray_rules::fluid::Intent::Lethal);
+            2
+        ],
+        ..fray_rules::fluid::Plan::default()
+    };
+    let log = fight(
+        &setup,
+        &[3, 3, 3, 1, 1, 1, 2, 2, 2, 1, 1, 1, 4, 4, 4, 4, 4, 4],
+        vec![split(), split(), Choice::Plan(twice), block_with(&setup, 0), block_with(&setup, 0)],
+    );
+    let knight_attacks = log.iter().filter(|e| matches!(e, Event::Attack { attacker, .. } if *attacker == KNIGHT));
+    assert_eq!(knight_attacks.count(), 1, "{log:#?}");
+    let (who, quality, _, _, loss) = sunders(&log)[0];
+    assert_eq!((who, quality, loss), (KNIGHT, Quality::Oq(0), 1));
+    assert!(fray_engine::replay::<Fluid>(&setup, &log).fighters[0].broken(0));
 }
 
 #[test]

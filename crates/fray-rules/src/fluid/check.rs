@@ -48,6 +48,9 @@ pub struct CheckRoll {
     pub natural: i32,
     /// The natural after the crit ladder.
     pub effective: i32,
+    /// Under `edge_mode = extra_die`, the highest extra die, signed: added to the margin for
+    /// Superior, subtracted for Inferior (FLUID-DICE-7, FLUID-DICE-9); 0 otherwise.
+    pub extra: i32,
     /// Crit level (1–3), blunder level (−1 to −3), or 0.
     pub crit: i32,
     /// margin ≥ 0: success of margin; < 0: failure of −margin.
@@ -75,7 +78,7 @@ impl Check {
     /// How many d6 the check rolls.
     pub fn dice_count(&self, options: &Options) -> usize {
         match options.edge_mode {
-            EdgeMode::KeepBest => 3 + self.capped_edge(options).unsigned_abs() as usize,
+            EdgeMode::KeepBest | EdgeMode::ExtraDie => 3 + self.capped_edge(options).unsigned_abs() as usize,
             EdgeMode::Flat => 3,
         }
     }
@@ -92,38 +95,49 @@ impl Check {
 
     /// Resolves a check from its faces.
     pub fn resolve(&self, options: &Options, faces: Faces) -> CheckRoll {
-        let mut kept = [0u8; 9];
         let all = faces.as_slice();
-        kept[..all.len()].copy_from_slice(all);
-        let kept = &mut kept[..all.len()];
-        kept.sort_unstable();
-        // Superior keeps the three best for the roller: highest under roll_high, lowest under roll_under.
         let edge = self.capped_edge(options);
-        let best_high = (edge >= 0) == (options.check_direction == CheckDirection::RollHigh);
-        let natural: i32 = if best_high {
-            kept.iter().rev().take(3).map(|&f| i32::from(f)).sum()
+        let (natural, extra) = if options.edge_mode == EdgeMode::ExtraDie {
+            // The first three dice are the natural; the highest extra die moves the result.
+            let natural = all.iter().take(3).map(|&f| i32::from(f)).sum();
+            let highest = all.iter().skip(3).copied().max().map_or(0, i32::from);
+            (natural, edge.signum() * highest)
         } else {
-            kept.iter().take(3).map(|&f| i32::from(f)).sum()
+            let mut kept = [0u8; 9];
+            kept[..all.len()].copy_from_slice(all);
+            let kept = &mut kept[..all.len()];
+            kept.sort_unstable();
+            // Superior keeps the three best for the roller: highest under roll_high, lowest under roll_under.
+            let best_high = (edge >= 0) == (options.check_direction == CheckDirection::RollHigh);
+            let natural = if best_high {
+                kept.iter().rev().take(3).map(|&f| i32::from(f)).sum()
+            } else {
+                kept.iter().take(3).map(|&f| i32::from(f)).sum()
+            };
+            (natural, 0)
         };
-        let mut roll = self.from_natural(options, natural);
+        let mut roll = self.from_natural(options, natural, extra);
         roll.faces = faces;
         roll
     }
 
-    /// Everything after the natural: ladder, bonuses, flat edges, the automatic results.
-    pub fn from_natural(&self, options: &Options, natural: i32) -> CheckRoll {
+    /// Everything after the natural: ladder, bonuses, flat edges, the extra die (`extra`, signed,
+    /// 0 unless `edge_mode = extra_die`), the automatic results.
+    pub fn from_natural(&self, options: &Options, natural: i32, extra: i32) -> CheckRoll {
         let effective = effective(options.crit_ladder, natural);
         let flat = if options.edge_mode == EdgeMode::Flat { 3 * self.capped_edge(options) } else { 0 };
+        // Under roll_under the extra die comes off (Superior) or onto (Inferior) e, which moves the
+        // margin the same way as adding it under roll_high (FLUID-DICE-9).
         let (margin, crit) = match options.check_direction {
-            CheckDirection::RollHigh => (effective + self.bonus + flat - self.tn, crit_level(natural)),
-            CheckDirection::RollUnder => (20 + self.bonus + flat - self.tn - effective, -crit_level(natural)),
+            CheckDirection::RollHigh => (effective + self.bonus + flat + extra - self.tn, crit_level(natural)),
+            CheckDirection::RollUnder => (20 + self.bonus + flat + extra - self.tn - effective, -crit_level(natural)),
         };
         let margin = match (options.crit_auto, crit.signum()) {
             (true, 1) => margin.max(0),
             (true, -1) => margin.min(-1),
             _ => margin,
         };
-        CheckRoll { faces: Faces::default(), natural, effective, crit, margin }
+        CheckRoll { faces: Faces::default(), natural, effective, extra, crit, margin }
     }
 
     /// The exact distribution of the margin: the natural's distribution from fray-dice (the
@@ -131,14 +145,31 @@ impl Check {
     pub fn margin_distribution(&self, options: &Options) -> BTreeMap<i32, BigRational> {
         let n = self.dice_count(options);
         let edge = self.capped_edge(options);
-        let best_high = (edge >= 0) == (options.check_direction == CheckDirection::RollHigh);
-        let expr = format!("{n}d6{}3", if best_high { "kh" } else { "kl" });
-        let program = Program::parse(&expr).expect("a valid expression");
-        let naturals = program.distribution(&DiceOptions::default()).expect("a small distribution");
+        let distribution = |expr: &str| {
+            let program = Program::parse(expr).expect("a valid expression");
+            let dist = program.distribution(&DiceOptions::default()).expect("a small distribution");
+            dist.outcomes()
+                .filter_map(|(v, p)| if let Value::Int(v) = v { Some((v as i32, p)) } else { None })
+                .collect::<Vec<_>>()
+        };
+        // The natural, and the signed extra die under extra_die (independent of the natural).
+        let (naturals, extras) = if options.edge_mode == EdgeMode::ExtraDie {
+            let extras = if n > 3 {
+                distribution(&format!("{}d6kh1", n - 3)).into_iter().map(|(x, p)| (edge.signum() * x, p)).collect()
+            } else {
+                vec![(0, BigRational::from_integer(1.into()))]
+            };
+            (distribution("3d6"), extras)
+        } else {
+            let best_high = (edge >= 0) == (options.check_direction == CheckDirection::RollHigh);
+            let naturals = distribution(&format!("{n}d6{}3", if best_high { "kh" } else { "kl" }));
+            (naturals, vec![(0, BigRational::from_integer(1.into()))])
+        };
         let mut out: BTreeMap<i32, BigRational> = BTreeMap::new();
-        for (natural, p) in naturals.outcomes() {
-            let Value::Int(natural) = natural else { continue };
-            *out.entry(self.from_natural(options, natural as i32).margin).or_default() += p;
+        for (natural, p) in &naturals {
+            for (extra, q) in &extras {
+                *out.entry(self.from_natural(options, *natural, *extra).margin).or_default() += p * q;
+            }
         }
         out
     }

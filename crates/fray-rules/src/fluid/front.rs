@@ -174,14 +174,16 @@ impl FluidScenario {
     }
 
     /// A request as a question with labelled legal choices.
-    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+    pub fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
         let setup = &self.0;
         match request {
             Request::Tactics { tactics } => {
-                let splits: Vec<(i32, i32)> = if *tactics < 0 {
-                    vec![(0, 0)]
-                } else {
-                    (0..=*tactics).rev().map(|ot| (ot, tactics - ot)).collect()
+                // The legal splits (FLUID-TAC-5): a negative value gives 0 / 0, or under
+                // `negative_tactics = split` every split with both parts ≤ 0.
+                let splits: Vec<(i32, i32)> = match (*tactics < 0, setup.options.negative_tactics_split) {
+                    (true, false) => vec![(0, 0)],
+                    (true, true) => (*tactics..=0).rev().map(|ot| (ot, tactics - ot)).collect(),
+                    (false, _) => (0..=*tactics).rev().map(|ot| (ot, tactics - ot)).collect(),
                 };
                 let normal = stance_split(setup, *tactics, "normal");
                 let options = splits
@@ -351,7 +353,7 @@ impl FluidScenario {
                 }
                 (format!("{}'s step begins: change your plan?", self.name(*step)), out)
             }
-            Request::SunderAttack { target } => (
+            Request::SunderAttack { target, .. } => (
                 format!("{} blocks: put the attack into the blocking item (sunder attack)?", self.name(*target)),
                 vec![("no".into(), Choice::Sunder(false)), ("yes".into(), Choice::Sunder(true))],
             ),
@@ -373,7 +375,9 @@ impl FluidScenario {
                 c if c > 0 => format!(" (crit level {c}, e {})", roll.effective),
                 c => format!(" (blunder level {}, e {})", -c, roll.effective),
             };
-            format!("[{}] natural {}{crit} {:+}", faces.join(","), roll.natural, check.bonus)
+            // Under edge_mode = extra_die, the highest extra die's signed part.
+            let extra = if roll.extra == 0 { String::new() } else { format!(" {:+} (extra die)", roll.extra) };
+            format!("[{}] natural {}{crit}{extra} {:+}", faces.join(","), roll.natural, check.bonus)
         };
         let outcome = |result: &FightResult| crate::outcome_text(&self.0.sides, result);
         let (text, json) = match event {
@@ -392,7 +396,7 @@ impl FluidScenario {
                 (
                     Some(format!("{} {what}: {} vs {} → {result}", n(who), rolled(check, roll), check.tn)),
                     json!({"event": "check", "who": n(who), "kind": what, "faces": roll.faces.as_slice(),
-                           "natural": roll.natural, "effective": roll.effective, "bonus": check.bonus, "tn": check.tn,
+                           "natural": roll.natural, "effective": roll.effective, "extra": roll.extra, "bonus": check.bonus, "tn": check.tn,
                            "margin": roll.margin}),
                 )
             }
@@ -493,7 +497,7 @@ impl FluidScenario {
                            "intent": if *intent == Intent::Lethal { "lethal" } else { "stunning" },
                            "defence": defence.map(|d| format!("{:?}", d.skill).to_lowercase()),
                            "edge": check.edge, "bonus": check.bonus, "tn": check.tn, "faces": roll.faces.as_slice(),
-                           "natural": roll.natural, "effective": roll.effective, "margin": roll.margin}),
+                           "natural": roll.natural, "effective": roll.effective, "extra": roll.extra, "margin": roll.margin}),
                 )
             }
             Event::Damage { by, target, before, av, w, s } => (

@@ -218,6 +218,11 @@ pub enum Request {
     SunderAttack {
         /// The target whose item blocks.
         target: CombatantId,
+        /// The attacker's weapon (index into its items).
+        weapon: u8,
+        /// The blocking item (index into the target's items); `None` when the sunder attack is
+        /// named with the attack, before the defence is known (`sunder_declare = with_attack`).
+        block: Option<u8>,
     },
     /// Whether to make the NER check to ignore pain before a check action (FLUID-TRACK-4).
     Pain {
@@ -691,9 +696,11 @@ impl Ruleset for Fluid {
                 }
             }
             Event::Check { who, kind: CheckKind::Bod, roll, .. } => {
-                // The margin is added to W; a stabilized combatant ignores failures (FLUID-TRACK-6).
+                // The margin is added to W; a stabilized combatant ignores failures (FLUID-TRACK-6);
+                // W never exceeds PC (FLUID-TRACK-1).
                 let fighter = &mut state.fighters[who.index()];
-                fighter.w += if fighter.stabilized { roll.margin.max(0) } else { roll.margin };
+                let w = fighter.w + if fighter.stabilized { roll.margin.max(0) } else { roll.margin };
+                fighter.w = w.min(setup.combatants[who.index()].pc);
             }
             Event::Check { who, kind: CheckKind::Act, .. } => state.fighters[who.index()].act_tested = true,
             Event::Check { who, kind: CheckKind::Heal, .. } => state.fighters[who.index()].acted = true,

@@ -28,6 +28,9 @@ pub enum CritLadder {
 pub enum EdgeMode {
     /// Roll 3 + N dice, keep the three best.
     KeepBest,
+    /// Roll 3d6 plus N extra dice: the natural is the first three, and the highest extra die is
+    /// added (Superior) or subtracted (Inferior).
+    ExtraDie,
     /// ±3 per level.
     Flat,
 }
@@ -305,7 +308,7 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo::new("check_direction", "roll_high", "roll_under", "FLUID-DICE-1, FLUID-DICE-9"),
     OptionInfo::new("crit_ladder", "step5", "shift9, none", "FLUID-DICE-5"),
     OptionInfo::new("crit_auto", "false", "true", "FLUID-DICE-6"),
-    OptionInfo::new("edge_mode", "keep_best", "flat", "FLUID-DICE-7"),
+    OptionInfo::new("edge_mode", "keep_best", "extra_die, flat", "FLUID-DICE-7, FLUID-DICE-9"),
     OptionInfo::new("edge_cap", "3", "an integer 1 to 6", "FLUID-DICE-8"),
     OptionInfo::new("normal_split", "ot_floor", "ot_ceil", "FLUID-TAC-4"),
     OptionInfo::new("multi_action_penalty", "n_if_multiple", "n_minus_one, n_always", "FLUID-ACT-4"),
@@ -386,7 +389,10 @@ impl Options {
             }
             "crit_auto" => self.crit_auto = pick(value, &boolean)?,
             "edge_mode" => {
-                self.edge_mode = pick(value, &[("keep_best", EdgeMode::KeepBest), ("flat", EdgeMode::Flat)])?
+                self.edge_mode = pick(
+                    value,
+                    &[("keep_best", EdgeMode::KeepBest), ("extra_die", EdgeMode::ExtraDie), ("flat", EdgeMode::Flat)],
+                )?
             }
             "edge_cap" => {
                 let cap = int(value)?;

@@ -220,8 +220,8 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             Choice::Plan(Plan { attacks, full_defense: false, movement, defence, ..Plan::default() })
         }
         Request::Defend { options, .. } | Request::Guard { options, .. } => {
-            // The highest TN after the attacker's size bonus; ties prefer Parry, Block, Dodge
-            // (FLUID-DEF-4).
+            // The highest TN after the attacker's bonuses against it; ties prefer Parry, Block,
+            // Dodge (FLUID-DEF-4).
             let rank = |skill| match skill {
                 super::DefenceSkill::Parry => 2,
                 super::DefenceSkill::Block => 1,
@@ -230,7 +230,12 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             let best = options
                 .iter()
                 .enumerate()
-                .max_by_key(|(i, o)| (o.tn - o.size_bonus, rank(o.skill), std::cmp::Reverse(*i)))
+                .max_by_key(|(i, o)| {
+                    // What the attacker gains against each: its size bonus, the projectile's flat
+                    // bonus, and its Superior levels at about 3 each (FLUID-DEF-5, FLUID-DEF-11).
+                    let tn = o.tn - o.size_bonus - o.projectile.0 - 3 * o.projectile.1;
+                    (tn, rank(o.skill), std::cmp::Reverse(*i))
+                })
                 .map(|(i, _)| i);
             Choice::Defence(best)
         }
@@ -239,11 +244,17 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
         // ties among players to FLUID-INIT-4.
         Request::Revise { .. } => Choice::Revise(None),
         Request::TieOrder { .. } => Choice::Order(List::new()),
-        Request::SunderAttack { target } => {
-            // `superior`: sunder a blocking item of lower tier than its own weapon.
-            let weapon_tier = sheet.items.iter().filter_map(|i| i.tier).max().unwrap_or(0);
-            let lowest = setup.combatants[target.index()].items.iter().filter_map(|i| i.tier).min().unwrap_or(0);
-            Choice::Sunder(policy.sunder == SUNDER_SUPERIOR && weapon_tier > lowest)
+        Request::SunderAttack { target, weapon, block } => {
+            // `superior`: sunder the blocking item when it is of lower tier than the attacking
+            // weapon; named before the defence is known, only when every tiered item the target
+            // could block with is.
+            let weapon_tier = sheet.items[usize::from(*weapon)].tier.unwrap_or(0);
+            let items = &setup.combatants[target.index()].items;
+            let block_tier = match block {
+                Some(b) => items[usize::from(*b)].tier.unwrap_or(0),
+                None => items.iter().filter(|i| i.defends()).filter_map(|i| i.tier).max().unwrap_or(0),
+            };
+            Choice::Sunder(policy.sunder == SUNDER_SUPERIOR && weapon_tier > block_tier)
         }
     }
 }

@@ -615,6 +615,10 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let setup = fight.setup();
     let options = &setup.options;
     let weapon = &setup.combatants[attacker.index()].items[attack.weapon()];
+    // A broken weapon cannot attack (FLUID-SUNDER-6): an attack declared with it lapses.
+    if fight.state().fighter(attacker).broken(attack.weapon()) {
+        return Ok(());
+    }
     if weapon.kind == ItemKind::Area {
         return resolve_area(fight, attacker, attack, declared);
     }
@@ -629,17 +633,20 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     }
     // Recoil: −⌊r × recoil factor⌋ (FLUID-SPECIAL-5, -6, -8).
     let penalty = |r: u32| if r >= 2 { -((r / if weapon.half_recoil { 2 } else { 1 }) as i32) } else { 0 };
+    // A spray is one check action: one pain check serves every shot (FLUID-TRACK-4, FLUID-SPECIAL-9).
+    let mut pain = None;
     if attack.spray {
         for _ in 0..rounds {
             if fight.state().fighter(attacker).ammo[attack.weapon()] == Some(0) {
                 break;
             }
-            roll_attack(fight, attacker, attack, declared, 1, penalty(rounds), 1, true)?;
+            roll_attack(fight, attacker, attack, declared, 1, penalty(rounds), 1, true, &mut pain)?;
         }
         Ok(())
     } else {
         let rounds = rounds.max(1);
-        roll_attack(fight, attacker, attack, declared, rounds as u8, penalty(rounds), rounds as i32, rounds >= 2)
+        let multi = rounds >= 2;
+        roll_attack(fight, attacker, attack, declared, rounds as u8, penalty(rounds), rounds as i32, multi, &mut pain)
     }
 }
 
@@ -706,7 +713,10 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             (None, 10)
         };
         let edge = band_edge - i32::from(full_defense);
-        let modifiers = pain - fight.state().fighter(attacker).changes;
+        // An area attack is a ranged attack: the thrower's movement and a running victim count
+        // (FLUID-SPECIAL-1, FLUID-MOVE-4, FLUID-MOVE-5).
+        let movement = movement_penalty(fight.state(), options, attacker, victim, true);
+        let modifiers = pain - fight.state().fighter(attacker).changes + movement;
         let check = attack_check(setup, fight.state(), attacker, item, victim, defence, tn, edge, declared, modifiers);
         let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(attacker, "area attack"))?;
         fight.emit(Event::Attack { attacker, target: victim, item, intent, rounds: 1, defence, check, roll });
@@ -733,6 +743,28 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     Ok(())
 }
 
+/// The movement modifier of an attack (FLUID-MOVE-4, -5, -6): a moving shooter and a running
+/// target for a ranged attack, the attacker's run for a melee one.
+fn movement_penalty(
+    state: &State,
+    options: &super::Options,
+    attacker: CombatantId,
+    target: CombatantId,
+    ranged: bool,
+) -> i32 {
+    let moved = state.fighter(attacker).moved;
+    if ranged {
+        let target_ran = state.fighter(target).moved.filter(|m| m.runs());
+        -moved.map_or(0, |m| m.multiplier()) - target_ran.map_or(0, |m| m.multiplier())
+    } else {
+        match (moved.filter(|m| m.runs()), options.melee_run_penalty) {
+            (Some(m), super::options::MeleeRunPenalty::HalfMultiplier) => -(m.multiplier() / 2),
+            (Some(m), super::options::MeleeRunPenalty::Multiplier) => -m.multiplier(),
+            _ => 0,
+        }
+    }
+}
+
 /// One attack roll: defence, pain check, the check, ammunition, damage, sunder
 /// (FLUID-ATK-*, FLUID-DEF-*, FLUID-DMG-*, FLUID-SUNDER-*).
 #[allow(clippy::too_many_arguments, reason = "the roll's place in its burst or spray")]
@@ -745,6 +777,7 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     recoil: i32,
     multiplier: i32,
     multi_round: bool,
+    pain_taken: &mut Option<i32>,
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let options = &setup.options;
@@ -775,9 +808,8 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         && weapon.tier.is_some()
         && target_sheet.items.iter().any(|i| i.tier.is_some() && i.defends())
     {
-        let Choice::Sunder(yes) = fight.decide(attacker, &Request::SunderAttack { target })? else {
-            unreachable!("checked by check_choice")
-        };
+        let request = Request::SunderAttack { target, weapon: item as u8, block: None };
+        let Choice::Sunder(yes) = fight.decide(attacker, &request)? else { unreachable!("checked by check_choice") };
         yes
     } else {
         false
@@ -807,20 +839,16 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let (tn, target_edge) = target_side(setup, fight.state(), attacker, item, target, defence, tn, guarded.is_some());
     edge += target_edge;
 
-    // Ignoring pain (FLUID-TRACK-4).
-    let pain = pain(fight, attacker)?;
-    // Movement: a moving shooter, a running target, melee after running (FLUID-MOVE-4, -5, -6).
-    let moved = fight.state().fighter(attacker).moved;
-    let target_ran = fight.state().fighter(target).moved.filter(|m| m.runs());
-    let movement_penalty = if ranged {
-        -moved.map_or(0, |m| m.multiplier()) - target_ran.map_or(0, |m| m.multiplier())
-    } else {
-        match (moved.filter(|m| m.runs()), options.melee_run_penalty) {
-            (Some(m), super::options::MeleeRunPenalty::HalfMultiplier) => -(m.multiplier() / 2),
-            (Some(m), super::options::MeleeRunPenalty::Multiplier) => -m.multiplier(),
-            _ => 0,
+    // Ignoring pain (FLUID-TRACK-4), once per check action.
+    let pain = match *pain_taken {
+        Some(pain) => pain,
+        None => {
+            let taken = pain(fight, attacker)?;
+            *pain_taken = Some(taken);
+            taken
         }
     };
+    let movement_penalty = movement_penalty(fight.state(), options, attacker, target, ranged);
     let charge = match fight.state().fighter(attacker).charge {
         Some((t, bonus)) if t == target && !ranged => bonus,
         _ => 0,
@@ -835,9 +863,8 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let sunder_attack = if options.sunder_with_attack {
         named_sunder && tiered_block
     } else if may_sunder && tiered_block {
-        let Choice::Sunder(yes) = fight.decide(attacker, &Request::SunderAttack { target })? else {
-            unreachable!("checked by check_choice")
-        };
+        let request = Request::SunderAttack { target, weapon: item as u8, block: blocking };
+        let Choice::Sunder(yes) = fight.decide(attacker, &request)? else { unreachable!("checked by check_choice") };
         yes
     } else {
         false
@@ -1027,7 +1054,10 @@ fn item_check<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let check = Check { edge, bonus: value, tn };
     let options = &fight.setup().options;
     let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(who, "sunder check"))?;
-    let loss = sunder_loss(roll.margin);
+    // The loss recorded is what the item loses: OQ and DQ stop at −5, AV at 0 (FLUID-SUNDER-6,
+    // FLUID-SUNDER-11, FLUID-SUNDER-12).
+    let floor = if quality == Quality::Av { 0 } else { -5 };
+    let loss = sunder_loss(roll.margin).min((value - floor).max(0));
     fight.emit(Event::Sunder { who, quality, check, roll, loss });
     Ok(())
 }

@@ -211,18 +211,18 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         }
         for item in &c.items {
             let it = item.get_ref();
+            // A thrown weapon attacks as a ranged one (range bands, movement, defences); only its
+            // projectile defaults differently (an arrow, FLUID-DEF-11).
+            let thrown = it.kind.get_ref() == "thrown";
             let kind = match it.kind.get_ref().as_str() {
                 "melee" => ItemKind::Melee,
-                "ranged" => ItemKind::Ranged,
+                "ranged" | "thrown" => ItemKind::Ranged,
                 "shield" => ItemKind::Shield,
                 "area" => ItemKind::Area,
-                "thrown" => {
-                    return Err(err(it.kind.span(), format!("item kind `{}` is not supported yet", it.kind.get_ref())));
-                }
                 other => {
                     return Err(err(
                         it.kind.span(),
-                        format!("unknown item kind `{other}`, expected one of melee, ranged, shield"),
+                        format!("unknown item kind `{other}`, expected one of melee, ranged, thrown, area, shield"),
                     ));
                 }
             };
@@ -300,6 +300,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 },
                 unarmed: false,
                 projectile: match &it.projectile {
+                    None if thrown => Projectile::Arrow,
                     None => Projectile::Bullet,
                     Some(p) => match p.get_ref().as_str() {
                         "bullet" => Projectile::Bullet,
