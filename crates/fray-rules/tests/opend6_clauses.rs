@@ -1135,7 +1135,11 @@ fn massive_damage_restricts_for_two_rounds() {
         &faces,
         Script::new(2),
     );
-    assert!(log.contains(&Event::Restricted { who: B, from: 2, until: 3 }));
+    assert!(log.contains(&Event::Restricted { who: B, from: 2, until: 3, recovered: false }));
+    // A successful recovery roll cuts it short, and the log says so.
+    let scenario = fray_rules::opend6::OpenD6Scenario(setup(&text, &[("massive_damage", "true")]));
+    let line = scenario.line(&Event::Restricted { who: B, from: 2, until: 2, recovered: true }).text.unwrap();
+    assert!(line.contains("recovers") && line.contains("from round 3"), "{line}");
     assert!(fray_rules::opend6::policy::restricted(
         &setup(&text, &[("massive_damage", "true")]),
         &{

@@ -151,7 +151,7 @@ impl OpenD6Scenario {
                     actions.into_iter().map(|(l, a)| (l, Choice::Act(a))).collect(),
                 )
             }
-            Request::Interrupt { actor, target, total, difficulty } => {
+            Request::Interrupt { actor, target, total, difficulty, .. } => {
                 let mut out = vec![("let it happen".to_owned(), Choice::Interrupt(None))];
                 let act = super::policy::act_request(setup, state, who, false);
                 for (label, action) in self.action_options(state, who, &act) {
@@ -583,16 +583,18 @@ impl OpenD6Scenario {
                 )),
                 json!({"event": "aid", "who": n(who), "patient": n(patient), "roll": roll_json(roll), "difficulty": difficulty, "to": to.name(), "ok": ok}),
             ),
-            Event::Restricted { who, from, until } => (
+            Event::Restricted { who, from, until, recovered } => (
                 Some(if until < from {
                     format!("{} shakes off the massive damage", n(who))
+                } else if *recovered {
+                    format!("{} recovers from the massive damage: normal actions from round {}", n(who), until + 1)
                 } else {
                     format!(
                         "{} reels from massive damage: defence and moving away only in rounds {from}–{until}",
                         n(who)
                     )
                 }),
-                json!({"event": "restricted", "who": n(who), "from": from, "until": until}),
+                json!({"event": "restricted", "who": n(who), "from": from, "until": until, "recovered": recovered}),
             ),
             Event::Recovery { who, roll, ok } => (
                 Some(format!(

@@ -279,6 +279,9 @@ pub enum Request {
         total: i32,
         /// Its difficulty against the values now in force.
         difficulty: i32,
+        /// Whether it is a close-combat attack (a block or parry counts only against those,
+        /// OD6-DEF-5).
+        close: bool,
     },
     /// A waiting combatant may resume now (OD6-ACT-5).
     Resume {
@@ -802,6 +805,8 @@ pub enum Event {
         from: u32,
         /// Last restricted round (0 lifts it).
         until: u32,
+        /// Cut short by a successful recovery roll (OD6-TRACK-9).
+        recovered: bool,
     },
     /// The Easy recovery roll against massive damage (OD6-TRACK-9).
     Recovery {
@@ -1137,7 +1142,7 @@ impl Ruleset for OpenD6 {
                     }
                 }
             }
-            Event::Restricted { who, from, until } => {
+            Event::Restricted { who, from, until, .. } => {
                 state.fighters[who.index()].restricted = (*until > 0).then_some((*from, *until));
             }
             Event::LocationEffect { who, loc } => {

@@ -270,12 +270,15 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             let action = act(setup, state, who, request);
             Choice::Act(if rollable(setup, state, who, &action) { action } else { Action::Pass })
         }
-        Request::Interrupt { target, total, difficulty, .. } => {
+        Request::Interrupt { target, total, difficulty, close, .. } => {
+            // A threatened target defends with its best defence against this attack (a block
+            // only against close combat, OD6-DEF-5), when it may (dice left, OD6-DICE-7).
             let x = state.fighter(who);
             let threatened = *target == Some(who) && total >= difficulty && x.used < x.declared && !x.no_defense;
-            Choice::Interrupt(
-                threatened.then(|| Action::Defend { kind: best_defence(setup, state, who, true), full: false }),
-            )
+            let defend = Action::Defend { kind: best_defence(setup, state, who, *close), full: false };
+            let may = threatened
+                && illegal_action(setup, state, who, &act_request(setup, state, who, false), &defend).is_none();
+            Choice::Interrupt(may.then_some(defend))
         }
         Request::Resume { last } => Choice::Resume(*last),
         Request::MoveUp => Choice::Resume(true),
@@ -338,7 +341,8 @@ fn best_weapon(setup: &Setup, state: &State, who: CombatantId, target: Combatant
     let d = state.distance(who, target);
     let usable = |w: usize| {
         let weapon = &sheet.weapons[w];
-        let loaded = x.weapons[w].ammo.is_none_or(|a| a >= 1) || !setup.options.ammo_tracking;
+        let loaded = x.weapons[w].ammo.is_none_or(|a| a >= attack::ammo_needed(weapon, super::Mode::Normal))
+            || !setup.options.ammo_tracking;
         loaded && (attack::band_at(d, weapon).is_some() || setup.options.bands)
     };
     let best = (0..sheet.weapons.len())
@@ -416,7 +420,12 @@ fn declare(setup: &Setup, state: &State, who: CombatantId) -> u8 {
                 2
             }
         }
-        ACTIONS_DOUBLE | ACTIONS_DODGE_AND_ATTACK | ACTIONS_WAIT_AND_DODGE => 2,
+        // Two attacks only with a weapon that can make two this round (OD6-ACT-8).
+        ACTIONS_DOUBLE => {
+            let w = &sheet.weapons[weapon as usize];
+            if w.quick { 2 } else { w.rate.clamp(1, 2) }
+        }
+        ACTIONS_DODGE_AND_ATTACK | ACTIONS_WAIT_AND_DODGE => 2,
         _ => 1,
     };
     n.min(most)
@@ -461,10 +470,14 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
         }
         ACTIONS_WAIT_AND_DODGE if x.used == 0 && x.declared >= 2 => return Action::Wait,
         ACTIONS_DODGE_AND_ATTACK if x.used == 0 && x.declared >= 2 && can_defend => {
-            return Action::Defend {
+            // A defence with no dice left is skipped, not the whole turn (OD6-DICE-7).
+            let action = Action::Defend {
                 kind: best_defence(setup, state, who, threat_is_close(setup, state, who)),
                 full: false,
             };
+            if dice_left(setup, state, who, &action).is_some_and(|d| d > 0) {
+                return action;
+            }
         }
         _ => {}
     }
@@ -478,7 +491,12 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     if !ws.drawn {
         return Action::Ready(weapon, Ready::Draw);
     }
-    if setup.options.ammo_tracking && ws.ammo == Some(0) && sheet.weapons[weapon as usize].ammo_max.is_some() {
+    // Reload when a normal attack's rounds are not left (a burst weapon low but not empty too).
+    let needed = attack::ammo_needed(&sheet.weapons[weapon as usize], super::Mode::Normal);
+    if setup.options.ammo_tracking
+        && ws.ammo.is_some_and(|a| a < needed)
+        && sheet.weapons[weapon as usize].ammo_max.is_some()
+    {
         return Action::Ready(weapon, Ready::Reload);
     }
     // Aim at a far target first (the `aim` policy).

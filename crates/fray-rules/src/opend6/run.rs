@@ -414,7 +414,7 @@ fn perform<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         action,
         Action::Attack(_) | Action::Wait | Action::Pass | Action::Posture(_) | Action::Move { free: true, .. }
     ) {
-        interrupts(fight, ctx, who, None, 0, 0)?;
+        interrupts(fight, ctx, who, None, 0, 0, false)?;
         if ctx.ended.is_some() || !fight.state().fighter(who).able() {
             return Ok(());
         }
@@ -490,7 +490,7 @@ fn perform<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             fight.emit(Event::Recovery { who, roll: rolled, ok });
             // Normal actions again from the following round.
             if ok && let Some((from, _)) = fight.state().fighter(who).restricted {
-                fight.emit(Event::Restricted { who, from, until: round });
+                fight.emit(Event::Restricted { who, from, until: round, recovered: true });
             }
             Ok(())
         }
@@ -693,7 +693,7 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     if aim.is_some() {
         fight.emit(Event::AimEnded { who });
     }
-    interrupts(fight, ctx, who, Some(plan.target), rolled.total, need.unwrap_or(0))?;
+    interrupts(fight, ctx, who, Some(plan.target), rolled.total, need.unwrap_or(0), weapon.close())?;
     if options.void_if_unable && !fight.state().fighter(who).able() {
         fight.emit(Event::Forfeit {
             who,
@@ -704,14 +704,8 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     // A target caught before his first turn may dodge for free (OD6-DEF-10).
     let t = fight.state().fighter(plan.target);
     if options.free_partial_defense && !t.turn_done && t.dodge.is_none() && t.block.is_none() && t.able() {
-        let sheet = &setup.combatants[plan.target.index()];
-        let kind = if weapon.close()
-            && sheet.skill(SkillId::BRAWLING).pips_value() > sheet.skill(SkillId::DODGE).pips_value()
-        {
-            DefKind::Block(None)
-        } else {
-            DefKind::Dodge
-        };
+        // The higher of dodge and (against close combat) block or parry.
+        let kind = super::policy::best_defence(setup, fight.state(), plan.target, weapon.close());
         defend(fight, ctx, plan.target, kind, false, true)?;
     }
     let (hit, difficulty, kind, base) = match difficulty(fight, who, &plan, true)? {
@@ -735,7 +729,10 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     if options.aim_any_attack && fight.state().fighter(plan.target).aim.is_some() {
         fight.emit(Event::AimEnded { who: plan.target });
     }
-    // A successful block or parry (OD6-DEF-6/7).
+    // A successful block or parry (OD6-DEF-6/7). Under `parry_success = below_active_value` a
+    // block can succeed while the attack still hits (its difficulty lowered by other
+    // modifiers): the parry's backlash comes, and the hit lands too; a body block hit by a blade
+    // is then a normal hit.
     if let Some(DefKind::Block(parry)) = kind {
         let value = fight.state().fighter(plan.target).block.map_or(base, |a| a.value);
         let success = if options.parry_below_value { total < value } else { !hit };
@@ -743,7 +740,7 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             let defender = &setup.combatants[plan.target.index()];
             match parry {
                 Some(pw) if weapon.skill == SkillId::BRAWLING && defender.weapons[pw as usize].sharp => {
-                    let hit = Hit {
+                    let backlash = Hit {
                         dealer: plan.target,
                         victim: who,
                         owner: plan.target,
@@ -753,9 +750,13 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
                         listed_only: true,
                         strength_only: false,
                     };
-                    return land(fight, ctx, hit);
+                    land(fight, ctx, backlash)?;
+                    if !hit || ctx.ended.is_some() {
+                        return Ok(());
+                    }
                 }
-                None if weapon.sharp
+                None if !hit
+                    && weapon.sharp
                     && weapon.close()
                     && !attack::armored_against(setup, plan.target, weapon.damage_type)
                     && !defender.block_bladed =>
@@ -772,7 +773,8 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
                     };
                     return land(fight, ctx, hit);
                 }
-                _ => return Ok(()),
+                _ if !hit => return Ok(()),
+                _ => {}
             }
         }
     }
@@ -817,6 +819,7 @@ fn interrupts<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     target: Option<CombatantId>,
     total: i32,
     difficulty: i32,
+    close: bool,
 ) -> Result<(), FightError> {
     for i in 0..fight.state().fighters.len() {
         let c = CombatantId(i as u16);
@@ -824,7 +827,7 @@ fn interrupts<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         if c == actor || !x.waiting || !x.able() || x.used >= x.declared || (ctx.in_step() && ctx.step.contains(&c)) {
             continue;
         }
-        let request = Request::Interrupt { actor, target, total, difficulty };
+        let request = Request::Interrupt { actor, target, total, difficulty, close };
         let Choice::Interrupt(action) = fight.decide(c, &request)? else { unreachable!("checked by check_choice") };
         let Some(action) = action else { continue };
         let act_request = super::policy::act_request(fight.setup(), fight.state(), c, false);
@@ -1041,7 +1044,7 @@ fn injure<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     if options.massive_damage {
         let x = fight.state().fighter(who);
         if to.index() - x.level_at_round_start.index() >= 2 && x.restricted.is_none_or(|r| r.1 <= round) {
-            fight.emit(Event::Restricted { who, from: round + 1, until: round + 2 });
+            fight.emit(Event::Restricted { who, from: round + 1, until: round + 2, recovered: false });
         }
     }
     if options.hit_location_effects

@@ -1,0 +1,232 @@
+//! `opend6` AI answers that the rules constrain: interrupts with a defence it may roll, against
+//! the attack in hand.
+
+use fray_engine::{CombatantId, Fight, Record};
+use fray_rules::opend6::policy::{self, Ai};
+use fray_rules::opend6::{Action, Choice, DefKind, OpenD6, Request, Setup, scenario};
+
+/// A waiting defender (`defender` TOML lines) 8 m from a blaster shooter.
+fn standoff(defender: &str) -> Setup {
+    let text = format!(
+        r#"
+[rules]
+ruleset = "opend6"
+max_rounds = 3
+[rules.options]
+initiative_method = "fixed_order"
+
+[[combatants]]
+name = "Defender"
+side = "A"
+position = 0
+{defender}
+
+[[combatants]]
+name = "Shooter"
+side = "B"
+skills = {{ firearms = "5D" }}
+position = 8
+[[combatants.weapons]]
+name = "blaster"
+skill = "firearms"
+damage = "4D"
+ranges = [10, 30, 120]
+"#
+    );
+    scenario::load("standoff.toml", &text, &[]).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn the_ai_never_interrupts_with_a_defence_it_has_no_dice_for() {
+    // rule: OD6-DICE-7, OD6-ACT-6
+    // Agility 1D: dodge 1D, and −1D for a second declared action leaves none. The fight used to
+    // stop at the interrupt with an illegal choice.
+    let setup = standoff(
+        "agility = \"1D\"\nskills = { firearms = \"4D\" }\npolicy = { actions = \"wait_and_dodge\" }\n[[combatants.weapons]]\nname = \"rifle\"\nskill = \"firearms\"\ndamage = \"4D\"\nranges = [10, 30, 120]",
+    );
+    for seed in 1..=20 {
+        let dice = fray_engine::FromSource(fray_dice::seeded(seed));
+        let mut fight = Fight::<OpenD6, _, _, _>::new(&setup, dice, Ai, Record::default());
+        fight.run().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+}
+
+#[test]
+fn the_ai_interrupts_a_shot_with_a_dodge_not_a_block() {
+    // rule: OD6-DEF-5
+    // A boxer (brawling 5D, dodge 3D) waiting: a block counts only against close combat.
+    let setup = standoff(
+        "agility = \"3D\"\nskills = { brawling = \"5D\", dodge = \"3D\" }\npolicy = { actions = \"wait_and_dodge\", move = \"hold\" }",
+    );
+    let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
+    state.fighters[0].declared = 2;
+    state.fighters[0].waiting = true;
+    let me = CombatantId(0);
+    let ask = |close| {
+        let request = Request::Interrupt { actor: CombatantId(1), target: Some(me), total: 20, difficulty: 10, close };
+        policy::ai_choice(&setup, &state, me, &request)
+    };
+    assert_eq!(ask(false), Choice::Interrupt(Some(Action::Defend { kind: DefKind::Dodge, full: false })));
+    assert_eq!(ask(true), Choice::Interrupt(Some(Action::Defend { kind: DefKind::Block(None), full: false })));
+}
+
+#[test]
+fn a_block_that_succeeds_below_its_value_does_not_cancel_a_hit() {
+    // rule: OD6-DEF-6, OD6-DEF-7
+    // Tam blocks (12), Rook's club rolls 10 against difficulty 7 (the block value 12 less the
+    // point-blank and other modifiers): a hit by 3. Under `below_active_value` the block also
+    // "succeeds" (10 < 12), which only decides the blade rules; the hit still lands.
+    let text = r#"
+[rules]
+ruleset = "opend6"
+max_rounds = 1
+order = ["Tam", "Rook"]
+[rules.options]
+initiative_method = "fixed_order"
+
+[[combatants]]
+name = "Tam"
+side = "A"
+strength = "3D"
+skills = { brawling = "4D", dodge = "2D" }
+position = 0
+policy = { actions = "dodge_and_attack" }
+
+[[combatants]]
+name = "Rook"
+side = "B"
+strength = "3D+2"
+skills = { melee_combat = "4D" }
+position = 1
+[[combatants.weapons]]
+name = "club"
+skill = "melee_combat"
+damage = "1D"
+strength_plus = true
+"#;
+    let faces = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 2, 2, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
+    for option in ["attack_missed", "below_active_value"] {
+        let sets = [("parry_success".to_owned(), option.to_owned())];
+        let setup = scenario::load("parry.toml", text, &sets).unwrap();
+        let mut fight =
+            Fight::<OpenD6, _, _, _>::new(&setup, fray_engine::Scripted::faces(faces), Ai, Record::default());
+        fight.run().unwrap();
+        let log = fight.into_parts().1.0;
+        let hit = log.iter().find_map(|e| match e {
+            fray_rules::opend6::Event::Attack { attacker, roll, difficulty, hit, .. }
+                if *attacker == CombatantId(1) =>
+            {
+                Some((roll.total, *difficulty, *hit))
+            }
+            _ => None,
+        });
+        assert_eq!(hit, Some((10, 7, true)), "{option}");
+        let tam_hurt =
+            log.iter().any(|e| matches!(e, fray_rules::opend6::Event::Wound { who, .. } if *who == CombatantId(0)));
+        assert!(tam_hurt, "{option}: {log:#?}");
+    }
+}
+
+#[test]
+fn a_free_partial_defence_against_close_combat_may_be_a_parry() {
+    // rule: OD6-DEF-10
+    // A fencer (melee 6D with a drawn sword, dodge 3D) attacked by fists before his first turn:
+    // the higher of dodge and parry is the parry.
+    let text = r#"
+[rules]
+ruleset = "opend6"
+max_rounds = 1
+order = ["Puncher", "Fencer"]
+[rules.options]
+initiative_method = "fixed_order"
+free_partial_defense = true
+
+[[combatants]]
+name = "Puncher"
+side = "A"
+skills = { brawling = "4D" }
+position = 0
+
+[[combatants]]
+name = "Fencer"
+side = "B"
+skills = { melee_combat = "6D", dodge = "3D" }
+position = 1
+[[combatants.weapons]]
+name = "sword"
+skill = "melee_combat"
+damage = "2D"
+strength_plus = true
+sharp = true
+"#;
+    let setup = scenario::load("fpd.toml", text, &[]).unwrap();
+    let dice = fray_engine::FromSource(fray_dice::seeded(1));
+    let mut fight = Fight::<OpenD6, _, _, _>::new(&setup, dice, Ai, Record::default());
+    fight.run().unwrap();
+    let log = fight.into_parts().1.0;
+    let first = log.iter().find_map(|e| match e {
+        fray_rules::opend6::Event::Defence { who, kind, .. } if *who == CombatantId(1) => Some(*kind),
+        _ => None,
+    });
+    assert_eq!(first, Some(DefKind::Block(Some(0))));
+}
+
+/// Runs `text` with the AI on `seed`; the log.
+fn ai_log(text: &str, seed: u64) -> Vec<fray_rules::opend6::Event> {
+    let setup = scenario::load("ai.toml", text, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let dice = fray_engine::FromSource(fray_dice::seeded(seed));
+    let mut fight = Fight::<OpenD6, _, _, _>::new(&setup, dice, Ai, Record::default());
+    fight.run().unwrap();
+    fight.into_parts().1.0
+}
+
+const RIFLE: &str =
+    "[[combatants.weapons]]\nname = \"rifle\"\nskill = \"firearms\"\ndamage = \"4D\"\nranges = [10, 30, 120]";
+
+fn shootout(rounds: u32, a: &str, a_weapon: &str) -> String {
+    format!(
+        "[rules]\nruleset = \"opend6\"\nmax_rounds = {rounds}\n[rules.options]\ninitiative_method = \"fixed_order\"\n\
+         [[combatants]]\nname = \"A\"\nside = \"A\"\nposition = 0\n{a}\n{a_weapon}\n\
+         [[combatants]]\nname = \"B\"\nside = \"B\"\nstrength = \"3D\"\nskills = {{ firearms = \"1D\" }}\n\
+         armor = {{ physical = \"6D\" }}\nposition = 60\npolicy = {{ actions = \"full_defense\" }}\n"
+    )
+}
+
+fn attacks_by_a(log: &[fray_rules::opend6::Event]) -> usize {
+    log.iter()
+        .filter(|e| matches!(e, fray_rules::opend6::Event::Attack { attacker, .. } if *attacker == CombatantId(0)))
+        .count()
+}
+
+#[test]
+fn the_ai_falls_back_to_what_it_can_do() {
+    // rule: OD6-DICE-7, OD6-ACT-8, OD6-GEAR-1
+    // Wounded with dodge 2D: −1D for two actions and −1D for the wound leave no dodge dice. The
+    // `dodge_and_attack` AI still attacks every round (it used to pass its whole turn).
+    let wounded = shootout(
+        3,
+        "agility = \"2D\"\nwound_level = \"wounded\"\nskills = { firearms = \"5D\" }\npolicy = { actions = \"dodge_and_attack\" }",
+        RIFLE,
+    );
+    for seed in 1..=5 {
+        assert_eq!(attacks_by_a(&ai_log(&wounded, seed)), 3, "seed {seed}");
+    }
+    // A burst rifle with 7 rounds (3 a burst): two bursts, then a reload, not a round of passes.
+    let burst = shootout(
+        8,
+        "skills = { firearms = \"2D\" }",
+        "[[combatants.weapons]]\nname = \"burst rifle\"\nskill = \"firearms\"\ndamage = \"5D\"\nranges = [10, 30, 120]\nburst = true\nammo_max = 7",
+    );
+    let log = ai_log(&burst, 7);
+    assert!(attacks_by_a(&log) >= 5, "{log:#?}");
+    // `actions = double` with a once-a-round rifle declares one action, not a useless −1D.
+    let double = shootout(3, "skills = { firearms = \"4D\" }\npolicy = { actions = \"double\" }", RIFLE);
+    let declared: Vec<u8> = ai_log(&double, 7)
+        .iter()
+        .filter_map(|e| match e {
+            fray_rules::opend6::Event::Declared { who, n } if *who == CombatantId(0) => Some(*n),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(declared, vec![1, 1, 1]);
+}
