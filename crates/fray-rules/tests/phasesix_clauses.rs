@@ -461,13 +461,13 @@ fn reactions_only_by_the_target_and_not_from_behind() {
     // Unarmed: no parry unless `unarmed_parry`; a parry removes no crits unless `crit_successes`.
     let bare = setup(&duel(SWORD, ""), &[]);
     let st = ready(&bare);
-    assert!(policy::illegal_reaction(&bare, &st, B, Mode::Melee, Reaction::Parry, 0).is_some());
+    assert!(policy::illegal_reaction(&bare, &st, B, A, Mode::Melee, Reaction::Parry, 0).is_some());
     let allowed = setup(&duel(SWORD, ""), &[("unarmed_parry", "true")]);
-    assert!(policy::illegal_reaction(&allowed, &st, B, Mode::Melee, Reaction::Parry, 0).is_none());
-    assert!(policy::illegal_reaction(&bare, &st, B, Mode::Single, Reaction::Dodge, 0).is_some());
-    assert!(policy::illegal_reaction(&bare, &st, B, Mode::Melee, Reaction::Hunker, 0).is_some());
+    assert!(policy::illegal_reaction(&allowed, &st, B, A, Mode::Melee, Reaction::Parry, 0).is_none());
+    assert!(policy::illegal_reaction(&bare, &st, B, A, Mode::Single, Reaction::Dodge, 0).is_some());
+    assert!(policy::illegal_reaction(&bare, &st, B, A, Mode::Melee, Reaction::Hunker, 0).is_some());
     let any = setup(&duel(SWORD, ""), &[("reaction_menu", "any")]);
-    assert!(policy::illegal_reaction(&any, &st, B, Mode::Melee, Reaction::Hunker, 0).is_none());
+    assert!(policy::illegal_reaction(&any, &st, B, A, Mode::Melee, Reaction::Hunker, 0).is_none());
     // Awareness from the scenario: B perceives nobody, so cannot react.
     let unaware = setup(&text, &[("awareness", "scenario")]);
     let entries = [
@@ -835,4 +835,157 @@ fn the_best_defence_stops_the_most() {
     // no shield (evasion 4 at 7+) dodges.
     assert_eq!(react(shield, 0, 2, Mode::Melee), Some(Reaction::ShieldParry));
     assert_eq!(react("quickness = 4\ndeftness = 4\n", 0, 2, Mode::Melee), Some(Reaction::Dodge));
+}
+
+#[test]
+fn a_shield_parries_only_beside_a_one_handed_weapon() {
+    // rule: P6-SHLD-1
+    let shield = "shield = { name = \"s\", protection = 2 }";
+    let one = setup(&duel("", &format!("{shield}{SWORD}")), &[]);
+    let two = setup(&duel("", &format!("{shield}{}", SWORD.replace("weapon_type", "hands = 2\nweapon_type"))), &[]);
+    for (s, legal) in [(&one, true), (&two, false)] {
+        let st = ready(s);
+        let why = policy::illegal_reaction(s, &st, B, A, Mode::Melee, Reaction::ShieldParry, 0);
+        assert_eq!(why.is_none(), legal, "{why:?}");
+    }
+}
+
+#[test]
+fn a_destiny_die_steals_only_from_an_actor_with_an_action_left() {
+    // rule: P6-RES-2, P6-RES-3
+    let s = setup(&duel(SWORD, &format!("destiny_dice = 1{SWORD}")), &[]);
+    let mut st = ready(&s);
+    st.actor = Some(A);
+    st.fighters[1].actions = 0;
+    st.fighters[0].actions = 0;
+    let parry_buying = |st: &State| policy::illegal_reaction(&s, st, B, A, Mode::Melee, Reaction::Parry, 2);
+    assert!(parry_buying(&st).is_some());
+    // The AI then does not react rather than ask for it.
+    let request =
+        fray_rules::phasesix::Request::React { attacker: A, mode: Mode::Melee, normals: 1, crits: 0, actions: 0 };
+    assert_eq!(policy::ai_choice(&s, &st, B, &request), Choice::React { reaction: None, buy: 0 });
+    st.fighters[0].actions = 1;
+    assert!(parry_buying(&st).is_none());
+    // A steal act targets an opponent, never an ally.
+    let ally = setup(&(duel("destiny_dice = 1", "") + C_FAR.replace("side = \"b\"", "side = \"a\"").as_str()), &[]);
+    let st = ready(&ally);
+    assert!(illegal(&ally, &st, A, &Act::Steal(CombatantId(2))).is_some());
+    assert!(illegal(&ally, &st, A, &Act::Steal(B)).is_none());
+}
+
+#[test]
+fn first_aid_on_the_dying_costs_the_stabilise_price() {
+    // rule: P6-ACT-6
+    let s = setup(&duel("", "dying = 1"), &[("act_cost.stabilise", "2")]);
+    let mut st = ready(&s);
+    st.fighters[0].actions = 1;
+    assert!(illegal(&s, &st, A, &Act::FirstAid(B)).is_some(), "two actions to stabilise");
+    st.fighters[0].actions = 2;
+    assert!(illegal(&s, &st, A, &Act::FirstAid(B)).is_none());
+}
+
+#[test]
+fn being_hit_takes_the_accurate_bonus_too() {
+    // rule: P6-SPECIAL-2, P6-AIM-2
+    let s = setup(&duel("", ""), &[]);
+    let mut st = ready(&s);
+    st.fighters[0].accurate = 2;
+    assert!(st.fighters[0].holds_aim());
+    PhaseSix::apply(&s, &mut st, &Event::AimLost { who: A });
+    assert_eq!((st.fighters[0].aim, st.fighters[0].accurate), (0, 0));
+    assert!(!st.fighters[0].holds_aim());
+}
+
+#[test]
+fn hunkered_round_start_checks_of_the_body_are_harder() {
+    // rule: P6-COND-6, P6-COND-7
+    // Hunkered and Bleeding: the Endurance check at M 6; the Unconscious Willpower check stays at 5.
+    let text = duel("", "hunkered = true\nbleeding = 2\nunconscious = 1") + C_FAR;
+    let faces: Vec<u32> = [3, 2, 4].into_iter().chain([1; 40]).collect();
+    let (log, _, _) = run(&setup(&text, &[]), &faces, Script::new(3));
+    let m_of = |what: &str| {
+        log.iter().find_map(|e| match e {
+            Event::Check { who, what: w, m, .. } if *who == B && *w == what => Some(*m),
+            _ => None,
+        })
+    };
+    assert_eq!(m_of("endurance check"), Some(6));
+    assert_eq!(m_of("unconscious check"), Some(5));
+}
+
+#[test]
+fn a_combined_walk_breaks_the_recoil_chain_under_the_option() {
+    // rule: P6-RCL-3
+    // A second shot in a chain is at M + 2 (recoil 2, no compensation); with a walk combined and
+    // `combined_walk_breaks_recoil` it starts a new chain.
+    let s = setup(&duel(RIFLE, "position = 30"), &[]);
+    let broken = setup(&duel(RIFLE, "position = 30"), &[("combined_walk_breaks_recoil", "true")]);
+    let mut st = ready(&s);
+    st.fighters[0].chain = 1;
+    let shot = |walk| Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Single,
+        special: Special::None,
+        walk,
+        from_behind: false,
+    };
+    let walk = Some(Pos::new(1.0, 0.0));
+    let (_, m_chain, _) = attack_numbers(&s, &st, A, &shot(walk));
+    let (_, m_broken, _) = attack_numbers(&broken, &st, A, &shot(walk));
+    let (_, m_still, _) = attack_numbers(&s, &st, A, &shot(None));
+    assert_eq!(m_chain, m_still + 1, "the walk's own +1");
+    assert_eq!(m_broken, m_chain - 2, "no recoil step");
+}
+
+#[test]
+fn initiative_ties_that_keep_tying_never_overflow() {
+    // rule: P6-INIT-2
+    // Every die a 1: the tie draws tie again and again until the script runs out (an error),
+    // where the draws once overflowed a packed key.
+    let (_, _, result) = run(&setup(&duel("", ""), &[]), &[1; 60], Script::new(2));
+    assert!(matches!(result, Err(FightError::Dice { .. })), "{result:?}");
+}
+
+/// `fights` fights of `text` with the AI, from seed 1 on; their logs.
+fn ai_logs(text: &str, fights: u64) -> Vec<Vec<Event>> {
+    let s = setup(text, &[]);
+    (1..=fights)
+        .map(|seed| {
+            let dice = fray_engine::FromSource(fray_dice::seeded(seed));
+            let mut fight = Fight::<PhaseSix, _, _, _>::new(&s, dice, policy::Ai, Record::default());
+            fight.run().unwrap();
+            fight.into_parts().1.0
+        })
+        .collect()
+}
+
+#[test]
+fn the_ai_fires_single_shots_when_a_burst_has_too_few_rounds() {
+    // rule: P6-MODE-5
+    // Four rounds, bursts by policy: one burst (3), then single shots, not rounds of nothing.
+    let text = "[rules]\nruleset = \"phasesix\"\noptions = { round_cap = 5 }\n[[combatants]]\nname = \"S\"\nside = \"s\"\nquickness = 3\nshooting = 3\nposition = 0\npolicy = { fire = \"burst\", keep = \"none\" }\n[[combatants.weapons]]\nname = \"rifle\"\nclass = \"ranged\"\nmodes = [\"single\", \"burst\"]\ndamage_potential = 2\nrange_m = 100\nrecoil = true\ncapacity = 30\nammo = 4\n[[combatants]]\nname = \"T\"\nside = \"t\"\nmax_wounds = 40\nposition = 20\npolicy = { move = \"hold\" }\n";
+    for log in ai_logs(text, 5) {
+        let modes: Vec<Mode> = log
+            .iter()
+            .filter_map(|e| match e {
+                Event::AttackRoll { act: Act::Attack { mode, .. }, .. } => Some(*mode),
+                _ => None,
+            })
+            .collect();
+        assert!(modes.len() >= 2 && modes[0] == Mode::Burst && modes[1] == Mode::Single, "{modes:?}");
+    }
+}
+
+#[test]
+fn the_ai_does_not_throw_a_grenade_that_would_catch_itself() {
+    // rule: P6-THROW-4
+    let text = |d: u32| {
+        format!(
+            "[rules]\nruleset = \"phasesix\"\noptions = {{ round_cap = 1 }}\n[[combatants]]\nname = \"G\"\nside = \"g\"\nquickness = 3\nthrowing = 2\nposition = 0\nitems = [{{ name = \"grenade\", hits = 3, wounds_per_hit = 2, count = 1 }}]\npolicy = {{ throw = \"first\" }}\n[[combatants]]\nname = \"T\"\nside = \"t\"\nposition = {d}\npolicy = {{ move = \"hold\" }}\n"
+        )
+    };
+    let throws = |log: &Vec<Event>| log.iter().filter(|e| matches!(e, Event::Landed { .. })).count();
+    assert!(ai_logs(&text(1), 5).iter().all(|log| throws(log) == 0));
+    assert!(ai_logs(&text(8), 5).iter().all(|log| throws(log) == 1));
 }

@@ -168,7 +168,7 @@ impl PhaseSixScenario {
                 let mut out = vec![("no reaction".to_owned(), Choice::React { reaction: None, buy: 0 })];
                 for buy in 0..=2u8 {
                     for r in [Reaction::Dodge, Reaction::Parry, Reaction::ShieldParry, Reaction::Hunker] {
-                        if illegal_reaction(setup, state, who, *mode, r, buy).is_none()
+                        if illegal_reaction(setup, state, who, *attacker, *mode, r, buy).is_none()
                             && (buy == 0 || state.fighter(who).actions < 1)
                         {
                             let paid = ["", " (spend a bonus die)", " (spend a destiny die)"][buy as usize];

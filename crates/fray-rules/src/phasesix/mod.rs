@@ -259,6 +259,11 @@ impl Fighter {
             || (self.stabilised && !(options.stabilised_awake && self.boosts > 0))
     }
 
+    /// Holds an aim or accurate bonus that being hit would take away (P6-AIM-2, P6-SPECIAL-2).
+    pub fn holds_aim(&self) -> bool {
+        self.aim > 0 || self.accurate > 0
+    }
+
     /// Out of the fight (P6-TRACK-8).
     pub fn out(&self, options: &Options) -> bool {
         if options.out_when_dead { self.dead } else { self.helpless(options) }
@@ -489,7 +494,7 @@ pub enum Event {
         /// Wounds on the track after.
         track: i32,
     },
-    /// The aim bonus is lost (P6-AIM-2/3).
+    /// The aim and accurate bonuses are lost (P6-AIM-2/3, P6-SPECIAL-2).
     AimLost {
         /// Who.
         who: CombatantId,
@@ -709,7 +714,12 @@ impl Ruleset for PhaseSix {
                 x.boosts -= boosts_used;
                 x.wounds = *track;
             }
-            Event::AimLost { who } => state.fighters[who.index()].aim = 0,
+            Event::AimLost { who } => {
+                // Being hit loses the aim bonus and the accurate bonus (P6-AIM-2, P6-SPECIAL-2).
+                let x = &mut state.fighters[who.index()];
+                x.aim = 0;
+                x.accurate = 0;
+            }
             Event::ShieldBlock { who, up } => state.fighters[who.index()].block = up.then_some(round),
             Event::Braced { who, on } => state.fighters[who.index()].braced = *on,
             Event::Readied { who, reload } => {

@@ -94,7 +94,7 @@ pub fn illegal<'a>(setup: &'a Setup, state: &State, who: CombatantId, act: &Act)
     let s = &setup.combatants[who.index()];
     let x = state.fighter(who);
     let valid = |t: CombatantId| t.index() < setup.combatants.len();
-    let mut price = cost(setup, act);
+    let mut price = cost(setup, state, act);
     match act {
         Act::Reload => price = i32::from(main_weapon(setup, who).map_or(1, |w| w.reload_actions)),
         Act::Ready => price = i32::from(main_weapon(setup, who).map_or(1, |w| w.ready_actions)),
@@ -213,9 +213,8 @@ pub fn illegal<'a>(setup: &'a Setup, state: &State, who: CombatantId, act: &Act)
         Act::Throw { item, target } => (!valid(target) || x.items.get(item as usize).is_none_or(|&n| n == 0))
             .then_some(Why::Static("nothing to throw")),
         Act::SpendBonus => (x.bonus_dice == 0).then_some(Why::Static("no bonus dice left")),
-        Act::Steal(t) => {
-            (x.destiny_dice == 0 || !valid(t) || t == who).then_some(Why::Static("no destiny dice or no opponent"))
-        }
+        Act::Steal(t) => (x.destiny_dice == 0 || !valid(t) || setup.combatants[t.index()].side == s.side)
+            .then_some(Why::Static("no destiny dice or no opponent")),
         Act::End => None,
     }
 }
@@ -225,6 +224,7 @@ pub fn illegal_reaction(
     setup: &Setup,
     state: &State,
     who: CombatantId,
+    attacker: CombatantId,
     mode: Mode,
     r: Reaction,
     buy: u8,
@@ -232,6 +232,11 @@ pub fn illegal_reaction(
     let options = &setup.options;
     let s = &setup.combatants[who.index()];
     let x = state.fighter(who);
+    // A destiny die steals from the attacker: from the actor only while it has an action left
+    // (P6-RES-2/3).
+    if buy == 2 && state.actor == Some(attacker) && state.fighter(attacker).actions < 1 {
+        return Some("the attacker has no action left to steal");
+    }
     let actions = x.actions
         + match buy {
             1 if x.bonus_dice > 0 => 1,
@@ -249,7 +254,10 @@ pub fn illegal_reaction(
                 .then_some("a parry needs a melee attack and a ready melee weapon")
         }
         Reaction::ShieldParry => {
-            (s.shield_cover(options).is_none() || two_weapons(setup, who)).then_some("a shield parry needs a shield")
+            // A shield is used only beside a one-handed weapon (P6-SHLD-1).
+            let one_handed = main_weapon(setup, who).is_none_or(|w| w.hands == 1);
+            (s.shield_cover(options).is_none() || two_weapons(setup, who) || !one_handed)
+                .then_some("a shield parry needs a shield and at most a one-handed weapon")
         }
         Reaction::Hunker => (!options.reaction_any || x.hunkered).then_some("hunkering is not a reaction here"),
     }
@@ -307,22 +315,33 @@ pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<C
 pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
     match request {
         Request::Act { .. } => Choice::Act(act(setup, state, who)),
-        Request::React { mode, normals, crits, .. } => react(setup, state, who, *mode, *normals, *crits),
+        Request::React { attacker, mode, normals, crits, .. } => {
+            react(setup, state, who, *attacker, *mode, *normals, *crits)
+        }
     }
 }
 
-fn react(setup: &Setup, state: &State, who: CombatantId, mode: Mode, normals: u8, crits: u8) -> Choice {
+fn react(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    attacker: CombatantId,
+    mode: Mode,
+    normals: u8,
+    crits: u8,
+) -> Choice {
     let x = state.fighter(who);
+    let can_steal = state.actor != Some(attacker) || state.fighter(attacker).actions >= 1;
     let buy = if x.actions >= 1 || policy(setup, who, 6) != SPEND_TO_DEFEND {
         0
     } else if x.bonus_dice > 0 {
         1
-    } else if x.destiny_dice > 0 {
+    } else if x.destiny_dice > 0 && can_steal {
         2
     } else {
         0
     };
-    let legal = |r: Reaction| illegal_reaction(setup, state, who, mode, r, buy).is_none();
+    let legal = |r: Reaction| illegal_reaction(setup, state, who, attacker, mode, r, buy).is_none();
     let pick = match policy(setup, who, 2) {
         DEFEND_NEVER => None,
         DEFEND_DODGE => Some(Reaction::Dodge).filter(|r| legal(*r)),
@@ -402,7 +421,13 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     if policy(setup, who, 8) == THROW_FIRST && spare >= 1 {
         if let Some(item) = x.items.iter().position(|&n| n > 0) {
             let a = Act::Throw { item: item as u8, target };
-            if ok(a) && state.distance(who, target) <= 20.0 {
+            // Not when the blast on the target would catch the thrower or a friend (P6-THROW-4).
+            let at = state.fighter(target).pos;
+            let spares_friends = (0..setup.combatants.len()).all(|i| {
+                setup.combatants[i].side != s.side
+                    || state.fighters[i].pos.distance(at) > setup.options.throw_radius_m + 1e-9
+            });
+            if ok(a) && state.distance(who, target) <= 20.0 && spares_friends {
                 return a;
             }
         }
@@ -451,6 +476,24 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     }
     if spare >= 1 && ok(attack(None)) {
         return attack(None);
+    }
+    // Too few rounds left for a burst: a single shot if the weapon has one, else a reload.
+    let short = |i: usize| x.ammo[i].is_some_and(|a| a < if setup.options.burst_partial { 1 } else { 3 });
+    if mode == Mode::Burst && spare >= 1 && index.is_some_and(short) {
+        let single = Act::Attack {
+            target,
+            hand: Hand::Main,
+            mode: Mode::Single,
+            special: Special::None,
+            walk: None,
+            from_behind: false,
+        };
+        if w.modes & Mode::Single.bit() != 0 && ok(single) {
+            return single;
+        }
+        if ok(Act::Reload) {
+            return Act::Reload;
+        }
     }
     // Close in: a walk combined with the attack, else a run or a walk.
     if policy(setup, who, 7) == MOVE_CLOSE && spare >= 1 {

@@ -128,7 +128,8 @@ fn end_check<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 /// Initiative, once (P6-INIT-1..3).
 fn initiative<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>) -> Result<(), FightError> {
     let setup = fight.setup();
-    let mut scores: List<(CombatantId, i32, i32, i32, i32), 8> = List::new();
+    // Score, Quickness, Deftness, then the tie draws in order (compared one by one).
+    let mut scores: List<(CombatantId, i32, i32, i32, List<i32, 4>), 8> = List::new();
     for (i, s) in setup.combatants.iter().enumerate() {
         let who = CombatantId(i as u16);
         let n = if setup.options.initiative_sum { s.quickness.max(0) } else { 1 };
@@ -136,14 +137,14 @@ fn initiative<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D,
         let sum: i32 = totals.iter().map(|&t| i32::from(t)).sum();
         let score = if setup.options.initiative_sum { sum } else { sum + s.quickness };
         fight.emit(Event::Initiative { who, dice: totals, score });
-        scores.push((who, score, s.quickness, s.deftness, 0));
+        scores.push((who, score, s.quickness, s.deftness, List::new()));
     }
     // Ties after Quickness and Deftness: a logged draw or a reroll (P6-INIT-2).
     loop {
-        scores.sort_by(|a, b| (b.1, b.2, b.3, b.4).cmp(&(a.1, a.2, a.3, a.4)).then(a.0.cmp(&b.0)));
+        scores.sort_by(|a, b| (b.1, b.2, b.3, &b.4).cmp(&(a.1, a.2, a.3, &a.4)).then(a.0.cmp(&b.0)));
         let tied: List<usize, 8> = (0..scores.len())
             .filter(|&k| {
-                let key = |j: usize| (scores[j].1, scores[j].2, scores[j].3, scores[j].4);
+                let key = |j: usize| (scores[j].1, scores[j].2, scores[j].3, &scores[j].4);
                 (k > 0 && key(k - 1) == key(k)) || (k + 1 < scores.len() && key(k + 1) == key(k))
             })
             .collect();
@@ -158,7 +159,7 @@ fn initiative<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D,
                 fight.roll(1000, Reason::new(who, "initiative tie draw"))? as i32
             };
             fight.emit(Event::TieBreak { who, draw });
-            scores[k].4 = scores[k].4 * 10_000 + draw;
+            scores[k].4.push(draw);
         }
     }
     let order = scores.iter().map(|s| s.0).collect();
@@ -191,7 +192,9 @@ fn round_start<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D
                 continue;
             }
             let s = &fight.setup().combatants[who.index()];
-            let m = s.min_roll + x.condition(Cond::Poisoned);
+            // Hunkered: physis-attribute checks (Resistance, Endurance) at M + 1; the Willpower
+            // check of Unconscious is not one (P6-COND-6).
+            let m = s.min_roll + x.condition(Cond::Poisoned) + i32::from(x.hunkered && c != Cond::Unconscious);
             let (attr, what) = match c {
                 Cond::Dying => (s.resistance, "dying check"),
                 Cond::Unconscious => (s.willpower, "unconscious check"),
@@ -278,8 +281,8 @@ fn turn<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     Ok(())
 }
 
-/// The cost of an act (P6-ACT-5/6).
-pub(super) fn cost(setup: &super::Setup, act: &Act) -> i32 {
+/// The cost of an act (P6-ACT-5/6): first aid on a Dying patient costs `act_cost.stabilise`.
+pub(super) fn cost(setup: &super::Setup, state: &super::State, act: &Act) -> i32 {
     let c = |i: usize| i32::from(setup.options.act_cost[i]);
     match act {
         Act::Attack { special: Special::Massive(n), .. } => 1 + i32::from(*n),
@@ -287,6 +290,7 @@ pub(super) fn cost(setup: &super::Setup, act: &Act) -> i32 {
         Act::Walk(_) => c(0),
         Act::Run(_) => c(1),
         Act::Crawl(_) => c(2),
+        Act::FirstAid(p) if state.fighters.get(p.index()).is_some_and(|x| x.condition(Cond::Dying) > 0) => c(5),
         Act::FirstAid(_) => c(4),
         Act::Extinguish(_) => c(6),
         Act::LowerShield => c(7),
@@ -305,7 +309,7 @@ fn perform<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let s = &setup.combatants[who.index()];
-    let mut cost = cost(setup, &act);
+    let mut cost = cost(setup, fight.state(), &act);
     match act {
         Act::Reload => cost = i32::from(main_weapon(setup, who).map_or(1, |w| w.reload_actions)),
         Act::Ready => cost = i32::from(main_weapon(setup, who).map_or(1, |w| w.ready_actions)),
@@ -458,7 +462,10 @@ pub(super) fn numbers(setup: &super::Setup, state: &super::State, who: Combatant
     dice -= x.condition(Cond::Shocked);
     // Recoil (P6-RCL-1).
     let recoil_attack = w.recoil && matches!(mode, Mode::Single | Mode::Burst);
-    let chain = if recoil_attack { x.chain + 1 } else { 0 };
+    // A walk combined with the attack starts the chain afresh under `combined_walk_breaks_recoil`
+    // (P6-RCL-3).
+    let broken = walk.is_some() && options.walk_breaks_recoil;
+    let chain = if recoil_attack { if broken { 1 } else { x.chain + 1 } } else { 0 };
     let step = if recoil_attack { (2 - w.recoil_compensation).max(0) * (i32::from(chain) - 1).max(0) } else { 0 };
     let mut m = s.min_roll + step + x.condition(Cond::Burning) + x.condition(Cond::Poisoned);
     if walk.is_some() {
@@ -510,13 +517,12 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         fight.emit(Event::Moved { who, from, to });
     }
     let n = numbers(setup, fight.state(), who, &act);
-    let (w, _) = weapon_of(setup, who, hand);
-    // Ammunition: a burst may empty a weapon under `allow_partial`.
-    let ammo =
-        match (w.capacity, fight.state().fighter(who).ammo.get(setup.combatants[who.index()].main_hand.unwrap_or(0))) {
-            (Some(_), Some(Some(a))) if hand != Hand::Unarmed => n.ammo.min(*a),
-            _ => 0,
-        };
+    let (w, index) = weapon_of(setup, who, hand);
+    // Ammunition, from the weapon that fires: a burst may empty it under `allow_partial`.
+    let ammo = match (w.capacity, index.and_then(|i| fight.state().fighter(who).ammo.get(i))) {
+        (Some(_), Some(Some(a))) if hand != Hand::Unarmed => n.ammo.min(*a),
+        _ => 0,
+    };
     let helpless = fight.state().fighter(target).helpless(options);
     let totals = pool(fight, who, "hit", n.dice, None)?;
     let mut normals = 0u8;
@@ -621,7 +627,7 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     let (normals, crits) = cover(fight, target, normals, crits, shield_parry)?;
     let left = i32::from(normals) + crits.len() as i32;
     // Aim lost when hit (P6-AIM-2/3, `aim_lost_on = hit`).
-    if left > 0 && !options.aim_lost_on_wound && fight.state().fighter(target).aim > 0 {
+    if left > 0 && !options.aim_lost_on_wound && fight.state().fighter(target).holds_aim() {
         fight.emit(Event::AimLost { who: target });
     }
     match special {
@@ -664,7 +670,7 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
             wear_armour(fight, target, prevented);
             let wounds = wound(fight, target, Some(who), 0, normals_p, crits.clone(), w.wounds_per_hit)?;
             if wounds > 0 {
-                if options.aim_lost_on_wound && fight.state().fighter(target).aim > 0 {
+                if options.aim_lost_on_wound && fight.state().fighter(target).holds_aim() {
                     fight.emit(Event::AimLost { who: target });
                 }
                 let times = if options.condition_per_hit { i32::from(normals_p) + crits.len() as i32 } else { 1 };
@@ -707,7 +713,7 @@ fn react<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         unreachable!("checked by check_choice")
     };
     let Some(reaction) = reaction else { return Ok(None) };
-    if let Some(why) = super::policy::illegal_reaction(setup, fight.state(), target, mode, reaction, buy) {
+    if let Some(why) = super::policy::illegal_reaction(setup, fight.state(), target, attacker, mode, reaction, buy) {
         return Err(FightError::IllegalChoice { who: target, reason: why.to_string() });
     }
     match buy {
@@ -731,6 +737,7 @@ fn cover<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     let s = &setup.combatants[target.index()];
     let x = fight.state().fighter(target);
     let poisoned = x.condition(Cond::Poisoned);
+    let (x_hunkered, x_shocked) = (x.hunkered, x.condition(Cond::Shocked));
     let mut sources: List<i32, 4> = List::new();
     if let Some(c) = s.cover {
         sources.push(c);
@@ -750,13 +757,28 @@ fn cover<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         if normals == 0 && crits.is_empty() {
             break;
         }
-        let value = if options.cover_modifiers { value + poisoned } else { value };
-        let crit_totals = pool(fight, target, "cover", crits.len() as i32, Some(value))?;
-        let normal_totals = pool(fight, target, "cover", i32::from(normals), Some(value))?;
+        // Under `cover_roll_modifiers = defender_conditions` the defender's minimum roll (against
+        // the usual 5), Poisoned and Hunkered raise the threshold, and Shocked takes dice away:
+        // from the normal hits' cover dice first, those hits then standing (P6-COVER-5).
+        let (value, fewer) = if options.cover_modifiers {
+            (value + (s.min_roll - 5) + poisoned + i32::from(x_hunkered), x_shocked)
+        } else {
+            (value, 0)
+        };
+        let normal_dice = (i32::from(normals) - fewer).max(0);
+        let crit_dice = (crits.len() as i32 - (fewer - i32::from(normals)).max(0)).max(0);
+        let crit_totals = pool(fight, target, "cover", crit_dice, Some(value))?;
+        let normal_totals = pool(fight, target, "cover", normal_dice, Some(value))?;
         let crit_hits: List<bool, 8> = crit_totals.iter().map(|&t| i32::from(t) >= value).collect();
         let crit_removed = crit_hits.iter().filter(|&&h| h).count();
         if options.cover_roll_order {
-            let keep: List<u8, 8> = crits.iter().zip(&crit_hits).filter(|(_, h)| !**h).map(|(c, _)| *c).collect();
+            // Crits without a cover die (Shocked) stand.
+            let keep: List<u8, 8> = crits
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !crit_hits.get(*i).is_some_and(|h| *h))
+                .map(|(_, c)| *c)
+                .collect();
             crits = keep;
         } else {
             crits.sort_unstable_by(|a, b| b.cmp(a));
@@ -988,11 +1010,23 @@ fn throw<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         if !near || v.dead {
             continue;
         }
+        let sleeping = v.sleeping;
         let (normals, crits) = cover(fight, victim, it.hits.clamp(0, 60) as u8, List::new(), false)?;
+        // The blast's hits count as hits (P6-DMG-4): they take the aim away (P6-AIM-2/3,
+        // P6-SPECIAL-2) and wake a sleeper (P6-SPECIAL-12) as any attack's do.
+        if normals > 0 && !options.aim_lost_on_wound && fight.state().fighter(victim).holds_aim() {
+            fight.emit(Event::AimLost { who: victim });
+        }
         let (normals, _) = protect(fight, victim, normals, it.piercing);
         let wounds = wound(fight, victim, Some(who), 0, normals, crits, it.wounds_per_hit)?;
         if wounds > 0 {
+            if options.aim_lost_on_wound && fight.state().fighter(victim).holds_aim() {
+                fight.emit(Event::AimLost { who: victim });
+            }
             add_conditions(fight, victim, &it.conditions, 1);
+        }
+        if sleeping && !options.sleeper_failed_coup_only && !fight.state().fighter(victim).dead {
+            fight.emit(Event::Woke { who: victim });
         }
     }
     end_check(fight, ended, fight.state().round);
