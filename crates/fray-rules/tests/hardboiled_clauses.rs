@@ -204,6 +204,14 @@ fn undeclared_actions_resolve_or_may_fail() {
     let ask = script(&[(2, Choice::Intent(None)), (2, attack_b(true, None)), (2, Choice::Yes(false))]);
     let (log, _, _) = run(&setup(&text, &[("undeclared_action", "gm_prompt")]), &faces, ask);
     assert!(log.iter().any(|e| matches!(e, Event::Failed { who: CombatantId(2), why, .. } if why.contains("GM"))));
+    // An action other than the declared one is undeclared too: C declares a power on B, then
+    // punches B (B acted on already): it fails like an undeclared one.
+    let switch =
+        || script(&[(2, Choice::Intent(Some(Act::Power(B)))), (2, attack_b(true, None)), (2, Choice::Act(Act::End))]);
+    let (log, _, _) = run(&setup(&text, &[("undeclared_action", "fail_if_target_acted_on")]), &faces, switch());
+    assert!(log.iter().any(|e| matches!(e, Event::Failed { who: CombatantId(2), .. })), "{log:#?}");
+    let (log, _, _) = run(&setup(&text, &[]), &faces, switch());
+    assert!(log.iter().any(|e| matches!(e, Event::Contest { who: CombatantId(2), declared: false, .. })));
 }
 
 #[test]
@@ -278,7 +286,7 @@ fn a_move_and_an_action_or_only_one() {
 
 #[test]
 fn other_activities_deal_no_damage_unless_margin() {
-    // rule: USR-ACT-4, USR-ACT-5, USR-CRIT-6
+    // rule: USR-ACT-4, USR-ACT-5, USR-CRIT-6, USR-CRIT-7, USR-DICE-5
     let s = setup(&duel("", ""), &[]);
     let shove = Choice::Act(Act::Other { activity: Activity::Shove, target: Some(B), difficulty: 0 });
     let (log, state, _) = run(&s, &[9, 1, 9, 2, 1, 1, 1], script(&[(0, shove), (1, Choice::Act(Act::End))]));
@@ -295,6 +303,19 @@ fn other_activities_deal_no_damage_unless_margin() {
     let task = Choice::Act(Act::Other { activity: Activity::Task, target: None, difficulty: 7 });
     let (log, _, _) = run(&s, &[9, 1, 7, 1, 1, 1], script(&[(0, task), (1, Choice::Act(Act::End))]));
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, difficulty: Some(7), success: true, .. })));
+    // Its difficulty is on the 2–14 scale.
+    let request = fray_rules::hardboiled::Request::Act { can_move: true, attacks_left: 1, can_act: true };
+    let st = start(&s);
+    for (d, legal) in [(1, false), (2, true), (14, true), (15, false)] {
+        let act = Act::Other { activity: Activity::Task, target: None, difficulty: d };
+        assert_eq!(fray_rules::hardboiled::policy::illegal(&s, &st, A, &request, &act).is_none(), legal, "{d}");
+    }
+    // A fumbled unopposed task (natural 1, confirmed by a 1) has the fumble's effect too.
+    let (log, _, _) = run(&s, &[9, 1, 1, 1, 1, 1, 1], script(&[(0, task), (1, Choice::Act(Act::End))]));
+    assert!(log.iter().any(|e| matches!(e, Event::Fumbled { who: A, .. })), "{log:#?}");
+    // The confirming die is logged after the roll it confirms (USR-DICE-5).
+    let at = |f: &dyn Fn(&Event) -> bool| log.iter().position(f).unwrap();
+    assert!(at(&|e| matches!(e, Event::Contest { who: A, .. })) < at(&|e| matches!(e, Event::Confirm { .. })));
 }
 
 // --- ATK, RNG, CRIT, FUM ------------------------------------------------------------------
@@ -816,4 +837,88 @@ fn location_crit_hp_and_brawl_reference_numbers() {
     };
     assert_eq!((at_least(7).as_str(), at_least(9).as_str()), ("3/16", "3/40"));
     let _ = Outcome::Mutual;
+}
+
+#[test]
+fn a_power_deals_its_margin_through_armour_not_as_a_punch() {
+    // rule: USR-DICE-7, USR-DMG-2
+    // A mystic's Ego contest: its hits lose HP as recorded, never halved as brawling.
+    let text = "[rules]\nruleset = \"hardboiled\"\nmax_turns = 3\n[[combatants]]\nname = \"Mystic\"\nside = \"a\"\naction = 6\nwits = 8\nego = 10\nhp_max = 40\nposition = 0\n[[combatants]]\nname = \"Mook\"\nside = \"b\"\naction = 8\nwits = 10\nego = 6\nhp_max = 60\nposition = 1\npolicy = { move = \"hold\" }\n";
+    let s = setup(text, &[]);
+    let mut hits = 0;
+    for seed in 1..=30 {
+        let mut powers = Script::new(2);
+        for _ in 0..3 {
+            powers.push(0, Choice::Intent(Some(Act::Power(B))));
+            powers.push(0, Choice::Act(Act::Power(B)));
+        }
+        let dice = fray_engine::FromSource(fray_dice::seeded(seed));
+        let mut fight = Fight::<HardBoiled, _, _, _>::new(&s, dice, powers, Record::default());
+        fight.run().unwrap();
+        for e in &fight.into_parts().1.0 {
+            if let Event::Hit { by, recorded, hp_loss, .. } = e
+                && *by == A
+            {
+                assert_eq!(hp_loss, recorded, "seed {seed}");
+                hits += 1;
+            }
+        }
+    }
+    assert!(hits > 5, "{hits} power hits");
+}
+
+#[test]
+fn simultaneous_combatants_both_act_before_the_fight_can_end() {
+    // rule: USR-INIT-4, USR-ROUND-6
+    // Tied at 5 under `simultaneous`: A knocks B out (margin 8, 8 of 10 HP in the turn), and B
+    // still strikes back in the same step, knocking A out the same way: mutual, not A's win.
+    let text = "[rules]\nruleset = \"hardboiled\"\nmax_turns = 3\n[rules.options]\ninitiative_tie = \"simultaneous\"\n[[combatants]]\nname = \"A\"\nside = \"a\"\naction = 10\nwits = 8\nego = 6\nhp_max = 10\nposition = 0\n[[combatants]]\nname = \"B\"\nside = \"b\"\naction = 10\nwits = 8\nego = 6\nhp_max = 10\nposition = 1\n";
+    let s = setup(text, &[]);
+    let (log, _, result) = run(&s, &[5, 5, 9, 1, 3, 9, 1, 3], Script::new(2));
+    let contests: Vec<CombatantId> =
+        log.iter().filter_map(|e| if let Event::Contest { who, .. } = e { Some(*who) } else { None }).collect();
+    assert_eq!(contests, vec![A, B], "{log:#?}");
+    let ended_at = log.iter().position(|e| matches!(e, Event::Ended { .. })).unwrap();
+    let b_acted_at = log.iter().rposition(|e| matches!(e, Event::Contest { who, .. } if *who == B)).unwrap();
+    assert!(ended_at > b_acted_at);
+    assert_eq!(result.unwrap().outcome, Outcome::Mutual);
+}
+
+#[test]
+fn a_fumble_is_logged_by_its_option_name() {
+    // rule: USR-FUM-4
+    for name in ["lose_next_action", "drop_weapon", "none", "gm_table"] {
+        let s = setup(&duel("", ""), &[("fumble_effect", name)]);
+        assert_eq!(s.options.fumble_effect.name(), name);
+        let scenario = fray_rules::hardboiled::HardBoiledScenario(s.clone());
+        let line = scenario.line(&Event::Fumbled { who: A, effect: s.options.fumble_effect });
+        assert_eq!(line.text.as_deref(), Some(format!("A fumbles: {name}").as_str()));
+    }
+}
+
+#[test]
+fn the_ai_closes_from_extreme_range_and_picks_up_a_dropped_gun() {
+    // rule: USR-RNG-2, USR-RNG-7, USR-FUM-4
+    // Two .45s (Shooting +2) 35 m apart: the Extreme band, difficulty 14. A closing gunman moves into range
+    // before he shoots, so such fights end (they were stalemates at the cap).
+    let text = "[rules]\nruleset = \"hardboiled\"\nmax_turns = 20\n[[combatants]]\nname = \"Lou\"\nside = \"a\"\naction = 10\nwits = 8\nego = 6\nhp_max = 15\nspecialisms = [{ name = \"Shooting\", attribute = \"action\", tags = [\"shooting\"] }]\nweapon = \"automatic_45\"\nposition = 0\n[[combatants]]\nname = \"Vito\"\nside = \"b\"\naction = 10\nwits = 8\nego = 6\nhp_max = 15\nspecialisms = [{ name = \"Shooting\", attribute = \"action\", tags = [\"shooting\"] }]\nweapon = \"automatic_45\"\nposition = 35\n";
+    let s = setup(text, &[]);
+    let st = start(&s);
+    let request = fray_rules::hardboiled::Request::Act { can_move: true, attacks_left: 1, can_act: true };
+    let Choice::Act(first) = fray_rules::hardboiled::policy::ai_choice(&s, &st, A, &request) else { unreachable!() };
+    assert!(matches!(first, Act::Move(_)), "{first:?}");
+    let stalemates = (1..=20)
+        .filter(|&seed| {
+            let dice = fray_engine::FromSource(fray_dice::seeded(seed));
+            let mut fight =
+                Fight::<HardBoiled, _, _, _>::new(&s, dice, fray_rules::hardboiled::policy::Ai, Record::default());
+            fight.run().unwrap().outcome == Outcome::Stalemate
+        })
+        .count();
+    assert!(stalemates <= 2, "{stalemates} of 20");
+    // A gunman whose .45 lies on the floor picks it up rather than walk over to punch.
+    let mut dropped = st.clone();
+    dropped.fighters[0].dropped = true;
+    let Choice::Act(act) = fray_rules::hardboiled::policy::ai_choice(&s, &dropped, A, &request) else { unreachable!() };
+    assert_eq!(act, Act::PickUp);
 }

@@ -335,8 +335,8 @@ impl HardBoiledScenario {
                 )
             }
             Event::Fumbled { who, effect } => (
-                Some(format!("{} fumbles: {}", n(who), format!("{effect:?}").to_lowercase())),
-                json!({"event": "fumbled", "who": n(who), "effect": format!("{effect:?}").to_lowercase()}),
+                Some(format!("{} fumbles: {}", n(who), effect.name())),
+                json!({"event": "fumbled", "who": n(who), "effect": effect.name()}),
             ),
             Event::PickedUp { who } => {
                 (Some(format!("{} picks up the weapon", n(who))), json!({"event": "picked_up", "who": n(who)}))

@@ -88,6 +88,18 @@ pub enum FumbleEffect {
     GmTable,
 }
 
+impl FumbleEffect {
+    /// The option value that names it (`fumble_effect = …`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FumbleEffect::LoseNextAction => "lose_next_action",
+            FumbleEffect::DropWeapon => "drop_weapon",
+            FumbleEffect::None => "none",
+            FumbleEffect::GmTable => "gm_table",
+        }
+    }
+}
+
 /// Armour in melee (USR-ARM-2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArmourMode {

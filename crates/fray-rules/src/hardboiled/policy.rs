@@ -145,7 +145,7 @@ pub fn illegal(setup: &Setup, state: &State, who: CombatantId, request: &Request
                     out_of_reach(setup, state, who, t, unarmed())
                 }
                 Some(_) => None,
-                None => (!(1..=30).contains(&difficulty)).then(|| "an unopposed difficulty runs from 1 to 30".into()),
+                None => (!(2..=14).contains(&difficulty)).then(|| "an unopposed difficulty runs from 2 to 14".into()),
             }
         }
         Act::PickUp => (!can_act || !x.dropped).then(|| "nothing to pick up, or no action left".into()),
@@ -290,16 +290,26 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     let Request::Act { can_move, attacks_left, can_act } = *request else { return Act::End };
     let x = state.fighter(who);
     let fists = fists(setup, state, who);
-    if x.dropped && can_act && !fists && policy(setup, who, 1) != ATTACK_BRAWL && attacks_left == 0 {
+    // A dropped weapon is picked up first (unless the policy is to brawl) (USR-FUM-4).
+    if x.dropped && can_act && !fists && policy(setup, who, 1) != ATTACK_BRAWL {
         return Act::PickUp;
     }
     let Some(target) = choose_target(setup, state, who) else { return Act::End };
     let w = weapon(setup, state, who, fists);
-    if attacks_left > 0 && in_reach(setup, state, who, target, w) {
+    let staying = policy(setup, who, 3) == COVER_STAY && x.in_cover;
+    // From the Extreme band (difficulty 14) a closing gunman first moves into range: a moving
+    // shot at Long (10 + the moving penalty) is the better one (USR-RNG-2/3/7).
+    let extreme = w.ranged
+        && attack::band(&setup.options, state.distance(who, target), w.range_m).is_some_and(|(band, _)| band == 4);
+    let close_first = extreme && can_move && !staying && policy(setup, who, 5) == MOVE_CLOSE;
+    if attacks_left > 0 && in_reach(setup, state, who, target, w) && !close_first {
         return Act::Attack { target, fists, called: called(setup, state, who, target, w.ranged), off_balance: false };
     }
-    let staying = policy(setup, who, 3) == COVER_STAY && x.in_cover;
-    if can_move && !staying && policy(setup, who, 5) == MOVE_CLOSE && !in_reach(setup, state, who, target, w) {
+    if can_move
+        && !staying
+        && policy(setup, who, 5) == MOVE_CLOSE
+        && (close_first || !in_reach(setup, state, who, target, w))
+    {
         let to = toward(setup, state, who, target, w);
         if to.distance(x.pos) > 1e-9 {
             return Act::Move(to);

@@ -27,7 +27,7 @@ pub(super) fn run<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             fight.emit(Event::HpSet { who, faces, max });
         }
     }
-    let mut ended = None;
+    let mut ended = Ending::default();
     if let Some(result) = end_check(fight, &mut ended, 0) {
         return Ok(result);
     }
@@ -40,14 +40,21 @@ pub(super) fn run<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             // Tied combatants under `simultaneous` all act, whatever befalls them in the step.
             let members: List<CombatantId, 4> =
                 order.iter().filter(|o| o.1 == step && fight.state().fighter(o.0).able(turn)).map(|o| o.0).collect();
+            // The end check waits until every member of a simultaneous step has acted.
+            let hold = simultaneous(fight) && members.len() > 1;
+            ended.hold = hold;
             for who in members {
                 if !simultaneous(fight) && !fight.state().fighter(who).able(turn) {
                     continue;
                 }
                 act_turn(fight, &mut ended, who)?;
-                if let Some(result) = ended {
+                if let Some(result) = ended.result {
                     return Ok(result);
                 }
+            }
+            ended.hold = false;
+            if hold && let Some(result) = end_check(fight, &mut ended, turn) {
+                return Ok(result);
             }
         }
         if let Some(result) = end_check(fight, &mut ended, turn) {
@@ -57,6 +64,14 @@ pub(super) fn run<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let result = FightResult { outcome: Outcome::Stalemate, length: setup.max_turns };
     fight.emit(Event::Ended { result });
     Ok(result)
+}
+
+/// How the fight stands: its result once ended, and whether the end check is held back until a
+/// simultaneous step is over (USR-INIT-4: tied combatants all act, whatever befalls them).
+#[derive(Default)]
+struct Ending {
+    result: Option<FightResult>,
+    hold: bool,
 }
 
 /// One face of a die with `sides` sides.
@@ -73,11 +88,11 @@ fn die<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
 /// `down_only`, also when nobody left can act (a stalemate).
 fn end_check<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
-    ended: &mut Option<FightResult>,
+    ended: &mut Ending,
     turn: u32,
 ) -> Option<FightResult> {
-    if ended.is_some() {
-        return *ended;
+    if ended.result.is_some() || ended.hold {
+        return ended.result;
     }
     let setup = fight.setup();
     let state = fight.state();
@@ -91,7 +106,7 @@ fn end_check<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     };
     let result = FightResult { outcome, length: turn };
     fight.emit(Event::Ended { result });
-    *ended = Some(result);
+    ended.result = Some(result);
     Some(result)
 }
 
@@ -232,7 +247,7 @@ fn reach_bonus<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(fight: F<'_, '_,
 /// One combatant's step: its Move and its Attack or Other activity (USR-ACT-2/3).
 fn act_turn<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
-    ended: &mut Option<FightResult>,
+    ended: &mut Ending,
     who: CombatantId,
 ) -> Result<(), FightError> {
     let options = &fight.setup().options;
@@ -252,7 +267,7 @@ fn act_turn<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             return Err(FightError::IllegalChoice { who, reason });
         }
         perform(fight, ended, who, act)?;
-        if ended.is_some() || !fight.state().fighter(who).able(fight.state().turn) && !simultaneous(fight) {
+        if ended.result.is_some() || !fight.state().fighter(who).able(fight.state().turn) && !simultaneous(fight) {
             return Ok(());
         }
     }
@@ -274,9 +289,11 @@ fn declared<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let options = &setup.options;
     let state = fight.state();
     let turn = state.turn;
-    let Some(intent) = state.fighter(who).declared else {
-        // Undeclared (USR-ROUND-3).
-        return Ok(match options.undeclared {
+    // An action other than the one declared is undeclared (USR-ROUND-3), with the option's
+    // sanction; a power is not a declared physical attack, nor the other way round.
+    let undeclared = |fight: F<'_, '_, D, P, S>| -> Result<Result<bool, &'static str>, FightError> {
+        let state = fight.state();
+        Ok(match fight.setup().options.undeclared {
             Undeclared::Resolve => Ok(false),
             Undeclared::FailIfTargetActedOn => match act.target() {
                 Some(t) if state.fighter(t).acted_on => Err("undeclared, and its target was acted on this turn"),
@@ -289,17 +306,19 @@ fn declared<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
                     Err("undeclared: the GM rules it a failure")
                 }
             }
-        });
+        })
     };
-    if intent.kind() != act.kind() {
-        return Ok(Ok(false));
+    let Some(intent) = state.fighter(who).declared else { return undeclared(fight) };
+    let power = |a: &Act| matches!(a, Act::Power(_));
+    if intent.kind() != act.kind() || power(&intent) != power(act) {
+        return undeclared(fight);
     }
     match (intent.target(), act.target()) {
         (Some(planned), Some(now)) if planned != now => {
             let gone = state.fighter(planned).out(options, turn)
                 || super::policy::illegal_target(setup, state, who, &intent).is_some();
             if !gone {
-                return Ok(Ok(false));
+                return undeclared(fight);
             }
             // The declared target is gone (USR-ROUND-4).
             Ok(if options.retarget_lost { Err("its declared target is gone: the action is lost") } else { Ok(true) })
@@ -311,7 +330,7 @@ fn declared<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
 /// Performs one action.
 fn perform<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
-    ended: &mut Option<FightResult>,
+    ended: &mut Ending,
     who: CombatantId,
     act: Act,
 ) -> Result<(), FightError> {
@@ -346,17 +365,20 @@ fn perform<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
 }
 
 /// A confirm d10 on an opportunity (USR-CRIT-2, USR-FUM-2).
+/// Rolls the confirming d10; its event waits in `pending` to be logged after the roll it
+/// confirms (USR-DICE-5: the log reads in the order of the rules).
 fn confirm<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
     kind: Opportunity,
+    pending: &mut Option<Event>,
 ) -> Result<bool, FightError> {
     let face = die(fight, who, 10, "confirm")?;
     let confirmed = match kind {
         Opportunity::Critical => face == 10,
         Opportunity::Fumble => face == 1,
     };
-    fight.emit(Event::Confirm { who, kind, face, confirmed });
+    *pending = Some(Event::Confirm { who, kind, face, confirmed });
     Ok(confirmed)
 }
 
@@ -369,7 +391,7 @@ fn fumble<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(fight: F<'_, '_, D, P
 /// An attack or a power: a melee (or Ego) contest, or a ranged roll against a difficulty.
 fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
-    ended: &mut Option<FightResult>,
+    ended: &mut Ending,
     who: CombatantId,
     act: Act,
     declared: bool,
@@ -384,8 +406,13 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     };
     let sheet = &setup.combatants[who.index()];
     let x = fight.state().fighter(who);
-    let weapon: &Weapon =
-        if matches!(act, Act::Power(_)) { unarmed } else { attack::weapon_of(sheet, x, fists, unarmed) };
+    // A power's margin is damage through the normal location and armour steps, not a blow of
+    // the fists (no brawling halving, USR-DICE-7).
+    let weapon: &Weapon = if matches!(act, Act::Power(_)) {
+        super::policy::activity_weapon()
+    } else {
+        attack::weapon_of(sheet, x, fists, unarmed)
+    };
     let multi = options.multi_attack_penalty * i32::from(x.attacks);
     let moved = x.moved;
     if weapon.ranged {
@@ -400,13 +427,14 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
         let mut hit = if options.greater_than { total > difficulty } else { total >= difficulty };
         let mut margin = total - difficulty;
         let (mut critical, mut fumbled) = (false, false);
-        if options.ranged_crits && natural == sides && confirm(fight, who, Opportunity::Critical)? {
+        let mut pending = None;
+        if options.ranged_crits && natural == sides && confirm(fight, who, Opportunity::Critical, &mut pending)? {
             critical = true;
             if options.crit_forces_hit && !hit {
                 hit = true;
                 margin = 0;
             }
-        } else if options.ranged_crits && natural == 1 && confirm(fight, who, Opportunity::Fumble)? {
+        } else if options.ranged_crits && natural == 1 && confirm(fight, who, Opportunity::Fumble, &mut pending)? {
             fumbled = true;
             if options.fumble_forces_miss {
                 hit = false;
@@ -424,6 +452,9 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             critical,
             declared,
         });
+        if let Some(confirm) = pending.take() {
+            fight.emit(confirm);
+        }
         if fumbled {
             fumble(fight, who);
         }
@@ -448,7 +479,11 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let def_weapon = attack::weapon_of(target_sheet, t, false, unarmed);
     let melee_bonus = |w: &Weapon| if w.ranged || matches!(act, Act::Power(_)) { 0 } else { w.bonus };
     let a_mod = sheet.specialism_bonus(attr, attack::attacker_tags(&act, weapon)) + melee_bonus(weapon) - multi;
-    let armour = if matches!(act, Act::Attack { .. }) { attack::defence_armour(options, target_sheet) } else { 0 };
+    let armour = if matches!(act, Act::Attack { .. } | Act::Power(_)) {
+        attack::defence_armour(options, target_sheet)
+    } else {
+        0
+    };
     let d_mod = target_sheet.specialism_bonus(attr, attack::defender_tags(&act, weapon))
         + melee_bonus(def_weapon)
         + armour
@@ -468,13 +503,14 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let against = Roll { die: d_sides, natural: dn, total: i32::from(dn) + d_mod };
     let mut margin = roll.total - against.total;
     let (mut critical, mut fumbled) = (false, false);
-    if an == a_sides && dn == 1 && confirm(fight, who, Opportunity::Critical)? {
+    let mut pending = None;
+    if an == a_sides && dn == 1 && confirm(fight, who, Opportunity::Critical, &mut pending)? {
         critical = true;
         margin += armour;
         if options.crit_forces_hit && margin <= 0 {
             margin = 1;
         }
-    } else if an == 1 && dn == d_sides && confirm(fight, who, Opportunity::Fumble)? {
+    } else if an == 1 && dn == d_sides && confirm(fight, who, Opportunity::Fumble, &mut pending)? {
         fumbled = true;
     }
     let mut hit = margin > 0;
@@ -492,6 +528,9 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
         critical,
         declared,
     });
+    if let Some(confirm) = pending.take() {
+        fight.emit(confirm);
+    }
     if fumbled {
         fumble(fight, who);
     }
@@ -521,7 +560,7 @@ fn damage_roll<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
 /// An Other activity (USR-ACT-4/5): a contest with an opponent, or an unopposed roll.
 fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
-    ended: &mut Option<FightResult>,
+    ended: &mut Ending,
     who: CombatantId,
     act: Act,
     declared: bool,
@@ -540,18 +579,20 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
         let mut success = total >= difficulty;
         let mut margin = total - difficulty;
         let mut critical = false;
-        if options.ranged_crits && natural == sides && confirm(fight, who, Opportunity::Critical)? {
+        let mut fumbled = false;
+        let mut pending = None;
+        if options.ranged_crits && natural == sides && confirm(fight, who, Opportunity::Critical, &mut pending)? {
             critical = true;
             if options.crit_forces_hit && !success {
                 success = true;
                 margin = 0;
             }
-        } else if options.ranged_crits
-            && natural == 1
-            && confirm(fight, who, Opportunity::Fumble)?
-            && options.fumble_forces_miss
-        {
-            success = false;
+        } else if options.ranged_crits && natural == 1 && confirm(fight, who, Opportunity::Fumble, &mut pending)? {
+            // A confirmed fumble has its effect, as on any roll (USR-CRIT-7, USR-FUM-4).
+            fumbled = true;
+            if options.fumble_forces_miss {
+                success = false;
+            }
         }
         let roll = Roll { die: sides, natural, total };
         fight.emit(Event::Contest {
@@ -565,6 +606,12 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             critical,
             declared,
         });
+        if let Some(confirm) = pending.take() {
+            fight.emit(confirm);
+        }
+        if fumbled {
+            fumble(fight, who);
+        }
         return Ok(());
     };
     let target_sheet = &setup.combatants[target.index()];
@@ -584,13 +631,14 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let against = Roll { die: d_sides, natural: dn, total: i32::from(dn) + d_mod };
     let mut margin = roll.total - against.total;
     let (mut fumbled, mut critical) = (false, false);
-    if an == sides && dn == 1 && confirm(fight, who, Opportunity::Critical)? {
+    let mut pending = None;
+    if an == sides && dn == 1 && confirm(fight, who, Opportunity::Critical, &mut pending)? {
         // A critical success (USR-CRIT-6).
         critical = true;
         if options.crit_forces_hit && margin <= 0 {
             margin = 1;
         }
-    } else if an == 1 && dn == d_sides && confirm(fight, who, Opportunity::Fumble)? {
+    } else if an == 1 && dn == d_sides && confirm(fight, who, Opportunity::Fumble, &mut pending)? {
         fumbled = true;
     }
     let success = margin > 0 && !(fumbled && options.fumble_forces_miss);
@@ -605,6 +653,9 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
         critical,
         declared,
     });
+    if let Some(confirm) = pending.take() {
+        fight.emit(confirm);
+    }
     if fumbled {
         fumble(fight, who);
     }
@@ -621,7 +672,7 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
 #[allow(clippy::too_many_arguments, reason = "the hit's whole description")]
 fn hit_target<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
-    ended: &mut Option<FightResult>,
+    ended: &mut Ending,
     by: CombatantId,
     target: CombatantId,
     base: i32,
