@@ -989,3 +989,69 @@ fn the_ai_does_not_throw_a_grenade_that_would_catch_itself() {
     assert!(ai_logs(&text(1), 5).iter().all(|log| throws(log) == 0));
     assert!(ai_logs(&text(8), 5).iter().all(|log| throws(log) == 1));
 }
+
+#[test]
+fn bonus_dice_destiny_dice_and_rerolls_boost_a_seen_roll() {
+    // rule: P6-RES-4, P6-RES-5
+    // A fencer (4 hit dice at 5+) with one of a resource and `spend = to_hit` rolls 1 2 3 4:
+    // no success, so the AI spends it.
+    let fencer = |resource: &str| {
+        setup(
+            &format!(
+                "[rules]\nruleset = \"phasesix\"\n[rules.options]\nround_cap = 1\n[[combatants]]\nname = \"Fencer\"\nside = \"a\"\nhand_to_hand = 3\nposition = 0\n{resource}\npolicy = {{ spend = \"to_hit\" }}\n[[combatants.weapons]]\nname = \"rapier\"\nclass = \"melee\"\ndamage_potential = 1\n[[combatants]]\nname = \"Target\"\nside = \"b\"\nposition = 1\npolicy = {{ move = \"hold\", defend = \"never\" }}\nmax_wounds = 20\n"
+            ),
+            &[],
+        )
+    };
+    let swing = || {
+        script(&[
+            (
+                0,
+                Choice::Act(Act::Attack {
+                    target: B,
+                    hand: Hand::Main,
+                    mode: Mode::Melee,
+                    special: Special::None,
+                    walk: None,
+                    from_behind: false,
+                }),
+            ),
+            (0, Choice::Act(Act::End)),
+        ])
+    };
+    let roll = |log: &[Event]| {
+        log.iter().find_map(|e| match e {
+            Event::AttackRoll { totals, normals, .. } => Some((totals.to_vec(), *normals)),
+            _ => None,
+        })
+    };
+    let boosts = |log: &[Event]| {
+        log.iter()
+            .filter_map(|e| if let Event::RollBoosted { boost, .. } = e { Some(*boost) } else { None })
+            .collect::<Vec<_>>()
+    };
+    // A bonus die: a fifth ordinary die, a 5: one hit.
+    let s = fencer("bonus_dice = 1");
+    let (log, state, _) = run(&s, &[5, 1, 1, 2, 3, 4, 5], swing());
+    assert_eq!(boosts(&log), [fray_rules::phasesix::Boost::BonusDie]);
+    assert_eq!(roll(&log), Some((vec![1, 2, 3, 4, 5], 1)));
+    assert_eq!(state.fighter(A).bonus_dice, 0);
+    // A reroll: the whole roll again, replacing it: 5 5 1 1, two hits.
+    let (log, state, _) = run(&fencer("rerolls = 1"), &[5, 1, 1, 2, 3, 4, 5, 5, 1, 1], swing());
+    assert_eq!(boosts(&log), [fray_rules::phasesix::Boost::Reroll]);
+    assert_eq!(roll(&log), Some((vec![5, 5, 1, 1], 2)));
+    assert_eq!(state.fighter(A).rerolls, 0);
+    // A destiny die as a bonus die, rolled apart: a 4 succeeds though M is 5.
+    let (log, state, _) = run(&fencer("destiny_dice = 1"), &[5, 1, 1, 2, 3, 4, 4], swing());
+    assert_eq!(boosts(&log), [fray_rules::phasesix::Boost::DestinyDie]);
+    assert_eq!(roll(&log), Some((vec![1, 2, 3, 4], 1)));
+    assert_eq!(state.fighter(A).destiny_dice, 0);
+    // Nothing spent on a roll that hits, or without the policy.
+    let (log, _, _) = run(&s, &[5, 1, 5, 2, 3, 4], swing());
+    assert!(boosts(&log).is_empty());
+    // A pool of no dice cannot be rerolled; bonus dice can still roll it.
+    let x = PhaseSix::initial_state(&fencer("bonus_dice = 1\nrerolls = 1")).fighters[0].clone();
+    assert!(fray_rules::phasesix::Boost::Reroll.illegal(&x, 0).is_some());
+    assert!(fray_rules::phasesix::Boost::BonusDie.illegal(&x, 0).is_none());
+    assert!(fray_rules::phasesix::Boost::DestinyDie.illegal(&x, 3).is_some(), "no destiny die");
+}

@@ -3,7 +3,7 @@
 
 use super::policy::{Ai, ai_choice, illegal, illegal_reaction};
 use super::setup::{Mode, Setup};
-use super::{Act, Choice, Event, Hand, PhaseSix, Reaction, Request, Special, State};
+use super::{Act, Boost, Choice, Event, Hand, PhaseSix, Reaction, Request, Special, State};
 use crate::{Line, Prompt, Scenario};
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Pos, Ruleset};
 use fray_sim::{Ledger, Simulate};
@@ -181,6 +181,23 @@ impl PhaseSixScenario {
                 }
                 (format!("{} attacks you: {crits} crit(s), {normals} normal hit(s). React?", self.name(*attacker)), out)
             }
+            Request::Boost { target, totals, apart, m, c } => {
+                let mut out = vec![("keep the roll".to_owned(), Choice::Boost(None))];
+                for boost in Boost::ALL {
+                    if boost.illegal(state.fighter(who), totals.len()).is_none() {
+                        out.push((boost_text(boost).to_owned(), Choice::Boost(Some(boost))));
+                    }
+                }
+                let apart = if apart.is_empty() { String::new() } else { format!(" + destiny {}", join(apart)) };
+                (
+                    format!(
+                        "your hit roll at {} [{}]{apart}, {m}+ (crits {c}+): spend something on it?",
+                        self.name(*target),
+                        join(totals)
+                    ),
+                    out,
+                )
+            }
         }
     }
 
@@ -324,6 +341,17 @@ impl PhaseSixScenario {
                 json!({"event": "wounded", "who": n(who), "by": by.map(|b| n(&b)), "normals": normals, "crits": crits.as_slice(),
                        "wounds": wounds, "boosts_used": boosts_used, "track": track}),
             ),
+            Event::RollBoosted { who, boost, totals, apart } => (
+                Some(format!(
+                    "{} {}: now [{}]{}",
+                    n(who),
+                    boost_text(*boost),
+                    join(totals),
+                    if apart.is_empty() { String::new() } else { format!(" + destiny [{}] (4+)", join(apart)) }
+                )),
+                json!({"event": "roll_boosted", "who": n(who), "boost": format!("{boost:?}").to_lowercase(),
+                       "totals": totals.as_slice(), "apart": apart.as_slice()}),
+            ),
             Event::AimLost { who } => {
                 (Some(format!("{} loses the aim", n(who))), json!({"event": "aim_lost", "who": n(who)}))
             }
@@ -444,4 +472,19 @@ impl Scenario for PhaseSixScenario {
         let sink = FnSink(|event: &Event| out(&self.line(event)));
         Fight::<PhaseSix, _, _, _>::new(&self.0, dice, table, sink).run()
     }
+}
+
+/// What a boost does, as a prompt and the log put it (P6-RES-4/5).
+fn boost_text(boost: Boost) -> &'static str {
+    match boost {
+        Boost::BonusDie => "adds a bonus die",
+        Boost::DestinyDie => "adds a destiny die as a bonus die",
+        Boost::Reroll => "rerolls",
+        Boost::DestinyReroll => "spends a destiny die to reroll",
+    }
+}
+
+/// Dice totals as "a b c".
+fn join(totals: &[u8]) -> String {
+    totals.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" ")
 }

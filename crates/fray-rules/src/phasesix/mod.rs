@@ -159,6 +159,37 @@ pub enum Reaction {
     Hunker,
 }
 
+/// A resource spent on a roll already seen (P6-RES-4/5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Boost {
+    /// A bonus die: one more ordinary die of the roll.
+    BonusDie,
+    /// A destiny die as a bonus die: rolled apart, a success on a first toss of 4+ or a total
+    /// reaching M, its crit tier from its total.
+    DestinyDie,
+    /// A reroll: the whole roll again, the new result replacing the old.
+    Reroll,
+    /// A destiny die spent as a reroll.
+    DestinyReroll,
+}
+
+impl Boost {
+    /// Every boost, in the order prompts list them.
+    pub const ALL: [Boost; 4] = [Boost::BonusDie, Boost::DestinyDie, Boost::Reroll, Boost::DestinyReroll];
+
+    /// Why `who` cannot spend it on a roll of `dice` dice now, if it cannot: none of that
+    /// resource left, or a reroll of a pool of no dice (P6-RES-4/5).
+    pub fn illegal(self, fighter: &Fighter, dice: usize) -> Option<&'static str> {
+        match self {
+            Boost::BonusDie => (fighter.bonus_dice < 1).then_some("no bonus die left"),
+            Boost::DestinyDie => (fighter.destiny_dice < 1).then_some("no destiny die left"),
+            Boost::Reroll | Boost::DestinyReroll if dice == 0 => Some("a pool of no dice cannot be rerolled"),
+            Boost::Reroll => (fighter.rerolls < 1).then_some("no reroll left"),
+            Boost::DestinyReroll => (fighter.destiny_dice < 1).then_some("no destiny die left"),
+        }
+    }
+}
+
 /// A decision request.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Request {
@@ -166,6 +197,20 @@ pub enum Request {
     Act {
         /// Actions available.
         actions: i32,
+    },
+    /// After seeing its hit roll, the attacker may spend a bonus die, a destiny die or a reroll
+    /// on it, one at a time (P6-RES-4/5); `None` keeps the roll.
+    Boost {
+        /// The target.
+        target: CombatantId,
+        /// The roll's dice so far, ordinary ones.
+        totals: Totals,
+        /// Destiny dice rolled apart as bonus dice.
+        apart: Totals,
+        /// The minimum roll.
+        m: i32,
+        /// The crit threshold.
+        c: i32,
     },
     /// A reaction to an attack (after its roll, before its result).
     React {
@@ -187,6 +232,8 @@ pub enum Request {
 pub enum Choice {
     /// An act.
     Act(Act),
+    /// A boost spent on a roll, or none (the roll stands).
+    Boost(Option<Boost>),
     /// A reaction or none; `buy` spends a bonus (1) or destiny (2) die first for the action.
     React {
         /// The reaction.
@@ -494,6 +541,17 @@ pub enum Event {
         /// Wounds on the track after.
         track: i32,
     },
+    /// A boost spent on a hit roll (P6-RES-4/5), and the roll after it.
+    RollBoosted {
+        /// Who spends it.
+        who: CombatantId,
+        /// What.
+        boost: Boost,
+        /// The roll's ordinary dice now.
+        totals: Totals,
+        /// Its destiny dice rolled apart now.
+        apart: Totals,
+    },
     /// The aim and accurate bonuses are lost (P6-AIM-2/3, P6-SPECIAL-2).
     AimLost {
         /// Who.
@@ -714,6 +772,14 @@ impl Ruleset for PhaseSix {
                 x.boosts -= boosts_used;
                 x.wounds = *track;
             }
+            Event::RollBoosted { who, boost, .. } => {
+                let x = &mut state.fighters[who.index()];
+                match boost {
+                    Boost::BonusDie => x.bonus_dice -= 1,
+                    Boost::DestinyDie | Boost::DestinyReroll => x.destiny_dice -= 1,
+                    Boost::Reroll => x.rerolls -= 1,
+                }
+            }
             Event::AimLost { who } => {
                 // Being hit loses the aim bonus and the accurate bonus (P6-AIM-2, P6-SPECIAL-2).
                 let x = &mut state.fighters[who.index()];
@@ -774,6 +840,7 @@ impl Ruleset for PhaseSix {
         match (request, choice) {
             (Request::Act { .. }, Choice::Act(_)) => Ok(()),
             (Request::React { .. }, Choice::React { buy, .. }) if *buy <= 2 => Ok(()),
+            (Request::Boost { .. }, Choice::Boost(_)) => Ok(()),
             (request, choice) => Err(format!("{choice:?} does not answer {request:?}")),
         }
     }

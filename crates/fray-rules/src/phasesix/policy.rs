@@ -4,7 +4,7 @@
 
 use super::run::{cost, main_weapon, numbers, two_weapons, weapon_of};
 use super::setup::{Class, Mode, Setup};
-use super::{Act, Choice, Cond, Hand, PhaseSix, Reaction, Request, Special, State};
+use super::{Act, Boost, Choice, Cond, Hand, PhaseSix, Reaction, Request, Special, State};
 use fray_engine::{CombatantId, Decider, Pending, Pos};
 use std::collections::VecDeque;
 
@@ -294,6 +294,8 @@ crate::policy_values!(POLICIES;
     AIM_ALWAYS = 4 "always",
     HUNKER_UNDER_FIRE = 5 "under_fire",
     SPEND_TO_DEFEND = 6 "to_defend",
+    SPEND_TO_HIT = 6 "to_hit",
+    SPEND_ALWAYS = 6 "always",
     MOVE_CLOSE = 7 "close",
     THROW_FIRST = 8 "first",
 );
@@ -318,7 +320,20 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
         Request::React { attacker, mode, normals, crits, .. } => {
             react(setup, state, who, *attacker, *mode, *normals, *crits)
         }
+        Request::Boost { totals, apart, m, .. } => Choice::Boost(boost(setup, state, who, totals, apart, *m)),
     }
+}
+
+/// The `spend` policy on a hit roll (P6-RES-4/5): under `to_hit` or `always`, a roll with no
+/// success gets a bonus die, else a reroll, else a destiny die as a bonus die.
+fn boost(setup: &Setup, state: &State, who: CombatantId, totals: &[u8], apart: &[u8], m: i32) -> Option<Boost> {
+    let spends = matches!(policy(setup, who, 6), SPEND_TO_HIT | SPEND_ALWAYS);
+    let hit = totals.iter().any(|&t| i32::from(t) >= m) || apart.iter().any(|&t| i32::from(t) >= m.min(4));
+    if !spends || hit {
+        return None;
+    }
+    let x = state.fighter(who);
+    [Boost::BonusDie, Boost::Reroll, Boost::DestinyDie].into_iter().find(|b| b.illegal(x, totals.len()).is_none())
 }
 
 fn react(
@@ -332,7 +347,7 @@ fn react(
 ) -> Choice {
     let x = state.fighter(who);
     let can_steal = state.actor != Some(attacker) || state.fighter(attacker).actions >= 1;
-    let buy = if x.actions >= 1 || policy(setup, who, 6) != SPEND_TO_DEFEND {
+    let buy = if x.actions >= 1 || !matches!(policy(setup, who, 6), SPEND_TO_DEFEND | SPEND_ALWAYS) {
         0
     } else if x.bonus_dice > 0 {
         1
@@ -545,7 +560,9 @@ impl Decider<PhaseSix> for Script {
         let fits = queue.front().is_some_and(|c| {
             matches!(
                 (request, c),
-                (Request::Act { .. }, Choice::Act(_)) | (Request::React { .. }, Choice::React { .. })
+                (Request::Act { .. }, Choice::Act(_))
+                    | (Request::React { .. }, Choice::React { .. })
+                    | (Request::Boost { .. }, Choice::Boost(_))
             )
         });
         if fits {

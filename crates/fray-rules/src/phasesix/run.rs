@@ -4,7 +4,7 @@ use super::dice::{self, Tier};
 #[allow(unused_imports)]
 use super::setup::Class as _;
 use super::setup::{Class, Mode, Weapon};
-use super::{Act, Choice, Cond, Event, Hand, List, PhaseSix, Reaction, Request, Special, Totals};
+use super::{Act, Boost, Choice, Cond, Event, Hand, List, PhaseSix, Reaction, Request, Special, Totals};
 use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Pos, Reason, Sink};
 
 type F<'f, 'a, D, P, S> = &'f mut Fight<'a, PhaseSix, D, P, S>;
@@ -376,6 +376,36 @@ fn perform<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     }
 }
 
+/// After seeing its hit roll the attacker may spend bonus dice, destiny dice and rerolls on it,
+/// one at a time, until it keeps the roll (P6-RES-4/5). Asked only while it has any to spend.
+fn boost<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    target: CombatantId,
+    n: &Numbers,
+    totals: &mut Totals,
+    apart: &mut Totals,
+) -> Result<(), FightError> {
+    loop {
+        let x = fight.state().fighter(who);
+        if x.bonus_dice < 1 && x.destiny_dice < 1 && x.rerolls < 1 {
+            return Ok(());
+        }
+        let request = Request::Boost { target, totals: totals.clone(), apart: apart.clone(), m: n.m, c: n.c };
+        let Choice::Boost(pick) = fight.decide(who, &request)? else { unreachable!("checked by check_choice") };
+        let Some(boost) = pick else { return Ok(()) };
+        if let Some(why) = boost.illegal(fight.state().fighter(who), totals.len()) {
+            return Err(FightError::IllegalChoice { who, reason: why.to_owned() });
+        }
+        match boost {
+            Boost::BonusDie => totals.push(chain(fight, who, "bonus die", None)?.min(255) as u8),
+            Boost::DestinyDie => apart.push(chain(fight, who, "destiny die", None)?.min(255) as u8),
+            Boost::Reroll | Boost::DestinyReroll => *totals = pool(fight, who, "reroll", totals.len() as i32, None)?,
+        }
+        fight.emit(Event::RollBoosted { who, boost, totals: totals.clone(), apart: apart.clone() });
+    }
+}
+
 /// Spending a destiny die to steal an action (P6-RES-2/3).
 fn steal<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
@@ -524,17 +554,21 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         _ => 0,
     };
     let helpless = fight.state().fighter(target).helpless(options);
-    let totals = pool(fight, who, "hit", n.dice, None)?;
+    let mut totals = pool(fight, who, "hit", n.dice, None)?;
+    let mut apart = Totals::new();
+    boost(fight, who, target, &n, &mut totals, &mut apart)?;
     let mut normals = 0u8;
     let mut crits: List<u8, 8> = List::new();
     let mut successes = 0;
-    for &t in &totals {
-        match dice::tier(options, i32::from(t), n.m, n.c) {
+    // A destiny die rolled apart succeeds on a first toss of 4+ (a total of 4+) or at M.
+    let ordinary = totals.iter().map(|&t| (t, n.m));
+    for (t, m) in ordinary.chain(apart.iter().map(|&t| (t, n.m.min(4)))) {
+        match dice::tier(options, i32::from(t), m, n.c) {
             Tier::Miss => {}
             Tier::Normal => normals += 1,
             Tier::Crit(k) => crits.push(k),
         }
-        if i32::from(t) >= n.m {
+        if i32::from(t) >= m {
             successes += 1;
         }
     }

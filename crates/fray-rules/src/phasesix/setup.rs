@@ -161,7 +161,7 @@ pub const POLICIES: &[(&str, &[&str])] = &[
     ("fire", &["single", "burst"]),
     ("aim", &["never", "ranged", "always"]),
     ("hunker", &["never", "under_fire"]),
-    ("spend", &["never", "to_defend"]),
+    ("spend", &["never", "to_defend", "to_hit", "always"]),
     ("move", &["close", "hold"]),
     ("throw", &["never", "first"]),
 ];
