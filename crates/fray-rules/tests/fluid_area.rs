@@ -158,3 +158,19 @@ fn area_defences_and_blast_points() {
     let log = throw(&on_combatant, Some(Pos::new(27.0, 0.0)), &faces);
     assert_eq!(attacks(&log).first().map(|a| a.0), Some(1));
 }
+
+#[test]
+fn included_item_qualities_are_not_counted_twice_against_a_blast() {
+    // rule: FLUID-ATK-5, FLUID-SPECIAL-3
+    // A DQ +2 shield Block against the grenade: under `skill_values = include_item` the skill
+    // value already holds the DQ, so the TN is 2 lower than by default (not the same).
+    let setup = range();
+    let mut include = setup.clone();
+    include.options.set("skill_values", "include_item").unwrap();
+    let state = <Fluid as fray_engine::Ruleset>::initial_state(&setup);
+    let block_tn = |setup: &Setup| {
+        let options = fray_rules::fluid::attack::area_defence_options(setup, &state, CombatantId(1));
+        options.iter().find(|o| o.item == Some(0)).map(|o| o.tn).expect("a shield block")
+    };
+    assert_eq!(block_tn(&setup) - block_tn(&include), 2);
+}

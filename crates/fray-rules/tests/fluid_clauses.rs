@@ -981,6 +981,24 @@ fn the_multi_action_count_is_fixed_by_the_declaration() {
         ..Plan::default()
     }));
     assert_eq!(bonus(&setup, replace), vec![2 - 2 - 1, 2 - 2 - 1]);
+    // Dropping the first of two different attacks keeps the second: no change either.
+    let mixed = |revise: Choice| {
+        let script = vec![
+            split(),
+            split(),
+            plan(&[(B, Intent::Lethal), (B, Intent::Stunning)], false),
+            revise,
+            dodge(),
+            dodge(),
+        ];
+        let (log, _) = fight(&setup, &[6, 6, 6, 1, 1, 1, 4, 4, 4, 4, 4, 4], script);
+        log.iter().find_map(|e| if let Event::Revised { changes, .. } = e { Some(*changes) } else { None })
+    };
+    let second_only = Choice::Revise(Some(Plan {
+        attacks: smallvec::smallvec![DeclaredAttack::single(B, 0, Intent::Stunning)],
+        ..Plan::default()
+    }));
+    assert_eq!(mixed(second_only), Some(0));
 }
 
 #[test]

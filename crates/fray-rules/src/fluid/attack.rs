@@ -38,8 +38,7 @@ pub fn defence_options(
             }
             // The listed size closest to the weapon's (FLUID-DEF-5, FLUID-SIZE-3).
             let size = defending.sizes.iter().copied().min_by_key(|s| (s - weapon_size).abs()).unwrap_or(3);
-            let dq = if options.skill_values_exclude_item { current.dq[i] } else { current.dq[i] - defending.dq };
-            let tn = value + dq;
+            let tn = value + item_dq(options, current, i, defending);
             // Melee: the size bonus; a shot from within reach: the defence knocks the aim aside;
             // a farther shot: the projectile's bonus or edge (FLUID-DEF-5, FLUID-DEF-10, FLUID-DEF-11).
             let (size_bonus, projectile, knocks_aim) = if !ranged {
@@ -110,7 +109,7 @@ pub fn area_defence_options(setup: &Setup, state: &State, target: CombatantId) -
                 out.push(DefenceOption {
                     skill: DefenceSkill::Block,
                     item: Some(i as u8),
-                    tn: value + current.dq[i],
+                    tn: value + item_dq(options, current, i, item),
                     size_bonus: 0,
                     size,
                     projectile: (0, 0),
@@ -151,7 +150,7 @@ pub fn interference(setup: &Setup, state: &State, shooter: CombatantId, target: 
             best = best.max(value - 10);
             for (j, item) in foe.items.iter().enumerate() {
                 if item.defends() && !fighter.broken(j) {
-                    best = best.max(value + fighter.dq[j] - 10);
+                    best = best.max(value + item_dq(options, fighter, j, item) - 10);
                 }
             }
         }
@@ -452,4 +451,11 @@ pub fn named_defence(
     named
         .and_then(|(skill, item)| offered.iter().copied().find(|o| o.skill == skill && o.item == item))
         .or_else(|| offered.iter().copied().find(|o| o.skill == DefenceSkill::Dodge))
+}
+
+/// What item `i`'s DQ adds to a defence value: all of it when skill values exclude the item;
+/// under `skill_values = include_item` only what sunder took since (the value already holds the
+/// sheet's DQ) (FLUID-ATK-5, FLUID-SUNDER-12).
+fn item_dq(options: &super::Options, fighter: &super::Fighter, i: usize, item: &super::setup::Item) -> i32 {
+    if options.skill_values_exclude_item { fighter.dq[i] } else { fighter.dq[i] - item.dq }
 }

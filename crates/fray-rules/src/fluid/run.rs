@@ -386,10 +386,20 @@ fn revisions<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         let Choice::Revise(Some(plan)) = fight.decide(who, &request)? else { continue };
         let Request::Revise { remaining, .. } = request else { unreachable!("built above") };
         // A declared action replaced by something else is a change; an added one is a change that
-        // also raises N; dropping one is neither.
-        let kept = remaining.len().min(plan.attacks.len());
-        let replaced = (0..kept).filter(|&i| remaining[i] != plan.attacks[i]).count() as i32;
-        let added = plan.attacks.len().saturating_sub(remaining.len()) as i32;
+        // also raises N; dropping one is neither. The attacks kept are those of the revised plan
+        // found in order among the remaining ones (dropping the first of two keeps the second).
+        let mut from = 0;
+        let mut kept = 0;
+        for attack in &plan.attacks {
+            if let Some(k) = remaining[from..].iter().position(|r| r == attack) {
+                from += k + 1;
+                kept += 1;
+            }
+        }
+        let new = (plan.attacks.len() - kept) as i32;
+        let dropped = (remaining.len() - kept) as i32;
+        let replaced = new.min(dropped);
+        let added = new - replaced;
         let to_full_defense = i32::from(plan.full_defense && !remaining.is_empty());
         let changes = replaced + added + to_full_defense;
         fight.emit(Event::Revised { who, plan, changes, added });
