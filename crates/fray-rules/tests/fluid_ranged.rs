@@ -346,3 +346,30 @@ fn far_shots_at_the_helpless_are_plain_tn_10() {
     let check = log.iter().find_map(|e| if let Event::Attack { check, .. } = e { Some(*check) } else { None }).unwrap();
     assert_eq!(check.edge, 2);
 }
+
+#[test]
+fn odds_in_context_follow_the_fire_policy() {
+    // rule: FLUID-SPECIAL-5, FLUID-SPECIAL-8, FLUID-ATK-4
+    // A 6-round burst is at −6: its hit chance is that of a single shot with the skill 6 lower,
+    // and each success counts 6 times (3W + 6 × margin against an unarmoured target).
+    let odds = |setup: &Setup| {
+        let scenario = fray_rules::fluid::FluidScenario(setup.clone());
+        fray_rules::Scenario::attack_odds(&scenario, "shooter", "target").unwrap()
+    };
+    let mut burst = range(SMG, "", 10.0);
+    burst.combatants[0].policy.set("fire", "burst").unwrap();
+    let weaker_text = range_text("ranged", SMG, "", 10.0).replace("value = 14", "value = 8");
+    let weaker = scenario::load("weaker.toml", &weaker_text, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let (b, w) = (odds(&burst), odds(&weaker));
+    assert_eq!(b.hit, w.hit);
+    assert!(b.assumptions.iter().any(|a| a.contains("6-round burst")), "{:?}", b.assumptions);
+    for (label, parts, _) in &b.damage_given_hit {
+        assert_eq!((parts[0].1 - 3) % 6, 0, "{label}");
+    }
+    // A spray's odds are those of one shot at −6, its successes counted once.
+    let mut spray = range(SMG, "", 10.0);
+    spray.combatants[0].policy.set("fire", "spray").unwrap();
+    let s = odds(&spray);
+    assert_eq!(s.hit, w.hit);
+    assert!(s.damage_given_hit.iter().any(|(_, parts, _)| (parts[0].1 - 3) % 6 != 0));
+}

@@ -459,3 +459,9 @@ pub fn named_defence(
 fn item_dq(options: &super::Options, fighter: &super::Fighter, i: usize, item: &super::setup::Item) -> i32 {
     if options.skill_values_exclude_item { fighter.dq[i] } else { fighter.dq[i] - item.dq }
 }
+
+/// The recoil penalty of `rounds` fired at once from `weapon`: −⌊r × recoil factor⌋ from two
+/// rounds on (FLUID-SPECIAL-5, -6, -8).
+pub fn recoil_penalty(weapon: &super::setup::Item, rounds: u32) -> i32 {
+    if rounds >= 2 { -((rounds / if weapon.half_recoil { 2 } else { 1 }) as i32) } else { 0 }
+}

@@ -229,8 +229,16 @@ impl FluidScenario {
                             let odds = if sheet.items[item].kind == super::setup::ItemKind::Area {
                                 " (a blast: see each victim's roll)".to_owned()
                             } else {
-                                let odds =
-                                    super::odds::odds_in_state(setup, state, who, target, item, count as i32, intent);
+                                let odds = super::odds::odds_in_state(
+                                    setup,
+                                    state,
+                                    who,
+                                    target,
+                                    item,
+                                    count as i32,
+                                    intent,
+                                    super::odds::Fire::SINGLE,
+                                );
                                 format!(" (each: hit {}, takes out {})", chance(&odds.hit), chance(&odds.down))
                             };
                             let label = format!(

@@ -4,7 +4,9 @@
 //! defender down — computed with the fight's own functions (policies, check, armour).
 
 use super::attack::{attack_check, defence_options, defence_tn, hit_damage, named_defence, target_side};
-use super::policy::{ATTACKS_FULL_DEFENSE, ATTACKS_MAX, INTENT_STUNNING, PAIN_NEVER, ai_choice};
+use super::policy::{
+    ATTACKS_FULL_DEFENSE, ATTACKS_MAX, FIRE_BURST, FIRE_SPRAY, INTENT_STUNNING, PAIN_NEVER, ai_choice,
+};
 use super::run::declare_request;
 use super::setup::{Amount, BOD, NER};
 use super::{Choice, Fluid, Intent, Request, condition_penalty};
@@ -57,7 +59,7 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     // The attacker's declaration: its policy's weapon, intent and number of attacks, aimed at the
     // defender.
     let request = declare_request(setup, &state, a);
-    let Request::Declare { options, max_per_item, .. } = &request else { unreachable!("a declaration request") };
+    let Request::Declare { options, max_per_item, rounds } = &request else { unreachable!("a declaration request") };
     let Some(&(_, item)) = options.iter().find(|(t, _)| *t == d) else {
         return Err(format!("`{defender}` is not within reach of any of `{attacker}`'s weapons"));
     };
@@ -68,14 +70,39 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
         _ => 1,
     };
     let intent = if policy.intent == INTENT_STUNNING { Intent::Stunning } else { Intent::Lethal };
-    Ok(odds_in_state(setup, &state, a, d, item, declared, intent))
+    // Its fire mode, as the AI picks it: the largest burst or spray under `fire` (FLUID-SPECIAL-5, -8).
+    let (burst, spray) = rounds.get(item).copied().unwrap_or((1, 0));
+    let fire = match policy.fire {
+        FIRE_BURST if burst >= 2 => Fire { rounds: burst, spray: false },
+        FIRE_SPRAY if spray >= 2 => Fire { rounds: spray, spray: true },
+        _ => Fire::SINGLE,
+    };
+    Ok(odds_in_state(setup, &state, a, d, item, declared, intent, fire))
+}
+
+/// How an attack fires: `rounds` at once as one burst, or as a spray of separate shots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fire {
+    /// Rounds fired.
+    pub rounds: u32,
+    /// A spray: each round its own roll (the odds are those of one shot).
+    pub spray: bool,
+}
+
+impl Fire {
+    /// A single attack.
+    pub const SINGLE: Fire = Fire { rounds: 1, spray: false };
 }
 
 /// The exact odds of one attack of `a` on `d` with `item` in `state`, `declared` attacks having
 /// been declared: the defender's policy picks its defence; the pain check, if `a` is hurt, is a
 /// mixture over its margins; the target's side (interference, Superior against the helpless,
 /// Inferior against Full Defense, a projectile's edge) comes from the fight's own rule code. Not
-/// counted: movement penalties and plan changes made this round, a hidden attacker.
+/// counted: movement penalties and plan changes made this round, a hidden attacker. A burst
+/// takes its recoil and multiplies its successes (FLUID-SPECIAL-5, -6); a spray's odds are those
+/// of one of its shots (FLUID-SPECIAL-8); an area weapon's are those of the victim at the blast
+/// point, with the band's edge (FLUID-SPECIAL-2).
+#[allow(clippy::too_many_arguments, reason = "the attack as declared")]
 pub fn odds_in_state(
     setup: &super::Setup,
     state: &super::State,
@@ -84,6 +111,7 @@ pub fn odds_in_state(
     item: usize,
     declared: i32,
     intent: Intent,
+    fire: Fire,
 ) -> AttackOdds {
     let (attacker, defender) = (&setup.combatants[a.index()].id, &setup.combatants[d.index()].id);
     // The defender's choice of defence (FLUID-DEF-4).
@@ -102,7 +130,13 @@ pub fn odds_in_state(
         }
     };
     let base_tn = if defends { defence_tn(setup, state, d, defence) } else { 10 };
-    let (tn, edge) = target_side(setup, state, a, item, d, defence, base_tn, false);
+    let (tn, mut edge) = target_side(setup, state, a, item, d, defence, base_tn, false);
+    let weapon_item = &setup.combatants[a.index()].items[item];
+    if weapon_item.kind == super::setup::ItemKind::Area {
+        edge += super::attack::area_edge(weapon_item.blast_band, 0).unwrap_or(0);
+    }
+    let recoil = super::attack::recoil_penalty(weapon_item, fire.rounds);
+    let multiplier = if fire.spray { 1 } else { fire.rounds.max(1) as i32 };
     // The pain check, if the attacker starts hurt (FLUID-TRACK-4): a mixture over its margins.
     let sheet = &setup.combatants[a.index()];
     let cp = condition_penalty(setup, state, a);
@@ -120,7 +154,7 @@ pub fn odds_in_state(
     let mut down = zero();
     let mut damage: BTreeMap<(i32, i32), BigRational> = BTreeMap::new();
     for (pain, p_pain) in &pains {
-        let check = attack_check(setup, state, a, item, d, defence, tn, edge, declared, *pain);
+        let check = attack_check(setup, state, a, item, d, defence, tn, edge, declared, *pain + recoil);
         for (margin, p_margin) in check.margin_distribution(&setup.options) {
             if margin < 0 {
                 continue;
@@ -130,7 +164,7 @@ pub fn odds_in_state(
             for (bw, pw) in &base_w {
                 for (bs, ps) in &base_s {
                     let p = &p * pw * ps;
-                    let h = hit_damage(setup, state, a, item, d, intent, defence, margin, (*bw, 0), *bs);
+                    let h = hit_damage(setup, state, a, item, d, intent, defence, margin * multiplier, (*bw, 0), *bs);
                     let (w_after, s_after) = (target_state.w - h.w, target_state.s - h.s);
                     let dead = w_after <= -target.stats[BOD];
                     let out = match setup.options.side_out_when {
@@ -162,6 +196,13 @@ pub fn odds_in_state(
             None => format!("{defender} cannot defend: TN {base_tn}"),
         },
     ];
+    if fire.rounds >= 2 {
+        assumptions.push(if fire.spray {
+            format!("one shot of a {}-round spray at {recoil:+}", fire.rounds)
+        } else {
+            format!("a {}-round burst at {recoil:+}, its successes × {}", fire.rounds, fire.rounds)
+        });
+    }
     if tn != base_tn {
         assumptions.push(format!("TN {tn} after the target's situation (interference, a far shot at the helpless)"));
     }

@@ -642,7 +642,7 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         }
     }
     // Recoil: −⌊r × recoil factor⌋ (FLUID-SPECIAL-5, -6, -8).
-    let penalty = |r: u32| if r >= 2 { -((r / if weapon.half_recoil { 2 } else { 1 }) as i32) } else { 0 };
+    let penalty = |r: u32| super::attack::recoil_penalty(weapon, r);
     // A spray is one check action: one pain check serves every shot (FLUID-TRACK-4, FLUID-SPECIAL-9).
     let mut pain = None;
     if attack.spray {
