@@ -595,6 +595,25 @@ fn an_interrupted_action_resolves_or_is_void() {
     let (log, _, _) = run(&setup(&text, &[("interrupted_action", "void_if_unable")]), &faces, s);
     assert!(!log.iter().any(|e| matches!(e, Event::Attack { attacker: A, .. })));
     assert!(log.iter().any(|e| matches!(e, Event::Forfeit { who: A, .. })));
+    // An action without an attack roll (a dodge) interrupted the same way: it still resolves
+    // under `resolves`, and has no effect under `void_if_unable`.
+    let dodge = || {
+        script(&[
+            (1, Choice::Count(2)),
+            (1, Choice::Act(Action::Wait)),
+            (1, Choice::Interrupt(Some(Action::Attack(AttackPlan::new(A, 0))))),
+            (0, Choice::Count(1)),
+            (0, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: false })),
+        ])
+    };
+    let faces = [6, 6, 6, 6, 5, 6, 6, 6, 6, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3];
+    let dodged = |log: &[Event]| log.iter().any(|e| matches!(e, Event::Defence { who: A, .. }));
+    let (log, _, _) = run(&setup(&text, &[]), &faces, dodge());
+    assert!(log.iter().any(|e| matches!(e, Event::Resumed { who: B, .. })), "{log:#?}");
+    assert!(log.iter().any(|e| matches!(e, Event::Wound { who: A, .. })), "{log:#?}");
+    assert!(dodged(&log), "{log:#?}");
+    let (log, _, _) = run(&setup(&text, &[("interrupted_action", "void_if_unable")]), &faces, dodge());
+    assert!(!dodged(&log), "{log:#?}");
 }
 
 #[test]

@@ -415,7 +415,10 @@ fn perform<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         Action::Attack(_) | Action::Wait | Action::Pass | Action::Posture(_) | Action::Move { free: true, .. }
     ) {
         interrupts(fight, ctx, who, None, 0, 0, false)?;
-        if ctx.ended.is_some() || !fight.state().fighter(who).able() {
+        // The action was under way: it resolves even if the interrupt left its actor unable to
+        // act, unless `interrupted_action = void_if_unable` (OD6-ACT-10).
+        let void = fight.setup().options.void_if_unable && !fight.state().fighter(who).able();
+        if ctx.ended.is_some() || void {
             return Ok(());
         }
     }
