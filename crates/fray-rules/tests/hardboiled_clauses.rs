@@ -370,7 +370,7 @@ fn range_bands_and_beyond() {
 
 #[test]
 fn point_blank_shots_do_maximum_damage() {
-    // rule: USR-RNG-9, USR-RNG-8
+    // rule: USR-RNG-9, USR-RNG-8, USR-DICE-5
     let gun = duel("weapon = { base = \"automatic_45\", damage = \"2d6\" }", "position = 1");
     let shoot = || script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]);
     // d10 5 against 2: margin 3 + 12 (2d6 at its maximum) = 15; location torso.
@@ -378,6 +378,12 @@ fn point_blank_shots_do_maximum_damage() {
     assert!(log.iter().any(|e| matches!(e, Event::Hit { base: 15, weapon_damage: Some(12), .. })));
     let (log, _, _) = run(&setup(&gun, &[("point_blank_max_damage", "false")]), &[9, 1, 5, 3, 4, 2, 1, 1, 1], shoot());
     assert!(log.iter().any(|e| matches!(e, Event::Hit { base: 9, weapon_damage: Some(6), .. })));
+    // Every face of the damage dice is logged (USR-DICE-5): 2d6 [4, 2].
+    let rolled = log.iter().find_map(|e| match e {
+        Event::DamageRoll { who: A, sides: 6, faces, plus: 0 } => Some(faces.to_vec()),
+        _ => None,
+    });
+    assert_eq!(rolled, Some(vec![4, 2]));
 }
 
 #[test]

@@ -1055,3 +1055,16 @@ fn bonus_dice_destiny_dice_and_rerolls_boost_a_seen_roll() {
     assert!(fray_rules::phasesix::Boost::BonusDie.illegal(&x, 0).is_none());
     assert!(fray_rules::phasesix::Boost::DestinyDie.illegal(&x, 3).is_some(), "no destiny die");
 }
+
+#[test]
+fn a_closing_fighter_under_fire_does_not_hunker() {
+    // rule: P6-COND-6
+    // An axeman 20 m from a pistol, `hunker = under_fire`: hunkering and standing up each cost an
+    // action, so he closes in instead of hunkering down and standing up round after round.
+    let text = "[rules]\nruleset = \"phasesix\"\noptions = { round_cap = 4 }\n[[combatants]]\nname = \"M\"\nside = \"m\"\nquickness = 3\nhand_to_hand = 3\nposition = 0\npolicy = { hunker = \"under_fire\" }\n[[combatants.weapons]]\nname = \"axe\"\nclass = \"melee\"\ndamage_potential = 2\n[[combatants]]\nname = \"G\"\nside = \"g\"\nposition = 20\nshooting = 0\npolicy = { move = \"hold\" }\n[[combatants.weapons]]\nname = \"pistol\"\nclass = \"ranged\"\nrange_m = 5\nrecoil = false\n";
+    for log in ai_logs(text, 3) {
+        let hunkers = log.iter().filter(|e| matches!(e, Event::Posture { who: A, hunkered: true })).count();
+        assert_eq!(hunkers, 0, "{log:#?}");
+        assert!(log.iter().any(|e| matches!(e, Event::Moved { who: A, .. })));
+    }
+}

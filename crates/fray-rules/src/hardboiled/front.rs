@@ -266,6 +266,19 @@ impl HardBoiledScenario {
                            "difficulty": difficulty, "margin": margin, "success": success, "critical": critical, "undeclared": !declared}),
                 )
             }
+            Event::DamageRoll { who, sides, faces, plus } => {
+                let list: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
+                let total = plus + faces.iter().map(|&f| i32::from(f)).sum::<i32>();
+                (
+                    Some(format!(
+                        "{} damage: {}d{sides} [{}] {plus:+} = {total}",
+                        n(who),
+                        faces.len(),
+                        list.join(", ")
+                    )),
+                    json!({"event": "damage_roll", "who": n(who), "sides": sides, "faces": faces.as_slice(), "plus": plus, "total": total}),
+                )
+            }
             Event::Confirm { who, kind, face, confirmed } => {
                 let what = if *kind == Opportunity::Critical { "critical" } else { "fumble" };
                 (

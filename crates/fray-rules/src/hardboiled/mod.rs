@@ -402,6 +402,17 @@ pub enum Event {
         /// Declared (false: logged `undeclared`).
         declared: bool,
     },
+    /// A weapon's damage dice, every face logged (USR-RNG-8, USR-DICE-5).
+    DamageRoll {
+        /// Who rolls.
+        who: CombatantId,
+        /// The die's sides.
+        sides: u8,
+        /// The faces.
+        faces: List<u8, 8>,
+        /// The constant added.
+        plus: i32,
+    },
     /// A confirm d10 (USR-CRIT-2, USR-FUM-2).
     Confirm {
         /// Who.
@@ -581,7 +592,11 @@ impl Ruleset for HardBoiled {
             }
             Event::Declared { who, intent } => state.fighters[who.index()].declared = Some(*intent),
             Event::Initiative { who, roll, bonus } => state.fighters[who.index()].init = roll.total + bonus,
-            Event::TieBreak { .. } | Event::Order { .. } | Event::Confirm { .. } | Event::Ended { .. } => {}
+            Event::TieBreak { .. }
+            | Event::Order { .. }
+            | Event::Confirm { .. }
+            | Event::DamageRoll { .. }
+            | Event::Ended { .. } => {}
             Event::Moved { who, to, in_cover, .. } => {
                 let reach = setup.options.melee_reach_m;
                 let x = &mut state.fighters[who.index()];

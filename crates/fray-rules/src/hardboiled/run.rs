@@ -550,9 +550,13 @@ fn damage_roll<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     who: CombatantId,
     weapon: &Weapon,
 ) -> Result<i32, FightError> {
-    let mut total = weapon.damage.plus;
+    let mut faces: List<u8, 8> = List::new();
     for _ in 0..weapon.damage.dice {
-        total += i32::from(die(fight, who, weapon.damage.sides, "damage")?);
+        faces.push(die(fight, who, weapon.damage.sides, "damage")?);
+    }
+    let total = weapon.damage.plus + faces.iter().map(|&f| i32::from(f)).sum::<i32>();
+    if !faces.is_empty() {
+        fight.emit(Event::DamageRoll { who, sides: weapon.damage.sides, faces, plus: weapon.damage.plus });
     }
     Ok(total)
 }

@@ -448,7 +448,10 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
         }
     }
     // Hunker under fire (the `hunker` policy): enemies with guns, no terrain cover.
-    if policy(setup, who, 5) == HUNKER_UNDER_FIRE && !x.hunkered && s.cover.is_none() && spare >= 1 {
+    // Only a shooter hunkers: one who must close in would stand up again to move (and hunker
+    // again, round after round).
+    let shooter = main_weapon(setup, who).is_some_and(|w| w.class == Class::Ranged);
+    if policy(setup, who, 5) == HUNKER_UNDER_FIRE && !x.hunkered && s.cover.is_none() && spare >= 1 && shooter {
         let guns = (0..setup.combatants.len()).any(|i| {
             setup.combatants[i].side != s.side
                 && !state.fighters[i].out(&setup.options)
