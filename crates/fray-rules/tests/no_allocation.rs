@@ -2,19 +2,14 @@
 //! paths"): a batch's allocations are those of setting it up, the same for 10 fights as for
 //! 1,000. Counted on this thread by `allocation-counter`'s global allocator.
 
+mod common;
+
 #[test]
 fn a_simulated_batch_allocates_nothing_per_fight() {
     // The counter is live: a box is one allocation.
     assert_eq!(allocation_counter::measure(|| drop(std::hint::black_box(Box::new(1)))).count_total, 1);
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
-    let mut files: Vec<_> = std::fs::read_dir(root)
-        .unwrap()
-        .flat_map(|ruleset| std::fs::read_dir(ruleset.unwrap().path()).unwrap())
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 15, "every example: {files:?}");
+    let root = common::EXAMPLES;
+    let files = common::example_files();
     let mut cases: Vec<(std::path::PathBuf, Vec<(String, String)>)> = files.into_iter().map(|f| (f, vec![])).collect();
     // Paths the examples' defaults leave rare: a Second Wind taken at every first hit.
     let set = |k: &str, v: &str| vec![(k.to_owned(), v.to_owned())];

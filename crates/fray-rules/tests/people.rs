@@ -3,19 +3,14 @@
 //! never makes the fight stop with an illegal choice or an empty prompt (design.md: one decision
 //! protocol; people answer the same requests as the AI, from the legal choices listed).
 
+mod common;
+
 use fray_engine::FightError;
 
 /// Every example, with option settings that change what a prompt must list.
 fn cases() -> Vec<(std::path::PathBuf, Vec<(String, String)>)> {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
-    let mut files: Vec<_> = std::fs::read_dir(root)
-        .unwrap()
-        .flat_map(|ruleset| std::fs::read_dir(ruleset.unwrap().path()).unwrap())
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 15, "every example: {files:?}");
+    let root = common::EXAMPLES;
+    let files = common::example_files();
     let mut cases: Vec<_> = files.into_iter().map(|f| (f, vec![])).collect();
     let set = |k: &str, v: &str| vec![(k.to_owned(), v.to_owned())];
     let fluid = format!("{root}/fluid/barbarian-vs-marauder.toml");
