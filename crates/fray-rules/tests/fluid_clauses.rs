@@ -243,10 +243,35 @@ fn the_multi_action_penalty_and_the_attack_limit() {
         movement: None,
         ..Plan::default()
     };
-    let request =
-        Request::Declare { options: vec![(B, 0)].into(), max_per_item: vec![2].into(), rounds: vec![(1, 0)].into() };
+    let request = Request::Declare {
+        options: vec![(B, 0)].into(),
+        max_per_item: vec![2].into(),
+        skill_group: vec![0].into(),
+        rounds: vec![(1, 0)].into(),
+    };
     assert!(Fluid::check_choice(&setup, &request, &Choice::Plan(two.clone())).is_ok());
     assert!(Fluid::check_choice(&setup, &request, &Choice::Plan(three)).is_err());
+    // The limit is per attack skill: two swords of one skill (rank 0) make one attack between
+    // them; a dagger of another skill may add its own.
+    let armed = duel(&[
+        (
+            "skills = { sword = { value = 12, rank = 0 } }",
+            "skills = { sword = { value = 12, rank = 0 }, dagger = { value = 10, rank = 0 } }",
+        ),
+        (
+            "sizes = [3]\n[[combatants]]\nid = \"b\"",
+            "sizes = [3]\n[[combatants.items]]\nid = \"sword2\"\nkind = \"melee\"\nskill = \"sword\"\n[[combatants.items]]\nid = \"dagger\"\nkind = \"melee\"\nskill = \"dagger\"\n[[combatants]]\nid = \"b\"",
+        ),
+    ]);
+    let state = Fluid::initial_state(&armed);
+    let request = fray_rules::fluid::policy::declare_options_for_tests(&armed, &state, A);
+    let with = |items: &[u8]| {
+        let attacks = items.iter().map(|&i| DeclaredAttack::single(B, i, Intent::Lethal)).collect();
+        Fluid::check_choice(&armed, &request, &Choice::Plan(Plan { attacks, ..Plan::default() }))
+    };
+    assert!(with(&[0]).is_ok() && with(&[1]).is_ok());
+    assert!(with(&[0, 1]).is_err(), "two attacks with the sword skill at rank 0");
+    assert!(with(&[0, 2]).is_ok(), "one with each skill");
     let (log, _) = fight(
         &setup,
         &[3, 3, 3, 1, 1, 1, 4, 4, 4, 4, 4, 4],
@@ -523,8 +548,12 @@ fn split() -> Choice {
 fn full_defense_makes_attacks_inferior_and_gives_up_actions() {
     // rule: FLUID-ACT-8, FLUID-ACT-10
     let setup = duel(&[]);
-    let request =
-        Request::Declare { options: vec![(B, 0)].into(), max_per_item: vec![1].into(), rounds: vec![(1, 0)].into() };
+    let request = Request::Declare {
+        options: vec![(B, 0)].into(),
+        max_per_item: vec![1].into(),
+        skill_group: vec![0].into(),
+        rounds: vec![(1, 0)].into(),
+    };
     assert!(Fluid::check_choice(&setup, &request, &plan(&[(B, Intent::Lethal)], true)).is_err());
     // B declares Full Defense: A's attack rolls 4 dice and keeps the worst 3 (Inferior +1).
     let (log, _) = fight(

@@ -195,7 +195,7 @@ impl FluidScenario {
                     .collect();
                 (format!("split Tactics {tactics}"), options)
             }
-            Request::Declare { options, max_per_item, rounds } => {
+            Request::Declare { options, max_per_item, rounds, .. } => {
                 let sheet = &setup.combatants[who.index()];
                 let mut out = Vec::new();
                 // A revision pass: keeping the plan already declared is the default.

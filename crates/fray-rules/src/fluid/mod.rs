@@ -178,8 +178,11 @@ pub enum Request {
     Declare {
         /// Every (target, weapon) pair within reach, with lethal and stunning allowed.
         options: List<(CombatantId, usize), 8>,
-        /// Most attacks allowed per item this round.
+        /// Most attacks allowed per item this round: the limit of the item's attack skill, shared
+        /// by the items of that skill (FLUID-ACT-7).
         max_per_item: List<u32, 4>,
+        /// Per item: the first item with the same attack skill (whose count the limit applies to).
+        skill_group: List<u8, 4>,
         /// Per item: the largest burst and the largest spray it may fire now (FLUID-SPECIAL-5 …
         /// FLUID-SPECIAL-11, FLUID-GEAR-4); (1, 0) for a weapon that only makes single attacks.
         rounds: List<(u32, u32), 4>,
@@ -236,7 +239,12 @@ impl Request {
     /// [`Decider::passes_optional`](fray_engine::Decider::passes_optional) before the lists are
     /// built.
     pub fn declare_kind() -> Request {
-        Request::Declare { options: List::new(), max_per_item: List::new(), rounds: List::new() }
+        Request::Declare {
+            options: List::new(),
+            max_per_item: List::new(),
+            skill_group: List::new(),
+            rounds: List::new(),
+        }
     }
 }
 
@@ -837,7 +845,7 @@ impl Ruleset for Fluid {
                 };
                 if legal { Ok(()) } else { Err(format!("oT {ot} + dT {dt} is not a legal split of Tactics {tactics}")) }
             }
-            (Request::Declare { options, max_per_item, rounds }, Choice::Plan(plan)) => {
+            (Request::Declare { options, max_per_item, skill_group, rounds }, Choice::Plan(plan)) => {
                 if plan.full_defense && !plan.attacks.is_empty() {
                     return Err("Full Defense gives up every other action".into());
                 }
@@ -873,10 +881,12 @@ impl Ruleset for Fluid {
                             attack.weapon()
                         ));
                     }
-                    used[attack.weapon()] += 1;
-                    if used[attack.weapon()] > max_per_item[attack.weapon()] {
+                    // Counted per attack skill: items of one skill share its limit (FLUID-ACT-7).
+                    let group = skill_group.get(attack.weapon()).map_or(attack.weapon(), |&g| usize::from(g));
+                    used[group] += 1;
+                    if used[group] > max_per_item[attack.weapon()] {
                         return Err(format!(
-                            "more than {} attacks with item {}",
+                            "more than {} attacks with the skill of item {}",
                             max_per_item[attack.weapon()],
                             attack.weapon()
                         ));

@@ -59,7 +59,9 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     // The attacker's declaration: its policy's weapon, intent and number of attacks, aimed at the
     // defender.
     let request = declare_request(setup, &state, a);
-    let Request::Declare { options, max_per_item, rounds } = &request else { unreachable!("a declaration request") };
+    let Request::Declare { options, max_per_item, rounds, .. } = &request else {
+        unreachable!("a declaration request")
+    };
     let Some(&(_, item)) = options.iter().find(|(t, _)| *t == d) else {
         return Err(format!("`{defender}` is not within reach of any of `{attacker}`'s weapons"));
     };

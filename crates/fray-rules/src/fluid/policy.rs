@@ -133,7 +133,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             let (ot, dt) = stance_split(setup, *tactics, stance);
             Choice::Split { ot, dt }
         }
-        Request::Declare { options, max_per_item, rounds } => {
+        Request::Declare { options, max_per_item, rounds, .. } => {
             // Under `defense_choice = per_round` every plan names the policy's best defence (FLUID-DEF-4).
             let defence = setup
                 .options

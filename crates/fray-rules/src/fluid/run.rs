@@ -345,7 +345,12 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
             (burst, if max >= 2 { max } else { 0 })
         })
         .collect::<List<(u32, u32), 4>>();
-    Request::Declare { options, max_per_item, rounds }
+    let skill_group = sheet
+        .items
+        .iter()
+        .map(|item| sheet.items.iter().position(|other| other.skill == item.skill).unwrap_or(0) as u8)
+        .collect::<List<u8, 4>>();
+    Request::Declare { options, max_per_item, skill_group, rounds }
 }
 
 /// Check actions counted for the multi-action penalty: as declared (plus any added, FLUID-ACT-5),
