@@ -928,3 +928,27 @@ fn the_ai_closes_from_extreme_range_and_picks_up_a_dropped_gun() {
     let Choice::Act(act) = fray_rules::hardboiled::policy::ai_choice(&s, &dropped, A, &request) else { unreachable!() };
     assert_eq!(act, Act::PickUp);
 }
+
+#[test]
+fn disengaging_is_judged_from_where_the_step_begins() {
+    // rule: USR-MOVE-2
+    // A and B start the turn 10 m apart. B closes to 1 m in its step; in A's step A stands
+    // within B's reach, and moving away is disengaging (no attack that turn under
+    // `free_disengage = false`), though A did not start the turn engaged.
+    let s = setup(&duel("position = 0", "position = 10"), &[("free_disengage", "false")]);
+    let mut st = start(&s);
+    HardBoiled::apply(&s, &mut st, &Event::TurnStarted { turn: 1 });
+    assert!(!st.fighter(A).started_engaged);
+    let at = |x: f64| Pos { x, y: 0.0 };
+    HardBoiled::apply(&s, &mut st, &Event::Moved { who: B, from: at(10.0), to: at(1.0), in_cover: false });
+    HardBoiled::apply(&s, &mut st, &Event::Moved { who: A, from: at(0.0), to: at(-5.0), in_cover: false });
+    assert!(st.fighter(A).disengaged);
+    let request = fray_rules::hardboiled::policy::act_request(&s, &st, A);
+    assert!(matches!(request, fray_rules::hardboiled::Request::Act { attacks_left: 0, .. }), "{request:?}");
+    // Moving while still within reach is not disengaging.
+    let mut st = start(&s);
+    HardBoiled::apply(&s, &mut st, &Event::TurnStarted { turn: 1 });
+    HardBoiled::apply(&s, &mut st, &Event::Moved { who: B, from: at(10.0), to: at(1.0), in_cover: false });
+    HardBoiled::apply(&s, &mut st, &Event::Moved { who: A, from: at(0.0), to: at(0.5), in_cover: false });
+    assert!(!st.fighter(A).disengaged);
+}

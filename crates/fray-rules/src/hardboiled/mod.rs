@@ -244,9 +244,9 @@ pub struct Fighter {
     pub acted: bool,
     /// A shot fired this turn without the off-balance penalty.
     pub steady_shot: bool,
-    /// Started the turn within an enemy's reach (USR-MOVE-2).
+    /// Started the turn within an enemy's reach (the reach bonus, USR-INIT-6).
     pub started_engaged: bool,
-    /// Moved out of an enemy's reach this turn.
+    /// Moved out of an enemy's reach it stood in when its step began (USR-MOVE-2).
     pub disengaged: bool,
     /// Position.
     pub pos: Pos,
@@ -578,7 +578,7 @@ impl Ruleset for HardBoiled {
                     x.acted_on = false;
                     x.started_engaged = false;
                 }
-                // Who starts within an enemy's reach (USR-MOVE-2, USR-INIT-6).
+                // Who starts the turn within an enemy's reach (USR-INIT-6).
                 let reach = setup.options.melee_reach_m;
                 for i in 0..state.fighters.len() {
                     let engaged = (0..state.fighters.len()).any(|j| {
@@ -598,22 +598,25 @@ impl Ruleset for HardBoiled {
             | Event::DamageRoll { .. }
             | Event::Ended { .. } => {}
             Event::Moved { who, to, in_cover, .. } => {
+                // Within an enemy's melee reach at the start of its own step (where it stands
+                // until its one Move of the turn), and out of it after (USR-MOVE-2).
                 let reach = setup.options.melee_reach_m;
+                let engaged_at = |state: &State, pos: Pos| {
+                    (0..state.fighters.len()).any(|j| {
+                        j != who.index()
+                            && setup.combatants[j].side != setup.combatants[who.index()].side
+                            && !state.fighters[j].down()
+                            && pos.distance(state.fighters[j].pos) <= reach + 1e-9
+                    })
+                };
+                let from = state.fighters[who.index()].pos;
+                let disengaged = engaged_at(state, from) && !engaged_at(state, *to);
                 let x = &mut state.fighters[who.index()];
                 x.pos = *to;
                 x.moved = true;
                 x.in_cover = *in_cover;
                 x.acted_on = true;
-                let pos = *to;
-                if state.fighters[who.index()].started_engaged {
-                    let still = (0..state.fighters.len()).any(|j| {
-                        j != who.index()
-                            && setup.combatants[j].side != setup.combatants[who.index()].side
-                            && !state.fighters[j].down()
-                            && pos.distance(state.fighters[j].pos) <= reach + 1e-9
-                    });
-                    state.fighters[who.index()].disengaged = !still;
-                }
+                x.disengaged = disengaged;
             }
             Event::Failed { who, act, .. } => {
                 let x = &mut state.fighters[who.index()];
