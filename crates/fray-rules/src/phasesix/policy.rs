@@ -492,7 +492,12 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     if aims && spare >= 2 && x.aim < s.perception && ok(Act::Aim { accurate: false }) && ok(attack(None)) {
         return Act::Aim { accurate: false };
     }
-    if spare >= 1 && ok(attack(None)) {
+    // No attack with a pool of no dice unless a bonus die could roll it (P6-RES-4).
+    let rollable = |a: Act| {
+        numbers(setup, state, who, &a).dice > 0
+            || (x.bonus_dice > 0 && matches!(policy(setup, who, 6), SPEND_TO_HIT | SPEND_ALWAYS))
+    };
+    if spare >= 1 && ok(attack(None)) && rollable(attack(None)) {
         return attack(None);
     }
     // Too few rounds left for a burst: a single shot if the weapon has one, else a reload.
