@@ -609,7 +609,13 @@ fn an_interrupted_action_resolves_or_is_void() {
     let faces = [6, 6, 6, 6, 5, 6, 6, 6, 6, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3];
     let dodged = |log: &[Event]| log.iter().any(|e| matches!(e, Event::Defence { who: A, .. }));
     let (log, _, _) = run(&setup(&text, &[]), &faces, dodge());
-    assert!(log.iter().any(|e| matches!(e, Event::Resumed { who: B, .. })), "{log:#?}");
+    // The interrupt comes after the dodge's roll and names its total (OD6-ACT-6).
+    let dodge_total =
+        log.iter().find_map(|e| if let Event::Defence { who: A, roll, .. } = e { Some(roll.total) } else { None });
+    let interrupted_at = log
+        .iter()
+        .find_map(|e| if let Event::Resumed { who: B, interrupting: Some((A, t)) } = e { Some(*t) } else { None });
+    assert!(dodge_total.is_some_and(|t| t > 0) && interrupted_at == dodge_total, "{log:#?}");
     assert!(log.iter().any(|e| matches!(e, Event::Wound { who: A, .. })), "{log:#?}");
     assert!(dodged(&log), "{log:#?}");
     let (log, _, _) = run(&setup(&text, &[("interrupted_action", "void_if_unable")]), &faces, dodge());

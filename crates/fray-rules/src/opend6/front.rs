@@ -159,8 +159,15 @@ impl OpenD6Scenario {
                         out.push((label, Choice::Interrupt(Some(action))));
                     }
                 }
-                let aim = target.map_or(String::new(), |t| format!(" at {}", self.name(t)));
-                (format!("{} rolled {total}{aim} (difficulty now {difficulty}): interrupt?", self.name(*actor)), out)
+                let question = match target {
+                    Some(t) => format!(
+                        "{} rolled {total} at {} (difficulty now {difficulty}): interrupt?",
+                        self.name(*actor),
+                        self.name(*t)
+                    ),
+                    None => format!("{} rolled {total} for its action: interrupt?", self.name(*actor)),
+                };
+                (question, out)
             }
             Request::MoveUp => (
                 "you are being disarmed: move up (one action) and roll Strength to keep your weapon?".to_owned(),

@@ -409,10 +409,20 @@ fn perform<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     fight.emit(Event::Acted { who, action });
     let round = fight.state().round;
-    // Waiting characters may interrupt any action (an attack offers it after its roll).
+    // Waiting characters may interrupt any action: after its roll for an action that rolls (an
+    // attack, a defence, an escape, first aid, a recovery; OD6-ACT-6), here for the others.
     if !matches!(
         action,
-        Action::Attack(_) | Action::Wait | Action::Pass | Action::Posture(_) | Action::Move { free: true, .. }
+        Action::Attack(_)
+            | Action::Defend { .. }
+            | Action::Escape
+            | Action::FirstAid(_)
+            | Action::Revive(_)
+            | Action::Recover
+            | Action::Wait
+            | Action::Pass
+            | Action::Posture(_)
+            | Action::Move { free: true, .. }
     ) {
         interrupts(fight, ctx, who, None, 0, 0, false)?;
         // The action was under way: it resolves even if the interrupt left its actor unable to
@@ -461,7 +471,7 @@ fn perform<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             fight.emit(Event::PostureChanged { who, posture, forced: false });
             Ok(())
         }
-        Action::Escape => escape(fight, who),
+        Action::Escape => escape(fight, ctx, who),
         Action::Squeeze => {
             let setup = fight.setup();
             let Some(victim) = (0..setup.combatants.len())
@@ -484,11 +494,14 @@ fn perform<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             };
             land(fight, ctx, hit)
         }
-        Action::FirstAid(patient) => first_aid(fight, who, patient, false),
-        Action::Revive(patient) => first_aid(fight, who, patient, true),
+        Action::FirstAid(patient) => first_aid(fight, ctx, who, patient, false),
+        Action::Revive(patient) => first_aid(fight, ctx, who, patient, true),
         Action::MoveUp => Ok(()),
         Action::Recover => {
             let Some(rolled) = stamina_roll(fight, who, "recovery", true)? else { return Ok(()) };
+            if interrupted(fight, ctx, who, rolled.total)? {
+                return Ok(());
+            }
             let ok = rolled.total >= 10 + fight.state().fighter(who).difficulty_penalty;
             fight.emit(Event::Recovery { who, roll: rolled, ok });
             // Normal actions again from the following round.
@@ -622,6 +635,10 @@ fn defend<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     else {
         return Ok(());
     };
+    // A defence taken as an action may be interrupted after its roll (a free one may not).
+    if !free && interrupted(fight, ctx, who, rolled.total)? {
+        return Ok(());
+    }
     let value = rolled.total + if full { 10 } else { 0 };
     let weapon = match kind {
         DefKind::Block(w) => w,
@@ -812,6 +829,29 @@ fn land<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     } else {
         resolve(fight, ctx, hit)
     }
+}
+
+/// Waiting characters may interrupt `who`'s action once its roll (`total`) is made (OD6-ACT-6);
+/// whether the action then stops: the fight ended, or `interrupted_action = void_if_unable` and
+/// the interrupt left `who` unable to act (OD6-ACT-10; by default it resolves with its roll).
+fn interrupted<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    ctx: &mut Ctx,
+    who: CombatantId,
+    total: i32,
+) -> Result<bool, FightError> {
+    interrupts(fight, ctx, who, None, total, 0, false)?;
+    if ctx.ended.is_some() {
+        return Ok(true);
+    }
+    if fight.setup().options.void_if_unable && !fight.state().fighter(who).able() {
+        fight.emit(Event::Forfeit {
+            who,
+            why: "the interrupted action has no effect (interrupted_action = void_if_unable)",
+        });
+        return Ok(true);
+    }
+    Ok(false)
 }
 
 /// Waiting characters may interrupt an action after its roll (OD6-ACT-6).
@@ -1126,6 +1166,7 @@ fn stay_up<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
 /// Escaping a hold: lifting (or Strength) against the holder's, ties to the holder (OD6-SPECIAL-10).
 fn escape<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
+    ctx: &mut Ctx,
     who: CombatantId,
 ) -> Result<(), FightError> {
     let setup = fight.setup();
@@ -1134,6 +1175,9 @@ fn escape<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     let Some(rolled) = skill_roll(fight, who, "escape", skill, 0, DieCode::default(), RollFor::Attack, None)? else {
         return Ok(());
     };
+    if interrupted(fight, ctx, who, rolled.total)? {
+        return Ok(());
+    }
     let hs = &setup.combatants[holder.index()];
     let code = if hs.has_skill(SkillId::LIFTING) { hs.skill(SkillId::LIFTING) } else { hs.strength() };
     let theirs =
@@ -1149,6 +1193,7 @@ fn escape<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
 /// First aid (OD6-HEAL-2).
 fn first_aid<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
+    ctx: &mut Ctx,
     who: CombatantId,
     patient: CombatantId,
     wake_only: bool,
@@ -1171,6 +1216,9 @@ fn first_aid<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     else {
         return Ok(());
     };
+    if interrupted(fight, ctx, who, rolled.total)? {
+        return Ok(());
+    }
     let ok = rolled.total >= difficulty;
     let from = fight.state().fighter(patient).level;
     let to = if ok && !wake_only { Level::from_index(from.index() - 1) } else { from };
