@@ -174,3 +174,21 @@ fn included_item_qualities_are_not_counted_twice_against_a_blast() {
     };
     assert_eq!(block_tn(&setup) - block_tn(&include), 2);
 }
+
+#[test]
+fn a_safe_thrower_aims_at_a_point_a_charging_target_cannot_drag_onto_it() {
+    // rule: FLUID-SPECIAL-4
+    // The runner charges the thrower this round; the `safe` AI aims its grenade at the point it
+    // judged safe (the runner's place at the declaration), so the blast never reaches the thrower.
+    let text = "[rules]\nruleset = \"fluid\"\nmax_rounds = 1\n[[combatants]]\nid = \"thrower\"\nside = \"a\"\npc = 14\nskills = { throw = { value = 15 }, dodge = { value = 12 } }\nposition = 0.0\npolicy = { area = \"safe\", move = \"hold\" }\n[[combatants.items]]\nid = \"grenade\"\nkind = \"area\"\nskill = \"throw\"\ndamage = { w = \"2d6\" }\nammo_counts = 2\n[[combatants]]\nid = \"runner\"\nside = \"b\"\npc = 14\nskills = { axe = { value = 12 }, run = { value = 12 }, dodge = { value = 12 } }\nposition = 12.0\n[[combatants.items]]\nid = \"axe\"\nskill = \"axe\"\ndamage = { w = 5 }\n";
+    let setup = scenario::load("safe.toml", text, &[]).unwrap();
+    for seed in 1..=5 {
+        let dice = fray_engine::FromSource(fray_dice::seeded(seed));
+        let mut fight = Fight::<Fluid, _, _, _>::new(&setup, dice, policy::Ai, Record::default());
+        let _ = fight.run();
+        let log = fight.into_parts().1.0;
+        assert!(log.iter().any(|e| matches!(e, Event::AmmoSpent { .. })), "it throws");
+        let own = log.iter().any(|e| matches!(e, Event::Damage { by, target, .. } if by == target));
+        assert!(!own, "seed {seed}: {log:#?}");
+    }
+}

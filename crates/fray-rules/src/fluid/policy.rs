@@ -206,14 +206,15 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                         FIRE_SPRAY if spray >= 2 => (spray, true),
                         _ => (1, false),
                     };
-                    let attack = DeclaredAttack {
-                        target,
-                        item: item as u8,
-                        intent,
-                        rounds: r as u8,
-                        spray: is_spray,
-                        blast: None,
-                    };
+                    // A `safe` blast is aimed at the point judged safe, where the target stands
+                    // now: a target that runs at the thrower this round does not bring the blast
+                    // with it (FLUID-SPECIAL-4), unless blasts must centre on a combatant.
+                    let fixed = sheet.items[item].kind == ItemKind::Area
+                        && policy.area == AREA_SAFE
+                        && !setup.options.blast_on_combatant;
+                    let blast = fixed.then(|| state.fighter(target).pos);
+                    let attack =
+                        DeclaredAttack { target, item: item as u8, intent, rounds: r as u8, spray: is_spray, blast };
                     attacks.extend((0..count).map(|_| attack));
                 }
             }
