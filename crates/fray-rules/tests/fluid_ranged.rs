@@ -152,7 +152,7 @@ fn sprays_are_separate_rolls_each_at_minus_k() {
 
 #[test]
 fn a_spray_takes_one_pain_check() {
-    // rule: FLUID-TRACK-4, FLUID-SPECIAL-9
+    // rule: FLUID-TRACK-4, FLUID-SPECIAL-9, FLUID-SPECIAL-8
     // The shooter at W 5 of PC 20 (CP −5) sprays 3 shots: one NER pain check (failed by 10 on
     // 1,1,1: −15 on every shot), not one per shot.
     let text = range_text("ranged", SMG, "", 10.0).replacen("pc = 20\n", "pc = 20\nw = 5\n", 1);
@@ -164,6 +164,13 @@ fn a_spray_takes_one_pain_check() {
     let all = rolls(&log);
     assert_eq!(all.len(), 3);
     assert!(all.iter().all(|r| r.1 == all[0].1), "{all:?}");
+    // Under `spray_counts = per_shot` each shot is its own check action, with its own pain check.
+    let mut per_shot = setup.clone();
+    per_shot.options.set("spray_counts", "per_shot").unwrap();
+    let faces = with(&[1, 1, 1, 4, 4, 4, 1, 1, 1, 5, 5, 4, 1, 1, 1, 1, 2, 3]);
+    let log = shoot(&per_shot, spray, Some(0), &faces);
+    let pain_checks = log.iter().filter(|e| matches!(e, Event::Check { kind: fray_rules::fluid::CheckKind::Pain, .. }));
+    assert_eq!(pain_checks.count(), 3, "{log:#?}");
 }
 
 #[test]

@@ -648,12 +648,18 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     }
     // Recoil: −⌊r × recoil factor⌋ (FLUID-SPECIAL-5, -6, -8).
     let penalty = |r: u32| super::attack::recoil_penalty(weapon, r);
-    // A spray is one check action: one pain check serves every shot (FLUID-TRACK-4, FLUID-SPECIAL-9).
+    // A spray is one check action, with one pain check for every shot, unless `spray_counts =
+    // per_shot` makes each shot its own (FLUID-TRACK-4, FLUID-SPECIAL-9).
     let mut pain = None;
     if attack.spray {
         for _ in 0..rounds {
-            if fight.state().fighter(attacker).ammo[attack.weapon()] == Some(0) {
+            // Out of rounds, or broken by a shot's sunder check (FLUID-SUNDER-6).
+            let shooter = fight.state().fighter(attacker);
+            if shooter.ammo[attack.weapon()] == Some(0) || shooter.broken(attack.weapon()) {
                 break;
+            }
+            if !options.spray_counts_once {
+                pain = None;
             }
             roll_attack(fight, attacker, attack, declared, 1, penalty(rounds), 1, true, &mut pain)?;
         }

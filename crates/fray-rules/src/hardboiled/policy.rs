@@ -301,6 +301,8 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     // shot at Long (10 + the moving penalty) is the better one (USR-RNG-2/3/7).
     let extreme = w.ranged
         && attack::band(&setup.options, state.distance(who, target), w.range_m).is_some_and(|(band, _)| band == 4);
+    // (Even when one Move does not reach Long: from Extreme only a critical hits, so the turns
+    // after the move gain more than this turn's shot loses.)
     let close_first = extreme && can_move && !staying && policy(setup, who, 5) == MOVE_CLOSE;
     if attacks_left > 0 && in_reach(setup, state, who, target, w) && !close_first {
         return Act::Attack { target, fists, called: called(setup, state, who, target, w.ranged), off_balance: false };

@@ -483,20 +483,26 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     };
     let attack =
         |walk| Act::Attack { target, hand: Hand::Main, mode, special: Special::None, walk, from_behind: false };
+    // No attack with a pool of no dice unless a bonus die could roll it (P6-RES-4).
+    let rollable = |a: Act| {
+        numbers(setup, state, who, &a).dice > 0
+            || (x.bonus_dice > 0 && matches!(policy(setup, who, 6), SPEND_TO_HIT | SPEND_ALWAYS))
+    };
     // Aim before a shot (the `aim` policy), while actions allow an attack after it.
     let aims = match policy(setup, who, 4) {
         AIM_ALWAYS => mode != Mode::Burst,
         AIM_RANGED => mode == Mode::Single || mode == Mode::Thrown,
         _ => false,
     };
-    if aims && spare >= 2 && x.aim < s.perception && ok(Act::Aim { accurate: false }) && ok(attack(None)) {
+    if aims
+        && spare >= 2
+        && x.aim < s.perception
+        && ok(Act::Aim { accurate: false })
+        && ok(attack(None))
+        && rollable(attack(None))
+    {
         return Act::Aim { accurate: false };
     }
-    // No attack with a pool of no dice unless a bonus die could roll it (P6-RES-4).
-    let rollable = |a: Act| {
-        numbers(setup, state, who, &a).dice > 0
-            || (x.bonus_dice > 0 && matches!(policy(setup, who, 6), SPEND_TO_HIT | SPEND_ALWAYS))
-    };
     if spare >= 1 && ok(attack(None)) && rollable(attack(None)) {
         return attack(None);
     }
@@ -511,7 +517,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
             walk: None,
             from_behind: false,
         };
-        if w.modes & Mode::Single.bit() != 0 && ok(single) {
+        if w.modes & Mode::Single.bit() != 0 && ok(single) && rollable(single) {
             return single;
         }
         if ok(Act::Reload) {
@@ -529,7 +535,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
             Pos { x: from.x + (to.x - from.x) * go / d.max(1e-9), y: from.y + (to.y - from.y) * go / d.max(1e-9) }
         };
         let walk_to = step(move_m(setup, state, who, 0));
-        if ok(attack(Some(walk_to))) {
+        if ok(attack(Some(walk_to))) && rollable(attack(Some(walk_to))) {
             return attack(Some(walk_to));
         }
         if x.hunkered && ok(Act::StandUp) {
