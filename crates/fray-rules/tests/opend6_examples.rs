@@ -190,6 +190,13 @@ fn example_2_ranged_hit_bonus_armour_critical_failure_stay_up() {
     assert_eq!(result.unwrap(), FightResult { outcome: Outcome::Side(SideId(0)), length: 1 });
     assert_eq!(difficulty(&log), (15, true));
     assert_eq!(totals(&log), [("attack", 26), ("damage", 17), ("resist", 5), ("stay-up", 8)]);
+    // The stay-up roll's difficulty, 15 plus any difficulty penalty, is in the event and the log.
+    let stay_up = log.iter().find(|e| matches!(e, Event::StayUp { .. })).cloned().unwrap();
+    assert!(matches!(stay_up, Event::StayUp { difficulty: 15, ok: false, .. }));
+    let Event::StayUp { who, roll, .. } = stay_up else { unreachable!() };
+    let scenario = fray_rules::opend6::OpenD6Scenario(setup.clone());
+    let line = scenario.line(&Event::StayUp { who, roll, difficulty: 19, ok: false }).text.unwrap();
+    assert!(line.contains("vs 19"), "{line}");
     assert!(log.iter().any(|e| matches!(e, Event::Damage { bonus: 3, .. })));
     let resist = log.iter().find_map(|e| match e {
         Event::Resist { roll: Some(r), .. } => Some(r.clone()),

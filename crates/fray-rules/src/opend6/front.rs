@@ -498,14 +498,14 @@ impl OpenD6Scenario {
                 Some(format!("{} is stunned: −1D on actions through round {until}", n(who))),
                 json!({"event": "stun_window", "who": n(who), "until": until}),
             ),
-            Event::StayUp { who, roll, ok } => (
+            Event::StayUp { who, roll, difficulty, ok } => (
                 Some(format!(
-                    "{} stay-up roll: {} vs 15 → {}",
+                    "{} stay-up roll: {} vs {difficulty} → {}",
                     n(who),
                     rolled_text(roll),
                     if *ok { "stays conscious (−3D)" } else { "falls unconscious" }
                 )),
-                json!({"event": "stay_up", "who": n(who), "roll": roll_json(roll), "ok": ok}),
+                json!({"event": "stay_up", "who": n(who), "roll": roll_json(roll), "difficulty": difficulty, "ok": ok}),
             ),
             Event::Unconscious { who, until } => (
                 Some(if *until == u32::MAX {
@@ -603,14 +603,14 @@ impl OpenD6Scenario {
                 }),
                 json!({"event": "restricted", "who": n(who), "from": from, "until": until, "recovered": recovered}),
             ),
-            Event::Recovery { who, roll, ok } => (
+            Event::Recovery { who, roll, difficulty, ok } => (
                 Some(format!(
-                    "{} recovery roll: {} vs 10 → {}",
+                    "{} recovery roll: {} vs {difficulty} → {}",
                     n(who),
                     rolled_text(roll),
                     if *ok { "success" } else { "failure" }
                 )),
-                json!({"event": "recovery", "who": n(who), "roll": roll_json(roll), "ok": ok}),
+                json!({"event": "recovery", "who": n(who), "roll": roll_json(roll), "difficulty": difficulty, "ok": ok}),
             ),
             Event::LocationEffect { who, loc } => (
                 Some(format!("{}'s {} wound has a lasting effect", n(who), format!("{loc:?}").to_lowercase())),

@@ -679,6 +679,8 @@ pub enum Event {
         who: CombatantId,
         /// The roll.
         roll: Rolled,
+        /// Its difficulty: 15 and any difficulty penalty in force.
+        difficulty: i32,
         /// Stays conscious.
         ok: bool,
     },
@@ -814,6 +816,8 @@ pub enum Event {
         who: CombatantId,
         /// The roll.
         roll: Rolled,
+        /// Its difficulty: 10 and any difficulty penalty in force.
+        difficulty: i32,
         /// Succeeded.
         ok: bool,
     },

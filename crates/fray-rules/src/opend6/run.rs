@@ -502,8 +502,9 @@ fn perform<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             if interrupted(fight, ctx, who, rolled.total)? {
                 return Ok(());
             }
-            let ok = rolled.total >= 10 + fight.state().fighter(who).difficulty_penalty;
-            fight.emit(Event::Recovery { who, roll: rolled, ok });
+            let difficulty = 10 + fight.state().fighter(who).difficulty_penalty;
+            let ok = rolled.total >= difficulty;
+            fight.emit(Event::Recovery { who, roll: rolled, difficulty, ok });
             // Normal actions again from the following round.
             if ok && let Some((from, _)) = fight.state().fighter(who).restricted {
                 fight.emit(Event::Restricted { who, from, until: round, recovered: true });
@@ -1140,8 +1141,9 @@ fn stay_up<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     who: CombatantId,
 ) -> Result<(), FightError> {
     let Some(rolled) = stamina_roll(fight, who, "stay up", false)? else { return Ok(()) };
-    let ok = rolled.total >= 15 + fight.state().fighter(who).difficulty_penalty;
-    fight.emit(Event::StayUp { who, roll: rolled, ok });
+    let difficulty = 15 + fight.state().fighter(who).difficulty_penalty;
+    let ok = rolled.total >= difficulty;
+    fight.emit(Event::StayUp { who, roll: rolled, difficulty, ok });
     if !ok {
         let setup = fight.setup();
         let until = if setup.options.roll_unconscious_duration {
