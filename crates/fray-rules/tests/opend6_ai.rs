@@ -45,9 +45,7 @@ fn the_ai_never_interrupts_with_a_defence_it_has_no_dice_for() {
         "agility = \"1D\"\nskills = { firearms = \"4D\" }\npolicy = { actions = \"wait_and_dodge\" }\n[[combatants.weapons]]\nname = \"rifle\"\nskill = \"firearms\"\ndamage = \"4D\"\nranges = [10, 30, 120]",
     );
     for seed in 1..=20 {
-        let dice = fray_engine::FromSource(fray_dice::seeded(seed));
-        let mut fight = Fight::<OpenD6, _, _, _>::new(&setup, dice, Ai, Record::default());
-        fight.run().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        ai_fight(&setup, seed);
     }
 }
 
@@ -159,11 +157,7 @@ damage = "2D"
 strength_plus = true
 sharp = true
 "#;
-    let setup = scenario::load("fpd.toml", text, &[]).unwrap();
-    let dice = fray_engine::FromSource(fray_dice::seeded(1));
-    let mut fight = Fight::<OpenD6, _, _, _>::new(&setup, dice, Ai, Record::default());
-    fight.run().unwrap();
-    let log = fight.into_parts().1.0;
+    let log = ai_log(text, 1);
     let first = log.iter().find_map(|e| match e {
         fray_rules::opend6::Event::Defence { who, kind, .. } if *who == CombatantId(1) => Some(*kind),
         _ => None,
@@ -173,10 +167,14 @@ sharp = true
 
 /// Runs `text` with the AI on `seed`; the log.
 fn ai_log(text: &str, seed: u64) -> Vec<fray_rules::opend6::Event> {
-    let setup = scenario::load("ai.toml", text, &[]).unwrap_or_else(|e| panic!("{e}"));
+    ai_fight(&scenario::load("ai.toml", text, &[]).unwrap_or_else(|e| panic!("{e}")), seed)
+}
+
+/// Runs `setup` with the AI on `seed`; the log (the fight must end without an error).
+fn ai_fight(setup: &Setup, seed: u64) -> Vec<fray_rules::opend6::Event> {
     let dice = fray_engine::FromSource(fray_dice::seeded(seed));
-    let mut fight = Fight::<OpenD6, _, _, _>::new(&setup, dice, Ai, Record::default());
-    fight.run().unwrap();
+    let mut fight = Fight::<OpenD6, _, _, _>::new(setup, dice, Ai, Record::default());
+    fight.run().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     fight.into_parts().1.0
 }
 

@@ -188,12 +188,12 @@ impl PhaseSixScenario {
                         out.push((boost_text(boost).to_owned(), Choice::Boost(Some(boost))));
                     }
                 }
-                let apart = if apart.is_empty() { String::new() } else { format!(" + destiny {}", join(apart)) };
+                let apart = if apart.is_empty() { String::new() } else { format!(" + destiny {}", totals_text(apart)) };
                 (
                     format!(
                         "your hit roll at {} [{}]{apart}, {m}+ (crits {c}+): spend something on it?",
                         self.name(*target),
-                        join(totals)
+                        totals_text(totals)
                     ),
                     out,
                 )
@@ -346,8 +346,8 @@ impl PhaseSixScenario {
                     "{} {}: now [{}]{}",
                     n(who),
                     boost_text(*boost),
-                    join(totals),
-                    if apart.is_empty() { String::new() } else { format!(" + destiny [{}] (4+)", join(apart)) }
+                    totals_text(totals),
+                    if apart.is_empty() { String::new() } else { format!(" + destiny [{}] (4+)", totals_text(apart)) }
                 )),
                 json!({"event": "roll_boosted", "who": n(who), "boost": format!("{boost:?}").to_lowercase(),
                        "totals": totals.as_slice(), "apart": apart.as_slice()}),
@@ -482,9 +482,4 @@ fn boost_text(boost: Boost) -> &'static str {
         Boost::Reroll => "rerolls",
         Boost::DestinyReroll => "spends a destiny die to reroll",
     }
-}
-
-/// Dice totals as "a b c".
-fn join(totals: &[u8]) -> String {
-    totals.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" ")
 }
