@@ -492,7 +492,7 @@ fn we10_coup_de_grace() {
         walk: None,
         from_behind: false,
     });
-    let go = |state: &str, sets: &[(&str, &str)], dice3: [u32; 4]| {
+    let go = |state: &str, sets: &[(&str, &str)], dice3: &[u32]| {
         let s = setup(&COUP.replace("STATE", state), sets);
         // Initiative, then the victim's round-start check (1 die: no success changes nothing).
         let check: &[u32] = if state.contains("unconscious") {
@@ -504,20 +504,27 @@ fn we10_coup_de_grace() {
         };
         let mut faces = vec![5, 1, 2];
         faces.extend_from_slice(check);
-        faces.extend(dice3);
+        faces.extend_from_slice(dice3);
         let (log, st, _) = run(&s, &faces, script(&[(0, coup), (0, END)]));
         (log, st)
     };
-    let (log, st) = go("unconscious = 2", &[], [5, 6, 3, 1]);
+    let (log, st) = go("unconscious = 2", &[], &[5, 6, 3, 1]);
     assert!(!log.iter().any(|e| matches!(e, Event::Reacted { .. } | Event::CoverRoll { .. })));
     assert_eq!((st.fighter(B).condition(Cond::Dying), st.fighter(B).condition(Cond::Unconscious)), (2, 2));
-    let (_, st) = go("unconscious = 2", &[("coup_de_grace", "dead")], [5, 6, 3, 1]);
+    let (_, st) = go("unconscious = 2", &[("coup_de_grace", "dead")], &[5, 6, 3, 1]);
     assert!(st.fighter(B).dead);
-    let (_, st) = go("dying = 3", &[], [5, 6, 3, 1]);
+    let (_, st) = go("dying = 3", &[], &[5, 6, 3, 1]);
     assert_eq!(st.fighter(B).condition(Cond::Dying), 5);
-    let (_, st) = go("dying = 3", &[], [5, 6, 3, 5]);
+    let (_, st) = go("dying = 3", &[], &[5, 6, 3, 5]);
     assert!(st.fighter(B).dead);
-    let (log, st) = go("sleeping = true", &[], [2, 3, 1, 1]);
+    // `dying_plus_wounds`: an already-Dying target gains the attack's wounds, a megacrit's extra
+    // wound included (6 + 6 + 5 = 17 is a megacrit of level 1): 3 + 1 + (1 + 1) = 6, dead.
+    let (_, st) = go("dying = 3", &[("coup_de_grace", "dying_plus_wounds")], &[5, 6, 6, 5, 1]);
+    assert_eq!(st.fighter(B).condition(Cond::Dying), 6);
+    assert!(st.fighter(B).dead);
+    let (_, st) = go("dying = 3", &[("coup_de_grace", "dying_plus_wounds")], &[5, 6, 3, 1]);
+    assert_eq!(st.fighter(B).condition(Cond::Dying), 5);
+    let (log, st) = go("sleeping = true", &[], &[2, 3, 1, 1]);
     assert!(log.contains(&Event::Woke { who: B }));
     assert!(!st.fighter(B).sleeping);
 }

@@ -588,7 +588,8 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     });
     // Coup de grâce (P6-SPECIAL-11/12).
     if special == Special::Coup {
-        return coup(fight, ended, who, target, successes, w);
+        let extra: i32 = crits.iter().map(|&k| i32::from(k)).sum();
+        return coup(fight, ended, who, target, successes, extra, w);
     }
     let sleeping = fight.state().fighter(target).sleeping;
     // Reactions (P6-REACT-*), by the target, after the roll, before the result.
@@ -941,6 +942,7 @@ fn coup<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     who: CombatantId,
     target: CombatantId,
     successes: i32,
+    megacrit_extra: i32,
     w: &Weapon,
 ) -> Result<(), FightError> {
     let options = &fight.setup().options;
@@ -955,7 +957,8 @@ fn coup<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     let dying = x.condition(Cond::Dying);
     match options.coup {
         1 => fight.emit(Event::Died { who: target }),
-        2 if dying > 0 => set_dying(fight, target, dying + successes * w.wounds_per_hit),
+        // The attack's wounds: per success, megacrits adding their levels (P6-DMG-3, P6-CRIT-2).
+        2 if dying > 0 => set_dying(fight, target, dying + successes * w.wounds_per_hit + megacrit_extra),
         _ => set_dying(fight, target, dying + successes),
     }
     if !was_out && fight.state().fighter(target).out(options) {
