@@ -127,6 +127,20 @@ fn example_c_a_masterwork_heavy_sword_breaks_light_armour() {
 }
 
 #[test]
+fn armour_compares_the_weapons_smallest_size_under_either_attack_size() {
+    // rule: FLUID-SUNDER-9, FLUID-SIZE-2, FLUID-SIZE-3
+    // Example C's sword listing sizes 4 and 2: against armour its smallest (2) counts, so the TN is
+    // 10 + 2 × (2 − 2) + (5 − 3) = 12 whether the attack size elsewhere is the smallest or the first.
+    let mut setup =
+        setup("tier = 5\nsizes = [4, 2]", "", "armor = { name = \"leather\", av = 3, size = \"light\", tier = 3 }");
+    let faces = [3, 3, 3, 1, 1, 1, 6, 6, 5, 1, 2, 4];
+    let choices = || vec![split(), split(), Choice::Defence(None)];
+    assert_eq!(sunders(&fight(&setup, &faces, choices())), vec![(PEASANT, Quality::Av, 12, -2, 1)]);
+    setup.options.set("attack_size", "first").unwrap();
+    assert_eq!(sunders(&fight(&setup, &faces, choices())), vec![(PEASANT, Quality::Av, 12, -2, 1)]);
+}
+
+#[test]
 fn example_d_a_fine_dagger_against_heavy_armour() {
     // rule: FLUID-SUNDER-9, FLUID-SUNDER-11, FLUID-SUNDER-13, FLUID-DICE-6
     // TN 10 + 2 × (2 − 4) + (4 − 3) = 7; 3d6 + 6: only blunders fail.

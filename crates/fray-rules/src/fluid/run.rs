@@ -1044,9 +1044,10 @@ fn sunder<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             ArmorSunderTrigger::Wound => hit.w > 0,
             ArmorSunderTrigger::Damage => hit.w + hit.s > 0,
         };
-        let ours = (weapon_size, weapon_tier);
+        // Armour compares the weapon's smallest size under either `attack_size` (FLUID-SIZE-2/-3).
+        let ours = (weapon.smallest_size(), weapon_tier);
         let theirs = (armor.size, armor_tier);
-        if triggered && (weapon_tier > armor_tier || weapon_size > armor.size) {
+        if triggered && (weapon_tier > armor_tier || ours.0 > armor.size) {
             item_check(fight, target, Quality::Av, sunder_tn(ours, theirs, 0), 0)?;
         }
         // A weapon striking tougher armour, under `sunder_weapon_on_armor` (FLUID-SUNDER-8).
