@@ -7,7 +7,7 @@ use fray_rules::phasesix::odds;
 use fray_rules::phasesix::policy::{self, Script, attack_numbers, illegal};
 use fray_rules::phasesix::setup::Mode;
 use fray_rules::phasesix::{
-    Act, Choice, Cond, Event, Hand, Options, PhaseSix, Reaction, Setup, Special, State, scenario,
+    Act, BoostedRoll, Choice, Cond, Event, Hand, Options, PhaseSix, Reaction, Setup, Special, State, scenario,
 };
 use num_traits::{One, ToPrimitive};
 
@@ -1080,4 +1080,75 @@ fn the_ai_makes_no_attack_it_has_no_dice_for() {
         assert!(!log.iter().any(|e| matches!(e, Event::AttackRoll { dice, .. } if *dice <= 0)), "{log:#?}");
         assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { attacker: A, .. })));
     }
+}
+
+#[test]
+fn boosts_reach_dodges_parries_and_checks() {
+    // rule: P6-RES-4, P6-RES-5
+    // B (one dodge die, one bonus die, `spend = to_defend`) wins the initiative and keeps its
+    // actions; A's fencer hits twice (5 5 1 1) and B dodges at 5 + 2 = 7+ with a 2: no success,
+    // so B adds its bonus die (6 + 3 = 9) and the dodge cancels both hits.
+    let text = |b: &str| {
+        format!(
+            "[rules]\nruleset = \"phasesix\"\n[rules.options]\nround_cap = 1\n[[combatants]]\nname = \"Fencer\"\nside = \"a\"\nhand_to_hand = 3\nposition = 0\n[[combatants.weapons]]\nname = \"rapier\"\nclass = \"melee\"\ndamage_potential = 1\n[[combatants]]\nname = \"B\"\nside = \"b\"\nposition = 1\nmax_wounds = 20\n{b}\n"
+        )
+    };
+    let swing = || {
+        script(&[
+            (1, Choice::Act(Act::End)),
+            (
+                0,
+                Choice::Act(Act::Attack {
+                    target: B,
+                    hand: Hand::Main,
+                    mode: Mode::Melee,
+                    special: Special::None,
+                    walk: None,
+                    from_behind: false,
+                }),
+            ),
+            (0, Choice::Act(Act::End)),
+        ])
+    };
+    let boosted = |log: &[Event]| {
+        log.iter()
+            .filter_map(|e| if let Event::RollBoosted { who, roll, .. } = e { Some((*who, *roll)) } else { None })
+            .collect::<Vec<_>>()
+    };
+    let wounds = |log: &[Event]| log.iter().any(|e| matches!(e, Event::Wounded { who: B, .. }));
+    let dodger =
+        setup(&text("bonus_dice = 1\npolicy = { move = \"hold\", defend = \"dodge\", spend = \"to_defend\" }"), &[]);
+    let (log, state, _) = run(&dodger, &[1, 5, 5, 5, 1, 1, 2, 6, 3], swing());
+    assert_eq!(boosted(&log), [(B, BoostedRoll::Dodge)], "{log:#?}");
+    assert!(log.iter().any(|e| matches!(e, Event::Reacted { who: B, reaction: Reaction::Dodge, successes: 1, .. })));
+    assert!(!wounds(&log));
+    assert_eq!(state.fighter(B).bonus_dice, 0);
+    // Under `to_hit` B keeps its bonus die for its own hit rolls: the dodge fails and B is wounded.
+    let keeper =
+        setup(&text("bonus_dice = 1\npolicy = { move = \"hold\", defend = \"dodge\", spend = \"to_hit\" }"), &[]);
+    let (log, state, _) = run(&keeper, &[1, 5, 5, 5, 1, 1, 2, 6, 3], swing());
+    assert!(boosted(&log).is_empty() && wounds(&log));
+    assert_eq!(state.fighter(B).bonus_dice, 1);
+    // A parry (B's sword: 2 + 1 dice at 5+, 1 1 2) takes a destiny die rolled apart: a 4 succeeds
+    // though M is 5, and parries one of the two hits.
+    let parrier = setup(
+        &text(&format!(
+            "hand_to_hand = 2\ndestiny_dice = 1\npolicy = {{ move = \"hold\", defend = \"parry\", spend = \"to_defend\" }}{SWORD}"
+        )),
+        &[],
+    );
+    let (log, _, _) = run(&parrier, &[1, 5, 5, 5, 1, 1, 1, 1, 2, 4], swing());
+    assert_eq!(boosted(&log), [(B, BoostedRoll::Parry)], "{log:#?}");
+    assert!(log.iter().any(|e| matches!(e, Event::Reacted { who: B, reaction: Reaction::Parry, successes: 1, .. })));
+    assert!(log.iter().any(|e| matches!(e, Event::Wounded { who: B, normals: 1, .. })));
+    // A check: Dying 1 at the round's start, Resistance 1 rolls a 3 — under `always` a reroll
+    // (a 5) saves the Dying from rising.
+    // (C, far off on B's side, keeps the fight going; nobody acts.)
+    let dying = setup(&(text("dying = 1\nrerolls = 1\npolicy = { spend = \"always\" }") + C_FAR), &[]);
+    let idle = || script(&[(0, Choice::Act(Act::End)), (2, Choice::Act(Act::End))]);
+    let (log, state, _) = run(&dying, &[1, 5, 2, 3, 5], idle());
+    assert_eq!(boosted(&log), [(B, BoostedRoll::Check("dying check"))], "{log:#?}");
+    assert_eq!(state.fighter(B).condition(Cond::Dying), 1);
+    let (_, state, _) = run(&setup(&(text("dying = 1") + C_FAR), &[]), &[1, 5, 2, 3], idle());
+    assert_eq!(state.fighter(B).condition(Cond::Dying), 2);
 }

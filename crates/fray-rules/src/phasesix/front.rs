@@ -3,7 +3,7 @@
 
 use super::policy::{Ai, ai_choice, illegal, illegal_reaction};
 use super::setup::{Mode, Setup};
-use super::{Act, Boost, Choice, Event, Hand, PhaseSix, Reaction, Request, Special, State};
+use super::{Act, Boost, BoostedRoll, Choice, Event, Hand, PhaseSix, Reaction, Request, Special, State};
 use crate::{Line, Prompt, Scenario};
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Pos, Ruleset};
 use fray_sim::{Ledger, Simulate};
@@ -181,7 +181,7 @@ impl PhaseSixScenario {
                 }
                 (format!("{} attacks you: {crits} crit(s), {normals} normal hit(s). React?", self.name(*attacker)), out)
             }
-            Request::Boost { target, totals, apart, m, c } => {
+            Request::Boost { roll, against, totals, apart, m, c } => {
                 let mut out = vec![("keep the roll".to_owned(), Choice::Boost(None))];
                 for boost in Boost::ALL {
                     if boost.illegal(state.fighter(who), totals.len()).is_none() {
@@ -189,10 +189,16 @@ impl PhaseSixScenario {
                     }
                 }
                 let apart = if apart.is_empty() { String::new() } else { format!(" + destiny {}", totals_text(apart)) };
+                let against = match (roll, against) {
+                    (BoostedRoll::Hit, Some(x)) => format!(" at {}", self.name(*x)),
+                    (_, Some(x)) => format!(" against {}", self.name(*x)),
+                    (_, None) => String::new(),
+                };
+                let crits = c.map_or(String::new(), |c| format!(" (crits {c}+)"));
                 (
                     format!(
-                        "your hit roll at {} [{}]{apart}, {m}+ (crits {c}+): spend something on it?",
-                        self.name(*target),
+                        "your {} roll{against} [{}]{apart}, {m}+{crits}: spend something on it?",
+                        roll.name(),
                         totals_text(totals)
                     ),
                     out,
@@ -341,15 +347,20 @@ impl PhaseSixScenario {
                 json!({"event": "wounded", "who": n(who), "by": by.map(|b| n(&b)), "normals": normals, "crits": crits.as_slice(),
                        "wounds": wounds, "boosts_used": boosts_used, "track": track}),
             ),
-            Event::RollBoosted { who, boost, totals, apart } => (
+            Event::RollBoosted { who, roll, boost, totals, apart } => (
                 Some(format!(
                     "{} {}: now [{}]{}",
                     n(who),
-                    boost_text(*boost),
+                    match boost {
+                        Boost::BonusDie => format!("adds a bonus die to the {} roll", roll.name()),
+                        Boost::DestinyDie => format!("adds a destiny die to the {} roll as a bonus die", roll.name()),
+                        Boost::Reroll => format!("rerolls the {} roll", roll.name()),
+                        Boost::DestinyReroll => format!("spends a destiny die to reroll the {} roll", roll.name()),
+                    },
                     totals_text(totals),
                     if apart.is_empty() { String::new() } else { format!(" + destiny [{}] (4+)", totals_text(apart)) }
                 )),
-                json!({"event": "roll_boosted", "who": n(who), "boost": format!("{boost:?}").to_lowercase(),
+                json!({"event": "roll_boosted", "who": n(who), "roll": roll.name(), "boost": format!("{boost:?}").to_lowercase(),
                        "totals": totals.as_slice(), "apart": apart.as_slice()}),
             ),
             Event::AimLost { who } => {

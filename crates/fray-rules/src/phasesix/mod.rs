@@ -190,6 +190,34 @@ impl Boost {
     }
 }
 
+/// The roll a boost is offered on (P6-RES-4): any roll its roller has just seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoostedRoll {
+    /// An attack's hit roll, by the attacker.
+    Hit,
+    /// A dodge roll, by the target.
+    Dodge,
+    /// A parry roll, by the target.
+    Parry,
+    /// A throwing roll, by the thrower (P6-THROW-1).
+    Throw,
+    /// A check (resistance, endurance, first aid …), named as its `Check` event names it.
+    Check(&'static str),
+}
+
+impl BoostedRoll {
+    /// The roll's name in prompts and logs.
+    pub fn name(self) -> &'static str {
+        match self {
+            BoostedRoll::Hit => "hit",
+            BoostedRoll::Dodge => "dodge",
+            BoostedRoll::Parry => "parry",
+            BoostedRoll::Throw => "throw",
+            BoostedRoll::Check(what) => what,
+        }
+    }
+}
+
 /// A decision request.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Request {
@@ -198,19 +226,22 @@ pub enum Request {
         /// Actions available.
         actions: i32,
     },
-    /// After seeing its hit roll, the attacker may spend a bonus die, a destiny die or a reroll
-    /// on it, one at a time (P6-RES-4/5); `None` keeps the roll.
+    /// After seeing a roll of its own — a hit roll, a dodge or parry, a check — its roller may
+    /// spend a bonus die, a destiny die or a reroll on it, one at a time (P6-RES-4/5); `None`
+    /// keeps the roll.
     Boost {
-        /// The target.
-        target: CombatantId,
+        /// Which roll.
+        roll: BoostedRoll,
+        /// The other side of it: the target of a hit roll, the attacker of a dodge or parry.
+        against: Option<CombatantId>,
         /// The roll's dice so far, ordinary ones.
         totals: Totals,
         /// Destiny dice rolled apart as bonus dice.
         apart: Totals,
         /// The minimum roll.
         m: i32,
-        /// The crit threshold.
-        c: i32,
+        /// The crit threshold of a hit roll.
+        c: Option<i32>,
     },
     /// A reaction to an attack (after its roll, before its result).
     React {
@@ -541,10 +572,12 @@ pub enum Event {
         /// Wounds on the track after.
         track: i32,
     },
-    /// A boost spent on a hit roll (P6-RES-4/5), and the roll after it.
+    /// A boost spent on a roll (P6-RES-4/5), and the roll after it.
     RollBoosted {
         /// Who spends it.
         who: CombatantId,
+        /// On which roll.
+        roll: BoostedRoll,
         /// What.
         boost: Boost,
         /// The roll's ordinary dice now.

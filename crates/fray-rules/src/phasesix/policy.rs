@@ -4,7 +4,7 @@
 
 use super::run::{cost, main_weapon, numbers, two_weapons, weapon_of};
 use super::setup::{Class, Mode, Setup};
-use super::{Act, Boost, Choice, Cond, Hand, PhaseSix, Reaction, Request, Special, State};
+use super::{Act, Boost, BoostedRoll, Choice, Cond, Hand, PhaseSix, Reaction, Request, Special, State};
 use fray_engine::{CombatantId, Decider, Pending, Pos};
 use std::collections::VecDeque;
 
@@ -320,16 +320,32 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
         Request::React { attacker, mode, normals, crits, .. } => {
             react(setup, state, who, *attacker, *mode, *normals, *crits)
         }
-        Request::Boost { totals, apart, m, .. } => Choice::Boost(boost(setup, state, who, totals, apart, *m)),
+        Request::Boost { roll, totals, apart, m, .. } => {
+            Choice::Boost(boost(setup, state, who, *roll, totals, apart, *m))
+        }
     }
 }
 
-/// The `spend` policy on a hit roll (P6-RES-4/5): under `to_hit` or `always`, a roll with no
-/// success gets a bonus die, else a reroll, else a destiny die as a bonus die.
-fn boost(setup: &Setup, state: &State, who: CombatantId, totals: &[u8], apart: &[u8], m: i32) -> Option<Boost> {
-    let spends = matches!(policy(setup, who, 6), SPEND_TO_HIT | SPEND_ALWAYS);
-    let hit = totals.iter().any(|&t| i32::from(t) >= m) || apart.iter().any(|&t| i32::from(t) >= m.min(4));
-    if !spends || hit {
+/// The `spend` policy on a roll just seen (P6-RES-4/5): a roll with no success gets a bonus die,
+/// else a reroll, else a destiny die as a bonus die — a hit or throwing roll under `to_hit`, a
+/// dodge or parry under `to_defend`, and any of them or a check under `always`.
+fn boost(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    roll: BoostedRoll,
+    totals: &[u8],
+    apart: &[u8],
+    m: i32,
+) -> Option<Boost> {
+    let spends = matches!(
+        (policy(setup, who, 6), roll),
+        (SPEND_ALWAYS, _)
+            | (SPEND_TO_HIT, BoostedRoll::Hit | BoostedRoll::Throw)
+            | (SPEND_TO_DEFEND, BoostedRoll::Dodge | BoostedRoll::Parry)
+    );
+    let success = totals.iter().any(|&t| i32::from(t) >= m) || apart.iter().any(|&t| i32::from(t) >= m.min(4));
+    if !spends || success {
         return None;
     }
     let x = state.fighter(who);

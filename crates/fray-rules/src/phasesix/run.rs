@@ -4,7 +4,7 @@ use super::dice::{self, Tier};
 #[allow(unused_imports)]
 use super::setup::Class as _;
 use super::setup::{Class, Mode, Weapon};
-use super::{Act, Boost, Choice, Cond, Event, Hand, List, PhaseSix, Reaction, Request, Special, Totals};
+use super::{Act, Boost, BoostedRoll, Choice, Cond, Event, Hand, List, PhaseSix, Reaction, Request, Special, Totals};
 use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Pos, Reason, Sink};
 
 type F<'f, 'a, D, P, S> = &'f mut Fight<'a, PhaseSix, D, P, S>;
@@ -51,14 +51,20 @@ fn pool<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 fn check<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
-    what: &'static str,
+    roll: BoostedRoll,
     n: i32,
     m: i32,
 ) -> Result<i32, FightError> {
     let options = &fight.setup().options;
+    let what = roll.name();
     let stop = if options.check_crits { None } else { Some(m) };
-    let totals = pool(fight, who, what, n, stop)?;
-    let successes = totals.iter().map(|&t| dice::check_successes(&fight.setup().options, i32::from(t), m)).sum();
+    let mut totals = pool(fight, who, what, n, stop)?;
+    let mut apart = Totals::new();
+    let seen = Seen { roll, against: None, m, c: None, enough: stop };
+    boost(fight, who, &seen, &mut totals, &mut apart)?;
+    let count =
+        |dice: &Totals, m: i32| -> i32 { dice.iter().map(|&t| dice::check_successes(options, i32::from(t), m)).sum() };
+    let successes = count(&totals, m) + count(&apart, m.min(4));
     fight.emit(Event::Check { who, what, dice: n, m, totals, successes });
     Ok(successes)
 }
@@ -202,7 +208,7 @@ fn round_start<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D
                 _ => (s.resistance, "poison check"),
             };
             let n = attr - x.condition(Cond::Shocked);
-            let successes = check(fight, who, what, n, m)?;
+            let successes = check(fight, who, BoostedRoll::Check(what), n, m)?;
             match c {
                 Cond::Dying if successes == 0 => {
                     if v + 1 >= 6 {
@@ -376,13 +382,23 @@ fn perform<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     }
 }
 
-/// After seeing its hit roll the attacker may spend bonus dice, destiny dice and rerolls on it,
-/// one at a time, until it keeps the roll (P6-RES-4/5). Asked only while it has any to spend.
+/// A roll its roller has just seen, as a boost request describes it.
+struct Seen {
+    roll: BoostedRoll,
+    against: Option<CombatantId>,
+    m: i32,
+    c: Option<i32>,
+    /// The roll's explosion stop, for the dice a boost adds (P6-DICE-3).
+    enough: Option<i32>,
+}
+
+/// After seeing a roll — a hit roll, a dodge or parry, a check — its roller may spend bonus dice,
+/// destiny dice and rerolls on it, one at a time, until it keeps the roll (P6-RES-4/5). Asked
+/// only while it has any to spend.
 fn boost<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
-    target: CombatantId,
-    n: &Numbers,
+    seen: &Seen,
     totals: &mut Totals,
     apart: &mut Totals,
 ) -> Result<(), FightError> {
@@ -391,19 +407,35 @@ fn boost<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         if x.bonus_dice < 1 && x.destiny_dice < 1 && x.rerolls < 1 {
             return Ok(());
         }
-        let request = Request::Boost { target, totals: totals.clone(), apart: apart.clone(), m: n.m, c: n.c };
+        let request = Request::Boost {
+            roll: seen.roll,
+            against: seen.against,
+            totals: totals.clone(),
+            apart: apart.clone(),
+            m: seen.m,
+            c: seen.c,
+        };
         let Choice::Boost(pick) = fight.decide(who, &request)? else { unreachable!("checked by check_choice") };
         let Some(boost) = pick else { return Ok(()) };
         if let Some(why) = boost.illegal(fight.state().fighter(who), totals.len()) {
             return Err(FightError::IllegalChoice { who, reason: why.to_owned() });
         }
         match boost {
-            Boost::BonusDie => totals.push(chain(fight, who, "bonus die", None)?.min(255) as u8),
-            Boost::DestinyDie => apart.push(chain(fight, who, "destiny die", None)?.min(255) as u8),
-            Boost::Reroll | Boost::DestinyReroll => *totals = pool(fight, who, "reroll", totals.len() as i32, None)?,
+            Boost::BonusDie => totals.push(chain(fight, who, "bonus die", seen.enough)?.min(255) as u8),
+            Boost::DestinyDie => apart.push(chain(fight, who, "destiny die", seen.enough)?.min(255) as u8),
+            Boost::Reroll | Boost::DestinyReroll => {
+                *totals = pool(fight, who, "reroll", totals.len() as i32, seen.enough)?;
+            }
         }
-        fight.emit(Event::RollBoosted { who, boost, totals: totals.clone(), apart: apart.clone() });
+        fight.emit(Event::RollBoosted { who, roll: seen.roll, boost, totals: totals.clone(), apart: apart.clone() });
     }
+}
+
+/// One success per die of a roll at `m`, its destiny dice rolled apart succeeding at 4+ or at M
+/// (P6-DICE-1, P6-RES-5): dodges and parries.
+fn die_successes(totals: &Totals, apart: &Totals, m: i32) -> i32 {
+    let at = |dice: &Totals, m: i32| dice.iter().filter(|&&t| i32::from(t) >= m).count() as i32;
+    at(totals, m) + at(apart, m.min(4))
 }
 
 /// Spending a destiny die to steal an action (P6-RES-2/3).
@@ -556,7 +588,8 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     let helpless = fight.state().fighter(target).helpless(options);
     let mut totals = pool(fight, who, "hit", n.dice, None)?;
     let mut apart = Totals::new();
-    boost(fight, who, target, &n, &mut totals, &mut apart)?;
+    let seen = Seen { roll: BoostedRoll::Hit, against: Some(target), m: n.m, c: Some(n.c), enough: None };
+    boost(fight, who, &seen, &mut totals, &mut apart)?;
     let mut normals = 0u8;
     let mut crits: List<u8, 8> = List::new();
     let mut successes = 0;
@@ -602,8 +635,11 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
                     let m = base_m(fight, target) + hits;
                     let dice_n = setup.combatants[target.index()].evasion()
                         - fight.state().fighter(target).condition(Cond::Shocked);
-                    let t = pool(fight, target, "dodge", dice_n, Some(m))?;
-                    let s = t.iter().filter(|&&v| i32::from(v) >= m).count() as i32;
+                    let mut t = pool(fight, target, "dodge", dice_n, Some(m))?;
+                    let mut apart = Totals::new();
+                    let seen = Seen { roll: BoostedRoll::Dodge, against: Some(who), m, c: None, enough: Some(m) };
+                    boost(fight, target, &seen, &mut t, &mut apart)?;
+                    let s = die_successes(&t, &apart, m);
                     fight.emit(Event::Reacted { who: target, reaction: r, dice: dice_n, m, totals: t, successes: s });
                     if s >= 1 {
                         normals = 0;
@@ -620,9 +656,15 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
                         base_m(fight, target) + fight.state().fighter(target).condition(Cond::Burning),
                         0,
                     );
-                    let t = pool(fight, target, "parry", dice_n, None)?;
-                    let s = t.iter().filter(|&&v| i32::from(v) >= m).count() as i32;
-                    let crit_s = t.iter().filter(|&&v| i32::from(v) >= m && v >= 11).count();
+                    let mut t = pool(fight, target, "parry", dice_n, None)?;
+                    let mut apart = Totals::new();
+                    let seen = Seen { roll: BoostedRoll::Parry, against: Some(who), m, c: None, enough: None };
+                    boost(fight, target, &seen, &mut t, &mut apart)?;
+                    let s = die_successes(&t, &apart, m);
+                    // Crit parry dice, a destiny die's judged from its total (P6-RES-5).
+                    let crits_at =
+                        |dice: &Totals, m: i32| dice.iter().filter(|&&v| i32::from(v) >= m && v >= 11).count();
+                    let crit_s = crits_at(&t, m) + crits_at(&apart, m.min(4));
                     fight.emit(Event::Reacted { who: target, reaction: r, dice: dice_n, m, totals: t, successes: s });
                     let mut left = s as usize;
                     if options.parry_crits {
@@ -673,7 +715,7 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
                 let r = setup.combatants[target.index()].resistance
                     - fight.state().fighter(target).condition(Cond::Shocked);
                 let m = base_m(fight, target);
-                let s = check(fight, target, "K.O. resistance", r, m)?;
+                let s = check(fight, target, BoostedRoll::Check("K.O. resistance"), r, m)?;
                 if s < hits {
                     let v = if options.ko_depth_hits { hits } else { hits - s };
                     knock_out(fight, target, v);
@@ -694,7 +736,7 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
                     _ => ts.strength.max(ts.deftness),
                 } - fight.state().fighter(target).condition(Cond::Shocked);
                 let m = base_m(fight, target);
-                let s = check(fight, target, "disarm resistance", attr, m)?;
+                let s = check(fight, target, BoostedRoll::Check("disarm resistance"), attr, m)?;
                 if s < hits && fight.state().fighter(target).armed {
                     fight.emit(Event::Disarmed { who: target });
                 }
@@ -978,7 +1020,7 @@ fn first_aid<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     let s = &fight.setup().combatants[who.index()];
     let skill = s.first_aid.max(s.medicine) - fight.state().fighter(who).condition(Cond::Shocked);
     let m = base_m(fight, who);
-    let successes = check(fight, who, "first aid", skill, m)?;
+    let successes = check(fight, who, BoostedRoll::Check("first aid"), skill, m)?;
     let p = fight.state().fighter(patient);
     let dying = p.condition(Cond::Dying);
     let bleeding = p.condition(Cond::Bleeding);
@@ -1030,7 +1072,7 @@ fn throw<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         0,
     );
     let n = s.throwing - x.condition(Cond::Shocked);
-    let successes = check(fight, who, "throw", n, m)?;
+    let successes = check(fight, who, BoostedRoll::Throw, n, m)?;
     let aim = fight.state().fighter(target).pos;
     let (at, deviation) = if successes >= 1 {
         (aim, None)
