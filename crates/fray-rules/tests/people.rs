@@ -23,12 +23,18 @@ fn cases() -> Vec<(std::path::PathBuf, Vec<(String, String)>)> {
 fn every_choice_a_person_is_offered_is_legal() {
     for (path, sets) in cases() {
         let name = format!("{} {sets:?}", path.display());
-        let text = std::fs::read_to_string(&path).unwrap();
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        // Prompts carry exact odds, and opend6's follow Wild-Die chains 40 tosses deep (a tenth of
+        // a second an attack option in a test build): its examples play one seed, and the group
+        // fight, whose every prompt weighs a dozen attack options, two rounds.
+        let opend6 = text.contains("ruleset = \"opend6\"");
+        if path.ends_with("opend6/mixed-group.toml") {
+            text = text.replace("max_rounds = 60", "max_rounds = 2");
+            assert!(text.contains("max_rounds = 2"), "{name}: the round cap moved");
+        }
         let scenario = fray_rules::load(&name, &text, &sets).unwrap_or_else(|e| panic!("{e}"));
         let humans = scenario.combatants();
-        // Prompts carry exact odds: opend6's (explosion chains followed 40 tosses deep, seconds a
-        // prompt in a test build) leave it to the command-line test of `--control`.
-        let seeds: u64 = if scenario.ruleset() == "opend6" { 0 } else { 3 };
+        let seeds: u64 = if opend6 { 1 } else { 3 };
         for seed in 1..=seeds {
             // A person picking at random (an LCG, so that every run picks the same).
             let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);

@@ -241,8 +241,6 @@ pub struct Odds {
     pub levels: Vec<(Option<Level>, BigRational)>,
     /// P(out of the fight | hit).
     pub down_given_hit: BigRational,
-    /// The injury margin D's distribution given a hit.
-    pub margin: Vec<(i32, BigRational)>,
     /// The unplaced mass bound.
     pub residual: BigRational,
 }
@@ -282,7 +280,7 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
     let hit = bonus.ratio(&hit_mass);
     let mut residual = residual_of(inputs.attack) + inputs.defence.map_or(BigRational::zero(), |d| residual_of(d.0));
     if hit_mass.is_zero() {
-        return Odds { hit, levels: Vec::new(), down_given_hit: BigRational::zero(), margin: Vec::new(), residual };
+        return Odds { hit, levels: Vec::new(), down_given_hit: BigRational::zero(), residual };
     }
     // Damage total T = max(0, roll + fixed + bonus), D = T − resistance (OD6-DMG-1, -7, -8).
     let x = code_dist(inputs.damage, damage_one).shift(inputs.fixed);
@@ -295,39 +293,40 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
     let minus_r = Dist { min: -(r.min + r.w.len() as i32 - 1), w: r.w.iter().rev().cloned().collect(), e: r.e };
     let d = total.convolve(&minus_r);
     residual += residual_of(inputs.damage) + residual_of(inputs.resistance) + residual_of(inputs.stay_up);
-    let hit_total = d.ratio(&d.w.iter().sum());
+    // Weights are summed as integers over the common denominator and turned into fractions once
+    // at the end: a fraction per value, reduced at every step, made a prompt's odds slow.
+    let hit_w: BigUint = d.w.iter().sum();
+    let given_hit = |w: BigUint| BigRational::new(w.into(), hit_w.clone().into());
     let stays_up = code_dist(inputs.stay_up, skill_one).at_least(15);
-    let mut levels: Vec<(Option<Level>, BigRational)> = Vec::new();
-    let mut down = BigRational::zero();
-    let mut margin = Vec::new();
+    let mut level_w: Vec<(Option<Level>, BigUint)> = Vec::new();
+    // Weight of the damage results that surely take the defender out, and of those that do
+    // unless it makes its stay-up roll.
+    let (mut down_w, mut unless_w) = (BigUint::zero(), BigUint::zero());
     for (i, w) in d.w.iter().enumerate() {
         if w.is_zero() {
             continue;
         }
         let dv = d.min + i as i32;
-        let p = d.ratio(w) / &hit_total;
-        margin.push((dv, p.clone()));
         let injury = roll::injury(options, inputs.level, inputs.bp, inputs.bp_max, dv, inputs.stun, inputs.knockout);
         let level = injury.map(|j| j.to);
         let out_now =
             |to: Level| to >= Level::MortallyWounded || (options.out_incapacitated && to >= Level::Incapacitated);
-        let p_down = match injury {
-            _ if inputs.unconscious => BigRational::one(),
-            None => BigRational::zero(),
-            Some(j) if j.unconscious_rounds > 0 || out_now(j.to) => BigRational::one(),
-            Some(j) if j.to == Level::Incapacitated && inputs.level < Level::Incapacitated => {
-                BigRational::one() - &stays_up
-            }
-            Some(_) => BigRational::zero(),
-        };
-        down += &p * p_down;
-        match levels.iter_mut().find(|(l, _)| *l == level) {
-            Some(entry) => entry.1 += p,
-            None => levels.push((level, p)),
+        match injury {
+            _ if inputs.unconscious => down_w += w,
+            None => {}
+            Some(j) if j.unconscious_rounds > 0 || out_now(j.to) => down_w += w,
+            Some(j) if j.to == Level::Incapacitated && inputs.level < Level::Incapacitated => unless_w += w,
+            Some(_) => {}
+        }
+        match level_w.iter_mut().find(|(l, _)| *l == level) {
+            Some(entry) => entry.1 += w,
+            None => level_w.push((level, w.clone())),
         }
     }
+    let down = given_hit(down_w) + given_hit(unless_w) * (BigRational::one() - &stays_up);
+    let mut levels: Vec<(Option<Level>, BigRational)> = level_w.into_iter().map(|(l, w)| (l, given_hit(w))).collect();
     levels.sort_by_key(|(l, _)| l.map_or(-1, |l| l.index()));
-    Odds { hit, levels, down_given_hit: down, margin, residual }
+    Odds { hit, levels, down_given_hit: down, residual }
 }
 
 /// The odds of `plan` by `who` in `state`: the defender's active value in force (or his passive
