@@ -382,6 +382,25 @@ fn confirm<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     Ok(confirmed)
 }
 
+/// Logs a roll's `Contest`, then its confirm die, in the order of the rules (USR-DICE-5), then a
+/// confirmed fumble's effect (USR-FUM-4).
+#[inline(always)]
+fn log_contest<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    contest: Event,
+    confirm: Option<Event>,
+    fumbled: bool,
+) {
+    fight.emit(contest);
+    if let Some(confirm) = confirm {
+        fight.emit(confirm);
+    }
+    if fumbled {
+        fumble(fight, who);
+    }
+}
+
 /// The fumble's effect (USR-FUM-4).
 fn fumble<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, who: CombatantId) {
     let effect = fight.setup().options.fumble_effect;
@@ -441,23 +460,23 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             }
         }
         let roll = Roll { die: sides, natural, total };
-        fight.emit(Event::Contest {
+        log_contest(
+            fight,
             who,
-            act,
-            roll,
-            against: None,
-            difficulty: Some(difficulty),
-            margin,
-            success: hit,
-            critical,
-            declared,
-        });
-        if let Some(confirm) = pending.take() {
-            fight.emit(confirm);
-        }
-        if fumbled {
-            fumble(fight, who);
-        }
+            Event::Contest {
+                who,
+                act,
+                roll,
+                against: None,
+                difficulty: Some(difficulty),
+                margin,
+                success: hit,
+                critical,
+                declared,
+            },
+            pending,
+            fumbled,
+        );
         if hit {
             let face = match called {
                 Some(part) => part.face(),
@@ -517,23 +536,23 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     if fumbled && options.fumble_forces_miss {
         hit = false;
     }
-    fight.emit(Event::Contest {
+    log_contest(
+        fight,
         who,
-        act,
-        roll,
-        against: Some(against),
-        difficulty: None,
-        margin,
-        success: hit,
-        critical,
-        declared,
-    });
-    if let Some(confirm) = pending.take() {
-        fight.emit(confirm);
-    }
-    if fumbled {
-        fumble(fight, who);
-    }
+        Event::Contest {
+            who,
+            act,
+            roll,
+            against: Some(against),
+            difficulty: None,
+            margin,
+            success: hit,
+            critical,
+            declared,
+        },
+        pending,
+        fumbled,
+    );
     if hit {
         let face = match called {
             Some(part) => part.face(),
@@ -599,23 +618,23 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             }
         }
         let roll = Roll { die: sides, natural, total };
-        fight.emit(Event::Contest {
+        log_contest(
+            fight,
             who,
-            act,
-            roll,
-            against: None,
-            difficulty: Some(difficulty),
-            margin,
-            success,
-            critical,
-            declared,
-        });
-        if let Some(confirm) = pending.take() {
-            fight.emit(confirm);
-        }
-        if fumbled {
-            fumble(fight, who);
-        }
+            Event::Contest {
+                who,
+                act,
+                roll,
+                against: None,
+                difficulty: Some(difficulty),
+                margin,
+                success,
+                critical,
+                declared,
+            },
+            pending,
+            fumbled,
+        );
         return Ok(());
     };
     let target_sheet = &setup.combatants[target.index()];
@@ -646,23 +665,23 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
         fumbled = true;
     }
     let success = margin > 0 && !(fumbled && options.fumble_forces_miss);
-    fight.emit(Event::Contest {
+    log_contest(
+        fight,
         who,
-        act,
-        roll,
-        against: Some(against),
-        difficulty: None,
-        margin,
-        success,
-        critical,
-        declared,
-    });
-    if let Some(confirm) = pending.take() {
-        fight.emit(confirm);
-    }
-    if fumbled {
-        fumble(fight, who);
-    }
+        Event::Contest {
+            who,
+            act,
+            roll,
+            against: Some(against),
+            difficulty: None,
+            margin,
+            success,
+            critical,
+            declared,
+        },
+        pending,
+        fumbled,
+    );
     if success && options.other_damage {
         let face = die(fight, who, 10, "location")?;
         let activity = super::policy::activity_weapon();
