@@ -1152,3 +1152,60 @@ fn boosts_reach_dodges_parries_and_checks() {
     let (_, state, _) = run(&setup(&(text("dying = 1") + C_FAR), &[]), &[1, 5, 2, 3], idle());
     assert_eq!(state.fighter(B).condition(Cond::Dying), 2);
 }
+
+#[test]
+fn boosts_reach_cover_rolls() {
+    // rule: P6-RES-4, P6-RES-5, P6-COVER-1, P6-COVER-2
+    // The fencer hits twice (5 5 1 1) a target in 5+ cover that does not react; its cover roll
+    // (one die per hit) is 1 2. Under `spend = to_defend` a reroll (5 6 → 6 + 2 = 8) removes both.
+    let text = |extra: &str| {
+        format!(
+            "[rules]\nruleset = \"phasesix\"\n[rules.options]\nround_cap = 1\n[[combatants]]\nname = \"Fencer\"\nside = \"a\"\nhand_to_hand = 3\nposition = 0\n[[combatants.weapons]]\nname = \"rapier\"\nclass = \"melee\"\ndamage_potential = 1\n[[combatants]]\nname = \"B\"\nside = \"b\"\nposition = 1\nmax_wounds = 20\ncover = 5\nrerolls = 1\n{extra}\n"
+        )
+    };
+    let swing = script(&[(
+        0,
+        Choice::Act(Act::Attack {
+            target: B,
+            hand: Hand::Main,
+            mode: Mode::Melee,
+            special: Special::None,
+            walk: None,
+            from_behind: false,
+        }),
+    )]);
+    let cover = |log: &[Event]| {
+        log.iter().find_map(|e| match e {
+            Event::CoverRoll { normal_totals, normals_removed, .. } => Some((normal_totals.to_vec(), *normals_removed)),
+            _ => None,
+        })
+    };
+    let s = setup(&text("policy = { move = \"hold\", defend = \"never\", spend = \"to_defend\" }"), &[]);
+    let (log, state, _) = run(&s, &[5, 1, 5, 5, 1, 1, 1, 2, 5, 6, 2], swing.clone());
+    assert!(log.iter().any(|e| matches!(e, Event::RollBoosted { who: B, roll: BoostedRoll::Cover, .. })), "{log:#?}");
+    assert_eq!(cover(&log), Some((vec![5, 8], 2)));
+    assert!(!log.iter().any(|e| matches!(e, Event::Wounded { who: B, .. })));
+    assert_eq!(state.fighter(B).rerolls, 0);
+    // Without the policy the roll stands: both hits go through.
+    let s = setup(&text("policy = { move = \"hold\", defend = \"never\" }"), &[]);
+    let (log, _, _) = run(&s, &[5, 1, 5, 5, 1, 1, 1, 2], swing.clone());
+    assert_eq!(cover(&log), Some((vec![1, 2], 0)));
+    // A bonus die on the crit dice under `cover_crit_removal = roll_order`: two crits, a plain one
+    // (6 + 5) then a megacrit (6 + 6 + 5), cover dice 1 1, the bonus die a 5. The extra success
+    // protects the first crit still unprotected — the plain one — and the megacrit's 2 wounds go
+    // through (under `highest_first` the megacrit would be removed).
+    let s = setup(
+        &text("bonus_dice = 1\npolicy = { move = \"hold\", defend = \"never\", spend = \"to_defend\" }"),
+        &[("cover_crit_removal", "roll_order")],
+    );
+    let faces = [5, 1, 6, 5, 6, 6, 5, 1, 1, 1, 1, 5];
+    let wounds = |log: &[Event]| {
+        log.iter().find_map(|e| if let Event::Wounded { who: B, wounds, .. } = e { Some(*wounds) } else { None })
+    };
+    let (log, _, _) = run(&s, &faces, swing.clone());
+    assert!(log.iter().any(|e| matches!(e, Event::RollBoosted { who: B, roll: BoostedRoll::Cover, .. })), "{log:#?}");
+    assert_eq!(wounds(&log), Some(2), "{log:#?}");
+    let s =
+        setup(&text("bonus_dice = 1\npolicy = { move = \"hold\", defend = \"never\", spend = \"to_defend\" }"), &[]);
+    assert_eq!(wounds(&run(&s, &faces, swing).0), Some(1));
+}

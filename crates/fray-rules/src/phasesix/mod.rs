@@ -201,6 +201,8 @@ pub enum BoostedRoll {
     Parry,
     /// A throwing roll, by the thrower (P6-THROW-1).
     Throw,
+    /// A cover roll — its crit dice or its normal-hit dice —, by the target (P6-COVER-1/2).
+    Cover,
     /// A check (resistance, endurance, first aid …), named as its `Check` event names it.
     Check(&'static str),
 }
@@ -213,6 +215,7 @@ impl BoostedRoll {
             BoostedRoll::Dodge => "dodge",
             BoostedRoll::Parry => "parry",
             BoostedRoll::Throw => "throw",
+            BoostedRoll::Cover => "cover",
             BoostedRoll::Check(what) => what,
         }
     }

@@ -328,7 +328,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
 
 /// The `spend` policy on a roll just seen (P6-RES-4/5): a roll with no success gets a bonus die,
 /// else a reroll, else a destiny die as a bonus die — a hit or throwing roll under `to_hit`, a
-/// dodge or parry under `to_defend`, and any of them or a check under `always`.
+/// dodge, parry or cover roll under `to_defend`, and any of them or a check under `always`.
 fn boost(
     setup: &Setup,
     state: &State,
@@ -342,7 +342,7 @@ fn boost(
         (policy(setup, who, 6), roll),
         (SPEND_ALWAYS, _)
             | (SPEND_TO_HIT, BoostedRoll::Hit | BoostedRoll::Throw)
-            | (SPEND_TO_DEFEND, BoostedRoll::Dodge | BoostedRoll::Parry)
+            | (SPEND_TO_DEFEND, BoostedRoll::Dodge | BoostedRoll::Parry | BoostedRoll::Cover)
     );
     let success = totals.iter().any(|&t| i32::from(t) >= m) || apart.iter().any(|&t| i32::from(t) >= m.min(4));
     if !spends || success {

@@ -844,24 +844,50 @@ fn cover<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         };
         let normal_dice = (i32::from(normals) - fewer).max(0);
         let crit_dice = (crits.len() as i32 - (fewer - i32::from(normals)).max(0)).max(0);
-        let crit_totals = pool(fight, target, "cover", crit_dice, Some(value))?;
-        let normal_totals = pool(fight, target, "cover", normal_dice, Some(value))?;
-        let crit_hits: List<bool, 8> = crit_totals.iter().map(|&t| i32::from(t) >= value).collect();
-        let crit_removed = crit_hits.iter().filter(|&&h| h).count();
+        // Two rolls, the crit dice first (P6-COVER-2/3); the defender may boost each once seen
+        // (P6-RES-4/5), if it has hits to remove.
+        let seen = Seen { roll: BoostedRoll::Cover, against: None, m: value, c: None, enough: Some(value) };
+        let mut crit_totals = pool(fight, target, "cover", crit_dice, Some(value))?;
+        let mut crit_apart = Totals::new();
+        if !crits.is_empty() {
+            boost(fight, target, &seen, &mut crit_totals, &mut crit_apart)?;
+        }
+        let mut normal_totals = pool(fight, target, "cover", normal_dice, Some(value))?;
+        let mut normal_apart = Totals::new();
+        if normals > 0 {
+            boost(fight, target, &seen, &mut normal_totals, &mut normal_apart)?;
+        }
+        let crit_hits: List<bool, 8> = crit_totals
+            .iter()
+            .map(|&t| i32::from(t) >= value)
+            .chain(crit_apart.iter().map(|&t| i32::from(t) >= value.min(4)))
+            .collect();
+        let crit_removed = crit_hits.iter().filter(|&&h| h).count().min(crits.len());
         if options.cover_roll_order {
-            // Crits without a cover die (Shocked) stand.
+            // The i-th cover die protects the i-th crit; crits without one (Shocked) stand, unless
+            // a boost's extra die succeeded: each protects the first crit still unprotected.
+            let mut spare = crit_hits.iter().skip(crit_dice as usize).filter(|&&h| h).count();
             let keep: List<u8, 8> = crits
                 .iter()
                 .enumerate()
-                .filter(|(i, _)| !crit_hits.get(*i).is_some_and(|h| *h))
+                .filter(|(i, _)| {
+                    if *i < crit_dice as usize && crit_hits[*i] {
+                        false
+                    } else if spare > 0 {
+                        spare -= 1;
+                        false
+                    } else {
+                        true
+                    }
+                })
                 .map(|(_, c)| *c)
                 .collect();
             crits = keep;
         } else {
             crits.sort_unstable_by(|a, b| b.cmp(a));
-            crits.drain(..crit_removed.min(crits.len()));
+            crits.drain(..crit_removed);
         }
-        let normal_removed = normal_totals.iter().filter(|&&t| i32::from(t) >= value).count() as u8;
+        let normal_removed = (die_successes(&normal_totals, &normal_apart, value) as u8).min(normals);
         normals -= normal_removed;
         fight.emit(Event::CoverRoll {
             who: target,
