@@ -392,10 +392,26 @@ struct Seen {
     enough: Option<i32>,
 }
 
-/// After seeing a roll — a hit roll, a dodge or parry, a check — its roller may spend bonus dice,
-/// destiny dice and rerolls on it, one at a time, until it keeps the roll (P6-RES-4/5). Asked
-/// only while it has any to spend.
+/// After seeing a roll — a hit roll, a dodge or parry, a cover roll, a check — its roller may
+/// spend bonus dice, destiny dice and rerolls on it, one at a time, until it keeps the roll
+/// (P6-RES-4/5). Asked only while it has any to spend (most never have: the test stays inline).
+#[inline(always)]
 fn boost<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    seen: &Seen,
+    totals: &mut Totals,
+    apart: &mut Totals,
+) -> Result<(), FightError> {
+    let x = fight.state().fighter(who);
+    if x.bonus_dice < 1 && x.destiny_dice < 1 && x.rerolls < 1 {
+        return Ok(());
+    }
+    boost_offered(fight, who, seen, totals, apart)
+}
+
+#[inline(never)]
+fn boost_offered<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
     seen: &Seen,
