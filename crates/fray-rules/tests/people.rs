@@ -16,6 +16,9 @@ fn cases() -> Vec<(std::path::PathBuf, Vec<(String, String)>)> {
     let fluid = format!("{root}/fluid/barbarian-vs-marauder.toml");
     cases.push((fluid.clone().into(), set("negative_tactics", "split")));
     cases.push((fluid.into(), set("defense_choice", "per_round")));
+    // Anyone may react to anything with an act of one action (a reply attack among them).
+    cases.push((format!("{root}/phasesix/firefight.toml").into(), set("reaction_menu", "any")));
+    cases.push((format!("{root}/phasesix/sword-and-shield.toml").into(), set("reaction_menu", "any")));
     cases
 }
 

@@ -461,13 +461,13 @@ fn reactions_only_by_the_target_and_not_from_behind() {
     // Unarmed: no parry unless `unarmed_parry`; a parry removes no crits unless `crit_successes`.
     let bare = setup(&duel(SWORD, ""), &[]);
     let st = ready(&bare);
-    assert!(policy::illegal_reaction(&bare, &st, B, A, Mode::Melee, Reaction::Parry, 0).is_some());
+    assert!(policy::illegal_reaction(&bare, &st, B, A, B, Mode::Melee, Reaction::Parry, 0).is_some());
     let allowed = setup(&duel(SWORD, ""), &[("unarmed_parry", "true")]);
-    assert!(policy::illegal_reaction(&allowed, &st, B, A, Mode::Melee, Reaction::Parry, 0).is_none());
-    assert!(policy::illegal_reaction(&bare, &st, B, A, Mode::Single, Reaction::Dodge, 0).is_some());
-    assert!(policy::illegal_reaction(&bare, &st, B, A, Mode::Melee, Reaction::Hunker, 0).is_some());
+    assert!(policy::illegal_reaction(&allowed, &st, B, A, B, Mode::Melee, Reaction::Parry, 0).is_none());
+    assert!(policy::illegal_reaction(&bare, &st, B, A, B, Mode::Single, Reaction::Dodge, 0).is_some());
+    assert!(policy::illegal_reaction(&bare, &st, B, A, B, Mode::Melee, Reaction::Hunker, 0).is_some());
     let any = setup(&duel(SWORD, ""), &[("reaction_menu", "any")]);
-    assert!(policy::illegal_reaction(&any, &st, B, A, Mode::Melee, Reaction::Hunker, 0).is_none());
+    assert!(policy::illegal_reaction(&any, &st, B, A, B, Mode::Melee, Reaction::Hunker, 0).is_none());
     // Awareness from the scenario: B perceives nobody, so cannot react.
     let unaware = setup(&text, &[("awareness", "scenario")]);
     let entries = [
@@ -818,7 +818,7 @@ fn the_best_defence_stops_the_most() {
     let react = |b: &str, normals: u8, crits: u8, mode: Mode| {
         let s = setup(&duel(SWORD, &format!("{b}{SWORD}")), &[]);
         let state = ready(&s);
-        let request = fray_rules::phasesix::Request::React { attacker: A, mode, normals, crits, actions: 2 };
+        let request = fray_rules::phasesix::Request::React { attacker: A, target: B, mode, normals, crits, actions: 2 };
         match policy::ai_choice(&s, &state, B, &request) {
             Choice::React { reaction, .. } => reaction,
             other => panic!("{other:?}"),
@@ -845,7 +845,7 @@ fn a_shield_parries_only_beside_a_one_handed_weapon() {
     let two = setup(&duel("", &format!("{shield}{}", SWORD.replace("weapon_type", "hands = 2\nweapon_type"))), &[]);
     for (s, legal) in [(&one, true), (&two, false)] {
         let st = ready(s);
-        let why = policy::illegal_reaction(s, &st, B, A, Mode::Melee, Reaction::ShieldParry, 0);
+        let why = policy::illegal_reaction(s, &st, B, A, B, Mode::Melee, Reaction::ShieldParry, 0);
         assert_eq!(why.is_none(), legal, "{why:?}");
     }
 }
@@ -858,11 +858,17 @@ fn a_destiny_die_steals_only_from_an_actor_with_an_action_left() {
     st.actor = Some(A);
     st.fighters[1].actions = 0;
     st.fighters[0].actions = 0;
-    let parry_buying = |st: &State| policy::illegal_reaction(&s, st, B, A, Mode::Melee, Reaction::Parry, 2);
+    let parry_buying = |st: &State| policy::illegal_reaction(&s, st, B, A, B, Mode::Melee, Reaction::Parry, 2);
     assert!(parry_buying(&st).is_some());
     // The AI then does not react rather than ask for it.
-    let request =
-        fray_rules::phasesix::Request::React { attacker: A, mode: Mode::Melee, normals: 1, crits: 0, actions: 0 };
+    let request = fray_rules::phasesix::Request::React {
+        attacker: A,
+        target: B,
+        mode: Mode::Melee,
+        normals: 1,
+        crits: 0,
+        actions: 0,
+    };
     assert_eq!(policy::ai_choice(&s, &st, B, &request), Choice::React { reaction: None, buy: 0 });
     st.fighters[0].actions = 1;
     assert!(parry_buying(&st).is_none());
@@ -1208,4 +1214,84 @@ fn boosts_reach_cover_rolls() {
     let s =
         setup(&text("bonus_dice = 1\npolicy = { move = \"hold\", defend = \"never\", spend = \"to_defend\" }"), &[]);
     assert_eq!(wounds(&run(&s, &faces, swing).0), Some(1));
+}
+
+/// A fencer (A) and, on the other side, B and C, who win the initiative (C, B, A) and keep their
+/// actions; A's rapier hits B twice (5 5 1 1). `extra` goes into `[rules.options]`.
+fn three(extra: &str) -> String {
+    format!(
+        "[rules]\nruleset = \"phasesix\"\n[rules.options]\nround_cap = 1\n{extra}\n[[combatants]]\nname = \"A\"\nside = \"a\"\nhand_to_hand = 3\nposition = 0\nmax_wounds = 20\npolicy = {{ defend = \"never\" }}\n[[combatants.weapons]]\nname = \"rapier\"\nclass = \"melee\"\ndamage_potential = 1\n[[combatants]]\nname = \"B\"\nside = \"b\"\nposition = 1\nmax_wounds = 20\npolicy = {{ move = \"hold\", defend = \"never\" }}\n[[combatants]]\nname = \"C\"\nside = \"b\"\nhand_to_hand = 2\nposition = [0, 1]\npolicy = {{ move = \"hold\", defend = \"never\" }}{SWORD}"
+    )
+}
+
+const C: CombatantId = CombatantId(2);
+
+fn rapier_on_b() -> Choice {
+    Choice::Act(Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Melee,
+        special: Special::None,
+        walk: None,
+        from_behind: false,
+    })
+}
+
+fn reacted(log: &[Event]) -> Vec<(CombatantId, Reaction)> {
+    log.iter()
+        .filter_map(|e| if let Event::Reacted { who, reaction, .. } = e { Some((*who, *reaction)) } else { None })
+        .collect()
+}
+
+#[test]
+fn under_reaction_menu_any_bystanders_react_and_reactions_resolve_in_initiative_or_declared_order() {
+    // rule: P6-REACT-1, P6-REACT-2, P6-REACT-3
+    let end = Choice::Act(Act::End);
+    let hunker = Choice::React { reaction: Some(Reaction::Hunker), buy: 0 };
+    let both_hunker = || script(&[(2, end), (1, end), (0, rapier_on_b()), (0, end), (1, hunker), (2, hunker)]);
+    // Initiative A 1 + 1, B 4 + 1, C 5 + 1: C, B, A. B's hunker gives it a 6+ cover roll (1 1).
+    let faces = [1, 4, 5, 5, 5, 1, 1, 1, 1];
+    // Both declare (B, the target, is asked first); by initiative C's resolves first.
+    let (log, state, _) = run(&setup(&three("reaction_menu = \"any\""), &[]), &faces, both_hunker());
+    assert_eq!(reacted(&log), [(C, Reaction::Hunker), (B, Reaction::Hunker)], "{log:#?}");
+    assert!(state.fighter(B).hunkered && state.fighter(C).hunkered);
+    // In the order declared: B's first.
+    let (log, _, _) =
+        run(&setup(&three("reaction_menu = \"any\"\nreaction_order = \"declaration\""), &[]), &faces, both_hunker());
+    assert_eq!(reacted(&log), [(B, Reaction::Hunker), (C, Reaction::Hunker)], "{log:#?}");
+    // Under the default menu only the attacked participant reacts, and only defensively: C is
+    // never asked, B's hunker is refused.
+    let s = setup(&three(""), &[]);
+    let (log, _, _) = run(&s, &faces, script(&[(2, end), (1, end), (0, rapier_on_b()), (0, end), (2, hunker)]));
+    assert!(reacted(&log).is_empty(), "{log:#?}");
+    let st = ready(&s);
+    assert!(illegal(&s, &st, A, &Act::End).is_none());
+    assert!(policy::illegal_reaction(&s, &st, B, A, B, Mode::Melee, Reaction::Hunker, 0).is_some());
+    assert!(policy::illegal_reaction(&s, &st, C, A, B, Mode::Melee, Reaction::Parry, 0).is_some());
+    let any = setup(&three("reaction_menu = \"any\""), &[]);
+    assert!(policy::illegal_reaction(&any, &st, C, A, B, Mode::Melee, Reaction::Hunker, 0).is_none());
+    assert!(policy::illegal_reaction(&any, &st, C, A, B, Mode::Melee, Reaction::Parry, 0).is_some(), "not C's");
+}
+
+#[test]
+fn a_reply_attack_resolves_before_the_act_it_answers_and_is_not_reacted_to() {
+    // rule: P6-REACT-2, P6-REACT-3
+    let end = Choice::Act(Act::End);
+    let reply = Choice::React { reaction: Some(Reaction::Attack { hand: Hand::Main, mode: Mode::Melee }), buy: 0 };
+    let s = setup(&three("reaction_menu = \"any\""), &[]);
+    // C replies with its sword (2 + 1 dice: 5 1 1, one hit on A) before A's two hits reach B.
+    let (log, state, _) = run(
+        &s,
+        &[1, 4, 5, 5, 5, 1, 1, 5, 1, 1],
+        script(&[(2, end), (1, end), (0, rapier_on_b()), (0, end), (2, reply)]),
+    );
+    let pos = |f: &dyn Fn(&Event) -> bool| log.iter().position(f).unwrap_or_else(|| panic!("{log:#?}"));
+    let c_roll = pos(&|e| matches!(e, Event::AttackRoll { attacker: C, .. }));
+    let a_hurt = pos(&|e| matches!(e, Event::Wounded { who: A, .. }));
+    let b_hurt = pos(&|e| matches!(e, Event::Wounded { who: B, .. }));
+    assert!(c_roll < a_hurt && a_hurt < b_hurt, "{log:#?}");
+    // Nobody reacts to the reply (A, the actor, has an action left); C paid one action for it.
+    assert_eq!(reacted(&log), [(C, Reaction::Attack { hand: Hand::Main, mode: Mode::Melee })]);
+    assert_eq!(state.fighter(C).actions, 1);
+    assert_eq!((state.fighter(A).wounds, state.fighter(B).wounds), (1, 2));
 }

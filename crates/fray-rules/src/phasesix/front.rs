@@ -164,22 +164,48 @@ impl PhaseSixScenario {
                     .collect();
                 (format!("your act ({actions} action(s) available)"), out)
             }
-            Request::React { attacker, mode, normals, crits, .. } => {
+            Request::React { attacker, target, mode, normals, crits, .. } => {
                 let mut out = vec![("no reaction".to_owned(), Choice::React { reaction: None, buy: 0 })];
-                for buy in 0..=2u8 {
-                    for r in [Reaction::Dodge, Reaction::Parry, Reaction::ShieldParry, Reaction::Hunker] {
-                        if illegal_reaction(setup, state, who, *attacker, *mode, r, buy).is_none()
-                            && (buy == 0 || state.fighter(who).actions < 1)
-                        {
-                            let paid = ["", " (spend a bonus die)", " (spend a destiny die)"][buy as usize];
-                            out.push((
-                                format!("{}{paid}", format!("{r:?}").to_lowercase()),
-                                Choice::React { reaction: Some(r), buy },
-                            ));
+                let mut reactions = vec![Reaction::Dodge, Reaction::Parry, Reaction::ShieldParry, Reaction::Hunker];
+                if setup.options.reaction_any {
+                    for hand in [Hand::Main, Hand::Off, Hand::Unarmed] {
+                        for mode in [Mode::Melee, Mode::Single, Mode::Burst] {
+                            reactions.push(Reaction::Attack { hand, mode });
                         }
                     }
                 }
-                (format!("{} attacks you: {crits} crit(s), {normals} normal hit(s). React?", self.name(*attacker)), out)
+                for buy in 0..=2u8 {
+                    for &r in &reactions {
+                        if illegal_reaction(setup, state, who, *attacker, *target, *mode, r, buy).is_none()
+                            && (buy == 0 || state.fighter(who).actions < 1)
+                        {
+                            let paid = ["", " (spend a bonus die)", " (spend a destiny die)"][buy as usize];
+                            let text = match r {
+                                Reaction::Attack { hand, mode } => format!(
+                                    "reply: {}",
+                                    self.act_text(&Act::Attack {
+                                        target: *attacker,
+                                        hand,
+                                        mode,
+                                        special: Special::None,
+                                        walk: None,
+                                        from_behind: false,
+                                    })
+                                ),
+                                _ => r.name().to_owned(),
+                            };
+                            out.push((format!("{text}{paid}"), Choice::React { reaction: Some(r), buy }));
+                        }
+                    }
+                }
+                let whom = if *target == who { "you".to_owned() } else { self.name(*target).to_owned() };
+                (
+                    format!(
+                        "{} attacks {whom}: {crits} crit(s), {normals} normal hit(s). React?",
+                        self.name(*attacker)
+                    ),
+                    out,
+                )
             }
             Request::Boost { roll, against, totals, apart, m, c } => {
                 let mut out = vec![("keep the roll".to_owned(), Choice::Boost(None))];
@@ -313,6 +339,7 @@ impl PhaseSixScenario {
                 Some(match reaction {
                     Reaction::ShieldParry => format!("{} parries with the shield (its cover roll follows)", n(who)),
                     Reaction::Hunker => format!("{} hunkers down", n(who)),
+                    Reaction::Attack { .. } => format!("{} replies with an attack", n(who)),
                     _ => format!(
                         "{} {}: {dice} dice at {m}+ [{}] → {successes} success(es)",
                         n(who),
@@ -323,7 +350,7 @@ impl PhaseSixScenario {
                         totals_text(totals)
                     ),
                 }),
-                json!({"event": "reaction", "who": n(who), "reaction": format!("{reaction:?}").to_lowercase(), "dice": dice, "m": m,
+                json!({"event": "reaction", "who": n(who), "reaction": reaction.name(), "dice": dice, "m": m,
                        "totals": totals.as_slice(), "successes": successes}),
             ),
             Event::CoverRoll { who, value, crit_totals, normal_totals, crits_removed, normals_removed } => (

@@ -157,6 +157,27 @@ pub enum Reaction {
     ShieldParry,
     /// Hunker (under `reaction_menu = any`).
     Hunker,
+    /// An attack on the actor, of 1 action, resolved before the act it answers (under
+    /// `reaction_menu = any`, P6-REACT-3); nobody reacts to it.
+    Attack {
+        /// The weapon.
+        hand: Hand,
+        /// The mode.
+        mode: Mode,
+    },
+}
+
+impl Reaction {
+    /// The reaction's name in logs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reaction::Dodge => "dodge",
+            Reaction::Parry => "parry",
+            Reaction::ShieldParry => "shieldparry",
+            Reaction::Hunker => "hunker",
+            Reaction::Attack { .. } => "attack",
+        }
+    }
 }
 
 /// A resource spent on a roll already seen (P6-RES-4/5).
@@ -250,6 +271,8 @@ pub enum Request {
     React {
         /// The attacker.
         attacker: CombatantId,
+        /// The attacked: the one asked, or another under `reaction_menu = any`.
+        target: CombatantId,
         /// The mode.
         mode: Mode,
         /// Normal hits scored.

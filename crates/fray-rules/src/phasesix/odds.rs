@@ -173,7 +173,8 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
     let mut branches_of = |normals: u8, n_crits: usize| -> Vec<Branch> {
         let mut branches: Vec<(u8, bool, bool, BigRational)> = vec![(normals, true, false, BigRational::one())];
         if (normals > 0 || n_crits > 0) && !from_behind && !tx.helpless(options) {
-            let request = Request::React { attacker: who, mode, normals, crits: n_crits as u8, actions: tx.actions };
+            let request =
+                Request::React { attacker: who, target, mode, normals, crits: n_crits as u8, actions: tx.actions };
             if let Choice::React { reaction: Some(reaction), .. } =
                 super::policy::ai_choice(setup, state, target, &request)
             {
@@ -195,7 +196,9 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
                             .collect()
                     }
                     Reaction::ShieldParry => vec![(normals, true, true, BigRational::one())],
-                    Reaction::Hunker => vec![(normals, true, false, BigRational::one())],
+                    // The AI reacts to an attack on itself with a defence only; a hunker or an
+                    // attack in reply leaves these hits as rolled.
+                    Reaction::Hunker | Reaction::Attack { .. } => vec![(normals, true, false, BigRational::one())],
                 };
             }
         }

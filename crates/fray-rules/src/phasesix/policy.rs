@@ -220,11 +220,13 @@ pub fn illegal<'a>(setup: &'a Setup, state: &State, who: CombatantId, act: &Act)
 }
 
 /// Why a reaction is not allowed, if it is not (P6-DEF-2/3, P6-SHLD-3, P6-REACT-3).
+#[allow(clippy::too_many_arguments, reason = "the attack reacted to, whole")]
 pub fn illegal_reaction(
     setup: &Setup,
     state: &State,
     who: CombatantId,
     attacker: CombatantId,
+    target: CombatantId,
     mode: Mode,
     r: Reaction,
     buy: u8,
@@ -246,6 +248,15 @@ pub fn illegal_reaction(
     if actions < 1 {
         return Some("no action left for a reaction");
     }
+    // Defences are the attacked participant's; others react only under `reaction_menu = any`
+    // (P6-REACT-1/3).
+    let defence = matches!(r, Reaction::Dodge | Reaction::Parry | Reaction::ShieldParry);
+    if defence && who != target {
+        return Some("only the attacked participant can dodge or parry");
+    }
+    if who == attacker || (who != target && !options.reaction_any) {
+        return Some("only the attacked participant reacts here");
+    }
     match r {
         Reaction::Dodge => (mode != Mode::Melee).then_some("only a melee attack can be dodged"),
         Reaction::Parry => {
@@ -260,6 +271,21 @@ pub fn illegal_reaction(
                 .then_some("a shield parry needs a shield and at most a one-handed weapon")
         }
         Reaction::Hunker => (!options.reaction_any || x.hunkered).then_some("hunkering is not a reaction here"),
+        Reaction::Attack { hand, mode } => {
+            let act =
+                Act::Attack { target: attacker, hand, mode, special: Special::None, walk: None, from_behind: false };
+            if !options.reaction_any {
+                Some("an attack is not a reaction here")
+            } else if cost(setup, state, &act) != 1 {
+                Some("only an act of 1 action can be a reaction")
+            } else {
+                // The action itself was counted above (a bought one included).
+                match illegal(setup, state, who, &act) {
+                    None | Some(Why::Actions { .. }) => None,
+                    Some(_) => Some("that attack is not possible now (weapon, mode, reach or rounds)"),
+                }
+            }
+        }
     }
 }
 
@@ -317,8 +343,8 @@ pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<C
 pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
     match request {
         Request::Act { .. } => Choice::Act(act(setup, state, who)),
-        Request::React { attacker, mode, normals, crits, .. } => {
-            react(setup, state, who, *attacker, *mode, *normals, *crits)
+        Request::React { attacker, target, mode, normals, crits, .. } => {
+            react(setup, state, who, *attacker, *target, *mode, *normals, *crits)
         }
         Request::Boost { roll, totals, apart, m, .. } => {
             Choice::Boost(boost(setup, state, who, *roll, totals, apart, *m))
@@ -352,15 +378,21 @@ fn boost(
     [Boost::BonusDie, Boost::Reroll, Boost::DestinyDie].into_iter().find(|b| b.illegal(x, totals.len()).is_none())
 }
 
+#[allow(clippy::too_many_arguments, reason = "the attack reacted to, whole")]
 fn react(
     setup: &Setup,
     state: &State,
     who: CombatantId,
     attacker: CombatantId,
+    target: CombatantId,
     mode: Mode,
     normals: u8,
     crits: u8,
 ) -> Choice {
+    // The AI defends itself; it does not react to attacks on others.
+    if who != target {
+        return Choice::React { reaction: None, buy: 0 };
+    }
     let x = state.fighter(who);
     let can_steal = state.actor != Some(attacker) || state.fighter(attacker).actions >= 1;
     let buy = if x.actions >= 1 || !matches!(policy(setup, who, 6), SPEND_TO_DEFEND | SPEND_ALWAYS) {
@@ -372,7 +404,7 @@ fn react(
     } else {
         0
     };
-    let legal = |r: Reaction| illegal_reaction(setup, state, who, attacker, mode, r, buy).is_none();
+    let legal = |r: Reaction| illegal_reaction(setup, state, who, attacker, target, mode, r, buy).is_none();
     let pick = match policy(setup, who, 2) {
         DEFEND_NEVER => None,
         DEFEND_DODGE => Some(Reaction::Dodge).filter(|r| legal(*r)),
@@ -432,7 +464,7 @@ fn expected_stop(setup: &Setup, state: &State, who: CombatantId, reaction: React
             let already = cover.into_iter().flatten().min().map_or(0.0, chance);
             (chance(v) - already).max(0.0) * weight
         }
-        Reaction::Hunker => 0.0,
+        Reaction::Hunker | Reaction::Attack { .. } => 0.0,
     }
 }
 

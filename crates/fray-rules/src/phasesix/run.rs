@@ -323,7 +323,7 @@ fn perform<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     }
     fight.emit(Event::Acted { who, act, cost });
     match act {
-        Act::Attack { .. } => attack(fight, ended, who, act),
+        Act::Attack { .. } => attack(fight, ended, who, act, true),
         Act::Aim { accurate } => {
             let x = fight.state().fighter(who);
             let cap = s.perception.max(0);
@@ -586,6 +586,7 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     ended: &mut Option<FightResult>,
     who: CombatantId,
     act: Act,
+    reactable: bool,
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let options = &setup.options;
@@ -641,78 +642,101 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         return coup(fight, ended, who, target, successes, extra, w);
     }
     let sleeping = fight.state().fighter(target).sleeping;
-    // Reactions (P6-REACT-*), by the target, after the roll, before the result.
+    // Reactions (P6-REACT-*), after the roll, before the result: the target's defence and, under
+    // `reaction_menu = any`, an act of 1 action by anyone who perceives the attacker (asked
+    // target first, then in initiative order), resolved in initiative order or as declared. A
+    // reaction is not reacted to (P6-REACT-3), and the act's rolled hits stand even if a reply
+    // takes its attacker out: the two are "practically simultaneous".
     let mut shield_parry = false;
-    if !helpless && (normals > 0 || !crits.is_empty()) && perceives(setup, target, who) && !from_behind {
-        if let Some(r) = react(fight, target, who, mode, normals, crits.len() as u8)? {
-            match r {
-                Reaction::Dodge => {
-                    let hits = i32::from(normals) + crits.len() as i32;
-                    let m = base_m(fight, target) + hits;
-                    let dice_n = setup.combatants[target.index()].evasion()
-                        - fight.state().fighter(target).condition(Cond::Shocked);
-                    let mut t = pool(fight, target, "dodge", dice_n, Some(m))?;
-                    let mut apart = Totals::new();
-                    let seen = Seen { roll: BoostedRoll::Dodge, against: Some(who), m, c: None, enough: Some(m) };
-                    boost(fight, target, &seen, &mut t, &mut apart)?;
-                    let s = die_successes(&t, &apart, m);
-                    fight.emit(Event::Reacted { who: target, reaction: r, dice: dice_n, m, totals: t, successes: s });
-                    if s >= 1 {
-                        normals = 0;
-                        crits.clear();
+    let mut declared: List<(CombatantId, Reaction), 4> = List::new();
+    if reactable {
+        let any = options.reaction_any;
+        if !helpless && (normals > 0 || !crits.is_empty() || any) && perceives(setup, target, who) && !from_behind {
+            if let Some(r) = react(fight, target, who, target, mode, normals, crits.len() as u8)? {
+                declared.push((target, r));
+            }
+        }
+        if any {
+            for i in 0..fight.state().order.len() {
+                let p = fight.state().order[i];
+                if p != who && p != target && perceives(setup, p, who) {
+                    if let Some(r) = react(fight, p, who, target, mode, normals, crits.len() as u8)? {
+                        declared.push((p, r));
                     }
                 }
-                Reaction::Parry => {
-                    let ts = &setup.combatants[target.index()];
-                    let tx = fight.state().fighter(target);
-                    let dp = main_weapon(setup, target).filter(|_| tx.armed).map_or(0, |w| w.dp);
-                    let dice_n = ts.hand_to_hand + dp - tx.condition(Cond::Shocked);
-                    let m = dice::floor(
-                        options,
-                        base_m(fight, target) + fight.state().fighter(target).condition(Cond::Burning),
-                        0,
-                    );
-                    let mut t = pool(fight, target, "parry", dice_n, None)?;
-                    let mut apart = Totals::new();
-                    let seen = Seen { roll: BoostedRoll::Parry, against: Some(who), m, c: None, enough: None };
-                    boost(fight, target, &seen, &mut t, &mut apart)?;
-                    let s = die_successes(&t, &apart, m);
-                    // Crit parry dice, a destiny die's judged from its total (P6-RES-5).
-                    let crits_at =
-                        |dice: &Totals, m: i32| dice.iter().filter(|&&v| i32::from(v) >= m && v >= 11).count();
-                    let crit_s = crits_at(&t, m) + crits_at(&apart, m.min(4));
-                    fight.emit(Event::Reacted { who: target, reaction: r, dice: dice_n, m, totals: t, successes: s });
-                    let mut left = s as usize;
-                    if options.parry_crits {
-                        crits.sort_unstable_by(|a, b| b.cmp(a));
-                        let k = crit_s.min(crits.len());
-                        crits.drain(..k);
-                        left -= k;
-                    }
-                    normals = normals.saturating_sub(left as u8);
+            }
+            if !options.reaction_declaration {
+                let order = &fight.state().order;
+                declared.sort_by_key(|(p, _)| order.iter().position(|q| q == p));
+            }
+        }
+    }
+    for (p, r) in declared {
+        match r {
+            Reaction::Dodge => {
+                let hits = i32::from(normals) + crits.len() as i32;
+                let m = base_m(fight, target) + hits;
+                let dice_n =
+                    setup.combatants[target.index()].evasion() - fight.state().fighter(target).condition(Cond::Shocked);
+                let mut t = pool(fight, target, "dodge", dice_n, Some(m))?;
+                let mut apart = Totals::new();
+                let seen = Seen { roll: BoostedRoll::Dodge, against: Some(who), m, c: None, enough: Some(m) };
+                boost(fight, target, &seen, &mut t, &mut apart)?;
+                let s = die_successes(&t, &apart, m);
+                fight.emit(Event::Reacted { who: target, reaction: r, dice: dice_n, m, totals: t, successes: s });
+                if s >= 1 {
+                    normals = 0;
+                    crits.clear();
                 }
-                Reaction::ShieldParry => {
-                    fight.emit(Event::Reacted {
-                        who: target,
-                        reaction: r,
-                        dice: 0,
-                        m: 0,
-                        totals: Totals::new(),
-                        successes: 0,
-                    });
-                    shield_parry = true;
+            }
+            Reaction::Parry => {
+                let ts = &setup.combatants[target.index()];
+                let tx = fight.state().fighter(target);
+                let dp = main_weapon(setup, target).filter(|_| tx.armed).map_or(0, |w| w.dp);
+                let dice_n = ts.hand_to_hand + dp - tx.condition(Cond::Shocked);
+                let m = dice::floor(
+                    options,
+                    base_m(fight, target) + fight.state().fighter(target).condition(Cond::Burning),
+                    0,
+                );
+                let mut t = pool(fight, target, "parry", dice_n, None)?;
+                let mut apart = Totals::new();
+                let seen = Seen { roll: BoostedRoll::Parry, against: Some(who), m, c: None, enough: None };
+                boost(fight, target, &seen, &mut t, &mut apart)?;
+                let s = die_successes(&t, &apart, m);
+                // Crit parry dice, a destiny die's judged from its total (P6-RES-5).
+                let crits_at = |dice: &Totals, m: i32| dice.iter().filter(|&&v| i32::from(v) >= m && v >= 11).count();
+                let crit_s = crits_at(&t, m) + crits_at(&apart, m.min(4));
+                fight.emit(Event::Reacted { who: target, reaction: r, dice: dice_n, m, totals: t, successes: s });
+                let mut left = s as usize;
+                if options.parry_crits {
+                    crits.sort_unstable_by(|a, b| b.cmp(a));
+                    let k = crit_s.min(crits.len());
+                    crits.drain(..k);
+                    left -= k;
                 }
-                Reaction::Hunker => {
-                    fight.emit(Event::Reacted {
-                        who: target,
-                        reaction: r,
-                        dice: 0,
-                        m: 0,
-                        totals: Totals::new(),
-                        successes: 0,
-                    });
-                    fight.emit(Event::Posture { who: target, hunkered: true });
-                }
+                normals = normals.saturating_sub(left as u8);
+            }
+            Reaction::ShieldParry => {
+                fight.emit(Event::Reacted {
+                    who: target,
+                    reaction: r,
+                    dice: 0,
+                    m: 0,
+                    totals: Totals::new(),
+                    successes: 0,
+                });
+                shield_parry = true;
+            }
+            Reaction::Hunker => {
+                fight.emit(Event::Reacted { who: p, reaction: r, dice: 0, m: 0, totals: Totals::new(), successes: 0 });
+                fight.emit(Event::Posture { who: p, hunkered: true });
+            }
+            Reaction::Attack { hand, mode } => {
+                fight.emit(Event::Reacted { who: p, reaction: r, dice: 0, m: 0, totals: Totals::new(), successes: 0 });
+                let reply =
+                    Act::Attack { target: who, hand, mode, special: Special::None, walk: None, from_behind: false };
+                attack(fight, ended, p, reply, false)?;
             }
         }
     }
@@ -784,16 +808,18 @@ fn perceives(setup: &super::Setup, who: CombatantId, actor: CombatantId) -> bool
 }
 
 /// Asks the target for a reaction; pays for it (P6-REACT-1/3, P6-RES-1/2).
+#[allow(clippy::too_many_arguments, reason = "the attack reacted to, whole")]
 fn react<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
-    target: CombatantId,
+    who: CombatantId,
     attacker: CombatantId,
+    target: CombatantId,
     mode: Mode,
     normals: u8,
     crits: u8,
 ) -> Result<Option<Reaction>, FightError> {
     let setup = fight.setup();
-    let x = fight.state().fighter(target);
+    let x = fight.state().fighter(who);
     if x.helpless(&setup.options) {
         return Ok(None);
     }
@@ -801,17 +827,16 @@ fn react<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     if x.actions < 1 && !can_buy {
         return Ok(None);
     }
-    let request = Request::React { attacker, mode, normals, crits, actions: x.actions };
-    let Choice::React { reaction, buy } = fight.decide(target, &request)? else {
-        unreachable!("checked by check_choice")
-    };
+    let request = Request::React { attacker, target, mode, normals, crits, actions: x.actions };
+    let Choice::React { reaction, buy } = fight.decide(who, &request)? else { unreachable!("checked by check_choice") };
     let Some(reaction) = reaction else { return Ok(None) };
-    if let Some(why) = super::policy::illegal_reaction(setup, fight.state(), target, attacker, mode, reaction, buy) {
-        return Err(FightError::IllegalChoice { who: target, reason: why.to_string() });
+    if let Some(why) = super::policy::illegal_reaction(setup, fight.state(), who, attacker, target, mode, reaction, buy)
+    {
+        return Err(FightError::IllegalChoice { who, reason: why.to_string() });
     }
     match buy {
-        1 => fight.emit(Event::Actions { who: target, delta: 1, steal_later: 0, bonus: 1, destiny: 0 }),
-        2 => steal(fight, target, attacker),
+        1 => fight.emit(Event::Actions { who, delta: 1, steal_later: 0, bonus: 1, destiny: 0 }),
+        2 => steal(fight, who, attacker),
         _ => {}
     }
     Ok(Some(reaction))
