@@ -648,15 +648,19 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     // reaction is not reacted to (P6-REACT-3), and the act's rolled hits stand even if a reply
     // takes its attacker out: the two are "practically simultaneous".
     let mut shield_parry = false;
-    let mut declared: List<(CombatantId, Reaction), 4> = List::new();
     if reactable {
+        let hits = normals > 0 || !crits.is_empty();
         let any = options.reaction_any;
-        if !helpless && (normals > 0 || !crits.is_empty() || any) && perceives(setup, target, who) && !from_behind {
-            if let Some(r) = react(fight, target, who, target, mode, normals, crits.len() as u8)? {
+        let asked = !helpless && (hits || any) && perceives(setup, target, who) && !from_behind;
+        if !any {
+            if asked && let Some(r) = react(fight, target, who, target, mode, normals, crits.len() as u8)? {
+                resolve_reaction(fight, ended, who, target, r, &mut normals, &mut crits, &mut shield_parry)?;
+            }
+        } else {
+            let mut declared: List<(CombatantId, Reaction), 4> = List::new();
+            if asked && let Some(r) = react(fight, target, who, target, mode, normals, crits.len() as u8)? {
                 declared.push((target, r));
             }
-        }
-        if any {
             for i in 0..fight.state().order.len() {
                 let p = fight.state().order[i];
                 if p != who && p != target && perceives(setup, p, who) {
@@ -669,74 +673,8 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
                 let order = &fight.state().order;
                 declared.sort_by_key(|(p, _)| order.iter().position(|q| q == p));
             }
-        }
-    }
-    for (p, r) in declared {
-        match r {
-            Reaction::Dodge => {
-                let hits = i32::from(normals) + crits.len() as i32;
-                let m = base_m(fight, target) + hits;
-                let dice_n =
-                    setup.combatants[target.index()].evasion() - fight.state().fighter(target).condition(Cond::Shocked);
-                let mut t = pool(fight, target, "dodge", dice_n, Some(m))?;
-                let mut apart = Totals::new();
-                let seen = Seen { roll: BoostedRoll::Dodge, against: Some(who), m, c: None, enough: Some(m) };
-                boost(fight, target, &seen, &mut t, &mut apart)?;
-                let s = die_successes(&t, &apart, m);
-                fight.emit(Event::Reacted { who: target, reaction: r, dice: dice_n, m, totals: t, successes: s });
-                if s >= 1 {
-                    normals = 0;
-                    crits.clear();
-                }
-            }
-            Reaction::Parry => {
-                let ts = &setup.combatants[target.index()];
-                let tx = fight.state().fighter(target);
-                let dp = main_weapon(setup, target).filter(|_| tx.armed).map_or(0, |w| w.dp);
-                let dice_n = ts.hand_to_hand + dp - tx.condition(Cond::Shocked);
-                let m = dice::floor(
-                    options,
-                    base_m(fight, target) + fight.state().fighter(target).condition(Cond::Burning),
-                    0,
-                );
-                let mut t = pool(fight, target, "parry", dice_n, None)?;
-                let mut apart = Totals::new();
-                let seen = Seen { roll: BoostedRoll::Parry, against: Some(who), m, c: None, enough: None };
-                boost(fight, target, &seen, &mut t, &mut apart)?;
-                let s = die_successes(&t, &apart, m);
-                // Crit parry dice, a destiny die's judged from its total (P6-RES-5).
-                let crits_at = |dice: &Totals, m: i32| dice.iter().filter(|&&v| i32::from(v) >= m && v >= 11).count();
-                let crit_s = crits_at(&t, m) + crits_at(&apart, m.min(4));
-                fight.emit(Event::Reacted { who: target, reaction: r, dice: dice_n, m, totals: t, successes: s });
-                let mut left = s as usize;
-                if options.parry_crits {
-                    crits.sort_unstable_by(|a, b| b.cmp(a));
-                    let k = crit_s.min(crits.len());
-                    crits.drain(..k);
-                    left -= k;
-                }
-                normals = normals.saturating_sub(left as u8);
-            }
-            Reaction::ShieldParry => {
-                fight.emit(Event::Reacted {
-                    who: target,
-                    reaction: r,
-                    dice: 0,
-                    m: 0,
-                    totals: Totals::new(),
-                    successes: 0,
-                });
-                shield_parry = true;
-            }
-            Reaction::Hunker => {
-                fight.emit(Event::Reacted { who: p, reaction: r, dice: 0, m: 0, totals: Totals::new(), successes: 0 });
-                fight.emit(Event::Posture { who: p, hunkered: true });
-            }
-            Reaction::Attack { hand, mode } => {
-                fight.emit(Event::Reacted { who: p, reaction: r, dice: 0, m: 0, totals: Totals::new(), successes: 0 });
-                let reply =
-                    Act::Attack { target: who, hand, mode, special: Special::None, walk: None, from_behind: false };
-                attack(fight, ended, p, reply, false)?;
+            for (p, r) in declared {
+                resolve_reaction(fight, ended, who, p, r, &mut normals, &mut crits, &mut shield_parry)?;
             }
         }
     }
@@ -799,6 +737,84 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         fight.emit(Event::Woke { who: target });
     }
     end_check(fight, ended, fight.state().round);
+    Ok(())
+}
+
+/// One reaction by `p` to `who`'s attack, resolved: a defence takes hits away (P6-DEF-*,
+/// P6-SHLD-3), a hunker changes the posture, a reply attack is made whole, not to be reacted to
+/// (P6-REACT-3).
+#[allow(clippy::too_many_arguments, reason = "the attack's hits, changed in place")]
+#[inline(always)]
+fn resolve_reaction<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    ended: &mut Option<FightResult>,
+    who: CombatantId,
+    p: CombatantId,
+    r: Reaction,
+    normals: &mut u8,
+    crits: &mut List<u8, 8>,
+    shield_parry: &mut bool,
+) -> Result<(), FightError> {
+    let setup = fight.setup();
+    let options = &setup.options;
+    // Only the attacked participant defends (`illegal_reaction`).
+    let target = p;
+    match r {
+        Reaction::Dodge => {
+            let hits = i32::from(*normals) + crits.len() as i32;
+            let m = base_m(fight, target) + hits;
+            let dice_n =
+                setup.combatants[target.index()].evasion() - fight.state().fighter(target).condition(Cond::Shocked);
+            let mut t = pool(fight, target, "dodge", dice_n, Some(m))?;
+            let mut apart = Totals::new();
+            let seen = Seen { roll: BoostedRoll::Dodge, against: Some(who), m, c: None, enough: Some(m) };
+            boost(fight, target, &seen, &mut t, &mut apart)?;
+            let s = die_successes(&t, &apart, m);
+            fight.emit(Event::Reacted { who: target, reaction: r, dice: dice_n, m, totals: t, successes: s });
+            if s >= 1 {
+                *normals = 0;
+                crits.clear();
+            }
+        }
+        Reaction::Parry => {
+            let ts = &setup.combatants[target.index()];
+            let tx = fight.state().fighter(target);
+            let dp = main_weapon(setup, target).filter(|_| tx.armed).map_or(0, |w| w.dp);
+            let dice_n = ts.hand_to_hand + dp - tx.condition(Cond::Shocked);
+            let m =
+                dice::floor(options, base_m(fight, target) + fight.state().fighter(target).condition(Cond::Burning), 0);
+            let mut t = pool(fight, target, "parry", dice_n, None)?;
+            let mut apart = Totals::new();
+            let seen = Seen { roll: BoostedRoll::Parry, against: Some(who), m, c: None, enough: None };
+            boost(fight, target, &seen, &mut t, &mut apart)?;
+            let s = die_successes(&t, &apart, m);
+            // Crit parry dice, a destiny die's judged from its total (P6-RES-5).
+            let crits_at = |dice: &Totals, m: i32| dice.iter().filter(|&&v| i32::from(v) >= m && v >= 11).count();
+            let crit_s = crits_at(&t, m) + crits_at(&apart, m.min(4));
+            fight.emit(Event::Reacted { who: target, reaction: r, dice: dice_n, m, totals: t, successes: s });
+            let mut left = s as usize;
+            if options.parry_crits {
+                crits.sort_unstable_by(|a, b| b.cmp(a));
+                let k = crit_s.min(crits.len());
+                crits.drain(..k);
+                left -= k;
+            }
+            *normals = normals.saturating_sub(left as u8);
+        }
+        Reaction::ShieldParry => {
+            fight.emit(Event::Reacted { who: target, reaction: r, dice: 0, m: 0, totals: Totals::new(), successes: 0 });
+            *shield_parry = true;
+        }
+        Reaction::Hunker => {
+            fight.emit(Event::Reacted { who: p, reaction: r, dice: 0, m: 0, totals: Totals::new(), successes: 0 });
+            fight.emit(Event::Posture { who: p, hunkered: true });
+        }
+        Reaction::Attack { hand, mode } => {
+            fight.emit(Event::Reacted { who: p, reaction: r, dice: 0, m: 0, totals: Totals::new(), successes: 0 });
+            let reply = Act::Attack { target: who, hand, mode, special: Special::None, walk: None, from_behind: false };
+            attack(fight, ended, p, reply, false)?;
+        }
+    }
     Ok(())
 }
 
