@@ -369,6 +369,20 @@ fn defence_without_the_action_and_firearm_initiative() {
     let (log, _, result) = run_with(&e, &[20, 1, 3, 20, 1, 3], script(&entries), false);
     assert_eq!(log.iter().filter(|ev| matches!(ev, Event::AttackRoll { .. })).count(), 2);
     assert_eq!(result.unwrap().outcome, Outcome::Mutual);
+    // A knife-fighter with the shooter's p: the last shooters' damage lands before anyone else
+    // acts, so B, downed by A's shot, does not strike.
+    let knife = two(
+        "gun = \"pistol\"\ngun_ready = true\nskills = { shoot = 15 }",
+        "position = [1, 0]\nmelee_weapon = \"knife\"\nbody = 1",
+        1,
+    );
+    let k = setup(&knife, &[("firearm_initiative", "low_stability_first"), ("resolve_order", "roster")]);
+    let strike = ann(Action::Melee { target: A, blow: Blow::Strike, weak_point: false });
+    let (log, _, _) = run_with(&k, &[20, 1, 3, 20, 1, 3, 1, 1], script(&[(0, fire(B)), (0, PULL), (1, strike)]), false);
+    let attackers: Vec<CombatantId> =
+        log.iter().filter_map(|e| if let Event::AttackRoll { who, .. } = e { Some(*who) } else { None }).collect();
+    assert_eq!(attackers, [A], "{log:#?}");
+    assert!(log.contains(&Event::Down { who: B }));
 }
 
 #[test]

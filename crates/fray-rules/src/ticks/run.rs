@@ -59,19 +59,24 @@ pub fn run<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>
         }
         // (5) Every other action. Shots in ascending p under `firearm_initiative`.
         rest.clone_from(&order);
+        // A shooter's place, fixed for the tick (its announcement and its p at the tick's start):
+        // shooters first, by p; everyone else after them, together.
+        let shooting_p = |fight: &Fight<'_, Ticks, D, P, S>, c: CombatantId| {
+            let f = fight.state().fighter(c);
+            let shooting =
+                matches!(f.announced, Some(Action::Fire { .. } | Action::Run { attack: Some((_, None, _)), .. }));
+            shooting.then_some(f.p0)
+        };
         if setup.options.low_stability_first {
-            rest.sort_by_key(|&c| {
-                let shooting =
-                    matches!(act(fight, c), Some(Action::Fire { .. } | Action::Run { attack: Some((_, None, _)), .. }));
-                (!shooting, if shooting { fight.state().fighter(c).p0 } else { 0 })
-            });
+            rest.sort_by_key(|&c| shooting_p(fight, c).map_or((true, 0), |p| (false, p)));
         }
         for (k, &who) in rest.iter().enumerate() {
             // Under `firearm_initiative`, a group of shooters with equal p fires together and its
-            // damage lands before the next group (TICK-TIME-11).
+            // damage lands before the next group, the last group's before anyone else acts
+            // (TICK-TIME-11).
             if setup.options.low_stability_first && k > 0 {
-                let p_of = |c: CombatantId| fight.state().fighter(c).p0;
-                if p_of(rest[k - 1]) != p_of(who) {
+                let before = shooting_p(fight, rest[k - 1]);
+                if before.is_some() && before != shooting_p(fight, who) {
                     for c in order.iter().copied() {
                         settle_damage(fight, c);
                         down_checks(fight, c);
