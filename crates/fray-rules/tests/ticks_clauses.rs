@@ -702,6 +702,12 @@ fn graze_source_wound_penalty_and_encumbrance() {
     let custom = two("gun = \"pistol\"", "position = [6, 0]", 1)
         .replace("tick_cap = 1", "tick_cap = 1\ngear_tables = \"custom\"");
     assert!(load_err(&custom).contains("gear_tables = custom"));
+    // A custom gun takes every value, and no ammunition from the table (TICK-GEAR-3).
+    let zip = "gun = { name = \"zip\", ready_penalty = 5, pb_bonus = 2, range_step_m = 2, damage = 4, delta_damage = 1, penetration = 4 }";
+    let custom = two(zip, "position = [6, 0]", 1).replace("tick_cap = 1", "tick_cap = 1\ngear_tables = \"custom\"");
+    assert_eq!(setup(&custom, &[]).combatants[0].gun.as_ref().map(|g| (g.damage, g.penetration)), Some((4, 4)));
+    let ap = custom.replace("name = \"zip\",", "name = \"zip\", ammo = \"armour_piercing\",");
+    assert!(load_err(&ap).contains("no ammunition table"), "{}", load_err(&ap));
 }
 
 #[test]

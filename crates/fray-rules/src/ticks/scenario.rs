@@ -290,6 +290,12 @@ fn gun(g: &GunRef, options: &Options, span: Range<usize>, err: Err<'_>) -> Resul
         deferred_shots: field(t.deferred_shots, b.map(|b| b.deferred_shots).or(Some(0)), "deferred_shots", 0, 3)?,
         min_strength: field(t.min_strength, b.map(|b| b.min_strength).or(Some(0)), "min_strength", 0, 10)?,
     };
+    if t.ammo.is_some() && options.custom_gear {
+        return Err(err(
+            span,
+            "under `gear_tables = custom` there is no ammunition table: give the gun's `damage` and `penetration` with its ammunition counted".into(),
+        ));
+    }
     if let Some(ammo) = &t.ammo {
         let ammo_table: Vec<(&str, (i32, i32))> = AMMO.iter().map(|(k, d, p)| (*k, (*d, *p))).collect();
         let (d, p) = *pick(&ammo_table, ammo, "ammunition", span.clone(), err)?;
