@@ -898,3 +898,20 @@ fn exact_odds_agree_with_sampled_shots() {
     let observed_t = trauma as f64 / f64::from(hits);
     assert!((observed_t - m).abs() < 0.1 * m.max(1.0), "E[trauma | hit] exact {m}, sampled {observed_t}");
 }
+
+#[test]
+fn a_gunman_seeking_cover_does_not_run_into_an_ally_who_holds() {
+    // rule: TICK-MOVE-5, TICK-COVER-10
+    // Gil (`cover = seek`, the default) has cover two squares off, behind Ann, who holds: he
+    // fires from where he stands instead of running into her every tick.
+    let text = "[rules]\nruleset = \"ticks\"\n[rules.options]\ntick_cap = 20\n[[cover]]\nsquare = [2, 0]\npreset = \"crouch_wall\"\nmaterial = \"brick_wall\"\n[[combatants]]\nname = \"Gil\"\nside = \"a\"\nposition = [0, 0]\ngun = \"pistol\"\ngun_ready = true\n[[combatants]]\nname = \"Ann\"\nside = \"a\"\nposition = [1, 0]\npolicy = { move = \"hold\" }\n[[combatants]]\nname = \"Eve\"\nside = \"b\"\nposition = [12, 0]\ngun = \"pistol\"\ngun_ready = true\npolicy = { fire = \"snap\" }\n";
+    let s = setup(text, &[]);
+    for seed in 1..=5 {
+        let dice = fray_engine::FromSource(fray_dice::seeded(seed));
+        let mut fight = Fight::<Ticks, _, _, _>::new(&s, dice, fray_rules::ticks::policy::Ai, Record::default());
+        fight.run().unwrap();
+        let log = fight.into_parts().1.0;
+        assert!(!log.iter().any(|e| matches!(e, Event::Blocked { who: A, .. })), "seed {seed}: {log:#?}");
+        assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { who: A, .. })), "seed {seed}");
+    }
+}

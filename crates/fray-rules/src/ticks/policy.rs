@@ -80,6 +80,19 @@ pub fn cover_of(setup: &Setup, state: &State, who: CombatantId) -> Option<Cover>
     }
 }
 
+/// Whether the king steps of a move from `who`'s square toward `to` (TICK-MOVE-1/5) cross no
+/// occupied square now: a gunman does not run at cover behind someone who stays put.
+fn path_clear(setup: &Setup, state: &State, who: CombatantId, to: Square) -> bool {
+    let mut at = state.fighter(who).pos;
+    while at != to {
+        at = (at.0 + (to.0 - at.0).signum(), at.1 + (to.1 - at.1).signum());
+        if !setup.options.shared_squares && state.occupant(at).is_some_and(|o| o != who) {
+            return false;
+        }
+    }
+    true
+}
+
 /// The cover square `who` would dive to (TICK-DEF-3, TICK-COVER-10): the nearest free one within
 /// `dive_range_m`, then the higher rating, then the lowest (x, y).
 pub fn dive_square(setup: &Setup, state: &State, who: CombatantId) -> Option<Square> {
@@ -430,7 +443,7 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
                     .iter()
                     .filter(|(sq, c)| c.rating > 0 && state.occupant(*sq).is_none())
                     .map(|(sq, _)| (chebyshev(f.pos, *sq), *sq))
-                    .filter(|(d, _)| *d <= 3)
+                    .filter(|&(d, sq)| d <= 3 && path_clear(setup, state, who, sq))
                     .min();
                 if let Some((_, sq)) = near {
                     return if chebyshev(f.pos, sq) > 1 {
