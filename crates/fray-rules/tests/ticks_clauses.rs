@@ -915,3 +915,38 @@ fn a_gunman_seeking_cover_does_not_run_into_an_ally_who_holds() {
         assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { who: A, .. })), "seed {seed}");
     }
 }
+
+#[test]
+fn a_prompt_shows_each_options_own_odds_and_offers_weak_points_runs_and_steps() {
+    // rule: TICK-MELEE-3, TICK-ARM-10, TICK-TIME-12, TICK-MOVE-1
+    // Gus, a gunman (shoot 15, melee 5), next to Kat (knife, evade 0): his blows show melee odds
+    // (melee 5 against melee 5 and evade 0), not the shot's; a jab and a heavy blow differ in harm.
+    let text = two(
+        "gun = \"pistol\"\ngun_ready = true\nskills = { shoot = 15, melee = 5, evade = 5 }",
+        "position = [1, 0]\nmelee_weapon = \"knife\"\nskills = { shoot = 5, melee = 5, evade = 0 }",
+        1,
+    );
+    let s = setup(&text, &[]);
+    let state = Ticks::initial_state(&s);
+    let scenario = fray_rules::ticks::TicksScenario(s.clone());
+    let (_, options) = scenario.prompt_for(&state, A, &fray_rules::ticks::Request::Announce { tick: 1 });
+    let label =
+        |a: Action| {
+            options.iter().find(|(_, c)| *c == Choice::Announce(a)).map(|(l, _)| l.clone()).unwrap_or_else(|| {
+                panic!("{a:?} not offered: {:#?}", options.iter().map(|(l, _)| l).collect::<Vec<_>>())
+            })
+        };
+    let odds = |kind: Kind, weak: bool| fray_rules::ticks::odds::odds_of(&s, &state, A, B, kind, Some(weak));
+    let shot = odds(Kind::Shot, false);
+    let jab = odds(Kind::Melee(Blow::Jab), false);
+    let heavy = odds(Kind::Melee(Blow::Heavy), false);
+    assert_ne!(shot.hit, jab.hit);
+    assert_ne!(jab.damage_given_hit, heavy.damage_given_hit);
+    let jab_label = label(Action::Melee { target: B, blow: Blow::Jab, weak_point: false });
+    assert!(jab_label.contains(&fraction(&jab.hit)), "{jab_label}");
+    assert!(label(Action::fire(B, 1, false)).contains(&fraction(&shot.hit)));
+    // Weak-point variants of every attack, and steps away from the fight.
+    label(Action::Melee { target: B, blow: Blow::Heavy, weak_point: true });
+    label(Action::Move((-1, 0)));
+    label(Action::Run { to: (-2, -2), attack: None });
+}

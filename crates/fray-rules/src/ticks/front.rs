@@ -103,18 +103,26 @@ impl TicksScenario {
                 out.push(Action::Aim(t));
             }
             for blow in Blow::ALL {
-                if chebyshev(me.pos, state.fighter(t).pos) <= setup.options.melee_reach {
-                    out.push(Action::Melee { target: t, blow, weak_point: false });
+                for weak_point in [false, true] {
+                    if chebyshev(me.pos, state.fighter(t).pos) <= setup.options.melee_reach {
+                        out.push(Action::Melee { target: t, blow, weak_point });
+                    }
+                    out.push(Action::Strike { target: t, blow, weak_point });
                 }
-                out.push(Action::Strike { target: t, blow, weak_point: false });
             }
             out.push(Action::Follow(t));
             if setup.combatants[i].side != sheet.side {
                 let to = state.fighter(t).pos;
                 out.push(Action::Move(to));
                 out.push(Action::Run { to, attack: None });
-                if sheet.gun.is_some() {
-                    out.push(Action::Run { to, attack: Some((t, None, false)) });
+                for weak_point in [false, true] {
+                    if sheet.gun.is_some() {
+                        out.push(Action::Run { to, attack: Some((t, None, weak_point)) });
+                    }
+                    // A blow at the end of a run, where `running_melee` allows it (TICK-MOVE-4).
+                    for blow in Blow::ALL {
+                        out.push(Action::Run { to, attack: Some((t, Some(blow), weak_point)) });
+                    }
                 }
             }
         }
@@ -124,6 +132,17 @@ impl TicksScenario {
                 out.push(Action::Run { to: *square, attack: None });
             }
         }
+        // A step or a run in any of the eight directions (TICK-MOVE-1/3), away from the fight too.
+        for (dx, dy) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
+            out.push(Action::Move((me.pos.0 + dx, me.pos.1 + dy)));
+            out.push(Action::Run { to: (me.pos.0 + 2 * dx, me.pos.1 + 2 * dy), attack: None });
+        }
+        let mut seen = Vec::with_capacity(out.len());
+        out.retain(|a| {
+            let fresh = !seen.contains(a);
+            seen.push(*a);
+            fresh
+        });
         out.push(Action::Ready);
         out.push(Action::Lower);
         out.retain(|a| illegal(setup, state, who, a).is_none());
@@ -171,8 +190,8 @@ impl TicksScenario {
         }
     }
 
-    /// A request as a question with labelled legal choices.
-    fn prompt_for(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+    /// A request as a question with labelled legal choices (the odds of each attack beside it).
+    pub fn prompt_for(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
         let setup = &self.0;
         match *request {
             Request::Announce { tick } => {
@@ -181,9 +200,16 @@ impl TicksScenario {
                     .candidates(state, who)
                     .into_iter()
                     .map(|a| {
-                        let odds = match a {
-                            Action::Fire { targets: [target, ..], .. } | Action::Melee { target, .. } => {
-                                let o = super::odds::odds_in_state(setup, state, who, target);
+                        let attack = match a {
+                            Action::Fire { targets: [target, ..], weak_point, .. } => {
+                                Some((target, Kind::Shot, weak_point))
+                            }
+                            Action::Melee { target, blow, weak_point } => Some((target, Kind::Melee(blow), weak_point)),
+                            _ => None,
+                        };
+                        let odds = match attack {
+                            Some((target, kind, weak_point)) => {
+                                let o = super::odds::odds_of(setup, state, who, target, kind, Some(weak_point));
                                 format!(
                                     " — wins {} ({}), takes out {}",
                                     chance(&o.hit),
@@ -191,7 +217,7 @@ impl TicksScenario {
                                     chance(&o.down)
                                 )
                             }
-                            _ => String::new(),
+                            None => String::new(),
                         };
                         (format!("{}{odds}", self.action_text(&a)), Choice::Announce(a))
                     })
@@ -199,7 +225,9 @@ impl TicksScenario {
                 (format!("tick {tick}: announce (p {}, effort {}, Body {})", f.p, f.effort, f.body), out)
             }
             Request::Abort { target, a } => {
-                let (win, total) = super::policy::p_win(setup, state, target, Kind::Melee(Blow::Strike), 0, a);
+                // As the AI weighs it: the melee weapon's penetration against the cover.
+                let pen = setup.combatants[who.index()].melee_weapon.penetration;
+                let (win, total) = super::policy::p_win(setup, state, target, Kind::Melee(Blow::Strike), pen, a);
                 let limit = setup.options.abort_decision_seconds;
                 (
                     format!(

@@ -79,24 +79,40 @@ pub fn harm_outcomes(
     out.into_iter().collect()
 }
 
-/// The exact odds of `who`'s shot at `target` in `state` (a snap shot when the gun is down), or
-/// of a strike when it has no gun: hit chance, harm given a hit, and the chance of taking the
-/// target out.
+/// The exact odds of `who`'s default attack on `target` in `state`: a shot (a snap shot when the
+/// gun is down), or a strike when it has no gun, weak-point aim as its policy would declare it.
 pub fn odds_in_state(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> AttackOdds {
+    let kind = if setup.combatants[who.index()].gun.is_some() { Kind::Shot } else { Kind::Melee(super::Blow::Strike) };
+    odds_of(setup, state, who, target, kind, None)
+}
+
+/// The exact odds of one attack of `kind` by `who` on `target` in `state` — a shot, or a melee
+/// blow of the given type — with weak-point aim declared or not (`None`: as the policy would):
+/// hit chance, harm given a hit, and the chance of taking the target out.
+pub fn odds_of(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    target: CombatantId,
+    kind: Kind,
+    weak_point: Option<bool>,
+) -> AttackOdds {
     let sheet = &setup.combatants[who.index()];
-    let (a, weapon, kind, range, aim) = match sheet.gun.as_ref() {
-        Some(gun) => {
+    // Without a gun, a shot is a strike.
+    let kind = if sheet.gun.is_none() && kind == Kind::Shot { Kind::Melee(super::Blow::Strike) } else { kind };
+    let (a, weapon, range, aim) = match (kind, sheet.gun.as_ref()) {
+        (Kind::Shot, Some(gun)) => {
             let n = shot_numbers(setup, state, who, target, false);
-            (n.total, Weapon::gun(gun), Kind::Shot, n.range, n.aim)
+            (n.total, Weapon::gun(gun), n.range, n.aim)
         }
-        None => {
+        (kind, _) => {
+            let blow = if let Kind::Melee(blow) = kind { blow } else { super::Blow::Strike };
             let n = super::policy::melee_numbers(setup, state, who, false);
-            let blow = super::Blow::Strike;
-            (n.total, Weapon::melee(setup, sheet, blow), Kind::Melee(blow), 0, 0)
+            (n.total, Weapon::melee(setup, sheet, blow), 0, 0)
         }
     };
     let dn = defence_numbers(setup, state, target, kind, weapon.penetration);
-    let weak_point = super::policy::wants_weak_point(setup, target, weapon.penetration);
+    let weak_point = weak_point.unwrap_or_else(|| super::policy::wants_weak_point(setup, target, weapon.penetration));
     let dist = delta_distribution(setup, a, dn.total);
     let tf = state.fighter(target);
     let tsheet = &setup.combatants[target.index()];
@@ -144,8 +160,14 @@ pub fn odds_in_state(setup: &Setup, state: &State, who: CombatantId, target: Com
             a,
             if state.fighter(who).ready { "" } else { ", a snap shot: the ready penalty counted" }
         ),
-        Kind::Melee(_) => {
-            format!("{} strikes {} with {}: roll {a:+}", name(who), name(target), sheet.melee_weapon.name)
+        Kind::Melee(blow) => {
+            format!(
+                "{} makes a {} at {} with {}: roll {a:+}",
+                name(who),
+                blow.name(),
+                name(target),
+                sheet.melee_weapon.name
+            )
         }
     }];
     assumptions.push(format!(
@@ -157,7 +179,7 @@ pub fn odds_in_state(setup: &Setup, state: &State, who: CombatantId, target: Com
         dn.effort_base
     ));
     if weak_point {
-        assumptions.push("weak-point aim declared (weak_point_policy)".to_owned());
+        assumptions.push("weak-point aim declared".to_owned());
     }
     AttackOdds {
         assumptions,
