@@ -950,3 +950,28 @@ fn a_prompt_shows_each_options_own_odds_and_offers_weak_points_runs_and_steps() 
     label(Action::Move((-1, 0)));
     label(Action::Run { to: (-2, -2), attack: None });
 }
+
+#[test]
+fn a_shot_that_can_only_graze_is_not_declined_as_hopeless() {
+    // rule: TICK-GUN-11, TICK-DEF-5
+    // Sam's result A = D + 1 loses to every roll of Tia's but her least (a tie at best); with no
+    // effort left, a defence she wins still costs effort she lacks, so the shot lands as a graze:
+    // the `hopeless` policy must not decline it. With effort to spare it declines.
+    let text = two(
+        "gun = \"pistol\"\ngun_ready = true\nskills = { shoot = 0 }",
+        "position = [36, 0]\nskills = { evade = 15 }\neffort = 0",
+        1,
+    );
+    let s = setup(&text, &[]);
+    let mut st = Ticks::initial_state(&s);
+    let pen = s.combatants[0].gun.as_ref().map_or(0, |g| g.penetration);
+    let d = defence_numbers(&s, &st, B, Kind::Shot, pen).total;
+    let decline = |st: &State| {
+        fray_rules::ticks::policy::ai_choice(&s, st, A, &fray_rules::ticks::Request::Decline { target: B, a: d + 1 })
+    };
+    assert!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, d + 1).0 > 0);
+    assert_eq!(decline(&st), Choice::Yes(false));
+    st.fighters[1].effort = 100;
+    assert_eq!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, d + 1).0, 0);
+    assert_eq!(decline(&st), Choice::Yes(true));
+}

@@ -300,13 +300,25 @@ pub fn beats(setup: &Setup, a: i32, d: i32) -> (u64, u64, u64) {
     (win, tie, total * total)
 }
 
-/// P(the attacker's `a` beats the defender's roll) as (favourable, total) (TICK-MELEE-10,
-/// TICK-GUN-11): the defender's total must be below `a`.
+/// P(the attacker's `a` lands) as (favourable, total) (TICK-MELEE-10, TICK-GUN-11): the
+/// defender's total is below `a`, or it wins but is short of the effort its defence costs, and
+/// the attack lands as a graze (TICK-DEF-5).
 pub fn p_win(setup: &Setup, state: &State, target: CombatantId, kind: Kind, penetration: i32, a: i32) -> (u64, u64) {
-    let d = defence_numbers(setup, state, target, kind, penetration).total;
+    let dn = defence_numbers(setup, state, target, kind, penetration);
+    let d = dn.total;
+    let effort = state.fighter(target).effort;
+    let lands = |s: i32| {
+        let delta = a - (s + d);
+        // (A tie rolled again under `delta_tie = reroll` is no outcome.)
+        let decided = !(setup.options.tie_reroll && delta == 0);
+        delta >= 1
+            || (decided
+                && !setup.options.shortfall_ignore
+                && effort < super::attack::effort_cost(&setup.options, dn.effort_base, delta))
+    };
     let counts = dice_counts(setup);
     let total: u64 = counts.iter().sum();
-    let win: u64 = counts.iter().enumerate().filter(|&(s, _)| (s as i32) + d < a).map(|(_, &w)| w).sum();
+    let win: u64 = counts.iter().enumerate().filter(|&(s, _)| lands(s as i32)).map(|(_, &w)| w).sum();
     if setup.options.tie_reroll {
         // A tie is rolled again: the chance is that of winning among decided exchanges.
         let tie: u64 = counts.iter().enumerate().filter(|&(s, _)| (s as i32) + d == a).map(|(_, &w)| w).sum();
@@ -376,11 +388,9 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                     let (win, total) = p_win(setup, state, target, Kind::Shot, pen, a);
                     3 * win < total
                 }
-                // Hopeless: even the defender's least total (every die a 1) is not below A.
-                _ => {
-                    let least = setup.options.delta_die.dice().0 as i32;
-                    a <= least + defence_numbers(setup, state, target, Kind::Shot, pen).total
-                }
+                // Hopeless: the shot cannot land, whatever the defender rolls — not even as a
+                // graze, through an effort shortfall (TICK-DEF-5).
+                _ => p_win(setup, state, target, Kind::Shot, pen, a).0 == 0,
             };
             Choice::Yes(decline)
         }
