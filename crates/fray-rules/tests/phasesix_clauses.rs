@@ -1009,22 +1009,7 @@ fn bonus_dice_destiny_dice_and_rerolls_boost_a_seen_roll() {
             &[],
         )
     };
-    let swing = || {
-        script(&[
-            (
-                0,
-                Choice::Act(Act::Attack {
-                    target: B,
-                    hand: Hand::Main,
-                    mode: Mode::Melee,
-                    special: Special::None,
-                    walk: None,
-                    from_behind: false,
-                }),
-            ),
-            (0, Choice::Act(Act::End)),
-        ])
-    };
+    let swing = || script(&[(0, rapier_on_b()), (0, Choice::Act(Act::End))]);
     let roll = |log: &[Event]| {
         log.iter().find_map(|e| match e {
             Event::AttackRoll { totals, normals, .. } => Some((totals.to_vec(), *normals)),
@@ -1099,23 +1084,7 @@ fn boosts_reach_dodges_parries_and_checks() {
             "[rules]\nruleset = \"phasesix\"\n[rules.options]\nround_cap = 1\n[[combatants]]\nname = \"Fencer\"\nside = \"a\"\nhand_to_hand = 3\nposition = 0\n[[combatants.weapons]]\nname = \"rapier\"\nclass = \"melee\"\ndamage_potential = 1\n[[combatants]]\nname = \"B\"\nside = \"b\"\nposition = 1\nmax_wounds = 20\n{b}\n"
         )
     };
-    let swing = || {
-        script(&[
-            (1, Choice::Act(Act::End)),
-            (
-                0,
-                Choice::Act(Act::Attack {
-                    target: B,
-                    hand: Hand::Main,
-                    mode: Mode::Melee,
-                    special: Special::None,
-                    walk: None,
-                    from_behind: false,
-                }),
-            ),
-            (0, Choice::Act(Act::End)),
-        ])
-    };
+    let swing = || script(&[(1, Choice::Act(Act::End)), (0, rapier_on_b()), (0, Choice::Act(Act::End))]);
     let boosted = |log: &[Event]| {
         log.iter()
             .filter_map(|e| if let Event::RollBoosted { who, roll, .. } = e { Some((*who, *roll)) } else { None })
@@ -1169,17 +1138,7 @@ fn boosts_reach_cover_rolls() {
             "[rules]\nruleset = \"phasesix\"\n[rules.options]\nround_cap = 1\n[[combatants]]\nname = \"Fencer\"\nside = \"a\"\nhand_to_hand = 3\nposition = 0\n[[combatants.weapons]]\nname = \"rapier\"\nclass = \"melee\"\ndamage_potential = 1\n[[combatants]]\nname = \"B\"\nside = \"b\"\nposition = 1\nmax_wounds = 20\ncover = 5\nrerolls = 1\n{extra}\n"
         )
     };
-    let swing = script(&[(
-        0,
-        Choice::Act(Act::Attack {
-            target: B,
-            hand: Hand::Main,
-            mode: Mode::Melee,
-            special: Special::None,
-            walk: None,
-            from_behind: false,
-        }),
-    )]);
+    let swing = script(&[(0, rapier_on_b())]);
     let cover = |log: &[Event]| {
         log.iter().find_map(|e| match e {
             Event::CoverRoll { normal_totals, normals_removed, .. } => Some((normal_totals.to_vec(), *normals_removed)),
