@@ -247,3 +247,44 @@ fn flanking_needs_a_foe_on_the_far_side() {
     let state = <Fluid as fray_engine::Ruleset>::initial_state(&same_side);
     assert_eq!(fray_rules::fluid::attack::flank(&same_side, &state, A, B), 0);
 }
+
+#[test]
+fn odds_in_context_count_this_rounds_movement_charge_changes_and_a_hidden_attacker() {
+    // rule: FLUID-MOVE-4, FLUID-MOVE-7, FLUID-ACT-6, FLUID-ATK-10
+    use fray_engine::Ruleset;
+    use fray_rules::fluid::odds::{Fire, odds_in_state};
+    let setup = field(30.0, "");
+    let start = Fluid::initial_state(&setup);
+    let shot =
+        |state: &fray_rules::fluid::State| odds_in_state(&setup, state, A, B, 1, 1, Intent::Lethal, Fire::SINGLE);
+    let base = shot(&start);
+    // A sprint this round (−4), a changed plan (−1 per change): each lowers the chance to hit.
+    let mut sprinted = start.clone();
+    sprinted.fighters[0].moved = Some(MoveMode::Sprint);
+    assert!(shot(&sprinted).hit < base.hit);
+    let mut changed = start.clone();
+    changed.fighters[0].changes = 1;
+    let changed_odds = shot(&changed);
+    assert!(changed_odds.hit < base.hit && changed_odds.hit > shot(&sprinted).hit);
+    // A hidden attacker: B, unaware, does not dodge.
+    let mut hidden = start.clone();
+    hidden.fighters[0].hidden = true;
+    let unaware = shot(&hidden);
+    assert!(unaware.assumptions.iter().any(|l| l.contains("does not defend")), "{:?}", unaware.assumptions);
+    assert!(base.assumptions.iter().any(|l| l.contains("dodge")), "{:?}", base.assumptions);
+    // A charge at B adds its bonus to the sword's W: every hit outcome moves up by 3.
+    let near = field(1.0, "");
+    let sword =
+        |state: &fray_rules::fluid::State| odds_in_state(&near, state, A, B, 0, 1, Intent::Lethal, Fire::SINGLE);
+    let plain = Fluid::initial_state(&near);
+    let mut charged = plain.clone();
+    charged.fighters[0].charge = Some((B, 3));
+    let w_of = |o: &fray_rules::AttackOdds| -> Vec<i32> {
+        o.damage_given_hit
+            .iter()
+            .map(|(_, parts, _)| parts.iter().find(|(k, _)| k == "W").map_or(0, |(_, v)| *v))
+            .collect()
+    };
+    let (before, after) = (w_of(&sword(&plain)), w_of(&sword(&charged)));
+    assert_eq!(after, before.iter().map(|w| w + 3).collect::<Vec<_>>(), "{before:?} {after:?}");
+}

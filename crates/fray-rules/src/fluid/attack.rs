@@ -465,3 +465,25 @@ fn item_dq(options: &super::Options, fighter: &super::Fighter, i: usize, item: &
 pub fn recoil_penalty(weapon: &super::setup::Item, rounds: u32) -> i32 {
     if rounds >= 2 { -((rounds / if weapon.half_recoil { 2 } else { 1 }) as i32) } else { 0 }
 }
+
+/// The movement modifier of an attack (FLUID-MOVE-4, -5, -6): a moving shooter and a running
+/// target for a ranged attack, the attacker's run for a melee one.
+pub fn movement_penalty(
+    state: &State,
+    options: &super::Options,
+    attacker: CombatantId,
+    target: CombatantId,
+    ranged: bool,
+) -> i32 {
+    let moved = state.fighter(attacker).moved;
+    if ranged {
+        let target_ran = state.fighter(target).moved.filter(|m| m.runs());
+        -moved.map_or(0, |m| m.multiplier()) - target_ran.map_or(0, |m| m.multiplier())
+    } else {
+        match (moved.filter(|m| m.runs()), options.melee_run_penalty) {
+            (Some(m), super::options::MeleeRunPenalty::HalfMultiplier) => -(m.multiplier() / 2),
+            (Some(m), super::options::MeleeRunPenalty::Multiplier) => -m.multiplier(),
+            _ => 0,
+        }
+    }
+}

@@ -13,7 +13,7 @@
 pub mod attack;
 pub mod check;
 mod front;
-mod odds;
+pub mod odds;
 pub mod options;
 pub mod policy;
 mod run;

@@ -99,8 +99,9 @@ impl Fire {
 /// The exact odds of one attack of `a` on `d` with `item` in `state`, `declared` attacks having
 /// been declared: the defender's policy picks its defence; the pain check, if `a` is hurt, is a
 /// mixture over its margins; the target's side (interference, Superior against the helpless,
-/// Inferior against Full Defense, a projectile's edge) comes from the fight's own rule code. Not
-/// counted: movement penalties and plan changes made this round, a hidden attacker. A burst
+/// Inferior against Full Defense, a projectile's edge) comes from the fight's own rule code, as do
+/// this round's movement penalties, a charge's bonus, plan changes and a hidden attacker's
+/// unawareness (FLUID-MOVE-4..6, FLUID-ACT-6, FLUID-ATK-10). An ally's guard is not. A burst
 /// takes its recoil and multiplies its successes (FLUID-SPECIAL-5, -6); a spray's odds are those
 /// of one of its shots (FLUID-SPECIAL-8); an area weapon's are those of the victim at the blast
 /// point, with the band's edge (FLUID-SPECIAL-2).
@@ -120,7 +121,9 @@ pub fn odds_in_state(
     let defences = defence_options(setup, state, a, item, d);
     let dt = state.fighter(d).dt;
     let defends = state.fighter(d).defends(&setup.options);
-    let defence = if !defends {
+    // A target unaware of a hidden attacker does not defend (FLUID-ATK-10).
+    let unaware = state.fighter(a).hidden;
+    let defence = if !defends || unaware {
         None
     } else if setup.options.defense_per_round {
         // The defence named for the round (FLUID-DEF-4).
@@ -131,13 +134,26 @@ pub fn odds_in_state(
             _ => None,
         }
     };
-    let base_tn = if defends { defence_tn(setup, state, d, defence) } else { 10 };
+    let base_tn = if unaware {
+        10 + if setup.options.unaware_dt { dt } else { 0 }
+    } else if defends {
+        defence_tn(setup, state, d, defence)
+    } else {
+        10
+    };
     let (tn, mut edge) = target_side(setup, state, a, item, d, defence, base_tn, false);
     let weapon_item = &setup.combatants[a.index()].items[item];
     if weapon_item.kind == super::setup::ItemKind::Area {
         edge += super::attack::area_edge(weapon_item.blast_band, 0).unwrap_or(0);
     }
     let recoil = super::attack::recoil_penalty(weapon_item, fire.rounds);
+    let ranged = matches!(weapon_item.kind, super::setup::ItemKind::Ranged | super::setup::ItemKind::Area);
+    let movement = super::attack::movement_penalty(state, &setup.options, a, d, ranged);
+    let changes = -state.fighter(a).changes;
+    let charge = match state.fighter(a).charge {
+        Some((t, bonus)) if t == d && !ranged => bonus,
+        _ => 0,
+    };
     let multiplier = if fire.spray { 1 } else { fire.rounds.max(1) as i32 };
     // The pain check, if the attacker starts hurt (FLUID-TRACK-4): a mixture over its margins.
     let sheet = &setup.combatants[a.index()];
@@ -156,7 +172,8 @@ pub fn odds_in_state(
     let mut down = zero();
     let mut damage: BTreeMap<(i32, i32), BigRational> = BTreeMap::new();
     for (pain, p_pain) in &pains {
-        let check = attack_check(setup, state, a, item, d, defence, tn, edge, declared, *pain + recoil);
+        let modifiers = *pain + recoil + movement + changes;
+        let check = attack_check(setup, state, a, item, d, defence, tn, edge, declared, modifiers);
         for (margin, p_margin) in check.margin_distribution(&setup.options) {
             if margin < 0 {
                 continue;
@@ -166,7 +183,8 @@ pub fn odds_in_state(
             for (bw, pw) in &base_w {
                 for (bs, ps) in &base_s {
                     let p = &p * pw * ps;
-                    let h = hit_damage(setup, state, a, item, d, intent, defence, margin * multiplier, (*bw, 0), *bs);
+                    let h =
+                        hit_damage(setup, state, a, item, d, intent, defence, margin * multiplier, (*bw, charge), *bs);
                     let (w_after, s_after) = (target_state.w - h.w, target_state.s - h.s);
                     let dead = w_after <= -target.stats[BOD];
                     let out = match setup.options.side_out_when {

@@ -2,7 +2,8 @@
 
 use super::Destination;
 use super::attack::{
-    Hit, attack_check, defence_options, defence_tn, hit_damage, named_defence, sunder_loss, sunder_tn, target_side,
+    Hit, attack_check, defence_options, defence_tn, hit_damage, movement_penalty, named_defence, sunder_loss,
+    sunder_tn, target_side,
 };
 use super::check::Check;
 use super::options::ArmorSunderTrigger;
@@ -762,28 +763,6 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     }
     reveal(fight, attacker);
     Ok(())
-}
-
-/// The movement modifier of an attack (FLUID-MOVE-4, -5, -6): a moving shooter and a running
-/// target for a ranged attack, the attacker's run for a melee one.
-fn movement_penalty(
-    state: &State,
-    options: &super::Options,
-    attacker: CombatantId,
-    target: CombatantId,
-    ranged: bool,
-) -> i32 {
-    let moved = state.fighter(attacker).moved;
-    if ranged {
-        let target_ran = state.fighter(target).moved.filter(|m| m.runs());
-        -moved.map_or(0, |m| m.multiplier()) - target_ran.map_or(0, |m| m.multiplier())
-    } else {
-        match (moved.filter(|m| m.runs()), options.melee_run_penalty) {
-            (Some(m), super::options::MeleeRunPenalty::HalfMultiplier) => -(m.multiplier() / 2),
-            (Some(m), super::options::MeleeRunPenalty::Multiplier) => -m.multiplier(),
-            _ => 0,
-        }
-    }
 }
 
 /// One attack roll: defence, pain check, the check, ammunition, damage, sunder
