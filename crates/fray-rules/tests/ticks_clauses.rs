@@ -563,6 +563,14 @@ fn cover_squares_dives_and_the_fixed_model() {
     );
     let (log, _, _) = run(&step, &[1, 20], script(&[(1, ann(Action::Move((6, 2)))), (0, fire(B)), (0, PULL)]));
     assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, cover: 0, dive: Some((6, 2)), .. })));
+    // The dive replaces the tick's move: its reach is measured from the square held at the
+    // tick's start. B started 3 m from the window and stepped to 4 m: it still dives there.
+    let mut moved = Ticks::initial_state(&s);
+    moved.fighters[1].square0 = (11, 0);
+    moved.fighters[1].pos = (12, 0);
+    assert_eq!(fray_rules::ticks::policy::dive_square(&s, &moved, B), Some((8, 0)));
+    moved.fighters[1].square0 = (12, 0);
+    assert_eq!(fray_rules::ticks::policy::dive_square(&s, &moved, B), None);
     // `dive_range_m = 0` disables diving: the dodge base.
     let nodive = setup(&text, &[("dive_range_m", "0")]);
     let st = Ticks::initial_state(&nodive);

@@ -100,12 +100,14 @@ pub fn dive_square(setup: &Setup, state: &State, who: CombatantId) -> Option<Squ
     if o.cover_fixed || o.dive_range_m <= 0.0 {
         return None;
     }
-    let at = state.fighter(who).pos;
+    // The dive replaces any move announced for the tick (TICK-DEF-3): its reach is measured
+    // from the square held at the tick's start, the one whose cover the defender has.
+    let at = state.fighter(who).square0;
     setup
         .cover
         .iter()
-        // Its own square counts when it stepped into cover this tick (it has that cover only from
-        // the next tick, TICK-COVER-10).
+        // The square it stepped into this tick counts, if it is cover (it has that cover only
+        // from the next tick, TICK-COVER-10).
         .filter(|(_, c)| c.rating > 0)
         .filter(|(sq, _)| o.shared_squares || state.occupant(*sq).is_none_or(|o| o == who))
         .map(|(sq, c)| (setup.distance_m(at, *sq), -c.rating, *sq))
