@@ -391,8 +391,13 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                     3 * win < total
                 }
                 // Hopeless: the shot cannot land, whatever the defender rolls — not even as a
-                // graze, through an effort shortfall (TICK-DEF-5).
-                _ => p_win(setup, state, target, Kind::Shot, pen, a).0 == 0,
+                // graze, through an effort shortfall (TICK-DEF-5). (A result above the defender's
+                // least total lands on that roll: the count is needed only below it.)
+                _ => {
+                    let least = setup.options.delta_die.dice().0 as i32;
+                    a <= least + defence_numbers(setup, state, target, Kind::Shot, pen).total
+                        && p_win(setup, state, target, Kind::Shot, pen, a).0 == 0
+                }
             };
             Choice::Yes(decline)
         }
