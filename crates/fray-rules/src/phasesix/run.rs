@@ -823,7 +823,8 @@ fn perceives(setup: &super::Setup, who: CombatantId, actor: CombatantId) -> bool
     !setup.options.awareness_scenario || setup.combatants[who.index()].perceives.contains(&actor.index())
 }
 
-/// Asks the target for a reaction; pays for it (P6-REACT-1/3, P6-RES-1/2).
+/// Asks `who` — the target, or anyone under `reaction_menu = any` — for a reaction to the
+/// attack; pays for it (P6-REACT-1/3, P6-RES-1/2).
 #[allow(clippy::too_many_arguments, reason = "the attack reacted to, whole")]
 fn react<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
