@@ -225,7 +225,7 @@ fn t_ex_2_pistol_snap_shots_and_a_firing_string() {
     assert_eq!(pe(&ends[3], TIA), (20, 23));
     assert_eq!(state, replay::<Ticks>(&s, &log));
     // `string_penalty_scope = tick`: tick 1 ends 13 + 7 = 20 → 16, and the tick-2 shot rolls at −16.
-    // (A deferring gun's held-back +3 comes with each tick's +7: see T-EX-9.)
+    // (A deferring gun's string still runs over consecutive ticks: see T-EX-9.)
     let per_tick = setup(&cast("gun = \"pistol\"", "position = [6, 0]", 2), &[("string_penalty_scope", "tick")]);
     let (log, _, _) = run(&per_tick, &[15, 8, 17, 6, 7], script(&entries));
     assert_eq!(pe(&tick_ends(&per_tick, &log)[0], SAM).0, 16);
@@ -422,7 +422,7 @@ fn t_ex_8_aiming() {
 
 #[test]
 fn t_ex_9_assault_rifle_burst() {
-    // rule: TICK-GUN-6, TICK-GUN-7, TICK-GUN-10, TICK-GUN-2
+    // rule: TICK-GUN-6, TICK-GUN-7, TICK-GUN-10, TICK-GUN-2, TICK-GUN-5
     let ana = "gun = \"assault_rifle\"";
     let s = setup(&cast(ana, "position = [30, 0]", 3), &[]);
     let burst = Choice::Announce(Action::fire(TIA, 3, false));
@@ -457,6 +457,15 @@ fn t_ex_9_assault_rifle_burst() {
     let (log, _, _) = run(&late, &faces, script(&entries));
     let ends = tick_ends(&late, &log);
     assert_eq!([0, 1, 2].map(|i| pe(&ends[i], SAM).0), [13, 12, 23]);
+    // `string_penalty_scope = tick` too: +7 at the end of each tick with a shot, the string still
+    // running over both ticks: 17 + 7 = 24 → 20; the tick-2 shot (the string's fourth, not held
+    // back) at −20 → 23, + 7 = 30 → 25; tick 3 closes the string with the 9 held back: 34 → 29.
+    let (rule, tick) = (("deferral_release", "string_end"), ("string_penalty_scope", "tick"));
+    let per_tick = setup(&cast(ana, "position = [30, 0]", 3), &[rule, tick]);
+    let (log, _, _) = run(&per_tick, &faces, script(&entries));
+    let ends = tick_ends(&per_tick, &log);
+    assert_eq!([0, 1, 2].map(|i| pe(&ends[i], SAM).0), [20, 25, 29], "{log:#?}");
+    assert!(log.contains(&Event::StringClosed { who: SAM, p: 9 }));
     // Without deferral the three tick-1 shots roll at −17, −20, −23.
     let plain = ana.replace("\"assault_rifle\"", "{ base = \"assault_rifle\", deferred_shots = 0 }");
     let p = setup(&cast(&plain, "position = [30, 0]", 1), &[]);

@@ -400,6 +400,10 @@ impl TicksScenario {
                 )),
                 json!({"event": "settled", "who": n(who), "body": body, "trauma": trauma, "wounds": wounds, "effort": effort, "p": p}),
             ),
+            Event::StringPenalty { who, p } => (
+                Some(format!("{}'s shots this tick: p +{p}", n(who))),
+                json!({"event": "string_penalty", "who": n(who), "p": p}),
+            ),
             Event::StringClosed { who, p } => (
                 Some(format!("{}'s firing string closes: p +{p}", n(who))),
                 json!({"event": "string_closed", "who": n(who), "p": p}),

@@ -353,6 +353,14 @@ pub enum Event {
         /// otherwise only damage (`firearm_initiative`), the effort waiting for the tick's end.
         all: bool,
     },
+    /// Under `string_penalty_scope = tick`, a tick with a shot or a decline adds the string
+    /// penalty at its end, the string staying open (TICK-GUN-5, -7).
+    StringPenalty {
+        /// Who.
+        who: CombatantId,
+        /// p added.
+        p: i32,
+    },
     /// A firing string closed (TICK-GUN-5): its penalty and any held-back shots.
     StringClosed {
         /// Who.
@@ -699,6 +707,11 @@ impl Ruleset for Ticks {
                     f.pend_effort = 0;
                     f.pend_p = 0;
                 }
+            }
+            Event::StringPenalty { who, p } => {
+                let f = state.at(who);
+                f.p += p;
+                f.p_rose |= p > 0;
             }
             Event::StringClosed { who, p } => {
                 let f = state.at(who);

@@ -552,11 +552,17 @@ fn end_of_tick<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     for who in ids() {
         let f = fight.state().fighter(who);
         let Some(gun) = setup.combatants[who.index()].gun.as_ref() else { continue };
-        // A string closes in the first tick with neither a shot nor a decline (or at every such
-        // tick's end under `string_penalty_scope = tick`), with any held-back shot penalty.
-        let closes = if o.string_per_tick { f.fired } else { f.string_open && (!f.fired || f.out()) };
-        if closes {
-            fight.emit(Event::StringClosed { who, p: gun.string_penalty + f.held });
+        // A string closes in the first tick with neither a shot nor a decline, with its penalty
+        // and any held-back shot penalty. Under `string_penalty_scope = tick` the penalty comes
+        // at the end of every tick with a shot or a decline instead, and the string, which still
+        // runs over consecutive ticks for the held-back shots (TICK-GUN-7), closes with those.
+        if o.string_per_tick && f.fired {
+            fight.emit(Event::StringPenalty { who, p: gun.string_penalty });
+        }
+        let f = fight.state().fighter(who);
+        if f.string_open && (!f.fired || f.out()) {
+            let penalty = if o.string_per_tick { 0 } else { gun.string_penalty };
+            fight.emit(Event::StringClosed { who, p: penalty + f.held });
         }
     }
     // (f) Recovery.
