@@ -983,3 +983,32 @@ fn a_shot_that_can_only_graze_is_not_declined_as_hopeless() {
     assert_eq!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, d + 1).0, 0);
     assert_eq!(decline(&st), Choice::Yes(true));
 }
+
+#[test]
+fn a_steady_shooter_under_fire_fires_rather_than_aims() {
+    // rule: TICK-AIM-4
+    // Being fired upon spoils an aim, so a `steady` gunman whose p stays high because he is under
+    // fire would aim forever: under fire he fires whenever the shot can win, though it wins less
+    // than a third of the time; not under fire he keeps aiming.
+    let text = two(
+        "gun = \"pistol\"\ngun_ready = true\nskills = { shoot = 5 }",
+        "position = [10, 0]\ngun = \"pistol\"\nskills = { evade = 6 }",
+        1,
+    );
+    let s = setup(&text, &[]);
+    let mut st = Ticks::initial_state(&s);
+    st.fighters[0].p = 12;
+    let pen = s.combatants[0].gun.as_ref().map_or(0, |g| g.penetration);
+    let a = shot_numbers(&s, &st, A, B, false).total;
+    let d = defence_numbers(&s, &st, B, Kind::Shot, pen).total;
+    let (win, _, all) = fray_rules::ticks::policy::beats(&s, a, d);
+    assert!(win > 0 && 3 * win < all, "the case needs a poor shot that can win: {win}/{all}");
+    let announce =
+        |st: &State| fray_rules::ticks::policy::ai_choice(&s, st, A, &fray_rules::ticks::Request::Announce { tick: 2 });
+    assert_eq!(announce(&st), ann(Action::Aim(B)));
+    st.fighters[0].under_fire = true;
+    assert_eq!(announce(&st), fire(B));
+    // Nothing to win: aiming it is, under fire or not.
+    st.fighters[0].p = 200;
+    assert_eq!(announce(&st), ann(Action::Aim(B)));
+}

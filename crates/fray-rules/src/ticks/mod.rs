@@ -458,6 +458,8 @@ pub struct Fighter {
     pub p_rose: bool,
     /// This tick: an attack roll was made against it (aim spoiling).
     pub attacked_upon: bool,
+    /// Last tick: an attack roll was made against it (the `steady` policy's "under fire").
+    pub under_fire: bool,
     /// This tick's dive square.
     pub dive: Option<Square>,
     /// Pending Body loss.
@@ -593,6 +595,7 @@ impl Ruleset for Ticks {
                     f.defended = false;
                     f.ran = false;
                     f.p_rose = false;
+                    f.under_fire = f.attacked_upon;
                     f.attacked_upon = false;
                     f.dive = None;
                 }

@@ -476,12 +476,14 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
             let aim = Action::Aim(t);
             let aimed = f.aim_target == Some(t);
             let ready_ok = f.ready || !setup.options.ready_separate;
-            // `steady`: fire once p has recovered, or once the shot wins at least a third of the time.
+            // `steady`: fire once p has recovered, or once the shot wins at least a third of the
+            // time; under fire (an attack roll at it last tick, which spoils any aim, TICK-AIM-4),
+            // aiming gains nothing, so it fires whenever the shot can win at all.
             let good = || {
                 let a = shot_numbers(setup, state, who, t, false).total;
                 let d = defence_numbers(setup, state, t, Kind::Shot, gun.penetration).total;
                 let (win, _, all) = beats(setup, a, d);
-                3 * win >= all
+                3 * win >= all || (f.under_fire && win > 0)
             };
             match policy.fire() {
                 1 if ready_ok => fire,

@@ -229,8 +229,9 @@ impl Policy {
     pub fn target(&self) -> u8 {
         self.0[0]
     }
-    /// When to fire: 0 steady (aim while p is high, fire once it has recovered), 1 snap (fire
-    /// every tick it can), 2 aimed (aim five ticks, then fire).
+    /// When to fire: 0 steady (aim while p is high, fire once it has recovered, once the shot
+    /// wins a third of the time, or under fire once it can win at all), 1 snap (fire every tick
+    /// it can), 2 aimed (aim five ticks, then fire).
     pub fn fire(&self) -> u8 {
         self.0[1]
     }
