@@ -608,6 +608,29 @@ fn full_defense_makes_attacks_inferior_and_gives_up_actions() {
 }
 
 #[test]
+fn full_defense_dropped_in_a_revision_pass_no_longer_applies() {
+    // rule: FLUID-ACT-8, FLUID-ACT-1
+    // B declares Full Defense, then revises its declaration to a plan without it before the
+    // round's steps: A's attack rolls 3 dice, not Inferior +1.
+    let setup = duel(&[]);
+    let (log, _) = fight(
+        &setup,
+        &[3, 3, 3, 1, 1, 1, 6, 6, 6, 1, 1, 1],
+        vec![
+            split(),
+            split(),
+            plan(&[(B, Intent::Lethal)], false),
+            plan(&[], true),
+            plan(&[(B, Intent::Lethal)], false),
+            plan(&[], false),
+            dodge(),
+        ],
+    );
+    let (check, roll) = first_attack(&log);
+    assert_eq!((check.edge, roll.natural), (0, 18));
+}
+
+#[test]
 fn a_parry_before_ones_step_earns_a_counterattack() {
     // rule: FLUID-ATK-7, FLUID-ATK-8
     // Both attack; A goes first and B parries (unarmed Parry, the second Parry option) a failure of

@@ -728,6 +728,10 @@ impl Ruleset for Fluid {
                 if plan.full_defense {
                     fighter.full_defense = true;
                     fighter.full_defense_round = state.round;
+                } else if fighter.full_defense && fighter.full_defense_round == state.round {
+                    // A revision pass dropped this round's Full Defense (FLUID-ACT-1); one that
+                    // lasts from the last round (`until_next_step`) ends at the step instead.
+                    fighter.full_defense = false;
                 }
             }
             Event::AttackDone { who } => state.fighters[who.index()].done += 1,
