@@ -264,6 +264,26 @@ fn an_empty_gun_cannot_fire() {
         unreachable!()
     };
     assert!(options.iter().any(|&(_, item)| item == 0), "{options:?}");
+    // Two shots declared with one count left: the first, a natural 18, spends it; the second
+    // lapses instead of firing an empty gun.
+    let text = range_text("ranged", "fire = \"single\"\nammo_counts = 1", "", 10.0)
+        .replace("smg = { value = 14 }", "smg = { value = 14, rank = 1 }");
+    let two_shots = scenario::load("x", &text, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let single = DeclaredAttack { rounds: 1, ..burst(1) };
+    let choices = vec![
+        Choice::Split { ot: 0, dt: 0 },
+        Choice::Split { ot: 0, dt: 0 },
+        Choice::Plan(Plan { attacks: smallvec::smallvec![single, single], ..Plan::default() }),
+        Choice::Defence(Some(0)),
+        Choice::Defence(Some(0)),
+    ];
+    let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
+    let faces = Scripted::faces(with(&[6, 6, 6, 4, 4, 4, 1, 1, 1, 4, 4, 4]));
+    let mut fight = Fight::<Fluid, _, _, _>::new(&two_shots, faces, decider, Record::default());
+    let _ = fight.run();
+    let log = fight.into_parts().1.0;
+    assert_eq!(ammo_lost(&log), 1);
+    assert_eq!(rolls(&log).len(), 1, "{log:#?}");
 }
 
 #[test]

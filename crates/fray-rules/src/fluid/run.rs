@@ -631,8 +631,11 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let setup = fight.setup();
     let options = &setup.options;
     let weapon = &setup.combatants[attacker.index()].items[attack.weapon()];
-    // A broken weapon cannot attack (FLUID-SUNDER-6): an attack declared with it lapses.
-    if fight.state().fighter(attacker).broken(attack.weapon()) {
+    // A broken weapon cannot attack (FLUID-SUNDER-6), nor can a weapon at 0 ammunition counts
+    // fire (FLUID-GEAR-4; an earlier attack this round may have spent the last): an attack
+    // declared with it lapses.
+    let shooter = fight.state().fighter(attacker);
+    if shooter.broken(attack.weapon()) || shooter.ammo[attack.weapon()] == Some(0) {
         return Ok(());
     }
     if weapon.kind == ItemKind::Area {
@@ -685,9 +688,6 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let DeclaredAttack { target, intent, .. } = attack;
     let item = attack.weapon();
     let weapon = &setup.combatants[attacker.index()].items[item];
-    if fight.state().fighter(attacker).ammo[item] == Some(0) {
-        return Ok(());
-    }
     // The blast point: where the attacker places it, by default the target's position.
     let blast = attack.blast.filter(|_| !options.blast_on_combatant).unwrap_or(fight.state().fighter(target).pos);
     let mut affected: List<(f64, CombatantId, i32), 8> = setup
