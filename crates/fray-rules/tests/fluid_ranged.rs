@@ -346,7 +346,7 @@ fn the_ai_weighs_projectile_modifiers_when_it_picks_a_defence() {
 
 #[test]
 fn foes_near_the_shooter_interfere() {
-    // rule: FLUID-DEF-9
+    // rule: FLUID-DEF-9, FLUID-TRACK-11, FLUID-ROUND-5
     // A friend of the target stands 1 m from the shooter with Parry 13 and a DQ +1 sword: +4 to
     // the target's TN; the target itself never counts.
     let friend = "[[combatants]]\nid = \"friend\"\nside = \"two\"\npc = 10\nskills = { parry = { value = 13 } }\nposition = 1.0\n[[combatants.items]]\nid = \"sword\"\nskill = \"parry\"\ndq = 1";
@@ -355,6 +355,16 @@ fn foes_near_the_shooter_interfere() {
     let log = shoot(&setup, burst(1), Some(0), &[6, 6, 6, 1, 1, 1, 2, 2, 2, 4, 4, 4]);
     let tn = log.iter().find_map(|e| if let Event::Attack { check, .. } = e { Some(check.tn) } else { None });
     assert_eq!(tn, Some(12 + 4));
+    // Only a free foe interferes: not a dying one, even one that passed its act test and may
+    // defend itself, and no one against a shooter nobody knows of.
+    let mut state = Fluid::initial_state(&setup);
+    state.fighters[2].dying = true;
+    state.fighters[2].act_tested = true;
+    assert!(state.fighters[2].defends(&setup.options));
+    assert_eq!(fray_rules::fluid::attack::interference(&setup, &state, SHOOTER, TARGET), 0);
+    let mut state = Fluid::initial_state(&setup);
+    state.fighters[SHOOTER.index()].hidden = true;
+    assert_eq!(fray_rules::fluid::attack::interference(&setup, &state, SHOOTER, TARGET), 0);
 }
 
 #[test]

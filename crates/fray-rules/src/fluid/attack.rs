@@ -131,14 +131,20 @@ pub fn area_edge(base: usize, band: usize) -> Option<i32> {
 
 /// Interference with a shot: every foe of the shooter within Nearby of it, free to act, other
 /// than the target, adds its best Parry or Block bonus (not below 0, without dT) (FLUID-DEF-9).
+/// Free is aware of the shooter (no foe knows of a hidden one, FLUID-ROUND-5) and not
+/// incapacitated (not dying, stunned or unconscious, FLUID-TRACK-11: a dying foe that passed its
+/// act test may defend itself, but does not interfere).
 pub fn interference(setup: &Setup, state: &State, shooter: CombatantId, target: CombatantId) -> i32 {
     let options = &setup.options;
     let me = &setup.combatants[shooter.index()];
+    if state.fighter(shooter).hidden {
+        return 0;
+    }
     let mut total = 0;
     for (i, foe) in setup.combatants.iter().enumerate() {
         let who = CombatantId(i as u16);
         let fighter = state.fighter(who);
-        if who == target || foe.side == me.side || !fighter.defends(options) {
+        if who == target || foe.side == me.side || !fighter.able() || fighter.dying {
             continue;
         }
         if state.distance(who, shooter) > options.reach_m + 1e-9 {
