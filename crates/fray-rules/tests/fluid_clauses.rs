@@ -1073,7 +1073,7 @@ fn tied_players_choose_their_own_order() {
 
 #[test]
 fn an_ally_may_guard_an_incapacitated_friend() {
-    // rule: FLUID-DEF-14
+    // rule: FLUID-DEF-14, FLUID-ATK-7
     // B lies unconscious; C, 1 m from it, Parries A's attack with its sword: C's TN (13 + DQ 1),
     // no Superior +2 against the helpless; the damage still goes to B.
     let text = duel_text_with_option("side_out_when = \"dead\"")
@@ -1091,4 +1091,11 @@ fn an_ally_may_guard_an_incapacitated_friend() {
     let alone = scenario::load("x", &text.replace("position = 2.0", "position = 9.0"), &[]).unwrap();
     let (log, _) = fight(&alone, &[6, 6, 6, 1, 1, 1, 6, 6, 5, 1, 1], vec![]);
     assert_eq!(first_attack(&log).0.edge, 2);
+    // A parry by the guard gives the guard, not the guarded, the counterattack bonus of the
+    // attack's failures (FLUID-ATK-7): A's faces 3,2,2 (natural 7, + 2) against TN 14, 5 failures.
+    let (log, _) = fight(&setup, &[6, 6, 6, 1, 1, 1, 3, 2, 2], vec![]);
+    let at = log.iter().position(|e| matches!(e, Event::Attack { .. })).expect("an attack");
+    let state = fray_engine::replay::<Fluid>(&setup, &log[..=at]);
+    assert_eq!(state.fighters[2].counters.as_slice(), [(A, 5)], "{:?}", log[at]);
+    assert!(state.fighters[1].counters.is_empty());
 }

@@ -767,10 +767,12 @@ impl Ruleset for Fluid {
                 }
                 // The attacker's first attack on a combatant uses up its counter bonus against it.
                 state.fighters[attacker.index()].counters.retain(|(who, _)| who != target);
-                // A parried attack gives the defender, before its own step, a counterattack bonus
-                // of the attack's failures (FLUID-ATK-7, FLUID-ATK-8).
+                // A parried attack gives the parrier, before its own step, a counterattack bonus
+                // of the attack's failures (FLUID-ATK-7, FLUID-ATK-8): an ally that guards the
+                // target parries it (FLUID-DEF-14), the target itself otherwise.
                 let parried = defence.is_some_and(|d| d.skill == DefenceSkill::Parry) && roll.margin < 0;
-                let defender = &mut state.fighters[target.index()];
+                let parrier = defence.and_then(|d| d.guard).unwrap_or(*target);
+                let defender = &mut state.fighters[parrier.index()];
                 if parried && !defender.stepped {
                     let failures = -roll.margin;
                     match defender.counters.iter_mut().find(|(who, _)| who == attacker) {
