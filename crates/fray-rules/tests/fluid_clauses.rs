@@ -1073,7 +1073,7 @@ fn tied_players_choose_their_own_order() {
 
 #[test]
 fn an_ally_may_guard_an_incapacitated_friend() {
-    // rule: FLUID-DEF-14, FLUID-ATK-7
+    // rule: FLUID-DEF-14, FLUID-ATK-7, FLUID-DEF-8
     // B lies unconscious; C, 1 m from it, Parries A's attack with its sword: C's TN (13 + DQ 1),
     // no Superior +2 against the helpless; the damage still goes to B.
     let text = duel_text_with_option("side_out_when = \"dead\"")
@@ -1098,4 +1098,27 @@ fn an_ally_may_guard_an_incapacitated_friend() {
     let state = fray_engine::replay::<Fluid>(&setup, &log[..=at]);
     assert_eq!(state.fighters[2].counters.as_slice(), [(A, 5)], "{:?}", log[at]);
     assert!(state.fighters[1].counters.is_empty());
+    // An unarmed guard whose defence fails hurts its own arm, not the friend's (FLUID-DEF-8):
+    // the friend takes the hit's W and no S; the guard ⌊W/4⌋ S (Parry) or ⌊W/2⌋ S (Block).
+    let unarmed = scenario::load(
+        "x",
+        &text.replace("[[combatants.items]]\nid = \"sword\"\nskill = \"parry\"\ndq = 1\n", ""),
+        &[],
+    )
+    .unwrap();
+    let (log, _) = fight(&unarmed, &[6, 6, 6, 1, 1, 1, 6, 6, 5, 3, 3], vec![]);
+    let Some(Event::Attack { defence: Some(d), roll, .. }) = attacks(&log).first().copied().cloned() else {
+        panic!("{log:?}")
+    };
+    assert!(roll.margin >= 0 && d.item.is_none() && d.guard == Some(CombatantId(2)), "{log:#?}");
+    let taken = |who: CombatantId| {
+        log.iter().find_map(|e| match e {
+            Event::Damage { target, w, s, .. } if *target == who => Some((*w, *s)),
+            _ => None,
+        })
+    };
+    let (w, s) = taken(B).expect("the friend is hit");
+    let arm = if d.skill == DefenceSkill::Parry { w / 4 } else { w / 2 };
+    assert!(arm > 0 && s == 0, "{log:#?}");
+    assert_eq!(taken(CombatantId(2)), Some((0, arm)));
 }

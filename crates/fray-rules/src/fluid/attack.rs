@@ -284,6 +284,8 @@ pub struct Hit {
     pub w: i32,
     /// S taken.
     pub s: i32,
+    /// S taken by a guarding ally's arm through its failed unarmed defence (FLUID-DEF-8, -14).
+    pub guard_s: i32,
 }
 
 /// Damage of a hit with `successes`, the rolled base damage and any charge bonus, through block
@@ -344,18 +346,25 @@ pub fn hit_damage(
         s += moved;
     }
     // A failed unarmed Parry or Block hurts the arm: ⌊W/4⌋ or ⌊W/2⌋ as S, on top under
-    // `extra_stress`, instead of the W under `convert` (FLUID-DEF-8).
+    // `extra_stress`, instead of the W under `convert` (FLUID-DEF-8). The arm is the defender's:
+    // a guarding ally's own (FLUID-DEF-14), while the guarded friend still takes the whole hit,
+    // whichever way the option reads.
+    let mut guard_s = 0;
     if let Some(d) = defence.filter(|d| d.item.is_none() && d.skill != DefenceSkill::Dodge && !d.knocks_aim) {
         let arm = if d.skill == DefenceSkill::Parry { w / 4 } else { w / 2 };
-        if !options.unarmed_fail_extra_stress {
-            w = 0;
+        if d.guard.is_some() {
+            guard_s = arm;
+        } else {
+            if !options.unarmed_fail_extra_stress {
+                w = 0;
+            }
+            s += arm;
         }
-        s += arm;
     }
     if !options.charge_before_armor {
         w += charge;
     }
-    Hit { before, av: av + early, w, s }
+    Hit { before, av: av + early, w, s, guard_s }
 }
 
 /// Dodge: the defender's Dodge value, no size bonus (FLUID-DEF-1).

@@ -745,7 +745,7 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         if roll.margin >= 0 {
             let base_w = amount(fight, &weapon.damage_w, attacker)?;
             let base_s = amount(fight, &weapon.damage_s, attacker)?;
-            let Hit { before, av, w, s } = hit_damage(
+            let Hit { before, av, w, s, .. } = hit_damage(
                 setup,
                 fight.state(),
                 attacker,
@@ -905,9 +905,13 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             (base_w, charge),
             base_s,
         );
-        let Hit { before, av, w, s } = damage;
+        let Hit { before, av, w, s, guard_s } = damage;
         fight.emit(Event::Damage { by: attacker, target, before, av, w, s });
         update_conditions(fight, target);
+        if let Some(guard) = defence.and_then(|d| d.guard).filter(|_| guard_s > 0) {
+            fight.emit(Event::Damage { by: attacker, target: guard, before: (0, guard_s), av: 0, w: 0, s: guard_s });
+            update_conditions(fight, guard);
+        }
         hit = Some(damage);
     }
     if options.sunder_checks {
