@@ -143,11 +143,38 @@ fn sprays_are_separate_rolls_each_at_minus_k() {
     assert!(all.iter().all(|r| r.0 == 1 && r.1 == 4 - 3), "{all:?}");
     // Each shot checks ammunition at 14+.
     assert_eq!(ammo_lost(&log), 1);
-    // One check action: the declared N is 1 (no multi-action penalty) unless `per_shot`.
-    let mut per_shot = setup.clone();
-    per_shot.options.set("spray_counts", "per_shot").unwrap();
+    // One check action: the declared N is 1 (no multi-action penalty) unless `per_shot`, where
+    // each shot is also one of the skill's attacks (FLUID-ACT-7): rank 2 allows three.
+    let ranked = range_text("ranged", SMG, "", 10.0).replace("smg = { value = 14 }", "smg = { value = 14, rank = 2 }");
+    let per_shot = scenario::load("x", &ranked, &[("spray_counts".into(), "per_shot".into())]).unwrap();
     let log = shoot(&per_shot, spray, Some(0), &with(&[4, 4, 4, 5, 5, 4, 1, 2, 3]));
+    assert_eq!(rolls(&log).len(), 3);
     assert!(rolls(&log).iter().all(|r| r.1 == 4 - 3 - 3), "{:?}", rolls(&log));
+}
+
+#[test]
+fn under_per_shot_a_sprays_shots_count_against_the_attack_limit() {
+    // rule: FLUID-SPECIAL-9, FLUID-ACT-7
+    // Rank 1: two attacks with the skill. A spray of 3 counts as one attack by default, as three
+    // under `spray_counts = per_shot`, where it is refused and the AI sprays only 2 (not the
+    // SMG's 6).
+    let ranked = range_text("ranged", SMG, "", 10.0)
+        .replace("smg = { value = 14 }", "smg = { value = 14, rank = 1 }")
+        .replace("position = 0.0\n", "position = 0.0\npolicy = { fire = \"spray\" }\n");
+    let once = scenario::load("x", &ranked, &[]).unwrap();
+    let per_shot = scenario::load("x", &ranked, &[("spray_counts".into(), "per_shot".into())]).unwrap();
+    let spray = DeclaredAttack { target: TARGET, item: 0, intent: Intent::Lethal, rounds: 3, spray: true, blast: None };
+    let plan = Choice::Plan(Plan { attacks: smallvec::smallvec![spray], ..Plan::default() });
+    for (setup, ok) in [(&once, true), (&per_shot, false)] {
+        let request = policy::declare_options_for_tests(setup, &Fluid::initial_state(setup), SHOOTER);
+        assert_eq!(Fluid::check_choice(setup, &request, &plan).is_ok(), ok);
+        let Choice::Plan(ai) = policy::ai_choice(setup, &Fluid::initial_state(setup), SHOOTER, &request) else {
+            unreachable!()
+        };
+        assert!(Fluid::check_choice(setup, &request, &Choice::Plan(ai.clone())).is_ok(), "{ai:?}");
+        let rounds: Vec<(bool, u8)> = ai.attacks.iter().map(|a| (a.spray, a.rounds)).collect();
+        assert_eq!(rounds, if ok { vec![(true, 6)] } else { vec![(true, 2)] });
+    }
 }
 
 #[test]
@@ -164,9 +191,14 @@ fn a_spray_takes_one_pain_check() {
     let all = rolls(&log);
     assert_eq!(all.len(), 3);
     assert!(all.iter().all(|r| r.1 == all[0].1), "{all:?}");
-    // Under `spray_counts = per_shot` each shot is its own check action, with its own pain check.
-    let mut per_shot = setup.clone();
-    per_shot.options.set("spray_counts", "per_shot").unwrap();
+    // Under `spray_counts = per_shot` each shot is its own check action, with its own pain check
+    // (and one of the skill's attacks: rank 2 allows three, FLUID-ACT-7).
+    let per_shot = scenario::load(
+        "range.toml",
+        &text.replace("smg = { value = 14 }", "smg = { value = 14, rank = 2 }"),
+        &[("spray_counts".into(), "per_shot".into())],
+    )
+    .unwrap();
     let faces = with(&[1, 1, 1, 4, 4, 4, 1, 1, 1, 5, 5, 4, 1, 1, 1, 1, 2, 3]);
     let log = shoot(&per_shot, spray, Some(0), &faces);
     let pain_checks = log.iter().filter(|e| matches!(e, Event::Check { kind: fray_rules::fluid::CheckKind::Pain, .. }));

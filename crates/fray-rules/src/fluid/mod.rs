@@ -887,9 +887,10 @@ impl Ruleset for Fluid {
                             attack.weapon()
                         ));
                     }
-                    // Counted per attack skill: items of one skill share its limit (FLUID-ACT-7).
+                    // Counted per attack skill: items of one skill share its limit (FLUID-ACT-7);
+                    // under `spray_counts = per_shot` each shot of a spray counts (FLUID-SPECIAL-9).
                     let group = skill_group.get(attack.weapon()).map_or(attack.weapon(), |&g| usize::from(g));
-                    used[group] += 1;
+                    used[group] += attack.actions(&setup.options) as u32;
                     if used[group] > max_per_item[attack.weapon()] {
                         return Err(format!(
                             "more than {} attacks with the skill of item {}",

@@ -197,15 +197,21 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                     None => None,
                 };
                 if let Some(item) = chosen {
-                    let count = if policy.attacks == ATTACKS_MAX { max_per_item[item] } else { 1 };
+                    let limit = max_per_item[item];
                     let intent = if policy.intent == INTENT_STUNNING { Intent::Stunning } else { Intent::Lethal };
-                    // Fire mode: the weapon's largest burst or spray when the policy says so.
+                    // Fire mode: the weapon's largest burst or spray when the policy says so. Under
+                    // `spray_counts = per_shot` every shot of a spray is one of the skill's attacks
+                    // (FLUID-SPECIAL-9, FLUID-ACT-7): the spray fits the limit, or is not fired.
                     let (burst, spray) = rounds.get(item).copied().unwrap_or((1, 0));
+                    let per_shot = !setup.options.spray_counts_once;
+                    let spray = if per_shot { spray.min(limit) } else { spray };
                     let (r, is_spray) = match policy.fire {
                         FIRE_BURST if burst >= 2 => (burst, false),
                         FIRE_SPRAY if spray >= 2 => (spray, true),
                         _ => (1, false),
                     };
+                    let each = if is_spray && per_shot { r } else { 1 };
+                    let count = if policy.attacks == ATTACKS_MAX { (limit / each).max(1) } else { 1 };
                     // A `safe` blast is aimed at the point judged safe, where the target stands
                     // now: a target that runs at the thrower this round does not bring the blast
                     // with it (FLUID-SPECIAL-4), unless blasts must centre on a combatant.
