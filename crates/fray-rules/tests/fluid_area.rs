@@ -192,3 +192,58 @@ fn a_safe_thrower_aims_at_a_point_a_charging_target_cannot_drag_onto_it() {
         assert!(!own, "seed {seed}: {log:#?}");
     }
 }
+
+#[test]
+fn a_blast_hit_makes_the_armours_sunder_check() {
+    // rule: FLUID-SUNDER-9, FLUID-SUNDER-10, FLUID-DICE-10
+    // A tier-5 grenade lands on T0 (Superior +1 at the blast's centre: four dice), who wears
+    // tier-1 light armour: after the damage the armour checks, 3d6 + AV against
+    // 10 + 2 × (3 − 2) + (5 − 1) = 16.
+    let text = r#"
+[rules]
+ruleset = "fluid"
+max_rounds = 1
+[[combatants]]
+id = "thrower"
+side = "one"
+pc = 20
+skills = { throw = { value = 15 } }
+position = 0.0
+[[combatants.items]]
+id = "grenade"
+kind = "area"
+skill = "throw"
+damage = { w = 4 }
+ammo_counts = 1
+tier = 5
+sizes = [3]
+[[combatants]]
+id = "t0"
+side = "two"
+pc = 40
+skills = { dodge = { value = 12 } }
+position = 15.0
+armor = { name = "padding", av = 2, size = 2, tier = 1 }
+"#;
+    let setup = scenario::load("grenade.toml", text, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let attack = DeclaredAttack {
+        target: CombatantId(1),
+        item: 0,
+        intent: Intent::Lethal,
+        rounds: 1,
+        spray: false,
+        blast: None,
+    };
+    let choices =
+        vec![Choice::Plan(Plan { attacks: smallvec::smallvec![attack], ..Plan::default() }), Choice::Defence(Some(0))];
+    let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
+    let faces = vec![6, 6, 6, 1, 1, 1, 6, 6, 5, 1, 1, 1, 2];
+    let mut fight = Fight::<Fluid, _, _, _>::new(&setup, Scripted::faces(faces), decider, Record::default());
+    fight.run().unwrap();
+    let log = fight.into_parts().1.0;
+    let damage = log.iter().position(|e| matches!(e, Event::Damage { .. })).expect("a hit");
+    let sunder = log.iter().position(|e| matches!(e, Event::Sunder { .. })).unwrap_or_else(|| panic!("{log:#?}"));
+    assert!(sunder > damage);
+    let Event::Sunder { who, quality, check, .. } = &log[sunder] else { unreachable!() };
+    assert_eq!((*who, *quality, check.tn), (CombatantId(1), fray_rules::fluid::Quality::Av, 16));
+}

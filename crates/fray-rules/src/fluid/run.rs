@@ -745,7 +745,7 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         if roll.margin >= 0 {
             let base_w = amount(fight, &weapon.damage_w, attacker)?;
             let base_s = amount(fight, &weapon.damage_s, attacker)?;
-            let Hit { before, av, w, s, .. } = hit_damage(
+            let hit = hit_damage(
                 setup,
                 fight.state(),
                 attacker,
@@ -757,8 +757,14 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
                 (base_w, 0),
                 base_s,
             );
+            let Hit { before, av, w, s, .. } = hit;
             fight.emit(Event::Damage { by: attacker, target: victim, before, av, w, s });
             update_conditions(fight, victim);
+            // The victim's armour makes its sunder check after the hit's damage, target by target
+            // (FLUID-SUNDER-9, -10, FLUID-DICE-10); an area weapon meets no blocking item.
+            if options.sunder_checks {
+                sunder(fight, attacker, item, victim, defence, roll.margin, false, Some(hit))?;
+            }
         }
     }
     reveal(fight, attacker);
@@ -1033,8 +1039,9 @@ fn sunder<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         if triggered && (weapon_tier > armor_tier || ours.0 > armor.size) {
             item_check(fight, target, Quality::Av, sunder_tn(ours, theirs, 0), 0)?;
         }
-        // A weapon striking tougher armour, under `sunder_weapon_on_armor` (FLUID-SUNDER-8).
-        if options.sunder_weapon_on_armor && armor_tier > weapon_tier {
+        // A weapon striking tougher armour, under `sunder_weapon_on_armor` (FLUID-SUNDER-8); not
+        // an area weapon's blast.
+        if options.sunder_weapon_on_armor && armor_tier > weapon_tier && weapon.kind != ItemKind::Area {
             item_check(fight, attacker, Quality::Oq(item), sunder_tn(theirs, ours, 0), 0)?;
         }
     }
