@@ -367,13 +367,16 @@ fn base_damage_successes_and_intent() {
 fn damage_dice_are_rolled_after_the_check() {
     // rule: FLUID-DICE-11, FLUID-DMG-5
     let setup = duel(&[("damage = { w = 5 }", "damage = { w = \"2d6\", s = \"1d3\" }")]);
-    // Attack 4,4,4 (margin 3) then 2d6 = 6 + 1 and 1d3 = 2 (on a d3): 10W, 2S.
-    let (log, _) = fight(
-        &setup,
-        &[3, 3, 3, 1, 1, 1, 4, 4, 4, 6, 1, 2],
-        vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }, dodge()],
-    );
+    // Attack 4,4,4 (margin 3) then 2d6 = 6 + 1 and 1d3 = 2 (a d6 showing 3 or 4): 10W, 2S.
+    let splits = || vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }, dodge()];
+    let (log, _) = fight(&setup, &[3, 3, 3, 1, 1, 1, 4, 4, 4, 6, 1, 4], splits());
     assert_eq!(damage(&log), vec![(0, 10, 2)]);
+    // A 1d3 or 1d2 is a d6 read: 1–2 → 1, 3–4 → 2, 5–6 → 3; 1–3 → 1, 4–6 → 2.
+    for (dice, d6, read) in [("1d3", 1, 1), ("1d3", 3, 2), ("1d3", 6, 3), ("1d2", 3, 1), ("1d2", 4, 2)] {
+        let setup = duel(&[("damage = { w = 5 }", &format!("damage = {{ w = 5, s = \"{dice}\" }}"))]);
+        let (log, result) = fight(&setup, &[3, 3, 3, 1, 1, 1, 4, 4, 4, d6], splits());
+        assert_eq!(damage(&log).first().map(|d| d.2), Some(read), "{dice} on a d6 showing {d6}: {result:?}");
+    }
 }
 
 #[test]

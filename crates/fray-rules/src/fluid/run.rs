@@ -237,8 +237,16 @@ struct DamageDice<'f, 'a, D: Dice, P: Decider<Fluid>, S: Sink<Event>> {
 }
 
 impl<D: Dice, P: Decider<Fluid>, S: Sink<Event>> DiceSource for DamageDice<'_, '_, D, P, S> {
+    /// A d2 or d3 is a d6 read 1–3 → 1, 4–6 → 2, or 1–2 → 1, 3–4 → 2, 5–6 → 3 (FLUID-DICE-11): the
+    /// d6 is what is rolled (and typed in under `--dice manual`); the distribution is the same.
     fn face(&mut self, sides: u32) -> Result<u32, SourceError> {
-        self.fight.roll(sides, self.reason).map_err(|e| SourceError(e.to_string()))
+        let read = |d6: u32| match sides {
+            2 => d6.div_ceil(3),
+            3 => d6.div_ceil(2),
+            _ => d6,
+        };
+        let rolled = if matches!(sides, 2 | 3) { 6 } else { sides };
+        self.fight.roll(rolled, self.reason).map(read).map_err(|e| SourceError(e.to_string()))
     }
 }
 
