@@ -1125,3 +1125,21 @@ fn an_ally_may_guard_an_incapacitated_friend() {
     assert!(arm > 0 && s == 0, "{log:#?}");
     assert_eq!(taken(CombatantId(2)), Some((0, arm)));
 }
+
+#[test]
+fn the_stat_blocks_bookkeeping_fields_load_and_natural_armour_takes_the_creatures_size() {
+    // rule: FLUID-ARM-4
+    // An item's `name`, `original` and `sunder_log`, and armour's `natural`, `original_av` and
+    // `sunder_log`, are fields of the stat block; natural armour's size is the creature's.
+    let setup = duel(&[
+        ("id = \"sword\"\n", "id = \"sword\"\nname = \"long sword\"\noriginal = { oq = 0, dq = 0 }\nsunder_log = []\n"),
+        (
+            "position = 1.0",
+            "position = 1.0\nsize = 5\narmor = { name = \"scales\", av = 2, natural = true, original_av = 2, sunder_log = [\"Sunder (-1 AV)\"] }",
+        ),
+    ]);
+    assert_eq!(setup.combatants[1].armor.as_ref().map(|a| a.size), Some(5));
+    // Worn armour without a size is medium (3), whatever the wearer's size.
+    let worn = duel(&[("position = 1.0", "position = 1.0\nsize = 5\narmor = { name = \"mail\", av = 2 }")]);
+    assert_eq!(worn.combatants[1].armor.as_ref().map(|a| a.size), Some(3));
+}

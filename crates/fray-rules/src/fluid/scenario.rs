@@ -94,6 +94,25 @@ struct ItemToml {
     ammo_counts: Option<Spanned<i32>>,
     projectile: Option<Spanned<String>>,
     blast_band: Option<Spanned<String>>,
+    /// The stat block's bookkeeping fields: a display name, the values a repair restores
+    /// (FLUID-SUNDER-12) and notes of past sunders. They are read and checked, and change
+    /// nothing in a fight.
+    #[serde(rename = "name")]
+    _name: Option<String>,
+    #[serde(rename = "original")]
+    _original: Option<OriginalToml>,
+    #[serde(rename = "sunder_log")]
+    _sunder_log: Option<Vec<String>>,
+}
+
+/// An item's original qualities (bookkeeping, FLUID-SUNDER-12).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OriginalToml {
+    #[serde(rename = "oq", default)]
+    _oq: i32,
+    #[serde(rename = "dq", default)]
+    _dq: i32,
 }
 
 fn melee() -> Spanned<String> {
@@ -128,6 +147,14 @@ struct ArmorToml {
     av: i32,
     size: Option<Spanned<SizeToml>>,
     tier: Option<Spanned<i32>>,
+    /// Natural armour: its size is by default the creature's (FLUID-ARM-4).
+    #[serde(default)]
+    natural: bool,
+    /// Bookkeeping (the AV a repair restores, notes of past sunders); no effect in a fight.
+    #[serde(rename = "original_av")]
+    _original_av: Option<i32>,
+    #[serde(rename = "sunder_log")]
+    _sunder_log: Option<Vec<String>>,
 }
 
 /// Reads a `fluid` scenario. `sets` are `--set name=value` overrides, applied after the file.
@@ -342,6 +369,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 }
                 let size = match &ar.size {
                     Some(s) => size_value(s, options.weight_sizes, &err)?,
+                    None if ar.natural => size,
                     None => 3,
                 };
                 Some(Armor { name: ar.name.clone(), av: ar.av, size, tier: tier(&ar.tier, &err)? })
