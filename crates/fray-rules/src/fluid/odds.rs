@@ -4,12 +4,10 @@
 //! defender down — computed with the fight's own functions (policies, check, armour).
 
 use super::attack::{attack_check, defence_options, defence_tn, hit_damage, named_defence, target_side};
-use super::policy::{
-    ATTACKS_FULL_DEFENSE, ATTACKS_MAX, FIRE_BURST, FIRE_SPRAY, INTENT_STUNNING, PAIN_NEVER, ai_choice,
-};
+use super::policy::{PAIN_NEVER, ai_choice};
 use super::run::declare_request;
 use super::setup::{Amount, BOD, NER};
-use super::{Choice, Fluid, Intent, Request, condition_penalty};
+use super::{Choice, Event, Fluid, Intent, Request, condition_penalty};
 use crate::AttackOdds;
 use fray_dice::{BigRational, Options as DiceOptions};
 use fray_engine::{CombatantId, Ruleset};
@@ -41,45 +39,86 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     if setup.combatants[a.index()].side == setup.combatants[d.index()].side {
         return Err(format!("`{attacker}` and `{defender}` are on the same side"));
     }
-    // Tactics as the policies split them: NPCs first, then players (FLUID-TAC-3).
+    // Round 1 as the fight opens it: tactics as the policies split them, NPCs first, then players,
+    // then the revision passes (FLUID-TAC-3); every able combatant's declaration, revision passes
+    // being no change for the AI (FLUID-ACT-1) — so a defender's Full Defense counts.
     let mut state = Fluid::initial_state(setup);
+    Fluid::apply(setup, &mut state, &Event::RoundStarted { round: 1 });
+    let ids = || (0..setup.combatants.len()).map(|i| CombatantId(i as u16));
+    let split = |state: &mut super::State, who: CombatantId| {
+        let tactics = setup.combatants[who.index()].tactics;
+        if let Choice::Split { ot, dt } = ai_choice(setup, state, who, &Request::Tactics { tactics }) {
+            Fluid::apply(setup, state, &Event::TacticsSet { who, ot, dt });
+        }
+    };
     for players in [false, true] {
-        for (i, sheet) in setup.combatants.iter().enumerate() {
-            let who = CombatantId(i as u16);
-            if sheet.player == players && state.fighter(who).able() {
-                if let Choice::Split { ot, dt } =
-                    ai_choice(setup, &state, who, &Request::Tactics { tactics: sheet.tactics })
-                {
-                    state.fighters[i].ot = ot;
-                    state.fighters[i].dt = dt;
-                }
+        for who in ids().filter(|w| setup.combatants[w.index()].player == players) {
+            if state.fighter(who).able() {
+                split(&mut state, who);
             }
         }
     }
-    // The attacker's declaration: its policy's weapon, intent and number of attacks, aimed at the
-    // defender.
-    let request = declare_request(setup, &state, a);
-    let Request::Declare { options, max_per_item, rounds, .. } = &request else {
-        unreachable!("a declaration request")
+    for _ in 0..setup.options.tactics_passes {
+        for who in ids() {
+            if state.fighter(who).able() {
+                split(&mut state, who);
+            }
+        }
+    }
+    // The attacker's declaration is its policy's, aimed at the defender: weapon, fire mode,
+    // intent, number of attacks, any move to close in.
+    let mut plan_of_a = None;
+    for who in ids() {
+        if !state.fighter(who).able() {
+            continue;
+        }
+        let mut request = declare_request(setup, &state, who);
+        if who == a
+            && let Request::Declare { options, .. } = &mut request
+        {
+            options.retain(|(t, _)| *t == d);
+            if options.is_empty() {
+                return Err(format!("`{defender}` is not within reach of any of `{attacker}`'s weapons"));
+            }
+        }
+        if let Choice::Plan(plan) = ai_choice(setup, &state, who, &request) {
+            if who == a {
+                plan_of_a = Some(plan.clone());
+            }
+            Fluid::apply(setup, &mut state, &Event::Declared { who, plan });
+        }
+    }
+    let plan = plan_of_a.ok_or_else(|| format!("`{attacker}` cannot act"))?;
+    if plan.full_defense {
+        return Err(format!("`{attacker}`'s policy is Full Defense: it does not attack"));
+    }
+    let Some(attack) = plan.attacks.iter().find(|x| x.target == d).copied() else {
+        return Err(format!("`{attacker}`'s policies declare no attack on `{defender}`"));
     };
-    let Some(&(_, item)) = options.iter().find(|(t, _)| *t == d) else {
-        return Err(format!("`{defender}` is not within reach of any of `{attacker}`'s weapons"));
-    };
-    let policy = &setup.combatants[a.index()].policy;
-    let declared: i32 = match policy.attacks {
-        ATTACKS_MAX => max_per_item[item] as i32,
-        ATTACKS_FULL_DEFENSE => return Err(format!("`{attacker}`'s policy is Full Defense: it does not attack")),
-        _ => 1,
-    };
-    let intent = if policy.intent == INTENT_STUNNING { Intent::Stunning } else { Intent::Lethal };
-    // Its fire mode, as the AI picks it: the largest burst or spray under `fire` (FLUID-SPECIAL-5, -8).
-    let (burst, spray) = rounds.get(item).copied().unwrap_or((1, 0));
-    let fire = match policy.fire {
-        FIRE_BURST if burst >= 2 => Fire { rounds: burst, spray: false },
-        FIRE_SPRAY if spray >= 2 => Fire { rounds: spray, spray: true },
-        _ => Fire::SINGLE,
-    };
-    Ok(odds_in_state(setup, &state, a, d, item, declared, intent, fire))
+    // A move to close in covers its full Move × multiplier (FLUID-MOVE-2): the odds assume its
+    // Run check does not fall short.
+    let mut moving = None;
+    if let Some(movement) = plan.movement {
+        let distance = setup.combatants[a.index()].move_m * f64::from(movement.mode.multiplier());
+        let event = super::run::moved(setup, &state, a, movement, distance);
+        Fluid::apply(setup, &mut state, &event);
+        moving = Some(movement.mode);
+    }
+    let item = attack.weapon();
+    let kind = setup.combatants[a.index()].items[item].kind;
+    if kind == super::setup::ItemKind::Melee && state.distance(a, d) > setup.options.reach_m + 1e-9 {
+        return Err(format!("`{attacker}` does not reach `{defender}` this round"));
+    }
+    let declared = super::run::declared_actions(setup, &state, a);
+    let fire = Fire { rounds: u32::from(attack.rounds.max(1)), spray: attack.spray };
+    let mut odds = odds_in_state(setup, &state, a, d, item, declared, attack.intent, fire);
+    if let Some(mode) = moving {
+        odds.assumptions.push(format!(
+            "{attacker} first moves ({mode:?}, {:.1} m from {defender} after it; a Run check short of its full distance is not counted)",
+            state.distance(a, d)
+        ));
+    }
+    Ok(odds)
 }
 
 /// How an attack fires: `rounds` at once as one burst, or as a spray of separate shots.
@@ -117,13 +156,20 @@ pub fn odds_in_state(
     fire: Fire,
 ) -> AttackOdds {
     let (attacker, defender) = (&setup.combatants[a.index()].id, &setup.combatants[d.index()].id);
-    // The defender's choice of defence (FLUID-DEF-4).
-    let defences = defence_options(setup, state, a, item, d);
+    // The defender's choice of defence (FLUID-DEF-4); against a blast, Dodge or a shield's
+    // Block (FLUID-SPECIAL-3).
+    let weapon_item = &setup.combatants[a.index()].items[item];
+    let area = weapon_item.kind == super::setup::ItemKind::Area;
+    let defences = if area {
+        super::attack::area_defence_options(setup, state, d)
+    } else {
+        defence_options(setup, state, a, item, d)
+    };
     let dt = state.fighter(d).dt;
     let defends = state.fighter(d).defends(&setup.options);
     // A target unaware of a hidden attacker does not defend (FLUID-ATK-10).
     let unaware = state.fighter(a).hidden;
-    let defence = if !defends || unaware {
+    let defence = if !defends || unaware || defences.is_empty() {
         None
     } else if setup.options.defense_per_round {
         // The defence named for the round (FLUID-DEF-4).
@@ -141,11 +187,14 @@ pub fn odds_in_state(
     } else {
         10
     };
-    let (tn, mut edge) = target_side(setup, state, a, item, d, defence, base_tn, false);
-    let weapon_item = &setup.combatants[a.index()].items[item];
-    if weapon_item.kind == super::setup::ItemKind::Area {
-        edge += super::attack::area_edge(weapon_item.blast_band, 0).unwrap_or(0);
-    }
+    // A blast has its band's edge and Full Defense's, and none of a single attack's target side
+    // (as the fight resolves it, FLUID-SPECIAL-2).
+    let (tn, edge) = if area {
+        let band = super::attack::area_edge(weapon_item.blast_band, 0).unwrap_or(0);
+        (base_tn, band - i32::from(state.fighter(d).full_defense))
+    } else {
+        target_side(setup, state, a, item, d, defence, base_tn, false)
+    };
     let recoil = super::attack::recoil_penalty(weapon_item, fire.rounds);
     let ranged = matches!(weapon_item.kind, super::setup::ItemKind::Ranged | super::setup::ItemKind::Area);
     let movement = super::attack::movement_penalty(state, &setup.options, a, d, ranged);
@@ -186,10 +235,13 @@ pub fn odds_in_state(
                     let h =
                         hit_damage(setup, state, a, item, d, intent, defence, margin * multiplier, (*bw, charge), *bs);
                     let (w_after, s_after) = (target_state.w - h.w, target_state.s - h.s);
+                    // Out as `Fighter::out` says: S ≤ 0 is no condition of its own under
+                    // `stress_zero = stunned_gate` (FLUID-TRACK-9).
                     let dead = w_after <= -target.stats[BOD];
+                    let unconscious = s_after <= 0 && !setup.options.stress_zero_gate;
                     let out = match setup.options.side_out_when {
                         super::options::SideOutWhen::Dead => dead,
-                        super::options::SideOutWhen::Incapacitated => dead || w_after <= 0 || s_after <= 0,
+                        super::options::SideOutWhen::Incapacitated => dead || w_after <= 0 || unconscious,
                     };
                     if out {
                         down += &p;

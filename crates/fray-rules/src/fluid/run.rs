@@ -365,7 +365,7 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
 /// Check actions counted for the multi-action penalty: as declared (plus any added, FLUID-ACT-5),
 /// or under `current_plan` the plan as it stands: attacks (a burst or spray once), a Run check, a
 /// Heal check (FLUID-ACT-3, FLUID-ACT-4, FLUID-SPECIAL-9).
-fn declared_actions(setup: &Setup, state: &State, who: CombatantId) -> i32 {
+pub(super) fn declared_actions(setup: &Setup, state: &State, who: CombatantId) -> i32 {
     let fighter = state.fighter(who);
     if setup.options.multi_action_declared {
         return fighter.declared_actions;
@@ -498,8 +498,14 @@ fn move_one<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     movement: super::Movement,
     distance: f64,
 ) {
-    let setup = fight.setup();
-    let state = fight.state();
+    let event = moved(fight.setup(), fight.state(), who, movement, distance);
+    fight.emit(event);
+}
+
+/// The `Moved` event of `who` moving up to `distance` metres along the straight line to its
+/// destination, stopping `approach_gap` short of a combatant, with any charge it makes
+/// (FLUID-MOVE-7, FLUID-MOVE-11); the fight's move and the odds' both.
+pub(super) fn moved(setup: &Setup, state: &State, who: CombatantId, movement: super::Movement, distance: f64) -> Event {
     let from = state.fighter(who).pos;
     let (goal, gap) = match movement.to {
         Destination::Point(p) => (p, 0.0),
@@ -524,7 +530,7 @@ fn move_one<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
                 (counts && closer >= 4.0 - 1e-9).then_some((a.target, movement.mode.multiplier()))
             },
         );
-    fight.emit(Event::Moved { who, mode: movement.mode, from, to, charge });
+    Event::Moved { who, mode: movement.mode, from, to, charge }
 }
 
 /// Rolls initiative and orders the steps (FLUID-INIT-1, -3, -4, -7).
