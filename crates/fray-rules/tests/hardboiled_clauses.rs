@@ -952,3 +952,97 @@ fn disengaging_is_judged_from_where_the_step_begins() {
     HardBoiled::apply(&s, &mut st, &Event::Moved { who: A, from: at(0.0), to: at(0.5), in_cover: false });
     assert!(!st.fighter(A).disengaged);
 }
+
+#[test]
+fn a_friends_hit_opens_no_second_wind() {
+    // rule: USR-RES-7, USR-RES-6
+    // B is A's ally: A's shot at B (HP 4 → 3, at ≤ half) is no strike by an enemy, so B gets no
+    // Second Wind; C, a foe far off, holds.
+    let text = duel(
+        "weapon = { base = \"automatic_45\", damage = \"1\" }",
+        "hp = 4\nposition = 5\npolicy = { move = \"hold\" }",
+    )
+    .replace("side = \"b\"", "side = \"a\"")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"c\"\naction = 6\nwits = 8\nego = 10\nhp_max = 30\nposition = 900\npolicy = { move = \"hold\" }\n";
+    let s = setup(&text, &[]);
+    let sc =
+        || script(&[(0, attack_b(false, Some(Part::Torso))), (1, Choice::Act(Act::End)), (2, Choice::Act(Act::End))]);
+    let (log, _, result) = run(&s, &[9, 2, 1, 8, 1, 1, 1, 1], sc());
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { by: A, target: B, .. })), "{result:?} {log:#?}");
+    assert!(!log.iter().any(|e| matches!(e, Event::SecondWind { .. })), "{log:#?}");
+    // The same shot by C, a foe 1 m from B, opens it.
+    let foe = setup(
+        &text.replace("position = 900", "position = 6\nweapon = { base = \"automatic_45\", damage = \"1\" }"),
+        &[],
+    );
+    let c_shoots = Choice::Act(Act::Attack { target: B, fists: false, called: Some(Part::Torso), off_balance: false });
+    let sc = script(&[(0, Choice::Act(Act::End)), (1, Choice::Act(Act::End)), (2, c_shoots)]);
+    let (log, _, result) = run(&foe, &[1, 2, 6, 5, 1, 1, 1, 1], sc);
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { by: CombatantId(2), target: B, .. })), "{result:?} {log:#?}");
+    assert!(log.iter().any(|e| matches!(e, Event::SecondWind { who: B, .. })), "{result:?} {log:#?}");
+}
+
+#[test]
+fn the_unarmed_drop_nothing() {
+    // rule: USR-LOC-5, USR-FUM-4
+    // B wields no weapon: a heavy hit on its arm under `debilitating_effects = on` drops nothing,
+    // and a fumble under `fumble_effect = drop_weapon` has no effect.
+    let text = duel("weapon = \"automatic_45\"", "position = 5");
+    let on = setup(&text, &[("debilitating_effects", "on")]);
+    let (log, state, _) =
+        run(&on, &[9, 1, 10, 4, 5, 1, 1, 1, 1], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { target: B, .. })), "{log:#?}");
+    assert!(!log.contains(&Event::Dropped { who: B }));
+    assert!(!state.fighter(B).dropped);
+    // The fumble of the `drop_weapon` case above, punching: no weapon falls.
+    let drop = setup(&duel("", ""), &[("fumble_effect", "drop_weapon")]);
+    let (log, state, _) =
+        run(&drop, &[9, 1, 1, 8, 1, 1, 1, 1], script(&[(0, attack_b(true, None)), (1, Choice::Act(Act::End))]));
+    assert!(log.iter().any(|e| matches!(e, Event::Fumbled { who: A, .. })), "{log:#?}");
+    assert!(!state.fighter(A).dropped);
+}
+
+#[test]
+fn under_single_action_an_attack_keeps_its_rolls() {
+    // rule: USR-ACT-2, USR-ACT-3
+    // `single_action` with `max_attacks_per_turn = 3`: the turn's one Attack is still up to three
+    // attack rolls.
+    let text = duel("weapon = \"automatic_45\"", "position = 5\npolicy = { move = \"hold\" }");
+    let s = setup(&text, &[("turn_economy", "single_action"), ("max_attacks_per_turn", "3")]);
+    let request = fray_rules::hardboiled::policy::act_request(&s, &start(&s), A);
+    let mut state = start(&s);
+    state.fighters[0].attacks = 1;
+    let fray_rules::hardboiled::Request::Act { attacks_left, can_move, .. } =
+        fray_rules::hardboiled::policy::act_request(&s, &state, A)
+    else {
+        unreachable!()
+    };
+    assert_eq!((attacks_left, can_move), (2, false));
+    let fray_rules::hardboiled::Request::Act { attacks_left, .. } = request else { unreachable!() };
+    assert_eq!(attacks_left, 3);
+    // After a Move, none.
+    let mut moved = start(&s);
+    moved.fighters[0].moved = true;
+    let fray_rules::hardboiled::Request::Act { attacks_left, .. } =
+        fray_rules::hardboiled::policy::act_request(&s, &moved, A)
+    else {
+        unreachable!()
+    };
+    assert_eq!(attacks_left, 0);
+}
+
+#[test]
+fn a_declared_target_is_gone_when_no_move_is_left_to_reach_it() {
+    // rule: USR-ROUND-4, USR-ACT-2
+    // B stands 8 m off, beyond melee reach (2 m) but within reach + a Move (10 m): gone under
+    // `single_action` (the turn is the attack alone) or once A has moved, not otherwise.
+    let text = duel("", "position = 8");
+    let punch = Act::Attack { target: B, fists: true, called: None, off_balance: false };
+    let s = setup(&text, &[]);
+    assert_eq!(fray_rules::hardboiled::policy::illegal_target(&s, &start(&s), A, &punch), None);
+    let mut moved = start(&s);
+    moved.fighters[0].moved = true;
+    assert!(fray_rules::hardboiled::policy::illegal_target(&s, &moved, A, &punch).is_some());
+    let single = setup(&text, &[("turn_economy", "single_action")]);
+    assert!(fray_rules::hardboiled::policy::illegal_target(&single, &start(&single), A, &punch).is_some());
+}

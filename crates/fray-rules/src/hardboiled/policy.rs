@@ -18,7 +18,10 @@ pub fn act_request(setup: &Setup, state: &State, who: CombatantId) -> Request {
     let single_done = options.single_action && done_any;
     let lost = x.lose_action_turn == state.turn;
     let can_move = !x.moved && !single_done && !x.steady_shot;
-    let attacks_left = if lost || x.acted || single_done || (!options.free_disengage && x.disengaged) {
+    // Under `single_action` a turn is one Move, one Attack (of up to N rolls, USR-ACT-3) or one
+    // Other activity: attack rolls end only with a Move or an Other (USR-ACT-2).
+    let attacks_blocked = options.single_action && (x.moved || x.acted);
+    let attacks_left = if lost || x.acted || attacks_blocked || (!options.free_disengage && x.disengaged) {
         0
     } else {
         options.max_attacks.saturating_sub(x.attacks)
@@ -89,7 +92,12 @@ pub fn illegal_target(setup: &Setup, state: &State, who: CombatantId, intent: &A
     };
     let reach = if w.ranged { 2.0 * w.range_m } else { setup.options.melee_reach_m };
     let d = state.distance(who, target);
-    (d > reach + move_m(setup, state, who) + 1e-9 && !(w.ranged && setup.options.beyond_extreme))
+    // A Move can close the gap only if one is left this turn: not after moving, and not under
+    // `single_action`, where the turn is the attack alone (USR-ACT-2).
+    let x = state.fighter(who);
+    let allowance =
+        if x.moved || x.steady_shot || setup.options.single_action { 0.0 } else { move_m(setup, state, who) };
+    (d > reach + allowance + 1e-9 && !(w.ranged && setup.options.beyond_extreme))
         .then(|| "out of reach this turn".to_owned())
 }
 

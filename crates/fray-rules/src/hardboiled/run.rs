@@ -401,10 +401,18 @@ fn log_contest<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     }
 }
 
-/// The fumble's effect (USR-FUM-4).
+/// The fumble's effect (USR-FUM-4); one who wields no weapon has none to drop.
 fn fumble<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, who: CombatantId) {
-    let effect = fight.setup().options.fumble_effect;
+    let mut effect = fight.setup().options.fumble_effect;
+    if effect == super::options::FumbleEffect::DropWeapon && !wields_weapon(fight.setup(), fight.state(), who) {
+        effect = super::options::FumbleEffect::None;
+    }
     fight.emit(Event::Fumbled { who, effect });
+}
+
+/// Whether `who` holds a weapon it could drop: one on its sheet, not already dropped.
+fn wields_weapon(setup: &super::Setup, state: &super::State, who: CombatantId) -> bool {
+    setup.combatants[who.index()].weapon != *super::policy::unarmed() && !state.fighter(who).dropped
 }
 
 /// An attack or a power: a melee (or Ego) contest, or a ranged roll against a difficulty.
@@ -742,7 +750,7 @@ fn hit_target<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     // Debilitating effects (USR-LOC-5).
     if options.debilitating && o.hp_loss > 0 && o.hp_loss >= (max + 3) / 4 {
         match Part::of(face) {
-            Part::RightArm | Part::LeftArm if !fight.state().fighter(target).dropped => {
+            Part::RightArm | Part::LeftArm if wields_weapon(setup, fight.state(), target) => {
                 fight.emit(Event::Dropped { who: target })
             }
             Part::RightLeg | Part::LeftLeg if !fight.state().fighter(target).lame => {
@@ -751,9 +759,10 @@ fn hit_target<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             _ => {}
         }
     }
-    // The Second Wind window (USR-RES-6/7).
+    // The Second Wind window (USR-RES-6/7): struck by an enemy, not by a friend.
     let x = fight.state().fighter(target);
-    let holder = !options.second_wind_heroes || setup.combatants[target.index()].hero;
+    let by_enemy = setup.combatants[by.index()].side != setup.combatants[target.index()].side;
+    let holder = by_enemy && (!options.second_wind_heroes || setup.combatants[target.index()].hero);
     let struck = !options.second_wind_on_damage || o.hp_loss >= 1;
     if holder && struck && !x.second_wind_used && !x.knocked_out(turn) {
         let request = Request::SecondWind { hp: x.hp, max };
