@@ -1046,3 +1046,38 @@ fn a_declared_target_is_gone_when_no_move_is_left_to_reach_it() {
     let single = setup(&text, &[("turn_economy", "single_action")]);
     assert!(fray_rules::hardboiled::policy::illegal_target(&single, &start(&single), A, &punch).is_some());
 }
+
+#[test]
+fn no_disengaging_after_an_attack_nor_into_another_enemys_reach() {
+    // rule: USR-MOVE-2, USR-ACT-2
+    // Under `free_disengage = false`: A punches B, then may not move out of B's reach; and A,
+    // moving from B's reach into C's, has still left B's and may not Attack C.
+    let near = duel("", "position = 1");
+    let hit_and_run = || {
+        script(&[
+            (0, attack_b(true, None)),
+            (0, Choice::Act(Act::Move(Pos { x: -5.0, y: 0.0 }))),
+            (1, Choice::Act(Act::End)),
+        ])
+    };
+    let faces = [9, 1, 1, 8, 1, 1, 1, 1, 1, 1];
+    let (_, state, result) = run(&setup(&near, &[]), &faces, hit_and_run());
+    assert!(result.is_ok() && state.fighter(A).pos.x == -5.0, "{result:?}");
+    let (_, _, result) = run(&setup(&near, &[("free_disengage", "false")]), &faces, hit_and_run());
+    assert!(matches!(result, Err(FightError::IllegalChoice { who: A, .. })), "{result:?}");
+    let three = duel("", "position = -1\npolicy = { move = \"hold\" }").replace("side = \"b\"", "side = \"b\"\n")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\naction = 6\nwits = 8\nego = 10\nhp_max = 30\nposition = 4\npolicy = { move = \"hold\" }\n";
+    let switch = || {
+        script(&[
+            (0, Choice::Act(Act::Move(Pos { x: 3.0, y: 0.0 }))),
+            (0, Choice::Act(Act::Attack { target: CombatantId(2), fists: true, called: None, off_balance: false })),
+            (1, Choice::Act(Act::End)),
+            (2, Choice::Act(Act::End)),
+        ])
+    };
+    let faces = [9, 1, 1, 8, 1, 1, 1, 1, 1, 1];
+    let (log, _, result) = run(&setup(&three, &[]), &faces, switch());
+    assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, .. })), "{result:?}");
+    let (_, _, result) = run(&setup(&three, &[("free_disengage", "false")]), &faces, switch());
+    assert!(matches!(result, Err(FightError::IllegalChoice { who: A, .. })), "{result:?}");
+}

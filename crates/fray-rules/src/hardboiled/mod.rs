@@ -598,19 +598,8 @@ impl Ruleset for HardBoiled {
             | Event::DamageRoll { .. }
             | Event::Ended { .. } => {}
             Event::Moved { who, to, in_cover, .. } => {
-                // Within an enemy's melee reach at the start of its own step (where it stands
-                // until its one Move of the turn), and out of it after (USR-MOVE-2).
-                let reach = setup.options.melee_reach_m;
-                let engaged_at = |state: &State, pos: Pos| {
-                    (0..state.fighters.len()).any(|j| {
-                        j != who.index()
-                            && setup.combatants[j].side != setup.combatants[who.index()].side
-                            && !state.fighters[j].down()
-                            && pos.distance(state.fighters[j].pos) <= reach + 1e-9
-                    })
-                };
-                let from = state.fighters[who.index()].pos;
-                let disengaged = engaged_at(state, from) && !engaged_at(state, *to);
+                // Out of an enemy's melee reach that held it where it stood (USR-MOVE-2).
+                let disengaged = policy::disengages(setup, state, *who, *to);
                 let x = &mut state.fighters[who.index()];
                 x.pos = *to;
                 x.moved = true;

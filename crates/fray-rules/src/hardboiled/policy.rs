@@ -101,6 +101,21 @@ pub fn illegal_target(setup: &Setup, state: &State, who: CombatantId, intent: &A
         .then(|| "out of reach this turn".to_owned())
 }
 
+/// Whether a Move of `who` to `to` takes it out of the melee reach of an enemy within whose
+/// reach it stands: moving from one enemy to another still leaves the first (USR-MOVE-2).
+pub fn disengages(setup: &Setup, state: &State, who: CombatantId, to: Pos) -> bool {
+    let reach = setup.options.melee_reach_m + 1e-9;
+    let from = state.fighter(who).pos;
+    (0..state.fighters.len()).any(|j| {
+        let enemy = &state.fighters[j];
+        j != who.index()
+            && setup.combatants[j].side != setup.combatants[who.index()].side
+            && !enemy.down()
+            && from.distance(enemy.pos) <= reach
+            && to.distance(enemy.pos) > reach
+    })
+}
+
 /// How far `who` may move (USR-MOVE-1, USR-LOC-5).
 pub fn move_m(setup: &Setup, state: &State, who: CombatantId) -> f64 {
     let m = setup.options.move_m;
@@ -120,8 +135,13 @@ pub fn illegal(setup: &Setup, state: &State, who: CombatantId, request: &Request
                 return Some("no Move left this turn (or a steady shot was already fired)".into());
             }
             let d = x.pos.distance(to);
-            (!d.is_finite() || d > move_m(setup, state, who) + 1e-9)
-                .then(|| format!("a move of {d:.1} m is longer than {} m", move_m(setup, state, who)))
+            if !d.is_finite() || d > move_m(setup, state, who) + 1e-9 {
+                return Some(format!("a move of {d:.1} m is longer than {} m", move_m(setup, state, who)));
+            }
+            // Under `free_disengage = false` one who leaves an enemy's reach may not Attack this
+            // turn, so not after attacking either (USR-MOVE-2, USR-ACT-2: either order).
+            (!setup.options.free_disengage && x.attacks > 0 && disengages(setup, state, who, to))
+                .then(|| "moving out of an enemy's reach after attacking (free_disengage = false)".into())
         }
         Act::Attack { target, fists, .. } => {
             if attacks_left == 0 {
@@ -321,7 +341,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
         && (close_first || !in_reach(setup, state, who, target, w))
     {
         let to = toward(setup, state, who, target, w);
-        if to.distance(x.pos) > 1e-9 {
+        if to.distance(x.pos) > 1e-9 && illegal(setup, state, who, request, &Act::Move(to)).is_none() {
             return Act::Move(to);
         }
     }
