@@ -1081,3 +1081,17 @@ fn no_disengaging_after_an_attack_nor_into_another_enemys_reach() {
     let (_, _, result) = run(&setup(&three, &[("free_disengage", "false")]), &faces, switch());
     assert!(matches!(result, Err(FightError::IllegalChoice { who: A, .. })), "{result:?}");
 }
+
+#[test]
+fn odds_in_context_call_the_shot_the_policy_calls_at_that_defender() {
+    // rule: USR-LOC-4, USR-COVER-1
+    // G (`called_shot = uncovered`) against E2 behind a counter: the odds use a called shot at
+    // an uncovered part, whether or not a nearer E1 (G's own target) stands in the fight.
+    let text = "[rules]\nruleset = \"hardboiled\"\n[[combatants]]\nname = \"G\"\nside = \"a\"\naction = 10\nwits = 8\nego = 6\nhp_max = 20\nweapon = \"automatic_45\"\nposition = 0\npolicy = { called_shot = \"uncovered\" }\n[[combatants]]\nname = \"E2\"\nside = \"b\"\naction = 10\nwits = 8\nego = 6\nhp_max = 20\nposition = [0, 4]\ncover = { preset = \"counter\", hardness = 2 }\n";
+    let e1 = "[[combatants]]\nname = \"E1\"\nside = \"b\"\naction = 10\nwits = 8\nego = 6\nhp_max = 20\nposition = 3\n";
+    let alone = fray_rules::hardboiled::odds::attack_odds(&setup(text, &[]), "G", "E2").unwrap();
+    let with_e1 = fray_rules::hardboiled::odds::attack_odds(&setup(&format!("{text}{e1}"), &[]), "G", "E2").unwrap();
+    assert!(alone.assumptions.iter().any(|l| l.contains("called shot")), "{:#?}", alone.assumptions);
+    assert_eq!(fraction(&alone.hit), fraction(&with_e1.hit));
+    assert_eq!(alone.assumptions, with_e1.assumptions);
+}

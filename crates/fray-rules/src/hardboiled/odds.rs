@@ -233,15 +233,12 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
     }
     let mut state = HardBoiled::initial_state(setup);
     state.turn = 1;
-    let act = match policy::ai_choice(setup, &state, a, &super::Request::Declare) {
-        super::Choice::Intent(Some(Act::Attack { fists, called, .. })) => {
-            Act::Attack { target: d, fists, called, off_balance: false }
-        }
-        _ => Act::Attack { target: d, fists: false, called: None, off_balance: false },
-    };
-    let Act::Attack { fists, called, .. } = act else { unreachable!("an attack") };
+    // Fists or weapon, and any called shot, as the policies choose them against this defender.
+    let fists = policy::fists(setup, &state, a);
     let sheet = &setup.combatants[a.index()];
     let weapon = if fists { policy::unarmed() } else { &sheet.weapon };
+    let called = policy::called(setup, &state, a, d, weapon.ranged);
+    let act = Act::Attack { target: d, fists, called, off_balance: false };
     if let Some(why) = policy::out_of_reach(setup, &state, a, d, weapon) {
         return Err(format!("`{defender}` cannot be attacked from the start: {why}"));
     }

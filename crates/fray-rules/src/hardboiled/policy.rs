@@ -240,7 +240,8 @@ pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<C
 
 /// Whether `who` attacks with fists (`attack` policy): `brawl` always, `weapon` never, `best`
 /// when its wielded weapon is a melee weapon worse than bare hands.
-fn fists(setup: &Setup, state: &State, who: CombatantId) -> bool {
+/// Whether the policies have `who` fight with its fists.
+pub fn fists(setup: &Setup, state: &State, who: CombatantId) -> bool {
     let w = weapon(setup, state, who, false);
     match policy(setup, who, 1) {
         ATTACK_BRAWL => true,
@@ -250,7 +251,8 @@ fn fists(setup: &Setup, state: &State, who: CombatantId) -> bool {
 }
 
 /// The called shot (`called_shot` policy).
-fn called(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, ranged: bool) -> Option<Part> {
+/// The body part the policies have `who` call a shot at against `target`, if any.
+pub fn called(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, ranged: bool) -> Option<Part> {
     match policy(setup, who, 2) {
         CALLED_HEAD => Some(Part::Head),
         CALLED_UNCOVERED => {
