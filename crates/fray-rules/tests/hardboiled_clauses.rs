@@ -454,7 +454,8 @@ fn crits_force_hits_and_fumbles_misses() {
 fn outcome(setup: &Setup, base: i32, face: u8, critical: bool, ranged: bool, weapon: &str) -> attack::Outcome {
     let t = fray_rules::hardboiled::setup::weapon_table();
     let w = &t.iter().find(|(i, _)| *i == weapon).unwrap().1;
-    attack::outcome(setup, &start(setup), B, base, face, critical, ranged, w)
+    let kind = if ranged { attack::HitKind::Ranged } else { attack::HitKind::Melee };
+    attack::outcome(setup, &start(setup), B, base, face, critical, kind, w)
 }
 
 #[test]
@@ -553,7 +554,7 @@ fn cover_stops_shots_at_hidden_locations_unless_they_penetrate() {
 
 #[test]
 fn armour_by_location_in_the_total_or_both_and_layering() {
-    // rule: USR-ARM-1, USR-ARM-2, USR-ARM-3, USR-CRIT-3
+    // rule: USR-ARM-1, USR-ARM-2, USR-ARM-3, USR-CRIT-3, USR-ACT-5
     let vested = |sets: &[(&str, &str)]| setup(&duel("", "armour = [\"bulletproof_vest\", \"leather_jacket\"]"), sets);
     let s = vested(&[]);
     assert_eq!(outcome(&s, 8, 3, false, false, "knife").stop, 4);
@@ -566,6 +567,11 @@ fn armour_by_location_in_the_total_or_both_and_layering() {
     assert_eq!(attack::defence_armour(&total.options, &total.combatants[1]), 3);
     assert_eq!(outcome(&total, 8, 3, false, false, "knife").stop, 0);
     assert_eq!(outcome(&total, 8, 3, false, true, "automatic_45").stop, 4);
+    // An Other activity's damage met no armour in the contest: the location's armour applies
+    // (USR-ACT-5).
+    let activity = fray_rules::hardboiled::policy::activity_weapon();
+    let o = attack::outcome(&total, &start(&total), B, 8, 3, false, attack::HitKind::Activity, activity);
+    assert_eq!((o.stop, o.recorded), (4, 4));
     let both = vested(&[("armour_mode", "both")]);
     assert_eq!(attack::defence_armour(&both.options, &both.combatants[1]), 3);
     assert_eq!(outcome(&both, 8, 3, false, false, "knife").stop, 4);

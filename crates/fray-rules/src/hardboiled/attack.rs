@@ -95,6 +95,20 @@ pub struct Outcome {
     pub hp_loss: i32,
 }
 
+/// What delivered a hit: it decides whether cover counts and whether the location's armour still
+/// applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HitKind {
+    /// A ranged attack: cover counts, and armour by location.
+    Ranged,
+    /// A melee attack or power: armour by location, unless it was added to the defender's total
+    /// under `armour_mode = defence_total` (USR-ARM-2).
+    Melee,
+    /// An Other activity whose margin is damage: its contest added no armour to the defender's
+    /// total, so the location's armour applies under every `armour_mode` (USR-ACT-5).
+    Activity,
+}
+
 /// The outcome of a hit of `base` damage on `target` at location `face`: cover (ranged, or melee
 /// under `melee_cover`), armour unless critical (and unless counted in the melee total under
 /// `armour_mode = defence_total`), ward, brawling halving.
@@ -106,9 +120,10 @@ pub fn outcome(
     base: i32,
     face: u8,
     critical: bool,
-    ranged: bool,
+    kind: HitKind,
     weapon: &Weapon,
 ) -> Outcome {
+    let ranged = kind == HitKind::Ranged;
     let options = &setup.options;
     let sheet = &setup.combatants[target.index()];
     let x = state.fighter(target);
@@ -120,7 +135,7 @@ pub fn outcome(
             return Outcome { cover_stopped: true, stop: 0, ward: 0, recorded: 0, hp_loss: 0 };
         }
     }
-    let location_armour = ranged || options.armour_mode != ArmourMode::DefenceTotal;
+    let location_armour = kind != HitKind::Melee || options.armour_mode != ArmourMode::DefenceTotal;
     let stop = if critical || !location_armour { 0 } else { sheet.stop(face, options.armour_best) };
     let ward = sheet.ward;
     let recorded = (base - stop - ward).max(0);

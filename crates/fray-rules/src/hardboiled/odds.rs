@@ -149,7 +149,8 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
     let mut outcomes: BTreeMap<(i32, i32, bool), BigRational> = BTreeMap::new();
     for (p, base, critical) in &hits {
         for (face, fp) in &faces {
-            let o = attack::outcome(setup, state, target, *base, *face, *critical, weapon.ranged, &weapon);
+            let kind = if weapon.ranged { attack::HitKind::Ranged } else { attack::HitKind::Melee };
+            let o = attack::outcome(setup, state, target, *base, *face, *critical, kind, &weapon);
             *outcomes.entry((o.recorded, o.hp_loss, o.cover_stopped)).or_insert_with(BigRational::zero) += p * fp;
         }
     }

@@ -1,6 +1,7 @@
 //! One `hardboiled` fight: combat turns of Declare, Initiative and Resolve (USR-ROUND-1).
 
 use super::attack;
+use super::attack::HitKind;
 use super::options::{InitiativeTie, SecondWindPolicy, Undeclared};
 use super::setup::{Attr, Weapon};
 use super::{Act, Choice, Event, HardBoiled, List, Opportunity, Part, Request, Roll};
@@ -494,7 +495,19 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             let rolled = if point_blank { weapon.damage.max() } else { damage_roll(fight, who, weapon)? };
             let base = margin.max(0) + rolled;
             let weapon_damage = Some(rolled);
-            hit_target(fight, ended, who, target, base, face, called.is_some(), weapon_damage, critical, true, weapon)?;
+            hit_target(
+                fight,
+                ended,
+                who,
+                target,
+                base,
+                face,
+                called.is_some(),
+                weapon_damage,
+                critical,
+                HitKind::Ranged,
+                weapon,
+            )?;
         }
         return Ok(());
     }
@@ -566,7 +579,7 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             Some(part) => part.face(),
             None => die(fight, who, 10, "location")?,
         };
-        hit_target(fight, ended, who, target, margin, face, called.is_some(), None, critical, false, weapon)?;
+        hit_target(fight, ended, who, target, margin, face, called.is_some(), None, critical, HitKind::Melee, weapon)?;
     }
     Ok(())
 }
@@ -693,7 +706,7 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     if success && options.other_damage {
         let face = die(fight, who, 10, "location")?;
         let activity = super::policy::activity_weapon();
-        hit_target(fight, ended, who, target, margin, face, false, None, false, false, activity)?;
+        hit_target(fight, ended, who, target, margin, face, false, None, false, HitKind::Activity, activity)?;
     }
     Ok(())
 }
@@ -711,13 +724,13 @@ fn hit_target<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     called: bool,
     weapon_damage: Option<i32>,
     critical: bool,
-    ranged: bool,
+    kind: HitKind,
     weapon: &Weapon,
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let options = &setup.options;
     let turn = fight.state().turn;
-    let o = attack::outcome(setup, fight.state(), target, base, face, critical, ranged, weapon);
+    let o = attack::outcome(setup, fight.state(), target, base, face, critical, kind, weapon);
     let x = fight.state().fighter(target);
     let was_out = x.out(options, turn);
     let hp = x.hp - o.hp_loss;
