@@ -1101,3 +1101,20 @@ fn odds_in_context_call_the_shot_the_policy_calls_at_that_defender() {
     assert_eq!(fraction(&alone.hit), fraction(&with_e1.hit));
     assert_eq!(alone.assumptions, with_e1.assumptions);
 }
+
+#[test]
+fn out_of_range_weapon_values_and_options_are_refused() {
+    // rule: USR-ACT-3, USR-COVER-1, USR-INIT-6
+    // Reach 0–3 and penetration 0–3 as the weapon fields give them, a bonus within ±10, and at
+    // most 20 attack rolls a turn: beyond, the loader says where and what, instead of clamping.
+    for (weapon, says) in [
+        ("weapon = { base = \"spear\", reach = 5 }", "`reach` from 0 to 3, found 5"),
+        ("weapon = { base = \"automatic_45\", penetration = -1 }", "`penetration` from 0 to 3, found -1"),
+        ("weapon = { base = \"knife\", bonus = 11 }", "`bonus` from -10 to 10, found 11"),
+    ] {
+        let e = scenario::load("t.toml", &duel(weapon, ""), &[]).err().expect("refused").to_string();
+        assert!(e.contains(says) && e.contains("t.toml:"), "{e}");
+    }
+    let e = scenario::load("t.toml", &duel("", ""), &[("max_attacks_per_turn".into(), "50".into())]);
+    assert!(e.err().expect("refused").to_string().contains("from 1 to 20, found `50`"));
+}

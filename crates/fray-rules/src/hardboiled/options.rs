@@ -319,7 +319,12 @@ impl Options {
             }
             "reach_initiative_bonus" => self.reach_bonus = int(value, 0)?,
             "turn_economy" => self.single_action = two(value, "move_and_action", "single_action")?,
-            "max_attacks_per_turn" => self.max_attacks = int(value, 1)?.min(20) as u8,
+            "max_attacks_per_turn" => {
+                self.max_attacks = match value.parse::<u8>() {
+                    Ok(n @ 1..=20) => n,
+                    _ => return Err(format!("expected an integer from 1 to 20, found `{value}`")),
+                }
+            }
             "multi_attack_penalty" => self.multi_attack_penalty = int(value, 0)?,
             "other_activity_damage" => self.other_damage = two(value, "none", "margin")?,
             "move_m" => self.move_m = metres(value)?,

@@ -356,14 +356,23 @@ fn custom_weapon(
         (None, None) => return Err(missing("range_m")),
     };
     let name = t.name.clone().or_else(|| base.as_ref().map(|b| b.name.clone())).ok_or_else(|| missing("name"))?;
+    // Out-of-range values are refused, not clamped: reach 0 (unarmed) … 3 (spear) and
+    // penetration 0–3 as the weapon fields give them; a bonus within ±10.
+    let within = |field: &str, value: i32, lo: i32, hi: i32| {
+        if (lo..=hi).contains(&value) {
+            Ok(value)
+        } else {
+            Err(err(span.clone(), format!("expected a weapon `{field}` from {lo} to {hi}, found {value}")))
+        }
+    };
     Ok(Weapon {
         name,
         ranged,
-        bonus: t.bonus.or(base.as_ref().map(|b| b.bonus)).unwrap_or(0).clamp(-10, 10),
+        bonus: within("bonus", t.bonus.or(base.as_ref().map(|b| b.bonus)).unwrap_or(0), -10, 10)?,
         damage,
         range_m,
         brawling: t.brawling.or(base.as_ref().map(|b| b.brawling)).unwrap_or(false),
-        reach: t.reach.or(base.as_ref().map(|b| b.reach)).unwrap_or(0).clamp(0, 10),
-        penetration: t.penetration.or(base.as_ref().map(|b| b.penetration)).unwrap_or(0).clamp(0, 10),
+        reach: within("reach", t.reach.or(base.as_ref().map(|b| b.reach)).unwrap_or(0), 0, 3)?,
+        penetration: within("penetration", t.penetration.or(base.as_ref().map(|b| b.penetration)).unwrap_or(0), 0, 3)?,
     })
 }
