@@ -938,7 +938,7 @@ fn a_combatant_may_let_another_act_first() {
 
 #[test]
 fn a_heal_check_stabilizes_a_dying_ally() {
-    // rule: FLUID-TRACK-10, FLUID-TRACK-6
+    // rule: FLUID-TRACK-10, FLUID-TRACK-6, FLUID-ACT-8
     // B (W −2, dying) and its friend C, 1 m away, with Heal 12. C heals B instead of attacking:
     // 4,4,4 + 2 = 14 vs 10 → B is stabilized; its later BOD tests ignore failures.
     let text = duel_text_with_option("side_out_when = \"dead\"")
@@ -961,6 +961,24 @@ fn a_heal_check_stabilizes_a_dying_ally() {
         &Event::Check { who: B, kind: fray_rules::fluid::CheckKind::Bod, check, roll },
     );
     assert_eq!(state.fighters[1].w, w);
+    // Only an ally is healed: A, B's foe, declaring a Heal on B makes no Heal check; and a Heal
+    // is an action Full Defense gives up (FLUID-ACT-8).
+    let lone = duel_text_with_option("side_out_when = \"dead\"")
+        .replace("pc = 12\nposition = 1.0", "pc = 12\nw = -2\nposition = 1.0");
+    let lone =
+        scenario::load("x", &lone.replace("skills = { sword", "skills = { heal = { value = 12 }, sword"), &[]).unwrap();
+    let heal_b = Plan { heal: Some(B), ..Plan::default() };
+    let (log, _) =
+        fight(&lone, &[4, 4, 3, 6, 6, 6, 6, 6, 6, 1, 1, 1, 4, 4, 4], vec![split(), Choice::Plan(heal_b.clone())]);
+    assert!(log.iter().any(|e| matches!(e, Event::Declared { who: A, plan } if plan.heal == Some(B))), "{log:#?}");
+    assert!(
+        !log.iter().any(|e| matches!(e, Event::Check { kind: fray_rules::fluid::CheckKind::Heal, .. })),
+        "{log:#?}"
+    );
+    let request = policy::declare_options_for_tests(&lone, &Fluid::initial_state(&lone), A);
+    assert!(Fluid::check_choice(&lone, &request, &Choice::Plan(heal_b.clone())).is_ok());
+    let both = Plan { full_defense: true, ..heal_b };
+    assert!(Fluid::check_choice(&lone, &request, &Choice::Plan(both)).is_err());
 }
 
 #[test]

@@ -852,7 +852,8 @@ impl Ruleset for Fluid {
                 if legal { Ok(()) } else { Err(format!("oT {ot} + dT {dt} is not a legal split of Tactics {tactics}")) }
             }
             (Request::Declare { options, max_per_item, skill_group, rounds }, Choice::Plan(plan)) => {
-                if plan.full_defense && !plan.attacks.is_empty() {
+                // It may still move (FLUID-ACT-8), but neither attack nor heal.
+                if plan.full_defense && (!plan.attacks.is_empty() || plan.heal.is_some()) {
                     return Err("Full Defense gives up every other action".into());
                 }
                 if let Some(Movement { to: Destination::Toward(who), .. }) = plan.movement

@@ -431,7 +431,8 @@ fn heal<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let setup = fight.setup();
     let patient = fight.state().fighter(ally);
     let near = fight.state().distance(who, ally) <= setup.options.reach_m + 1e-9;
-    if !patient.dying || patient.dead || patient.stabilized || !near {
+    let friend = setup.combatants[who.index()].side == setup.combatants[ally.index()].side;
+    if !friend || !patient.dying || patient.dead || patient.stabilized || !near {
         return Ok(());
     }
     let multi = super::attack::multi_action_penalty(setup, declared_actions(setup, fight.state(), who));
