@@ -442,3 +442,54 @@ fn odds_in_context_follow_the_fire_policy() {
     assert_eq!(s.hit, w.hit);
     assert!(s.damage_given_hit.iter().any(|(_, parts, _)| (parts[0].1 - 3) % 6 != 0));
 }
+
+#[test]
+fn an_ally_shields_a_helpless_friends_body_from_far_shots() {
+    // rule: FLUID-DEF-15
+    // The target lies unconscious 10 m off; its friend, 1 m from it with a shield, declared
+    // shielding its body (policy `shield = "allies"`): the shot hits the friend instead, who may
+    // defend only with the shield's Block (TN 12 + DQ 2). Without the declaration, the shot is at
+    // the helpless target, TN 10.
+    let friend = |policy: &str| {
+        format!(
+            "s = 0\n[[combatants]]\nid = \"friend\"\nside = \"two\"\npc = 20\nskills = {{ block = {{ value = 12 }}, parry = {{ value = 14 }}, dodge = {{ value = 14 }} }}\nposition = 11.0\npolicy = {{ shield = \"{policy}\", move = \"hold\" }}\n[[combatants.items]]\nid = \"shield\"\nkind = \"shield\"\ndq = 2\n"
+        )
+    };
+    let shooting = |policy: &str| {
+        let text = range_text("ranged", "", &friend(policy), 10.0);
+        scenario::load("x", &text, &[("side_out_when".into(), "dead".into())]).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let setup = shooting("allies");
+    let state = Fluid::initial_state(&setup);
+    let request = policy::declare_options_for_tests(&setup, &state, CombatantId(2));
+    let Choice::Plan(plan) = policy::ai_choice(&setup, &state, CombatantId(2), &request) else { unreachable!() };
+    assert_eq!(plan.shield, Some(TARGET));
+    // Initiative: shooter 6,6,6, friend 1,1,1 (the target is unconscious); the shot 4,4,4.
+    let choices = vec![
+        Choice::Split { ot: 0, dt: 0 },
+        Choice::Split { ot: 0, dt: 0 },
+        Choice::Plan(Plan { attacks: smallvec::smallvec![burst(1)], ..Plan::default() }),
+    ];
+    let run = |setup: &Setup| {
+        let decider = policy::Scripted { choices: choices.clone().into(), splits: Vec::new() };
+        let faces = Scripted::faces(vec![6, 6, 6, 1, 1, 1, 4, 4, 4, 3, 3, 3]);
+        let mut fight = Fight::<Fluid, _, _, _>::new(setup, faces, decider, Record::default());
+        let _ = fight.run();
+        fight.into_parts().1.0
+    };
+    let log = run(&setup);
+    assert!(log.contains(&Event::Shielded { who: CombatantId(2), target: TARGET }), "{log:#?}");
+    let Some(Event::Attack { target, defence, check, .. }) = log.iter().find(|e| matches!(e, Event::Attack { .. }))
+    else {
+        panic!("{log:#?}")
+    };
+    assert_eq!(*target, CombatantId(2));
+    let d = defence.expect("the shield's Block");
+    assert_eq!((d.skill, d.item, check.tn), (DefenceSkill::Block, Some(0), 14));
+    let log = run(&shooting("never"));
+    assert!(!log.iter().any(|e| matches!(e, Event::Shielded { .. })));
+    let Some(Event::Attack { target, check, .. }) = log.iter().find(|e| matches!(e, Event::Attack { .. })) else {
+        panic!("{log:#?}")
+    };
+    assert_eq!((*target, check.tn), (TARGET, 10));
+}

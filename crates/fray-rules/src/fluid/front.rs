@@ -170,7 +170,8 @@ impl FluidScenario {
             list.join(", ")
         };
         let named = plan.defence.map(|d| defence_name(sheet, d));
-        move_text + &what + &named.as_ref().map_or(String::new(), |d| format!("; defends by {d}"))
+        let shield = plan.shield.map_or(String::new(), |c| format!("; shields {}'s body", self.name(c)));
+        move_text + &what + &named.as_ref().map_or(String::new(), |d| format!("; defends by {d}")) + &shield
     }
 
     /// A request as a question with labelled legal choices.
@@ -252,6 +253,21 @@ impl FluidScenario {
                                 Choice::Plan(Plan { attacks, full_defense: false, movement: None, ..Plan::default() }),
                             ));
                         }
+                    }
+                }
+                // Shielding the body of an incapacitated ally within Nearby from far shots while it is
+                // stunned or unconscious (FLUID-DEF-15).
+                for (i, ally) in setup.combatants.iter().enumerate() {
+                    let c = CombatantId(i as u16);
+                    let f = state.fighter(c);
+                    if c != who
+                        && ally.side == sheet.side
+                        && (f.stunned || f.unconscious || f.dying)
+                        && !f.dead
+                        && state.distance(who, c) <= setup.options.reach_m + 1e-9
+                    {
+                        let plan = Plan { shield: Some(c), ..Plan::default() };
+                        out.push((format!("shield {}'s body from far shots", self.name(c)), Choice::Plan(plan)));
                     }
                 }
                 // Closing with an out-of-reach foe: the AI's move, then one attack (FLUID-MOVE-2).
@@ -457,6 +473,10 @@ impl FluidScenario {
                 )),
                 json!({"event": "run_check", "who": n(who), "faces": roll.faces.as_slice(), "bonus": check.bonus,
                        "tn": check.tn, "margin": roll.margin}),
+            ),
+            Event::Shielded { who, target } => (
+                Some(format!("{} shields {}'s body and takes the shot", n(who), n(target))),
+                json!({"event": "shielded", "who": n(who), "target": n(target)}),
             ),
             Event::Moved { who, mode, from, to, charge } => {
                 let moved = from.distance(*to);

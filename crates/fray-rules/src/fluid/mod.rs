@@ -138,6 +138,9 @@ pub struct Plan {
     pub delay_after: Option<CombatantId>,
     /// A Heal check on a dying ally within Nearby (FLUID-TRACK-10).
     pub heal: Option<CombatantId>,
+    /// Shielding the body of a stunned or unconscious ally within Nearby: far shots at it hit
+    /// this combatant instead (FLUID-DEF-15).
+    pub shield: Option<CombatantId>,
     /// Under `defense_choice = per_round`: the defence (skill and item, `None` for Dodge or
     /// unarmed) used against every attack this round (FLUID-DEF-4).
     pub defence: Option<(DefenceSkill, Option<u8>)>,
@@ -458,6 +461,13 @@ pub enum Event {
         to: fray_engine::Pos,
         /// A charge earned by the move: the target and the W bonus (FLUID-MOVE-7).
         charge: Option<(CombatantId, i32)>,
+    },
+    /// An ally shielding a helpless friend's body takes a far shot meant for it (FLUID-DEF-15).
+    Shielded {
+        /// The shielding ally, now the shot's target.
+        who: CombatantId,
+        /// The friend it shields.
+        target: CombatantId,
     },
     /// A firearm loses one ammunition count (FLUID-GEAR-4).
     AmmoSpent {
@@ -791,7 +801,7 @@ impl Ruleset for Fluid {
                     Quality::Av => fighter.av = (fighter.av - loss).max(0),
                 }
             }
-            Event::RunCheck { .. } => {}
+            Event::RunCheck { .. } | Event::Shielded { .. } => {}
             Event::Moved { who, mode, to, charge, .. } => {
                 let fighter = &mut state.fighters[who.index()];
                 fighter.pos = *to;
@@ -861,7 +871,7 @@ impl Ruleset for Fluid {
                 {
                     return Err(format!("no combatant {who} to move towards"));
                 }
-                for who in plan.delay_after.into_iter().chain(plan.heal) {
+                for who in plan.delay_after.into_iter().chain(plan.heal).chain(plan.shield) {
                     if who.index() >= setup.combatants.len() {
                         return Err(format!("no combatant {who}"));
                     }

@@ -140,7 +140,8 @@ impl Fire {
 /// mixture over its margins; the target's side (interference, Superior against the helpless,
 /// Inferior against Full Defense, a projectile's edge) comes from the fight's own rule code, as do
 /// this round's movement penalties, a charge's bonus, plan changes and a hidden attacker's
-/// unawareness (FLUID-MOVE-4..6, FLUID-ACT-6, FLUID-ATK-10). An ally's guard is not. A burst
+/// unawareness (FLUID-MOVE-4..6, FLUID-ACT-6, FLUID-ATK-10). An ally's guard is not, nor an
+/// ally shielding a helpless target's body (FLUID-DEF-14, -15). A burst
 /// takes its recoil and multiplies its successes (FLUID-SPECIAL-5, -6); a spray's odds are those
 /// of one of its shots (FLUID-SPECIAL-8); an area weapon's are those of the victim at the blast
 /// point, with the band's edge (FLUID-SPECIAL-2).

@@ -20,6 +20,7 @@ pub const POLICIES: &[(&str, &[&str])] = &[
     ("area", &["never", "safe"]),
     ("brawl", &["never", "when_unarmed"]),
     ("heal", &["allies", "never"]),
+    ("shield", &["never", "allies"]),
 ];
 
 crate::policy_values!(pub(super) POLICIES;
@@ -37,6 +38,7 @@ crate::policy_values!(pub(super) POLICIES;
     AREA_SAFE = 8 "safe",
     BRAWL_WHEN_UNARMED = 9 "when_unarmed",
     HEAL_ALLIES = 10 "allies",
+    SHIELD_ALLIES = 11 "allies",
 );
 
 /// The AI: answers every request from the combatant's named policies.
@@ -156,8 +158,25 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                     return Choice::Plan(Plan { heal: Some(CombatantId(i as u16)), defence, ..Plan::default() });
                 }
             }
+            // Under `shield = "allies"`, the body of the first incapacitated ally within Nearby
+            // is shielded from far shots; the plan's actions are its own (FLUID-DEF-15).
+            let shield = (policy.shield == SHIELD_ALLIES)
+                .then(|| {
+                    setup.combatants.iter().enumerate().find_map(|(i, c)| {
+                        let ally = CombatantId(i as u16);
+                        let f = state.fighter(ally);
+                        let helpless = f.dying || f.unconscious || f.stunned;
+                        (ally != who
+                            && c.side == sheet.side
+                            && helpless
+                            && !f.dead
+                            && state.distance(who, ally) <= setup.options.reach_m + 1e-9)
+                            .then_some(ally)
+                    })
+                })
+                .flatten();
             if policy.attacks == ATTACKS_FULL_DEFENSE {
-                return Choice::Plan(Plan { full_defense: true, defence, ..Plan::default() });
+                return Choice::Plan(Plan { full_defense: true, defence, shield, ..Plan::default() });
             }
             let target = pick_target(setup, state, who, options, policy.target);
             let mut attacks: List<DeclaredAttack, 4> = List::new();
@@ -224,7 +243,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                     attacks.extend((0..count).map(|_| attack));
                 }
             }
-            Choice::Plan(Plan { attacks, full_defense: false, movement, defence, ..Plan::default() })
+            Choice::Plan(Plan { attacks, full_defense: false, movement, defence, shield, ..Plan::default() })
         }
         Request::Defend { options, .. } | Request::Guard { options, .. } => {
             // The highest TN after the attacker's bonuses against it; ties prefer Parry, Block,

@@ -802,10 +802,9 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let options = &setup.options;
-    let DeclaredAttack { target, intent, .. } = attack;
+    let DeclaredAttack { mut target, intent, .. } = attack;
     let item = attack.weapon();
     let sheet = &setup.combatants[attacker.index()];
-    let target_sheet = &setup.combatants[target.index()];
     let weapon = &sheet.items[item];
     if fight.state().fighter(target).dead && !options.dead_bodies_kept {
         return Ok(()); // dropped: nothing to hit (not a change of plan)
@@ -816,6 +815,27 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         return Ok(());
     }
     let ranged = weapon.kind == ItemKind::Ranged;
+    // A far shot at a stunned or unconscious combatant whose body an ally shields hits the
+    // ally, who may defend only with a shield's Block (FLUID-DEF-15).
+    let shielded = ranged && !near && {
+        let t = fight.state().fighter(target);
+        t.stunned || t.unconscious
+    };
+    let shielder = if shielded { shielding_ally(setup, fight.state(), target) } else { None };
+    if let Some(ally) = shielder {
+        fight.emit(Event::Shielded { who: ally, target });
+        target = ally;
+    }
+    let target_sheet = &setup.combatants[target.index()];
+    // A shielding ally's one defence: a shield's Block (FLUID-DEF-15).
+    let shield_only = |list: &mut List<super::DefenceOption, 8>| {
+        if shielder.is_some() {
+            list.retain(|o| {
+                o.skill == DefenceSkill::Block
+                    && o.item.is_some_and(|i| target_sheet.items[usize::from(i)].kind == ItemKind::Shield)
+            });
+        }
+    };
 
     // The target's defence (FLUID-ATK-3, FLUID-DEF-4, FLUID-DEF-13).
     let defends = fight.state().fighter(target).defends(options);
@@ -844,11 +864,13 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         (None, 10 + if options.unaware_dt { fight.state().fighter(target).dt } else { 0 })
     } else if defends && options.defense_per_round {
         // The defence named with the declarations (FLUID-DEF-4).
-        let options_list = defence_options(setup, fight.state(), attacker, item, target);
+        let mut options_list = defence_options(setup, fight.state(), attacker, item, target);
+        shield_only(&mut options_list);
         let defence = named_defence(setup, fight.state(), target, &options_list);
         (defence, defence_tn(setup, fight.state(), target, defence))
     } else if defends {
-        let options_list = defence_options(setup, fight.state(), attacker, item, target);
+        let mut options_list = defence_options(setup, fight.state(), attacker, item, target);
+        shield_only(&mut options_list);
         let request = Request::Defend { attacker, options: options_list };
         let Choice::Defence(pick) = fight.decide(target, &request)? else { unreachable!("checked by check_choice") };
         let Request::Defend { options: options_list, .. } = request else { unreachable!("built above") };
@@ -941,6 +963,20 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     }
     reveal(fight, attacker);
     Ok(())
+}
+
+/// The first ally (roster order) that declared shielding `target`'s body and can: able, and
+/// within Nearby of it (FLUID-DEF-15).
+fn shielding_ally(setup: &Setup, state: &State, target: CombatantId) -> Option<CombatantId> {
+    let side = setup.combatants[target.index()].side;
+    (0..setup.combatants.len()).map(|i| CombatantId(i as u16)).find(|&ally| {
+        let f = state.fighter(ally);
+        ally != target
+            && setup.combatants[ally.index()].side == side
+            && f.plan.shield == Some(target)
+            && f.defends(&setup.options)
+            && state.distance(ally, target) <= setup.options.reach_m + 1e-9
+    })
 }
 
 /// The first ally (roster order) within Nearby of an incapacitated `target` that chooses to Parry

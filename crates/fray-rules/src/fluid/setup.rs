@@ -195,6 +195,9 @@ pub struct PolicySpec {
     pub brawl: u8,
     /// Healing: `allies` (a Heal check on a dying ally within Nearby instead of attacking) or `never`.
     pub heal: u8,
+    /// Shielding: `never`, or `allies` (shield the body of an incapacitated ally within Nearby
+    /// from far shots, FLUID-DEF-15).
+    pub shield: u8,
 }
 
 impl PolicySpec {
@@ -212,6 +215,7 @@ impl PolicySpec {
             8 => self.area,
             9 => self.brawl,
             10 => self.heal,
+            11 => self.shield,
             _ => panic!("no policy field {field}"),
         }
     }
@@ -235,6 +239,7 @@ impl PolicySpec {
             8 => &mut self.area,
             9 => &mut self.brawl,
             10 => &mut self.heal,
+            11 => &mut self.shield,
             _ => panic!("no policy field {field}"),
         };
         *slot = value;
