@@ -392,7 +392,7 @@ fn skills_resolved_at_setup_read_as_skills_looked_up_by_name() {
 fn every_policy_value_is_stored_and_named_back() {
     // Policies are kept as indices into the table of names; every field's every value must land
     // in its own named field (tactics, target, intent, attacks, pain, sunder, fire, move, area,
-    // brawl, heal: the table's order) and come back as the name it was set by, leaving the
+    // brawl, heal, shield: the table's order) and come back as the name it was set by, leaving the
     // others at their defaults.
     use fray_rules::fluid::policy::POLICIES;
     use fray_rules::fluid::setup::PolicySpec;
@@ -404,7 +404,8 @@ fn every_policy_value_is_stored_and_named_back() {
             // The named fields the AI reads, in the table's order.
             let p = policy;
             let fields = [
-                p.tactics, p.target, p.intent, p.attacks, p.pain, p.sunder, p.fire, p.movement, p.area, p.brawl, p.heal,
+                p.tactics, p.target, p.intent, p.attacks, p.pain, p.sunder, p.fire, p.movement, p.area, p.brawl,
+                p.heal, p.shield,
             ];
             assert_eq!(POLICIES.len(), fields.len());
             let index = names.iter().position(|n| n == name).unwrap() as u8;
