@@ -1254,3 +1254,44 @@ fn a_reply_attack_resolves_before_the_act_it_answers_and_is_not_reacted_to() {
     assert_eq!(state.fighter(C).actions, 1);
     assert_eq!((state.fighter(A).wounds, state.fighter(B).wounds), (1, 2));
 }
+
+// --- Audit fixes ----------------------------------------------------------------------------
+
+/// A fencer (A, Hand-to-hand 3, rapier DP 1: 4 dice) and B, 1 m apart, round cap 1; `b` goes into
+/// B's block, `opts` into `[rules.options]`.
+fn fencer_and(b: &str, opts: &str) -> String {
+    format!(
+        "[rules]\nruleset = \"phasesix\"\n[rules.options]\nround_cap = 1\n{opts}\n[[combatants]]\nname = \"Fencer\"\nside = \"a\"\nhand_to_hand = 3\nposition = 0\n[[combatants.weapons]]\nname = \"rapier\"\nclass = \"melee\"\ndamage_potential = 1\n[[combatants]]\nname = \"B\"\nside = \"b\"\nposition = 1\nmax_wounds = 20\n{b}\n"
+    )
+}
+
+#[test]
+fn a_bonus_die_on_a_dodge_explodes_under_the_default_policy() {
+    // rule: P6-DICE-3
+    // B wins the initiative and keeps its actions; the fencer hits once (5 1 1 1). B dodges at
+    // 5 + 1 = 6+ with one die, a 2, and adds a bonus die: 6 then 3. Under `explode_policy =
+    // always` the 6 is tossed again: the bonus die is a 9, not a 6.
+    let s = setup(
+        &fencer_and("bonus_dice = 1\npolicy = { move = \"hold\", defend = \"dodge\", spend = \"to_defend\" }", ""),
+        &[],
+    );
+    let swing = script(&[(1, Choice::Act(Act::End)), (0, rapier_on_b()), (0, Choice::Act(Act::End))]);
+    let (log, _, _) = run(&s, &[1, 5, 5, 1, 1, 1, 2, 6, 3], swing);
+    let boosted = log.iter().find_map(|e| match e {
+        Event::RollBoosted { who: B, roll: BoostedRoll::Dodge, totals, .. } => Some(totals.to_vec()),
+        _ => None,
+    });
+    assert_eq!(boosted, Some(vec![2, 9]), "{log:#?}");
+    // Under `when_needed` the chain stops once the 6 reaches M 6.
+    let s = setup(
+        &fencer_and("bonus_dice = 1\npolicy = { move = \"hold\", defend = \"dodge\", spend = \"to_defend\" }", ""),
+        &[("explode_policy", "when_needed")],
+    );
+    let swing = script(&[(1, Choice::Act(Act::End)), (0, rapier_on_b()), (0, Choice::Act(Act::End))]);
+    let (log, _, _) = run(&s, &[1, 5, 5, 1, 1, 1, 2, 6], swing);
+    let boosted = log.iter().find_map(|e| match e {
+        Event::RollBoosted { who: B, roll: BoostedRoll::Dodge, totals, .. } => Some(totals.to_vec()),
+        _ => None,
+    });
+    assert_eq!(boosted, Some(vec![2, 6]), "{log:#?}");
+}

@@ -436,9 +436,12 @@ fn boost_offered<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         if let Some(why) = boost.illegal(fight.state().fighter(who), totals.len()) {
             return Err(FightError::IllegalChoice { who, reason: why.to_owned() });
         }
+        // The stop applies only under `explode_policy = when_needed`, as for the roll's own dice
+        // (P6-DICE-3); `pool` filters it itself.
+        let enough = seen.enough.filter(|_| fight.setup().options.explode_when_needed);
         match boost {
-            Boost::BonusDie => totals.push(chain(fight, who, "bonus die", seen.enough)?.min(255) as u8),
-            Boost::DestinyDie => apart.push(chain(fight, who, "destiny die", seen.enough)?.min(255) as u8),
+            Boost::BonusDie => totals.push(chain(fight, who, "bonus die", enough)?.min(255) as u8),
+            Boost::DestinyDie => apart.push(chain(fight, who, "destiny die", enough)?.min(255) as u8),
             Boost::Reroll | Boost::DestinyReroll => {
                 *totals = pool(fight, who, "reroll", totals.len() as i32, seen.enough)?;
             }
