@@ -1295,3 +1295,22 @@ fn a_bonus_die_on_a_dodge_explodes_under_the_default_policy() {
     });
     assert_eq!(boosted, Some(vec![2, 6]), "{log:#?}");
 }
+
+#[test]
+fn a_reply_attack_bought_with_a_die_is_still_checked_for_weapon_and_mode() {
+    // rule: P6-REACT-3
+    // C (sword only) has no action left but a bonus die: a reply burst is no attack its sword can
+    // make, whatever pays for it; a reply with the sword's melee mode is.
+    let s = setup(&three("reaction_menu = \"any\""), &[]);
+    let mut st = ready(&s);
+    st.fighters[2].actions = 0;
+    st.fighters[2].bonus_dice = 1;
+    let reply = |mode| Reaction::Attack { hand: Hand::Main, mode };
+    assert!(policy::illegal_reaction(&s, &st, C, A, B, Mode::Melee, reply(Mode::Burst), 1).is_some());
+    assert!(policy::illegal_reaction(&s, &st, C, A, B, Mode::Melee, reply(Mode::Melee), 1).is_none());
+    // Without the die there is no action to pay with.
+    assert!(policy::illegal_reaction(&s, &st, C, A, B, Mode::Melee, reply(Mode::Melee), 0).is_some());
+    // Out of reach (C moved 5 m away): refused too, though bought.
+    st.fighters[2].pos = Pos { x: 5.0, y: 0.0 };
+    assert!(policy::illegal_reaction(&s, &st, C, A, B, Mode::Melee, reply(Mode::Melee), 1).is_some());
+}

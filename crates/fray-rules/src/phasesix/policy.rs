@@ -90,10 +90,7 @@ impl std::fmt::Display for Why<'_> {
 
 /// Why an act is not allowed now, if it is not.
 pub fn illegal<'a>(setup: &'a Setup, state: &State, who: CombatantId, act: &Act) -> Option<Why<'a>> {
-    let options = &setup.options;
-    let s = &setup.combatants[who.index()];
     let x = state.fighter(who);
-    let valid = |t: CombatantId| t.index() < setup.combatants.len();
     let mut price = cost(setup, state, act);
     match act {
         Act::Reload => price = i32::from(main_weapon(setup, who).map_or(1, |w| w.reload_actions)),
@@ -103,6 +100,17 @@ pub fn illegal<'a>(setup: &'a Setup, state: &State, who: CombatantId, act: &Act)
     if price > x.actions {
         return Some(Why::Actions { needed: price, available: x.actions });
     }
+    illegal_but_cost(setup, state, who, act)
+}
+
+/// Why an act is not allowed now apart from its cost, if it is not: weapon, mode, reach,
+/// ammunition, readiness, position and resources ([`illegal`] checks the cost first). A reaction
+/// paid with a bought action is judged by this (P6-REACT-3).
+pub fn illegal_but_cost<'a>(setup: &'a Setup, state: &State, who: CombatantId, act: &Act) -> Option<Why<'a>> {
+    let options = &setup.options;
+    let s = &setup.combatants[who.index()];
+    let x = state.fighter(who);
+    let valid = |t: CombatantId| t.index() < setup.combatants.len();
     let within = |t: CombatantId, r: f64, from: Pos| from.distance(state.fighter(t).pos) <= r + 1e-9;
     match *act {
         Act::Attack { target, hand, mode, special, walk, .. } => {
@@ -279,11 +287,10 @@ pub fn illegal_reaction(
             } else if cost(setup, state, &act) != 1 {
                 Some("only an act of 1 action can be a reaction")
             } else {
-                // The action itself was counted above (a bought one included).
-                match illegal(setup, state, who, &act) {
-                    None | Some(Why::Actions { .. }) => None,
-                    Some(_) => Some("that attack is not possible now (weapon, mode, reach or rounds)"),
-                }
+                // The action itself was counted above (a bought one included): everything but
+                // the cost is checked, whatever the actions in hand.
+                illegal_but_cost(setup, state, who, &act)
+                    .map(|_| "that attack is not possible now (weapon, mode, reach or rounds)")
             }
         }
     }
