@@ -1314,3 +1314,23 @@ fn a_reply_attack_bought_with_a_die_is_still_checked_for_weapon_and_mode() {
     st.fighters[2].pos = Pos { x: 5.0, y: 0.0 };
     assert!(policy::illegal_reaction(&s, &st, C, A, B, Mode::Melee, reply(Mode::Melee), 1).is_some());
 }
+
+#[test]
+fn a_reply_attack_does_not_end_the_fight_before_the_act_it_answers_lands() {
+    // rule: P6-TRACK-8, P6-REACT-3
+    // B (first, keeps its actions) replies to the fencer's strike (one hit: 5 1 1 1) with its
+    // sword (one hit: 5 1 1); each has one heart. The reply takes the fencer out, but the
+    // fencer's hit still lands: both are out, a mutual defeat, and the fight ends only then.
+    let text = format!(
+        "[rules]\nruleset = \"phasesix\"\n[rules.options]\nround_cap = 1\nreaction_menu = \"any\"\n[[combatants]]\nname = \"Fencer\"\nside = \"a\"\nhand_to_hand = 3\nposition = 0\nmax_wounds = 1\npolicy = {{ defend = \"never\" }}\n[[combatants.weapons]]\nname = \"rapier\"\nclass = \"melee\"\ndamage_potential = 1\n[[combatants]]\nname = \"B\"\nside = \"b\"\nhand_to_hand = 2\nposition = 1\nmax_wounds = 1\npolicy = {{ move = \"hold\", defend = \"never\" }}{SWORD}"
+    );
+    let s = setup(&text, &[]);
+    let reply = Choice::React { reaction: Some(Reaction::Attack { hand: Hand::Main, mode: Mode::Melee }), buy: 0 };
+    let (log, state, result) =
+        run(&s, &[1, 5, 5, 1, 1, 1, 5, 1, 1], script(&[(1, Choice::Act(Act::End)), (0, rapier_on_b()), (1, reply)]));
+    assert_eq!(result.map(|r| r.outcome), Ok(Outcome::Mutual), "{log:#?}");
+    let ended = log.iter().position(|e| matches!(e, Event::Ended { .. })).unwrap_or_else(|| panic!("{log:#?}"));
+    assert_eq!(ended, log.len() - 1, "nothing after the end: {log:#?}");
+    assert!(log.iter().any(|e| matches!(e, Event::Wounded { who: B, .. })));
+    assert!(state.fighter(A).condition(Cond::Dying) > 0 && state.fighter(B).condition(Cond::Dying) > 0);
+}

@@ -739,7 +739,11 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     if sleeping && !options.sleeper_failed_coup_only && !fight.state().fighter(target).dead {
         fight.emit(Event::Woke { who: target });
     }
-    end_check(fight, ended, fight.state().round);
+    // A reply attack (not reactable) is part of the act it answers: the fight can end only once
+    // that act's own hits have landed, so the outer attack checks (P6-REACT-3, P6-TRACK-8).
+    if reactable {
+        end_check(fight, ended, fight.state().round);
+    }
     Ok(())
 }
 
