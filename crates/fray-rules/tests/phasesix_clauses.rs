@@ -1334,3 +1334,30 @@ fn a_reply_attack_does_not_end_the_fight_before_the_act_it_answers_lands() {
     assert!(log.iter().any(|e| matches!(e, Event::Wounded { who: B, .. })));
     assert!(state.fighter(A).condition(Cond::Dying) > 0 && state.fighter(B).condition(Cond::Dying) > 0);
 }
+
+#[test]
+fn an_unarmed_parry_beside_a_gun_adds_no_damage_potential() {
+    // rule: P6-DEF-3, P6-DEF-4
+    // Under `unarmed_parry = true` B, holding only a rifle (DP 2), parries the fencer's strike
+    // with Hand-to-hand 2 alone: 2 dice, not 4 — in the fight, in the AI's estimate and in the
+    // odds, which match those of an empty-handed B.
+    let b = |gear: &str| format!("hand_to_hand = 2\npolicy = {{ move = \"hold\", defend = \"parry\" }}{gear}");
+    let gun = setup(&fencer_and(&b(RIFLE), ""), &[("unarmed_parry", "true")]);
+    let swing = script(&[(1, Choice::Act(Act::End)), (0, rapier_on_b()), (0, Choice::Act(Act::End))]);
+    let (log, _, _) = run(&gun, &[1, 5, 5, 1, 1, 1, 1, 1, 1, 1], swing);
+    let parry = log.iter().find_map(|e| match e {
+        Event::Reacted { who: B, reaction: Reaction::Parry, dice, .. } => Some(*dice),
+        _ => None,
+    });
+    assert_eq!(parry, Some(2), "{log:#?}");
+    let bare = setup(&fencer_and(&b(""), ""), &[("unarmed_parry", "true")]);
+    let odds = |s: &Setup| {
+        let mut st = ready(s);
+        st.fighters[1].actions = 1;
+        odds::odds_of(s, &st, A, &atk(B, Mode::Melee)).unwrap()
+    };
+    assert_eq!(odds(&gun), odds(&bare));
+    // The parry changes the odds at all (a B that never defends takes more).
+    let idle = setup(&fencer_and("hand_to_hand = 2\npolicy = { move = \"hold\", defend = \"never\" }", ""), &[]);
+    assert_ne!(odds(&idle), odds(&bare));
+}

@@ -6,7 +6,7 @@
 //! reported as the residual.
 
 use super::dice::{self, Tier};
-use super::run::{main_weapon, numbers, weapon_of};
+use super::run::{numbers, weapon_of};
 use super::setup::{Class, Mode, Setup};
 use super::{Act, Choice, Cond, Hand, PhaseSix, Reaction, Request, Special, State};
 use crate::AttackOdds;
@@ -187,7 +187,7 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
                         vec![(0, false, false, BigRational::one() - &miss), (normals, true, false, miss)]
                     }
                     Reaction::Parry => {
-                        let dp = main_weapon(setup, target).map_or(0, |w| w.dp);
+                        let dp = super::run::parry_dp(setup, state, target);
                         let m = dice::floor(options, base_m + tx.condition(Cond::Burning), 0);
                         let b = cached(ts.hand_to_hand + dp - tx.condition(Cond::Shocked), m);
                         b.iter()

@@ -2,7 +2,7 @@
 //! reaction, fire mode, aiming, hunkering, spending bonus and destiny dice, closing in, throwing),
 //! the legality of acts and reactions, and a scripted decider for tests.
 
-use super::run::{cost, main_weapon, numbers, two_weapons, weapon_of};
+use super::run::{cost, main_weapon, numbers, parry_dp, two_weapons, weapon_of};
 use super::setup::{Class, Mode, Setup};
 use super::{Act, Boost, BoostedRoll, Choice, Cond, Hand, PhaseSix, Reaction, Request, Special, State};
 use fray_engine::{CombatantId, Decider, Pending, Pos};
@@ -459,7 +459,7 @@ fn expected_stop(setup: &Setup, state: &State, who: CombatantId, reaction: React
             if dice_n <= 0 { 0.0 } else { (1.0 - miss_all) * weight }
         }
         Reaction::Parry => {
-            let dp = main_weapon(setup, who).filter(|_| x.armed).map_or(0, |w| w.dp);
+            let dp = parry_dp(setup, state, who);
             let dice_n = (s.hand_to_hand + dp - x.condition(Cond::Shocked)).max(0);
             let m = super::dice::floor(options, base_m + x.condition(Cond::Burning), 0);
             (f64::from(dice_n) * chance(m)).min(f64::from(normals))

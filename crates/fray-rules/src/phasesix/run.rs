@@ -485,6 +485,13 @@ pub(super) fn main_weapon(setup: &super::Setup, who: CombatantId) -> Option<&Wea
     s.main_hand.map(|i| &s.weapons[i])
 }
 
+/// The damage potential a parry adds (P6-DEF-3/4): that of a ready melee main weapon; none for
+/// a ranged or thrown main weapon, a dropped or undrawn one, or bare hands (under `unarmed_parry
+/// = true` a character without a ready melee weapon parries with Hand-to-hand combat alone).
+pub(super) fn parry_dp(setup: &super::Setup, state: &super::State, who: CombatantId) -> i32 {
+    main_weapon(setup, who).filter(|w| w.class == Class::Melee && state.fighter(who).armed).map_or(0, |w| w.dp)
+}
+
 /// The weapon an attack uses.
 pub(super) fn weapon_of(setup: &super::Setup, who: CombatantId, hand: Hand) -> (&Weapon, Option<usize>) {
     let s = &setup.combatants[who.index()];
@@ -786,7 +793,7 @@ fn resolve_reaction<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         Reaction::Parry => {
             let ts = &setup.combatants[target.index()];
             let tx = fight.state().fighter(target);
-            let dp = main_weapon(setup, target).filter(|_| tx.armed).map_or(0, |w| w.dp);
+            let dp = parry_dp(setup, fight.state(), target);
             let dice_n = ts.hand_to_hand + dp - tx.condition(Cond::Shocked);
             let m =
                 dice::floor(options, base_m(fight, target) + fight.state().fighter(target).condition(Cond::Burning), 0);
