@@ -1361,3 +1361,27 @@ fn an_unarmed_parry_beside_a_gun_adds_no_damage_potential() {
     let idle = setup(&fencer_and("hand_to_hand = 2\npolicy = { move = \"hold\", defend = \"never\" }", ""), &[]);
     assert_ne!(odds(&idle), odds(&bare));
 }
+
+#[test]
+fn a_reaction_cancels_the_aim_when_aim_does_not_persist() {
+    // rule: P6-AIM-4
+    // B (first) aims once and keeps an action; the fencer hits once (5 1 1 1) and B's dodge
+    // (6 + 1 = 7 at 6+) cancels it, so B is not hit. The dodge is an act of B's: under
+    // `aim_persists = false` it cancels the aim; by default the aim stays.
+    let b = "perception = 1\npolicy = { move = \"hold\", defend = \"dodge\" }";
+    let turns = || {
+        script(&[
+            (1, Choice::Act(Act::Aim { accurate: false })),
+            (1, Choice::Act(Act::End)),
+            (0, rapier_on_b()),
+            (0, Choice::Act(Act::End)),
+        ])
+    };
+    let faces = [1, 5, 5, 1, 1, 1, 6, 1];
+    let (log, state, _) = run(&setup(&fencer_and(b, ""), &[("aim_persists", "false")]), &faces, turns());
+    assert!(log.iter().any(|e| matches!(e, Event::Reacted { who: B, reaction: Reaction::Dodge, successes: 1, .. })));
+    assert!(!log.iter().any(|e| matches!(e, Event::AimLost { .. })), "{log:#?}");
+    assert_eq!(state.fighter(B).aim, 0, "{log:#?}");
+    let (_, state, _) = run(&setup(&fencer_and(b, ""), &[]), &faces, turns());
+    assert_eq!(state.fighter(B).aim, 1);
+}

@@ -881,6 +881,11 @@ impl Ruleset for PhaseSix {
             x.actions -= 1;
             x.chain = 0;
             x.accurate = 0;
+            // A reaction is an act of the character: under `aim_persists = false` it cancels the
+            // aim bonus as any other act does (P6-AIM-4).
+            if !setup.options.aim_persists {
+                x.aim = 0;
+            }
         }
     }
 
