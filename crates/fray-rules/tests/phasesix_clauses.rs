@@ -1385,3 +1385,29 @@ fn a_reaction_cancels_the_aim_when_aim_does_not_persist() {
     let (_, state, _) = run(&setup(&fencer_and(b, ""), &[]), &faces, turns());
     assert_eq!(state.fighter(B).aim, 1);
 }
+
+#[test]
+fn spending_a_bonus_or_destiny_die_between_shots_keeps_the_recoil_chain() {
+    // rule: P6-RCL-2, P6-RES-1, P6-RES-2
+    // A (first) fires a single shot, spends a die for an action, fires again: spending takes no
+    // action, so it is no act between the shots and the second is the chain's 2nd (M 7, C 13).
+    let ms = |spend: Act, res: &str| {
+        let s = setup(&duel(&format!("{res}{RIFLE}"), ""), &[]);
+        let turn = script(&[
+            (0, Choice::Act(atk(B, Mode::Single))),
+            (0, Choice::Act(spend)),
+            (0, Choice::Act(atk(B, Mode::Single))),
+            (0, Choice::Act(Act::End)),
+            (1, Choice::Act(Act::End)),
+        ]);
+        let (log, _, _) = run(&s, &[5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], turn);
+        log.iter()
+            .filter_map(|e| if let Event::AttackRoll { attacker: A, m, c, .. } = e { Some((*m, *c)) } else { None })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ms(Act::SpendBonus, "bonus_dice = 1\n"), [(5, 11), (7, 13)]);
+    assert_eq!(ms(Act::Steal(B), "destiny_dice = 1\n"), [(5, 11), (7, 13)]);
+    // An act between them (an accurate-attack point, with a third action) ends the chain: back
+    // at M 5, less the point.
+    assert_eq!(ms(Act::Aim { accurate: true }, "actions = 3\n"), [(5, 11), (4, 11)]);
+}

@@ -780,7 +780,9 @@ impl Ruleset for PhaseSix {
             Event::Acted { who, act, cost } => {
                 let x = &mut state.fighters[who.index()];
                 x.actions -= cost;
-                let keeps_chain = matches!(act, Act::Attack { .. });
+                // Spending a bonus or destiny die takes no action (P6-RES-1/2), so it is no act
+                // between two attacks and keeps the recoil chain (P6-RCL-2).
+                let keeps_chain = matches!(act, Act::Attack { .. } | Act::SpendBonus | Act::Steal(_));
                 if !keeps_chain {
                     x.chain = 0;
                 }
