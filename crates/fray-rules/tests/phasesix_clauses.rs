@@ -1411,3 +1411,22 @@ fn spending_a_bonus_or_destiny_die_between_shots_keeps_the_recoil_chain() {
     // at M 5, less the point.
     assert_eq!(ms(Act::Aim { accurate: true }, "actions = 3\n"), [(5, 11), (4, 11)]);
 }
+
+#[test]
+fn a_thrown_weapon_cannot_be_reloaded() {
+    // rule: P6-MODE-4, P6-MODE-6
+    // A's throwing knife (capacity 1) leaves the hand when thrown; no reload brings it back,
+    // whether A asks for one or the AI weighs one. A rifle still reloads.
+    let knife = "\n[[combatants.weapons]]\nname = \"knife\"\nclass = \"thrown\"\nrange_m = 10\ncapacity = 1\n";
+    let s = setup(&duel(knife, ""), &[]);
+    let mut st = ready(&s);
+    st.fighters[0].ammo[0] = Some(0);
+    assert!(illegal(&s, &st, A, &Act::Reload).is_some());
+    let (log, state, _) = run(&s, &[5, 1, 1, 1, 1, 1, 1, 1, 1, 1], script(&[(0, Choice::Act(atk(B, Mode::Thrown)))]));
+    assert_eq!(state.fighter(A).ammo[0], Some(0), "{log:#?}");
+    assert!(!log.iter().any(|e| matches!(e, Event::Readied { who: A, reload: true })), "{log:#?}");
+    let r = setup(&duel(RIFLE, ""), &[]);
+    let mut st = ready(&r);
+    st.fighters[0].ammo[0] = Some(0);
+    assert!(illegal(&r, &st, A, &Act::Reload).is_none());
+}

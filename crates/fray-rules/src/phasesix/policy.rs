@@ -204,6 +204,11 @@ pub fn illegal_but_cost<'a>(setup: &'a Setup, state: &State, who: CombatantId, a
         Act::Brace => (main_weapon(setup, who).is_none_or(|w| !w.supportable) || x.braced)
             .then_some(Why::Static("the main weapon cannot be braced (or already is)")),
         Act::Reload => {
+            // A thrown weapon leaves the hand (P6-MODE-4): there is no magazine to refill; it is
+            // gone once thrown (P6-MODE-6 reloads only weapons with a capacity).
+            if main_weapon(setup, who).is_some_and(|w| w.class == Class::Thrown) {
+                return Some(Why::Static("a thrown weapon cannot be reloaded"));
+            }
             let full = s.main_hand.and_then(|i| Some((x.ammo[i]?, s.weapons[i].capacity?))).is_none_or(|(a, c)| a >= c);
             full.then_some(Why::Static("nothing to reload"))
         }
