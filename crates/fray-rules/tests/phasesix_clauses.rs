@@ -1430,3 +1430,19 @@ fn a_thrown_weapon_cannot_be_reloaded() {
     st.fighters[0].ammo[0] = Some(0);
     assert!(illegal(&r, &st, A, &Act::Reload).is_none());
 }
+
+#[test]
+fn the_ai_does_not_aim_a_throw_that_cannot_be_aimed() {
+    // rule: P6-MODE-4, P6-AIM-1
+    // A, aiming before ranged attacks and keeping no action, throws knives at B 5 m off. Under
+    // `thrown_aim = forbidden` an aim would be wasted: A throws at once; by default it aims first.
+    let knives = "policy = { aim = \"ranged\", keep = \"none\" }\n[[combatants.weapons]]\nname = \"knife\"\nclass = \"thrown\"\nrange_m = 10\ncapacity = 3\n";
+    let aimed = |sets: &[(&str, &str)]| {
+        let s = setup(&duel(knives, "position = 5"), sets);
+        let (log, _, _) = run(&s, &[5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], Script::new(2));
+        let first = log.iter().find_map(|e| if let Event::Acted { who: A, act, .. } = e { Some(*act) } else { None });
+        (first, log.iter().any(|e| matches!(e, Event::Aimed { who: A, .. })))
+    };
+    assert_eq!(aimed(&[("thrown_aim", "forbidden")]), (Some(atk(B, Mode::Thrown)), false));
+    assert_eq!(aimed(&[]), (Some(Act::Aim { accurate: false }), true));
+}

@@ -549,11 +549,15 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
             || (x.bonus_dice > 0 && matches!(policy(setup, who, 6), SPEND_TO_HIT | SPEND_ALWAYS))
     };
     // Aim before a shot (the `aim` policy), while actions allow an attack after it.
-    let aims = match policy(setup, who, 4) {
-        AIM_ALWAYS => mode != Mode::Burst,
-        AIM_RANGED => mode == Mode::Single || mode == Mode::Thrown,
-        _ => false,
-    };
+    // Never when aiming cannot help the attack: a burst, or a throw under `thrown_aim =
+    // forbidden` (P6-AIM-1, P6-MODE-4).
+    let aimable = mode != Mode::Burst && !(mode == Mode::Thrown && setup.options.thrown_aim_forbidden);
+    let aims = aimable
+        && match policy(setup, who, 4) {
+            AIM_ALWAYS => true,
+            AIM_RANGED => mode == Mode::Single || mode == Mode::Thrown,
+            _ => false,
+        };
     if aims
         && spare >= 2
         && x.aim < s.perception
