@@ -1446,3 +1446,31 @@ fn the_ai_does_not_aim_a_throw_that_cannot_be_aimed() {
     assert_eq!(aimed(&[("thrown_aim", "forbidden")]), (Some(atk(B, Mode::Thrown)), false));
     assert_eq!(aimed(&[]), (Some(Act::Aim { accurate: false }), true));
 }
+
+#[test]
+fn armour_wears_under_grenades_and_knock_outs_too() {
+    // rule: P6-ARM-2
+    // Under `armor_damage = track` every attack whose hits protection prevents wears the armour:
+    // a grenade's 5 hits against protection 4 (4 prevented: −20) ...
+    let vest = |p: i32| format!("resistance = 1\n[[combatants.armour]]\nname = \"vest\"\nprotection = {p}\n");
+    let grenade = "[[combatants.items]]\nname = \"grenade\"\nhits = 5\n";
+    let s = setup(&duel(grenade, &vest(4)), &[("armor_damage", "track")]);
+    let throw = Choice::Act(Act::Throw { item: 0, target: B });
+    let (log, state, _) = run(&s, &[5, 1, 5, 1], script(&[(0, throw), (0, Choice::Act(Act::End))]));
+    assert!(log.contains(&Event::ArmourWorn { who: B, piece: 0, pct: 80 }), "{log:#?}");
+    assert_eq!(state.fighter(B).armour_pct[0], 80);
+    // ... and a K.O. with a club (3 dice, 5 5 5: 3 hits) against protection 2 (2 prevented: −10).
+    let club = "strength = 2\n[[combatants.weapons]]\nname = \"club\"\nclass = \"melee\"\ndamage_potential = 1\nblunt = true\n";
+    let s = setup(&duel(club, &vest(2)), &[("armor_damage", "track")]);
+    let ko = Choice::Act(Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Melee,
+        special: Special::Ko,
+        walk: None,
+        from_behind: false,
+    });
+    let (log, _, _) = run(&s, &[5, 1, 5, 5, 5, 1], script(&[(0, ko), (0, Choice::Act(Act::End))]));
+    assert!(log.contains(&Event::ArmourWorn { who: B, piece: 0, pct: 90 }), "{log:#?}");
+    assert!(log.contains(&Event::Condition { who: B, cond: Cond::Unconscious, value: 1 }), "{log:#?}");
+}

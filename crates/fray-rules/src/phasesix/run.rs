@@ -697,7 +697,9 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     }
     match special {
         Special::Ko => {
-            let (normals_p, _) = protect(fight, target, normals, w.piercing);
+            // Protection works as in any attack, so it wears as in any attack (P6-ARM-2).
+            let (normals_p, prevented) = protect(fight, target, normals, w.piercing);
+            wear_armour(fight, target, prevented);
             let hits = i32::from(normals_p) + crits.len() as i32;
             if hits >= 1 {
                 let r = setup.combatants[target.index()].resistance
@@ -1194,7 +1196,9 @@ fn throw<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         if normals > 0 && !options.aim_lost_on_wound && fight.state().fighter(victim).holds_aim() {
             fight.emit(Event::AimLost { who: victim });
         }
-        let (normals, _) = protect(fight, victim, normals, it.piercing);
+        // The blast's hits meet protection as an attack's do, and wear it (P6-DMG-4, P6-ARM-2).
+        let (normals, prevented) = protect(fight, victim, normals, it.piercing);
+        wear_armour(fight, victim, prevented);
         let wounds = wound(fight, victim, Some(who), 0, normals, crits, it.wounds_per_hit)?;
         if wounds > 0 {
             if options.aim_lost_on_wound && fight.state().fighter(victim).holds_aim() {
