@@ -1474,3 +1474,28 @@ fn armour_wears_under_grenades_and_knock_outs_too() {
     assert!(log.contains(&Event::ArmourWorn { who: B, piece: 0, pct: 90 }), "{log:#?}");
     assert!(log.contains(&Event::Condition { who: B, cond: Cond::Unconscious, value: 1 }), "{log:#?}");
 }
+
+#[test]
+fn a_destiny_die_meets_the_crit_floor_of_the_roll_it_joins() {
+    // rule: P6-CRIT-4, P6-RES-5
+    // Under `crit_floor = min_roll_plus_6` the fencer (min roll 8: C' = max(11, 8 + 6) = 14)
+    // misses with all four dice and adds a destiny die: 6 + 5 = 11. It succeeds (first toss
+    // 4+), but 11 < 14: a normal hit, not a crit — the floor is the roll's, not the 4+ the
+    // destiny die succeeds at.
+    let text = fencer_and("policy = { move = \"hold\", defend = \"never\" }", "")
+        .replace("hand_to_hand = 3\n", "hand_to_hand = 3\nmin_roll = 8\ndestiny_dice = 1\n");
+    let s = setup(&text, &[("crit_floor", "min_roll_plus_6")]);
+    let turn = script(&[
+        (0, rapier_on_b()),
+        (0, Choice::Boost(Some(fray_rules::phasesix::Boost::DestinyDie))),
+        (0, Choice::Act(Act::End)),
+    ]);
+    let (log, _, _) = run(&s, &[5, 1, 1, 1, 1, 1, 6, 5], turn);
+    let roll = log.iter().find_map(|e| match e {
+        Event::AttackRoll { attacker: A, normals, crits, m, c, .. } => Some((*normals, crits.to_vec(), *m, *c)),
+        _ => None,
+    });
+    assert_eq!(roll, Some((1, vec![], 8, 11)), "{log:#?}");
+    assert_eq!(dice::tier_apart(&Options { crit_floor: true, ..Options::default() }, 11, 4, 8, 11), Tier::Normal);
+    assert_eq!(dice::tier_apart(&Options::default(), 11, 4, 8, 11), Tier::Crit(0));
+}

@@ -17,14 +17,22 @@ pub enum Tier {
 /// The crit tier of a hit die of `total` at minimum roll `m` and crit threshold `c` (`c = 0`:
 /// no crits, a burst).
 pub fn tier(options: &Options, total: i32, m: i32, c: i32) -> Tier {
-    if total < m {
+    tier_apart(options, total, m, m, c)
+}
+
+/// The crit tier of a hit die of `total` that succeeds at `success_m`, in a roll whose minimum
+/// roll is `roll_m`: a destiny die rolled apart succeeds at 4+ (`success_m` = min(M, 4)), but
+/// its crit tier is judged like any die of the roll (P6-RES-5), so under `crit_floor =
+/// min_roll_plus_6` its threshold is C' = max(C, M + 6) with the roll's M (P6-CRIT-4).
+pub fn tier_apart(options: &Options, total: i32, success_m: i32, roll_m: i32, c: i32) -> Tier {
+    if total < success_m {
         return Tier::Miss;
     }
     if c == 0 {
         return Tier::Normal;
     }
     // `crit_floor = min_roll_plus_6`: C' = max(C, M + 6) (P6-CRIT-4).
-    let c = if options.crit_floor { c.max(m + 6) } else { c };
+    let c = if options.crit_floor { c.max(roll_m + 6) } else { c };
     if total < c {
         return Tier::Normal;
     }

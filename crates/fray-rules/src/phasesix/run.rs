@@ -623,7 +623,7 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     // A destiny die rolled apart succeeds on a first toss of 4+ (a total of 4+) or at M.
     let ordinary = totals.iter().map(|&t| (t, n.m));
     for (t, m) in ordinary.chain(apart.iter().map(|&t| (t, n.m.min(4)))) {
-        match dice::tier(options, i32::from(t), m, n.c) {
+        match dice::tier_apart(options, i32::from(t), m, n.m, n.c) {
             Tier::Miss => {}
             Tier::Normal => normals += 1,
             Tier::Crit(k) => crits.push(k),
