@@ -1499,3 +1499,22 @@ fn a_destiny_die_meets_the_crit_floor_of_the_roll_it_joins() {
     assert_eq!(dice::tier_apart(&Options { crit_floor: true, ..Options::default() }, 11, 4, 8, 11), Tier::Normal);
     assert_eq!(dice::tier_apart(&Options::default(), 11, 4, 8, 11), Tier::Crit(0));
 }
+
+#[test]
+fn a_cover_roll_with_defender_modifiers_never_succeeds_on_a_1() {
+    // rule: P6-DICE-4, P6-COVER-5
+    // Under `cover_roll_modifiers = defender_conditions` B (min roll 2) behind 4+ cover would
+    // roll its cover at 4 + (2 − 5) = 1+; the floor makes it 2+, so the fencer's two hits
+    // (5 5 1 1) stand against cover dice 1 1.
+    let s = setup(
+        &fencer_and("min_roll = 2\ncover = 4\npolicy = { move = \"hold\", defend = \"never\" }", ""),
+        &[("cover_roll_modifiers", "defender_conditions")],
+    );
+    let (log, _, _) = run(&s, &[5, 1, 5, 5, 1, 1, 1, 1], script(&[(0, rapier_on_b()), (0, Choice::Act(Act::End))]));
+    let cover = log.iter().find_map(|e| match e {
+        Event::CoverRoll { who: B, value, normals_removed, .. } => Some((*value, *normals_removed)),
+        _ => None,
+    });
+    assert_eq!(cover, Some((2, 0)), "{log:#?}");
+    assert!(log.iter().any(|e| matches!(e, Event::Wounded { who: B, wounds: 2, .. })), "{log:#?}");
+}

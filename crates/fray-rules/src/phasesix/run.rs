@@ -911,8 +911,10 @@ fn cover<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         // Under `cover_roll_modifiers = defender_conditions` the defender's minimum roll (against
         // the usual 5), Poisoned and Hunkered raise the threshold, and Shocked takes dice away:
         // from the normal hits' cover dice first, those hits then standing (P6-COVER-5).
+        // The threshold is then a minimum roll like any other: at least 2 (P6-DICE-4; under
+        // `min_roll_floor = accurate_only` it is left as it is).
         let (value, fewer) = if options.cover_modifiers {
-            (value + (s.min_roll - 5) + poisoned + i32::from(x_hunkered), x_shocked)
+            (dice::floor(options, value + (s.min_roll - 5) + poisoned + i32::from(x_hunkered), 0), x_shocked)
         } else {
             (value, 0)
         };
