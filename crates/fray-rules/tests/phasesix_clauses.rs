@@ -1518,3 +1518,32 @@ fn a_cover_roll_with_defender_modifiers_never_succeeds_on_a_1() {
     assert_eq!(cover, Some((2, 0)), "{log:#?}");
     assert!(log.iter().any(|e| matches!(e, Event::Wounded { who: B, wounds: 2, .. })), "{log:#?}");
 }
+
+#[test]
+fn under_out_when_dead_the_ai_finishes_off_the_dying_and_fights_the_standing_first() {
+    // rule: P6-SPECIAL-11, P6-SPECIAL-12, P6-TRACK-8
+    // Under `out_when = dead` a Dying B is still in the fight. A normal attack's wounds would
+    // leave its Dying unchanged (P6-TRACK-4): the AI gives it a coup de grâce instead.
+    let s = setup(&duel(SWORD, "dying = 1"), &[("out_when", "dead")]);
+    let st = ready(&s);
+    let coup = Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Melee,
+        special: Special::Coup,
+        walk: None,
+        from_behind: false,
+    };
+    assert_eq!(policy::ai_choice(&s, &st, A, &fray_rules::phasesix::Request::Act { actions: 2 }), Choice::Act(coup));
+    // A fight (A keeping no action): B passes its round-start Dying check (5), then A's two
+    // coups (5 5 5 each) raise its Dying from 1 to 4 and to 6: dead, and A's side wins.
+    let keen = format!("policy = {{ keep = \"none\" }}{SWORD}");
+    let s = setup(&duel(&keen, "dying = 1"), &[("out_when", "dead")]);
+    let (log, state, result) = run(&s, &[5, 1, 5, 5, 5, 5, 5, 5, 5], Script::new(2));
+    assert!(state.fighter(B).dead, "{log:#?}");
+    assert_eq!(result.map(|r| r.outcome), Ok(Outcome::Side(fray_engine::SideId(0))));
+    // With C standing as near as the Dying B, the AI fights C first.
+    let c = "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = [0, 1]\npolicy = { move = \"hold\" }\n";
+    let s = setup(&format!("{}{c}", duel(SWORD, "dying = 1")), &[("out_when", "dead")]);
+    assert_eq!(policy::choose_target(&s, &ready(&s), A), Some(C));
+}

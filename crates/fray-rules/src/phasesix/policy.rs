@@ -338,11 +338,17 @@ crate::policy_values!(POLICIES;
     THROW_FIRST = 8 "first",
 );
 
-/// The enemy `who` goes for (`target` policy).
+/// The enemy `who` goes for (`target` policy): among the enemies not out, those still standing
+/// (not helpless) first — under `out_when = dead` a Dying or Unconscious enemy is not out yet,
+/// but is finished off only once nobody stands (P6-TRACK-8, P6-SPECIAL-11).
 pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
     let side = setup.combatants[who.index()].side;
+    let options = &setup.options;
+    let not_out = |i: &usize| setup.combatants[*i].side != side && !state.fighters[*i].out(options);
+    let standing = (0..setup.combatants.len()).filter(not_out).any(|i| !state.fighters[i].helpless(options));
     let enemies = (0..setup.combatants.len())
-        .filter(|&i| setup.combatants[i].side != side && !state.fighters[i].out(&setup.options))
+        .filter(not_out)
+        .filter(|&i| !standing || !state.fighters[i].helpless(options))
         .map(|i| CombatantId(i as u16));
     match policy(setup, who, 0) {
         TARGET_WEAKEST => enemies.max_by_key(|&c| (state.fighter(c).wounds, std::cmp::Reverse(c.index()))),
@@ -541,8 +547,11 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     } else {
         Mode::Burst
     };
-    let attack =
-        |walk| Act::Attack { target, hand: Hand::Main, mode, special: Special::None, walk, from_behind: false };
+    // A helpless target (left in the fight under `out_when = dead`) gets a coup de grâce, which
+    // raises its Dying, rather than a normal attack, whose wounds may do nothing (P6-SPECIAL-11/12,
+    // P6-TRACK-4).
+    let special = if helpless_target(state, target) { Special::Coup } else { Special::None };
+    let attack = |walk| Act::Attack { target, hand: Hand::Main, mode, special, walk, from_behind: false };
     // No attack with a pool of no dice unless a bonus die could roll it (P6-RES-4).
     let rollable = |a: Act| {
         numbers(setup, state, who, &a).dice > 0
