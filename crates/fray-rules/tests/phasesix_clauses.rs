@@ -1547,3 +1547,18 @@ fn under_out_when_dead_the_ai_finishes_off_the_dying_and_fights_the_standing_fir
     let s = setup(&format!("{}{c}", duel(SWORD, "dying = 1")), &[("out_when", "dead")]);
     assert_eq!(policy::choose_target(&s, &ready(&s), A), Some(C));
 }
+
+#[test]
+fn a_closing_shooter_out_of_range_does_not_hunker() {
+    // rule: P6-COND-6, P6-MOVE-5
+    // A (pistol, range 10 m; `hunker = under_fire`, `move = close`) faces B's rifle 40 m off: it
+    // cannot shoot from there, so it runs rather than hunker (and stand up again next turn).
+    // Within range it hunkers first.
+    let pistol = "policy = { hunker = \"under_fire\", move = \"close\" }\n[[combatants.weapons]]\nname = \"pistol\"\nclass = \"ranged\"\ndamage_potential = 1\nrange_m = 10\nrecoil = true\ncapacity = 8\n";
+    let first = |b_at: &str| {
+        let s = setup(&duel(pistol, &format!("position = {b_at}{RIFLE}")), &[]);
+        policy::ai_choice(&s, &ready(&s), A, &fray_rules::phasesix::Request::Act { actions: 2 })
+    };
+    assert!(matches!(first("40"), Choice::Act(Act::Run(_))), "{:?}", first("40"));
+    assert_eq!(first("8"), Choice::Act(Act::Hunker));
+}

@@ -486,6 +486,22 @@ fn expected_stop(setup: &Setup, state: &State, who: CombatantId, reaction: React
     }
 }
 
+/// The mode the AI attacks with using its main weapon (the `fire` policy).
+fn main_mode(setup: &Setup, who: CombatantId) -> Mode {
+    let (w, _) = weapon_of(setup, who, Hand::Main);
+    if w.class == Class::Melee {
+        Mode::Melee
+    } else if w.class == Class::Thrown {
+        Mode::Thrown
+    } else if policy(setup, who, 3) == FIRE_BURST && w.modes & Mode::Burst.bit() != 0 {
+        Mode::Burst
+    } else if w.modes & Mode::Single.bit() != 0 {
+        Mode::Single
+    } else {
+        Mode::Burst
+    }
+}
+
 /// The AI's next act.
 fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     let s = &setup.combatants[who.index()];
@@ -516,8 +532,19 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     // Hunker under fire (the `hunker` policy): enemies with guns, no terrain cover.
     // Only a shooter hunkers: one who must close in would stand up again to move (and hunker
     // again, round after round).
+    // And only one that can shoot from where it is: one out of range would stand up again to
+    // close in (a hunker, stand-up loop under `move = close`).
     let shooter = main_weapon(setup, who).is_some_and(|w| w.class == Class::Ranged);
-    if policy(setup, who, 5) == HUNKER_UNDER_FIRE && !x.hunkered && s.cover.is_none() && spare >= 1 && shooter {
+    let here = Act::Attack {
+        target,
+        hand: Hand::Main,
+        mode: main_mode(setup, who),
+        special: Special::None,
+        walk: None,
+        from_behind: false,
+    };
+    let can_shoot = shooter && illegal_but_cost(setup, state, who, &here).is_none();
+    if policy(setup, who, 5) == HUNKER_UNDER_FIRE && !x.hunkered && s.cover.is_none() && spare >= 1 && can_shoot {
         let guns = (0..setup.combatants.len()).any(|i| {
             setup.combatants[i].side != s.side
                 && !state.fighters[i].out(&setup.options)
@@ -536,17 +563,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
             return if ok(Act::Reload) && spare >= 1 { Act::Reload } else { Act::End };
         }
     }
-    let mode = if w.class == Class::Melee {
-        Mode::Melee
-    } else if w.class == Class::Thrown {
-        Mode::Thrown
-    } else if policy(setup, who, 3) == FIRE_BURST && w.modes & Mode::Burst.bit() != 0 {
-        Mode::Burst
-    } else if w.modes & Mode::Single.bit() != 0 {
-        Mode::Single
-    } else {
-        Mode::Burst
-    };
+    let mode = main_mode(setup, who);
     // A helpless target (left in the fight under `out_when = dead`) gets a coup de grâce, which
     // raises its Dying, rather than a normal attack, whose wounds may do nothing (P6-SPECIAL-11/12,
     // P6-TRACK-4).
