@@ -1562,3 +1562,101 @@ fn a_closing_shooter_out_of_range_does_not_hunker() {
     assert!(matches!(first("40"), Choice::Act(Act::Run(_))), "{:?}", first("40"));
     assert_eq!(first("8"), Choice::Act(Act::Hunker));
 }
+
+/// A scenario with `a` among A's keys and a weapon `w` of `weapon` lines (class included).
+fn gear(a: &str, weapon: &str) -> String {
+    format!(
+        "[rules]\nruleset = \"phasesix\"\n[[combatants]]\nname = \"A\"\nside = \"a\"\n{a}\n[[combatants.weapons]]\nname = \"w\"\n{weapon}\n[[combatants]]\nname = \"B\"\nside = \"b\"\n"
+    )
+}
+
+/// The loader refuses `text` with an error at the line holding `at` (file, line, column).
+fn refused(text: &str, at: &str, says: &str) {
+    let sets: Vec<(String, String)> = Vec::new();
+    let e = scenario::load("t.toml", text, &sets).map(|_| ()).expect_err(text);
+    let line = text.lines().position(|l| l.contains(at)).map(|i| i + 1);
+    assert_eq!((e.file.as_str(), Some(e.line)), ("t.toml", line), "{e}");
+    assert!(e.column >= 1 && e.message.contains(says), "{e}");
+}
+
+const MELEE: &str = "class = \"melee\"";
+
+#[test]
+fn the_loader_refuses_a_negative_damage_potential() {
+    // rule: P6-ATK-2
+    refused(&gear("", &format!("{MELEE}\ndamage_potential = -1")), "damage_potential", "damage potential");
+}
+
+#[test]
+fn the_loader_refuses_a_negative_piercing() {
+    // rule: P6-DMG-1
+    refused(&gear("", &format!("{MELEE}\npiercing = -2")), "piercing", "piercing");
+}
+
+#[test]
+fn the_loader_refuses_a_negative_weapon_encumbrance() {
+    // rule: P6-DEF-1
+    refused(&gear("", &format!("{MELEE}\nencumbrance = -1")), "encumbrance", "encumbrance");
+}
+
+#[test]
+fn the_loader_refuses_a_melee_weapon_with_a_firing_mode() {
+    // rule: P6-MODE-1
+    refused(&gear("", &format!("{MELEE}\nmodes = [\"melee\", \"burst\"]")), "modes", "only the melee mode");
+    refused(&gear("", &format!("{MELEE}\nmodes = [\"single\"]")), "modes", "only the melee mode");
+}
+
+#[test]
+fn the_loader_refuses_one_weapon_in_both_hands() {
+    // rule: P6-SPECIAL-9
+    refused(&gear("main_hand = \"w\"\noff_hand = \"w\"", MELEE), "off_hand", "already the main-hand weapon");
+}
+
+#[test]
+fn the_loader_refuses_dying_6() {
+    // rule: P6-TRACK-5
+    refused(&gear("dying = 6", MELEE), "dying", "Dying");
+}
+
+#[test]
+fn the_loader_refuses_a_gun_or_a_throwing_weapon_without_a_range() {
+    // rule: P6-ATK-4, P6-RANGE-1
+    for class in ["class = \"ranged\"\nrecoil = false", "class = \"thrown\""] {
+        let text = gear("", class);
+        let e = scenario::load("t.toml", &text, &[]).map(|_| ()).expect_err(&text);
+        let table = text.lines().position(|l| l.contains("[[combatants.weapons]]")).map_or(0, |i| i + 1);
+        assert!((table..=table + 3).contains(&e.line) && e.message.contains("range_m"), "{e}");
+    }
+    assert!(scenario::load("t.toml", &gear("", MELEE), &[]).is_ok(), "a melee weapon's range defaults to 1 m");
+}
+
+#[test]
+fn the_loader_refuses_more_wounds_than_hearts() {
+    // rule: P6-TRACK-1, P6-DMG-3
+    refused(&gear("max_wounds = 6\nwounds = 7", MELEE), "wounds = 7", "wounds");
+}
+
+#[test]
+fn the_loader_refuses_negative_boosts() {
+    // rule: P6-TRACK-2
+    refused(&gear("boosts = -1", MELEE), "boosts", "boosts");
+}
+
+#[test]
+fn the_loader_refuses_a_weapon_of_three_hands() {
+    // rule: P6-SHLD-1
+    refused(&gear("", &format!("{MELEE}\nhands = 3")), "hands", "hands");
+}
+
+#[test]
+fn the_loader_refuses_a_recoil_compensation_above_2() {
+    // rule: P6-RCL-1
+    let gun = "class = \"ranged\"\nrange_m = 20\nrecoil = true\nrecoil_compensation = 3";
+    refused(&gear("", gun), "recoil_compensation", "recoil compensation");
+}
+
+#[test]
+fn the_loader_refuses_wounds_per_hit_below_1() {
+    // rule: P6-DMG-3
+    refused(&gear("", &format!("{MELEE}\nwounds_per_hit = 0")), "wounds_per_hit", "wounds per hit");
+}

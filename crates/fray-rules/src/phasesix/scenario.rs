@@ -222,6 +222,16 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 Err(err(at, format!("expected {what} from −20 to 40, found {v}")))
             }
         };
+        // A value in `lo..=hi` (the stat block's range, P6 "Stat block"); an error points at its
+        // key inside the table spanning `within`.
+        let ranged = |v: i32, lo: i32, hi: i32, key: &str, what: &str, within: &Range<usize>| {
+            if (lo..=hi).contains(&v) {
+                Ok(v)
+            } else {
+                let at = crate::scenario::key_span(text, within.clone(), key);
+                Err(err(at, format!("expected {what} from {lo} to {hi}, found {v}")))
+            }
+        };
         let mut weapons = Vec::new();
         for w in &c.weapons {
             let wt = w.get_ref();
@@ -233,6 +243,13 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                     for m in list {
                         let mode = [Mode::Melee, Mode::Single, Mode::Burst, Mode::Thrown]
                             [word(m, &["melee", "single", "burst", "thrown"], "attack mode")?];
+                        // Melee weapons have only the melee mode (P6-MODE-1).
+                        if class == Class::Melee && mode != Mode::Melee {
+                            return Err(err(
+                                m.span(),
+                                format!("melee weapon `{}` has only the melee mode, found `{}`", wt.name, m.get_ref()),
+                            ));
+                        }
                         modes |= mode.bit();
                     }
                 }
@@ -247,6 +264,11 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             if class == Class::Ranged && wt.recoil.is_none() {
                 return Err(err(w.span(), format!("ranged weapon `{}` must say `recoil = true` or `false`", wt.name)));
             }
+            // Only a melee weapon's range defaults (to 1 m); a gun or a throwing weapon says how far
+            // it reaches (stat block: `range_m`).
+            if class != Class::Melee && wt.range_m.is_none() {
+                return Err(err(w.span(), format!("ranged or thrown weapon `{}` must give its `range_m`", wt.name)));
+            }
             let range_m = wt.range_m.unwrap_or(1.0);
             if !(range_m.is_finite() && range_m > 0.0 && range_m <= 10_000.0) {
                 return Err(err(w.span(), format!("expected a range from 0 to 10000 m, found {range_m}")));
@@ -256,21 +278,34 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 name: wt.name.clone(),
                 class,
                 modes,
-                dp: small(wt.damage_potential, "damage_potential", "damage potential", &w.span())?,
-                piercing: small(wt.piercing, "piercing", "piercing", &w.span())?,
-                wounds_per_hit: small(wt.wounds_per_hit.unwrap_or(1), "wounds_per_hit", "wounds per hit", &w.span())?
-                    .max(1),
+                dp: ranged(wt.damage_potential, 0, 40, "damage_potential", "a damage potential", &w.span())?,
+                piercing: ranged(wt.piercing, 0, 40, "piercing", "a piercing", &w.span())?,
+                wounds_per_hit: ranged(
+                    wt.wounds_per_hit.unwrap_or(1),
+                    1,
+                    40,
+                    "wounds_per_hit",
+                    "wounds per hit",
+                    &w.span(),
+                )?,
                 range_m,
-                hands: wt.hands.unwrap_or(1).clamp(1, 2),
+                hands: ranged(i32::from(wt.hands.unwrap_or(1)), 1, 2, "hands", "hands", &w.span())? as u8,
                 weapon_type: wt.weapon_type.clone().unwrap_or_else(|| wt.name.clone()),
                 blunt: wt.blunt,
                 recoil: wt.recoil.unwrap_or(false),
-                recoil_compensation: wt.recoil_compensation.clamp(0, 2),
+                recoil_compensation: ranged(
+                    wt.recoil_compensation,
+                    0,
+                    2,
+                    "recoil_compensation",
+                    "a recoil compensation",
+                    &w.span(),
+                )?,
                 capacity: wt.capacity.map(|c| c.clamp(0, 1000)),
                 ammo: wt.ammo.map(|a| a.clamp(0, 1000)),
                 reload_actions: wt.reload_actions.unwrap_or(1).min(10),
                 ready_actions: wt.ready_actions.unwrap_or(1).min(10),
-                encumbrance: small(wt.encumbrance, "encumbrance", "encumbrance", &w.span())?,
+                encumbrance: ranged(wt.encumbrance, 0, 40, "encumbrance", "an encumbrance", &w.span())?,
                 supportable: wt.supportable,
                 conditions: conds,
             });
@@ -292,13 +327,25 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             _ => hand(&c.main_hand)?,
         };
         let off_hand = hand(&c.off_hand)?;
+        // One weapon cannot be in both hands.
+        if let (Some(m), Some(o), Some(name)) = (main_hand, off_hand, &c.off_hand)
+            && m == o
+        {
+            return Err(err(name.span(), format!("`{}` is already the main-hand weapon", name.get_ref())));
+        }
         let mut items = Vec::new();
         for it in &c.items {
             items.push(Throwable {
                 name: it.name.clone(),
                 hits: small(it.hits, "hits", "hits", &span)?,
-                wounds_per_hit: small(it.wounds_per_hit.unwrap_or(1), "wounds_per_hit", "wounds per hit", &span)?
-                    .max(1),
+                wounds_per_hit: ranged(
+                    it.wounds_per_hit.unwrap_or(1),
+                    1,
+                    40,
+                    "wounds_per_hit",
+                    "wounds per hit",
+                    &span,
+                )?,
                 piercing: small(it.piercing, "piercing", "piercing", &span)?,
                 conditions: conditions(&it.conditions).map_err(|m| err(span.clone(), m))?,
                 count: it.count.unwrap_or(1),
@@ -387,12 +434,21 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             evasion_mod: small(c.evasion_mod, "evasion_mod", "evasion modifier", &span)?,
             innate_protection: small(c.innate_protection, "innate_protection", "innate protection", &span)?.max(0),
             max_wounds,
-            wounds: c.wounds.clamp(0, max_wounds),
-            boosts: c.boosts.clamp(0, 100),
+            wounds: ranged(c.wounds, 0, max_wounds, "wounds", "wounds", &span)?,
+            boosts: ranged(c.boosts, 0, 100, "boosts", "boosts", &span)?,
             bonus_dice: c.bonus_dice.clamp(0, 100),
             destiny_dice: c.destiny_dice.clamp(0, 100),
             rerolls: c.rerolls.clamp(0, 100),
-            conditions: [c.dying, c.unconscious, c.shocked, c.burning, c.bleeding, c.poisoned].map(|v| v.clamp(0, 20)),
+            // Dying 6 is death (P6-TRACK-5): a dead character is `dead = true`.
+            conditions: [
+                ranged(c.dying, 0, 5, "dying", "Dying", &span)?,
+                c.unconscious,
+                c.shocked,
+                c.burning,
+                c.bleeding,
+                c.poisoned,
+            ]
+            .map(|v| v.clamp(0, 20)),
             hunkered: c.hunkered,
             sleeping: c.sleeping,
             dead: c.dead,
