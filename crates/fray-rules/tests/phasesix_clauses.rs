@@ -1660,3 +1660,81 @@ fn the_loader_refuses_wounds_per_hit_below_1() {
     // rule: P6-DMG-3
     refused(&gear("", &format!("{MELEE}\nwounds_per_hit = 0")), "wounds_per_hit", "wounds per hit");
 }
+
+/// A's rapier strike on B (B acting first and keeping its 2 actions): the exact odds of the
+/// wounds, and their frequencies over `n` seeded fights.
+fn odds_and_frequencies(
+    s: &Setup,
+    n: u64,
+) -> (std::collections::BTreeMap<i32, f64>, std::collections::BTreeMap<i32, f64>) {
+    let mut st = ready(s);
+    st.fighters[0].actions = 2;
+    st.fighters[1].actions = 2;
+    let exact = odds::odds_of(s, &st, A, &atk(B, Mode::Melee)).unwrap();
+    let exact = exact.wounds.iter().map(|(w, p)| (*w, p.to_f64().unwrap())).collect();
+    let mut seen = std::collections::BTreeMap::new();
+    for seed in 0..n {
+        let turns = script(&[(1, Choice::Act(Act::End)), (0, rapier_on_b()), (0, Choice::Act(Act::End))]);
+        let mut fight = Fight::<PhaseSix, _, _, _>::new(
+            s,
+            fray_engine::FromSource(fray_dice::seeded(seed)),
+            turns,
+            Record::default(),
+        );
+        fight.run().unwrap();
+        let (_, record) = fight.into_parts();
+        assert!(
+            matches!(record.0.iter().find(|e| matches!(e, Event::Order { .. })), Some(Event::Order { order }) if order[0] == B)
+        );
+        let w: i32 =
+            record.0.iter().map(|e| if let Event::Wounded { who: B, wounds, .. } = e { *wounds } else { 0 }).sum();
+        *seen.entry(w).or_insert(0.0) += 1.0 / n as f64;
+    }
+    (exact, seen)
+}
+
+fn agree(exact: &std::collections::BTreeMap<i32, f64>, seen: &std::collections::BTreeMap<i32, f64>, n: u64) {
+    for w in exact.keys().chain(seen.keys()) {
+        let p = exact.get(w).copied().unwrap_or(0.0);
+        let f = seen.get(w).copied().unwrap_or(0.0);
+        let sigma = (p * (1.0 - p) / n as f64).sqrt();
+        assert!((p - f).abs() <= 5.0 * sigma + 2e-3, "{w} wounds: exact {p}, seen {f}\n{exact:?}\n{seen:?}");
+    }
+}
+
+/// The fencer A (always second) and B (always first, 20 hearts) with `b` lines.
+fn odds_duel(b: &str) -> String {
+    format!(
+        "[rules]\nruleset = \"phasesix\"\n[rules.options]\nround_cap = 1\n[[combatants]]\nname = \"Fencer\"\nside = \"a\"\nhand_to_hand = 4\nquickness = -20\nposition = 0\n[[combatants.weapons]]\nname = \"rapier\"\nclass = \"melee\"\ndamage_potential = 1\n[[combatants]]\nname = \"B\"\nside = \"b\"\nquickness = 20\nposition = 1\nmax_wounds = 20\n{b}\n"
+    )
+}
+
+#[test]
+fn the_odds_in_context_follow_awareness_parry_crits_and_the_cover_options() {
+    // rule: P6-REACT-4, P6-DEF-5, P6-COVER-4, P6-COVER-5
+    let n = 20_000;
+    let parrier = format!("hand_to_hand = 4\npolicy = {{ move = \"hold\", defend = \"parry\" }}{SWORD}");
+    // Under `awareness = scenario` a B that does not perceive A cannot parry: its odds are those
+    // of a B that never defends.
+    let unaware = setup(&odds_duel(&parrier), &[("awareness", "scenario")]);
+    let (exact, seen) = odds_and_frequencies(&unaware, n);
+    agree(&exact, &seen, n);
+    let idle = setup(&odds_duel("policy = { move = \"hold\", defend = \"never\" }"), &[]);
+    assert_eq!(exact, odds_and_frequencies(&idle, 1).0);
+    // Under `parry_vs_crits = crit_successes` a parry die of 11+ takes a crit.
+    let crit_parry = setup(&odds_duel(&parrier), &[("parry_vs_crits", "crit_successes")]);
+    let (exact, seen) = odds_and_frequencies(&crit_parry, n);
+    agree(&exact, &seen, n);
+    assert_ne!(exact, odds_and_frequencies(&setup(&odds_duel(&parrier), &[]), 1).0);
+    // Under `cover_stacking = sequential` a hunkered B behind 5+ cover rolls 5+, then 6+.
+    let hidden = "cover = 5\nhunkered = true\npolicy = { move = \"hold\", defend = \"never\" }";
+    let (exact, seen) = odds_and_frequencies(&setup(&odds_duel(hidden), &[("cover_stacking", "sequential")]), n);
+    agree(&exact, &seen, n);
+    // Under `cover_roll_modifiers = defender_conditions` B (min roll 6, Poisoned 1, Shocked 1)
+    // rolls its 4+ cover at 6+, one die fewer (Endurance and Resistance 0: no round-start check
+    // can end the conditions).
+    let sick = "cover = 4\nmin_roll = 6\npoisoned = 1\nshocked = 1\nendurance = 0\nresistance = 0\npolicy = { move = \"hold\", defend = \"never\" }";
+    let (exact, seen) =
+        odds_and_frequencies(&setup(&odds_duel(sick), &[("cover_roll_modifiers", "defender_conditions")]), n);
+    agree(&exact, &seen, n);
+}

@@ -132,6 +132,27 @@ fn binomial(n: i32, t: i32) -> Vec<BigRational> {
     out
 }
 
+/// The joint distribution of a parry's crit successes (dice of 11+ that also reach `m`) and all
+/// its successes, for `n` dice at `m` (P6-DEF-5): each die is a crit success, a plain success or
+/// a failure.
+fn parry_split(n: i32, m: i32) -> BTreeMap<(usize, usize), BigRational> {
+    let p_hit = p_at_least(m);
+    let p_crit = p_at_least(m.max(11));
+    let p_plain = &p_hit - &p_crit;
+    let p_miss = BigRational::one() - &p_hit;
+    let mut dist: BTreeMap<(usize, usize), BigRational> = BTreeMap::from([((0, 0), BigRational::one())]);
+    for _ in 0..n.max(0) {
+        let mut next: BTreeMap<(usize, usize), BigRational> = BTreeMap::new();
+        for ((c, s), p) in dist {
+            for (key, q) in [((c + 1, s + 1), &p_crit), ((c, s + 1), &p_plain), ((c, s), &p_miss)] {
+                *next.entry(key).or_insert_with(BigRational::zero) += &p * q;
+            }
+        }
+        dist = next;
+    }
+    dist
+}
+
 /// One attack's exact odds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Odds {
@@ -146,7 +167,10 @@ pub struct Odds {
 }
 
 /// The odds of `act` by `who` in `state`, the defender reacting by his policy with the actions
-/// he holds.
+/// he holds (and only to an attacker he perceives), the cover rolls as the fight makes them.
+/// Under `cover_crit_removal = roll_order` the crits a cover success stops are still counted
+/// highest first: the exact odds would need the crits in roll order, which a pool outcome does
+/// not keep (not yet followed).
 pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Option<Odds> {
     let options = &setup.options;
     let Act::Attack { target, hand, mode, special, from_behind, .. } = *act else { return None };
@@ -171,8 +195,13 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
     // outcome's integer weight is added to the (group, branch, wounds) it leads to, and the
     // fractions are multiplied out once per such key.
     let mut branches_of = |normals: u8, n_crits: usize| -> Vec<Branch> {
-        let mut branches: Vec<(u8, bool, bool, BigRational)> = vec![(normals, true, false, BigRational::one())];
-        if (normals > 0 || n_crits > 0) && !from_behind && !tx.helpless(options) {
+        // (normal hits left, crits kept at all, a shield parry, the highest crits a parry took,
+        // probability).
+        let mut branches: Vec<(u8, bool, bool, usize, BigRational)> =
+            vec![(normals, true, false, 0, BigRational::one())];
+        // The target reacts only to an attacker it perceives (P6-REACT-4), as in the fight.
+        let aware = super::run::perceives(setup, target, who);
+        if (normals > 0 || n_crits > 0) && !from_behind && aware && !tx.helpless(options) {
             let request =
                 Request::React { attacker: who, target, mode, normals, crits: n_crits as u8, actions: tx.actions };
             if let Choice::React { reaction: Some(reaction), .. } =
@@ -184,50 +213,65 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
                         let t = base_m + i32::from(normals) + n_crits as i32;
                         let dice_n = ts.evasion() - tx.condition(Cond::Shocked);
                         let miss = cached(dice_n, t)[0].clone();
-                        vec![(0, false, false, BigRational::one() - &miss), (normals, true, false, miss)]
+                        vec![(0, false, false, 0, BigRational::one() - &miss), (normals, true, false, 0, miss)]
                     }
                     Reaction::Parry => {
                         let dp = super::run::parry_dp(setup, state, target);
                         let m = dice::floor(options, base_m + tx.condition(Cond::Burning), 0);
-                        let b = cached(ts.hand_to_hand + dp - tx.condition(Cond::Shocked), m);
-                        b.iter()
-                            .enumerate()
-                            .map(|(k, q)| (normals.saturating_sub(k as u8), true, false, q.clone()))
-                            .collect()
+                        let dice_n = ts.hand_to_hand + dp - tx.condition(Cond::Shocked);
+                        if options.parry_crits {
+                            // Under `parry_vs_crits = crit_successes` a parry die of 11+ takes
+                            // the highest crit first, other successes normal hits (P6-DEF-5).
+                            parry_split(dice_n, m)
+                                .into_iter()
+                                .map(|((cs, s), q)| {
+                                    let k = cs.min(n_crits);
+                                    (normals.saturating_sub((s - k) as u8), true, false, k, q)
+                                })
+                                .collect()
+                        } else {
+                            let b = cached(dice_n, m);
+                            b.iter()
+                                .enumerate()
+                                .map(|(k, q)| (normals.saturating_sub(k as u8), true, false, 0, q.clone()))
+                                .collect()
+                        }
                     }
-                    Reaction::ShieldParry => vec![(normals, true, true, BigRational::one())],
+                    Reaction::ShieldParry => vec![(normals, true, true, 0, BigRational::one())],
                     // The AI reacts to an attack on itself with a defence only; a hunker or an
                     // attack in reply leaves these hits as rolled.
-                    Reaction::Hunker | Reaction::Attack { .. } => vec![(normals, true, false, BigRational::one())],
+                    Reaction::Hunker | Reaction::Attack { .. } => vec![(normals, true, false, 0, BigRational::one())],
                 };
             }
         }
         let mut out = Vec::new();
-        for (normals, kept, shield, q) in branches {
-            let crits = if kept { n_crits } else { 0 };
-            // Cover (best source).
-            let mut sources: Vec<i32> = Vec::new();
-            if let Some(cv) = ts.cover {
-                sources.push(cv);
-            }
-            if tx.hunkered {
-                sources.push(6);
-            }
-            let block = tx.block.is_some_and(|rd| rd < state.round || options.block_immediately);
-            if let Some(v) = ts.shield_cover(options).filter(|_| block || shield) {
-                sources.push(v);
-            }
-            match sources.into_iter().min() {
-                None => out.push((normals, kept, 0, q)),
-                Some(v) => {
-                    let bc = cached(crits as i32, v);
-                    let bn = cached(i32::from(normals), v);
+        for (normals, kept, shield, parried, q) in branches {
+            let crits = if kept { n_crits - parried.min(n_crits) } else { 0 };
+            // The cover rolls as the fight makes them (P6-COVER-1..5): the sources and thresholds
+            // from the fight's own code, one roll per source under `sequential`, each on the hits
+            // still left, Shocked taking cover dice from the normal hits first. Successes among
+            // the crit dice stop the highest crits (`highest_first`).
+            let (sources, fewer) = super::run::cover_values(setup, state, target, shield);
+            let mut states: BTreeMap<(u8, usize), BigRational> = BTreeMap::from([((normals, 0), q)]);
+            for v in sources {
+                let mut next: BTreeMap<(u8, usize), BigRational> = BTreeMap::new();
+                for ((n_left, stopped), p) in states {
+                    let c_left = crits - stopped;
+                    let normal_dice = (i32::from(n_left) - fewer).max(0);
+                    let crit_dice = (c_left as i32 - (fewer - i32::from(n_left)).max(0)).max(0);
+                    let bc = cached(crit_dice, v);
+                    let bn = cached(normal_dice, v);
                     for (rc, qc) in bc.iter().enumerate() {
                         for (rn, qn) in bn.iter().enumerate() {
-                            out.push((normals - rn as u8, kept, rc, &q * qc * qn));
+                            let key = (n_left - rn as u8, stopped + rc);
+                            *next.entry(key).or_insert_with(BigRational::zero) += &p * qc * qn;
                         }
                     }
                 }
+                states = next;
+            }
+            for ((n_left, stopped), p) in states {
+                out.push((n_left, kept, parried + stopped, p));
             }
         }
         out

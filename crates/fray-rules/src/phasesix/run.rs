@@ -835,7 +835,7 @@ fn resolve_reaction<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 }
 
 /// Whether `who` perceives `actor` (P6-REACT-4).
-fn perceives(setup: &super::Setup, who: CombatantId, actor: CombatantId) -> bool {
+pub(super) fn perceives(setup: &super::Setup, who: CombatantId, actor: CombatantId) -> bool {
     !setup.options.awareness_scenario || setup.combatants[who.index()].perceives.contains(&actor.index())
 }
 
@@ -875,6 +875,49 @@ fn react<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     Ok(Some(reaction))
 }
 
+/// The cover rolls an attack on `target` meets, best first, as thresholds (P6-COVER-1/4/5,
+/// P6-SHLD-*): terrain cover, Hunkered (6+), an active shield block or a shield parry — only the
+/// best under `cover_stacking = best_only` — and how many cover dice Shocked takes away. Shared by
+/// the fight and the odds.
+pub(super) fn cover_values(
+    setup: &super::Setup,
+    state: &super::State,
+    target: CombatantId,
+    shield_parry: bool,
+) -> (List<i32, 4>, i32) {
+    let options = &setup.options;
+    let s = &setup.combatants[target.index()];
+    let x = state.fighter(target);
+    let mut sources: List<i32, 4> = List::new();
+    if let Some(c) = s.cover {
+        sources.push(c);
+    }
+    if x.hunkered {
+        sources.push(6);
+    }
+    let block_active = x.block.is_some_and(|r| r < state.round || options.block_immediately);
+    if let Some(v) = s.shield_cover(options).filter(|_| block_active || shield_parry) {
+        sources.push(v);
+    }
+    sources.sort_unstable();
+    if !options.cover_sequential {
+        sources.truncate(1);
+    }
+    if !options.cover_modifiers {
+        return (sources, 0);
+    }
+    // Under `cover_roll_modifiers = defender_conditions` the defender's minimum roll (against the
+    // usual 5), Poisoned and Hunkered raise the threshold, and Shocked takes dice away: from the
+    // normal hits' cover dice first, those hits then standing (P6-COVER-5). The threshold is then
+    // a minimum roll like any other: at least 2 (P6-DICE-4; under `min_roll_floor =
+    // accurate_only` it is left as it is).
+    let raise = (s.min_roll - 5) + x.condition(Cond::Poisoned) + i32::from(x.hunkered);
+    for v in &mut sources {
+        *v = dice::floor(options, *v + raise, 0);
+    }
+    (sources, x.condition(Cond::Shocked))
+}
+
 /// The cover roll (P6-COVER-1..5, P6-SHLD-*).
 fn cover<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
@@ -883,41 +926,12 @@ fn cover<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     mut crits: List<u8, 8>,
     shield_parry: bool,
 ) -> Result<(u8, List<u8, 8>), FightError> {
-    let setup = fight.setup();
-    let options = &setup.options;
-    let s = &setup.combatants[target.index()];
-    let x = fight.state().fighter(target);
-    let poisoned = x.condition(Cond::Poisoned);
-    let (x_hunkered, x_shocked) = (x.hunkered, x.condition(Cond::Shocked));
-    let mut sources: List<i32, 4> = List::new();
-    if let Some(c) = s.cover {
-        sources.push(c);
-    }
-    if x.hunkered {
-        sources.push(6);
-    }
-    let block_active = x.block.is_some_and(|r| r < fight.state().round || options.block_immediately);
-    if let Some(v) = s.shield_cover(options).filter(|_| block_active || shield_parry) {
-        sources.push(v);
-    }
-    sources.sort_unstable();
-    if !options.cover_sequential {
-        sources.truncate(1);
-    }
+    let options = &fight.setup().options;
+    let (sources, fewer) = cover_values(fight.setup(), fight.state(), target, shield_parry);
     for value in sources {
         if normals == 0 && crits.is_empty() {
             break;
         }
-        // Under `cover_roll_modifiers = defender_conditions` the defender's minimum roll (against
-        // the usual 5), Poisoned and Hunkered raise the threshold, and Shocked takes dice away:
-        // from the normal hits' cover dice first, those hits then standing (P6-COVER-5).
-        // The threshold is then a minimum roll like any other: at least 2 (P6-DICE-4; under
-        // `min_roll_floor = accurate_only` it is left as it is).
-        let (value, fewer) = if options.cover_modifiers {
-            (dice::floor(options, value + (s.min_roll - 5) + poisoned + i32::from(x_hunkered), 0), x_shocked)
-        } else {
-            (value, 0)
-        };
         let normal_dice = (i32::from(normals) - fewer).max(0);
         let crit_dice = (crits.len() as i32 - (fewer - i32::from(normals)).max(0)).max(0);
         // Two rolls, the crit dice first (P6-COVER-2/3); the defender may boost each once seen
