@@ -228,3 +228,40 @@ fn the_ai_falls_back_to_what_it_can_do() {
         .collect();
     assert_eq!(declared, vec![1, 1, 1]);
 }
+
+#[test]
+fn a_held_and_stunned_character_passes() {
+    // rule: OD6-COND-3, OD6-TRACK-5
+    // A grabs B; a squeeze that leaves B Stunned under `defend_only` restricts him next round,
+    // while he is still held: escape is not a defence, so he may only pass. The AI used to try an
+    // escape there, and the (checked) fight stopped with an illegal choice.
+    let text = "[rules]\nruleset = \"opend6\"\nmax_rounds = 30\n[rules.options]\nstunned_effect = \"defend_only\"\n\
+                initiative_method = \"fixed_order\"\n\
+                [[combatants]]\nname = \"A\"\nside = \"a\"\nstrength = \"5D\"\nskills = { brawling = \"6D\" }\n\
+                position = 0\npolicy = { option = \"grab\" }\n\
+                [[combatants]]\nname = \"B\"\nside = \"b\"\nstrength = \"2D\"\nposition = 1\n";
+    let setup = scenario::load("heldstun.toml", text, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let b = CombatantId(1);
+    let mut passed = 0;
+    for seed in [2, 4, 7, 8] {
+        let dice = fray_engine::FromSource(fray_dice::seeded(seed));
+        let mut fight = Fight::<OpenD6, _, _, _>::new(&setup, dice, Ai, Record::default());
+        fight.run().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let (_, record) = fight.into_parts();
+        // Replay the log to see B's state when he acts.
+        let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
+        for e in &record.0 {
+            let both = state.fighter(b).held_by.is_some() && policy::restricted(&setup, &state, b);
+            match e {
+                // A pass is logged as the forfeit of the remaining actions.
+                fray_rules::opend6::Event::Forfeit { who, .. } if *who == b && both => passed += 1,
+                fray_rules::opend6::Event::Acted { who, action } if *who == b && both => {
+                    panic!("seed {seed}: B held and restricted chose {action:?}")
+                }
+                _ => {}
+            }
+            <OpenD6 as fray_engine::Ruleset>::apply(&setup, &mut state, e);
+        }
+    }
+    assert!(passed > 0, "no seed left B held and restricted");
+}

@@ -266,9 +266,12 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
         Request::QuickDraw => Choice::QuickDraw(None),
         Request::Declare { max } => Choice::Count(declare(setup, state, who).clamp(1, *max)),
         Request::Act { .. } => {
-            // The AI never chooses a roll with no dice left (OD6-DICE-7): it passes instead.
+            // The AI never chooses a roll with no dice left (OD6-DICE-7), nor anything else the
+            // rules forbid now (a held and restricted character, OD6-COND-3 with OD6-TRACK-5/9):
+            // it passes instead, which is always allowed.
             let action = act(setup, state, who, request);
-            Choice::Act(if rollable(setup, state, who, &action) { action } else { Action::Pass })
+            let legal = illegal_action(setup, state, who, request, &action).is_none();
+            Choice::Act(if legal { action } else { Action::Pass })
         }
         Request::Interrupt { target, total, difficulty, close, .. } => {
             // A threatened target defends with its best defence against this attack (a block
@@ -437,8 +440,10 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
         return Action::Pass;
     };
     let x = state.fighter(who);
+    // A held character may only escape (OD6-COND-3), and a restricted one only defend or move
+    // away (OD6-TRACK-5/9): both at once leave nothing but passing (escape is not a defence).
     if *held {
-        return Action::Escape;
+        return if *defend_only { Action::Pass } else { Action::Escape };
     }
     if massive(state, who)
         && x.recovery_round != state.round
