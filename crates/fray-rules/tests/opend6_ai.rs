@@ -265,3 +265,48 @@ fn a_held_and_stunned_character_passes() {
     }
     assert!(passed > 0, "no seed left B held and restricted");
 }
+
+#[test]
+fn a_stunned_defend_only_ai_declares_one_full_defence() {
+    // rule: OD6-TRACK-5, OD6-DEF-8, OD6-DEF-9
+    // Under `stunned_effect = defend_only` a stunned `double` fighter may only defend next round.
+    // The AI used to declare two actions and roll two partial dodges at −1D, the second
+    // replacing the first; now it declares one action, a full defence.
+    let text = "[rules]\nruleset = \"opend6\"\n[rules.options]\nstunned_effect = \"defend_only\"\n\
+                [[combatants]]\nname = \"A\"\nside = \"a\"\nskills = { brawling = \"5D\", dodge = \"4D\" }\n\
+                position = 0\npolicy = { actions = \"double\" }\n\
+                [[combatants]]\nname = \"B\"\nside = \"b\"\nskills = { brawling = \"5D\" }\nposition = 1\n";
+    let setup = scenario::load("defonly.toml", text, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let a = CombatantId(0);
+    let mut restricted_turns = 0;
+    for seed in 1..=10 {
+        let log = ai_fight(&setup, seed);
+        let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
+        for e in &log {
+            let restricted = policy::restricted(&setup, &state, a);
+            match e {
+                fray_rules::opend6::Event::Declared { who, n } if *who == a && restricted => {
+                    assert_eq!(*n, 1, "seed {seed}, round {}", state.round);
+                    restricted_turns += 1;
+                }
+                fray_rules::opend6::Event::Defence { who, full, .. } if *who == a && restricted => {
+                    assert!(*full, "seed {seed}, round {}: a partial defence", state.round);
+                }
+                _ => {}
+            }
+            <OpenD6 as fray_engine::Ruleset>::apply(&setup, &mut state, e);
+        }
+    }
+    assert!(restricted_turns > 0, "no seed stunned A");
+    // A kind already rolled this round (his block, brawling 5D beating dodge 4D against fists)
+    // is not rolled again: it could only replace the value.
+    let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
+    state.round = 2;
+    state.fighters[0].stun_until = 2;
+    state.fighters[0].declared = 2;
+    state.fighters[0].used = 1;
+    state.fighters[0].defence_round = 2;
+    state.fighters[0].block = Some(fray_rules::opend6::Active { value: 14, full: false, weapon: None });
+    let request = policy::act_request(&setup, &state, a, true);
+    assert_eq!(policy::ai_choice(&setup, &state, a, &request), Choice::Act(Action::Pass));
+}

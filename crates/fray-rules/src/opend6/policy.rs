@@ -401,6 +401,15 @@ fn declare(setup: &Setup, state: &State, who: CombatantId) -> u8 {
     let Some(target) = choose_target(setup, state, who) else { return 1 };
     let sheet = &setup.combatants[who.index()];
     let x = state.fighter(who);
+    // Restricted to defence or moving away (OD6-TRACK-5/9): a single defence is a full one
+    // (+10, OD6-DEF-8), where two would be partial and each at −1D. Under massive damage a
+    // second action is kept for the recovery roll while it is still to make.
+    if restricted(setup, state, who) {
+        let recovering = massive(state, who)
+            && x.recovery_round != state.round
+            && dice_left(setup, state, who, &Action::Recover).is_some_and(|d| d > 0);
+        return if recovering { 2 } else { 1 };
+    }
     let (weapon, _) = best_weapon(setup, state, who, target);
     let d = state.distance(who, target);
     let r = reach(setup, who, weapon);
@@ -451,9 +460,17 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     {
         return Action::Recover;
     }
+    // A second defence of a kind already rolled this round would replace the first value
+    // (OD6-DEF-9: the value holds "from that moment"), at the same penalty: it is as likely to
+    // lower it as to raise it, so the AI keeps the value it has and does not roll again.
     let defend = |kind: DefKind, full: bool| {
         let action = Action::Defend { kind, full };
-        if dice_left(setup, state, who, &action).is_some_and(|d| d > 0) { action } else { Action::Pass }
+        let set = x.defence_round == state.round
+            && match kind {
+                DefKind::Dodge => x.dodge.is_some(),
+                DefKind::Block(_) => x.block.is_some(),
+            };
+        if !set && dice_left(setup, state, who, &action).is_some_and(|d| d > 0) { action } else { Action::Pass }
     };
     let can_defend = !x.no_defense;
     if *defend_only {
