@@ -1653,3 +1653,24 @@ fn a_climactic_fate_point_doubles_damage_too() {
     assert_eq!((damage.code, damage.fate, damage.cp), (DieCode::new(4, 0), true, 0));
     assert_eq!(state.fighter(A).fp, 0);
 }
+
+#[test]
+fn a_burst_or_full_auto_that_does_not_fit_the_magazine_is_refused() {
+    // rule: OD6-GEAR-1
+    let gun = |extra: &str| {
+        duel("", "", &format!("[[combatants.weapons]]\nname = \"gun\"\nskill = \"firearms\"\ndamage = \"4D\"\n{extra}"))
+    };
+    // The default burst (3 rounds) in a 2-round magazine: the error names the magazine.
+    let text = gun("ammo_max = 2\nburst = true");
+    let e = scenario::load("burst.toml", &text, &[]).err().expect("refused");
+    assert_eq!((e.file.as_str(), e.source_line.trim()), ("burst.toml", "ammo_max = 2"), "{e}");
+    assert!(e.message.contains("burst_ammo = 3"), "{e}");
+    // A given auto_ammo larger than the magazine: the error names it.
+    let text = gun("ammo_max = 20\nfull_auto = true\nauto_ammo = 25");
+    let e = scenario::load("auto.toml", &text, &[]).err().expect("refused");
+    assert_eq!(e.source_line.trim(), "auto_ammo = 25", "{e}");
+    let line = text.lines().position(|l| l == "auto_ammo = 25").unwrap() + 1;
+    assert_eq!((e.line, e.column), (line, 13), "{e}");
+    // Fitting ones load.
+    scenario::load("ok.toml", &gun("ammo_max = 3\nburst = true\nfull_auto = true\nauto_ammo = 3"), &[]).unwrap();
+}

@@ -515,9 +515,9 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     }
     // Reload when a normal attack's rounds are not left (a burst weapon low but not empty too).
     let needed = attack::ammo_needed(&sheet.weapons[weapon as usize], super::Mode::Normal);
+    // Never on a full magazine: reloading it is not allowed (OD6-GEAR-1).
     if setup.options.ammo_tracking
-        && ws.ammo.is_some_and(|a| a < needed)
-        && sheet.weapons[weapon as usize].ammo_max.is_some()
+        && ws.ammo.is_some_and(|a| a < needed && sheet.weapons[weapon as usize].ammo_max.is_some_and(|m| a < m))
     {
         return Action::Ready(weapon, Ready::Reload);
     }

@@ -120,8 +120,8 @@ struct WeaponToml {
     multi_fire_max: u8,
     ammo_max: Option<Spanned<u32>>,
     ammo: Option<Spanned<u32>>,
-    burst_ammo: Option<u32>,
-    auto_ammo: Option<u32>,
+    burst_ammo: Option<Spanned<u32>>,
+    auto_ammo: Option<Spanned<u32>>,
     #[serde(default)]
     difficulty_mod: i32,
     drawn: Option<bool>,
@@ -322,6 +322,24 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 (Some(a), None) => return Err(err(a.span(), "`ammo` needs `ammo_max`".into())),
                 (None, max) => max,
             };
+            // A burst or full-auto attack must fit in a full magazine (OD6-GEAR-1): else the
+            // mode could never be used, and an AI would reload a full weapon forever.
+            let burst_ammo = wt.burst_ammo.as_ref().map_or(3, |b| *b.get_ref());
+            let auto_ammo = wt.auto_ammo.as_ref().map_or(10, |a| *a.get_ref());
+            if let Some(max) = ammo_max {
+                for (on, need, given, what) in [
+                    (wt.burst, burst_ammo, &wt.burst_ammo, "burst_ammo"),
+                    (wt.full_auto, auto_ammo, &wt.auto_ammo, "auto_ammo"),
+                ] {
+                    if on && need > max {
+                        let span = given.as_ref().or(wt.ammo_max.as_ref()).map_or(w.span(), |s| s.span());
+                        return Err(err(
+                            span,
+                            format!("{what} = {need} rounds does not fit in ammo_max = {max} (OD6-GEAR-1)"),
+                        ));
+                    }
+                }
+            }
             weapons.push(Weapon {
                 name: wt.name.clone(),
                 skill,
@@ -342,8 +360,8 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 multi_fire_max: wt.multi_fire_max.min(10),
                 ammo_max,
                 ammo,
-                burst_ammo: wt.burst_ammo.unwrap_or(3),
-                auto_ammo: wt.auto_ammo.unwrap_or(10),
+                burst_ammo,
+                auto_ammo,
                 difficulty_mod: wt.difficulty_mod.clamp(-100, 100),
                 drawn: wt.drawn.unwrap_or(true),
             });
