@@ -1674,3 +1674,23 @@ fn a_burst_or_full_auto_that_does_not_fit_the_magazine_is_refused() {
     // Fitting ones load.
     scenario::load("ok.toml", &gun("ammo_max = 3\nburst = true\nfull_auto = true\nauto_ammo = 3"), &[]).unwrap();
 }
+
+#[test]
+fn the_holders_opposing_roll_takes_his_multi_action_penalty() {
+    // rule: OD6-ACT-2, OD6-SPECIAL-10
+    // A declares two actions (−1D), grabs with brawling 5D [6,6,6,6] W[5] and passes. B escapes:
+    // Strength 2D [6] W[5] = 11 against A's Strength 3D − 1D = 2D [2] W[2] = 4. The holder's
+    // roll is not an action, so no wound penalty would fall on it, but the multi-action penalty
+    // falls on every roll (it used to be rolled at the full 3D: [2,2] W[3] = 7).
+    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"3D\"", "strength = \"2D\"");
+    let grab = Choice::Act(Action::Attack(AttackPlan { mode: Mode::Grab, ..AttackPlan::new(B, 0) }));
+    let s = script(&[(0, Choice::Count(2)), (0, grab), (0, Choice::Act(Action::Pass))]);
+    let (log, state, result) = run(&setup(&text, &[]), &[6, 6, 6, 6, 5, 6, 5, 2, 2, 3, 1, 1, 1], s);
+    result.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Held { who: B, by: Some(A) })));
+    assert!(
+        log.iter().any(|e| matches!(e, Event::Opposed { who: B, what: "escape", ok: true, against: 4, .. })),
+        "{log:#?}"
+    );
+    assert_eq!(state.fighter(B).held_by, None);
+}

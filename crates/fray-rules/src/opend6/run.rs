@@ -1182,6 +1182,9 @@ fn escape<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     }
     let hs = &setup.combatants[holder.index()];
     let code = if hs.has_skill(SkillId::LIFTING) { hs.skill(SkillId::LIFTING) } else { hs.strength() };
+    // The holder's roll is not an action, so no wound penalty (OD6-TRACK-4), but it is a roll
+    // he makes: his multi-action penalty falls on it (OD6-ACT-2).
+    let code = code.add_dice(-attack::multi_penalty(hs, fight.state().fighter(holder)));
     let theirs =
         roll::roll(fight.dice_mut(), holder, "hold", code, 0, OneReads::skill(&setup.options), &setup.options)?;
     let ok = rolled.total > theirs.total;
