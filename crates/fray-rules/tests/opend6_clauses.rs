@@ -1694,3 +1694,20 @@ fn the_holders_opposing_roll_takes_his_multi_action_penalty() {
     );
     assert_eq!(state.fighter(B).held_by, None);
 }
+
+#[test]
+fn multi_fire_is_minus_three_per_extra_shot() {
+    // rule: OD6-SPECIAL-4, OD6-DIFF-3
+    // At medium range (base 10 + 5): e extra shots give −3e, so three give 15 − 9 = 6 (it used to
+    // be −10, the fixed value of a 3D code, as for gravity).
+    let rifle = RIFLE.replace("multi_fire_max = 2", "multi_fire_max = 3");
+    let text =
+        duel("", &format!("skills = {{ firearms = \"5D\" }}{rifle}"), "").replace("position = 2", "position = 50");
+    let setup = setup(&text, &[]);
+    let state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
+    let plan = |mode| AttackPlan { mode, ..AttackPlan::new(B, 0) };
+    for (e, difficulty) in [(0, 15), (1, 12), (2, 9), (3, 6)] {
+        let mode = if e == 0 { Mode::Normal } else { Mode::Multi(e) };
+        assert_eq!(difficulty_of(&setup, &state, A, &plan(mode)), difficulty, "{mode:?}");
+    }
+}

@@ -267,14 +267,24 @@ pub fn passive(options: &Options, sheet: &Sheet) -> i32 {
 pub struct Modifiers {
     /// Numbers (range, weapon, penalties): never rolled.
     pub fixed: i32,
-    /// Dice modifiers (cover, posture, blindness, gravity, mode, called shot).
+    /// Dice modifiers (cover, posture, blindness, gravity, mode, called shot), each at the
+    /// fixed value of its whole code (OD6-DIFF-3: 3D is 10).
     pub dice: super::List<i32, 8>,
+    /// Dice modifiers counted 3 per die whatever their number: multi-fire's −1D per extra
+    /// shot (OD6-SPECIAL-4: −3e, so three extra shots are −9, not the −10 of a 3D code).
+    pub per_die: i32,
 }
 
 impl Modifiers {
     /// The total with every dice modifier at its fixed value.
     pub fn fixed_total(&self) -> i32 {
-        self.fixed + self.dice.iter().map(|&d| dice_value(d)).sum::<i32>()
+        self.fixed + self.dice.iter().map(|&d| dice_value(d)).sum::<i32>() + 3 * self.per_die
+    }
+
+    /// Every dice modifier as a signed number of d6 to roll under `difficulty_modifiers =
+    /// rolled` (OD6-DIFF-3).
+    pub fn rolled_dice(&self) -> impl Iterator<Item = i32> + '_ {
+        self.dice.iter().copied().chain((self.per_die != 0).then_some(self.per_die))
     }
 }
 
@@ -322,7 +332,9 @@ pub fn modifiers(setup: &Setup, state: &State, who: CombatantId, plan: &AttackPl
     }
     for mode in [plan.mode, plan.mode2] {
         let (d, _) = mode_dice(mode);
-        if d != 0 {
+        if matches!(mode, Mode::Multi(_)) {
+            m.per_die += d;
+        } else if d != 0 {
             m.dice.push(d);
         }
     }

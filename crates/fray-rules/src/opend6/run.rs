@@ -675,7 +675,7 @@ fn difficulty<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     let total = if roll_dice && setup.options.rolled_modifiers {
         // Rolled modifiers: plain d6, no Wild Die, negative dice subtracted (OD6-DIFF-3).
         let mut sum = mods.fixed;
-        for &d in &mods.dice {
+        for d in mods.rolled_dice() {
             for _ in 0..d.abs() {
                 let face = fight.roll(6, Reason::new(who, "difficulty modifier"))? as i32;
                 sum += face * d.signum();
