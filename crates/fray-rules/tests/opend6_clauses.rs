@@ -1711,3 +1711,41 @@ fn multi_fire_is_minus_three_per_extra_shot() {
         assert_eq!(difficulty_of(&setup, &state, A, &plan(mode)), difficulty, "{mode:?}");
     }
 }
+
+#[test]
+fn an_aim_broken_inside_a_tied_step_holds_until_its_end() {
+    // rule: OD6-INIT-4, OD6-ATK-4
+    // Under `aim_interrupted_by = any_attack`: B aims at A in round 1; in round 2 both roll the
+    // same initiative (every face 2), so they act in one step, A first. A's shot at B breaks
+    // B's aim, but only when the step ends: B still fires with the aim's +1D (4D + 1D = 5D).
+    let text = duel(
+        "",
+        &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"),
+        &format!("skills = {{ firearms = \"4D\" }}{BLASTER}"),
+    )
+    .replace("max_rounds = 1", "max_rounds = 2")
+    .replace("order = [\"A\", \"B\"]\n", "")
+    .replace("initiative_method = \"fixed_order\"", "aim_interrupted_by = \"any_attack\"")
+    .replace("position = 2", "position = 20");
+    let s = script(&[
+        (0, Choice::Count(1)),
+        (0, Choice::Act(Action::Pass)),
+        (1, Choice::Count(1)),
+        (1, Choice::Act(Action::Aim(A))),
+        (0, Choice::Count(1)),
+        (0, attack_on(B, 0)),
+        (1, Choice::Count(1)),
+        (1, attack_on(A, 0)),
+    ]);
+    let (log, _, result) = run(&setup(&text, &[]), &[2; 80], s);
+    result.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 0)])));
+    let b_code = log.iter().find_map(|e| match e {
+        Event::Attack { attacker: B, roll, .. } => Some(roll.code),
+        _ => None,
+    });
+    assert_eq!(b_code, Some(DieCode::new(5, 0)), "{log:#?}");
+    let a_attack = log.iter().position(|e| matches!(e, Event::Attack { attacker: A, .. })).unwrap();
+    let b_attack = log.iter().position(|e| matches!(e, Event::Attack { attacker: B, .. })).unwrap();
+    assert!(a_attack < b_attack);
+}

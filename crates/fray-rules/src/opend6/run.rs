@@ -748,7 +748,14 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         fight.emit(Event::Ammo { who, weapon: plan.weapon, used: attack::plan_ammo(weapon, &plan) });
     }
     if options.aim_any_attack && fight.state().fighter(plan.target).aim.is_some() {
-        fight.emit(Event::AimEnded { who: plan.target });
+        // A broken aim of a target in the same tied step is held back to the step's end
+        // (OD6-INIT-4): he still fires with it in his own turn of the step.
+        let ended = Event::AimEnded { who: plan.target };
+        if ctx.in_step() && ctx.step.contains(&plan.target) {
+            ctx.held_events.push(ended);
+        } else {
+            fight.emit(ended);
+        }
     }
     // A successful block or parry (OD6-DEF-6/7). Under `parry_success = below_active_value` a
     // block can succeed while the attack still hits (its difficulty lowered by other
