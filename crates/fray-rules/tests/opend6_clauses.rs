@@ -1749,3 +1749,27 @@ fn an_aim_broken_inside_a_tied_step_holds_until_its_end() {
     let b_attack = log.iter().position(|e| matches!(e, Event::Attack { attacker: B, .. })).unwrap();
     assert!(a_attack < b_attack);
 }
+
+#[test]
+fn first_aid_under_bands_needs_point_blank() {
+    // rule: OD6-HEAL-2, OD6-MOVE-4
+    // Under `position_model = bands` the medic and the patient stand at the same (default) line
+    // position, but their band is Long: not adjacent, so first aid is not allowed.
+    let text = |band: &str| {
+        format!(
+            "[rules]\nruleset = \"opend6\"\nmax_rounds = 1\n[rules.options]\nposition_model = \"bands\"\n\
+             initiative_method = \"fixed_order\"\n\
+             [[combatants]]\nname = \"Medic\"\nside = \"a\"\nskills = {{ medicine = \"4D\" }}\n\
+             [[combatants]]\nname = \"Hurt\"\nside = \"a\"\nwound_level = \"wounded\"\n\
+             [[combatants]]\nname = \"Foe\"\nside = \"b\"\npolicy = {{ move = \"hold\" }}\n\
+             [[bands]]\na = \"Medic\"\nb = \"Hurt\"\nband = \"{band}\"\n"
+        )
+    };
+    let aid = || script(&[(0, Choice::Count(1)), (0, Choice::Act(Action::FirstAid(B)))]);
+    let (_, _, result) = run(&setup(&text("long"), &[]), &[1; 40], aid());
+    assert!(matches!(result, Err(FightError::IllegalChoice { who: A, .. })), "{result:?}");
+    // Medicine 4D [6,6,2] W[3] = 17 ≥ 15 (Wounded): the patient is now Stunned.
+    let (log, _, result) = run(&setup(&text("point_blank"), &[]), &[6, 6, 2, 3, 1, 1, 1, 1, 1, 1, 1, 1, 2], aid());
+    result.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Aid { ok: true, to: Level::Stunned, .. })), "{log:#?}");
+}

@@ -188,7 +188,11 @@ pub fn illegal_action(
                 Action::Revive(_) => patient.unconscious() && patient.level < Level::Incapacitated,
                 _ => patient.level > Level::Healthy && patient.level < Level::Dead,
             };
-            let ok = p != who && state.distance(who, p) <= 3 && !patient.aided && treatable;
+            // Adjacent: within Point Blank (OD6-HEAL-2). Under `position_model = bands` the
+            // line positions mean nothing: the pair's band must be Point Blank.
+            let adjacent =
+                if setup.options.bands { setup.band(who.index(), p.index()) == 0 } else { state.distance(who, p) <= 3 };
+            let ok = p != who && adjacent && !patient.aided && treatable;
             restricted_to(ok, "first aid on that patient")
         }
         Action::Recover => restricted_to(massive(state, who) && x.recovery_round != state.round, "recovering"),
