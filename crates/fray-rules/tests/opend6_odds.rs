@@ -28,6 +28,7 @@ fn hit_for_sure(damage: DieCode, resistance: DieCode) -> Inputs {
         bp_max: 0,
         stay_up: DieCode::new(3, 0),
         unconscious: false,
+        no_injury: false,
     }
 }
 
@@ -210,4 +211,25 @@ fn odds_in_context_agree_with_sampled_fights() {
         odds.damage_given_hit.iter().filter(|(label, _, _)| label != "no injury").map(|(_, _, p)| f(p)).sum();
     check(stunned_or_worse, f(&odds.hit) * injured, "injured");
     let _ = OpenD6::ID;
+}
+
+#[test]
+fn a_grab_knockdown_or_push_is_no_injury_in_the_odds() {
+    // rule: OD6-SPECIAL-9, OD6-SPECIAL-10
+    // A brawler whose policy grabs (or knocks down, or pushes): a hit holds or fells B and deals
+    // no damage, as in the fight; the odds used to show the wound levels of a punch.
+    for option in ["grab", "knockdown"] {
+        let text = format!(
+            "[rules]\nruleset = \"opend6\"\n[[combatants]]\nname = \"A\"\nside = \"a\"\nstrength = \"4D\"\n\
+             skills = {{ brawling = \"4D\" }}\nposition = 0\npolicy = {{ option = \"{option}\" }}\n\
+             [[combatants]]\nname = \"B\"\nside = \"b\"\nposition = 1\n"
+        );
+        let setup = scenario::load("grab.toml", &text, &[]).unwrap();
+        let odds = OpenD6Scenario(setup).attack_odds("A", "B").unwrap();
+        let labels: Vec<(&str, String)> =
+            odds.damage_given_hit.iter().map(|(label, _, p)| (label.as_str(), fraction(p))).collect();
+        assert_eq!(labels, vec![("no injury", "1/1".to_owned())], "{option}");
+        assert_eq!(fraction(&odds.down_given_hit), "0/1", "{option}");
+        assert!(odds.assumptions.iter().any(|a| a.contains("no injury")), "{option}: {:?}", odds.assumptions);
+    }
 }

@@ -98,6 +98,16 @@ pub fn ammo_needed(weapon: &Weapon, mode: Mode) -> u32 {
     }
 }
 
+/// Whether a hit of `plan` deals damage: not a grab, knockdown or push (they hold or fell
+/// instead, OD6-SPECIAL-9/10; a tackle does both), nor a disarm (OD6-SPECIAL-11). The fight's
+/// resolution and the odds both follow this.
+pub fn injures(plan: &AttackPlan) -> bool {
+    let modes = [plan.mode, plan.mode2];
+    let effect = [Mode::Knockdown, Mode::Push, Mode::Grab, Mode::Tackle].into_iter().find(|m| modes.contains(m));
+    !matches!(effect, Some(Mode::Knockdown | Mode::Push | Mode::Grab))
+        && !matches!(plan.called, Called::Small { disarm: true, .. })
+}
+
 /// Rounds a plan uses: the larger need of its two modes.
 pub fn plan_ammo(weapon: &Weapon, plan: &AttackPlan) -> u32 {
     ammo_needed(weapon, plan.mode).max(ammo_needed(weapon, plan.mode2))

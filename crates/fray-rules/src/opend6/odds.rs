@@ -230,6 +230,9 @@ pub struct Inputs {
     pub stay_up: DieCode,
     /// The defender is already unconscious.
     pub unconscious: bool,
+    /// A hit does no injury: a grab, knockdown or push (it holds or fells instead,
+    /// OD6-SPECIAL-9/10) or a disarm (OD6-SPECIAL-11).
+    pub no_injury: bool,
 }
 
 /// One attack's odds.
@@ -281,6 +284,10 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
     let mut residual = residual_of(inputs.attack) + inputs.defence.map_or(BigRational::zero(), |d| residual_of(d.0));
     if hit_mass.is_zero() {
         return Odds { hit, levels: Vec::new(), down_given_hit: BigRational::zero(), residual };
+    }
+    if inputs.no_injury {
+        let down = if inputs.unconscious { BigRational::one() } else { BigRational::zero() };
+        return Odds { hit, levels: vec![(None, BigRational::one())], down_given_hit: down, residual };
     }
     // Damage total T = max(0, roll + fixed + bonus), D = T − resistance (OD6-DMG-1, -7, -8).
     let x = code_dist(inputs.damage, damage_one).shift(inputs.fixed);
@@ -385,6 +392,7 @@ fn inputs(
         bp_max: t.bp_max,
         stay_up: if willpower.pips_value() > stamina.pips_value() { willpower } else { stamina },
         unconscious: t.unconscious(),
+        no_injury: !attack::injures(plan),
     }
 }
 
@@ -480,6 +488,15 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
         ),
         "no Character or Fate Points spent".to_owned(),
     ];
+    if inputs.no_injury {
+        let effect = match (plan.mode, plan.mode2) {
+            (super::Mode::Grab, _) | (_, super::Mode::Grab) => "it holds him instead (OD6-COND-3)",
+            (super::Mode::Knockdown, _) | (_, super::Mode::Knockdown) => "it knocks him prone instead",
+            (super::Mode::Push, _) | (_, super::Mode::Push) => "it pushes him instead (−2D next Agility roll)",
+            _ => "a disarm only knocks the item away",
+        };
+        assumptions.push(format!("a hit does no injury to {defender}: {effect}"));
+    }
     if inputs.level != Level::Healthy {
         assumptions.push(format!("{defender} starts {}", inputs.level.name().replace('_', " ")));
     }
