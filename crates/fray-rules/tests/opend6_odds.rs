@@ -233,3 +233,30 @@ fn a_grab_knockdown_or_push_is_no_injury_in_the_odds() {
         assert!(odds.assumptions.iter().any(|a| a.contains("no injury")), "{option}: {:?}", odds.assumptions);
     }
 }
+
+fn shot(defender: &str, sets: &[(&str, &str)]) -> fray_rules::opend6::Setup {
+    let text = format!(
+        "[rules]\nruleset = \"opend6\"\n[[combatants]]\nname = \"A\"\nside = \"a\"\nskills = {{ firearms = \"4D\" }}\n\
+         [[combatants.weapons]]\nname = \"pistol\"\nskill = \"firearms\"\ndamage = \"4D\"\nranges = [10, 30, 120]\n\
+         [[combatants]]\nname = \"B\"\nside = \"b\"\nposition = 8\n{defender}\n"
+    );
+    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    scenario::load("shot.toml", &text, &sets).unwrap()
+}
+
+#[test]
+fn the_defenders_roll_in_the_odds_takes_his_wound_penalty() {
+    // rule: OD6-TRACK-4, OD6-DEF-8, OD6-DEF-9
+    // A Wounded defender with dodge 4D makes a full defence at 3D + 10, the same odds as a
+    // healthy one with dodge 3D (the odds used to roll his 4D).
+    for policy in ["full_defense", "dodge_and_attack"] {
+        let hurt = shot(
+            &format!("skills = {{ dodge = \"4D\" }}\nwound_level = \"wounded\"\npolicy = {{ actions = \"{policy}\" }}"),
+            &[],
+        );
+        let fine = shot(&format!("skills = {{ dodge = \"3D\" }}\npolicy = {{ actions = \"{policy}\" }}"), &[]);
+        let hurt = OpenD6Scenario(hurt).attack_odds("A", "B").unwrap();
+        let fine = OpenD6Scenario(fine).attack_odds("A", "B").unwrap();
+        assert_eq!(fraction(&hurt.hit), fraction(&fine.hit), "{policy}: {:?}", hurt.assumptions);
+    }
+}

@@ -455,14 +455,21 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
         DefKind::Block(Some(_)) => SkillId::MELEE,
     };
     let kind_applies = close || kind == DefKind::Dodge || setup.options.block_vs_ranged;
+    // The defence roll's code as the fight builds it: his declared actions' penalty (one for a
+    // full defence, two for a partial one) and his wound penalty (OD6-ACT-2, OD6-TRACK-4).
+    let defence_code = |declared: u8| {
+        let mut st = state.clone();
+        st.fighters[d.index()].declared = declared;
+        attack::action_code(setup, &st, d, skill, false, 0)
+    };
     let (defence, defence_text) = match def_sheet.policy.name(0) {
-        "full_defense" if kind_applies => (
-            Some((def_sheet.skill(skill), 10)),
-            format!("{defender} makes a full defence: {} roll + 10", def_sheet.skill(skill)),
-        ),
+        "full_defense" if kind_applies => {
+            let code = defence_code(1);
+            (Some((code, 10)), format!("{defender} makes a full defence: {code} roll + 10"))
+        }
         "dodge_and_attack" | "wait_and_dodge" if kind_applies => {
-            let code = def_sheet.skill(skill).add_dice(-1);
-            (Some((code, 0)), format!("{defender} rolls a partial defence at −1D: {code}"))
+            let code = defence_code(2);
+            (Some((code, 0)), format!("{defender} rolls a partial defence (two actions declared): {code}"))
         }
         _ => (None, format!("{defender} relies on passive defence {}", attack::passive(&setup.options, def_sheet))),
     };
