@@ -260,3 +260,15 @@ fn the_defenders_roll_in_the_odds_takes_his_wound_penalty() {
         assert_eq!(fraction(&hurt.hit), fraction(&fine.hit), "{policy}: {:?}", hurt.assumptions);
     }
 }
+
+#[test]
+fn body_points_rolled_at_the_start_are_refused_in_the_odds() {
+    // rule: OD6-TRACK-10
+    // Unknown before the fight, they used to count as 0 Body Points: every injury Dead.
+    let rolled = shot("", &[("damage_track", "body_points")]);
+    let err = OpenD6Scenario(rolled).attack_odds("A", "B").unwrap_err();
+    assert!(err.contains("body_points_max"), "{err}");
+    let given = shot("body_points_max = 30", &[("damage_track", "body_points")]);
+    let odds = OpenD6Scenario(given).attack_odds("A", "B").unwrap();
+    assert!(odds.damage_given_hit.iter().any(|(label, _, _)| label != "dead"));
+}

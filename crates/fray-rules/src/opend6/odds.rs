@@ -410,6 +410,14 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     if a == d {
         return Err("an attacker cannot attack itself".into());
     }
+    // Body Points rolled at the start (20 + a Strength roll, OD6-TRACK-10) are not known before
+    // the fight: the odds would read them as 0. Refused rather than guessed.
+    if setup.options.body_points && setup.combatants[d.index()].body_points_max.is_none() {
+        return Err(format!(
+            "`{defender}` rolls his Body Points at the start of the fight (OD6-TRACK-10); give him \
+             `body_points_max` to see the odds under `damage_track = body_points`"
+        ));
+    }
     let mut state = OpenD6::initial_state(setup);
     state.round = 1;
     // The attacker's declaration, with the defender as its target.
