@@ -17,6 +17,7 @@ fn hit_for_sure(damage: DieCode, resistance: DieCode) -> Inputs {
         defence: None,
         base: 10,
         mods: 0,
+        mod_dice: Vec::new(),
         damage,
         fixed: 0,
         bonus: false,
@@ -271,4 +272,24 @@ fn body_points_rolled_at_the_start_are_refused_in_the_odds() {
     let given = shot("body_points_max = 30", &[("damage_track", "body_points")]);
     let odds = OpenD6Scenario(given).attack_odds("A", "B").unwrap();
     assert!(odds.damage_given_hit.iter().any(|(label, _, _)| label != "dead"));
+}
+
+#[test]
+fn rolled_difficulty_modifiers_are_convolved_in_the_odds() {
+    // rule: OD6-DIFF-3, OD6-DIFF-4
+    // B behind 50% cover (+2D) under `difficulty_modifiers = rolled`: the difficulty is
+    // 10 + 2d6 (plain dice), so P(hit) = Σ P(2d6 = s) · P(4D ≥ 10 + s). The odds used to take
+    // the cover at its fixed +6.
+    let setup = shot("cover = { object = 50 }", &[("difficulty_modifiers", "rolled")]);
+    let odds = OpenD6Scenario(setup).attack_odds("A", "B").unwrap();
+    let four = odds::code_dist(DieCode::new(4, 0), OneReads::Cancel);
+    let mut exact = BigRational::from_integer(0.into());
+    for s in 2..=12 {
+        let ways = 6 - (s - 7i32).abs();
+        exact += BigRational::new(ways.into(), 36.into()) * four.at_least(10 + s);
+    }
+    assert_eq!(fraction(&odds.hit), fraction(&exact));
+    // Fixed, it is the +6 of a 2D code: P(4D ≥ 16).
+    let fixed = OpenD6Scenario(shot("cover = { object = 50 }", &[])).attack_odds("A", "B").unwrap();
+    assert_eq!(fraction(&fixed.hit), fraction(&four.at_least(16)));
 }

@@ -206,8 +206,12 @@ pub struct Inputs {
     pub defence: Option<(DieCode, i32)>,
     /// The base when he does not roll (10 or a value in force).
     pub base: i32,
-    /// Fixed modifiers (range, cover, …) at their fixed values.
+    /// Fixed modifiers (range, cover, …); the dice modifiers too at their fixed values, unless
+    /// they are rolled (`mod_dice`).
     pub mods: i32,
+    /// Dice modifiers rolled under `difficulty_modifiers = rolled` (OD6-DIFF-3), as signed
+    /// numbers of plain d6 (no Wild Die; negative ones subtracted); empty when fixed.
+    pub mod_dice: Vec<i32>,
     /// The damage code.
     pub damage: DieCode,
     /// Fixed damage (hit location).
@@ -253,10 +257,18 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
     let skill_one = OneReads::skill(options);
     let damage_one = OneReads::damage(options);
     let a = code_dist(inputs.attack, skill_one);
-    let v = match inputs.defence {
+    let mut v = match inputs.defence {
         Some((code, add)) => code_dist(code, skill_one).shift(add),
         None => Dist::point(inputs.base),
     };
+    // Rolled dice modifiers add to the defence before the difficulty's floor of 3, as in the
+    // fight (OD6-DIFF-3): their plain d6 are convolved in.
+    for &n in &inputs.mod_dice {
+        let die = if n > 0 { Dist::d6() } else { Dist { min: -6, w: vec![BigUint::one(); 6], e: 1 } };
+        for _ in 0..n.abs() {
+            v = v.convolve(&die);
+        }
+    }
     // Hit, and the damage bonus's distribution with it (OD6-DIFF-2, OD6-DICE-8, OD6-DMG-4).
     let mut bonus_w: Vec<BigUint> = Vec::new();
     for (i, wa) in a.w.iter().enumerate() {
@@ -376,11 +388,13 @@ fn inputs(
     let target = &setup.combatants[plan.target.index()];
     let t = state.fighter(plan.target);
     let (stamina, willpower) = (target.skill(SkillId::STAMINA), target.skill(SkillId::WILLPOWER));
+    let mods = attack::modifiers(setup, state, who, plan, band);
     Inputs {
         attack: attack_code,
         defence,
         base,
-        mods: attack::modifiers(setup, state, who, plan, band).fixed_total(),
+        mods: if options.rolled_modifiers { mods.fixed } else { mods.fixed_total() },
+        mod_dice: if options.rolled_modifiers { mods.rolled_dice().collect() } else { Vec::new() },
         damage: attack::damage_code(setup, who, plan, false),
         fixed,
         bonus: bonus_on,
@@ -487,11 +501,17 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     let weapon_name = &sheet.weapons[plan.weapon as usize].name;
     let mut assumptions = vec![
         format!(
-            "{attacker} declares {n} action(s) and attacks with {weapon_name} ({:?}{}): {} against the defence {:+} (range, cover, posture, …), at least 3",
+            "{attacker} declares {n} action(s) and attacks with {weapon_name} ({:?}{}): {} against the defence {:+}{} (range, cover, posture, …), at least 3",
             plan.mode,
             if plan.called == super::Called::None { String::new() } else { format!(", {:?}", plan.called) },
             inputs.attack,
-            inputs.mods
+            inputs.mods,
+            if inputs.mod_dice.is_empty() {
+                String::new()
+            } else {
+                let dice: Vec<String> = inputs.mod_dice.iter().map(|d| format!("{d:+}D")).collect();
+                format!(" and the rolled modifier dice {}", dice.join(" "))
+            }
         ),
         defence_text,
         format!(
