@@ -293,3 +293,28 @@ fn rolled_difficulty_modifiers_are_convolved_in_the_odds() {
     let fixed = OpenD6Scenario(shot("cover = { object = 50 }", &[])).attack_odds("A", "B").unwrap();
     assert_eq!(fraction(&fixed.hit), fraction(&four.at_least(16)));
 }
+
+#[test]
+fn prompt_odds_include_the_free_partial_defence() {
+    // rule: OD6-DEF-10
+    // Under `free_partial_defense = true` B, not yet acted, dodges for free (3D, no multi-action
+    // penalty) before A's shot: the odds are 4D against his dodge roll, not against passive 10.
+    let setup = shot("skills = { dodge = \"3D\" }", &[("free_partial_defense", "true")]);
+    let state = OpenD6::initial_state(&setup);
+    let (a, b) = (fray_engine::CombatantId(0), fray_engine::CombatantId(1));
+    let plan = fray_rules::opend6::AttackPlan::new(b, 0);
+    let ours = odds::odds_in_state(&setup, &state, a, &plan).unwrap();
+    let expected = odds::compute(
+        &setup.options,
+        &Inputs {
+            attack: DieCode::new(4, 0),
+            defence: Some((DieCode::new(3, 0), 0)),
+            ..hit_for_sure(DieCode::new(4, 0), DieCode::new(2, 0))
+        },
+    );
+    assert_eq!(fraction(&ours.hit), fraction(&expected.hit));
+    // Without the option: passive 10.
+    let plain = shot("skills = { dodge = \"3D\" }", &[]);
+    let passive = odds::odds_in_state(&plain, &OpenD6::initial_state(&plain), a, &plan).unwrap();
+    assert_eq!(fraction(&passive.hit), "511/648");
+}

@@ -98,6 +98,25 @@ pub fn ammo_needed(weapon: &Weapon, mode: Mode) -> u32 {
     }
 }
 
+/// The kind of free partial defence `target` rolls against an attack (`close` combat or not)
+/// under `free_partial_defense` (OD6-DEF-10): before his first turn, with no active value in
+/// force, the higher of dodge and (against close combat) block or parry. The fight and the odds
+/// both follow this.
+pub fn free_defence(setup: &Setup, state: &State, target: CombatantId, close: bool) -> Option<DefKind> {
+    let t = state.fighter(target);
+    (setup.options.free_partial_defense && !t.turn_done && t.dodge.is_none() && t.block.is_none() && t.able())
+        .then(|| super::policy::best_defence(setup, state, target, close))
+}
+
+/// The skill an active defence rolls (OD6-DEF-4/5).
+pub fn defence_skill(kind: DefKind) -> SkillId {
+    match kind {
+        DefKind::Dodge => SkillId::DODGE,
+        DefKind::Block(None) => SkillId::BRAWLING,
+        DefKind::Block(Some(_)) => SkillId::MELEE,
+    }
+}
+
 /// Whether a hit of `plan` deals damage: not a grab, knockdown or push (they hold or fell
 /// instead, OD6-SPECIAL-9/10; a tackle does both), nor a disarm (OD6-SPECIAL-11). The fight's
 /// resolution and the odds both follow this.

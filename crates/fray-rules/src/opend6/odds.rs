@@ -356,7 +356,13 @@ pub fn odds_in_state(setup: &super::Setup, state: &State, who: CombatantId, plan
     let defender = state.fighter(plan.target);
     let base = attack::active_base(&setup.options, defender, weapon.close())
         .map_or_else(|| attack::passive(&setup.options, &setup.combatants[plan.target.index()]), |b| b.0);
-    let inputs = inputs(setup, state, who, plan, band, None, base);
+    // A target caught before his first turn rolls the free partial defence first (OD6-DEF-10),
+    // with his wound penalty and no multi-action penalty, as in the fight.
+    let defence = attack::free_defence(setup, state, plan.target, weapon.close()).map(|kind| {
+        let no_multi = attack::multi_penalty(&setup.combatants[plan.target.index()], defender);
+        (action_code(setup, state, plan.target, attack::defence_skill(kind), false, no_multi), 0)
+    });
+    let inputs = inputs(setup, state, who, plan, band, defence, base);
     Some(compute(&setup.options, &inputs))
 }
 

@@ -620,11 +620,7 @@ fn defend<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     full: bool,
     free: bool,
 ) -> Result<(), FightError> {
-    let skill = match kind {
-        DefKind::Dodge => SkillId::DODGE,
-        DefKind::Block(None) => SkillId::BRAWLING,
-        DefKind::Block(Some(_)) => SkillId::MELEE,
-    };
+    let skill = attack::defence_skill(kind);
     // A free defence takes no multi-action penalty (OD6-DEF-10).
     let bonus = if free {
         attack::multi_penalty(&fight.setup().combatants[who.index()], fight.state().fighter(who))
@@ -723,10 +719,7 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         return Ok(());
     }
     // A target caught before his first turn may dodge for free (OD6-DEF-10).
-    let t = fight.state().fighter(plan.target);
-    if options.free_partial_defense && !t.turn_done && t.dodge.is_none() && t.block.is_none() && t.able() {
-        // The higher of dodge and (against close combat) block or parry.
-        let kind = super::policy::best_defence(setup, fight.state(), plan.target, weapon.close());
+    if let Some(kind) = attack::free_defence(setup, fight.state(), plan.target, weapon.close()) {
         defend(fight, ctx, plan.target, kind, false, true)?;
     }
     let (hit, difficulty, kind, base) = match difficulty(fight, who, &plan, true)? {
