@@ -1773,3 +1773,34 @@ fn first_aid_under_bands_needs_point_blank() {
     result.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Aid { ok: true, to: Level::Stunned, .. })), "{log:#?}");
 }
+
+#[test]
+fn the_loader_refuses_what_it_used_to_clamp_or_accept() {
+    // rule: OD6-INIT-3, OD6-MOVE-5, OD6-SPECIAL-4, OD6-RES-1, OD6-RES-3
+    let refused = |a: &str, b: &str, what: &str| {
+        let text = duel("", a, b);
+        let e = scenario::load("bad.toml", &text, &[]).err().unwrap_or_else(|| panic!("{what}: accepted"));
+        // The error names the file and the offending line (the second `group` for a group).
+        assert_eq!(e.file, "bad.toml");
+        let line = text.lines().nth(e.line - 1).unwrap_or_default();
+        assert!(line.starts_with(what) && e.source_line.trim() == line.trim(), "{what}: {e}");
+    };
+    let gun = "[[combatants.weapons]]\nname = \"gun\"\nskill = \"firearms\"\ndamage = \"4D\"\nranges = [10, 30, 120]\n";
+    refused(&format!("{gun}long = true"), "", "long");
+    refused(&format!("{gun}multi_fire_max = 11"), "", "multi_fire_max");
+    refused(&format!("{gun}difficulty_mod = 101"), "", "difficulty_mod");
+    refused("character_points = 1001", "", "character_points");
+    refused("fate_points = 101", "", "fate_points");
+    refused("group = \"g\"", "group = \"g\"", "group");
+    let e = scenario::load("bad.toml", &duel("", "group = \"g\"", "group = \"g\""), &[]).err().unwrap();
+    assert!(e.message.contains("`A` of another side"), "{e}");
+    // Within bounds they load.
+    let ok = duel(
+        "",
+        &format!(
+            "character_points = 1000\nfate_points = 100\ngroup = \"g\"\n{gun}multi_fire_max = 10\ndifficulty_mod = -100"
+        ),
+        "group = \"h\"",
+    );
+    scenario::load("ok.toml", &ok, &[]).unwrap_or_else(|e| panic!("{e}"));
+}

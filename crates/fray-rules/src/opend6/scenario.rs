@@ -45,7 +45,7 @@ struct Rules {
 struct CombatantToml {
     name: Spanned<String>,
     side: String,
-    group: Option<String>,
+    group: Option<Spanned<String>>,
     #[serde(default)]
     hero: bool,
     agility: Option<Code>,
@@ -61,10 +61,8 @@ struct CombatantToml {
     #[serde(rename = "move")]
     move_m: Option<Spanned<i64>>,
     actions_allotment: Option<Spanned<i64>>,
-    #[serde(default)]
-    character_points: u32,
-    #[serde(default)]
-    fate_points: u32,
+    character_points: Option<Spanned<u32>>,
+    fate_points: Option<Spanned<u32>>,
     wound_level: Option<Spanned<String>>,
     body_points_max: Option<Spanned<u32>>,
     #[serde(default)]
@@ -99,8 +97,7 @@ struct WeaponToml {
     strength_plus: bool,
     damage_type: Option<Spanned<String>>,
     ranges: Option<Spanned<Vec<u32>>>,
-    #[serde(default)]
-    long: bool,
+    long: Option<Spanned<bool>>,
     reach_short_m: Option<u32>,
     #[serde(default)]
     sharp: bool,
@@ -116,14 +113,12 @@ struct WeaponToml {
     burst: bool,
     #[serde(default)]
     full_auto: bool,
-    #[serde(default)]
-    multi_fire_max: u8,
+    multi_fire_max: Option<Spanned<u8>>,
     ammo_max: Option<Spanned<u32>>,
     ammo: Option<Spanned<u32>>,
     burst_ammo: Option<Spanned<u32>>,
     auto_ammo: Option<Spanned<u32>>,
-    #[serde(default)]
-    difficulty_mod: i32,
+    difficulty_mod: Option<Spanned<i32>>,
     drawn: Option<bool>,
 }
 
@@ -208,6 +203,32 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             return Err(err(c.name.span(), format!("a second combatant named `{}`", c.name.get_ref())));
         }
         let side = crate::scenario::enlist(file, text, &mut sides, c.name.get_ref(), &c.side, spanned.span())?;
+        // An initiative group rolls once for its members (OD6-INIT-3): they must share a side.
+        if let Some(g) = &c.group
+            && let Some(other) = combatants.iter().find(|o: &&Sheet| o.group.as_ref() == Some(g.get_ref()))
+            && other.side != SideId(side as u16)
+        {
+            return Err(err(
+                g.span(),
+                format!(
+                    "group `{}` already holds `{}` of another side: a group is one side's",
+                    g.get_ref(),
+                    other.name
+                ),
+            ));
+        }
+        // Counts beyond these bounds are refused, not silently cut.
+        let count = |v: &Option<Spanned<u32>>, max: u32, what: &str| -> Result<u32, ScenarioError> {
+            match v {
+                Some(n) if *n.get_ref() > max => {
+                    Err(err(n.span(), format!("expected {what} of 0 to {max}, found {}", n.get_ref())))
+                }
+                Some(n) => Ok(*n.get_ref()),
+                None => Ok(0),
+            }
+        };
+        let cp = count(&c.character_points, 1000, "Character Points")?;
+        let fp = count(&c.fate_points, 100, "Fate Points")?;
         let mut attributes = [DieCode::new(3, 0); 6];
         for (i, given) in
             [&c.agility, &c.mechanical, &c.strength, &c.knowledge, &c.perception, &c.technical].into_iter().enumerate()
@@ -322,6 +343,33 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 (Some(a), None) => return Err(err(a.span(), "`ammo` needs `ammo_max`".into())),
                 (None, max) => max,
             };
+            let long = match &wt.long {
+                // Reach (OD6-MOVE-5) is for close-combat weapons without ranges.
+                Some(l)
+                    if *l.get_ref() && (ranges.is_some() || !matches!(skill, SkillId::MELEE | SkillId::BRAWLING)) =>
+                {
+                    return Err(err(l.span(), "`long` is for melee or brawling weapons without `ranges`".into()));
+                }
+                Some(l) => *l.get_ref(),
+                None => false,
+            };
+            let multi_fire_max = match &wt.multi_fire_max {
+                Some(m) if *m.get_ref() > 10 => {
+                    return Err(err(m.span(), format!("expected a multi_fire_max of 0 to 10, found {}", m.get_ref())));
+                }
+                Some(m) => *m.get_ref(),
+                None => 0,
+            };
+            let difficulty_mod = match &wt.difficulty_mod {
+                Some(d) if !(-100..=100).contains(d.get_ref()) => {
+                    return Err(err(
+                        d.span(),
+                        format!("expected a difficulty_mod of −100 to 100, found {}", d.get_ref()),
+                    ));
+                }
+                Some(d) => *d.get_ref(),
+                None => 0,
+            };
             // A burst or full-auto attack must fit in a full magazine (OD6-GEAR-1): else the
             // mode could never be used, and an AI would reload a full weapon forever.
             let burst_ammo = wt.burst_ammo.as_ref().map_or(3, |b| *b.get_ref());
@@ -347,7 +395,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 strength_plus: wt.strength_plus,
                 damage_type,
                 ranges,
-                long: wt.long,
+                long,
                 reach_short_m: wt.reach_short_m.unwrap_or(5),
                 sharp: wt.sharp,
                 blunt: wt.blunt,
@@ -357,12 +405,12 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 quick: wt.quick,
                 burst: wt.burst,
                 full_auto: wt.full_auto,
-                multi_fire_max: wt.multi_fire_max.min(10),
+                multi_fire_max,
                 ammo_max,
                 ammo,
                 burst_ammo,
                 auto_ammo,
-                difficulty_mod: wt.difficulty_mod.clamp(-100, 100),
+                difficulty_mod,
                 drawn: wt.drawn.unwrap_or(true),
             });
         }
@@ -401,15 +449,15 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         combatants.push(Sheet {
             name: c.name.get_ref().clone(),
             side: SideId(side as u16),
-            group: c.group.clone(),
+            group: c.group.as_ref().map(|g| g.get_ref().clone()),
             hero: c.hero,
             attributes,
             skills,
             governing,
             move_m,
             allotment,
-            cp: c.character_points.min(1000),
-            fp: c.fate_points.min(100),
+            cp,
+            fp,
             level,
             body_points_max,
             strength_damage_mod: c.strength_damage_mod.clamp(-10, 10),
