@@ -1804,3 +1804,20 @@ fn the_loader_refuses_what_it_used_to_clamp_or_accept() {
     );
     scenario::load("ok.toml", &ok, &[]).unwrap_or_else(|e| panic!("{e}"));
 }
+
+#[test]
+fn the_knockdown_penalty_follows_the_governing_overrides() {
+    // rule: OD6-SPECIAL-9, OD6-ATK-3
+    // B was knocked down: −2D on his next Agility-based roll. His scenario makes dodge a
+    // Strength skill (no penalty) and search an Agility one (the penalty); brawling keeps its
+    // default Agility. The penalty used to follow the default attributes only.
+    let text = duel("", "", "governing = { dodge = \"strength\", search = \"agility\" }");
+    let setup = setup(&text, &[]);
+    let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(&setup);
+    state.fighters[1].knock_pending = true;
+    let penalty = |skill| attack::action_penalty(&setup, &state, B, skill);
+    use fray_rules::opend6::setup::SkillId;
+    assert_eq!(penalty(SkillId::DODGE), 0);
+    assert_eq!(penalty(SkillId::SEARCH), 2);
+    assert_eq!(penalty(SkillId::BRAWLING), 2);
+}

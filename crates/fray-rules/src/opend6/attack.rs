@@ -411,7 +411,7 @@ pub fn multi_penalty(sheet: &Sheet, me: &Fighter) -> i32 {
 /// Wound, stun and knockdown penalties in dice on an action roll (OD6-TRACK-4, OD6-SPECIAL-9).
 pub fn action_penalty(setup: &Setup, state: &State, who: CombatantId, skill: SkillId) -> i32 {
     let me = state.fighter(who);
-    let knock = if me.knock_pending && skill.agility_based() { 2 } else { 0 };
+    let knock = if me.knock_pending && setup.combatants[who.index()].agility_based(skill) { 2 } else { 0 };
     let surprise = if me.surprise_bonus { -1 } else { 0 };
     level_penalty(&setup.options, me, state.round) + knock + surprise
 }

@@ -594,7 +594,8 @@ fn skill_roll<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     let me = fight.state().fighter(who);
     let mut code = attack::action_code_from(setup, fight.state(), who, skill, base, fate, bonus).plus(extra);
     code.pips -= attack::location_penalty(me, skill);
-    let (knock, surprise) = (me.knock_pending && skill.agility_based(), me.surprise_bonus);
+    let agility = setup.combatants[who.index()].agility_based(skill);
+    let (knock, surprise) = (me.knock_pending && agility, me.surprise_bonus);
     if knock {
         fight.emit(Event::KnockPenalty { who, pending: false });
     }

@@ -141,7 +141,7 @@ impl SkillId {
         matches!(self, SkillId::FIREARMS | SkillId::GUNNERY | SkillId::MISSILE | SkillId::THROWING)
     }
 
-    /// Agility-based (the knockdown penalty falls on these, OD6-SPECIAL-9).
+    /// Agility-based by default (a character's overrides: [`Sheet::agility_based`]).
     pub fn agility_based(self) -> bool {
         SKILLS[self.0 as usize].1 == 0
     }
@@ -433,6 +433,12 @@ pub struct Sheet {
 }
 
 impl Sheet {
+    /// Whether `skill` is Agility-based for this character: its governing attribute, with the
+    /// scenario's `governing` overrides, is Agility (the knockdown penalty, OD6-SPECIAL-9).
+    pub fn agility_based(&self, skill: SkillId) -> bool {
+        self.governing[skill.0 as usize] == 0
+    }
+
     /// The code of a skill, or its attribute when the skill is not listed (OD6-ATK-3).
     pub fn skill(&self, skill: SkillId) -> DieCode {
         self.skills[skill.0 as usize].unwrap_or(self.attributes[self.governing[skill.0 as usize]])
