@@ -1662,12 +1662,12 @@ fn a_burst_or_full_auto_that_does_not_fit_the_magazine_is_refused() {
     };
     // The default burst (3 rounds) in a 2-round magazine: the error names the magazine.
     let text = gun("ammo_max = 2\nburst = true");
-    let e = scenario::load("burst.toml", &text, &[]).err().expect("refused");
+    let e = scenario::load("burst.toml", &text, &[]).expect_err("refused");
     assert_eq!((e.file.as_str(), e.source_line.trim()), ("burst.toml", "ammo_max = 2"), "{e}");
     assert!(e.message.contains("burst_ammo = 3"), "{e}");
     // A given auto_ammo larger than the magazine: the error names it.
     let text = gun("ammo_max = 20\nfull_auto = true\nauto_ammo = 25");
-    let e = scenario::load("auto.toml", &text, &[]).err().expect("refused");
+    let e = scenario::load("auto.toml", &text, &[]).expect_err("refused");
     assert_eq!(e.source_line.trim(), "auto_ammo = 25", "{e}");
     let line = text.lines().position(|l| l == "auto_ammo = 25").unwrap() + 1;
     assert_eq!((e.line, e.column), (line, 13), "{e}");
