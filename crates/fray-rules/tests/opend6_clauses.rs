@@ -1821,3 +1821,50 @@ fn the_knockdown_penalty_follows_the_governing_overrides() {
     assert_eq!(penalty(SkillId::SEARCH), 2);
     assert_eq!(penalty(SkillId::BRAWLING), 2);
 }
+
+/// The AI, asked every Character Point question (spending none), recording the stay-up targets.
+struct StayUpNeeds(Vec<Option<i32>>);
+
+impl fray_engine::Decider<OpenD6> for StayUpNeeds {
+    fn decide(
+        &mut self,
+        setup: &Setup,
+        state: &State,
+        who: CombatantId,
+        request: &fray_rules::opend6::Request,
+    ) -> Result<Choice, fray_engine::Pending> {
+        if let fray_rules::opend6::Request::Cp { roll: fray_rules::opend6::RollFor::StayUp, need, .. } = request {
+            self.0.push(*need);
+        }
+        if let fray_rules::opend6::Request::Cp { .. } = request {
+            return Ok(Choice::Cp(0));
+        }
+        fray_rules::opend6::policy::Ai.decide(setup, state, who, request)
+    }
+
+    fn passes_optional(&self, setup: &Setup, who: CombatantId, request: &fray_rules::opend6::Request) -> bool {
+        !matches!(request, fray_rules::opend6::Request::Cp { .. })
+            && fray_rules::opend6::policy::Ai.passes_optional(setup, who, request)
+    }
+}
+
+#[test]
+fn the_stay_up_points_prompt_carries_the_difficulty_penalty() {
+    // rule: OD6-DMG-8, OD6-TRACK-6, OD6-RES-1
+    // B's resistance 0D−2 is −2: under `negative_resistance = difficulty_penalty` it counts as 0
+    // and his rolls are +2 harder. A's club (0D+10, no damage bonus) gives D 10: Incapacitated,
+    // and the stay-up roll's Character Point prompt shows 15 + 2 = 17 (it used to show 15).
+    let text = duel(
+        "",
+        "skills = { melee_combat = \"6D\" }\n[[combatants.weapons]]\nname = \"club\"\nskill = \"melee_combat\"\ndamage = \"0D+10\"",
+        "strength = \"0D-2\"\ncharacter_points = 3",
+    );
+    let setup = setup(&text, &[("negative_resistance", "difficulty_penalty"), ("damage_bonus", "off")]);
+    let mut needs = StayUpNeeds(Vec::new());
+    let mut fight = Fight::<OpenD6, _, _, _>::new(&setup, Scripted::faces([5; 40]), &mut needs, Record::default());
+    fight.run().unwrap();
+    let (state, _) = fight.into_parts();
+    assert_eq!(state.fighter(B).difficulty_penalty, 2);
+    assert_eq!(state.fighter(B).level, Level::Incapacitated);
+    assert_eq!(needs.0, vec![Some(17)]);
+}

@@ -1125,14 +1125,17 @@ fn stamina_roll<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     let sheet = &setup.combatants[who.index()];
     let (stamina, willpower) = (sheet.skill(SkillId::STAMINA), sheet.skill(SkillId::WILLPOWER));
     let skill = if willpower.pips_value() > stamina.pips_value() { SkillId::WILLPOWER } else { SkillId::STAMINA };
+    // The targets the Character Point prompts show carry the difficulty penalty as the checks
+    // do (`negative_resistance = difficulty_penalty`, OD6-DMG-8).
+    let penalty = fight.state().fighter(who).difficulty_penalty;
     if action {
-        return skill_roll(fight, who, what, (skill, None), 0, DieCode::default(), RollFor::StayUp, Some(10));
+        return skill_roll(fight, who, what, (skill, None), 0, DieCode::default(), RollFor::StayUp, Some(10 + penalty));
     }
     let fate = ask_fate(fight, who, RollFor::StayUp)?;
     let code = if fate { roll::doubled(sheet.skill(skill)) } else { sheet.skill(skill) };
     let mut rolled = roll::roll(fight.dice_mut(), who, what, code, 0, OneReads::skill(&setup.options), &setup.options)?;
     rolled.fate = fate;
-    ask_cp(fight, who, RollFor::StayUp, &mut rolled, Some(15))?;
+    ask_cp(fight, who, RollFor::StayUp, &mut rolled, Some(15 + penalty))?;
     Ok(Some(rolled))
 }
 
