@@ -345,10 +345,12 @@ pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<C
     let side = setup.combatants[who.index()].side;
     let options = &setup.options;
     let not_out = |i: &usize| setup.combatants[*i].side != side && !state.fighters[*i].out(options);
-    let standing = (0..setup.combatants.len()).filter(not_out).any(|i| !state.fighters[i].helpless(options));
+    // Only under `out_when = dead` can an enemy not out be helpless: otherwise one pass.
+    let sort = options.out_when_dead
+        && (0..setup.combatants.len()).filter(not_out).any(|i| !state.fighters[i].helpless(options));
     let enemies = (0..setup.combatants.len())
         .filter(not_out)
-        .filter(|&i| !standing || !state.fighters[i].helpless(options))
+        .filter(|&i| !sort || !state.fighters[i].helpless(options))
         .map(|i| CombatantId(i as u16));
     match policy(setup, who, 0) {
         TARGET_WEAKEST => enemies.max_by_key(|&c| (state.fighter(c).wounds, std::cmp::Reverse(c.index()))),
