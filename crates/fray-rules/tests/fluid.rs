@@ -320,25 +320,7 @@ fn odds_in_context_agree_with_sampled_fights() {
     // When the marauder's attack is the fight's first (the state the odds describe), it hits 5/8
     // of the time; 20,000 seeded fights agree within four standard errors.
     let setup = example(&[]);
-    let (mut hits, mut attacks) = (0u32, 0u32);
-    for seed in 0..20_000u64 {
-        let mut first: Option<Option<bool>> = None;
-        let sink = fray_engine::FnSink(|e: &Event| {
-            if let Event::Attack { attacker, roll, .. } = e
-                && first.is_none()
-            {
-                first = Some((*attacker == MARAUDER).then_some(roll.margin >= 0));
-            }
-        });
-        let mut fight =
-            Fight::<Fluid, _, _, _>::new(&setup, fray_engine::FromSource(fray_dice::seeded(seed)), Ai, sink);
-        fight.run().unwrap();
-        drop(fight);
-        if let Some(Some(hit)) = first {
-            attacks += 1;
-            hits += u32::from(hit);
-        }
-    }
+    let (hits, attacks) = first_attack_hits(&setup, MARAUDER, BARBARIAN, 20_000);
     let p = f64::from(hits) / f64::from(attacks);
     let se = (0.625 * 0.375 / f64::from(attacks)).sqrt();
     assert!((p - 0.625).abs() < 4.0 * se, "sampled {p} over {attacks} attacks");
@@ -444,28 +426,34 @@ fn odds_in_context_follow_the_fights_choices_and_agree_with_it() {
         assert!(odds.assumptions.iter().any(|l| l.contains(says)), "{file}: {:#?}", odds.assumptions);
         let ids: Vec<&str> = setup.combatants.iter().map(|c| c.id.as_str()).collect();
         let (ai, di) = (ids.iter().position(|x| *x == a).unwrap(), ids.iter().position(|x| *x == d).unwrap());
-        let (mut hits, mut attacks) = (0u32, 0u32);
-        for seed in 0..20_000u64 {
-            let mut first: Option<Option<bool>> = None;
-            let sink = fray_engine::FnSink(|e: &Event| {
-                if let Event::Attack { attacker, target, roll, .. } = e
-                    && first.is_none()
-                {
-                    first = Some((attacker.index() == ai && target.index() == di).then_some(roll.margin >= 0));
-                }
-            });
-            let mut fight =
-                Fight::<Fluid, _, _, _>::new(&setup, fray_engine::FromSource(fray_dice::seeded(seed)), Ai, sink);
-            fight.run().unwrap();
-            drop(fight);
-            if let Some(Some(hit)) = first {
-                attacks += 1;
-                hits += u32::from(hit);
-            }
-        }
+        let (hits, attacks) = first_attack_hits(&setup, CombatantId(ai as u16), CombatantId(di as u16), 20_000);
         let exact = num_traits::ToPrimitive::to_f64(&odds.hit).unwrap();
         let p = f64::from(hits) / f64::from(attacks);
         let se = (exact * (1.0 - exact) / f64::from(attacks)).sqrt().max(1e-9);
         assert!(attacks > 1000 && (p - exact).abs() < 4.0 * se, "{file}: exact {exact}, sampled {p} over {attacks}");
     }
+}
+
+/// Over `fights` seeded AI fights, the fights whose first attack is `a`'s on `d`, and how many of
+/// those hit: (hits, such fights).
+fn first_attack_hits(setup: &Setup, a: CombatantId, d: CombatantId, fights: u64) -> (u32, u32) {
+    let (mut hits, mut attacks) = (0u32, 0u32);
+    for seed in 0..fights {
+        let mut first: Option<Option<bool>> = None;
+        let sink = fray_engine::FnSink(|e: &Event| {
+            if let Event::Attack { attacker, target, roll, .. } = e
+                && first.is_none()
+            {
+                first = Some((*attacker == a && *target == d).then_some(roll.margin >= 0));
+            }
+        });
+        let mut fight = Fight::<Fluid, _, _, _>::new(setup, fray_engine::FromSource(fray_dice::seeded(seed)), Ai, sink);
+        fight.run().unwrap();
+        drop(fight);
+        if let Some(Some(hit)) = first {
+            attacks += 1;
+            hits += u32::from(hit);
+        }
+    }
+    (hits, attacks)
 }
