@@ -1161,3 +1161,27 @@ fn the_stat_blocks_bookkeeping_fields_load_and_natural_armour_takes_the_creature
     let worn = duel(&[("position = 1.0", "position = 1.0\nsize = 5\narmor = { name = \"mail\", av = 2 }")]);
     assert_eq!(worn.combatants[1].armor.as_ref().map(|a| a.size), Some(3));
 }
+
+#[test]
+fn a_revised_plan_keeps_the_declarations_rules() {
+    // rule: FLUID-ACT-6, FLUID-ACT-7
+    // A (rank 0: one attack with its sword) declares one attack on B. Revising it at its step to
+    // two attacks, or to an attack on itself, is refused like such a declaration; revising it to
+    // a stunning attack on B is a legal change.
+    let setup = duel(&[]);
+    let revise = |attacks: &[(CombatantId, Intent)]| {
+        let Choice::Plan(plan) = plan(attacks, false) else { unreachable!() };
+        Choice::Revise(Some(plan))
+    };
+    let script = |revision: Choice| {
+        vec![split(), split(), plan(&[(B, Intent::Lethal)], false), plan(&[], false), revision, dodge()]
+    };
+    let faces = [6, 6, 6, 1, 1, 1, 4, 4, 4, 1, 1, 1];
+    let (_, result) = fight(&setup, &faces, script(revise(&[(B, Intent::Lethal), (B, Intent::Lethal)])));
+    assert!(matches!(result, Err(FightError::IllegalChoice { who: A, .. })), "{result:?}");
+    let (_, result) = fight(&setup, &faces, script(revise(&[(A, Intent::Lethal)])));
+    assert!(matches!(result, Err(FightError::IllegalChoice { who: A, .. })), "{result:?}");
+    let (log, result) = fight(&setup, &faces, script(revise(&[(B, Intent::Stunning)])));
+    assert!(!matches!(result, Err(FightError::IllegalChoice { .. })), "{result:?}");
+    assert!(log.iter().any(|e| matches!(e, Event::Revised { who: A, changes: 1, .. })), "{log:#?}");
+}

@@ -661,6 +661,53 @@ impl Fighter {
     }
 }
 
+/// Whether declared `attacks` are legal against a declaration's lists: each among the options,
+/// its burst or spray within the weapon's, and the skill's attack limit kept with `counted`
+/// (attacks already made this round) included (FLUID-ACT-7, FLUID-SPECIAL-5, -8, -9).
+pub(crate) fn check_attacks(
+    setup: &Setup,
+    attacks: &[DeclaredAttack],
+    counted: &[DeclaredAttack],
+    options: &[(CombatantId, usize)],
+    max_per_item: &[u32],
+    skill_group: &[u8],
+    rounds: &[(u32, u32)],
+) -> Result<(), String> {
+    let group_of = |a: &DeclaredAttack| skill_group.get(a.weapon()).map_or(a.weapon(), |&g| usize::from(g));
+    let mut used: List<u32, 4> = smallvec::smallvec![0; max_per_item.len()];
+    for attack in counted {
+        if let Some(u) = used.get_mut(group_of(attack)) {
+            *u += attack.actions(&setup.options) as u32;
+        }
+    }
+    for attack in attacks {
+        let (burst, spray) = rounds.get(attack.weapon()).copied().unwrap_or((1, 0));
+        let allowed = match (attack.spray, attack.rounds) {
+            (false, r) => r >= 1 && u32::from(r) <= burst.max(1),
+            (true, k) => k >= 2 && u32::from(k) <= spray,
+        };
+        if !allowed {
+            let kind = if attack.spray { "spray" } else { "burst" };
+            return Err(format!("a {kind} of {} rounds with item {} is not allowed", attack.rounds, attack.weapon()));
+        }
+        if !options.contains(&(attack.target, attack.weapon())) {
+            return Err(format!("attack on {} with item {} is not among the options", attack.target, attack.weapon()));
+        }
+        // Counted per attack skill: items of one skill share its limit (FLUID-ACT-7); under
+        // `spray_counts = per_shot` each shot of a spray counts (FLUID-SPECIAL-9).
+        let group = group_of(attack);
+        used[group] += attack.actions(&setup.options) as u32;
+        if used[group] > max_per_item[attack.weapon()] {
+            return Err(format!(
+                "more than {} attacks with the skill of item {}",
+                max_per_item[attack.weapon()],
+                attack.weapon()
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl Ruleset for Fluid {
     const ID: &'static str = "fluid";
     type Setup = Setup;
@@ -876,40 +923,7 @@ impl Ruleset for Fluid {
                         return Err(format!("no combatant {who}"));
                     }
                 }
-                let mut used: List<u32, 4> = smallvec::smallvec![0; max_per_item.len()];
-                for attack in &plan.attacks {
-                    let (burst, spray) = rounds.get(attack.weapon()).copied().unwrap_or((1, 0));
-                    let allowed = match (attack.spray, attack.rounds) {
-                        (false, r) => r >= 1 && u32::from(r) <= burst.max(1),
-                        (true, k) => k >= 2 && u32::from(k) <= spray,
-                    };
-                    if !allowed {
-                        let kind = if attack.spray { "spray" } else { "burst" };
-                        return Err(format!(
-                            "a {kind} of {} rounds with item {} is not allowed",
-                            attack.rounds,
-                            attack.weapon()
-                        ));
-                    }
-                    if !options.contains(&(attack.target, attack.weapon())) {
-                        return Err(format!(
-                            "attack on {} with item {} is not among the options",
-                            attack.target,
-                            attack.weapon()
-                        ));
-                    }
-                    // Counted per attack skill: items of one skill share its limit (FLUID-ACT-7);
-                    // under `spray_counts = per_shot` each shot of a spray counts (FLUID-SPECIAL-9).
-                    let group = skill_group.get(attack.weapon()).map_or(attack.weapon(), |&g| usize::from(g));
-                    used[group] += attack.actions(&setup.options) as u32;
-                    if used[group] > max_per_item[attack.weapon()] {
-                        return Err(format!(
-                            "more than {} attacks with the skill of item {}",
-                            max_per_item[attack.weapon()],
-                            attack.weapon()
-                        ));
-                    }
-                }
+                check_attacks(setup, &plan.attacks, &[], options, max_per_item, skill_group, rounds)?;
                 let _ = setup;
                 Ok(())
             }

@@ -399,6 +399,20 @@ fn revisions<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         let request = Request::Revise { step, remaining, full_defense_allowed };
         let Choice::Revise(Some(plan)) = fight.decide(who, &request)? else { continue };
         let Request::Revise { remaining, .. } = request else { unreachable!("built above") };
+        // A checked decider's revised attacks meet a declaration's rules: targets and weapons
+        // among the options, the skill's attack limit with the attacks already made this round
+        // (FLUID-ACT-6, FLUID-ACT-7). The AI never revises.
+        if fight.checks_choices() {
+            let fighter = fight.state().fighter(who);
+            let Request::Declare { options, max_per_item, skill_group, rounds } =
+                declare_request(fight.setup(), fight.state(), who)
+            else {
+                unreachable!("a declaration request")
+            };
+            let done = &fighter.plan.attacks[..fighter.done];
+            super::check_attacks(fight.setup(), &plan.attacks, done, &options, &max_per_item, &skill_group, &rounds)
+                .map_err(|reason| FightError::IllegalChoice { who, reason })?;
+        }
         // A declared action replaced by something else is a change; an added one is a change that
         // also raises N; dropping one is neither. The attacks kept are those of the revised plan
         // found in order among the remaining ones (dropping the first of two keeps the second).
