@@ -1121,3 +1121,17 @@ fn out_of_range_weapon_values_and_options_are_refused() {
     };
     assert!(e.to_string().contains("from 1 to 20, found `50`"), "{e}");
 }
+
+#[test]
+fn one_already_down_gets_no_second_wind() {
+    // rule: USR-RES-6, USR-RES-7, USR-TRACK-3
+    // B is Down (HP 0) when a script has A shoot it again: it is out of the fight, so the hit
+    // opens no Second Wind window (C, B's friend far off, keeps the fight going).
+    let text = duel("weapon = { base = \"automatic_45\", damage = \"1\" }", "hp = 0\nposition = 5")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\naction = 6\nwits = 8\nego = 10\nhp_max = 30\nposition = 900\npolicy = { move = \"hold\" }\n";
+    let s = setup(&text, &[]);
+    let sc = script(&[(0, attack_b(false, Some(Part::Torso))), (2, Choice::Act(Act::End))]);
+    let (log, _, result) = run(&s, &[9, 2, 8, 1, 1, 1, 1], sc);
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { by: A, target: B, .. })), "{result:?} {log:#?}");
+    assert!(!log.iter().any(|e| matches!(e, Event::SecondWind { .. })), "{log:#?}");
+}

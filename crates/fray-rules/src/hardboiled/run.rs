@@ -772,10 +772,11 @@ fn hit_target<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             _ => {}
         }
     }
-    // The Second Wind window (USR-RES-6/7): struck by an enemy, not by a friend.
+    // The Second Wind window (USR-RES-6/7): struck by an enemy, not by a friend, and while in the
+    // fight — the hit that drops one to 0 HP opens it, a hit on one already out does not.
     let x = fight.state().fighter(target);
     let by_enemy = setup.combatants[by.index()].side != setup.combatants[target.index()].side;
-    let holder = by_enemy && (!options.second_wind_heroes || setup.combatants[target.index()].hero);
+    let holder = by_enemy && !was_out && (!options.second_wind_heroes || setup.combatants[target.index()].hero);
     let struck = !options.second_wind_on_damage || o.hp_loss >= 1;
     if holder && struck && !x.second_wind_used && !x.knocked_out(turn) {
         let request = Request::SecondWind { hp: x.hp, max };
