@@ -240,7 +240,6 @@ pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<C
 
 /// Whether `who` attacks with fists (`attack` policy): `brawl` always, `weapon` never, `best`
 /// when its wielded weapon is a melee weapon worse than bare hands.
-/// Whether the policies have `who` fight with its fists.
 pub fn fists(setup: &Setup, state: &State, who: CombatantId) -> bool {
     let w = weapon(setup, state, who, false);
     match policy(setup, who, 1) {
@@ -250,8 +249,8 @@ pub fn fists(setup: &Setup, state: &State, who: CombatantId) -> bool {
     }
 }
 
-/// The called shot (`called_shot` policy).
-/// The body part the policies have `who` call a shot at against `target`, if any.
+/// The called shot (`called_shot` policy): the body part `who` calls a shot at against `target`,
+/// if any.
 pub fn called(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, ranged: bool) -> Option<Part> {
     match policy(setup, who, 2) {
         CALLED_HEAD => Some(Part::Head),
