@@ -1738,3 +1738,22 @@ fn the_odds_in_context_follow_awareness_parry_crits_and_the_cover_options() {
         odds_and_frequencies(&setup(&odds_duel(sick), &[("cover_roll_modifiers", "defender_conditions")]), n);
     agree(&exact, &seen, n);
 }
+
+#[test]
+fn the_loader_refuses_resources_conditions_magazines_and_armour_out_of_range() {
+    // rule: P6-RES-1, P6-COND-1, P6-MODE-6, P6-ARM-1, P6-SHLD-1
+    // Each value out of its range is refused where it stands, not clamped.
+    let gun = "class = \"ranged\"\nrange_m = 10\ndamage_potential = 1\nrecoil = false";
+    refused(&gear("bonus_dice = -1", MELEE), "bonus_dice", "bonus dice from 0 to 100");
+    refused(&gear("destiny_dice = 101", MELEE), "destiny_dice", "destiny dice");
+    refused(&gear("rerolls = -3", MELEE), "rerolls", "rerolls");
+    refused(&gear("bleeding = 21", MELEE), "bleeding", "a Bleeding value from 0 to 20");
+    refused(&gear("poisoned = -1", MELEE), "poisoned", "a Poisoned value");
+    refused(&gear("", &format!("{gun}\ncapacity = -1")), "capacity", "a capacity from 0 to 1000");
+    refused(&gear("", &format!("{gun}\ncapacity = 8\nammo = 5000")), "ammo", "an ammunition count");
+    refused(&gear("armour = [{ name = \"vest\", protection = 41 }]", MELEE), "armour", "protection from 0 to 40");
+    refused(&gear("shield = { name = \"buckler\", protection = 11 }", MELEE), "shield", "protection from 0 to 10");
+    refused(&gear("armour = [{ name = \"vest\", encumbrance = -1 }]", MELEE), "armour", "an encumbrance from 0 to 40");
+    refused(&gear("armour = [{ name = \"vest\", condition_pct = 150 }]", MELEE), "armour", "a condition from 0 to 100");
+    refused(&gear("shield = { name = \"buckler\", encumbrance = 41 }", MELEE), "shield", "an encumbrance");
+}

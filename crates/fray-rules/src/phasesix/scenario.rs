@@ -301,8 +301,8 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                     "a recoil compensation",
                     &w.span(),
                 )?,
-                capacity: wt.capacity.map(|c| c.clamp(0, 1000)),
-                ammo: wt.ammo.map(|a| a.clamp(0, 1000)),
+                capacity: wt.capacity.map(|c| ranged(c, 0, 1000, "capacity", "a capacity", &w.span())).transpose()?,
+                ammo: wt.ammo.map(|a| ranged(a, 0, 1000, "ammo", "an ammunition count", &w.span())).transpose()?,
                 reload_actions: wt.reload_actions.unwrap_or(1).min(10),
                 ready_actions: wt.ready_actions.unwrap_or(1).min(10),
                 encumbrance: ranged(wt.encumbrance, 0, 40, "encumbrance", "an encumbrance", &w.span())?,
@@ -393,23 +393,23 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         }
         let position = c.position.map_or(Pos::default(), |p| p.0);
         let _ = (c.apprehension, c.attractiveness, c.education, c.logic, c.conscientiousness, c.charm);
-        for a in &c.armour {
-            if !(0..=40).contains(&a.protection) {
-                let at = crate::scenario::key_span(text, span.clone(), "armour");
-                return Err(err(
-                    at,
-                    format!("armour `{}`: expected a protection from 0 to 40, found {}", a.name, a.protection),
-                ));
+        // Armour and shield values in range, refused where the list stands (not clamped).
+        let gear_range = |key: &str, name: &str, what: &str, v: i32, hi: i32| {
+            if (0..=hi).contains(&v) {
+                Ok(v)
+            } else {
+                let at = crate::scenario::key_span(text, span.clone(), key);
+                Err(err(at, format!("{key} `{name}`: expected {what} from 0 to {hi}, found {v}")))
             }
+        };
+        for a in &c.armour {
+            gear_range("armour", &a.name, "a protection", a.protection, 40)?;
+            gear_range("armour", &a.name, "an encumbrance", a.encumbrance, 40)?;
+            gear_range("armour", &a.name, "a condition", a.condition_pct.unwrap_or(100), 100)?;
         }
-        if let Some(s) = &c.shield
-            && !(0..=10).contains(&s.protection)
-        {
-            let at = crate::scenario::key_span(text, span.clone(), "shield");
-            return Err(err(
-                at,
-                format!("shield `{}`: expected a protection from 0 to 10, found {}", s.name, s.protection),
-            ));
+        if let Some(s) = &c.shield {
+            gear_range("shield", &s.name, "a protection", s.protection, 10)?;
+            gear_range("shield", &s.name, "an encumbrance", s.encumbrance, 40)?;
         }
         let strength = small(c.strength.unwrap_or(1), "strength", "Strength", &span)?;
         combatants.push(Sheet {
@@ -436,19 +436,18 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             max_wounds,
             wounds: ranged(c.wounds, 0, max_wounds, "wounds", "wounds", &span)?,
             boosts: ranged(c.boosts, 0, 100, "boosts", "boosts", &span)?,
-            bonus_dice: c.bonus_dice.clamp(0, 100),
-            destiny_dice: c.destiny_dice.clamp(0, 100),
-            rerolls: c.rerolls.clamp(0, 100),
+            bonus_dice: ranged(c.bonus_dice, 0, 100, "bonus_dice", "bonus dice", &span)?,
+            destiny_dice: ranged(c.destiny_dice, 0, 100, "destiny_dice", "destiny dice", &span)?,
+            rerolls: ranged(c.rerolls, 0, 100, "rerolls", "rerolls", &span)?,
             // Dying 6 is death (P6-TRACK-5): a dead character is `dead = true`.
             conditions: [
                 ranged(c.dying, 0, 5, "dying", "Dying", &span)?,
-                c.unconscious,
-                c.shocked,
-                c.burning,
-                c.bleeding,
-                c.poisoned,
-            ]
-            .map(|v| v.clamp(0, 20)),
+                ranged(c.unconscious, 0, 20, "unconscious", "an Unconscious value", &span)?,
+                ranged(c.shocked, 0, 20, "shocked", "a Shocked value", &span)?,
+                ranged(c.burning, 0, 20, "burning", "a Burning value", &span)?,
+                ranged(c.bleeding, 0, 20, "bleeding", "a Bleeding value", &span)?,
+                ranged(c.poisoned, 0, 20, "poisoned", "a Poisoned value", &span)?,
+            ],
             hunkered: c.hunkered,
             sleeping: c.sleeping,
             dead: c.dead,
@@ -463,15 +462,15 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 .iter()
                 .map(|a| Armour {
                     name: a.name.clone(),
-                    protection: a.protection.clamp(0, 40),
-                    encumbrance: a.encumbrance.clamp(0, 40),
-                    condition_pct: a.condition_pct.unwrap_or(100).clamp(0, 100),
+                    protection: a.protection,
+                    encumbrance: a.encumbrance,
+                    condition_pct: a.condition_pct.unwrap_or(100),
                 })
                 .collect(),
             shield: c.shield.as_ref().map(|s| Shield {
                 name: s.name.clone(),
-                protection: s.protection.clamp(0, 10),
-                encumbrance: s.encumbrance.clamp(0, 40),
+                protection: s.protection,
+                encumbrance: s.encumbrance,
             }),
             items,
             perceives,
