@@ -924,7 +924,6 @@ impl Ruleset for Fluid {
                     }
                 }
                 check_attacks(setup, &plan.attacks, &[], options, max_per_item, skill_group, rounds)?;
-                let _ = setup;
                 Ok(())
             }
             (Request::Defend { options, .. } | Request::Guard { options, .. }, Choice::Defence(pick)) => match pick {
