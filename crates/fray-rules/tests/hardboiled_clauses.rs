@@ -1135,3 +1135,48 @@ fn one_already_down_gets_no_second_wind() {
     assert!(log.iter().any(|e| matches!(e, Event::Hit { by: A, target: B, .. })), "{result:?} {log:#?}");
     assert!(!log.iter().any(|e| matches!(e, Event::SecondWind { .. })), "{log:#?}");
 }
+
+#[test]
+fn the_ai_does_not_shoot_at_cover_its_gun_cannot_pierce() {
+    // rule: USR-COVER-1, USR-COVER-3
+    // Lou's .45 (penetration 1) against E1 at 8 m behind full, hard (3) cover: no shot can hurt
+    // him. The AI shoots E2 in the open instead, though E1 is nearer; with no one else to shoot,
+    // it closes in to punch (cover counts against ranged attacks only), unless its `attack`
+    // policy is `weapon`.
+    let lou = "[rules]\nruleset = \"hardboiled\"\nmax_turns = 20\n[[combatants]]\nname = \"Lou\"\nside = \"a\"\naction = 10\nwits = 8\nego = 6\nhp_max = 15\nweapon = \"automatic_45\"\nposition = 0\n";
+    let e1 = "[[combatants]]\nname = \"E1\"\nside = \"b\"\naction = 10\nwits = 8\nego = 6\nhp_max = 15\nposition = 8\ncover = { preset = \"full\", hardness = 3 }\n";
+    let e2 =
+        "[[combatants]]\nname = \"E2\"\nside = \"b\"\naction = 10\nwits = 8\nego = 6\nhp_max = 15\nposition = 15\n";
+    let request = fray_rules::hardboiled::Request::Act { can_move: true, attacks_left: 1, can_act: true };
+    let ai = |s: &Setup| {
+        let Choice::Act(act) = fray_rules::hardboiled::policy::ai_choice(s, &start(s), A, &request) else {
+            unreachable!()
+        };
+        act
+    };
+    let both = setup(&format!("{lou}{e1}{e2}"), &[]);
+    assert_eq!(ai(&both), Act::Attack { target: CombatantId(2), fists: false, called: None, off_balance: false });
+    let alone = setup(&format!("{lou}{e1}"), &[]);
+    assert!(matches!(ai(&alone), Act::Move(to) if to.x > 0.0), "{:?}", ai(&alone));
+    let Choice::Intent(Some(intent)) =
+        fray_rules::hardboiled::policy::ai_choice(&alone, &start(&alone), A, &fray_rules::hardboiled::Request::Declare)
+    else {
+        unreachable!()
+    };
+    assert!(matches!(intent, Act::Attack { fists: true, .. } | Act::Move(_)), "{intent:?}");
+    // A softer cover (hardness 1) lets the .45 through: Lou shoots E1 as before.
+    let soft = setup(&format!("{lou}{}", e1.replace("hardness = 3", "hardness = 1")), &[]);
+    assert_eq!(ai(&soft), Act::Attack { target: B, fists: false, called: None, off_balance: false });
+    let stubborn = setup(&format!("{}policy = {{ attack = \"weapon\" }}\n{e1}", lou), &[]);
+    assert_eq!(ai(&stubborn), Act::Attack { target: B, fists: false, called: None, off_balance: false });
+    // The fight ends: Lou walks up and punches, where he used to shoot the counter for 20 turns.
+    let stalemates = (1..=10)
+        .filter(|&seed| {
+            let dice = fray_engine::FromSource(fray_dice::seeded(seed));
+            let mut fight =
+                Fight::<HardBoiled, _, _, _>::new(&alone, dice, fray_rules::hardboiled::policy::Ai, Record::default());
+            fight.run().unwrap().outcome == Outcome::Stalemate
+        })
+        .count();
+    assert!(stalemates <= 2, "{stalemates} of 10");
+}

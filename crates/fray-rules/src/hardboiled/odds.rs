@@ -235,7 +235,7 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
     let mut state = HardBoiled::initial_state(setup);
     state.turn = 1;
     // Fists or weapon, and any called shot, as the policies choose them against this defender.
-    let fists = policy::fists(setup, &state, a);
+    let fists = policy::fists(setup, &state, a, d);
     let sheet = &setup.combatants[a.index()];
     let weapon = if fists { policy::unarmed() } else { &sheet.weapon };
     let called = policy::called(setup, &state, a, d, weapon.ranged);

@@ -224,13 +224,31 @@ crate::policy_values!(POLICIES;
     MOVE_HOLD = 5 "hold",
 );
 
-/// The enemy `who` goes for (`target` policy): not out of the fight (USR-ROUND-6).
+/// Whether `target`'s cover makes him unhurtable by `w` wherever it lands: cover that counts
+/// against `w` (ranged, or any under `melee_cover`), hides every location, and stops `w` (too
+/// hard for its penetration, or `cover_never`) (USR-COVER-1..4). No location is left to call a
+/// shot at, and a critical hit meets cover before armour.
+pub fn shielded(setup: &Setup, state: &State, target: CombatantId, w: &Weapon) -> bool {
+    let options = &setup.options;
+    setup.combatants[target.index()].cover.is_some_and(|cover| {
+        state.fighter(target).in_cover
+            && (w.ranged || options.melee_cover)
+            && cover.locations & super::setup::ALL == super::setup::ALL
+            && (options.cover_never || w.penetration < cover.hardness)
+    })
+}
+
+/// The enemy `who` goes for (`target` policy): not out of the fight (USR-ROUND-6), and one its
+/// weapon (or fists, by the `attack` policy) can hurt when there is such an enemy.
 pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
     let side = setup.combatants[who.index()].side;
     let turn = state.turn.max(1);
-    let enemies = (0..setup.combatants.len())
-        .filter(|&i| setup.combatants[i].side != side && !state.fighters[i].out(&setup.options, turn))
-        .map(|i| CombatantId(i as u16));
+    let w = weapon(setup, state, who, own_fists(setup, state, who));
+    let open = |i: usize| !shielded(setup, state, CombatantId(i as u16), w);
+    let standing = |i: usize| setup.combatants[i].side != side && !state.fighters[i].out(&setup.options, turn);
+    let any_open = (0..setup.combatants.len()).any(|i| standing(i) && open(i));
+    let enemies =
+        (0..setup.combatants.len()).filter(|&i| standing(i) && (!any_open || open(i))).map(|i| CombatantId(i as u16));
     match policy(setup, who, 0) {
         TARGET_WEAKEST => enemies.min_by_key(|&c| (state.fighter(c).hp, c.index())),
         TARGET_FIRST => enemies.min_by_key(|c| c.index()),
@@ -238,9 +256,18 @@ pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<C
     }
 }
 
-/// Whether `who` attacks with fists (`attack` policy): `brawl` always, `weapon` never, `best`
-/// when its wielded weapon is a melee weapon worse than bare hands.
-pub fn fists(setup: &Setup, state: &State, who: CombatantId) -> bool {
+/// Whether `who` attacks `target` with fists (`attack` policy): `brawl` always, `weapon` never,
+/// `best` when its wielded weapon is a melee weapon worse than bare hands, or when `target`'s
+/// cover stops the weapon everywhere but not the fists ([`shielded`]).
+pub fn fists(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> bool {
+    own_fists(setup, state, who)
+        || policy(setup, who, 1) != ATTACK_WEAPON
+            && shielded(setup, state, target, weapon(setup, state, who, false))
+            && !shielded(setup, state, target, unarmed())
+}
+
+/// Fists or weapon by the `attack` policy, whoever the target.
+fn own_fists(setup: &Setup, state: &State, who: CombatantId) -> bool {
     let w = weapon(setup, state, who, false);
     match policy(setup, who, 1) {
         ATTACK_BRAWL => true,
@@ -285,7 +312,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
 /// The AI's intent for the turn: attack its target (closing in first if need be), or move.
 fn plan(setup: &Setup, state: &State, who: CombatantId) -> Option<Act> {
     let target = choose_target(setup, state, who)?;
-    let fists = fists(setup, state, who);
+    let fists = fists(setup, state, who, target);
     let w = weapon(setup, state, who, fists);
     let attack = Act::Attack { target, fists, called: called(setup, state, who, target, w.ranged), off_balance: false };
     if in_reach(setup, state, who, target, w) {
@@ -318,12 +345,12 @@ fn toward(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, w
 fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act {
     let Request::Act { can_move, attacks_left, can_act } = *request else { return Act::End };
     let x = state.fighter(who);
-    let fists = fists(setup, state, who);
+    let Some(target) = choose_target(setup, state, who) else { return Act::End };
+    let fists = fists(setup, state, who, target);
     // A dropped weapon is picked up first (unless the policy is to brawl) (USR-FUM-4).
     if x.dropped && can_act && !fists && policy(setup, who, 1) != ATTACK_BRAWL {
         return Act::PickUp;
     }
-    let Some(target) = choose_target(setup, state, who) else { return Act::End };
     let w = weapon(setup, state, who, fists);
     let staying = policy(setup, who, 3) == COVER_STAY && x.in_cover;
     // From the Extreme band (difficulty 14) a closing gunman first moves into range: a moving
