@@ -241,14 +241,30 @@ pub fn shielded(setup: &Setup, state: &State, target: CombatantId, w: &Weapon) -
 /// The enemy `who` goes for (`target` policy): not out of the fight (USR-ROUND-6), and one its
 /// weapon (or fists, by the `attack` policy) can hurt when there is such an enemy.
 pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
+    let target = pick_target(setup, state, who, |_| true)?;
+    // One behind cover that stops the weapon everywhere is passed over for another open to it.
+    if state.fighter(target).in_cover {
+        let w = weapon(setup, state, who, own_fists(setup, state, who));
+        if shielded(setup, state, target, w) {
+            return pick_target(setup, state, who, |c| !shielded(setup, state, c, w)).or(Some(target));
+        }
+    }
+    Some(target)
+}
+
+/// The enemy the `target` policy picks among those standing that `admit` admits.
+fn pick_target(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    admit: impl Fn(CombatantId) -> bool,
+) -> Option<CombatantId> {
     let side = setup.combatants[who.index()].side;
     let turn = state.turn.max(1);
-    let w = weapon(setup, state, who, own_fists(setup, state, who));
-    let open = |i: usize| !shielded(setup, state, CombatantId(i as u16), w);
-    let standing = |i: usize| setup.combatants[i].side != side && !state.fighters[i].out(&setup.options, turn);
-    let any_open = (0..setup.combatants.len()).any(|i| standing(i) && open(i));
-    let enemies =
-        (0..setup.combatants.len()).filter(|&i| standing(i) && (!any_open || open(i))).map(|i| CombatantId(i as u16));
+    let enemies = (0..setup.combatants.len())
+        .filter(|&i| setup.combatants[i].side != side && !state.fighters[i].out(&setup.options, turn))
+        .map(|i| CombatantId(i as u16))
+        .filter(|&c| admit(c));
     match policy(setup, who, 0) {
         TARGET_WEAKEST => enemies.min_by_key(|&c| (state.fighter(c).hp, c.index())),
         TARGET_FIRST => enemies.min_by_key(|c| c.index()),
@@ -259,14 +275,17 @@ pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<C
 /// Whether `who` attacks `target` with fists (`attack` policy): `brawl` always, `weapon` never,
 /// `best` when its wielded weapon is a melee weapon worse than bare hands, or when `target`'s
 /// cover stops the weapon everywhere but not the fists ([`shielded`]).
+#[inline]
 pub fn fists(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> bool {
     own_fists(setup, state, who)
-        || policy(setup, who, 1) != ATTACK_WEAPON
+        || state.fighter(target).in_cover
+            && policy(setup, who, 1) != ATTACK_WEAPON
             && shielded(setup, state, target, weapon(setup, state, who, false))
             && !shielded(setup, state, target, unarmed())
 }
 
 /// Fists or weapon by the `attack` policy, whoever the target.
+#[inline]
 fn own_fists(setup: &Setup, state: &State, who: CombatantId) -> bool {
     let w = weapon(setup, state, who, false);
     match policy(setup, who, 1) {
