@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
     // must only ever choose what the rules allow.
     let mut dice = fray_engine::FromSource(fray_dice::seeded(1));
     if let Err(e @ fray_engine::FightError::IllegalChoice { .. }) =
-        scenario.fight(&mut dice, Some(1), &[], &mut |_| 0, &mut |_| ())
+        scenario.fight(&mut dice, Some(1), &[], &mut |_| Some(0), &mut |_| ())
     {
         panic!("the AI chose what the rules do not allow: {e}");
     }

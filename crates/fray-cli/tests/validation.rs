@@ -130,7 +130,7 @@ fn a_revision_keeps_the_declared_plan_by_default() {
     // declaration's revision pass: the attack stands (the first choice keeps the plan).
     let out = fray_with_input(
         &["fight", &format!("{ROOT}{FLUID}"), "--seed", "1", "--control", "barbarian=human"],
-        "1\n1\n3\n\n",
+        &format!("1\n1\n3\n\n{}", "\n".repeat(400)),
     );
     let log = ok(&out);
     let round_1 = log.split("— round 2").next().unwrap();
@@ -152,6 +152,18 @@ fn a_closed_prompt_stream_ends_the_fight_without_a_panic() {
     drop(child.stderr.take());
     let status = child.wait().unwrap();
     assert_ne!(status.code(), Some(101), "a panic");
+}
+
+#[test]
+fn the_fight_stops_when_a_persons_input_ends() {
+    // Two answers, then the end of stdin: fray stops with a message and exit 2 rather than play
+    // the default answer for the person to the end of the fight.
+    let out =
+        fray_with_input(&["fight", &format!("{ROOT}{FLUID}"), "--seed", "1", "--control", "barbarian=human"], "1\n1\n");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("no more input: the fight stops at a decision of barbarian"), "{err}");
+    assert!(!String::from_utf8(out.stdout).unwrap().contains("— round 2"));
 }
 
 #[test]

@@ -158,7 +158,7 @@ pub trait Scenario: fray_sim::Simulate + Send + Sync {
         dice: &mut dyn Dice,
         seed: Option<u64>,
         humans: &[String],
-        ask: &mut dyn FnMut(&Prompt) -> usize,
+        ask: &mut dyn FnMut(&Prompt) -> Option<usize>,
         out: &mut dyn FnMut(&Line),
     ) -> Result<FightResult, FightError>;
 }
@@ -333,14 +333,14 @@ macro_rules! policy_values {
 
 /// Asks a person to pick one of labelled `choices` (`Pending` when there are none).
 pub fn ask_person<C>(
-    ask: &mut dyn FnMut(&Prompt) -> usize,
+    ask: &mut dyn FnMut(&Prompt) -> Option<usize>,
     who: &str,
     question: String,
     choices: Vec<(String, C)>,
 ) -> Result<C, fray_engine::Pending> {
     let labels: Vec<String> = choices.iter().map(|(label, _)| label.clone()).collect();
     let prompt = Prompt { who: who.to_owned(), question, options: labels };
-    let pick = ask(&prompt).min(choices.len().saturating_sub(1));
+    let pick = ask(&prompt).ok_or(fray_engine::Pending)?.min(choices.len().saturating_sub(1));
     choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(fray_engine::Pending)
 }
 
@@ -366,8 +366,9 @@ pub struct Table<'a, F> {
     pub front: &'a F,
     /// Who is played by a person.
     pub humans: Vec<CombatantId>,
-    /// Asks the person: an index into the prompt's options.
-    pub ask: &'a mut dyn FnMut(&Prompt) -> usize,
+    /// Asks the person: an index into the prompt's options, `None` when no answer will come (the
+    /// input ended): the fight then stops with [`FightError::Pending`](fray_engine::FightError::Pending).
+    pub ask: &'a mut dyn FnMut(&Prompt) -> Option<usize>,
 }
 
 impl<R: Ruleset, F: Prompts<R>> Decider<R> for Table<'_, F> {

@@ -310,7 +310,7 @@ fn each_combatant_may_roll_from_its_own_stream() {
         let scenario = fray_rules::load("duel.toml", &text, &sets).unwrap_or_else(|e| panic!("{e}"));
         let mut lines = Vec::new();
         let mut dice = fray_engine::FromSource(fray_dice::seeded(seed));
-        let _ = scenario.fight(&mut dice, Some(seed), &[], &mut |_| 0, &mut |line| lines.push(line.json.clone()));
+        let _ = scenario.fight(&mut dice, Some(seed), &[], &mut |_| Some(0), &mut |line| lines.push(line.json.clone()));
         let faces: Vec<u64> = lines
             .iter()
             .filter(|l| l["who"] == "b" || l["attacker"] == "b")

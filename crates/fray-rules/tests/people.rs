@@ -57,7 +57,7 @@ fn every_choice_a_person_is_offered_is_legal() {
                 state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
                 let pick = ((state >> 33) as usize) % prompt.options.len().max(1);
                 note(format!("{} ? {} → {:?}", prompt.who, prompt.question, prompt.options.get(pick)));
-                pick
+                Some(pick)
             };
             let mut dice = fray_engine::FromSource(fray_dice::seeded(seed));
             let mut out = |line: &fray_rules::Line| {

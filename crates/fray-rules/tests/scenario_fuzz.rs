@@ -138,7 +138,7 @@ proptest! {
                 // and this debug build checks each one against the rules.
                 let illegal = |r: Option<&FightError>| matches!(r, Some(FightError::IllegalChoice { .. }));
                 let mut dice = fray_engine::FromSource(fray_dice::seeded(seed));
-                let fought = scenario.fight(&mut dice, Some(seed), &[], &mut |_| 0, &mut |_| ());
+                let fought = scenario.fight(&mut dice, Some(seed), &[], &mut |_| Some(0), &mut |_| ());
                 prop_assert!(!illegal(fought.as_ref().err()), "{fought:?}\n{text}");
                 // And so does a batch of simulated fights in one reused state.
                 let mut ledger = fray_sim::Ledger::new(scenario.combatants().len());

@@ -119,8 +119,9 @@ impl Dice for Manual {
     }
 }
 
-/// Asks a person at the terminal, on stderr, reading the answer from stdin.
-fn ask_person(prompt: &Prompt) -> usize {
+/// Asks a person at the terminal, on stderr, reading the answer from stdin: `None` once stdin
+/// has ended (the fight then stops rather than play default answers for the person).
+fn ask_person(prompt: &Prompt) -> Option<usize> {
     let stdin = std::io::stdin();
     say(format_args!("{} — {}:\n", prompt.who, prompt.question));
     for (i, option) in prompt.options.iter().enumerate() {
@@ -130,15 +131,15 @@ fn ask_person(prompt: &Prompt) -> usize {
         say(format_args!("choice [1]: "));
         let mut line = String::new();
         match stdin.lock().read_line(&mut line) {
-            Ok(0) | Err(_) => return 0,
+            Ok(0) | Err(_) => return None,
             Ok(_) => {}
         }
         let line = line.trim();
         if line.is_empty() {
-            return 0;
+            return Some(0);
         }
         match line.parse::<usize>() {
-            Ok(n) if (1..=prompt.options.len()).contains(&n) => return n - 1,
+            Ok(n) if (1..=prompt.options.len()).contains(&n) => return Some(n - 1),
             _ => say(format_args!("expected a number from 1 to {}\n", prompt.options.len())),
         }
     }
@@ -209,6 +210,9 @@ pub fn fight(args: &FightArgs, out: &mut impl Write) -> Result<()> {
     match result {
         Ok(_) => Ok(()),
         Err(FightError::Dice { what, message }) => bail!("dice for {what}: {message}"),
+        Err(FightError::Pending(who)) => {
+            bail!("no more input: the fight stops at a decision of {}", names[who.index()])
+        }
         Err(e) => Err(e.into()),
     }
 }

@@ -98,7 +98,7 @@ fn chance(p: &fray_dice::BigRational) -> String {
 struct Table<'a> {
     scenario: &'a FluidScenario,
     humans: Vec<CombatantId>,
-    ask: &'a mut dyn FnMut(&Prompt) -> usize,
+    ask: &'a mut dyn FnMut(&Prompt) -> Option<usize>,
 }
 
 impl Decider<Fluid> for Table<'_> {
@@ -109,7 +109,7 @@ impl Decider<Fluid> for Table<'_> {
         let (question, choices) = self.scenario.prompt(state, who, request);
         let labels: Vec<String> = choices.iter().map(|(label, _)| label.clone()).collect();
         let prompt = Prompt { who: self.scenario.name(who).to_owned(), question, options: labels };
-        let pick = (self.ask)(&prompt).min(choices.len().saturating_sub(1));
+        let pick = (self.ask)(&prompt).ok_or(Pending)?.min(choices.len().saturating_sub(1));
         let mut choice = choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(Pending)?;
         // Under `defense_choice = per_round` a person names the round's defence with the plan
         // (FLUID-DEF-4); the default policy's pick is listed first.
@@ -127,7 +127,7 @@ impl Decider<Fluid> for Table<'_> {
                 question: "name your defence for the round".to_owned(),
                 options,
             };
-            let pick = (self.ask)(&prompt).min(nameable.len().saturating_sub(1));
+            let pick = (self.ask)(&prompt).ok_or(Pending)?.min(nameable.len().saturating_sub(1));
             plan.defence = nameable.get(pick).map(|d| d.0);
         }
         Ok(choice)
@@ -632,7 +632,7 @@ impl Scenario for FluidScenario {
         dice: &mut dyn Dice,
         seed: Option<u64>,
         humans: &[String],
-        ask: &mut dyn FnMut(&Prompt) -> usize,
+        ask: &mut dyn FnMut(&Prompt) -> Option<usize>,
         out: &mut dyn FnMut(&Line),
     ) -> Result<FightResult, FightError> {
         let humans = crate::human_ids(self.0.combatants.iter().map(|c| c.id.as_str()), humans);

@@ -732,7 +732,7 @@ impl Scenario for OpenD6Scenario {
         dice: &mut dyn Dice,
         _seed: Option<u64>,
         humans: &[String],
-        ask: &mut dyn FnMut(&Prompt) -> usize,
+        ask: &mut dyn FnMut(&Prompt) -> Option<usize>,
         out: &mut dyn FnMut(&Line),
     ) -> Result<FightResult, FightError> {
         let humans = crate::human_ids(self.0.combatants.iter().map(|c| c.name.as_str()), humans);

@@ -577,7 +577,7 @@ impl Scenario for TicksScenario {
         dice: &mut dyn Dice,
         seed: Option<u64>,
         humans: &[String],
-        ask: &mut dyn FnMut(&Prompt) -> usize,
+        ask: &mut dyn FnMut(&Prompt) -> Option<usize>,
         out: &mut dyn FnMut(&Line),
     ) -> Result<FightResult, FightError> {
         let humans = crate::human_ids(self.0.combatants.iter().map(|c| c.name.as_str()), humans);
