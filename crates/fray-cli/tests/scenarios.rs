@@ -97,7 +97,7 @@ fn the_text_report_has_outcomes_lengths_and_ledgers() {
 #[test]
 fn check_explains_and_rules_lists() {
     let text = ok(&fray(&["check", EXAMPLE]));
-    assert!(text.contains(": ok") && text.contains("barbarian (heroes, player): PC 16"), "{text}");
+    assert!(text.contains(": ok") && text.contains("barbarian (heroes, player) at (0, 0): PC 16"), "{text}");
     let text = ok(&fray(&["rules"]));
     assert!(text.starts_with("fluid"), "{text}");
     let text = ok(&fray(&["rules", "fluid"]));
@@ -131,7 +131,21 @@ fn scenario_errors_name_file_line_and_column() {
             "did you mean `aggressive`?",
         ),
         ("stats = { BOD = 10, NER = 10 }", "stats = { BOD = 10, NRE = 10 }", None, "did you mean `NER`?"),
-        ("pc = 12", "pc = 0", None, "expected a PC of at least 1"),
+        ("pc = 12", "pc = 0", None, "expected a PC from 1 to 1000, found 0"),
+        // rule: FLUID-ACT-11
+        // Numbers far beyond any sheet's are refused rather than wrapped around in a fight; a
+        // skill a slip away from one on the sheet is not taken as an untrained one.
+        ("oq = 1\n", "oq = 2147483647\n", Some(29), "expected an OQ from -20 to 20, found 2147483647"),
+        ("damage = { w = 7 }", "damage = { w = 2147483647 }", Some(28), "expected a damage from 0 to 1000"),
+        ("value = 15, rank = 1", "value = 150, rank = 1", Some(19), "expected a skill value from 0 to 60"),
+        ("tactics = 2\n", "tactics = -99\n", Some(43), "expected a Tactics from -50 to 50"),
+        ("av = 2", "av = 500", Some(20), "expected an AV from 0 to 100"),
+        (
+            "skill = \"long_sword\"",
+            "skill = \"longsword\"",
+            Some(52),
+            "skill `longsword` is not on the sheet (it would be used untrained); did you mean `long_sword`?",
+        ),
         ("damage = { w = 6 }", "damage = { w = \"2d+1\" }", None, "expected the number of sides"),
     ] {
         assert!(base.contains(from), "{from}");

@@ -75,7 +75,7 @@ fn caps_and_values_are_in_range() {
     rejected(FLUID, "max_rounds = 100", "max_rounds = 4294967295", Some(7), "expected a round cap from 1 to 100000");
     rejected(OPEND6, "max_rounds = 60", "max_rounds = 0", Some(9), "expected a round cap from 1 to 100000");
     rejected(HARDBOILED, "max_turns = 50", "max_turns = 100001", Some(8), "expected a turn cap from 1 to 100000");
-    rejected(FLUID, "damage = { w = 7 }", "damage = { w = -7 }", None, "expected a damage of 0 or more");
+    rejected(FLUID, "damage = { w = 7 }", "damage = { w = -7 }", None, "expected a damage from 0 to 1000");
     // A stat out of range is reported at its own line, not at the combatant's header.
     rejected(PHASESIX, "hand_to_hand = 2", "hand_to_hand = 1000", Some(37), "Hand-to-hand combat from −20 to 40");
     rejected(PHASESIX, "protection = 1 }]", "protection = -1 }]", Some(20), "expected a protection from 0 to 40");
@@ -197,4 +197,28 @@ fn every_example_simulates_with_the_ai_checked() {
         let doc = sim_json(example.to_str().unwrap(), "1000", "5", "2");
         assert_eq!(doc["fights"], 1000, "{example:?}");
     }
+}
+
+#[test]
+fn a_file_too_large_or_not_text_is_refused_without_reading_it_all() {
+    // `/dev/zero` never ends: fray reads at most a few MiB of a scenario and says why it stops.
+    let out = fray(&["check", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("/dev/zero: larger than 4 MiB"), "{err}");
+    let binary = variant(FLUID, "ruleset", "\u{fffe}ruleset");
+    std::fs::write(binary.path(), b"\xff\xfe[rules]\n").unwrap();
+    let err = String::from_utf8(fray(&["check", binary.path()]).stderr).unwrap();
+    assert!(err.contains("not UTF-8 text"), "{err}");
+}
+
+#[test]
+fn check_lists_the_options_in_effect_and_each_attack_skill() {
+    let out = ok(&fray(&["check", &format!("{ROOT}{FLUID}"), "--set", "edge_cap=2"]));
+    assert!(
+        out.contains("options (every other one at its default, `fray rules fluid`):\n  check_direction = \"roll_high\"\n  edge_cap = 2 (--set)"),
+        "{out}"
+    );
+    assert!(out.contains("long_sword (Melee), skill long_sword 12: damage W 6 S 0"), "{out}");
+    assert!(out.contains("policy tactics=aggressive target=nearest"), "{out}");
 }

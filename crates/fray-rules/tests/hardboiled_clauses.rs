@@ -1180,3 +1180,18 @@ fn the_ai_does_not_shoot_at_cover_its_gun_cannot_pierce() {
         .count();
     assert!(stalemates <= 2, "{stalemates} of 10");
 }
+
+#[test]
+fn a_specialism_tag_a_slip_from_a_rules_tag_is_refused() {
+    // rule: USR-DICE-3
+    // `shootin` would fit no roll and silently drop the +2; a specialism outside combat
+    // (`lockpicking`) fits none either, and is accepted.
+    let text = |tags: &str| {
+        duel(&format!("specialisms = [{{ name = \"Guns\", attribute = \"action\", tags = [{tags}] }}]"), "")
+    };
+    let Err(e) = scenario::load("t.toml", &text("\"shootin\""), &[]) else { panic!("a typo accepted") };
+    let e = e.to_string();
+    assert!(e.contains("did you mean `shooting`?") && e.contains("t.toml:"), "{e}");
+    assert!(scenario::load("t.toml", &text("\"shooting\""), &[]).is_ok());
+    assert!(scenario::load("t.toml", &text("\"lockpicking\""), &[]).is_ok());
+}

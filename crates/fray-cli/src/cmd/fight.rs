@@ -17,17 +17,40 @@ pub struct ScenarioArgs {
     pub sets: Vec<String>,
 }
 
+/// The largest scenario file read: far above any scenario's size, so that a wrong path (a device,
+/// a huge file) is refused instead of read into memory.
+const MAX_SCENARIO_BYTES: u64 = 4 << 20;
+
 impl ScenarioArgs {
-    /// Reads and validates the scenario.
-    pub fn load(&self) -> Result<Box<dyn Scenario>> {
+    /// Reads the scenario file's text (at most [`MAX_SCENARIO_BYTES`]).
+    fn read(&self) -> Result<String> {
+        use std::io::Read;
         let name = self.file.display().to_string();
-        let text = std::fs::read_to_string(&self.file).with_context(|| format!("cannot read {name}"))?;
+        let file = std::fs::File::open(&self.file).with_context(|| format!("cannot read {name}"))?;
+        let mut bytes = Vec::new();
+        file.take(MAX_SCENARIO_BYTES + 1).read_to_end(&mut bytes).with_context(|| format!("cannot read {name}"))?;
+        if bytes.len() as u64 > MAX_SCENARIO_BYTES {
+            bail!("{name}: larger than {} MiB; a scenario file is a small TOML file", MAX_SCENARIO_BYTES >> 20);
+        }
+        String::from_utf8(bytes).map_err(|e| {
+            anyhow::anyhow!("{name}: not UTF-8 text (byte {} is not valid UTF-8)", e.utf8_error().valid_up_to())
+        })
+    }
+
+    /// The `--set` overrides as (name, value) pairs.
+    fn sets(&self) -> Result<Vec<(String, String)>> {
         let mut sets = Vec::new();
         for set in &self.sets {
             let Some((k, v)) = set.split_once('=') else { bail!("--set {set}: expected NAME=VALUE") };
             sets.push((k.trim().to_owned(), v.trim().to_owned()));
         }
-        Ok(fray_rules::load(&name, &text, &sets)?)
+        Ok(sets)
+    }
+
+    /// Reads and validates the scenario.
+    pub fn load(&self) -> Result<Box<dyn Scenario>> {
+        let name = self.file.display().to_string();
+        Ok(fray_rules::load(&name, &self.read()?, &self.sets()?)?)
     }
 }
 
@@ -82,6 +105,24 @@ pub fn check(args: &ScenarioArgs, out: &mut impl Write) -> Result<()> {
     let scenario = args.load()?;
     writeln!(out, "{}: ok", args.file.display())?;
     write!(out, "{}", scenario.explain())?;
+    // The options that differ from the ruleset's defaults: the file's, then `--set`'s (which win).
+    let text = args.read()?;
+    let table: toml::Table = toml::from_str(&text).unwrap_or_default();
+    let mut set: Vec<String> = table
+        .get("rules")
+        .and_then(|r| r.get("options"))
+        .and_then(|o| o.as_table())
+        .map(|o| o.iter().map(|(k, v)| format!("{k} = {v}")).collect())
+        .unwrap_or_default();
+    set.extend(args.sets()?.into_iter().map(|(k, v)| format!("{k} = {v} (--set)")));
+    if set.is_empty() {
+        writeln!(out, "options: the defaults (`fray rules {}` lists them)", scenario.ruleset())?;
+    } else {
+        writeln!(out, "options (every other one at its default, `fray rules {}`):", scenario.ruleset())?;
+        for line in set {
+            writeln!(out, "  {line}")?;
+        }
+    }
     Ok(())
 }
 

@@ -596,24 +596,54 @@ impl Scenario for FluidScenario {
             setup.sides.len(),
             setup.max_rounds
         );
+        let amount = |a: &super::setup::Amount| match a {
+            super::setup::Amount::Fixed(n) => n.to_string(),
+            super::setup::Amount::Dice(p) => p.source().to_owned(),
+        };
         for c in &setup.combatants {
+            let policies: Vec<String> = super::policy::POLICIES
+                .iter()
+                .enumerate()
+                .map(|(i, (field, _))| format!("{field}={}", c.policy.name(i)))
+                .collect();
             out += &format!(
-                "  {} ({}{}): PC {}, W {}, S {}, tactics {}, policy {}/{}/{}\n",
+                "  {} ({}{}) at ({}, {}): PC {}, W {}, S {}, tactics {}, move {} m{}{}\n    policy {}\n",
                 c.id,
                 setup.sides[c.side.index()],
                 if c.player { ", player" } else { "" },
+                c.position.x,
+                c.position.y,
                 c.pc,
                 c.w,
                 c.s,
                 c.tactics,
-                c.policy.name(0),
-                c.policy.name(1),
-                c.policy.name(2)
+                c.move_m,
+                if c.hidden { ", hidden" } else { "" },
+                if c.stabilized { ", stabilized" } else { "" },
+                policies.join(" ")
             );
-            for item in &c.items {
+            for (i, item) in c.items.iter().enumerate() {
+                let skill = match (&item.skill, c.item_skill(i)) {
+                    (None, _) => String::new(),
+                    (Some(name), super::setup::SkillRef::Untrained) => {
+                        format!(", skill {name} {} (untrained)", c.attack_value(i, &setup.options))
+                    }
+                    (Some(name), _) => format!(", skill {name} {}", c.attack_value(i, &setup.options)),
+                };
+                let ammo = item.ammo.map_or(String::new(), |a| format!(", ammunition {a}"));
+                let damage = if item.kind == super::setup::ItemKind::Shield {
+                    String::new()
+                } else {
+                    format!("damage W {} S {}, ", amount(&item.damage_w), amount(&item.damage_s))
+                };
                 out += &format!(
-                    "    {} ({:?}): OQ {:+}, DQ {:+}, sizes {:?}\n",
-                    item.id, item.kind, item.oq, item.dq, item.sizes
+                    "    {} ({:?}{}){skill}: {damage}OQ {:+}, DQ {:+}, sizes {:?}{ammo}\n",
+                    item.id,
+                    item.kind,
+                    if item.fire == super::setup::Fire::Single { String::new() } else { format!(", {:?}", item.fire) },
+                    item.oq,
+                    item.dq,
+                    item.sizes
                 );
             }
             if let Some(armor) = &c.armor {

@@ -44,11 +44,10 @@ struct CombatantToml {
     stats: BTreeMap<Spanned<String>, Spanned<i32>>,
     size: Option<Spanned<i32>>,
     pc: Spanned<i32>,
-    w: Option<i32>,
-    s: Option<i32>,
+    w: Option<Spanned<i32>>,
+    s: Option<Spanned<i32>>,
     s_max: Option<Spanned<i32>>,
-    #[serde(default)]
-    tactics: i32,
+    tactics: Option<Spanned<i32>>,
     #[serde(rename = "move")]
     move_m: Option<Spanned<f64>>,
     #[serde(default)]
@@ -71,7 +70,7 @@ struct SkillToml {
     #[serde(default)]
     rank: i32,
     stat: Option<String>,
-    value: Option<i32>,
+    value: Option<Spanned<i32>>,
 }
 
 #[derive(Deserialize)]
@@ -80,13 +79,11 @@ struct ItemToml {
     id: String,
     #[serde(default = "melee")]
     kind: Spanned<String>,
-    skill: Option<String>,
+    skill: Option<Spanned<String>>,
     #[serde(default)]
     damage: DamageToml,
-    #[serde(default)]
-    oq: i32,
-    #[serde(default)]
-    dq: i32,
+    oq: Option<Spanned<i32>>,
+    dq: Option<Spanned<i32>>,
     sizes: Option<Vec<Spanned<SizeToml>>>,
     tier: Option<Spanned<i32>>,
     fire: Option<Spanned<String>>,
@@ -144,7 +141,7 @@ enum SizeToml {
 #[serde(deny_unknown_fields)]
 struct ArmorToml {
     name: String,
-    av: i32,
+    av: Spanned<i32>,
     size: Option<Spanned<SizeToml>>,
     tier: Option<Spanned<i32>>,
     /// Natural armour: its size is by default the creature's (FLUID-ARM-4).
@@ -198,17 +195,11 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             }
             stats[i] = *value.get_ref();
         }
-        let pc = *c.pc.get_ref();
-        if pc < 1 {
-            return Err(err(c.pc.span(), format!("expected a PC of at least 1, found {pc}")));
-        }
-        let s_max = match &c.s_max {
-            Some(m) if *m.get_ref() < 1 => {
-                return Err(err(m.span(), format!("expected an s_max of at least 1, found {}", m.get_ref())));
-            }
-            Some(m) => *m.get_ref(),
-            None => pc,
-        };
+        let pc = bounded(&Some(c.pc.clone()), "a PC", 1..=MAX_TRACK, 0, &err)?;
+        let s_max = bounded(&c.s_max, "an s_max", 1..=MAX_TRACK, pc, &err)?;
+        let w = bounded(&c.w, "a W", -MAX_TRACK..=MAX_TRACK, pc, &err)?;
+        let s_now = bounded(&c.s, "an S", -MAX_TRACK..=MAX_TRACK, pc, &err)?;
+        let tactics = bounded(&c.tactics, "a Tactics", -MAX_TACTICS..=MAX_TACTICS, 0, &err)?;
         let size = match &c.size {
             Some(size) if !(0..=5).contains(size.get_ref()) => {
                 return Err(err(size.span(), format!("expected a size from 0 to 5, found {}", size.get_ref())));
@@ -219,8 +210,11 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         let mut skills = Vec::new();
         for (name, skill) in &c.skills {
             let s = skill.get_ref();
-            if s.rank < 0 {
-                return Err(err(skill.span(), format!("skill `{name}`: expected a rank of 0 or more")));
+            if !(0..=MAX_RANK).contains(&s.rank) {
+                return Err(err(
+                    skill.span(),
+                    format!("skill `{name}`: expected a rank from 0 to {MAX_RANK}, found {}", s.rank),
+                ));
             }
             let base = match &s.stat {
                 Some(stat) => match STATS.iter().position(|x| x == stat) {
@@ -229,7 +223,8 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 },
                 None => 10,
             };
-            skills.push(Skill { name: name.clone(), rank: s.rank, value: s.value.unwrap_or(base + s.rank) });
+            let value = bounded(&s.value, "a skill value", 0..=MAX_SKILL, base + s.rank, &err)?;
+            skills.push(Skill { name: name.clone(), rank: s.rank, value });
         }
         let mut items = Vec::new();
         // Item numbers are kept in a byte; the unarmed pseudo-item takes one.
@@ -256,6 +251,20 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             if kind != ItemKind::Shield && it.skill.is_none() {
                 return Err(err(item.span(), format!("item `{}` needs a `skill` to attack with", it.id)));
             }
+            // A skill not on the sheet is used untrained (FLUID-ACT-11); one a letter or two
+            // from a skill on the sheet is taken for a slip of the pen.
+            if let Some(skill) = &it.skill
+                && !c.skills.contains_key(skill.get_ref())
+                && let Some(near) = did_you_mean(skill.get_ref(), c.skills.keys().map(String::as_str))
+            {
+                return Err(err(
+                    skill.span(),
+                    format!(
+                        "skill `{}` is not on the sheet (it would be used untrained); did you mean `{near}`?",
+                        skill.get_ref()
+                    ),
+                ));
+            }
             let sizes = match &it.sizes {
                 None => vec![3],
                 Some(list) if list.is_empty() => return Err(err(item.span(), "expected at least one size".into())),
@@ -266,11 +275,11 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             items.push(Item {
                 id: it.id.clone(),
                 kind,
-                skill: it.skill.clone(),
+                skill: it.skill.as_ref().map(|s| s.get_ref().clone()),
                 damage_w: amount(&it.damage.w, &err)?,
                 damage_s: amount(&it.damage.s, &err)?,
-                oq: it.oq,
-                dq: it.dq,
+                oq: bounded(&it.oq, "an OQ", -MAX_QUALITY..=MAX_QUALITY, 0, &err)?,
+                dq: bounded(&it.dq, "a DQ", -MAX_QUALITY..=MAX_QUALITY, 0, &err)?,
                 sizes,
                 tier: tier(&it.tier, &err)?,
                 fire: match &it.fire {
@@ -364,15 +373,13 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             None => None,
             Some(a) => {
                 let ar = a.get_ref();
-                if ar.av < 0 {
-                    return Err(err(a.span(), "expected an AV of 0 or more".into()));
-                }
+                let av = bounded(&Some(ar.av.clone()), "an AV", 0..=MAX_AV, 0, &err)?;
                 let size = match &ar.size {
                     Some(s) => size_value(s, options.weight_sizes, &err)?,
                     None if ar.natural => size,
                     None => 3,
                 };
-                Some(Armor { name: ar.name.clone(), av: ar.av, size, tier: tier(&ar.tier, &err)? })
+                Some(Armor { name: ar.name.clone(), av, size, tier: tier(&ar.tier, &err)? })
             }
         };
         let mut policy = PolicySpec::default();
@@ -387,14 +394,14 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             stats,
             size,
             pc,
-            w: c.w.unwrap_or(pc).min(pc),
+            w: w.min(pc),
             s: {
                 // S starts at, and never exceeds, PC, or `s_max` under `stress_max = sheet`.
                 let cap = if options.stress_max_sheet { s_max } else { pc };
-                c.s.unwrap_or(cap).min(cap)
+                s_now.min(cap)
             },
             s_max,
-            tactics: c.tactics,
+            tactics,
             move_m: match &c.move_m {
                 Some(m) if !(m.get_ref().is_finite() && *m.get_ref() >= 0.0) => {
                     return Err(err(m.span(), format!("expected a Move of 0 or more metres, found {}", m.get_ref())));
@@ -452,6 +459,39 @@ fn size_value(
     }
 }
 
+/// The largest PC, W and S a sheet may give (far above any character's, far below overflow).
+const MAX_TRACK: i32 = 1000;
+/// The largest Tactics score, either way.
+const MAX_TACTICS: i32 = 50;
+/// The largest skill rank.
+const MAX_RANK: i32 = 30;
+/// The largest skill value.
+const MAX_SKILL: i32 = 60;
+/// The largest OQ or DQ, either way.
+const MAX_QUALITY: i32 = 20;
+/// The largest fixed damage.
+const MAX_DAMAGE: i32 = 1000;
+/// The largest armour value.
+const MAX_AV: i32 = 100;
+
+/// A number of the sheet within `range`, or `default` when absent.
+fn bounded(
+    value: &Option<Spanned<i32>>,
+    what: &str,
+    range: std::ops::RangeInclusive<i32>,
+    default: i32,
+    err: &impl Fn(std::ops::Range<usize>, String) -> ScenarioError,
+) -> Result<i32, ScenarioError> {
+    match value {
+        None => Ok(default),
+        Some(v) if range.contains(v.get_ref()) => Ok(*v.get_ref()),
+        Some(v) => Err(err(
+            v.span(),
+            format!("expected {what} from {} to {}, found {}", range.start(), range.end(), v.get_ref()),
+        )),
+    }
+}
+
 fn amount(
     value: &Option<Spanned<AmountToml>>,
     err: &impl Fn(std::ops::Range<usize>, String) -> ScenarioError,
@@ -459,7 +499,9 @@ fn amount(
     match value {
         None => Ok(Amount::Fixed(0)),
         Some(v) => match v.get_ref() {
-            AmountToml::Fixed(n) if *n < 0 => Err(err(v.span(), format!("expected a damage of 0 or more, found {n}"))),
+            AmountToml::Fixed(n) if !(0..=MAX_DAMAGE).contains(n) => {
+                Err(err(v.span(), format!("expected a damage from 0 to {MAX_DAMAGE}, found {n}")))
+            }
             AmountToml::Fixed(n) => Ok(Amount::Fixed(*n)),
             AmountToml::Dice(expr) => {
                 let program = fray_dice::Program::parse(expr).map_err(|e| {

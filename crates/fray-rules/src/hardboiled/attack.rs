@@ -44,6 +44,24 @@ pub fn contest_attribute(options: &Options, act: &Act) -> Attr {
     }
 }
 
+/// Every tag a roll of the rules fits ([`attacker_tags`], [`defender_tags`], the shooting roll).
+pub const TAGS: &[&str] = &[
+    "shooting",
+    "melee",
+    "brawling",
+    "dodge",
+    "psionics",
+    "magic",
+    "willpower",
+    "grapple",
+    "shove",
+    "trip",
+    "intimidate",
+    "trick",
+    "task",
+    "perception",
+];
+
 /// The tags an attacker's specialisms may fit.
 pub fn attacker_tags(act: &Act, weapon: &Weapon) -> &'static [&'static str] {
     match act {

@@ -63,7 +63,7 @@ struct SpecialismToml {
     name: String,
     attribute: Spanned<String>,
     #[serde(default)]
-    tags: Vec<String>,
+    tags: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -182,7 +182,22 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             let st = s.get_ref();
             let attribute =
                 [Attr::Action, Attr::Wits, Attr::Ego][word(&st.attribute, &["action", "wits", "ego"], "attribute")?];
-            let mut tags = st.tags.clone();
+            // A tag is free text (a specialism outside combat fits none of the rules' tags), but
+            // one a slip away from a tag the rules use is taken for a typo.
+            for tag in &st.tags {
+                if !super::attack::TAGS.contains(&tag.get_ref().as_str())
+                    && let Some(near) = crate::did_you_mean(tag.get_ref(), super::attack::TAGS.iter().copied())
+                {
+                    return Err(err(
+                        tag.span(),
+                        format!(
+                            "tag `{}` fits no roll the rules make (it would give no bonus); did you mean `{near}`?",
+                            tag.get_ref()
+                        ),
+                    ));
+                }
+            }
+            let mut tags: Vec<String> = st.tags.iter().map(|t| t.get_ref().clone()).collect();
             if tags.is_empty() {
                 tags.push(st.name.to_lowercase());
             }
