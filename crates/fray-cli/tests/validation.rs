@@ -222,3 +222,38 @@ fn check_lists_the_options_in_effect_and_each_attack_skill() {
     assert!(out.contains("long_sword (Melee), skill long_sword 12: damage W 6 S 0"), "{out}");
     assert!(out.contains("policy tactics=aggressive target=nearest"), "{out}");
 }
+
+#[test]
+fn json_logs_carry_names_and_fields_not_rust_debug_text() {
+    // Every example's `fight --json` log: no value reads like Rust's debug output of an enum or
+    // struct (`Attack(AttackPlan { target: CombatantId(1), … })`, `block(some(0))`).
+    fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::String(s) => out.push(s.clone()),
+            serde_json::Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
+            serde_json::Value::Object(o) => o.values().for_each(|v| strings(v, out)),
+            _ => {}
+        }
+    }
+    let mut examples: Vec<_> = std::fs::read_dir(ROOT)
+        .unwrap()
+        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    examples.sort();
+    assert!(examples.len() >= 16);
+    for example in examples {
+        let log = ok(&fray(&["fight", example.to_str().unwrap(), "--seed", "3", "--json"]));
+        for line in log.lines() {
+            let value: serde_json::Value = serde_json::from_str(line).unwrap();
+            let mut found = Vec::new();
+            strings(&value, &mut found);
+            for s in found {
+                let debug =
+                    ["CombatantId", "Some(", "some(", "None", " { ", "AttackPlan"].iter().any(|m| s.contains(m));
+                assert!(!debug, "{}: {s:?} in {line}", example.display());
+            }
+        }
+    }
+}

@@ -98,6 +98,50 @@ fn mode_text(plan: &AttackPlan) -> String {
     if parts.is_empty() { String::new() } else { format!(" ({})", parts.join(", ")) }
 }
 
+/// A defence's kind in the JSON log.
+fn def_kind_name(kind: DefKind) -> &'static str {
+    match kind {
+        DefKind::Dodge => "dodge",
+        DefKind::Block(None) => "block",
+        DefKind::Block(Some(_)) => "parry",
+    }
+}
+
+/// A firing or combat mode in the JSON log: a plain name (`"full_auto"`, `"multi"`, …).
+fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Normal => "normal",
+        Mode::BurstSingle => "burst_single",
+        Mode::FullAuto => "full_auto",
+        Mode::Multi(_) => "multi",
+        Mode::SweepRanged => "sweep_ranged",
+        Mode::AllOut => "all_out",
+        Mode::Lunge => "lunge",
+        Mode::SweepClose => "sweep_close",
+        Mode::Knockdown => "knockdown",
+        Mode::Push => "push",
+        Mode::Grab => "grab",
+        Mode::Tackle => "tackle",
+    }
+}
+
+/// A called shot in the JSON log: `null`, or an object naming its kind.
+fn called_json(called: Called) -> serde_json::Value {
+    match called {
+        Called::None => serde_json::Value::Null,
+        Called::Small { size, disarm } => json!({"kind": "small", "size": size, "disarm": disarm}),
+        Called::Location(loc) => json!({"kind": "location", "location": format!("{loc:?}").to_lowercase()}),
+        Called::Knockout => json!({"kind": "knockout"}),
+    }
+}
+
+/// A plan's modes and called shot in the JSON log.
+fn plan_json(plan: &AttackPlan) -> serde_json::Value {
+    let extra = |m: Mode| if let Mode::Multi(e) = m { json!(e) } else { serde_json::Value::Null };
+    json!({"mode": mode_name(plan.mode), "mode_extra": extra(plan.mode), "mode2": mode_name(plan.mode2),
+           "mode2_extra": extra(plan.mode2), "called": called_json(plan.called)})
+}
+
 /// An exact probability for a prompt.
 fn chance(p: &fray_dice::BigRational) -> String {
     use num_traits::ToPrimitive;
@@ -339,6 +383,39 @@ impl OpenD6Scenario {
         }
     }
 
+    /// An action in the JSON log: an object with the action's name (`"kind"`) and its fields,
+    /// combatants and weapons by name.
+    fn action_json(&self, who: CombatantId, action: &Action) -> serde_json::Value {
+        match *action {
+            Action::Attack(plan) => json!({"kind": "attack", "target": self.name(plan.target),
+                                          "weapon": self.weapon(who, plan.weapon), "plan": plan_json(&plan)}),
+            Action::Defend { kind, full } => json!({"kind": "defend", "defence": def_kind_name(kind),
+                                                   "weapon": self.def_weapon(who, kind), "full": full}),
+            Action::Wait => json!({"kind": "wait"}),
+            Action::Move { to, free } => json!({"kind": "move", "to": to, "free": free}),
+            Action::Aim(t) => json!({"kind": "aim", "target": self.name(t)}),
+            Action::Ready(w, what) => json!({"kind": "ready", "weapon": self.weapon(who, w),
+                                            "what": format!("{what:?}").to_lowercase()}),
+            Action::StandUp => json!({"kind": "stand_up"}),
+            Action::Posture(p) => json!({"kind": "posture", "posture": format!("{p:?}").to_lowercase()}),
+            Action::Escape => json!({"kind": "escape"}),
+            Action::Squeeze => json!({"kind": "squeeze"}),
+            Action::FirstAid(p) => json!({"kind": "first_aid", "patient": self.name(p)}),
+            Action::Revive(p) => json!({"kind": "revive", "patient": self.name(p)}),
+            Action::MoveUp => json!({"kind": "move_up"}),
+            Action::Recover => json!({"kind": "recover"}),
+            Action::Pass => json!({"kind": "pass"}),
+        }
+    }
+
+    /// The weapon a block or parry uses, by name (`null` for a dodge or a bare-handed block).
+    fn def_weapon(&self, who: CombatantId, kind: DefKind) -> serde_json::Value {
+        match kind {
+            DefKind::Block(Some(w)) => json!(self.weapon(who, w)),
+            _ => serde_json::Value::Null,
+        }
+    }
+
     /// One event as a line of the blow-by-blow log and as JSON.
     pub fn line(&self, event: &Event) -> Line {
         let n = |who: &CombatantId| self.name(*who).to_owned();
@@ -400,7 +477,7 @@ impl OpenD6Scenario {
                     Action::Wait => Some(format!("{} waits", n(who))),
                     _ => None,
                 };
-                (text, json!({"event": "action", "who": n(who), "action": format!("{action:?}")}))
+                (text, json!({"event": "action", "who": n(who), "action": self.action_json(*who, action)}))
             }
             Event::DefenceSet { who, active, .. } => {
                 (None, json!({"event": "defence_set", "who": n(who), "value": active.value}))
@@ -432,7 +509,7 @@ impl OpenD6Scenario {
                 let full_text = if *full { " + 10 (full defence)" } else { "" };
                 (
                     Some(format!("{} {what}: {}{full_text} → defence {value}", n(who), rolled_text(roll))),
-                    json!({"event": "defence", "who": n(who), "kind": format!("{kind:?}").to_lowercase(), "full": full, "roll": roll_json(roll), "value": value}),
+                    json!({"event": "defence", "who": n(who), "kind": def_kind_name(*kind), "weapon": self.def_weapon(*who, *kind), "full": full, "roll": roll_json(roll), "value": value}),
                 )
             }
             Event::DefenceEnded { who } => (None, json!({"event": "defence_ended", "who": n(who)})),
@@ -453,7 +530,7 @@ impl OpenD6Scenario {
                         if *hit { format!("hit by {}", roll.total - difficulty) } else { "miss".to_owned() }
                     )),
                     json!({"event": "attack", "attacker": n(attacker), "target": n(target), "weapon": self.weapon(*attacker, *weapon),
-                           "mode": format!("{:?}", plan.mode), "called": format!("{:?}", plan.called), "roll": roll_json(roll),
+                           "plan": plan_json(plan), "roll": roll_json(roll),
                            "base": base, "difficulty": if *difficulty == i32::MAX { json!(null) } else { json!(difficulty) }, "hit": hit}),
                 )
             }
