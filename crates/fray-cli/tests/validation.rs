@@ -257,3 +257,27 @@ fn json_logs_carry_names_and_fields_not_rust_debug_text() {
         }
     }
 }
+
+#[test]
+fn odds_in_context_refuse_an_ally_and_spell_out_the_difficulty() {
+    let mixed = format!("{ROOT}opend6/mixed-group.toml");
+    let out = fray(&["odds", "--scenario", &mixed, "--attacker", "Rhea", "--defender", "Korr"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("`Rhea` and `Korr` are both on side `heroes`"), "{err}");
+    // rule: OD6-DEF-1, OD6-DIFF-1
+    // The blaster duel: passive defence 10, +5 for range and cover: difficulty 15.
+    let duel = ok(&fray(&[
+        "odds",
+        "--scenario",
+        &format!("{ROOT}{OPEND6}"),
+        "--attacker",
+        "Smuggler",
+        "--defender",
+        "Hunter",
+    ]));
+    assert!(
+        duel.contains("5D against difficulty 15 (passive defence 10, +5 for range, cover, posture, …; at least 3)"),
+        "{duel}"
+    );
+}

@@ -140,6 +140,9 @@ pub trait Scenario: fray_sim::Simulate + Send + Sync {
     fn combatants(&self) -> Vec<String>;
     /// Side names.
     fn sides(&self) -> Vec<String>;
+    /// The side (an index into [`Scenario::sides`]) of the combatant at `combatant` in roster
+    /// order.
+    fn side_of(&self, combatant: usize) -> usize;
     /// The unit a fight's length is counted in: its name and, when it has one, its length in
     /// seconds of game time. Default: rounds, no fixed length.
     fn time_unit(&self) -> (&'static str, Option<f64>) {

@@ -210,6 +210,19 @@ fn in_context(args: &Args, file: &std::path::Path, out: &mut impl Write) -> Resu
     let loader = super::fight::ScenarioArgs { file: file.to_path_buf(), sets: args.sets.clone() };
     let scenario = loader.load()?;
     let (attacker, defender) = (args.attacker.as_deref().unwrap_or(""), args.defender.as_deref().unwrap_or(""));
+    // Odds in context are of an attack on an enemy: the AI's choices they follow (defence,
+    // tactics, the attacker's weapon) are made against enemies.
+    let names = scenario.combatants();
+    let index = |name: &str| names.iter().position(|n| n == name);
+    if let (Some(a), Some(d)) = (index(attacker), index(defender))
+        && a != d
+        && scenario.side_of(a) == scenario.side_of(d)
+    {
+        anyhow::bail!(
+            "`{attacker}` and `{defender}` are both on side `{}`: odds in context are of an attack on an enemy",
+            scenario.sides()[scenario.side_of(a)]
+        );
+    }
     let odds = scenario.attack_odds(attacker, defender).map_err(|e| anyhow::anyhow!(e))?;
     if args.json {
         let damage: Vec<_> = odds

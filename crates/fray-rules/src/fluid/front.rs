@@ -588,6 +588,10 @@ impl Scenario for FluidScenario {
         self.0.sides.clone()
     }
 
+    fn side_of(&self, combatant: usize) -> usize {
+        self.0.combatants[combatant].side.index()
+    }
+
     fn explain(&self) -> String {
         let setup = &self.0;
         let mut out = format!(

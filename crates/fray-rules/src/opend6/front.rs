@@ -69,7 +69,8 @@ fn level_name(l: Level) -> String {
     l.name().replace('_', " ")
 }
 
-fn mode_text(plan: &AttackPlan) -> String {
+/// The modes and called shot of a plan, as the log and the odds print them (" (full auto, at the head)").
+pub(super) fn mode_text(plan: &AttackPlan) -> String {
     let mut parts = Vec::new();
     for mode in [plan.mode, plan.mode2] {
         let m = match mode {
@@ -752,6 +753,10 @@ impl Scenario for OpenD6Scenario {
 
     fn sides(&self) -> Vec<String> {
         self.0.sides.clone()
+    }
+
+    fn side_of(&self, combatant: usize) -> usize {
+        self.0.combatants[combatant].side.index()
     }
 
     fn explain(&self) -> String {

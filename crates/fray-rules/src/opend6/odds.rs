@@ -507,16 +507,23 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     let weapon_name = &sheet.weapons[plan.weapon as usize].name;
     let mut assumptions = vec![
         format!(
-            "{attacker} declares {n} action(s) and attacks with {weapon_name} ({:?}{}): {} against the defence {:+}{} (range, cover, posture, …), at least 3",
-            plan.mode,
-            if plan.called == super::Called::None { String::new() } else { format!(", {:?}", plan.called) },
+            "{attacker} declares {n} action(s) and attacks with {weapon_name}{}: {} against {}{}",
+            super::front::mode_text(&plan),
             inputs.attack,
-            inputs.mods,
+            match defence {
+                None => format!(
+                    "difficulty {} (passive defence {base}, {:+} for range, cover, posture, …; at least 3)",
+                    (base + inputs.mods).max(3),
+                    inputs.mods
+                ),
+                Some(_) =>
+                    format!("{defender}'s defence roll {:+} (range, cover, posture, …), at least 3", inputs.mods),
+            },
             if inputs.mod_dice.is_empty() {
                 String::new()
             } else {
                 let dice: Vec<String> = inputs.mod_dice.iter().map(|d| format!("{d:+}D")).collect();
-                format!(" and the rolled modifier dice {}", dice.join(" "))
+                format!(", and the rolled modifier dice {}", dice.join(" "))
             }
         ),
         defence_text,

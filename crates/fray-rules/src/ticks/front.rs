@@ -517,6 +517,10 @@ impl Scenario for TicksScenario {
         self.0.sides.clone()
     }
 
+    fn side_of(&self, combatant: usize) -> usize {
+        self.0.combatants[combatant].side.index()
+    }
+
     fn time_unit(&self) -> (&'static str, Option<f64>) {
         ("ticks", Some(0.5))
     }
