@@ -38,7 +38,7 @@ pub struct CombatantLedger {
     pub attacks: u64,
     /// Attacks that hit.
     pub hits: u64,
-    /// Attacks that were crits.
+    /// Hits that were crits (a crit roll that missed is not counted).
     pub crits: u64,
     /// Damage dealt (after armour).
     pub damage_dealt: i64,
@@ -78,7 +78,8 @@ impl Ledger {
                 let c = &mut self.combatants[row(by)];
                 c.attacks += 1;
                 c.hits += u64::from(hit);
-                c.crits += u64::from(crit);
+                // A crit that misses (a Wild Die six on a failed roll) is no critical hit.
+                c.crits += u64::from(hit && crit);
             }
             Tally::Damage { by, to, amount } => {
                 if let Some(by) = by {
@@ -228,6 +229,17 @@ mod tests {
             assert_eq!(wilson(n, n).1, 1.0, "{n}");
             assert!(wilson(n, n).0 < 1.0 && wilson(0, n).1 > 0.0);
         }
+    }
+
+    #[test]
+    fn a_crit_that_misses_is_no_critical_hit() {
+        let mut ledger = Ledger::new(1);
+        let by = CombatantId(0);
+        ledger.tally(Tally::Attack { by, hit: true, crit: true });
+        ledger.tally(Tally::Attack { by, hit: false, crit: true });
+        ledger.tally(Tally::Attack { by, hit: true, crit: false });
+        let c = &ledger.combatants[0];
+        assert_eq!((c.attacks, c.hits, c.crits), (3, 2, 1));
     }
 
     #[test]
