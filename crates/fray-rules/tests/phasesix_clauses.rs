@@ -1476,6 +1476,38 @@ fn armour_wears_under_grenades_and_knock_outs_too() {
 }
 
 #[test]
+fn a_disarm_counted_after_protection_wears_the_armour() {
+    // rule: P6-SPECIAL-8, P6-ARM-2
+    // Under `disarm_hits_stage = after_protection` protection works on a disarming attack as in
+    // any attack, so under `armor_damage = track` it wears as in any attack: A's sword (3 dice at
+    // 8+: 9 9 9, 3 hits) against B's protection 2 (2 prevented: −10); the hit left disarms B
+    // (Strength and Deftness 1: one die, a 1).
+    let text = duel(
+        SWORD,
+        &format!("strength = 1\ndeftness = 1\n[[combatants.armour]]\nname = \"vest\"\nprotection = 2\n{SWORD}"),
+    );
+    let disarm = Choice::Act(Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Melee,
+        special: Special::Disarm,
+        walk: None,
+        from_behind: false,
+    });
+    let faces = [5, 1, 6, 3, 6, 3, 6, 3, 1];
+    let worn = |stage: &str| {
+        let s = setup(&text, &[("armor_damage", "track"), ("disarm_hits_stage", stage)]);
+        let (log, state, _) = run(&s, &faces, script(&[(0, disarm), (0, Choice::Act(Act::End))]));
+        assert!(log.contains(&Event::Disarmed { who: B }), "{stage}: {log:#?}");
+        assert_eq!(state.fighter(B).wounds, 0);
+        (log.iter().any(|e| matches!(e, Event::ArmourWorn { who: B, .. })), state.fighter(B).armour_pct[0])
+    };
+    assert_eq!(worn("after_protection"), (true, 90));
+    // Counted after cover (the default), protection plays no part in a disarm: nothing wears.
+    assert_eq!(worn("after_cover"), (false, 100));
+}
+
+#[test]
 fn a_destiny_die_meets_the_crit_floor_of_the_roll_it_joins() {
     // rule: P6-CRIT-4, P6-RES-5
     // Under `crit_floor = min_roll_plus_6` the fencer (min roll 8: C' = max(11, 8 + 6) = 14)
