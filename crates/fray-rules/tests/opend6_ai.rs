@@ -310,3 +310,54 @@ fn a_stunned_defend_only_ai_declares_one_full_defence() {
     let request = policy::act_request(&setup, &state, a, true);
     assert_eq!(policy::ai_choice(&setup, &state, a, &request), Choice::Act(Action::Pass));
 }
+
+/// Every reload `who` makes in `log`, with the rounds in the magazine and its size just before.
+fn reloads(setup: &Setup, log: &[fray_rules::opend6::Event], who: CombatantId) -> Vec<(Option<u32>, Option<u32>)> {
+    let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(setup);
+    let mut out = Vec::new();
+    for e in log {
+        if let fray_rules::opend6::Event::Acted {
+            who: w,
+            action: Action::Ready(weapon, fray_rules::opend6::Ready::Reload),
+        } = e
+            && *w == who
+        {
+            let i = usize::from(*weapon);
+            out.push((state.fighter(who).weapons[i].ammo, setup.combatants[who.index()].weapons[i].ammo_max));
+        }
+        <OpenD6 as fray_engine::Ruleset>::apply(setup, &mut state, e);
+    }
+    out
+}
+
+#[test]
+fn the_ai_never_reloads_a_full_magazine() {
+    // rule: OD6-GEAR-1, OD6-GEAR-2
+    // Reloading fills a magazine to `ammo_max`, so a full one cannot be reloaded. A rifle whose
+    // magazine holds no round (`ammo_max = 0`) is always full, and never has the round a shot
+    // needs. With B out of its reach (200 m) the AI closes in; it used to choose to reload the
+    // rifle as an empty one, which is not allowed, and so passed its turns instead of moving.
+    let a = CombatantId(0);
+    let far = shootout(3, "skills = { firearms = \"4D\" }", &format!("{RIFLE}\nammo_max = 0"))
+        .replace("position = 60", "position = 200");
+    let setup = scenario::load("ai.toml", &far, &[]).unwrap_or_else(|e| panic!("{e}"));
+    for seed in 1..=5 {
+        let log = ai_fight(&setup, seed);
+        assert_eq!(reloads(&setup, &log, a), vec![], "seed {seed}");
+        let first = log.iter().find_map(|e| match e {
+            fray_rules::opend6::Event::Acted { who, action } if *who == a => Some(*action),
+            _ => None,
+        });
+        assert!(matches!(first, Some(Action::Move { .. })), "seed {seed}: {first:?}");
+    }
+    // A 2-round magazine: two shots, then a reload of the emptied magazine only, never of a full
+    // one.
+    let two = shootout(6, "skills = { firearms = \"4D\" }", &format!("{RIFLE}\nammo_max = 2"));
+    let setup = scenario::load("ai.toml", &two, &[]).unwrap_or_else(|e| panic!("{e}"));
+    for seed in 1..=5 {
+        let log = ai_fight(&setup, seed);
+        let seen = reloads(&setup, &log, a);
+        assert!(!seen.is_empty(), "seed {seed}: no reload");
+        assert!(seen.iter().all(|(ammo, max)| ammo < max), "seed {seed}: {seen:?}");
+    }
+}

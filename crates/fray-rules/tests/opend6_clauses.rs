@@ -1868,3 +1868,94 @@ fn the_stay_up_points_prompt_carries_the_difficulty_penalty() {
     assert_eq!(state.fighter(B).level, Level::Incapacitated);
     assert_eq!(needs.0, vec![Some(17)]);
 }
+
+/// Every Character Point question asked (none spent), with who was asked, for which roll and
+/// the target shown; every other request goes to `inner`.
+struct CpTargets<D> {
+    inner: D,
+    seen: Vec<(CombatantId, fray_rules::opend6::RollFor, Option<i32>)>,
+}
+
+impl<D: fray_engine::Decider<OpenD6>> fray_engine::Decider<OpenD6> for CpTargets<D> {
+    fn decide(
+        &mut self,
+        setup: &Setup,
+        state: &State,
+        who: CombatantId,
+        request: &fray_rules::opend6::Request,
+    ) -> Result<Choice, fray_engine::Pending> {
+        if let fray_rules::opend6::Request::Cp { roll, need, .. } = request {
+            self.seen.push((who, *roll, *need));
+            return Ok(Choice::Cp(0));
+        }
+        self.inner.decide(setup, state, who, request)
+    }
+
+    fn passes_optional(&self, setup: &Setup, who: CombatantId, request: &fray_rules::opend6::Request) -> bool {
+        !matches!(request, fray_rules::opend6::Request::Cp { .. }) && self.inner.passes_optional(setup, who, request)
+    }
+}
+
+#[test]
+fn the_first_aid_points_prompt_shows_the_patients_difficulty() {
+    // rule: OD6-HEAL-2, OD6-RES-1, OD6-RES-2
+    // The medic A (Medicine 4D, 2 Character Points) treats B, of his side, 2 m off; the prompt
+    // for points after the medicine roll shows the difficulty the patient's level sets.
+    for (level, need) in [("stunned", 10), ("wounded", 15), ("severely_wounded", 15), ("incapacitated", 20)] {
+        let text =
+            duel("", "skills = { medicine = \"4D\" }\ncharacter_points = 2", &format!("wound_level = \"{level}\""))
+                .replace("side = \"b\"", "side = \"a\"")
+                + "\n[[combatants]]\nname = \"C\"\nside = \"c\"\nposition = 900\npolicy = { move = \"hold\" }\n";
+        let setup = setup(&text, &[]);
+        let aid = script(&[(0, Choice::Count(1)), (0, Choice::Act(Action::FirstAid(B)))]);
+        let mut targets = CpTargets { inner: aid, seen: Vec::new() };
+        let mut fight =
+            Fight::<OpenD6, _, _, _>::new(&setup, Scripted::faces([2; 40]), &mut targets, Record::default());
+        fight.run().unwrap();
+        let (_, record) = fight.into_parts();
+        assert!(record.0.iter().any(|e| matches!(e, Event::Aid { who: A, difficulty, .. } if *difficulty == need)));
+        let asked: Vec<_> = targets.seen.iter().filter(|(who, ..)| *who == A).map(|(_, _, need)| *need).collect();
+        assert_eq!(asked, vec![Some(need)], "{level}: {:?}", targets.seen);
+    }
+}
+
+#[test]
+fn the_recovery_points_prompt_carries_the_difficulty_penalty() {
+    // rule: OD6-TRACK-9, OD6-DMG-8, OD6-RES-1
+    // B's resistance 0D−2 is −2: under `negative_resistance = difficulty_penalty` it counts as 0
+    // and his rolls are +2 harder. A's club (0D+10, no damage bonus) gives D 10: Incapacitated
+    // in one hit, massive damage. B stays up (stamina 6D against 15 + 2) and in round 2, held to
+    // defending, spends an action on the recovery roll: its Character Point prompt shows the
+    // Easy 10 + 2 = 12.
+    let text = duel(
+        "",
+        "skills = { melee_combat = \"6D\" }\n[[combatants.weapons]]\nname = \"club\"\nskill = \"melee_combat\"\ndamage = \"0D+10\"",
+        "strength = \"0D-2\"\nskills = { stamina = \"6D\" }\ncharacter_points = 3",
+    )
+    .replace("max_rounds = 1", "max_rounds = 2");
+    let setup = setup(
+        &text,
+        &[("negative_resistance", "difficulty_penalty"), ("damage_bonus", "off"), ("massive_damage", "true")],
+    );
+    // A strikes in round 1 and passes in round 2; B plays by the AI.
+    let turns =
+        script(&[(0, Choice::Count(1)), (0, attack_on(B, 0)), (0, Choice::Count(1)), (0, Choice::Act(Action::Pass))]);
+    let mut targets = CpTargets { inner: turns, seen: Vec::new() };
+    let mut fight = Fight::<OpenD6, _, _, _>::new(&setup, Scripted::faces([5; 200]), &mut targets, Record::default());
+    fight.run().unwrap();
+    let (state, record) = fight.into_parts();
+    assert_eq!(state.fighter(B).difficulty_penalty, 2);
+    let recovery = record.0.iter().find_map(|e| match e {
+        Event::Recovery { who: B, difficulty, .. } => Some(*difficulty),
+        _ => None,
+    });
+    assert_eq!(recovery, Some(12), "{:#?}", record.0);
+    // The stay-up roll's prompt, then the recovery roll's.
+    let asked: Vec<_> = targets
+        .seen
+        .iter()
+        .filter(|(who, roll, _)| *who == B && *roll == fray_rules::opend6::RollFor::StayUp)
+        .map(|(_, _, need)| *need)
+        .collect();
+    assert_eq!(asked, vec![Some(17), Some(12)], "{:?}", targets.seen);
+}

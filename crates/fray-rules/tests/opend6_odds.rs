@@ -27,6 +27,7 @@ fn hit_for_sure(damage: DieCode, resistance: DieCode) -> Inputs {
         level: Level::Healthy,
         bp: 0,
         bp_max: 0,
+        bp_roll: None,
         stay_up: DieCode::new(3, 0),
         unconscious: false,
         no_injury: false,
@@ -263,15 +264,99 @@ fn the_defenders_roll_in_the_odds_takes_his_wound_penalty() {
 }
 
 #[test]
-fn body_points_rolled_at_the_start_are_refused_in_the_odds() {
-    // rule: OD6-TRACK-10
-    // Unknown before the fight, they used to count as 0 Body Points: every injury Dead.
-    let rolled = shot("", &[("damage_track", "body_points")]);
-    let err = OpenD6Scenario(rolled).attack_odds("A", "B").unwrap_err();
-    assert!(err.contains("body_points_max"), "{err}");
-    let given = shot("body_points_max = 30", &[("damage_track", "body_points")]);
+fn body_points_rolled_at_the_start_are_followed_over_their_roll() {
+    // rule: OD6-TRACK-10, OD6-TRACK-11
+    // B rolls his Body Points at the start: 20 + Strength 1D. A's club (0D+5, no damage bonus)
+    // hits him for sure (melee combat 0D+30; his fists, Strength 1D, would do less) for D = 5 (no
+    // armour, so resistance 0).
+    // 100·(M − 5)/M is 81 or more from M = 27: a 1D roll of 7+ (a 6 and any toss, 1/6) leaves
+    // him Healthy; below (5/6) he is Stunned. The odds used to refuse rolled Body Points.
+    let text = "[rules]\nruleset = \"opend6\"\n[[combatants]]\nname = \"A\"\nside = \"a\"\nstrength = \"1D\"\n\
+                skills = { melee_combat = \"0D+30\" }\n[[combatants.weapons]]\nname = \"club\"\n\
+                skill = \"melee_combat\"\ndamage = \"0D+5\"\n\
+                [[combatants]]\nname = \"B\"\nside = \"b\"\nposition = 1\nstrength = \"1D\"\n";
+    let sets = [("damage_track", "body_points"), ("damage_bonus", "off")];
+    let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let setup = scenario::load("club.toml", text, &sets).unwrap();
+    let odds = OpenD6Scenario(setup).attack_odds("A", "B").unwrap();
+    assert_eq!(fraction(&odds.hit), "1/1", "{:?}", odds.assumptions);
+    let levels: Vec<(&str, String)> =
+        odds.damage_given_hit.iter().map(|(label, _, p)| (label.as_str(), fraction(p))).collect();
+    assert_eq!(levels, vec![("healthy", "1/6".to_owned()), ("stunned", "5/6".to_owned())]);
+    assert_eq!(fraction(&odds.down_given_hit), "0/1");
+    assert!(
+        odds.assumptions.iter().any(|a| a.contains("Body Points are rolled") && a.contains("1D")),
+        "{:?}",
+        odds.assumptions
+    );
+    // Given Body Points are taken as they are: 26 leaves him Stunned for sure.
+    let given = scenario::load("club.toml", &format!("{text}body_points_max = 26\n"), &sets).unwrap();
     let odds = OpenD6Scenario(given).attack_odds("A", "B").unwrap();
-    assert!(odds.damage_given_hit.iter().any(|(label, _, _)| label != "dead"));
+    assert_eq!(
+        odds.damage_given_hit.iter().map(|(l, _, p)| (l.as_str(), fraction(p))).collect::<Vec<_>>(),
+        vec![("stunned", "1/1".to_owned())]
+    );
+}
+
+#[test]
+fn odds_over_rolled_body_points_agree_with_sampled_fights() {
+    // rule: OD6-TRACK-10, OD6-TRACK-11, OD6-DMG-4
+    // A's pistol shot (4D, damage 4D and the damage bonus) at B, whose Body Points are 20 + his
+    // Strength 2D rolled at the start: each level's chance after the first shot against 40,000
+    // seeded fights, within four standard errors.
+    let setup = shot(
+        "strength = \"2D\"\npolicy = { move = \"hold\" }",
+        &[("damage_track", "body_points"), ("initiative_method", "fixed_order")],
+    );
+    let odds = OpenD6Scenario(setup.clone()).attack_odds("A", "B").unwrap();
+    assert!(odds.damage_given_hit.len() >= 4, "{:?}", odds.damage_given_hit);
+    let a = fray_engine::CombatantId(0);
+    let n = 40_000u64;
+    let mut seen: std::collections::BTreeMap<String, u64> = Default::default();
+    let mut dice = fray_sim::batch_dice(2025, 0);
+    for _ in 0..n {
+        // 0 before A's first attack, 1 after a hit, 2 after its resistance, 3 done.
+        let mut phase = 0;
+        let mut outcome: Option<String> = None;
+        let sink = FnSink(|e: &Event| match e {
+            Event::Attack { attacker, hit, .. } if phase == 0 && *attacker == a => {
+                phase = if *hit { 1 } else { 3 };
+                if !*hit {
+                    outcome = Some("miss".to_owned());
+                }
+            }
+            Event::Resist { .. } if phase == 1 => phase = 2,
+            Event::Wound { to, .. } if phase == 2 => {
+                outcome = Some(to.name().replace('_', " "));
+                phase = 3;
+            }
+            _ if phase == 2 => {
+                outcome = Some("no injury".to_owned());
+                phase = 3;
+            }
+            _ => {}
+        });
+        let mut fight = Fight::<OpenD6, _, _, _>::new(
+            &setup,
+            fray_engine::FromSource(&mut dice),
+            fray_rules::opend6::policy::Ai,
+            sink,
+        );
+        fight.run().unwrap();
+        drop(fight);
+        *seen.entry(outcome.expect("A shoots first")).or_default() += 1;
+    }
+    let check = |k: u64, p: f64, what: &str| {
+        let mean = k as f64 / n as f64;
+        let se = (p * (1.0 - p) / n as f64).sqrt();
+        assert!((mean - p).abs() < 4.0 * se + 1e-4, "{what}: sampled {mean}, exact {p}");
+    };
+    check(seen.get("miss").copied().unwrap_or(0), 1.0 - f(&odds.hit), "miss");
+    for (label, _, p) in &odds.damage_given_hit {
+        check(seen.get(label).copied().unwrap_or(0), f(&odds.hit) * f(p), label);
+    }
+    let labels: Vec<&String> = seen.keys().collect();
+    assert!(labels.iter().all(|l| *l == "miss" || odds.damage_given_hit.iter().any(|(x, _, _)| x == *l)), "{labels:?}");
 }
 
 #[test]

@@ -9,7 +9,7 @@ use fray_rules::phasesix::setup::Mode;
 use fray_rules::phasesix::{
     Act, BoostedRoll, Choice, Cond, Event, Hand, Options, PhaseSix, Reaction, Setup, Special, State, scenario,
 };
-use num_traits::{One, ToPrimitive};
+use num_traits::{One, ToPrimitive, Zero};
 
 const A: CombatantId = CombatantId(0);
 const B: CombatantId = CombatantId(1);
@@ -1476,6 +1476,38 @@ fn armour_wears_under_grenades_and_knock_outs_too() {
 }
 
 #[test]
+fn a_disarm_counted_after_protection_wears_the_armour() {
+    // rule: P6-SPECIAL-8, P6-ARM-2
+    // Under `disarm_hits_stage = after_protection` protection works on a disarming attack as in
+    // any attack, so under `armor_damage = track` it wears as in any attack: A's sword (3 dice at
+    // 8+: 9 9 9, 3 hits) against B's protection 2 (2 prevented: −10); the hit left disarms B
+    // (Strength and Deftness 1: one die, a 1).
+    let text = duel(
+        SWORD,
+        &format!("strength = 1\ndeftness = 1\n[[combatants.armour]]\nname = \"vest\"\nprotection = 2\n{SWORD}"),
+    );
+    let disarm = Choice::Act(Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Melee,
+        special: Special::Disarm,
+        walk: None,
+        from_behind: false,
+    });
+    let faces = [5, 1, 6, 3, 6, 3, 6, 3, 1];
+    let worn = |stage: &str| {
+        let s = setup(&text, &[("armor_damage", "track"), ("disarm_hits_stage", stage)]);
+        let (log, state, _) = run(&s, &faces, script(&[(0, disarm), (0, Choice::Act(Act::End))]));
+        assert!(log.contains(&Event::Disarmed { who: B }), "{stage}: {log:#?}");
+        assert_eq!(state.fighter(B).wounds, 0);
+        (log.iter().any(|e| matches!(e, Event::ArmourWorn { who: B, .. })), state.fighter(B).armour_pct[0])
+    };
+    assert_eq!(worn("after_protection"), (true, 90));
+    // Counted after cover (the default), protection plays no part in a disarm: nothing wears.
+    assert_eq!(worn("after_cover"), (false, 100));
+}
+
+#[test]
 fn a_destiny_die_meets_the_crit_floor_of_the_roll_it_joins() {
     // rule: P6-CRIT-4, P6-RES-5
     // Under `crit_floor = min_roll_plus_6` the fencer (min roll 8: C' = max(11, 8 + 6) = 14)
@@ -1736,6 +1768,206 @@ fn the_odds_in_context_follow_awareness_parry_crits_and_the_cover_options() {
     let sick = "cover = 4\nmin_roll = 6\npoisoned = 1\nshocked = 1\nendurance = 0\nresistance = 0\npolicy = { move = \"hold\", defend = \"never\" }";
     let (exact, seen) =
         odds_and_frequencies(&setup(&odds_duel(sick), &[("cover_roll_modifiers", "defender_conditions")]), n);
+    agree(&exact, &seen, n);
+}
+
+/// The wounds of `dice` hit dice (tiers `tiers`, 1 wound per hit, no protection) through one
+/// cover roll at `v` with `fewer` cover dice taken away, every die followed in roll order as the
+/// fight rolls it: the i-th crit die protects the i-th crit still standing (P6-COVER-3,
+/// `roll_order`). With `parry = Some((dice, m))` the defender first parries any hit under
+/// `parry_vs_crits = crit_successes` as the fight does: a die of 11+ (and m+) takes the highest
+/// crit, the crits left then standing highest first, other successes normal hits (P6-DEF-5). A
+/// naive oracle for the odds.
+fn naive_roll_order(
+    tiers: &[(Tier, BigRational)],
+    dice: usize,
+    parry: Option<(usize, i32)>,
+    v: i32,
+    fewer: usize,
+) -> std::collections::BTreeMap<i32, BigRational> {
+    let stop = odds::p_at_least(v);
+    let stand = BigRational::one() - &stop;
+    let mut out: std::collections::BTreeMap<i32, BigRational> = Default::default();
+    // A parry die: 0 fails, 1 a plain success, 2 a crit success.
+    let (parry_dice, parry_m) = parry.unwrap_or((0, 0));
+    let parry_tiers = [
+        BigRational::one() - odds::p_at_least(parry_m),
+        odds::p_at_least(parry_m) - odds::p_at_least(parry_m.max(11)),
+        odds::p_at_least(parry_m.max(11)),
+    ];
+    // Every sequence of tiers, as a number in base `tiers.len()`.
+    for code in 0..tiers.len().pow(dice as u32) {
+        let (mut hit_normals, mut hit_crits, mut p, mut rest) = (0usize, Vec::new(), BigRational::one(), code);
+        for _ in 0..dice {
+            let (tier, q) = &tiers[rest % tiers.len()];
+            rest /= tiers.len();
+            p *= q;
+            match tier {
+                Tier::Miss => {}
+                Tier::Normal => hit_normals += 1,
+                Tier::Crit(k) => hit_crits.push(*k),
+            }
+        }
+        let parried = parry.is_some() && (hit_normals > 0 || !hit_crits.is_empty());
+        for parry_code in 0..if parried { 3usize.pow(parry_dice as u32) } else { 1 } {
+            let (mut normals, mut crits, mut p) = (hit_normals, hit_crits.clone(), p.clone());
+            if parried {
+                let (mut successes, mut crit_successes, mut rest) = (0, 0, parry_code);
+                for _ in 0..parry_dice {
+                    p *= &parry_tiers[rest % 3];
+                    successes += usize::from(rest % 3 > 0);
+                    crit_successes += usize::from(rest % 3 == 2);
+                    rest /= 3;
+                }
+                crits.sort_unstable_by(|a, b| b.cmp(a));
+                let k = crit_successes.min(crits.len());
+                crits.drain(..k);
+                normals = normals.saturating_sub(successes - k);
+            }
+            let normal_dice = normals.saturating_sub(fewer);
+            let crit_dice = crits.len().saturating_sub(fewer.saturating_sub(normals));
+            for stopped in 0..1usize << crit_dice {
+                let mut pc = p.clone();
+                let mut wounds = 0;
+                for (i, k) in crits.iter().enumerate() {
+                    if i < crit_dice && stopped & (1 << i) != 0 {
+                        pc *= &stop;
+                    } else {
+                        if i < crit_dice {
+                            pc *= &stand;
+                        }
+                        wounds += 1 + i32::from(*k);
+                    }
+                }
+                // Every normal-hit cover die too, each stopping its hit or not.
+                for removed in 0..1usize << normal_dice {
+                    let pn = (0..normal_dice)
+                        .fold(pc.clone(), |a, i| a * if removed & (1 << i) != 0 { &stop } else { &stand });
+                    let w = wounds + (normals - removed.count_ones() as usize) as i32;
+                    *out.entry(w).or_insert_with(BigRational::zero) += pn;
+                }
+            }
+        }
+    }
+    out.retain(|_, p| !p.is_zero());
+    out
+}
+
+/// A fencer with `a` lines (rapier, DP 1; always second) and B (always first, 20 hearts, never
+/// defending unless `b` says otherwise) with `b` lines.
+fn cover_duel(a: &str, b: &str) -> String {
+    format!(
+        "[rules]\nruleset = \"phasesix\"\n[rules.options]\nround_cap = 1\n[[combatants]]\nname = \"Fencer\"\nside = \"a\"\nquickness = -20\nposition = 0\n{a}\n[[combatants.weapons]]\nname = \"rapier\"\nclass = \"melee\"\ndamage_potential = 1\n[[combatants]]\nname = \"B\"\nside = \"b\"\nquickness = 20\nposition = 1\nmax_wounds = 20\n{b}\n"
+    )
+}
+
+#[test]
+fn the_odds_under_roll_order_stop_the_crits_the_cover_dice_stand_for() {
+    // rule: P6-COVER-3, P6-COVER-2, P6-COVER-5
+    let roll_order = [("cover_crit_removal", "roll_order")];
+    // By hand: 2 hit dice at 5+, crits from 11, B in 4+ cover. In roll order every hit, crit or
+    // not, has its own cover die (1/2 to stop it), so each die gives 0 wounds with 2/3 + 1/3 · 1/2
+    // = 5/6 and exactly 1 with (P(normal) 5/18 + P(plain crit) 5/108) · 1/2 = 35/216:
+    // P(1 wound) = 2 · 35/216 · 5/6 = 175/648. (Highest first would also give 1 wound when a
+    // plain crit and a megacrit meet one cover success, which roll order leaves to chance.)
+    let two = setup(
+        &cover_duel("hand_to_hand = 1", "cover = 4\npolicy = { move = \"hold\", defend = \"never\" }"),
+        &roll_order,
+    );
+    let st = ready(&two);
+    let exact = odds::odds_of(&two, &st, A, &atk(B, Mode::Melee)).unwrap();
+    assert_eq!(q(&exact.wounds[&0]), "25/36");
+    assert_eq!(q(&exact.wounds[&1]), "175/648");
+    // Against the naive oracle: 3 dice, crits from 9 after two aims; B Shocked under
+    // `cover_roll_modifiers = defender_conditions`, so one crit may go without a cover die.
+    let sets = [("cover_crit_removal", "roll_order"), ("cover_roll_modifiers", "defender_conditions")];
+    for b in ["cover = 4", "cover = 4\nshocked = 1", "cover = 5\nshocked = 2"] {
+        let s = setup(
+            &cover_duel(
+                "hand_to_hand = 2\nperception = 2",
+                &format!("{b}\npolicy = {{ move = \"hold\", defend = \"never\" }}"),
+            ),
+            &sets,
+        );
+        let mut st = ready(&s);
+        st.fighters[0].aim = 2;
+        let act = atk(B, Mode::Melee);
+        let (dice_n, m, c) = attack_numbers(&s, &st, A, &act);
+        assert_eq!((dice_n, m, c), (3, 5, 9));
+        let fewer = st.fighter(B).condition(Cond::Shocked) as usize;
+        let v = s.combatants[1].cover.unwrap();
+        let naive = naive_roll_order(&odds::die_tiers(&s.options, m, c), 3, None, v, fewer);
+        assert_eq!(odds::odds_of(&s, &st, A, &act).unwrap().wounds, naive, "{b}");
+    }
+    // And after a crit parry (2 dice at 5+: Hand-to-hand 2, sword DP 1, Shocked 1), which leaves
+    // the crits highest first: the crit that goes without a cover die is the lowest.
+    let sets = [
+        ("cover_crit_removal", "roll_order"),
+        ("cover_roll_modifiers", "defender_conditions"),
+        ("parry_vs_crits", "crit_successes"),
+    ];
+    let parrier =
+        format!("cover = 4\nshocked = 1\nhand_to_hand = 2\npolicy = {{ move = \"hold\", defend = \"parry\" }}{SWORD}");
+    let s = setup(&cover_duel("hand_to_hand = 2\nperception = 2", &parrier), &sets);
+    let mut st = ready(&s);
+    st.fighters[0].aim = 2;
+    let act = atk(B, Mode::Melee);
+    let naive = naive_roll_order(&odds::die_tiers(&s.options, 5, 9), 3, Some((2, 5)), 4, 1);
+    assert_eq!(odds::odds_of(&s, &st, A, &act).unwrap().wounds, naive);
+}
+
+/// The fencer (4 actions, Perception 3) aims three times (crits from 8), then strikes B: the
+/// exact odds of the wounds, and their frequencies over `n` seeded fights.
+fn aimed_odds_and_frequencies(
+    s: &Setup,
+    n: u64,
+) -> (std::collections::BTreeMap<i32, f64>, std::collections::BTreeMap<i32, f64>) {
+    let mut st = ready(s);
+    st.fighters[0].aim = 3;
+    st.fighters[0].actions = 1;
+    let exact = odds::odds_of(s, &st, A, &atk(B, Mode::Melee)).unwrap();
+    let exact = exact.wounds.iter().map(|(w, p)| (*w, p.to_f64().unwrap())).collect();
+    let aim = (0, Choice::Act(Act::Aim { accurate: false }));
+    let mut seen = std::collections::BTreeMap::new();
+    for seed in 0..n {
+        let turns =
+            script(&[(1, Choice::Act(Act::End)), aim, aim, aim, (0, rapier_on_b()), (0, Choice::Act(Act::End))]);
+        let mut fight = Fight::<PhaseSix, _, _, _>::new(
+            s,
+            fray_engine::FromSource(fray_dice::seeded(seed)),
+            turns,
+            Record::default(),
+        );
+        fight.run().unwrap();
+        let (_, record) = fight.into_parts();
+        let w: i32 =
+            record.0.iter().map(|e| if let Event::Wounded { who: B, wounds, .. } = e { *wounds } else { 0 }).sum();
+        *seen.entry(w).or_insert(0.0) += 1.0 / n as f64;
+    }
+    (exact, seen)
+}
+
+#[test]
+fn the_odds_under_roll_order_agree_with_the_fights() {
+    // rule: P6-COVER-3, P6-DEF-5, P6-COVER-5
+    let n = 20_000;
+    let fencer = "hand_to_hand = 4\nperception = 3\nactions = 4";
+    let roll_order = [("cover_crit_removal", "roll_order")];
+    // B in 4+ cover, never defending: 5 dice, crits from 8.
+    let hidden = "cover = 4\npolicy = { move = \"hold\", defend = \"never\" }";
+    let (exact, seen) = aimed_odds_and_frequencies(&setup(&cover_duel(fencer, hidden), &roll_order), n);
+    agree(&exact, &seen, n);
+    // B parries under `parry_vs_crits = crit_successes` (which leaves the crits highest first)
+    // while Shocked, so that under `defender_conditions` a crit may go without a cover die.
+    let parrier = format!(
+        "cover = 4\nhand_to_hand = 4\nshocked = 1\nendurance = 0\npolicy = {{ move = \"hold\", defend = \"parry\" }}{SWORD}"
+    );
+    let sets = [
+        ("cover_crit_removal", "roll_order"),
+        ("parry_vs_crits", "crit_successes"),
+        ("cover_roll_modifiers", "defender_conditions"),
+    ];
+    let (exact, seen) = aimed_odds_and_frequencies(&setup(&cover_duel(fencer, &parrier), &sets), n);
     agree(&exact, &seen, n);
 }
 

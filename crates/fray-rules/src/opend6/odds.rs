@@ -1,14 +1,16 @@
 //! Odds in context: one attack's chance to hit and the distribution of what it does to the
 //! defender — the wound level after stacking, unconsciousness, the stay-up roll — over the attack
-//! roll, the defender's active defence roll, the damage roll and the resistance roll, from the
-//! fight's own rule functions.
+//! roll, the defender's active defence roll, the damage roll and the resistance roll (and, for a
+//! defender who rolls his Body Points at the start, that roll), from the fight's own rule
+//! functions.
 //!
 //! Every probability is an exact fraction. A Wild Die explodes without bound, so each chain is
 //! followed to [`DEPTH`] extra tosses and the mass of longer chains (6^−(DEPTH+1) per roll) is
 //! placed at the smallest total such a chain can reach. Any event decided by one roll against
 //! numbers below that total (a hit against a passive or known defence, a stay-up roll) is then
-//! exact; where two or more rolls meet (an active defence roll, damage against resistance), the
-//! sum of the rolls' tail masses is reported as the residual, a bound on every value's error.
+//! exact; where two or more rolls meet (an active defence roll, damage against resistance or
+//! against rolled Body Points), the sum of the rolls' tail masses is reported as the residual, a
+//! bound on every value's error.
 
 use super::attack::{self, action_code};
 use super::options::NegativeResistance;
@@ -230,6 +232,10 @@ pub struct Inputs {
     pub bp: i32,
     /// Body Points maximum.
     pub bp_max: i32,
+    /// Under `damage_track = body_points`, the Strength code of a defender whose Body Points are
+    /// still to be rolled at the start, 20 + a roll of it (OD6-TRACK-10): the odds are then over
+    /// that roll, and `bp`, `bp_max` are not used.
+    pub bp_roll: Option<DieCode>,
     /// The stay-up code (the higher of stamina and willpower).
     pub stay_up: DieCode,
     /// The defender is already unconscious.
@@ -312,34 +318,56 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
     let minus_r = Dist { min: -(r.min + r.w.len() as i32 - 1), w: r.w.iter().rev().cloned().collect(), e: r.e };
     let d = total.convolve(&minus_r);
     residual += residual_of(inputs.damage) + residual_of(inputs.resistance) + residual_of(inputs.stay_up);
+    // The defender's Body Points as they stand, or over the roll that sets them at the start:
+    // 20 + a Strength roll, the maximum and the points he starts with (OD6-TRACK-10). That roll
+    // is his alone, so each maximum's weight multiplies each damage result's; with wound levels,
+    // or Body Points known, it is one point.
+    let maxes: Vec<(i32, i32, BigUint)> = match inputs.bp_roll {
+        Some(code) if options.body_points => {
+            residual += residual_of(code);
+            let rolled = code_dist(code, skill_one).map(|s| 20 + s.max(0));
+            let min = rolled.min;
+            rolled
+                .w
+                .into_iter()
+                .enumerate()
+                .filter(|(_, w)| !w.is_zero())
+                .map(|(i, w)| (min + i as i32, min + i as i32, w))
+                .collect()
+        }
+        _ => vec![(inputs.bp, inputs.bp_max, BigUint::one())],
+    };
     // Weights are summed as integers over the common denominator and turned into fractions once
     // at the end: a fraction per value, reduced at every step, made a prompt's odds slow.
-    let hit_w: BigUint = d.w.iter().sum();
+    let hit_w: BigUint = d.w.iter().sum::<BigUint>() * maxes.iter().map(|m| &m.2).sum::<BigUint>();
     let given_hit = |w: BigUint| BigRational::new(w.into(), hit_w.clone().into());
     let stays_up = code_dist(inputs.stay_up, skill_one).at_least(15);
     let mut level_w: Vec<(Option<Level>, BigUint)> = Vec::new();
     // Weight of the damage results that surely take the defender out, and of those that do
     // unless it makes its stay-up roll.
     let (mut down_w, mut unless_w) = (BigUint::zero(), BigUint::zero());
-    for (i, w) in d.w.iter().enumerate() {
-        if w.is_zero() {
+    for (i, wd) in d.w.iter().enumerate() {
+        if wd.is_zero() {
             continue;
         }
         let dv = d.min + i as i32;
-        let injury = roll::injury(options, inputs.level, inputs.bp, inputs.bp_max, dv, inputs.stun, inputs.knockout);
-        let level = injury.map(|j| j.to);
-        let out_now =
-            |to: Level| to >= Level::MortallyWounded || (options.out_incapacitated && to >= Level::Incapacitated);
-        match injury {
-            _ if inputs.unconscious => down_w += w,
-            None => {}
-            Some(j) if j.unconscious_rounds > 0 || out_now(j.to) => down_w += w,
-            Some(j) if j.to == Level::Incapacitated && inputs.level < Level::Incapacitated => unless_w += w,
-            Some(_) => {}
-        }
-        match level_w.iter_mut().find(|(l, _)| *l == level) {
-            Some(entry) => entry.1 += w,
-            None => level_w.push((level, w.clone())),
+        for (bp, bp_max, wm) in &maxes {
+            let w = &(wd * wm);
+            let injury = roll::injury(options, inputs.level, *bp, *bp_max, dv, inputs.stun, inputs.knockout);
+            let level = injury.map(|j| j.to);
+            let out_now =
+                |to: Level| to >= Level::MortallyWounded || (options.out_incapacitated && to >= Level::Incapacitated);
+            match injury {
+                _ if inputs.unconscious => down_w += w,
+                None => {}
+                Some(j) if j.unconscious_rounds > 0 || out_now(j.to) => down_w += w,
+                Some(j) if j.to == Level::Incapacitated && inputs.level < Level::Incapacitated => unless_w += w,
+                Some(_) => {}
+            }
+            match level_w.iter_mut().find(|(l, _)| *l == level) {
+                Some(entry) => entry.1 += w,
+                None => level_w.push((level, w.clone())),
+            }
         }
     }
     let down = given_hit(down_w) + given_hit(unless_w) * (BigRational::one() - &stays_up);
@@ -410,6 +438,8 @@ fn inputs(
         level: t.level,
         bp: t.bp,
         bp_max: t.bp_max,
+        // Not yet rolled (never below 20 once rolled): the odds go over the roll.
+        bp_roll: (options.body_points && target.body_points_max.is_none() && t.bp_max == 0).then(|| target.strength()),
         stay_up: if willpower.pips_value() > stamina.pips_value() { willpower } else { stamina },
         unconscious: t.unconscious(),
         no_injury: !attack::injures(plan),
@@ -429,14 +459,6 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     let (a, d) = (find(attacker)?, find(defender)?);
     if a == d {
         return Err("an attacker cannot attack itself".into());
-    }
-    // Body Points rolled at the start (20 + a Strength roll, OD6-TRACK-10) are not known before
-    // the fight: the odds would read them as 0. Refused rather than guessed.
-    if setup.options.body_points && setup.combatants[d.index()].body_points_max.is_none() {
-        return Err(format!(
-            "`{defender}` rolls his Body Points at the start of the fight (OD6-TRACK-10); give him \
-             `body_points_max` to see the odds under `damage_track = body_points`"
-        ));
     }
     let mut state = OpenD6::initial_state(setup);
     state.round = 1;
@@ -547,6 +569,12 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     }
     if inputs.level != Level::Healthy {
         assumptions.push(format!("{defender} starts {}", inputs.level.name().replace('_', " ")));
+    }
+    if let Some(code) = inputs.bp_roll {
+        assumptions.push(format!(
+            "{defender}'s Body Points are rolled at the start (20 + a Strength roll of {code}, OD6-TRACK-10): the \
+             odds are over that roll"
+        ));
     }
     let damage_given_hit = odds
         .levels

@@ -56,9 +56,56 @@ pub fn die_tiers(options: &super::Options, m: i32, c: i32) -> Vec<(Tier, BigRati
 /// A pool's outcome: normal hits and crit levels (sorted, highest first).
 type PoolOutcome = (u8, Vec<u8>);
 
+/// Which of the crits left after the reaction the cover's crit successes stop.
+#[derive(Clone, Copy, Debug)]
+enum Stopped {
+    /// The highest `n` of the crits (a crit parry's included): `cover_crit_removal =
+    /// highest_first`.
+    Highest(usize),
+    /// `n` crits at random, every set of `n` of them alike: `cover_crit_removal = roll_order` when
+    /// the crits are in roll order. The pool's dice are exchangeable, so the crit levels stand in
+    /// a uniformly random order among the crit dice, and which places the cover stops (by its
+    /// dice, and by which crits get none) does not depend on the levels standing there.
+    Random(usize),
+    /// Under `roll_order` after a crit parry, which leaves the crits highest first: the places
+    /// (bits, highest crit first) of the crits the cover stopped, besides the `parried` highest.
+    Places { parried: usize, mask: u32 },
+}
+
 /// After the reaction and the cover roll: normal hits left, whether the crits are kept at all
-/// (a dodge takes them all), how many of the highest the cover stops, and the probability.
-type Branch = (u8, bool, usize, BigRational);
+/// (a dodge takes them all), which crits the cover (and a crit parry) stops, and the probability
+/// (under [`Stopped::Random`], of each set of crits stopped).
+type Branch = (u8, bool, Stopped, BigRational);
+
+/// C(n, k).
+fn choose(n: usize, k: usize) -> u64 {
+    (0..k).fold(1u64, |acc, i| acc * (n - i) as u64 / (i + 1) as u64)
+}
+
+/// For every j, how many sets of j crits there are with each sum of levels: `[j]` lists
+/// (sum, count).
+type SubsetSums = Vec<Vec<(i32, u64)>>;
+
+/// The [`SubsetSums`] of `crits`.
+fn subset_sums(crits: &[u8]) -> SubsetSums {
+    let top: usize = crits.iter().map(|&k| usize::from(k)).sum();
+    let mut table = vec![vec![0u64; top + 1]; crits.len() + 1];
+    table[0][0] = 1;
+    for (i, &k) in crits.iter().enumerate() {
+        for j in (0..=i).rev() {
+            for s in (0..=top - usize::from(k)).rev() {
+                let here = table[j][s];
+                if here > 0 {
+                    table[j + 1][s + usize::from(k)] += here;
+                }
+            }
+        }
+    }
+    table
+        .into_iter()
+        .map(|row| row.into_iter().enumerate().filter(|(_, n)| *n > 0).map(|(s, n)| (s as i32, n)).collect())
+        .collect()
+}
 
 /// The most distinct pool outcomes (normal hits, crit levels) followed exactly: ten hit dice with
 /// crits (under 500,000 outcomes) are answered in under a second; eleven or more would take
@@ -168,9 +215,10 @@ pub struct Odds {
 
 /// The odds of `act` by `who` in `state`, the defender reacting by his policy with the actions
 /// he holds (and only to an attacker he perceives), the cover rolls as the fight makes them.
-/// Under `cover_crit_removal = roll_order` the crits a cover success stops are still counted
-/// highest first: the exact odds would need the crits in roll order, which a pool outcome does
-/// not keep (not yet followed).
+/// Under `cover_crit_removal = roll_order` a pool outcome keeps its crit levels, not their order;
+/// the dice are exchangeable, so the levels stand in a uniformly random order, and the crits the
+/// cover stops are any set of their number, every set alike (after a crit parry, which leaves
+/// them highest first, the places are followed instead): exact too.
 pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Option<Odds> {
     let options = &setup.options;
     let Act::Attack { target, hand, mode, special, from_behind, .. } = *act else { return None };
@@ -191,14 +239,16 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
     let mut cached = |n: i32, t: i32| binomials.entry((n, t)).or_insert_with(|| binomial(n, t).into()).clone();
     // What the defender's reaction and the cover roll do depends only on how many normal hits and
     // crits the pool shows. Per such group the branches are worked out once: (normal hits left,
-    // crits kept at all, how many of the highest crits the cover stops, probability). Each pool
-    // outcome's integer weight is added to the (group, branch, wounds) it leads to, and the
-    // fractions are multiplied out once per such key.
+    // crits kept at all, which crits the cover stops, probability). Each pool outcome's integer
+    // weight is added to the (group, branch, wounds) it leads to, and the fractions are
+    // multiplied out once per such key.
     let mut branches_of = |normals: u8, n_crits: usize| -> Vec<Branch> {
         // (normal hits left, crits kept at all, a shield parry, the highest crits a parry took,
         // probability).
         let mut branches: Vec<(u8, bool, bool, usize, BigRational)> =
             vec![(normals, true, false, 0, BigRational::one())];
+        // A crit parry (P6-DEF-5) leaves the crits highest first, as the fight's parry sorts them.
+        let mut crit_parry = false;
         // The target reacts only to an attacker it perceives (P6-REACT-4), as in the fight.
         let aware = super::run::perceives(setup, target, who);
         if (normals > 0 || n_crits > 0) && !from_behind && aware && !tx.helpless(options) {
@@ -222,6 +272,7 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
                         if options.parry_crits {
                             // Under `parry_vs_crits = crit_successes` a parry die of 11+ takes
                             // the highest crit first, other successes normal hits (P6-DEF-5).
+                            crit_parry = true;
                             parry_split(dice_n, m)
                                 .into_iter()
                                 .map(|((cs, s), q)| {
@@ -250,8 +301,46 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
             // The cover rolls as the fight makes them (P6-COVER-1..5): the sources and thresholds
             // from the fight's own code, one roll per source under `sequential`, each on the hits
             // still left, Shocked taking cover dice from the normal hits first. Successes among
-            // the crit dice stop the highest crits (`highest_first`).
+            // the crit dice stop the highest crits (`highest_first`), or under `roll_order` the
+            // crits their dice stand for: the i-th crit die the i-th crit still standing.
             let (sources, fewer) = super::run::cover_values(setup, state, target, shield);
+            if options.cover_roll_order && crit_parry {
+                // The crits stand highest first: which of them the crit dice cover, and which
+                // go without a die (Shocked), is known, so the places are followed.
+                let mut states: BTreeMap<(u8, u32), BigRational> = BTreeMap::from([((normals, 0), q)]);
+                for v in &sources {
+                    let stop = p_at_least(*v);
+                    let stand = BigRational::one() - &stop;
+                    let mut next: BTreeMap<(u8, u32), BigRational> = BTreeMap::new();
+                    for ((n_left, mask), p) in states {
+                        let standing: Vec<usize> = (0..crits).filter(|i| mask & (1 << i) == 0).collect();
+                        let normal_dice = (i32::from(n_left) - fewer).max(0);
+                        let crit_dice = (standing.len() as i32 - (fewer - i32::from(n_left)).max(0)).max(0) as usize;
+                        let bn = cached(normal_dice, *v);
+                        for stopped in 0u32..(1 << crit_dice) {
+                            let mut after = mask;
+                            let mut pc = p.clone();
+                            for (bit, place) in standing[..crit_dice].iter().enumerate() {
+                                if stopped & (1 << bit) != 0 {
+                                    after |= 1 << place;
+                                    pc *= &stop;
+                                } else {
+                                    pc *= &stand;
+                                }
+                            }
+                            for (rn, qn) in bn.iter().enumerate() {
+                                let key = (n_left - rn as u8, after);
+                                *next.entry(key).or_insert_with(BigRational::zero) += &pc * qn;
+                            }
+                        }
+                    }
+                    states = next;
+                }
+                for ((n_left, mask), p) in states {
+                    out.push((n_left, kept, Stopped::Places { parried, mask }, p));
+                }
+                continue;
+            }
             let mut states: BTreeMap<(u8, usize), BigRational> = BTreeMap::from([((normals, 0), q)]);
             for v in sources {
                 let mut next: BTreeMap<(u8, usize), BigRational> = BTreeMap::new();
@@ -271,13 +360,26 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
                 states = next;
             }
             for ((n_left, stopped), p) in states {
-                out.push((n_left, kept, parried + stopped, p));
+                if options.cover_roll_order && kept {
+                    // In roll order (no crit parry here, so `parried` is 0) the crits stopped
+                    // are any `stopped` of them, every such set alike: the probability of each.
+                    let sets = BigRational::from_integer(choose(crits, stopped).into());
+                    out.push((n_left, kept, Stopped::Random(stopped), p / sets));
+                } else {
+                    out.push((n_left, kept, Stopped::Highest(parried + stopped), p));
+                }
             }
         }
         out
     };
     let mut groups: BTreeMap<(u8, usize), Vec<Branch>> = BTreeMap::new();
     let mut sums: BTreeMap<(u8, usize, usize, i32), num_bigint::BigInt> = BTreeMap::new();
+    // Under `Stopped::Random`, per group and number of crits left standing, the pool outcomes'
+    // weights by the wounds of the crits left, every set of them counted: one table serves every
+    // branch of the group.
+    let mut standing_wounds: BTreeMap<(u8, usize, usize), BTreeMap<i32, num_bigint::BigInt>> = BTreeMap::new();
+    // Per crit outcome, how many sets of each size have each sum of levels.
+    let mut subsets: BTreeMap<&[u8], SubsetSums> = BTreeMap::new();
     let mut hit_weight = num_bigint::BigInt::zero();
     for ((normals, crits), weight) in &dist {
         if *normals > 0 || !crits.is_empty() {
@@ -285,12 +387,61 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
         }
         let group = (*normals, crits.len());
         let branches = groups.entry(group).or_insert_with(|| branches_of(group.0, group.1));
+        let level_wounds = |k: &u8| wph + i32::from(*k);
+        let mut standings = 0u32;
         for (i, (left, kept, stopped, _)) in branches.iter().enumerate() {
             let normals = i32::from(*left) - protection.min(i32::from(*left));
-            let crit_wounds: i32 =
-                if *kept { crits[(*stopped).min(crits.len())..].iter().map(|&k| wph + i32::from(k)).sum() } else { 0 };
+            let crit_wounds: i32 = match *stopped {
+                _ if !*kept => 0,
+                Stopped::Highest(n) => crits[n.min(crits.len())..].iter().map(level_wounds).sum(),
+                Stopped::Places { parried, mask } => crits[parried.min(crits.len())..]
+                    .iter()
+                    .enumerate()
+                    .filter(|(place, _)| mask & (1 << place) == 0)
+                    .map(|(_, k)| level_wounds(k))
+                    .sum(),
+                Stopped::Random(n) => {
+                    standings |= 1 << (crits.len() - n.min(crits.len()));
+                    continue;
+                }
+            };
             let total_wounds = normals * wph + crit_wounds;
             *sums.entry((group.0, group.1, i, total_wounds)).or_insert_with(num_bigint::BigInt::zero) += weight;
+        }
+        if standings == 0 {
+            continue;
+        }
+        // Every set of the crits left standing, each with its own weight.
+        let table: &[Vec<(i32, u64)>] = if crits.first() == crits.last() {
+            &[]
+        } else {
+            subsets.entry(crits.as_slice()).or_insert_with(|| subset_sums(crits))
+        };
+        for standing in (0..=crits.len()).filter(|j| standings & (1 << j) != 0) {
+            let by = standing_wounds.entry((group.0, group.1, standing)).or_default();
+            if table.is_empty() {
+                let each = crits.first().map_or(0, level_wounds);
+                let times = choose(crits.len(), standing);
+                *by.entry(each * standing as i32).or_insert_with(num_bigint::BigInt::zero) += weight * times;
+            } else {
+                for (levels, count) in &table[standing] {
+                    let w = wph * standing as i32 + levels;
+                    *by.entry(w).or_insert_with(num_bigint::BigInt::zero) += weight * count;
+                }
+            }
+        }
+    }
+    for ((g0, g1), branches) in &groups {
+        for (i, (left, kept, stopped, _)) in branches.iter().enumerate() {
+            let Stopped::Random(n) = *stopped else { continue };
+            if !*kept {
+                continue;
+            }
+            let normals = i32::from(*left) - protection.min(i32::from(*left));
+            for (crit_wounds, weight) in standing_wounds.get(&(*g0, *g1, g1 - n.min(*g1))).into_iter().flatten() {
+                *sums.entry((*g0, *g1, i, normals * wph + crit_wounds)).or_insert_with(num_bigint::BigInt::zero) +=
+                    weight;
+            }
         }
     }
     let mut wounds: BTreeMap<i32, BigRational> = BTreeMap::new();

@@ -715,7 +715,13 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         Special::Disarm => {
             let hits = match options.disarm_stage {
                 1 => successes,
-                2 => i32::from(protect(fight, target, normals, w.piercing).0) + crits.len() as i32,
+                2 => {
+                    // Hits counted after protection: it works as in any attack, so it wears as in
+                    // any attack (P6-ARM-2).
+                    let (normals_p, prevented) = protect(fight, target, normals, w.piercing);
+                    wear_armour(fight, target, prevented);
+                    i32::from(normals_p) + crits.len() as i32
+                }
                 _ => left,
             };
             if hits >= 1 {
