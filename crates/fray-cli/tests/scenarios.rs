@@ -195,7 +195,8 @@ fn manual_dice_reproduce_worked_example_a1() {
     assert!(text.contains("barbarian takes 7W 0S (9W 0S before AV 2)"), "{text}");
     assert!(text.contains("marauder is now dead") && text.contains("heroes win"), "{text}");
     let prompts = String::from_utf8(out.stderr).unwrap();
-    assert!(prompts.contains("roll a d6 for initiative"), "{prompts}");
+    assert!(prompts.contains("roll one d6 for barbarian's initiative"), "{prompts}");
+    assert!(text.lines().next().unwrap().ends_with("— physical dice"), "{text}");
 }
 
 #[test]

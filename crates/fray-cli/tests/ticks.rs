@@ -64,7 +64,7 @@ fn physical_dice_and_a_person_at_the_table() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("Tia moves from (2, 0) to (1, 0)") && text.contains("Max is blocked at (1, 0)"), "{text}");
     let prompts = String::from_utf8(out.stderr).unwrap();
-    assert!(prompts.contains("roll a d2 for announcement order"), "{prompts}");
+    assert!(prompts.contains("roll one d2 for announcement order"), "{prompts}");
     // Sam's player always takes the second choice: a shot, with its exact odds listed.
     let out = fray_with_input(&["fight", DUEL, "--seed", "3", "--control", "Sam=human"], &"2\n".repeat(300));
     let text = ok(&out);

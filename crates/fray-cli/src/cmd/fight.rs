@@ -140,20 +140,30 @@ fn say(text: std::fmt::Arguments<'_>) {
     let _ = std::io::stderr().write_fmt(text);
 }
 
-/// Dice typed by a person: each prompt names who rolls what.
-struct Manual;
+/// Dice typed by a person: each prompt names who rolls what, one die per line.
+struct Manual {
+    /// Combatant names, in roster order.
+    names: Vec<String>,
+}
 
 impl Dice for Manual {
     fn roll(&mut self, sides: u32, reason: Reason) -> Result<u32, SourceError> {
         let stdin = std::io::stdin();
+        let whose = match reason.who.and_then(|w| self.names.get(w.index())) {
+            Some(name) => format!("{name}'s {}", reason.what),
+            None => reason.what.to_owned(),
+        };
         loop {
-            say(format_args!("roll a d{sides} for {}: ", reason.what));
+            say(format_args!("roll one d{sides} for {whose}: "));
             let mut line = String::new();
             if stdin.lock().read_line(&mut line).map_err(|e| SourceError(e.to_string()))? == 0 {
                 return Err(SourceError("no more input".into()));
             }
             match line.trim().parse::<u32>() {
                 Ok(face) if (1..=sides).contains(&face) => return Ok(face),
+                _ if line.split_whitespace().count() > 1 => {
+                    say(format_args!("one face per line: the face of this one d{sides}, from 1 to {sides}\n"))
+                }
                 _ => say(format_args!("expected a face from 1 to {sides}\n")),
             }
         }
@@ -203,7 +213,7 @@ pub fn fight(args: &FightArgs, out: &mut impl Write) -> Result<()> {
     }
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let mut seeded = fray_engine::FromSource(fray_dice::seeded(seed));
-    let mut manual = Manual;
+    let mut manual = Manual { names: names.clone() };
     let dice: &mut dyn Dice = match args.dice.as_str() {
         "seeded" => &mut seeded,
         "manual" => &mut manual,
@@ -213,7 +223,7 @@ pub fn fight(args: &FightArgs, out: &mut impl Write) -> Result<()> {
         "fray": env!("CARGO_PKG_VERSION"),
         "ruleset": scenario.ruleset(),
         "generator": if args.dice == "manual" { "manual" } else { GENERATOR },
-        "seed": seed,
+        "seed": if args.dice == "manual" { json!(null) } else { json!(seed) },
         "scenario": args.scenario.file.display().to_string(),
         "combatants": names,
         "sides": scenario.sides(),
@@ -221,9 +231,11 @@ pub fn fight(args: &FightArgs, out: &mut impl Write) -> Result<()> {
     if args.json {
         writeln!(out, "{header}")?;
     } else {
+        let dice =
+            if args.dice == "manual" { "physical dice".to_owned() } else { format!("seed {seed} ({GENERATOR})") };
         writeln!(
             out,
-            "fray {} — {} — {} — seed {seed} ({GENERATOR})",
+            "fray {} — {} — {} — {dice}",
             env!("CARGO_PKG_VERSION"),
             scenario.ruleset(),
             args.scenario.file.display()
