@@ -281,3 +281,12 @@ fn odds_in_context_refuse_an_ally_and_spell_out_the_difficulty() {
         "{duel}"
     );
 }
+
+#[test]
+fn type_errors_are_said_in_words_not_rust_types() {
+    rejected(HARDBOILED, "action = 10", "action = 1.5", Some(14), "expected a whole number of 0 or more");
+    rejected(FLUID, "pc = 16", "pc = 99999999999999999999", Some(16), "integer `99999999999999999999` is too large");
+    let file = variant(HARDBOILED, "action = 10", "action = \"ten\"");
+    let err = String::from_utf8(fray(&["check", file.path()]).stderr).unwrap();
+    assert!(!err.contains("u32") && !err.contains("i32"), "{err}");
+}

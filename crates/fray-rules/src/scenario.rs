@@ -56,7 +56,7 @@ impl ScenarioError {
 
     /// An error from the TOML parser or the deserializer, with "did you mean" for unknown keys.
     pub fn from_toml(file: &str, text: &str, err: &toml::de::Error) -> ScenarioError {
-        let mut message = err.message().trim().to_owned();
+        let mut message = plain_types(err.message().trim());
         if let Some(rest) = message.strip_prefix("unknown field `") {
             let unknown = rest.split('`').next().unwrap_or("");
             let expected: Vec<&str> = rest.split('`').skip(2).step_by(2).collect();
@@ -66,6 +66,43 @@ impl ScenarioError {
         }
         ScenarioError::at(file, text, err.span().unwrap_or(0..0), message)
     }
+}
+
+/// A deserializer's message with Rust's type names said in words: "expected u32" becomes
+/// "expected a whole number of 0 or more".
+fn plain_types(message: &str) -> String {
+    // TOML integers beyond 64 bits reach the deserializer "as i128".
+    let mut out = message
+        .replace("invalid type: integer `", "integer `")
+        .replace("` as i128, expected", "` is too large, expected");
+    for (rust, words) in [
+        ("u8", "a whole number of 0 or more"),
+        ("u16", "a whole number of 0 or more"),
+        ("u32", "a whole number of 0 or more"),
+        ("u64", "a whole number of 0 or more"),
+        ("usize", "a whole number of 0 or more"),
+        ("i8", "a whole number"),
+        ("i16", "a whole number"),
+        ("i32", "a whole number"),
+        ("i64", "a whole number"),
+        ("i128", "a whole number"),
+        ("f32", "a number"),
+        ("f64", "a number"),
+    ] {
+        let from = format!("expected {rust}");
+        let mut at = 0;
+        while let Some(i) = out[at..].find(&from).map(|i| i + at) {
+            let end = i + from.len();
+            if out[end..].starts_with(|c: char| c.is_ascii_alphanumeric()) {
+                at = end;
+                continue;
+            }
+            let with = format!("expected {words}");
+            out.replace_range(i..end, &with);
+            at = i + with.len();
+        }
+    }
+    out
 }
 
 /// The most characters of a source line an error shows (a value may be megabytes).
