@@ -290,3 +290,12 @@ fn type_errors_are_said_in_words_not_rust_types() {
     let err = String::from_utf8(fray(&["check", file.path()]).stderr).unwrap();
     assert!(!err.contains("u32") && !err.contains("i32"), "{err}");
 }
+
+#[test]
+fn a_bad_set_is_named_by_its_place_among_the_sets() {
+    let out = fray(&["check", &format!("{ROOT}{FLUID}"), "--set", "edge_cap=2", "--set", "check_direction=up"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("--set:2:17: expected one of roll_high, roll_under, found `up`"), "{err}");
+    assert!(err.contains("2 | check_direction=up") && err.contains('^'), "{err}");
+}

@@ -163,8 +163,20 @@ pub fn apply_options(
             ScenarioError::at(file, text, span, message)
         })?;
     }
+    // `--set` errors point into the `--set`s as if they were lines of a file: line k is the k-th.
+    let joined: Vec<String> = sets.iter().map(|(name, value)| format!("{name}={value}")).collect();
+    let joined = joined.join("\n");
+    let mut offset = 0;
     for (name, value) in sets {
-        set(name, value).map_err(|message| ScenarioError::whole("--set", format!("{name}={value}: {message}")))?;
+        set(name, value).map_err(|message| {
+            let span = if message.starts_with("unknown option") {
+                offset..offset + name.len().max(1)
+            } else {
+                offset + name.len() + 1..offset + name.len() + 1 + value.len().max(1)
+            };
+            ScenarioError::at("--set", &joined, span, message)
+        })?;
+        offset += name.len() + value.len() + 2;
     }
     Ok(())
 }
