@@ -299,3 +299,20 @@ fn a_bad_set_is_named_by_its_place_among_the_sets() {
     assert!(err.contains("--set:2:17: expected one of roll_high, roll_under, found `up`"), "{err}");
     assert!(err.contains("2 | check_direction=up") && err.contains('^'), "{err}");
 }
+
+#[test]
+fn names_a_slip_away_get_a_did_you_mean() {
+    let err = |args: &[&str]| {
+        let out = fray(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    assert!(err(&["rules", "FLUID"]).contains("did you mean `fluid`?"));
+    let duel = format!("{ROOT}{OPEND6}");
+    let e = err(&["odds", "--scenario", &duel, "--attacker", "smuggler", "--defender", "Hunter"]);
+    assert!(e.contains("no combatant `smuggler` (combatants: Smuggler, Hunter); did you mean `Smuggler`?"), "{e}");
+    rejected(FLUID, "kind = \"melee\"", "kind = \"meele\"", None, "did you mean `melee`?");
+    // Negative counts and seeds are refused as values, not taken for flags.
+    assert!(err(&["sim", &duel, "--seed", "-1"]).contains("invalid value '-1' for '--seed"));
+    assert!(err(&["sim", &duel, "-n", "-5"]).contains("invalid value '-5' for '--fights"));
+}

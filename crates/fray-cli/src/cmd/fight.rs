@@ -60,7 +60,7 @@ pub struct FightArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
     /// Seed of the ChaCha8 generator; random (and printed) when omitted.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Print JSON events, one per line, after a header line.
     #[arg(long)]
@@ -79,11 +79,11 @@ pub struct SimArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
     /// Number of fights.
-    #[arg(short = 'n', long = "fights", default_value_t = 10_000)]
+    #[arg(short = 'n', long = "fights", default_value_t = 10_000, allow_negative_numbers = true)]
     pub fights: u64,
     /// Seed; the same seed gives the same numbers for any thread count, and variations of a
     /// scenario (`--set`) share their dice.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub seed: u64,
     /// Threads (0 = every core), at most 1024.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=1024))]
@@ -318,7 +318,9 @@ pub fn rules(args: &RulesArgs, out: &mut impl Write) -> Result<()> {
     };
     let Some(ruleset) = RULESETS.iter().find(|r| r.id == id) else {
         let known: Vec<&str> = RULESETS.iter().map(|r| r.id).collect();
-        bail!("unknown ruleset `{id}`; the rulesets are {}", known.join(", "));
+        let hint = fray_rules::did_you_mean(&id.to_lowercase(), known.iter().copied())
+            .map_or(String::new(), |k| format!("; did you mean `{k}`?"));
+        bail!("unknown ruleset `{id}`; the rulesets are {}{hint}", known.join(", "));
     };
     writeln!(
         out,

@@ -18,10 +18,10 @@ pub struct Args {
     #[arg(long, value_name = "FILE", conflicts_with = "expr", requires_all = ["attacker", "defender"])]
     pub scenario: Option<std::path::PathBuf>,
     /// The attacking combatant (with --scenario).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", requires = "scenario")]
     pub attacker: Option<String>,
     /// The defending combatant (with --scenario).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", requires = "scenario")]
     pub defender: Option<String>,
     /// Override a scenario option (with --scenario): `--set name=value`.
     #[arg(long = "set", value_name = "NAME=VALUE")]
@@ -214,6 +214,17 @@ fn in_context(args: &Args, file: &std::path::Path, out: &mut impl Write) -> Resu
     // tactics, the attacker's weapon) are made against enemies.
     let names = scenario.combatants();
     let index = |name: &str| names.iter().position(|n| n == name);
+    for name in [attacker, defender] {
+        if index(name).is_none() {
+            let hint = names
+                .iter()
+                .find(|n| n.to_lowercase() == name.to_lowercase())
+                .map(String::as_str)
+                .or_else(|| fray_rules::did_you_mean(name, names.iter().map(String::as_str)))
+                .map_or(String::new(), |n| format!("; did you mean `{n}`?"));
+            anyhow::bail!("no combatant `{name}` (combatants: {}){hint}", names.join(", "));
+        }
+    }
     if let (Some(a), Some(d)) = (index(attacker), index(defender))
         && a != d
         && scenario.side_of(a) == scenario.side_of(d)

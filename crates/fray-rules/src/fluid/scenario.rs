@@ -242,9 +242,12 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 "shield" => ItemKind::Shield,
                 "area" => ItemKind::Area,
                 other => {
+                    let kinds = ["melee", "ranged", "thrown", "area", "shield"];
+                    let hint = did_you_mean(other, kinds.into_iter())
+                        .map_or(String::new(), |k| format!("; did you mean `{k}`?"));
                     return Err(err(
                         it.kind.span(),
-                        format!("unknown item kind `{other}`, expected one of melee, ranged, thrown, area, shield"),
+                        format!("unknown item kind `{other}`, expected one of {}{hint}", kinds.join(", ")),
                     ));
                 }
             };
