@@ -142,7 +142,7 @@ fn physical_dice_reproduce_worked_example_2() {
     );
     assert!(text.contains("damage to Merc: 4D [5,3,2] W[4] = 14 +3 (bonus) = 17"), "{text}");
     assert!(text.contains("Merc resists: 4D [4,3,2] W[1] (Critical Failure"), "{text}");
-    assert!(text.contains("Merc is unconscious for the rest of the fight") && text.contains("A win"), "{text}");
+    assert!(text.contains("Merc is unconscious for the rest of the fight") && text.contains("A wins"), "{text}");
     let prompts = String::from_utf8(out.stderr).unwrap();
     assert!(prompts.contains("attack"), "{prompts}");
 }

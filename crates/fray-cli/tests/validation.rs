@@ -316,3 +316,16 @@ fn names_a_slip_away_get_a_did_you_mean() {
     assert!(err(&["sim", &duel, "--seed", "-1"]).contains("invalid value '-1' for '--seed"));
     assert!(err(&["sim", &duel, "-n", "-5"]).contains("invalid value '-5' for '--fights"));
 }
+
+#[test]
+fn logs_read_as_sentences() {
+    let gunfight = ok(&fray(&["fight", &format!("{ROOT}hardboiled/gunfight.toml"), "--seed", "3"]));
+    assert!(gunfight.contains("Vito attacks Lou (called: head): d10"), "{gunfight}");
+    let knives = ok(&fray(&["fight", &format!("{ROOT}ticks/knife-fight.toml"), "--seed", "3"]));
+    assert!(!knives.contains("heavys") && !knives.contains("strikes at at"), "{knives}");
+    // A side named in the singular wins; one in the plural win.
+    let brawl = ok(&fray(&["fight", &format!("{ROOT}{HARDBOILED}"), "--seed", "3"]));
+    assert!(brawl.trim_end().ends_with(" wins"), "{brawl}");
+    let duel = ok(&fray(&["fight", &format!("{ROOT}{FLUID}"), "--seed", "3"]));
+    assert!(duel.trim_end().ends_with("heroes win") || duel.trim_end().ends_with("raiders win"), "{duel}");
+}

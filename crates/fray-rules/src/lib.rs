@@ -248,7 +248,11 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn
 /// cap".
 pub fn outcome_text(sides: &[String], result: &FightResult) -> String {
     match result.outcome {
-        Outcome::Side(side) => format!("{} win", sides[side.index()]),
+        // "heroes win", "Joe wins": a side's name read as a plural when it ends in s.
+        Outcome::Side(side) => {
+            let name = &sides[side.index()];
+            format!("{name} {}", if name.ends_with('s') { "win" } else { "wins" })
+        }
         Outcome::Mutual => "mutual destruction".to_owned(),
         Outcome::Stalemate => "stalemate at the cap".to_owned(),
     }

@@ -156,6 +156,19 @@ impl HardBoiledScenario {
         }
     }
 
+    /// An act as the log tells it was made: "attacks Lou with fists", "grapples Vito".
+    fn act_done(&self, act: &Act) -> String {
+        match *act {
+            Act::Attack { .. } => format!("{}s{}", "attack", &self.act_text(act)["attack".len()..]),
+            Act::Power(t) => format!("uses a power on {}", self.name(t)),
+            Act::Other { activity: super::Activity::Task, .. } => "attempts a task".to_owned(),
+            Act::Other { activity, target, .. } => {
+                format!("{}s{}", activity.name(), target.map_or(String::new(), |t| format!(" {}", self.name(t))))
+            }
+            _ => self.act_text(act),
+        }
+    }
+
     fn act_text(&self, act: &Act) -> String {
         match *act {
             Act::Attack { target, fists, called, .. } => format!(
@@ -255,7 +268,7 @@ impl HardBoiledScenario {
                     Some(format!(
                         "{} {}: d{} {} → {} {vs}: {result}{}",
                         n(who),
-                        self.act_text(act),
+                        self.act_done(act),
                         roll.die,
                         roll.natural,
                         roll.total,

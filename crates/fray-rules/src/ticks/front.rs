@@ -297,7 +297,9 @@ impl TicksScenario {
             Event::AttackRoll { who, target, kind, faces: f, a, range, aim, p } => {
                 let what = match kind {
                     Kind::Shot => "shoots at".to_owned(),
-                    Kind::Melee(b) => format!("{}s at", b.name()),
+                    Kind::Melee(super::Blow::Jab) => "jabs at".to_owned(),
+                    Kind::Melee(super::Blow::Strike) => "strikes at".to_owned(),
+                    Kind::Melee(super::Blow::Heavy) => "swings a heavy blow at".to_owned(),
                 };
                 (
                     Some(format!(
