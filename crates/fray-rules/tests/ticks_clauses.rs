@@ -1012,3 +1012,23 @@ fn a_steady_shooter_under_fire_fires_rather_than_aims() {
     st.fighters[0].p = 200;
     assert_eq!(announce(&st), ann(Action::Aim(B)));
 }
+
+#[test]
+fn the_odds_compare_trauma_with_the_body_a_hit_leaves() {
+    // rule: TICK-TRACK-3
+    // Under `trauma_ko = vs_current_body` the fight compares Trauma with Body after the hit: Tia,
+    // Body 12 and Trauma 10, is knocked out by any pistol hit (each costs at least 2 Body).
+    let text = two(
+        "gun = \"pistol\"\ngun_ready = true",
+        "position = [6, 0]\nbody = 12\ntrauma = 10\npolicy = { move = \"hold\" }",
+        1,
+    );
+    let s = setup(&text, &[("trauma_ko", "vs_current_body")]);
+    let odds = fray_rules::ticks::odds::odds_in_state(&s, &Ticks::initial_state(&s), A, B);
+    assert_eq!(q(&odds.down_given_hit), "1/1");
+    assert_eq!(odds.down, odds.hit);
+    // The fight agrees: a hit by 1 on a leg, 5 halved to 2 Body, knocks her out (Trauma 10 ≥ 10).
+    let (log, _, _) = run(&s, &[9, 10, 7], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { body: 2, .. })), "{log:?}");
+    assert!(log.contains(&Event::KnockedOut { who: B }));
+}

@@ -134,11 +134,13 @@ pub fn odds_of(
             *outcomes.entry(k).or_insert_with(BigRational::zero) += p * ph;
         }
     }
-    let ko_at = if setup.options.trauma_vs_current { tf.body } else { tsheet.body_max };
     let mut down = BigRational::zero();
     let mut given = Vec::new();
     for ((body, trauma, wound), p) in outcomes {
         let cond = if hit.is_zero() { BigRational::zero() } else { &p / &hit };
+        // The fight's check comes after the hit's damage (TICK-TIME-10 (h)): under
+        // `trauma_ko = vs_current_body` the Trauma is compared with the Body the hit leaves.
+        let ko_at = if setup.options.trauma_vs_current { tf.body - body } else { tsheet.body_max };
         if tf.body - body <= 0 || tf.trauma + trauma >= ko_at {
             down += &p;
         }
