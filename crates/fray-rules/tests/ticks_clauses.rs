@@ -975,12 +975,18 @@ fn a_shot_that_can_only_graze_is_not_declined_as_hopeless() {
     let pen = s.combatants[0].gun.as_ref().map_or(0, |g| g.penetration);
     let d = defence_numbers(&s, &st, B, Kind::Shot, pen).total;
     let decline = |st: &State| {
-        fray_rules::ticks::policy::ai_choice(&s, st, A, &fray_rules::ticks::Request::Decline { target: B, a: d + 1 })
+        let base = shot_numbers(&s, st, A, B, false).total;
+        fray_rules::ticks::policy::ai_choice(
+            &s,
+            st,
+            A,
+            &fray_rules::ticks::Request::Decline { target: B, a: d + 1, base },
+        )
     };
-    assert!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, d + 1).0 > 0);
+    assert!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, d + 1, 0).0 > 0);
     assert_eq!(decline(&st), Choice::Yes(false));
     st.fighters[1].effort = 100;
-    assert_eq!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, d + 1).0, 0);
+    assert_eq!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, d + 1, 0).0, 0);
     assert_eq!(decline(&st), Choice::Yes(true));
 }
 
@@ -1031,4 +1037,76 @@ fn the_odds_compare_trauma_with_the_body_a_hit_leaves() {
     let (log, _, _) = run(&s, &[9, 10, 7], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
     assert!(log.iter().any(|e| matches!(e, Event::Hit { body: 2, .. })), "{log:?}");
     assert!(log.contains(&Event::KnockedOut { who: B }));
+}
+
+fn decline(s: &Setup, st: &State, a: i32, base: i32) -> Choice {
+    let request = fray_rules::ticks::Request::Decline { target: B, a, base };
+    fray_rules::ticks::policy::ai_choice(s, st, A, &request)
+}
+
+#[test]
+fn the_decline_odds_use_the_effort_left_after_the_ticks_earlier_defences() {
+    // rule: TICK-DEF-8, TICK-DEF-5, TICK-GUN-11
+    // Tia (evade 10, effort 21) already owes all 21 effort for this tick's earlier defences. A
+    // shot with A = 8 loses to each of her rolls, but a defence she wins by less than 20 costs
+    // effort she no longer has: it lands as a graze unless she rolls 18 or more (cost 0).
+    let text = two(
+        "gun = \"assault_rifle\"\ngun_ready = true\nskills = { shoot = 0 }",
+        "position = [6, 0]\neffort = 21\nskills = { evade = 10 }",
+        1,
+    );
+    let s = setup(&text, &[]);
+    let mut st = Ticks::initial_state(&s);
+    st.fighters[1].pend_effort = 21;
+    let pen = s.combatants[0].gun.as_ref().map_or(0, |g| g.penetration);
+    assert_eq!(fray_rules::ticks::policy::effort_available(&s, &st, B), 0);
+    assert_eq!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, 8, 1), (17, 20));
+    assert_eq!(decline(&s, &st, 8, 1), PULL);
+    // Under `effort_tally = start_of_tick` she still has her 21 for the test: the shot is hopeless.
+    let start = setup(&text, &[("effort_tally", "start_of_tick")]);
+    assert_eq!(fray_rules::ticks::policy::p_win(&start, &st, B, Kind::Shot, pen, 8, 1), (0, 20));
+    assert_eq!(decline(&start, &st, 8, 1), Choice::Yes(true));
+    // The fight: a burst at her, the first two shots costing her 1 and 20 effort; the third,
+    // A = 8, lands as a graze, and the policy fires it.
+    let burst = ann(Action::fire(B, 3, false));
+    let (log, _, _) = run(&s, &[3, 13, 13, 2, 9, 7, 16, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    let ex: Vec<(i32, i32, bool)> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Exchange { delta, effort, shortfall, .. } => Some((*delta, *effort, *shortfall)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ex, [(-19, 1, false), (2, 20, false), (0, 0, true)], "{log:#?}");
+}
+
+#[test]
+fn the_decline_odds_reroll_a_tie_as_the_fight_does() {
+    // rule: TICK-DICE-3, TICK-GUN-11, TICK-MELEE-10
+    // Under `delta_tie = reroll` a tie rolls both sides again, the shooter with his modifiers
+    // (+7). Sam's A = 8 against Tia's +7 wins only through a tie (she rolls 1, chance 1/20), and
+    // then the fresh contest, +7 against +7, with ties rolled again, is even: 1/40 in all.
+    let text = two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\nskills = { evade = 7 }", 1);
+    let s = setup(&text, &[("delta_tie", "reroll")]);
+    let st = Ticks::initial_state(&s);
+    let pen = s.combatants[0].gun.as_ref().map_or(0, |g| g.penetration);
+    let base = shot_numbers(&s, &st, A, B, false).total;
+    assert_eq!(base, 7);
+    assert_eq!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, 8, base), (1, 40));
+    // A = 9 wins outright on her 1 (1/20) and ties on her 2, then wins half the time: 3/40.
+    assert_eq!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, 9, base), (3, 40));
+    // With a poorer base (+2) the fresh contest after a tie is worth less than half.
+    let (w, t) = fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, 8, 2);
+    assert!(w > 0 && 40 * w < t);
+    // Not hopeless: the policy fires, and in the fight the tie is rerolled and the shot lands.
+    assert_eq!(decline(&s, &st, 8, base), PULL);
+    assert_eq!(decline(&s, &st, 7, base), Choice::Yes(true));
+    let (log, _, _) = run(&s, &[1, 1, 15, 3, 3], script(&[(0, fire(B)), (1, NOTHING)]));
+    assert!(log.contains(&Event::TieRerolled), "{log:#?}");
+    assert!(log.iter().any(|e| matches!(e, Event::Exchange { delta: 12, hit: true, .. })), "{log:#?}");
+    // A blow's abort odds likewise: Max (+5) at A = 10 against Tia's melee +5 wins outright on
+    // her 1–4 and ties on her 5, the fresh contest even: 4/20 + 1/20 · 1/2 = 9/40.
+    let m = setup(&two("", "position = [1, 0]", 1), &[("delta_tie", "reroll")]);
+    let mst = Ticks::initial_state(&m);
+    assert_eq!(fray_rules::ticks::policy::p_win(&m, &mst, B, Kind::Melee(Blow::Strike), 0, 10, 5), (9, 40));
 }

@@ -106,6 +106,9 @@ pub enum Request {
         target: CombatantId,
         /// The attacker's result A.
         a: i32,
+        /// Everything added to the attacker's dice: what it rolls again with after a tie under
+        /// `delta_tie = reroll` (TICK-DICE-3).
+        base: i32,
     },
     /// A shooter's own roll is made: decline the shot (TICK-GUN-8)?
     Decline {
@@ -113,6 +116,9 @@ pub enum Request {
         target: CombatantId,
         /// The shooter's result A.
         a: i32,
+        /// Everything added to the attacker's dice: what it rolls again with after a tie under
+        /// `delta_tie = reroll` (TICK-DICE-3).
+        base: i32,
     },
 }
 

@@ -1,7 +1,7 @@
 //! One fight: the tick loop of TICK-TIME-10.
 
 use super::attack::{self, Weapon, WoundRule};
-use super::policy::{defence_numbers, illegal, melee_numbers, shot_numbers};
+use super::policy::{defence_numbers, effort_available, illegal, melee_numbers, shot_numbers};
 use super::setup::{Square, chebyshev};
 use super::{Action, ArmourMet, Choice, Event, Kind, Request, Ticks};
 use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Reason, Sink};
@@ -281,7 +281,7 @@ fn shot<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     let a = sum + n.total;
     let base = n.total;
     fight.emit(Event::AttackRoll { who, target, kind: Kind::Shot, faces, a, range: n.range, aim: n.aim, p: n.p });
-    if let Choice::Yes(true) = fight.decide(who, &Request::Decline { target, a })? {
+    if let Choice::Yes(true) = fight.decide(who, &Request::Decline { target, a, base })? {
         fight.emit(Event::Declined { who });
         return Ok(());
     }
@@ -338,7 +338,7 @@ fn melee<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     let a = sum + n.total;
     let base = n.total;
     fight.emit(Event::AttackRoll { who, target, kind: Kind::Melee(blow), faces, a, range: 0, aim: 0, p: n.p });
-    if let Choice::Yes(true) = fight.decide(who, &Request::Abort { target, a })? {
+    if let Choice::Yes(true) = fight.decide(who, &Request::Abort { target, a, base })? {
         fight.emit(Event::Aborted { who });
         let (p, effort) = (abort_half(cost.stability + enc), abort_half(cost.effort));
         fight.emit(Event::Cost { who, p, effort, held: 0, string: false, attack: true });
@@ -393,8 +393,7 @@ fn resolve<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     let base = dn.effort_base;
     let cost = attack::effort_cost(o, base, delta);
     let f = fight.state().fighter(target);
-    let available = if o.effort_tally_start { f.effort0 } else { f.effort - f.pend_effort };
-    let available = available.max(0);
+    let available = effort_available(setup, fight.state(), target);
     let mut shortfall = false;
     let spent = if available < cost {
         if delta < 1 && !o.shortfall_ignore {
