@@ -1110,3 +1110,47 @@ fn the_decline_odds_reroll_a_tie_as_the_fight_does() {
     let mst = Ticks::initial_state(&m);
     assert_eq!(fray_rules::ticks::policy::p_win(&m, &mst, B, Kind::Melee(Blow::Strike), 0, 10, 5), (9, 40));
 }
+
+#[test]
+fn an_out_target_does_not_defend_in_the_odds_either() {
+    // rule: TICK-TRACK-5
+    // Under `out_targetable = true` the fight lets a target that is out take the shot with
+    // delta = A: every shot lands, and the odds and the decline policy say so.
+    let standing = "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = [50, 50]\npolicy = { move = \"hold\" }\n";
+    let lying = two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\nbody = 10\ntrauma = 40", 1) + standing;
+    let t = setup(&lying, &[("out_targetable", "true")]);
+    let st = Ticks::initial_state(&t);
+    assert!(st.fighter(B).out());
+    let odds = fray_rules::ticks::odds::odds_in_state(&t, &st, A, B);
+    assert_eq!(q(&odds.hit), "1/1");
+    // The least harm: A = 1 + 7 = 8 on a limb, ⌊(4 + 8) / 2⌋ = 6 Body.
+    let least = odds
+        .damage_given_hit
+        .iter()
+        .filter_map(|(_, parts, _)| parts.iter().find(|(k, _)| k == "body"))
+        .map(|x| x.1)
+        .min();
+    assert_eq!(least, Some(6));
+    assert_eq!(fray_rules::ticks::policy::p_win(&t, &st, B, Kind::Shot, 4, -5, 7), (1, 1));
+    assert_eq!(decline(&t, &st, -5, 7), PULL);
+    let text = fray_rules::ticks::odds::attack_odds(&t, "A", "B").unwrap().assumptions.join("\n");
+    assert!(text.contains("does not defend") && text.contains("spends on this defence: 0"), "{text}");
+}
+
+#[test]
+fn the_expected_effort_line_meets_cover_with_the_blows_penetration() {
+    // rule: TICK-COVER-8, TICK-COVER-5
+    // Under `cover_vs_melee = true` Max's knife (pen 6) halves Tia's table cover (50 %, res 3) to
+    // +5, for the expected effort as for the hit chance: melee 5 against 5 + 5, base 10.
+    let text = two(
+        "melee_weapon = \"knife\"",
+        "position = [1, 0]\ncover = { preset = \"crouch_wall\", material = \"table\" }",
+        1,
+    );
+    let s = setup(&text, &[("cover_vs_melee", "true")]);
+    let odds = fray_rules::ticks::odds::attack_odds(&s, "A", "B").unwrap();
+    let e = expected_effort(&s, &delta_distribution(&s, 5, 10), 10);
+    let line = format!("expected effort B spends on this defence: {}", q(&e));
+    assert!(odds.assumptions.contains(&line), "{line} not in {:#?}", odds.assumptions);
+    assert_eq!(q(&odds.hit), q(&p_attacker_wins(&delta_distribution(&s, 5, 10))));
+}

@@ -322,6 +322,9 @@ pub fn effort_available(setup: &Setup, state: &State, who: CombatantId) -> i32 {
 /// as the fight does: with W and T the chances that this `a` wins or ties, and W′ and T′ those of
 /// a fresh contest, P = W + T · W′ / (1 − T′), reduced. (The fight stops rerolling after 100
 /// ties in a row; a chance below 10⁻¹⁰⁰ is left out.)
+///
+/// A target that is out of the fight, attackable only under `out_targetable = true`, does not
+/// defend: the attack always lands (TICK-TRACK-5).
 #[allow(clippy::too_many_arguments, reason = "one attack's inputs")]
 pub fn p_win(
     setup: &Setup,
@@ -332,6 +335,9 @@ pub fn p_win(
     a: i32,
     base: i32,
 ) -> (u64, u64) {
+    if state.fighter(target).out() {
+        return (1, 1);
+    }
     let o = &setup.options;
     let dn = defence_numbers(setup, state, target, kind, penetration);
     let d = dn.total;
