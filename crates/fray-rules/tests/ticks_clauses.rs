@@ -1154,3 +1154,36 @@ fn the_expected_effort_line_meets_cover_with_the_blows_penetration() {
     assert!(odds.assumptions.contains(&line), "{line} not in {:#?}", odds.assumptions);
     assert_eq!(q(&odds.hit), q(&p_attacker_wins(&delta_distribution(&s, 5, 10))));
 }
+
+#[test]
+fn a_two_square_follow_steps_one_square_at_a_time_and_never_through_anyone() {
+    // rule: TICK-MOVE-5, TICK-MOVE-6
+    // Al, at (0, 0) behind a wall of three allies at x = 1, follows Bo as he steps from (3, 0) to
+    // (4, 0). Under `follow_squares = 2` he moves one square at a time: every first step is either
+    // occupied or farther from Bo, so he stays put rather than jump the wall to (2, 0).
+    let wall = |gap: bool| {
+        let mut t = "[rules]\nruleset = \"ticks\"\n[rules.options]\nfollow_squares = 2\nannounce_order = \"roster\"\ntick_cap = 1\n\
+[[combatants]]\nname = \"Bo\"\nside = \"b\"\nposition = [3, 0]\n\
+[[combatants]]\nname = \"Al\"\nside = \"a\"\nposition = [0, 0]\n"
+            .to_owned();
+        for (i, y) in [-1, 0, 1].into_iter().enumerate() {
+            if !(gap && y == 0) {
+                t += &format!("[[combatants]]\nname = \"W{i}\"\nside = \"a\"\nposition = [1, {y}]\n");
+            }
+        }
+        t
+    };
+    let mut sc = Script::new(5);
+    sc.push(0, ann(Action::Move((4, 0)))).push(1, ann(Action::Follow(A)));
+    for w in 2..5 {
+        sc.push(w, NOTHING);
+    }
+    let s = setup(&wall(false), &[]);
+    let (log, state, _) = run(&s, &[], sc.clone());
+    assert_eq!(state.fighter(A).pos, (4, 0));
+    assert_eq!(state.fighter(B).pos, (0, 0), "{log:#?}");
+    // With a gap in the wall he steps through it, (1, 0) then (2, 0).
+    let s = setup(&wall(true), &[]);
+    let (_, state, _) = run(&s, &[], sc);
+    assert_eq!(state.fighter(B).pos, (2, 0));
+}

@@ -210,37 +210,43 @@ fn step_toward<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     fight.emit(Event::Moved { who, from, to: at, run });
 }
 
-/// A follow (TICK-MOVE-6): to the free square nearest the followed character's, adjacent if
-/// possible; ties to the lowest (x, y).
+/// A follow (TICK-MOVE-6): `follow_squares` steps, one square at a time (TICK-MOVE-5), each to
+/// the free square next to the follower, or its own, nearest the followed character's square
+/// (so one adjacent to it when it can), ties to the lowest (x, y); it stops once adjacent, or
+/// when no step brings it nearer. A step never passes an occupied square: a follower walled in
+/// stays put.
 fn follow<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
     target: CombatantId,
 ) {
-    let setup = fight.setup();
     let from = fight.state().fighter(who).pos;
     let goal = fight.state().fighter(target).pos;
-    if chebyshev(from, goal) <= 1 {
-        fight.emit(Event::Moved { who, from, to: from, run: false });
-        return;
-    }
-    let reach = setup.options.follow_squares;
-    let mut best: Option<(i64, Square)> = None;
-    for dx in -reach..=reach {
-        for dy in -reach..=reach {
-            let sq = (from.0 + dx, from.1 + dy);
-            if sq == goal || !free(fight, sq, who) {
-                continue;
-            }
-            let (ex, ey) = (i64::from(sq.0 - goal.0), i64::from(sq.1 - goal.1));
-            let key = ex * ex + ey * ey;
-            if best.is_none_or(|(k, s)| key < k || (key == k && sq < s)) {
-                best = Some((key, sq));
+    let mut at = from;
+    for _ in 0..fight.setup().options.follow_squares {
+        if chebyshev(at, goal) <= 1 {
+            break;
+        }
+        let mut best: Option<(i64, Square)> = None;
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                let sq = (at.0 + dx, at.1 + dy);
+                if sq == goal || !free(fight, sq, who) {
+                    continue;
+                }
+                let (ex, ey) = (i64::from(sq.0 - goal.0), i64::from(sq.1 - goal.1));
+                let key = ex * ex + ey * ey;
+                if best.is_none_or(|(k, s)| key < k || (key == k && sq < s)) {
+                    best = Some((key, sq));
+                }
             }
         }
+        match best {
+            Some((_, sq)) if sq != at => at = sq,
+            _ => break,
+        }
     }
-    let to = best.map_or(from, |b| b.1);
-    fight.emit(Event::Moved { who, from, to, run: false });
+    fight.emit(Event::Moved { who, from, to: at, run: false });
 }
 
 /// Rolls the delta dice (TICK-DICE-2).
