@@ -1187,3 +1187,58 @@ fn a_two_square_follow_steps_one_square_at_a_time_and_never_through_anyone() {
     let (_, state, _) = run(&s, &[], sc);
     assert_eq!(state.fighter(B).pos, (2, 0));
 }
+
+#[test]
+fn a_melee_fighter_under_attack_strikes_back_rather_than_wait_for_its_p() {
+    // rule: TICK-DEF-6, TICK-STAB-2, TICK-MELEE-1, TICK-MELEE-10
+    // Each defence turns the effort it costs into p, as much as p recovers in a tick: a fighter
+    // attacked every tick never gets back to p 6, so one who waits for that never strikes back.
+    let path = format!("{}/../../examples/ticks/knife-fight.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let s = setup(&text, &[]);
+    let (max, tia) = (A, B);
+    let mut st = Ticks::initial_state(&s);
+    st.fighters[0].pos = (0, 0);
+    st.fighters[1].pos = (1, 0);
+    st.fighters[1].p = 12;
+    let announce = |st: &State| {
+        fray_rules::ticks::policy::ai_choice(&s, st, tia, &fray_rules::ticks::Request::Announce { tick: 3 })
+    };
+    // Not attacked last tick, her blow poor (p 12): she lets p recover.
+    assert_eq!(announce(&st), NOTHING);
+    // Attacked last tick: she strikes, the blow as her policy picks it (`by_effort`: heavy).
+    st.fighters[1].pressed = true;
+    assert_eq!(announce(&st), ann(Action::Melee { target: max, blow: Blow::Heavy, weak_point: false }));
+    // A blow that cannot win is still not announced.
+    st.fighters[1].p = 200;
+    assert_eq!(announce(&st), NOTHING);
+    // In seeded fights she never stands idle next to Max the tick after he attacked her, when a
+    // blow is legal (she has the effort for a jab) and could win.
+    let mut idle_ok = 0;
+    for seed in 1..=40 {
+        let dice = fray_engine::FromSource(fray_dice::seeded(seed));
+        let mut fight = Fight::<Ticks, _, _, _>::new(&s, dice, fray_rules::ticks::policy::Ai, Record::default());
+        fight.run().unwrap();
+        let log = fight.into_parts().1.0;
+        let mut st = Ticks::initial_state(&s);
+        for e in &log {
+            if let Event::Announced { who, action: Action::Nothing } = e
+                && *who == tia
+            {
+                let adjacent = chebyshev(st.fighter(max).pos, st.fighter(tia).pos) <= 1;
+                let a = fray_rules::ticks::policy::melee_numbers(&s, &st, tia, false).total;
+                let d = defence_numbers(&s, &st, max, Kind::Melee(Blow::Strike), 2).total;
+                let jab = Action::Melee { target: max, blow: Blow::Jab, weak_point: false };
+                let can_win = fray_rules::ticks::policy::beats(&s, a, d).0 > 0 && illegal(&s, &st, tia, &jab).is_none();
+                assert!(
+                    !(adjacent && st.fighter(tia).pressed && can_win),
+                    "seed {seed}, tick {}: Tia idles under attack",
+                    st.tick
+                );
+                idle_ok += 1;
+            }
+            Ticks::apply(&s, &mut st, e);
+        }
+    }
+    assert!(idle_ok > 0, "the fights have idle ticks to check");
+}

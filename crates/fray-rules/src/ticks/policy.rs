@@ -479,6 +479,30 @@ fn blow_for(setup: &Setup, state: &State, who: CombatantId) -> Blow {
     }
 }
 
+/// The p at or below which a melee fighter strikes whatever its odds.
+pub const STRIKE_P: i32 = 6;
+
+/// Whether a melee fighter strikes `target` with `blow` now rather than wait for its p to
+/// recover: once p is down to [`STRIKE_P`], once the blow wins at least a third of the time, or,
+/// when it was attacked last tick, whenever the blow can win at all. A fighter under attack
+/// gains as much p from the effort it spends defending (TICK-DEF-6) as it recovers
+/// (TICK-STAB-2), so waiting would never bring it back to [`STRIKE_P`]; and a blow that loses
+/// still costs the defender effort and stability, and is aborted at half cost when its roll is
+/// poor (TICK-MELEE-5, TICK-MELEE-10).
+pub fn strikes(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, blow: Blow) -> bool {
+    let f = state.fighter(who);
+    if f.p <= STRIKE_P {
+        return true;
+    }
+    let a = melee_numbers(setup, state, who, false).total;
+    let pen = setup.combatants[who.index()].melee_weapon.penetration;
+    let d = defence_numbers(setup, state, target, Kind::Melee(blow), pen).total;
+    let (win, tie, all) = beats(setup, a, d);
+    // A tie rolled again is no outcome (`delta_tie = reroll`).
+    let all = if setup.options.tie_reroll { all - tie } else { all };
+    3 * win >= all || (f.pressed && win > 0)
+}
+
 /// One announcement by the named policies.
 pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
     let sheet = &setup.combatants[who.index()];
@@ -498,7 +522,7 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
                 let blow = blow_for(setup, state, who);
                 let weak_point = wants_weak_point(setup, t, sheet.melee_weapon.penetration);
                 let strike = Action::Strike { target: t, blow, weak_point };
-                if f.p <= 6 && illegal(setup, state, who, &strike).is_none() {
+                if strikes(setup, state, who, t, blow) && illegal(setup, state, who, &strike).is_none() {
                     return strike;
                 }
                 return Action::Follow(t);
@@ -559,7 +583,11 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
                     blow,
                     weak_point: wants_weak_point(setup, t, sheet.melee_weapon.penetration),
                 };
-                if f.p <= 6 && illegal(setup, state, who, &melee).is_none() { melee } else { Action::Nothing }
+                if strikes(setup, state, who, t, blow) && illegal(setup, state, who, &melee).is_none() {
+                    melee
+                } else {
+                    Action::Nothing
+                }
             } else if policy.movement() == 1 {
                 Action::Nothing
             } else if distance > 2 {
