@@ -1242,3 +1242,34 @@ fn a_melee_fighter_under_attack_strikes_back_rather_than_wait_for_its_p() {
     }
     assert!(idle_ok > 0, "the fights have idle ticks to check");
 }
+
+#[test]
+fn a_follower_has_announced_a_move_for_reaction_strikes_and_follows() {
+    // rule: TICK-MOVE-6, TICK-TIME-7
+    // A follow is a move for every other rule: Bo, next to Al, follows Cy; Al may answer Bo with a
+    // reaction strike, resolved before Bo steps away, or follow Bo in turn. (Roster order: Cy, Bo,
+    // Al announce in that order.)
+    let text = "[rules]\nruleset = \"ticks\"\n[rules.options]\nannounce_order = \"roster\"\ntick_cap = 1\n\
+[[combatants]]\nname = \"Cy\"\nside = \"b\"\nposition = [1, 3]\n\
+[[combatants]]\nname = \"Bo\"\nside = \"b\"\nposition = [1, 0]\n\
+[[combatants]]\nname = \"Al\"\nside = \"a\"\nposition = [0, 0]\nmelee_weapon = \"knife\"\n";
+    let s = setup(text, &[]);
+    let (cy, bo, al) = (CombatantId(0), CombatantId(1), CombatantId(2));
+    let mut st = Ticks::initial_state(&s);
+    Ticks::apply(&s, &mut st, &Event::Announced { who: cy, action: Action::Move((1, 5)) });
+    Ticks::apply(&s, &mut st, &Event::Announced { who: bo, action: Action::Follow(cy) });
+    let strike = Action::Strike { target: bo, blow: Blow::Jab, weak_point: false };
+    assert_eq!(illegal(&s, &st, al, &strike), None);
+    assert_eq!(illegal(&s, &st, al, &Action::Follow(bo)), None);
+    // The AI, a knife-fighter with its p recovered, takes the reaction strike.
+    let ai = fray_rules::ticks::policy::ai_choice(&s, &st, al, &fray_rules::ticks::Request::Announce { tick: 1 });
+    assert!(matches!(ai, Choice::Announce(Action::Strike { target, .. }) if target == bo), "{ai:?}");
+    // In the fight the strike lands before Bo's follow moves him away.
+    let mut sc = Script::new(3);
+    sc.push(0, ann(Action::Move((1, 5)))).push(1, ann(Action::Follow(cy))).push(2, ann(strike)).push(2, PULL);
+    let (log, state, _) = run(&s, &[20, 1, 3], sc);
+    let hit = log.iter().position(|e| matches!(e, Event::Hit { target, .. } if *target == bo));
+    let moved = log.iter().position(|e| matches!(e, Event::Moved { who, .. } if *who == bo));
+    assert!(hit.is_some() && hit < moved, "{log:#?}");
+    assert_eq!(state.fighter(bo).pos, (1, 1));
+}

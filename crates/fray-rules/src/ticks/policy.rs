@@ -183,8 +183,9 @@ pub fn illegal(setup: &Setup, state: &State, who: CombatantId, action: &Action) 
             None
         }
     };
-    let moving =
-        |t: CombatantId| state.fighter(t).announced.is_some_and(|a| matches!(a, Action::Move(_) | Action::Run { .. }));
+    // A follow is a move for every other rule (TICK-MOVE-6): a follower may be struck at or
+    // followed in turn.
+    let moving = |t: CombatantId| state.fighter(t).announced.is_some_and(|a| a.moves());
     let gun = sheet.gun.as_ref();
     match *action {
         Action::Nothing => None,
@@ -516,9 +517,7 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
             if setup.combatants[i].side == sheet.side || tf.out() {
                 continue;
             }
-            if tf.announced.is_some_and(|a| matches!(a, Action::Move(_) | Action::Run { .. }))
-                && chebyshev(f.pos, tf.pos) <= setup.options.melee_reach
-            {
+            if tf.announced.is_some_and(|a| a.moves()) && chebyshev(f.pos, tf.pos) <= setup.options.melee_reach {
                 let blow = blow_for(setup, state, who);
                 let weak_point = wants_weak_point(setup, t, sheet.melee_weapon.penetration);
                 let strike = Action::Strike { target: t, blow, weak_point };
