@@ -384,7 +384,7 @@ fn reduced(num: u64, den: u64) -> (u64, u64) {
     while y != 0 {
         (x, y) = (y, x % y);
     }
-    if x == 0 { (num, den) } else { (num / x, den / x) }
+    num.checked_div(x).zip(den.checked_div(x)).unwrap_or((num, den))
 }
 
 /// The AI policies' decider.
