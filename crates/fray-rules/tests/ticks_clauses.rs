@@ -975,12 +975,18 @@ fn a_shot_that_can_only_graze_is_not_declined_as_hopeless() {
     let pen = s.combatants[0].gun.as_ref().map_or(0, |g| g.penetration);
     let d = defence_numbers(&s, &st, B, Kind::Shot, pen).total;
     let decline = |st: &State| {
-        fray_rules::ticks::policy::ai_choice(&s, st, A, &fray_rules::ticks::Request::Decline { target: B, a: d + 1 })
+        let base = shot_numbers(&s, st, A, B, false).total;
+        fray_rules::ticks::policy::ai_choice(
+            &s,
+            st,
+            A,
+            &fray_rules::ticks::Request::Decline { target: B, a: d + 1, base },
+        )
     };
-    assert!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, d + 1).0 > 0);
+    assert!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, d + 1, 0).0 > 0);
     assert_eq!(decline(&st), Choice::Yes(false));
     st.fighters[1].effort = 100;
-    assert_eq!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, d + 1).0, 0);
+    assert_eq!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, d + 1, 0).0, 0);
     assert_eq!(decline(&st), Choice::Yes(true));
 }
 
@@ -1011,4 +1017,259 @@ fn a_steady_shooter_under_fire_fires_rather_than_aims() {
     // Nothing to win: aiming it is, under fire or not.
     st.fighters[0].p = 200;
     assert_eq!(announce(&st), ann(Action::Aim(B)));
+}
+
+#[test]
+fn the_odds_compare_trauma_with_the_body_a_hit_leaves() {
+    // rule: TICK-TRACK-3
+    // Under `trauma_ko = vs_current_body` the fight compares Trauma with Body after the hit: Tia,
+    // Body 12 and Trauma 10, is knocked out by any pistol hit (each costs at least 2 Body).
+    let text = two(
+        "gun = \"pistol\"\ngun_ready = true",
+        "position = [6, 0]\nbody = 12\ntrauma = 10\npolicy = { move = \"hold\" }",
+        1,
+    );
+    let s = setup(&text, &[("trauma_ko", "vs_current_body")]);
+    let odds = fray_rules::ticks::odds::odds_in_state(&s, &Ticks::initial_state(&s), A, B);
+    assert_eq!(q(&odds.down_given_hit), "1/1");
+    assert_eq!(odds.down, odds.hit);
+    // The fight agrees: a hit by 1 on a leg, 5 halved to 2 Body, knocks her out (Trauma 10 ≥ 10).
+    let (log, _, _) = run(&s, &[9, 10, 7], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { body: 2, .. })), "{log:?}");
+    assert!(log.contains(&Event::KnockedOut { who: B }));
+}
+
+fn decline(s: &Setup, st: &State, a: i32, base: i32) -> Choice {
+    let request = fray_rules::ticks::Request::Decline { target: B, a, base };
+    fray_rules::ticks::policy::ai_choice(s, st, A, &request)
+}
+
+#[test]
+fn the_decline_odds_use_the_effort_left_after_the_ticks_earlier_defences() {
+    // rule: TICK-DEF-8, TICK-DEF-5, TICK-GUN-11
+    // Tia (evade 10, effort 21) already owes all 21 effort for this tick's earlier defences. A
+    // shot with A = 8 loses to each of her rolls, but a defence she wins by less than 20 costs
+    // effort she no longer has: it lands as a graze unless she rolls 18 or more (cost 0).
+    let text = two(
+        "gun = \"assault_rifle\"\ngun_ready = true\nskills = { shoot = 0 }",
+        "position = [6, 0]\neffort = 21\nskills = { evade = 10 }",
+        1,
+    );
+    let s = setup(&text, &[]);
+    let mut st = Ticks::initial_state(&s);
+    st.fighters[1].pend_effort = 21;
+    let pen = s.combatants[0].gun.as_ref().map_or(0, |g| g.penetration);
+    assert_eq!(fray_rules::ticks::policy::effort_available(&s, &st, B), 0);
+    assert_eq!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, 8, 1), (17, 20));
+    assert_eq!(decline(&s, &st, 8, 1), PULL);
+    // Under `effort_tally = start_of_tick` she still has her 21 for the test: the shot is hopeless.
+    let start = setup(&text, &[("effort_tally", "start_of_tick")]);
+    assert_eq!(fray_rules::ticks::policy::p_win(&start, &st, B, Kind::Shot, pen, 8, 1), (0, 20));
+    assert_eq!(decline(&start, &st, 8, 1), Choice::Yes(true));
+    // The fight: a burst at her, the first two shots costing her 1 and 20 effort; the third,
+    // A = 8, lands as a graze, and the policy fires it.
+    let burst = ann(Action::fire(B, 3, false));
+    let (log, _, _) = run(&s, &[3, 13, 13, 2, 9, 7, 16, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    let ex: Vec<(i32, i32, bool)> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Exchange { delta, effort, shortfall, .. } => Some((*delta, *effort, *shortfall)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ex, [(-19, 1, false), (2, 20, false), (0, 0, true)], "{log:#?}");
+}
+
+#[test]
+fn the_decline_odds_reroll_a_tie_as_the_fight_does() {
+    // rule: TICK-DICE-3, TICK-GUN-11, TICK-MELEE-10
+    // Under `delta_tie = reroll` a tie rolls both sides again, the shooter with his modifiers
+    // (+7). Sam's A = 8 against Tia's +7 wins only through a tie (she rolls 1, chance 1/20), and
+    // then the fresh contest, +7 against +7, with ties rolled again, is even: 1/40 in all.
+    let text = two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\nskills = { evade = 7 }", 1);
+    let s = setup(&text, &[("delta_tie", "reroll")]);
+    let st = Ticks::initial_state(&s);
+    let pen = s.combatants[0].gun.as_ref().map_or(0, |g| g.penetration);
+    let base = shot_numbers(&s, &st, A, B, false).total;
+    assert_eq!(base, 7);
+    assert_eq!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, 8, base), (1, 40));
+    // A = 9 wins outright on her 1 (1/20) and ties on her 2, then wins half the time: 3/40.
+    assert_eq!(fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, 9, base), (3, 40));
+    // With a poorer base (+2) the fresh contest after a tie is worth less than half.
+    let (w, t) = fray_rules::ticks::policy::p_win(&s, &st, B, Kind::Shot, pen, 8, 2);
+    assert!(w > 0 && 40 * w < t);
+    // Not hopeless: the policy fires, and in the fight the tie is rerolled and the shot lands.
+    assert_eq!(decline(&s, &st, 8, base), PULL);
+    assert_eq!(decline(&s, &st, 7, base), Choice::Yes(true));
+    let (log, _, _) = run(&s, &[1, 1, 15, 3, 3], script(&[(0, fire(B)), (1, NOTHING)]));
+    assert!(log.contains(&Event::TieRerolled), "{log:#?}");
+    assert!(log.iter().any(|e| matches!(e, Event::Exchange { delta: 12, hit: true, .. })), "{log:#?}");
+    // A blow's abort odds likewise: Max (+5) at A = 10 against Tia's melee +5 wins outright on
+    // her 1–4 and ties on her 5, the fresh contest even: 4/20 + 1/20 · 1/2 = 9/40.
+    let m = setup(&two("", "position = [1, 0]", 1), &[("delta_tie", "reroll")]);
+    let mst = Ticks::initial_state(&m);
+    assert_eq!(fray_rules::ticks::policy::p_win(&m, &mst, B, Kind::Melee(Blow::Strike), 0, 10, 5), (9, 40));
+}
+
+#[test]
+fn an_out_target_does_not_defend_in_the_odds_either() {
+    // rule: TICK-TRACK-5
+    // Under `out_targetable = true` the fight lets a target that is out take the shot with
+    // delta = A: every shot lands, and the odds and the decline policy say so.
+    let standing = "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = [50, 50]\npolicy = { move = \"hold\" }\n";
+    let lying = two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\nbody = 10\ntrauma = 40", 1) + standing;
+    let t = setup(&lying, &[("out_targetable", "true")]);
+    let st = Ticks::initial_state(&t);
+    assert!(st.fighter(B).out());
+    let odds = fray_rules::ticks::odds::odds_in_state(&t, &st, A, B);
+    assert_eq!(q(&odds.hit), "1/1");
+    // The least harm: A = 1 + 7 = 8 on a limb, ⌊(4 + 8) / 2⌋ = 6 Body.
+    let least = odds
+        .damage_given_hit
+        .iter()
+        .filter_map(|(_, parts, _)| parts.iter().find(|(k, _)| k == "body"))
+        .map(|x| x.1)
+        .min();
+    assert_eq!(least, Some(6));
+    assert_eq!(fray_rules::ticks::policy::p_win(&t, &st, B, Kind::Shot, 4, -5, 7), (1, 1));
+    assert_eq!(decline(&t, &st, -5, 7), PULL);
+    let text = fray_rules::ticks::odds::attack_odds(&t, "A", "B").unwrap().assumptions.join("\n");
+    assert!(text.contains("does not defend") && text.contains("spends on this defence: 0"), "{text}");
+}
+
+#[test]
+fn the_expected_effort_line_meets_cover_with_the_blows_penetration() {
+    // rule: TICK-COVER-8, TICK-COVER-5
+    // Under `cover_vs_melee = true` Max's knife (pen 6) halves Tia's table cover (50 %, res 3) to
+    // +5, for the expected effort as for the hit chance: melee 5 against 5 + 5, base 10.
+    let text = two(
+        "melee_weapon = \"knife\"",
+        "position = [1, 0]\ncover = { preset = \"crouch_wall\", material = \"table\" }",
+        1,
+    );
+    let s = setup(&text, &[("cover_vs_melee", "true")]);
+    let odds = fray_rules::ticks::odds::attack_odds(&s, "A", "B").unwrap();
+    let e = expected_effort(&s, &delta_distribution(&s, 5, 10), 10);
+    let line = format!("expected effort B spends on this defence: {}", q(&e));
+    assert!(odds.assumptions.contains(&line), "{line} not in {:#?}", odds.assumptions);
+    assert_eq!(q(&odds.hit), q(&p_attacker_wins(&delta_distribution(&s, 5, 10))));
+}
+
+#[test]
+fn a_two_square_follow_steps_one_square_at_a_time_and_never_through_anyone() {
+    // rule: TICK-MOVE-5, TICK-MOVE-6
+    // Al, at (0, 0) behind a wall of three allies at x = 1, follows Bo as he steps from (3, 0) to
+    // (4, 0). Under `follow_squares = 2` he moves one square at a time: every first step is either
+    // occupied or farther from Bo, so he stays put rather than jump the wall to (2, 0).
+    let wall = |gap: bool| {
+        let mut t = "[rules]\nruleset = \"ticks\"\n[rules.options]\nfollow_squares = 2\nannounce_order = \"roster\"\ntick_cap = 1\n\
+[[combatants]]\nname = \"Bo\"\nside = \"b\"\nposition = [3, 0]\n\
+[[combatants]]\nname = \"Al\"\nside = \"a\"\nposition = [0, 0]\n"
+            .to_owned();
+        for (i, y) in [-1, 0, 1].into_iter().enumerate() {
+            if !(gap && y == 0) {
+                t += &format!("[[combatants]]\nname = \"W{i}\"\nside = \"a\"\nposition = [1, {y}]\n");
+            }
+        }
+        t
+    };
+    let mut sc = Script::new(5);
+    sc.push(0, ann(Action::Move((4, 0)))).push(1, ann(Action::Follow(A)));
+    for w in 2..5 {
+        sc.push(w, NOTHING);
+    }
+    let s = setup(&wall(false), &[]);
+    let (log, state, _) = run(&s, &[], sc.clone());
+    assert_eq!(state.fighter(A).pos, (4, 0));
+    assert_eq!(state.fighter(B).pos, (0, 0), "{log:#?}");
+    // With a gap in the wall he steps through it, (1, 0) then (2, 0).
+    let s = setup(&wall(true), &[]);
+    let (_, state, _) = run(&s, &[], sc);
+    assert_eq!(state.fighter(B).pos, (2, 0));
+}
+
+#[test]
+fn a_melee_fighter_under_attack_strikes_back_rather_than_wait_for_its_p() {
+    // rule: TICK-DEF-6, TICK-STAB-2, TICK-MELEE-1, TICK-MELEE-10
+    // Each defence turns the effort it costs into p, as much as p recovers in a tick: a fighter
+    // attacked every tick never gets back to p 6, so one who waits for that never strikes back.
+    let path = format!("{}/../../examples/ticks/knife-fight.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let s = setup(&text, &[]);
+    let (max, tia) = (A, B);
+    let mut st = Ticks::initial_state(&s);
+    st.fighters[0].pos = (0, 0);
+    st.fighters[1].pos = (1, 0);
+    st.fighters[1].p = 12;
+    let announce = |st: &State| {
+        fray_rules::ticks::policy::ai_choice(&s, st, tia, &fray_rules::ticks::Request::Announce { tick: 3 })
+    };
+    // Not attacked last tick, her blow poor (p 12): she lets p recover.
+    assert_eq!(announce(&st), NOTHING);
+    // Attacked last tick: she strikes, the blow as her policy picks it (`by_effort`: heavy).
+    st.fighters[1].pressed = true;
+    assert_eq!(announce(&st), ann(Action::Melee { target: max, blow: Blow::Heavy, weak_point: false }));
+    // A blow that cannot win is still not announced.
+    st.fighters[1].p = 200;
+    assert_eq!(announce(&st), NOTHING);
+    // In seeded fights she never stands idle next to Max the tick after he attacked her, when a
+    // blow is legal (she has the effort for a jab) and could win.
+    let mut idle_ok = 0;
+    for seed in 1..=40 {
+        let dice = fray_engine::FromSource(fray_dice::seeded(seed));
+        let mut fight = Fight::<Ticks, _, _, _>::new(&s, dice, fray_rules::ticks::policy::Ai, Record::default());
+        fight.run().unwrap();
+        let log = fight.into_parts().1.0;
+        let mut st = Ticks::initial_state(&s);
+        for e in &log {
+            if let Event::Announced { who, action: Action::Nothing } = e
+                && *who == tia
+            {
+                let adjacent = chebyshev(st.fighter(max).pos, st.fighter(tia).pos) <= 1;
+                let a = fray_rules::ticks::policy::melee_numbers(&s, &st, tia, false).total;
+                let d = defence_numbers(&s, &st, max, Kind::Melee(Blow::Strike), 2).total;
+                let jab = Action::Melee { target: max, blow: Blow::Jab, weak_point: false };
+                let can_win = fray_rules::ticks::policy::beats(&s, a, d).0 > 0 && illegal(&s, &st, tia, &jab).is_none();
+                assert!(
+                    !(adjacent && st.fighter(tia).pressed && can_win),
+                    "seed {seed}, tick {}: Tia idles under attack",
+                    st.tick
+                );
+                idle_ok += 1;
+            }
+            Ticks::apply(&s, &mut st, e);
+        }
+    }
+    assert!(idle_ok > 0, "the fights have idle ticks to check");
+}
+
+#[test]
+fn a_follower_has_announced_a_move_for_reaction_strikes_and_follows() {
+    // rule: TICK-MOVE-6, TICK-TIME-7
+    // A follow is a move for every other rule: Bo, next to Al, follows Cy; Al may answer Bo with a
+    // reaction strike, resolved before Bo steps away, or follow Bo in turn. (Roster order: Cy, Bo,
+    // Al announce in that order.)
+    let text = "[rules]\nruleset = \"ticks\"\n[rules.options]\nannounce_order = \"roster\"\ntick_cap = 1\n\
+[[combatants]]\nname = \"Cy\"\nside = \"b\"\nposition = [1, 3]\n\
+[[combatants]]\nname = \"Bo\"\nside = \"b\"\nposition = [1, 0]\n\
+[[combatants]]\nname = \"Al\"\nside = \"a\"\nposition = [0, 0]\nmelee_weapon = \"knife\"\n";
+    let s = setup(text, &[]);
+    let (cy, bo, al) = (CombatantId(0), CombatantId(1), CombatantId(2));
+    let mut st = Ticks::initial_state(&s);
+    Ticks::apply(&s, &mut st, &Event::Announced { who: cy, action: Action::Move((1, 5)) });
+    Ticks::apply(&s, &mut st, &Event::Announced { who: bo, action: Action::Follow(cy) });
+    let strike = Action::Strike { target: bo, blow: Blow::Jab, weak_point: false };
+    assert_eq!(illegal(&s, &st, al, &strike), None);
+    assert_eq!(illegal(&s, &st, al, &Action::Follow(bo)), None);
+    // The AI, a knife-fighter with its p recovered, takes the reaction strike.
+    let ai = fray_rules::ticks::policy::ai_choice(&s, &st, al, &fray_rules::ticks::Request::Announce { tick: 1 });
+    assert!(matches!(ai, Choice::Announce(Action::Strike { target, .. }) if target == bo), "{ai:?}");
+    // In the fight the strike lands before Bo's follow moves him away.
+    let mut sc = Script::new(3);
+    sc.push(0, ann(Action::Move((1, 5)))).push(1, ann(Action::Follow(cy))).push(2, ann(strike)).push(2, PULL);
+    let (log, state, _) = run(&s, &[20, 1, 3], sc);
+    let hit = log.iter().position(|e| matches!(e, Event::Hit { target, .. } if *target == bo));
+    let moved = log.iter().position(|e| matches!(e, Event::Moved { who, .. } if *who == bo));
+    assert!(hit.is_some() && hit < moved, "{log:#?}");
+    assert_eq!(state.fighter(bo).pos, (1, 1));
 }

@@ -224,10 +224,10 @@ impl TicksScenario {
                     .collect();
                 (format!("tick {tick}: announce (p {}, effort {}, Body {})", f.p, f.effort, f.body), out)
             }
-            Request::Abort { target, a } => {
+            Request::Abort { target, a, base } => {
                 // As the AI weighs it: the melee weapon's penetration against the cover.
                 let pen = setup.combatants[who.index()].melee_weapon.penetration;
-                let (win, total) = super::policy::p_win(setup, state, target, Kind::Melee(Blow::Strike), pen, a);
+                let (win, total) = super::policy::p_win(setup, state, target, Kind::Melee(Blow::Strike), pen, a, base);
                 let limit = setup.options.abort_decision_seconds;
                 (
                     format!(
@@ -237,9 +237,9 @@ impl TicksScenario {
                     vec![("go ahead".into(), Choice::Yes(false)), ("abort".into(), Choice::Yes(true))],
                 )
             }
-            Request::Decline { target, a } => {
+            Request::Decline { target, a, base } => {
                 let pen = setup.combatants[who.index()].gun.as_ref().map_or(0, |g| g.penetration);
-                let (win, total) = super::policy::p_win(setup, state, target, Kind::Shot, pen, a);
+                let (win, total) = super::policy::p_win(setup, state, target, Kind::Shot, pen, a, base);
                 (
                     format!("your roll {a}: the shot wins with chance {win}/{total}. Pull the trigger?"),
                     vec![("fire".into(), Choice::Yes(false)), ("decline".into(), Choice::Yes(true))],

@@ -106,6 +106,9 @@ pub enum Request {
         target: CombatantId,
         /// The attacker's result A.
         a: i32,
+        /// Everything added to the attacker's dice: what it rolls again with after a tie under
+        /// `delta_tie = reroll` (TICK-DICE-3).
+        base: i32,
     },
     /// A shooter's own roll is made: decline the shot (TICK-GUN-8)?
     Decline {
@@ -113,6 +116,9 @@ pub enum Request {
         target: CombatantId,
         /// The shooter's result A.
         a: i32,
+        /// Everything added to the attacker's dice: what it rolls again with after a tie under
+        /// `delta_tie = reroll` (TICK-DICE-3).
+        base: i32,
     },
 }
 
@@ -460,6 +466,11 @@ pub struct Fighter {
     pub attacked_upon: bool,
     /// Last tick: an attack roll was made against it (the `steady` policy's "under fire").
     pub under_fire: bool,
+    /// This tick: an attack roll, of any kind, was made at it (aborted and declined ones too).
+    pub rolled_at: bool,
+    /// Last tick: an attack roll was made at it (the melee policy's "pressed", whatever
+    /// `aim_spoil` says).
+    pub pressed: bool,
     /// This tick's dive square.
     pub dive: Option<Square>,
     /// Pending Body loss.
@@ -596,6 +607,8 @@ impl Ruleset for Ticks {
                     f.ran = false;
                     f.p_rose = false;
                     f.under_fire = f.attacked_upon;
+                    f.pressed = f.rolled_at;
+                    f.rolled_at = false;
                     f.attacked_upon = false;
                     f.dive = None;
                 }
@@ -630,6 +643,7 @@ impl Ruleset for Ticks {
             }
             Event::AttackRoll { who, target, kind, .. } => {
                 state.at(who).attacked = true;
+                state.at(target).rolled_at = true;
                 // Any attack roll at an aimer spoils its aim (TICK-AIM-4): a blow's roll at once,
                 // an aborted one included; a shot's only when fired (the defence), since a
                 // declined shot does not (TICK-GUN-8).

@@ -2,7 +2,7 @@
 //! harm of one shot through cover, hit location and armour — with the fight's own functions.
 
 use super::attack::{self, Harm, Weapon, WoundRule};
-use super::policy::{defence_numbers, dice_counts, shot_numbers};
+use super::policy::{defence_numbers, dice_counts, effort_available, shot_numbers};
 use super::setup::{Cover, Setup};
 use super::{Kind, State, Ticks};
 use crate::AttackOdds;
@@ -86,17 +86,18 @@ pub fn odds_in_state(setup: &Setup, state: &State, who: CombatantId, target: Com
     odds_of(setup, state, who, target, kind, None)
 }
 
-/// The exact odds of one attack of `kind` by `who` on `target` in `state` — a shot, or a melee
-/// blow of the given type — with weak-point aim declared or not (`None`: as the policy would):
-/// hit chance, harm given a hit, and the chance of taking the target out.
-pub fn odds_of(
-    setup: &Setup,
-    state: &State,
-    who: CombatantId,
-    target: CombatantId,
+/// One attack's numbers, as the fight takes them: the attacker's total, its weapon, range and aim,
+/// and the defence it meets.
+struct Numbers {
     kind: Kind,
-    weak_point: Option<bool>,
-) -> AttackOdds {
+    a: i32,
+    weapon: Weapon,
+    range: i32,
+    aim: i32,
+    dn: super::policy::DefenceNumbers,
+}
+
+fn numbers(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, kind: Kind) -> Numbers {
     let sheet = &setup.combatants[who.index()];
     // Without a gun, a shot is a strike.
     let kind = if sheet.gun.is_none() && kind == Kind::Shot { Kind::Melee(super::Blow::Strike) } else { kind };
@@ -111,18 +112,51 @@ pub fn odds_of(
             (n.total, Weapon::melee(setup, sheet, blow), 0, 0)
         }
     };
+    // The weapon's own penetration meets the cover, a blow's too (TICK-COVER-5/8).
     let dn = defence_numbers(setup, state, target, kind, weapon.penetration);
+    Numbers { kind, a, weapon, range, aim, dn }
+}
+
+/// The exact distribution of the attacker's result A alone, for a target that does not defend.
+fn result_distribution(setup: &Setup, a: i32) -> Vec<(i32, BigRational)> {
+    let counts = dice_counts(setup);
+    let total: u64 = counts.iter().sum();
+    counts.iter().enumerate().filter(|(_, w)| **w > 0).map(|(x, &w)| (x as i32 + a, q(w, total))).collect()
+}
+
+/// The exact odds of one attack of `kind` by `who` on `target` in `state` — a shot, or a melee
+/// blow of the given type — with weak-point aim declared or not (`None`: as the policy would):
+/// hit chance, harm given a hit, and the chance of taking the target out.
+///
+/// As in the fight: a defence the target wins but cannot pay for with the effort it has left
+/// this tick lands as a graze (TICK-DEF-5, TICK-DEF-8), and a target already out of the fight,
+/// attackable under `out_targetable = true`, does not defend, so the attack lands with
+/// delta = max(A, 0) and meets no cover (TICK-TRACK-5).
+pub fn odds_of(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    target: CombatantId,
+    kind: Kind,
+    weak_point: Option<bool>,
+) -> AttackOdds {
+    let sheet = &setup.combatants[who.index()];
+    let Numbers { kind, a, weapon, range, aim, dn } = numbers(setup, state, who, target, kind);
     let weak_point = weak_point.unwrap_or_else(|| super::policy::wants_weak_point(setup, target, weapon.penetration));
-    let dist = delta_distribution(setup, a, dn.total);
     let tf = state.fighter(target);
+    let defends = !tf.out();
+    let dist = if defends { delta_distribution(setup, a, dn.total) } else { result_distribution(setup, a) };
     let tsheet = &setup.combatants[target.index()];
-    let cover = if kind == Kind::Shot || setup.options.cover_vs_melee { dn.cover } else { None };
+    let cover = if defends && (kind == Kind::Shot || setup.options.cover_vs_melee) { dn.cover } else { None };
+    let effort = effort_available(setup, state, target);
     let mut hit = BigRational::zero();
     let mut outcomes: BTreeMap<(i32, i32, bool), BigRational> = BTreeMap::new();
     for (delta, p) in &dist {
         let cost = attack::effort_cost(&setup.options, dn.effort_base, *delta);
-        let shortfall = *delta < 1 && tf.effort < cost && !setup.options.shortfall_ignore;
-        let d = if *delta >= 1 {
+        let shortfall = *delta < 1 && effort < cost && !setup.options.shortfall_ignore;
+        let d = if !defends {
+            (*delta).max(0)
+        } else if *delta >= 1 {
             *delta
         } else if shortfall {
             0
@@ -134,11 +168,13 @@ pub fn odds_of(
             *outcomes.entry(k).or_insert_with(BigRational::zero) += p * ph;
         }
     }
-    let ko_at = if setup.options.trauma_vs_current { tf.body } else { tsheet.body_max };
     let mut down = BigRational::zero();
     let mut given = Vec::new();
     for ((body, trauma, wound), p) in outcomes {
         let cond = if hit.is_zero() { BigRational::zero() } else { &p / &hit };
+        // The fight's check comes after the hit's damage (TICK-TIME-10 (h)): under
+        // `trauma_ko = vs_current_body` the Trauma is compared with the Body the hit leaves.
+        let ko_at = if setup.options.trauma_vs_current { tf.body - body } else { tsheet.body_max };
         if tf.body - body <= 0 || tf.trauma + trauma >= ko_at {
             down += &p;
         }
@@ -170,14 +206,18 @@ pub fn odds_of(
             )
         }
     }];
-    assumptions.push(format!(
-        "{} defends {:+} (cover bonus {:+}{}), effort base {}",
-        name(target),
-        dn.total,
-        dn.cover_bonus,
-        if dn.dive.is_some() { ", diving for cover" } else { "" },
-        dn.effort_base
-    ));
+    assumptions.push(if defends {
+        format!(
+            "{} defends {:+} (cover bonus {:+}{}), effort base {}",
+            name(target),
+            dn.total,
+            dn.cover_bonus,
+            if dn.dive.is_some() { ", diving for cover" } else { "" },
+            dn.effort_base
+        )
+    } else {
+        format!("{} is out of the fight and does not defend: the attack lands with delta A, at least 0", name(target))
+    });
     if weak_point {
         assumptions.push("weak-point aim declared".to_owned());
     }
@@ -208,19 +248,21 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
     }
     let state = Ticks::initial_state(setup);
     let mut odds = odds_in_state(setup, &state, a, d);
-    let sheet = &setup.combatants[a.index()];
-    let (at, dn) = match sheet.gun.as_ref() {
-        Some(g) => (
-            shot_numbers(setup, &state, a, d, false).total,
-            defence_numbers(setup, &state, d, Kind::Shot, g.penetration),
-        ),
-        None => (
-            super::policy::melee_numbers(setup, &state, a, false).total,
-            defence_numbers(setup, &state, d, Kind::Melee(super::Blow::Strike), 0),
-        ),
+    // The defence the attack meets, with the weapon's own penetration (TICK-COVER-5/8).
+    let kind = if setup.combatants[a.index()].gun.is_some() { Kind::Shot } else { Kind::Melee(super::Blow::Strike) };
+    let n = numbers(setup, &state, a, d, kind);
+    // What the fight deducts: the cost, or the effort left when that is less (TICK-DEF-5); a
+    // target out of the fight does not defend (TICK-TRACK-5).
+    let e = if state.fighter(d).out() {
+        BigRational::zero()
+    } else {
+        let dist = delta_distribution(setup, n.a, n.dn.total);
+        let effort = effort_available(setup, &state, d);
+        dist.iter().fold(BigRational::zero(), |acc, (k, p)| {
+            let cost = attack::effort_cost(&setup.options, n.dn.effort_base, *k).min(effort);
+            acc + p * BigRational::from_integer(cost.into())
+        })
     };
-    let dist = delta_distribution(setup, at, dn.total);
-    let e = expected_effort(setup, &dist, dn.effort_base);
     odds.assumptions.push(format!("expected effort {defender} spends on this defence: {}", fray_dice::fraction(&e)));
     Ok(odds)
 }

@@ -183,8 +183,9 @@ pub fn illegal(setup: &Setup, state: &State, who: CombatantId, action: &Action) 
             None
         }
     };
-    let moving =
-        |t: CombatantId| state.fighter(t).announced.is_some_and(|a| matches!(a, Action::Move(_) | Action::Run { .. }));
+    // A follow is a move for every other rule (TICK-MOVE-6): a follower may be struck at or
+    // followed in turn.
+    let moving = |t: CombatantId| state.fighter(t).announced.is_some_and(|a| a.moves());
     let gun = sheet.gun.as_ref();
     match *action {
         Action::Nothing => None,
@@ -302,31 +303,88 @@ pub fn beats(setup: &Setup, a: i32, d: i32) -> (u64, u64, u64) {
     (win, tie, total * total)
 }
 
-/// P(the attacker's `a` lands) as (favourable, total) (TICK-MELEE-10, TICK-GUN-11): the
-/// defender's total is below `a`, or it wins but is short of the effort its defence costs, and
-/// the attack lands as a graze (TICK-DEF-5).
-pub fn p_win(setup: &Setup, state: &State, target: CombatantId, kind: Kind, penetration: i32, a: i32) -> (u64, u64) {
+/// The effort `who` has for its next defence: what the shortfall test of TICK-DEF-5 compares
+/// a defence's cost with. Under `effort_tally = running` that is its effort less what it already
+/// owes for this tick's earlier defences; under `start_of_tick`, its effort at the tick's start
+/// (TICK-DEF-8). Never below 0. The fight, the AI and the odds all use it.
+pub fn effort_available(setup: &Setup, state: &State, who: CombatantId) -> i32 {
+    let f = state.fighter(who);
+    let effort = if setup.options.effort_tally_start { f.effort0 } else { f.effort - f.pend_effort };
+    effort.max(0)
+}
+
+/// P(the attacker's `a` lands) as (favourable, total), exact (TICK-MELEE-10,
+/// TICK-GUN-11): the defender's total is below `a`, or it wins but is short of the effort its
+/// defence costs — the effort it has left this tick ([`effort_available`]) — and the attack lands
+/// as a graze (TICK-DEF-5).
+///
+/// `base` is everything added to the attacker's dice. Under `delta_tie = reroll` (TICK-DICE-3) a
+/// tie rolls both sides again, the attacker with `base` and the defender with its same numbers,
+/// as the fight does: with W and T the chances that this `a` wins or ties, and W′ and T′ those of
+/// a fresh contest, P = W + T · W′ / (1 − T′), reduced. (The fight stops rerolling after 100
+/// ties in a row; a chance below 10⁻¹⁰⁰ is left out.)
+///
+/// A target that is out of the fight, attackable only under `out_targetable = true`, does not
+/// defend: the attack always lands (TICK-TRACK-5).
+#[allow(clippy::too_many_arguments, reason = "one attack's inputs")]
+pub fn p_win(
+    setup: &Setup,
+    state: &State,
+    target: CombatantId,
+    kind: Kind,
+    penetration: i32,
+    a: i32,
+    base: i32,
+) -> (u64, u64) {
+    if state.fighter(target).out() {
+        return (1, 1);
+    }
+    let o = &setup.options;
     let dn = defence_numbers(setup, state, target, kind, penetration);
     let d = dn.total;
-    let effort = state.fighter(target).effort;
-    let lands = |s: i32| {
-        let delta = a - (s + d);
-        // (A tie rolled again under `delta_tie = reroll` is no outcome.)
-        let decided = !(setup.options.tie_reroll && delta == 0);
-        delta >= 1
-            || (decided
-                && !setup.options.shortfall_ignore
-                && effort < super::attack::effort_cost(&setup.options, dn.effort_base, delta))
+    let effort = effort_available(setup, state, target);
+    // A decided exchange with this delta lands: a win, or a shortfall graze.
+    let lands = |delta: i32| {
+        delta >= 1 || (!o.shortfall_ignore && effort < super::attack::effort_cost(o, dn.effort_base, delta))
     };
+    let tie = |delta: i32| o.tie_reroll && delta == 0;
     let counts = dice_counts(setup);
-    let total: u64 = counts.iter().sum();
-    let win: u64 = counts.iter().enumerate().filter(|&(s, _)| lands(s as i32)).map(|(_, &w)| w).sum();
-    if setup.options.tie_reroll {
-        // A tie is rolled again: the chance is that of winning among decided exchanges.
-        let tie: u64 = counts.iter().enumerate().filter(|&(s, _)| (s as i32) + d == a).map(|(_, &w)| w).sum();
-        return (win, total - tie);
+    let faces = || counts.iter().enumerate().filter(|(_, w)| **w > 0).map(|(s, &w)| (s as i32, w));
+    let n: u64 = counts.iter().sum();
+    let (mut win, mut ties) = (0u64, 0u64);
+    for (y, w) in faces() {
+        let delta = a - (y + d);
+        if tie(delta) {
+            ties += w;
+        } else if lands(delta) {
+            win += w;
+        }
     }
-    (win, total)
+    if ties == 0 {
+        return (win, n);
+    }
+    // The reroll: a fresh contest, both sides' dice, until it is decided.
+    let (mut win2, mut ties2) = (0u64, 0u64);
+    for (x, wx) in faces() {
+        for (y, wy) in faces() {
+            let delta = base + x - (y + d);
+            if tie(delta) {
+                ties2 += wx * wy;
+            } else if lands(delta) {
+                win2 += wx * wy;
+            }
+        }
+    }
+    let decided = n * n - ties2;
+    reduced(win * decided + ties * win2, n * decided)
+}
+
+fn reduced(num: u64, den: u64) -> (u64, u64) {
+    let (mut x, mut y) = (num, den);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    num.checked_div(x).zip(den.checked_div(x)).unwrap_or((num, den))
 }
 
 /// The AI policies' decider.
@@ -372,9 +430,9 @@ pub const STEADY_P: i32 = 5;
 pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
     match *request {
         Request::Announce { .. } => Choice::Announce(announce(setup, state, who)),
-        Request::Abort { target, a } => {
+        Request::Abort { target, a, base } => {
             let pen = setup.combatants[who.index()].melee_weapon.penetration;
-            let (win, total) = p_win(setup, state, target, Kind::Melee(Blow::Strike), pen, a);
+            let (win, total) = p_win(setup, state, target, Kind::Melee(Blow::Strike), pen, a, base);
             let abort = match setup.options.abort_policy {
                 1 => false,
                 2 => 2 * win < total,
@@ -382,12 +440,12 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             };
             Choice::Yes(abort)
         }
-        Request::Decline { target, a } => {
+        Request::Decline { target, a, base } => {
             let pen = setup.combatants[who.index()].gun.as_ref().map_or(0, |g| g.penetration);
             let decline = match setup.options.decline_policy {
                 1 => false,
                 2 => {
-                    let (win, total) = p_win(setup, state, target, Kind::Shot, pen, a);
+                    let (win, total) = p_win(setup, state, target, Kind::Shot, pen, a, base);
                     3 * win < total
                 }
                 // Hopeless: the shot cannot land, whatever the defender rolls — not even as a
@@ -396,7 +454,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                 _ => {
                     let least = setup.options.delta_die.dice().0 as i32;
                     a <= least + defence_numbers(setup, state, target, Kind::Shot, pen).total
-                        && p_win(setup, state, target, Kind::Shot, pen, a).0 == 0
+                        && p_win(setup, state, target, Kind::Shot, pen, a, base).0 == 0
                 }
             };
             Choice::Yes(decline)
@@ -422,6 +480,30 @@ fn blow_for(setup: &Setup, state: &State, who: CombatantId) -> Blow {
     }
 }
 
+/// The p at or below which a melee fighter strikes whatever its odds.
+pub const STRIKE_P: i32 = 6;
+
+/// Whether a melee fighter strikes `target` with `blow` now rather than wait for its p to
+/// recover: once p is down to [`STRIKE_P`], once the blow wins at least a third of the time, or,
+/// when it was attacked last tick, whenever the blow can win at all. A fighter under attack
+/// gains as much p from the effort it spends defending (TICK-DEF-6) as it recovers
+/// (TICK-STAB-2), so waiting would never bring it back to [`STRIKE_P`]; and a blow that loses
+/// still costs the defender effort and stability, and is aborted at half cost when its roll is
+/// poor (TICK-MELEE-5, TICK-MELEE-10).
+pub fn strikes(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, blow: Blow) -> bool {
+    let f = state.fighter(who);
+    if f.p <= STRIKE_P {
+        return true;
+    }
+    let a = melee_numbers(setup, state, who, false).total;
+    let pen = setup.combatants[who.index()].melee_weapon.penetration;
+    let d = defence_numbers(setup, state, target, Kind::Melee(blow), pen).total;
+    let (win, tie, all) = beats(setup, a, d);
+    // A tie rolled again is no outcome (`delta_tie = reroll`).
+    let all = if setup.options.tie_reroll { all - tie } else { all };
+    3 * win >= all || (f.pressed && win > 0)
+}
+
 /// One announcement by the named policies.
 pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
     let sheet = &setup.combatants[who.index()];
@@ -435,13 +517,11 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
             if setup.combatants[i].side == sheet.side || tf.out() {
                 continue;
             }
-            if tf.announced.is_some_and(|a| matches!(a, Action::Move(_) | Action::Run { .. }))
-                && chebyshev(f.pos, tf.pos) <= setup.options.melee_reach
-            {
+            if tf.announced.is_some_and(|a| a.moves()) && chebyshev(f.pos, tf.pos) <= setup.options.melee_reach {
                 let blow = blow_for(setup, state, who);
                 let weak_point = wants_weak_point(setup, t, sheet.melee_weapon.penetration);
                 let strike = Action::Strike { target: t, blow, weak_point };
-                if f.p <= 6 && illegal(setup, state, who, &strike).is_none() {
+                if strikes(setup, state, who, t, blow) && illegal(setup, state, who, &strike).is_none() {
                     return strike;
                 }
                 return Action::Follow(t);
@@ -502,7 +582,11 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
                     blow,
                     weak_point: wants_weak_point(setup, t, sheet.melee_weapon.penetration),
                 };
-                if f.p <= 6 && illegal(setup, state, who, &melee).is_none() { melee } else { Action::Nothing }
+                if strikes(setup, state, who, t, blow) && illegal(setup, state, who, &melee).is_none() {
+                    melee
+                } else {
+                    Action::Nothing
+                }
             } else if policy.movement() == 1 {
                 Action::Nothing
             } else if distance > 2 {

@@ -1,7 +1,7 @@
 //! One fight: the tick loop of TICK-TIME-10.
 
 use super::attack::{self, Weapon, WoundRule};
-use super::policy::{defence_numbers, illegal, melee_numbers, shot_numbers};
+use super::policy::{defence_numbers, effort_available, illegal, melee_numbers, shot_numbers};
 use super::setup::{Square, chebyshev};
 use super::{Action, ArmourMet, Choice, Event, Kind, Request, Ticks};
 use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Reason, Sink};
@@ -210,37 +210,43 @@ fn step_toward<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     fight.emit(Event::Moved { who, from, to: at, run });
 }
 
-/// A follow (TICK-MOVE-6): to the free square nearest the followed character's, adjacent if
-/// possible; ties to the lowest (x, y).
+/// A follow (TICK-MOVE-6): `follow_squares` steps, one square at a time (TICK-MOVE-5), each to
+/// the free square next to the follower, or its own, nearest the followed character's square
+/// (so one adjacent to it when it can), ties to the lowest (x, y); it stops once adjacent, or
+/// when no step brings it nearer. A step never passes an occupied square: a follower walled in
+/// stays put.
 fn follow<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
     target: CombatantId,
 ) {
-    let setup = fight.setup();
     let from = fight.state().fighter(who).pos;
     let goal = fight.state().fighter(target).pos;
-    if chebyshev(from, goal) <= 1 {
-        fight.emit(Event::Moved { who, from, to: from, run: false });
-        return;
-    }
-    let reach = setup.options.follow_squares;
-    let mut best: Option<(i64, Square)> = None;
-    for dx in -reach..=reach {
-        for dy in -reach..=reach {
-            let sq = (from.0 + dx, from.1 + dy);
-            if sq == goal || !free(fight, sq, who) {
-                continue;
-            }
-            let (ex, ey) = (i64::from(sq.0 - goal.0), i64::from(sq.1 - goal.1));
-            let key = ex * ex + ey * ey;
-            if best.is_none_or(|(k, s)| key < k || (key == k && sq < s)) {
-                best = Some((key, sq));
+    let mut at = from;
+    for _ in 0..fight.setup().options.follow_squares {
+        if chebyshev(at, goal) <= 1 {
+            break;
+        }
+        let mut best: Option<(i64, Square)> = None;
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                let sq = (at.0 + dx, at.1 + dy);
+                if sq == goal || !free(fight, sq, who) {
+                    continue;
+                }
+                let (ex, ey) = (i64::from(sq.0 - goal.0), i64::from(sq.1 - goal.1));
+                let key = ex * ex + ey * ey;
+                if best.is_none_or(|(k, s)| key < k || (key == k && sq < s)) {
+                    best = Some((key, sq));
+                }
             }
         }
+        match best {
+            Some((_, sq)) if sq != at => at = sq,
+            _ => break,
+        }
     }
-    let to = best.map_or(from, |b| b.1);
-    fight.emit(Event::Moved { who, from, to, run: false });
+    fight.emit(Event::Moved { who, from, to: at, run: false });
 }
 
 /// Rolls the delta dice (TICK-DICE-2).
@@ -281,7 +287,7 @@ fn shot<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     let a = sum + n.total;
     let base = n.total;
     fight.emit(Event::AttackRoll { who, target, kind: Kind::Shot, faces, a, range: n.range, aim: n.aim, p: n.p });
-    if let Choice::Yes(true) = fight.decide(who, &Request::Decline { target, a })? {
+    if let Choice::Yes(true) = fight.decide(who, &Request::Decline { target, a, base })? {
         fight.emit(Event::Declined { who });
         return Ok(());
     }
@@ -338,7 +344,7 @@ fn melee<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     let a = sum + n.total;
     let base = n.total;
     fight.emit(Event::AttackRoll { who, target, kind: Kind::Melee(blow), faces, a, range: 0, aim: 0, p: n.p });
-    if let Choice::Yes(true) = fight.decide(who, &Request::Abort { target, a })? {
+    if let Choice::Yes(true) = fight.decide(who, &Request::Abort { target, a, base })? {
         fight.emit(Event::Aborted { who });
         let (p, effort) = (abort_half(cost.stability + enc), abort_half(cost.effort));
         fight.emit(Event::Cost { who, p, effort, held: 0, string: false, attack: true });
@@ -393,8 +399,7 @@ fn resolve<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     let base = dn.effort_base;
     let cost = attack::effort_cost(o, base, delta);
     let f = fight.state().fighter(target);
-    let available = if o.effort_tally_start { f.effort0 } else { f.effort - f.pend_effort };
-    let available = available.max(0);
+    let available = effort_available(setup, fight.state(), target);
     let mut shortfall = false;
     let spent = if available < cost {
         if delta < 1 && !o.shortfall_ignore {
