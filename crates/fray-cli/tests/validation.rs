@@ -126,17 +126,20 @@ fn rates_at_the_edges_sit_inside_their_interval() {
 
 #[test]
 fn a_revision_keeps_the_declared_plan_by_default() {
-    // Tactics, its revision pass, the declaration (attack with the axe), then Enter at the
-    // declaration's revision pass: the attack stands (the first choice keeps the plan).
+    // The declaration (attack with the axe), then Enter at the declaration's revision pass: the
+    // attack stands (the first choice keeps the plan). The tactics split (Tactics 0) and its
+    // revision pass have one choice each: taken without asking.
     let out = fray_with_input(
         &["fight", &format!("{ROOT}{FLUID}"), "--seed", "1", "--control", "barbarian=human"],
-        &format!("1\n1\n3\n\n{}", "\n".repeat(400)),
+        &format!("3\n\n{}", "\n".repeat(400)),
     );
     let log = ok(&out);
     let round_1 = log.split("— round 2").next().unwrap();
     assert!(round_1.contains("barbarian declares: attack marauder with axe"), "{log}");
     assert!(!round_1.contains("barbarian declares: nothing"), "{log}");
-    assert!(String::from_utf8(out.stderr).unwrap().contains("1. keep your plan: attack marauder with axe"));
+    let prompts = String::from_utf8(out.stderr).unwrap();
+    assert!(prompts.contains("1. keep your plan: attack marauder with axe"), "{prompts}");
+    assert!(prompts.contains("split Tactics 0:\n  1. oT 0 / dT 0 (normal)\n(the only choice)"), "{prompts}");
 }
 
 #[test]

@@ -178,6 +178,11 @@ fn ask_person(prompt: &Prompt) -> Option<usize> {
     for (i, option) in prompt.options.iter().enumerate() {
         say(format_args!("  {}. {option}\n", i + 1));
     }
+    // One legal choice is no question: it is taken, and said so.
+    if prompt.options.len() == 1 {
+        say(format_args!("(the only choice)\n"));
+        return Some(0);
+    }
     loop {
         say(format_args!("choice [1]: "));
         let mut line = String::new();
