@@ -326,6 +326,12 @@ fn logs_read_as_sentences() {
     assert!(gunfight.contains("Vito attacks Lou (called: head): d10"), "{gunfight}");
     let knives = ok(&fray(&["fight", &format!("{ROOT}ticks/knife-fight.toml"), "--seed", "3"]));
     assert!(!knives.contains("heavys") && !knives.contains("strikes at at"), "{knives}");
+    // Hits that protection stops are said, not lost between the cover roll and the wounds.
+    let firefight = ok(&fray(&["fight", &format!("{ROOT}phasesix/firefight.toml"), "--seed", "3"]));
+    assert!(
+        firefight.contains("hits [2] → 0 crit(s) and 0 hit(s) removed\nSoldier's protection 2 stops 1 hit(s)\nSoldier takes 1 wound(s) (0 hit(s), 1 crit(s) left)"),
+        "{firefight}"
+    );
     // A side named in the singular wins; one in the plural win.
     let brawl = ok(&fray(&["fight", &format!("{ROOT}{HARDBOILED}"), "--seed", "3"]));
     assert!(brawl.trim_end().ends_with(" wins"), "{brawl}");

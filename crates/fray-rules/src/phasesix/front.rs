@@ -412,6 +412,14 @@ impl PhaseSixScenario {
                 )),
                 json!({"event": "landed", "who": n(who), "item": item, "at": [at.x, at.y], "deviation": deviation}),
             ),
+            Event::Protected { who, protection, piercing, stopped } => (
+                Some(format!(
+                    "{}'s protection {protection}{} stops {stopped} hit(s)",
+                    n(who),
+                    if *piercing > 0 { format!(" − piercing {piercing}") } else { String::new() }
+                )),
+                json!({"event": "protected", "who": n(who), "protection": protection, "piercing": piercing, "stopped": stopped}),
+            ),
             Event::ArmourWorn { who, piece, pct } => (
                 Some(format!("{}'s armour wears to {pct} %", n(who))),
                 json!({"event": "armour_worn", "who": n(who), "piece": piece, "pct": pct}),

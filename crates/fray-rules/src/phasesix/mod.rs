@@ -653,6 +653,18 @@ pub enum Event {
         /// The deviation d12 and d6, if it deviated.
         deviation: Option<(u8, u8)>,
     },
+    /// Normal hits stopped by protection (P6-DMG-1/2); changes nothing of the state, and says
+    /// in the log where hits went.
+    Protected {
+        /// Who.
+        who: CombatantId,
+        /// The protection, before piercing.
+        protection: i32,
+        /// The weapon's piercing.
+        piercing: i32,
+        /// Normal hits stopped.
+        stopped: u8,
+    },
     /// Armour worn down (P6-ARM-2).
     ArmourWorn {
         /// Who.
@@ -865,6 +877,7 @@ impl Ruleset for PhaseSix {
                 x.armed = false;
                 x.braced = false;
             }
+            Event::Protected { .. } => {}
             Event::ArmourWorn { who, piece, pct } => {
                 if let Some(p) = state.fighters[who.index()].armour_pct.get_mut(*piece as usize) {
                     *p = *pct;

@@ -1009,6 +1009,9 @@ fn protect<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     let p = setup.combatants[target.index()].protection(&setup.options, &x.armour_pct);
     let effective = (p - piercing).max(0);
     let prevented = effective.min(i32::from(normals));
+    if prevented > 0 {
+        fight.emit(Event::Protected { who: target, protection: p, piercing, stopped: prevented as u8 });
+    }
     (normals - prevented as u8, prevented)
 }
 
