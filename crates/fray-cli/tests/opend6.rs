@@ -140,7 +140,7 @@ fn physical_dice_reproduce_worked_example_2() {
         text.contains("Kara attacks Merc with blaster pistol: 5D [6,5,4,2] W[6,3] = 26 vs difficulty 15"),
         "{text}"
     );
-    assert!(text.contains("damage to Merc: 4D [5,3,2] W[4] = 14 +3 (bonus) = 17"), "{text}");
+    assert!(text.contains("damage to Merc by Kara: 4D [5,3,2] W[4] = 14 +3 (bonus) = 17"), "{text}");
     assert!(text.contains("Merc resists: 4D [4,3,2] W[1] (Critical Failure"), "{text}");
     assert!(text.contains("Merc is unconscious for the rest of the fight") && text.contains("A wins"), "{text}");
     let prompts = String::from_utf8(out.stderr).unwrap();

@@ -540,11 +540,13 @@ impl OpenD6Scenario {
             }
             Event::Damage { by, target, roll, fixed, bonus, total } => (
                 Some(format!(
-                    "damage to {}: {}{}{} = {total}",
+                    "damage to {}{}: {}{}{}{}",
                     n(target),
+                    by.map_or(String::new(), |b| format!(" by {}", n(&b))),
                     rolled_text(roll),
                     if *fixed != 0 { format!(" {fixed:+} (location)") } else { String::new() },
-                    if *bonus != 0 { format!(" {bonus:+} (bonus)") } else { String::new() }
+                    if *bonus != 0 { format!(" {bonus:+} (bonus)") } else { String::new() },
+                    if *fixed != 0 || *bonus != 0 { format!(" = {total}") } else { String::new() }
                 )),
                 json!({"event": "damage", "by": by.map(|b| n(&b)), "target": n(target), "roll": roll_json(roll), "fixed": fixed, "bonus": bonus, "total": total}),
             ),
