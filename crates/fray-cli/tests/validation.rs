@@ -326,6 +326,13 @@ fn logs_read_as_sentences() {
     assert!(gunfight.contains("Vito attacks Lou (called: head): d10"), "{gunfight}");
     let knives = ok(&fray(&["fight", &format!("{ROOT}ticks/knife-fight.toml"), "--seed", "3"]));
     assert!(!knives.contains("heavys") && !knives.contains("strikes at at"), "{knives}");
+    // ticks: every term of A and D is printed, and the numbers add up.
+    let duel = ok(&fray(&["fight", &format!("{ROOT}{TICKS}"), "--seed", "3"]));
+    assert!(
+        duel.contains("Vic shoots at Sam: [3] → A = -2 (skill and modifiers +5, range +0, aim +0, p −10)"),
+        "{duel}"
+    );
+    assert!(duel.contains("Sam defends: [13] → D = 11 (skill +5, p −7)"), "{duel}");
     // Hits that protection stops are said, not lost between the cover roll and the wounds.
     let firefight = ok(&fray(&["fight", &format!("{ROOT}phasesix/firefight.toml"), "--seed", "3"]));
     assert!(

@@ -301,13 +301,15 @@ impl TicksScenario {
                     Kind::Melee(super::Blow::Strike) => "strikes at".to_owned(),
                     Kind::Melee(super::Blow::Heavy) => "swings a heavy blow at".to_owned(),
                 };
+                // The skill and the other modifiers (a snap shot's ready penalty, running,
+                // wounds): what A holds beyond the dice, range, aim and p.
+                let rest = a - f.iter().map(|&x| i32::from(x)).sum::<i32>() - range - aim + p;
+                let terms = match kind {
+                    Kind::Shot => format!("skill and modifiers {rest:+}, range {range:+}, aim {aim:+}, p −{p}"),
+                    Kind::Melee(_) => format!("skill and modifiers {rest:+}, p −{p}"),
+                };
                 (
-                    Some(format!(
-                        "{} {what} {}: [{}] → A = {a} (range {range:+}, aim {aim:+}, p −{p})",
-                        n(who),
-                        n(target),
-                        faces(f)
-                    )),
+                    Some(format!("{} {what} {}: [{}] → A = {a} ({terms})", n(who), n(target), faces(f))),
                     json!({"event": "attack_roll", "who": n(who), "target": n(target), "kind": match kind { Kind::Shot => "shot".to_owned(), Kind::Melee(b) => b.name().to_owned() },
                            "faces": f.iter().filter(|x| **x > 0).collect::<Vec<_>>(), "a": a, "range": range, "aim": aim, "p": p}),
                 )
@@ -337,16 +339,17 @@ impl TicksScenario {
                 Some(format!("{}: the held-back {p} comes due", n(who))),
                 json!({"event": "released", "who": n(who), "p": p}),
             ),
-            Event::Defence { who, faces: f, d, cover, dive, .. } => (
+            Event::Defence { who, faces: f, d, skill, cover, p, wounds, dive, .. } => (
                 Some(format!(
-                    "{} defends: [{}] → D = {d}{}{}",
+                    "{} defends: [{}] → D = {d} (skill {skill:+}{}, p −{p}{}){}",
                     n(who),
                     faces(f),
-                    if *cover > 0 { format!(" (cover {cover:+})") } else { String::new() },
+                    if *cover > 0 { format!(", cover {cover:+}") } else { String::new() },
+                    if *wounds > 0 { format!(", wounds −{wounds}") } else { String::new() },
                     dive.map_or(String::new(), |s| format!(" diving for cover at {}", sq(s)))
                 )),
-                json!({"event": "defence", "who": n(who), "faces": f.iter().filter(|x| **x > 0).collect::<Vec<_>>(), "d": d, "cover": cover,
-                       "dive": dive.map(|s| [s.0, s.1])}),
+                json!({"event": "defence", "who": n(who), "faces": f.iter().filter(|x| **x > 0).collect::<Vec<_>>(), "d": d,
+                       "skill": skill, "cover": cover, "p": p, "wounds": wounds, "dive": dive.map(|s| [s.0, s.1])}),
             ),
             Event::TieRerolled => (Some("a tie: both roll again".to_owned()), json!({"event": "tie_rerolled"})),
             Event::Exchange { attacker, target, delta, effort, hit, shortfall, .. } => (

@@ -285,8 +285,14 @@ pub enum Event {
         faces: [u8; 3],
         /// The result D.
         d: i32,
+        /// The defence skill counted.
+        skill: i32,
         /// The cover bonus counted.
         cover: i32,
+        /// The stability penalty p counted.
+        p: i32,
+        /// The wound penalty counted.
+        wounds: i32,
         /// Diving for cover (TICK-DEF-3).
         dive: Option<Square>,
     },

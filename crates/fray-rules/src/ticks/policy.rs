@@ -59,8 +59,14 @@ pub fn melee_numbers(setup: &Setup, state: &State, who: CombatantId, running: bo
 /// The defender's side, without the dice (TICK-DICE-4, TICK-COVER-*, TICK-DEF-*).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DefenceNumbers {
-    /// Everything added to the dice.
+    /// Everything added to the dice: `skill + cover_bonus − p − wounds`.
     pub total: i32,
+    /// The defence skill (Evade or Melee; 0 when busy under `defence_costs_action`).
+    pub skill: i32,
+    /// The stability penalty p counted.
+    pub p: i32,
+    /// The wound penalty.
+    pub wounds: i32,
     /// The cover bonus counted.
     pub cover_bonus: i32,
     /// The cover the defender has this tick.
@@ -152,8 +158,12 @@ pub fn defence_numbers(setup: &Setup, state: &State, who: CombatantId, kind: Kin
             o.melee_defence_base,
         ),
     };
+    let wounds = wound_penalty(setup, state, who);
     DefenceNumbers {
-        total: skill + bonus - p - wound_penalty(setup, state, who),
+        total: skill + bonus - p - wounds,
+        skill,
+        p,
+        wounds,
         cover_bonus: bonus,
         cover,
         dive,
