@@ -345,3 +345,16 @@ fn logs_read_as_sentences() {
     let duel = ok(&fray(&["fight", &format!("{ROOT}{FLUID}"), "--seed", "3"]));
     assert!(duel.trim_end().ends_with("heroes win") || duel.trim_end().ends_with("raiders win"), "{duel}");
 }
+
+#[test]
+fn a_cap_under_another_rulesets_name_is_pointed_to_the_right_one() {
+    rejected(
+        TICKS,
+        "ruleset = \"ticks\"",
+        "ruleset = \"ticks\"\nmax_rounds = 5",
+        Some(5),
+        "`tick_cap` (ticks) under [rules.options]",
+    );
+    let rules = ok(&fray(&["rules", "ticks"]));
+    assert!(rules.contains("an integer from 1 to 1,000,000"), "{rules}");
+}

@@ -62,6 +62,11 @@ impl ScenarioError {
             let expected: Vec<&str> = rest.split('`').skip(2).step_by(2).collect();
             if let Some(close) = did_you_mean(unknown, expected.iter().copied()) {
                 message = format!("{message}; did you mean `{close}`?");
+            } else if ["max_rounds", "max_turns", "max_ticks", "round_cap", "tick_cap", "cap"].contains(&unknown) {
+                message = format!(
+                    "{message}; a fight's cap is `max_rounds` under [rules] in fluid and opend6, `max_turns` in \
+                     hardboiled, and the option `round_cap` (phasesix) or `tick_cap` (ticks) under [rules.options]"
+                );
             }
         }
         ScenarioError::at(file, text, err.span().unwrap_or(0..0), message)
