@@ -346,7 +346,7 @@ impl<W: Weight> Dist<W> {
     }
 }
 
-/// Most distinct values one distribution may hold.
+/// The widest range of values one distribution may span (distributions are dense over their range).
 pub const MAX_SUPPORT: u64 = 1 << 20;
 /// Most elementary weight operations one computation may take.
 pub const MAX_WORK: u64 = 200_000_000;
@@ -361,7 +361,7 @@ pub(crate) struct Limits {
 impl Limits {
     pub fn width(&self, width: i128) -> Result<usize, Fail> {
         if width > MAX_SUPPORT as i128 {
-            let message = format!("{width} distinct values (the limit is {MAX_SUPPORT})");
+            let message = format!("values over a range of {width} (the limit is {MAX_SUPPORT})");
             return Err(Fail::Error(crate::error::ErrorKind::TooLarge(message), self.span));
         }
         Ok(width.max(0) as usize)

@@ -178,7 +178,7 @@ impl Program {
         if let (Some(lo), Some(hi)) = bounds(root)
             && hi - lo >= i128::from(crate::dist::MAX_SUPPORT as u32)
         {
-            let message = format!("up to {} distinct values (the limit is {})", hi - lo + 1, crate::dist::MAX_SUPPORT);
+            let message = format!("values over a range of {} (the limit is {})", hi - lo + 1, crate::dist::MAX_SUPPORT);
             return Err(self.error(ErrorKind::TooLarge(message), root.span));
         }
         let full = Window::default();

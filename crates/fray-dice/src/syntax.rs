@@ -531,8 +531,11 @@ impl Parser<'_> {
         match text.parse::<i64>() {
             Ok(v) if v <= MAX_INT => Ok(v),
             _ => {
-                let value = text.parse::<u64>().unwrap_or(u64::MAX);
-                let kind = ErrorKind::Limit { what: "number", value, limit: MAX_INT as u64 };
+                // A number past 64 bits is named as written, not as the largest u64.
+                let kind = match text.parse::<u64>() {
+                    Ok(value) => ErrorKind::Limit { what: "number", value, limit: MAX_INT as u64 },
+                    Err(_) => ErrorKind::Meaning(format!("number {text} is over the limit of {MAX_INT}")),
+                };
                 Err(Error::new(kind, span, self.src))
             }
         }
