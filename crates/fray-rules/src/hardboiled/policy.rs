@@ -242,14 +242,19 @@ pub fn shielded(setup: &Setup, state: &State, target: CombatantId, w: &Weapon) -
 /// weapon (or fists, by the `attack` policy) can hurt when there is such an enemy.
 pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
     let target = pick_target(setup, state, who, |_| true)?;
-    // One behind cover that stops the weapon everywhere is passed over for another open to it.
-    if state.fighter(target).in_cover {
-        let w = weapon(setup, state, who, own_fists(setup, state, who));
-        if shielded(setup, state, target, w) {
-            return pick_target(setup, state, who, |c| !shielded(setup, state, c, w)).or(Some(target));
-        }
+    if state.fighter(target).in_cover { Some(target_past_cover(setup, state, who, target)) } else { Some(target) }
+}
+
+/// One behind cover that stops the weapon everywhere is passed over for another open to it.
+/// Kept out of line: few targets are in cover.
+#[cold]
+#[inline(never)]
+fn target_past_cover(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> CombatantId {
+    let w = weapon(setup, state, who, own_fists(setup, state, who));
+    if shielded(setup, state, target, w) {
+        return pick_target(setup, state, who, |c| !shielded(setup, state, c, w)).unwrap_or(target);
     }
-    Some(target)
+    target
 }
 
 /// The enemy the `target` policy picks among those standing that `admit` admits.
@@ -275,17 +280,23 @@ fn pick_target(
 /// Whether `who` attacks `target` with fists (`attack` policy): `brawl` always, `weapon` never,
 /// `best` when its wielded weapon is a melee weapon worse than bare hands, or when `target`'s
 /// cover stops the weapon everywhere but not the fists ([`shielded`]).
-#[inline]
+#[inline(always)]
 pub fn fists(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> bool {
-    own_fists(setup, state, who)
-        || state.fighter(target).in_cover
-            && policy(setup, who, 1) != ATTACK_WEAPON
-            && shielded(setup, state, target, weapon(setup, state, who, false))
-            && !shielded(setup, state, target, unarmed())
+    own_fists(setup, state, who) || state.fighter(target).in_cover && fists_against_cover(setup, state, who, target)
+}
+
+/// Whether fists can hurt `target` behind cover that stops `who`'s weapon everywhere, under an
+/// `attack` policy other than `weapon`. Kept out of line: few targets are in cover.
+#[cold]
+#[inline(never)]
+fn fists_against_cover(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> bool {
+    policy(setup, who, 1) != ATTACK_WEAPON
+        && shielded(setup, state, target, weapon(setup, state, who, false))
+        && !shielded(setup, state, target, unarmed())
 }
 
 /// Fists or weapon by the `attack` policy, whoever the target.
-#[inline]
+#[inline(always)]
 fn own_fists(setup: &Setup, state: &State, who: CombatantId) -> bool {
     let w = weapon(setup, state, who, false);
     match policy(setup, who, 1) {
