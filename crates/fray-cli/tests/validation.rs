@@ -28,6 +28,18 @@ fn rejected(example: &str, from: &str, to: &str, line: Option<usize>, want: &str
     assert!(err.contains('^'), "{example}: `{to}`: a caret: {err}");
 }
 
+/// Every shipped example, sorted.
+fn examples() -> Vec<std::path::PathBuf> {
+    let mut examples: Vec<_> = std::fs::read_dir(ROOT)
+        .unwrap()
+        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    examples.sort();
+    examples
+}
+
 const FLUID: &str = "fluid/barbarian-vs-marauder.toml";
 const OPEND6: &str = "opend6/blaster-duel.toml";
 const HARDBOILED: &str = "hardboiled/bar-room-brawl.toml";
@@ -188,13 +200,7 @@ fn odds_of_a_huge_pool_are_refused_not_hung() {
 fn every_example_simulates_with_the_ai_checked() {
     // Tests run a debug build, where every AI answer is checked against its request and the
     // rules' legality tests (`Fight::checks_choices`): an illegal AI choice would fail the run.
-    let mut examples: Vec<_> = std::fs::read_dir(ROOT)
-        .unwrap()
-        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
-        .map(|f| f.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    examples.sort();
+    let examples = examples();
     assert!(examples.len() >= 15, "{examples:?}");
     for example in &examples {
         let doc = sim_json(example.to_str().unwrap(), "1000", "5", "2");
@@ -238,13 +244,7 @@ fn json_logs_carry_names_and_fields_not_rust_debug_text() {
             _ => {}
         }
     }
-    let mut examples: Vec<_> = std::fs::read_dir(ROOT)
-        .unwrap()
-        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap())
-        .map(|f| f.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    examples.sort();
+    let examples = examples();
     assert!(examples.len() >= 16);
     for example in examples {
         let log = ok(&fray(&["fight", example.to_str().unwrap(), "--seed", "3", "--json"]));

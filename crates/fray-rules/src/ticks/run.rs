@@ -384,7 +384,7 @@ fn resolve<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     let dn = defence_numbers(setup, fight.state(), target, kind, weapon.penetration);
     let (faces, sum) = delta_dice(fight, target, "defence")?;
     let mut d = sum + dn.total;
-    fight.emit(Event::Defence {
+    let defence = |faces: [u8; 3], d: i32| Event::Defence {
         who: target,
         kind,
         faces,
@@ -394,7 +394,8 @@ fn resolve<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
         p: dn.p,
         wounds: dn.wounds,
         dive: dn.dive,
-    });
+    };
+    fight.emit(defence(faces, d));
     let mut guard = 0;
     while o.tie_reroll && a == d && guard < 100 {
         guard += 1;
@@ -403,17 +404,7 @@ fn resolve<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
         a = a_base + s;
         let (faces, s2) = delta_dice(fight, target, "tie reroll")?;
         d = s2 + dn.total;
-        fight.emit(Event::Defence {
-            who: target,
-            kind,
-            faces,
-            d,
-            skill: dn.skill,
-            cover: dn.cover_bonus,
-            p: dn.p,
-            wounds: dn.wounds,
-            dive: dn.dive,
-        });
+        fight.emit(defence(faces, d));
     }
     let mut delta = a - d;
     let base = dn.effort_base;
