@@ -1195,3 +1195,23 @@ fn a_specialism_tag_a_slip_from_a_rules_tag_is_refused() {
     assert!(scenario::load("t.toml", &text("\"shooting\""), &[]).is_ok());
     assert!(scenario::load("t.toml", &text("\"lockpicking\""), &[]).is_ok());
 }
+
+#[test]
+fn uncovered_calls_a_shot_only_when_the_cover_would_stop_the_weapon() {
+    // rule: USR-LOC-4, USR-COVER-3
+    // G (`called_shot = uncovered`, a .45 of penetration 1) shoots E behind a counter. Of
+    // hardness 2 the counter stops the .45, so G calls a shot at an uncovered part; of hardness 1
+    // the .45 goes through, so a call would buy nothing but its +2 difficulty, and G calls none.
+    let text = |hardness: u8| {
+        format!(
+            "[rules]\nruleset = \"hardboiled\"\n[[combatants]]\nname = \"G\"\nside = \"a\"\naction = 10\nwits = 8\nego = 6\nhp_max = 20\nweapon = \"automatic_45\"\nposition = 0\npolicy = {{ called_shot = \"uncovered\" }}\n[[combatants]]\nname = \"E\"\nside = \"b\"\naction = 10\nwits = 8\nego = 6\nhp_max = 20\nposition = 4\ncover = {{ preset = \"counter\", hardness = {hardness} }}\n"
+        )
+    };
+    let hard = odds::attack_odds(&setup(&text(2), &[]), "G", "E").unwrap();
+    assert!(hard.assumptions.iter().any(|l| l.contains("called shot")), "{:#?}", hard.assumptions);
+    let soft = odds::attack_odds(&setup(&text(1), &[]), "G", "E").unwrap();
+    assert!(!soft.assumptions.iter().any(|l| l.contains("called shot")), "{:#?}", soft.assumptions);
+    // Under `cover_penetration = never` even the soft counter stops the shot: G calls it.
+    let never = odds::attack_odds(&setup(&text(1), &[("cover_penetration", "never")]), "G", "E").unwrap();
+    assert!(never.assumptions.iter().any(|l| l.contains("called shot")), "{:#?}", never.assumptions);
+}

@@ -306,14 +306,20 @@ fn own_fists(setup: &Setup, state: &State, who: CombatantId) -> bool {
     }
 }
 
-/// The called shot (`called_shot` policy): the body part `who` calls a shot at against `target`,
-/// if any.
-pub fn called(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, ranged: bool) -> Option<Part> {
+/// The called shot (`called_shot` policy): the body part `who` calls a shot at against `target`
+/// with weapon `w`, if any. `uncovered` calls one only when `target`'s cover counts against `w`
+/// and stops it (too hard for its penetration, or `cover_never`): a shot that goes through the
+/// cover anyway gains nothing from the call but its penalty (USR-LOC-4, USR-COVER-1..3).
+pub fn called(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, w: &Weapon) -> Option<Part> {
     match policy(setup, who, 2) {
         CALLED_HEAD => Some(Part::Head),
         CALLED_UNCOVERED => {
             let t = state.fighter(target);
-            let cover = setup.combatants[target.index()].cover.filter(|_| t.in_cover && ranged)?;
+            let options = &setup.options;
+            let cover = setup.combatants[target.index()]
+                .cover
+                .filter(|_| t.in_cover && (w.ranged || options.melee_cover))
+                .filter(|c| options.cover_never || w.penetration < c.hardness)?;
             Part::ALL.into_iter().find(|p| cover.locations & (1 << p.face()) == 0)
         }
         _ => None,
@@ -344,7 +350,7 @@ fn plan(setup: &Setup, state: &State, who: CombatantId) -> Option<Act> {
     let target = choose_target(setup, state, who)?;
     let fists = fists(setup, state, who, target);
     let w = weapon(setup, state, who, fists);
-    let attack = Act::Attack { target, fists, called: called(setup, state, who, target, w.ranged), off_balance: false };
+    let attack = Act::Attack { target, fists, called: called(setup, state, who, target, w), off_balance: false };
     if in_reach(setup, state, who, target, w) {
         return Some(attack);
     }
@@ -391,7 +397,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     // after the move gain more than this turn's shot loses.)
     let close_first = extreme && can_move && !staying && policy(setup, who, 5) == MOVE_CLOSE;
     if attacks_left > 0 && in_reach(setup, state, who, target, w) && !close_first {
-        return Act::Attack { target, fists, called: called(setup, state, who, target, w.ranged), off_balance: false };
+        return Act::Attack { target, fists, called: called(setup, state, who, target, w), off_balance: false };
     }
     if can_move
         && !staying
