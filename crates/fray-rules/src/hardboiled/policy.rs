@@ -377,6 +377,31 @@ fn toward(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, w
     Pos { x: from.x + (to.x - from.x) * step / d, y: from.y + (to.y - from.y) * step / d }
 }
 
+/// The point one Move away toward `target` that puts the shot with ranged `w` in the best band
+/// short of Point Blank, when that band is better than the present one by at least the
+/// moving-shot penalty (USR-RNG-2/3/7); `None` when no such step exists.
+fn better_band(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, w: &Weapon) -> Option<Pos> {
+    let options = &setup.options;
+    let from = state.fighter(who).pos;
+    let at = state.fighter(target).pos;
+    let d = from.distance(at);
+    let (band, difficulty) = attack::band(options, d, w.range_m)?;
+    if band < 2 || d <= 0.0 {
+        return None;
+    }
+    let reach = move_m(setup, state, who);
+    // Close (a quarter of the range), then Medium (half of it): the first reachable one.
+    [w.range_m / 4.0, w.range_m / 2.0].into_iter().find_map(|edge| {
+        let step = d - edge;
+        if step <= 0.0 || step > reach {
+            return None;
+        }
+        let to = Pos { x: from.x + (at.x - from.x) * step / d, y: from.y + (at.y - from.y) * step / d };
+        let (b, diff) = attack::band(options, to.distance(at), w.range_m)?;
+        (b >= 1 && b < band && difficulty - diff >= options.moving_shot_penalty).then_some(to)
+    })
+}
+
 /// The AI's next action at its step.
 fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act {
     let Request::Act { can_move, attacks_left, can_act } = *request else { return Act::End };
@@ -397,6 +422,17 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     // after the move gain more than this turn's shot loses.)
     let close_first = extreme && can_move && !staying && policy(setup, who, 5) == MOVE_CLOSE;
     if attacks_left > 0 && in_reach(setup, state, who, target, w) && !close_first {
+        // From Long or Medium, a step into a better band (not Point Blank) that gains at least the
+        // moving-shot penalty this turn, and the whole band the turns after (USR-RNG-2/3/7).
+        if w.ranged
+            && can_move
+            && !staying
+            && policy(setup, who, 5) == MOVE_CLOSE
+            && let Some(to) = better_band(setup, state, who, target, w)
+            && illegal(setup, state, who, request, &Act::Move(to)).is_none()
+        {
+            return Act::Move(to);
+        }
         return Act::Attack { target, fists, called: called(setup, state, who, target, w), off_balance: false };
     }
     if can_move
