@@ -29,11 +29,12 @@ fn check_rules_odds_and_errors() {
     assert!(text.contains("ruleset hardboiled") && text.contains(".45 automatic"), "{text}");
     let rules = ok(&fray(&["rules", "hardboiled"]));
     assert!(rules.contains("second_wind_policy") && rules.contains("USR-RES-8"), "{rules}");
-    // Vito's .38 (d10 + 2) at 9 m: Medium, difficulty 7, a called shot at the head (+2): 9 needed.
+    // Vito's .38 (d10 + 2) at 9 m: Medium, difficulty 7. Its penetration 1 goes through Lou's
+    // counter (hardness 1), so `called_shot = uncovered` calls no shot (+2): 7 needed.
     let odds = ok(&fray(&["odds", "--scenario", GUNFIGHT, "--attacker", "Vito", "--defender", "Lou"]));
-    assert!(odds.contains("P(hit) = 2/5"), "{odds}");
-    // rule: USR-LOC-4
-    assert!(odds.contains("Medium band, difficulty 7 + 2 for the called shot = 9"), "{odds}");
+    assert!(odds.contains("P(hit) = 3/5"), "{odds}");
+    // rule: USR-LOC-4, USR-COVER-3
+    assert!(odds.contains("Medium band, difficulty 7)") && !odds.contains("called shot"), "{odds}");
     assert!(odds.contains("recorded"), "{odds}");
     let bad = std::fs::read_to_string(BRAWL).unwrap().replace("brass_knuckles", "brass_knuckle");
     let path = TempScenario::new(&bad);

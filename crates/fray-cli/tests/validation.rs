@@ -322,7 +322,10 @@ fn names_a_slip_away_get_a_did_you_mean() {
 
 #[test]
 fn logs_read_as_sentences() {
-    let gunfight = ok(&fray(&["fight", &format!("{ROOT}hardboiled/gunfight.toml"), "--seed", "3"]));
+    // A harder counter (2) stops Vito's .38 (penetration 1), so `called_shot = uncovered` calls
+    // a head shot (USR-LOC-4).
+    let hard = variant("hardboiled/gunfight.toml", "hardness = 1", "hardness = 2");
+    let gunfight = ok(&fray(&["fight", hard.path(), "--seed", "3"]));
     assert!(gunfight.contains("Vito attacks Lou (called: head): d10"), "{gunfight}");
     let knives = ok(&fray(&["fight", &format!("{ROOT}ticks/knife-fight.toml"), "--seed", "3"]));
     assert!(!knives.contains("heavys") && !knives.contains("strikes at at"), "{knives}");

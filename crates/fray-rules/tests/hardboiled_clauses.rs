@@ -1139,14 +1139,13 @@ fn one_already_down_gets_no_second_wind() {
 #[test]
 fn the_ai_does_not_shoot_at_cover_its_gun_cannot_pierce() {
     // rule: USR-COVER-1, USR-COVER-3
-    // Lou's .45 (penetration 1) against E1 at 8 m behind full, hard (3) cover: no shot can hurt
+    // Lou's .45 (penetration 1) against E1 at 5 m behind full, hard (3) cover: no shot can hurt
     // him. The AI shoots E2 in the open instead, though E1 is nearer; with no one else to shoot,
     // it closes in to punch (cover counts against ranged attacks only), unless its `attack`
     // policy is `weapon`.
     let lou = "[rules]\nruleset = \"hardboiled\"\nmax_turns = 20\n[[combatants]]\nname = \"Lou\"\nside = \"a\"\naction = 10\nwits = 8\nego = 6\nhp_max = 15\nweapon = \"automatic_45\"\nposition = 0\n";
-    let e1 = "[[combatants]]\nname = \"E1\"\nside = \"b\"\naction = 10\nwits = 8\nego = 6\nhp_max = 15\nposition = 8\ncover = { preset = \"full\", hardness = 3 }\n";
-    let e2 =
-        "[[combatants]]\nname = \"E2\"\nside = \"b\"\naction = 10\nwits = 8\nego = 6\nhp_max = 15\nposition = 15\n";
+    let e1 = "[[combatants]]\nname = \"E1\"\nside = \"b\"\naction = 10\nwits = 8\nego = 6\nhp_max = 15\nposition = 5\ncover = { preset = \"full\", hardness = 3 }\n";
+    let e2 = "[[combatants]]\nname = \"E2\"\nside = \"b\"\naction = 10\nwits = 8\nego = 6\nhp_max = 15\nposition = [0, 15]\n";
     let request = fray_rules::hardboiled::Request::Act { can_move: true, attacks_left: 1, can_act: true };
     let ai = |s: &Setup| {
         let Choice::Act(act) = fray_rules::hardboiled::policy::ai_choice(s, &start(s), A, &request) else {
@@ -1155,7 +1154,8 @@ fn the_ai_does_not_shoot_at_cover_its_gun_cannot_pierce() {
         act
     };
     let both = setup(&format!("{lou}{e1}{e2}"), &[]);
-    assert_eq!(ai(&both), Act::Attack { target: CombatantId(2), fists: false, called: None, off_balance: false });
+    // (E2 stands 15 m off at Medium: Lou goes for him, stepping into Close first, USR-RNG-7.)
+    assert!(matches!(ai(&both), Act::Move(to) if to.y > 0.0 && to.x.abs() < 1e-9), "{:?}", ai(&both));
     let alone = setup(&format!("{lou}{e1}"), &[]);
     assert!(matches!(ai(&alone), Act::Move(to) if to.x > 0.0), "{:?}", ai(&alone));
     let Choice::Intent(Some(intent)) =
@@ -1194,4 +1194,47 @@ fn a_specialism_tag_a_slip_from_a_rules_tag_is_refused() {
     assert!(e.contains("did you mean `shooting`?") && e.contains("t.toml:"), "{e}");
     assert!(scenario::load("t.toml", &text("\"shooting\""), &[]).is_ok());
     assert!(scenario::load("t.toml", &text("\"lockpicking\""), &[]).is_ok());
+}
+
+#[test]
+fn uncovered_calls_a_shot_only_when_the_cover_would_stop_the_weapon() {
+    // rule: USR-LOC-4, USR-COVER-3
+    // G (`called_shot = uncovered`, a .45 of penetration 1) shoots E behind a counter. Of
+    // hardness 2 the counter stops the .45, so G calls a shot at an uncovered part; of hardness 1
+    // the .45 goes through, so a call would buy nothing but its +2 difficulty, and G calls none.
+    let text = |hardness: u8| {
+        format!(
+            "[rules]\nruleset = \"hardboiled\"\n[[combatants]]\nname = \"G\"\nside = \"a\"\naction = 10\nwits = 8\nego = 6\nhp_max = 20\nweapon = \"automatic_45\"\nposition = 0\npolicy = {{ called_shot = \"uncovered\" }}\n[[combatants]]\nname = \"E\"\nside = \"b\"\naction = 10\nwits = 8\nego = 6\nhp_max = 20\nposition = 4\ncover = {{ preset = \"counter\", hardness = {hardness} }}\n"
+        )
+    };
+    let hard = odds::attack_odds(&setup(&text(2), &[]), "G", "E").unwrap();
+    assert!(hard.assumptions.iter().any(|l| l.contains("called shot")), "{:#?}", hard.assumptions);
+    let soft = odds::attack_odds(&setup(&text(1), &[]), "G", "E").unwrap();
+    assert!(!soft.assumptions.iter().any(|l| l.contains("called shot")), "{:#?}", soft.assumptions);
+    // Under `cover_penetration = never` even the soft counter stops the shot: G calls it.
+    let never = odds::attack_odds(&setup(&text(1), &[("cover_penetration", "never")]), "G", "E").unwrap();
+    assert!(never.assumptions.iter().any(|l| l.contains("called shot")), "{:#?}", never.assumptions);
+}
+
+#[test]
+fn a_closing_gunman_steps_into_a_better_band_before_he_shoots() {
+    // rule: USR-RNG-2, USR-RNG-3, USR-RNG-7
+    // A's PPK (range 15 m) 9.2 m from B: Long, difficulty 10. One Move (10 m) reaches Close
+    // (3.75 m, difficulty 4): 6 better even with the moving shot's −2, so A steps in first, to
+    // Close and not to Point Blank. When the moving penalty (7) outweighs the gain, A shoots from
+    // where he stands.
+    let text = duel("weapon = \"walther_ppk\"\nposition = 0", "position = 9.2");
+    let request = fray_rules::hardboiled::Request::Act { can_move: true, attacks_left: 1, can_act: true };
+    let s = setup(&text, &[]);
+    let Choice::Act(first) = fray_rules::hardboiled::policy::ai_choice(&s, &start(&s), A, &request) else {
+        unreachable!()
+    };
+    let Act::Move(to) = first else { panic!("{first:?}") };
+    let d = to.distance(Pos { x: 9.2, y: 0.0 });
+    assert_eq!(attack::band(&s.options, d, 15.0).map(|b| b.0), Some(1), "{to:?}");
+    let s = setup(&text, &[("moving_shot_penalty", "7")]);
+    let Choice::Act(first) = fray_rules::hardboiled::policy::ai_choice(&s, &start(&s), A, &request) else {
+        unreachable!()
+    };
+    assert!(matches!(first, Act::Attack { .. }), "{first:?}");
 }

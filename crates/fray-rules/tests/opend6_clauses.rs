@@ -1959,3 +1959,28 @@ fn the_recovery_points_prompt_carries_the_difficulty_penalty() {
         .collect();
     assert_eq!(asked, vec![Some(17), Some(12)], "{:?}", targets.seen);
 }
+
+#[test]
+fn an_aiming_ai_that_is_wounded_fires_instead() {
+    // rule: OD6-ATK-4
+    // A (`actions = aim`) faces B 20 m off: unhurt, it aims. Wounded, a wound that breaks the aim
+    // would come again before the +3D does, so it fires.
+    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}\npolicy = {{ actions = \"aim\" }}{BLASTER}"), "")
+        .replace("position = 2", "position = 20");
+    let s = setup(&text, &[]);
+    let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(&s);
+    state.round = 1;
+    let request = fray_rules::opend6::Request::Act {
+        remaining: 1,
+        only: true,
+        move_m: 0,
+        free_move_m: 0,
+        held: false,
+        defend_only: false,
+        free_ok: false,
+    };
+    let ai = |st: &State| fray_rules::opend6::policy::ai_choice(&s, st, A, &request);
+    assert_eq!(ai(&state), Choice::Act(Action::Aim(B)));
+    state.fighters[0].level = Level::Wounded;
+    assert!(matches!(ai(&state), Choice::Act(Action::Attack(_))), "{:?}", ai(&state));
+}

@@ -1989,3 +1989,19 @@ fn the_loader_refuses_resources_conditions_magazines_and_armour_out_of_range() {
     refused(&gear("armour = [{ name = \"vest\", condition_pct = 150 }]", MELEE), "armour", "a condition from 0 to 100");
     refused(&gear("shield = { name = \"buckler\", encumbrance = 41 }", MELEE), "shield", "an encumbrance");
 }
+
+#[test]
+fn keep_one_saves_an_action_only_against_a_foe_it_could_dodge_or_parry() {
+    // rule: P6-DEF-2, P6-DEF-3, P6-MODE-2
+    // A (sword, `keep = one` by default) stands by B with one action left. Against B's sword it
+    // keeps that action for a dodge or parry; against B's rifle, whose shots cannot be dodged or
+    // parried, a kept action would be wasted, so A strikes with it.
+    let one_left = |b: &str| {
+        let s = setup(&duel(SWORD, b), &[]);
+        let mut st = ready(&s);
+        st.fighters[0].actions = 1;
+        policy::ai_choice(&s, &st, A, &fray_rules::phasesix::Request::Act { actions: 1 })
+    };
+    assert_eq!(one_left(SWORD), Choice::Act(Act::End));
+    assert!(matches!(one_left(RIFLE), Choice::Act(Act::Attack { target: B, .. })), "{:?}", one_left(RIFLE));
+}

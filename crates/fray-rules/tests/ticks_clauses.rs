@@ -1273,3 +1273,26 @@ fn a_follower_has_announced_a_move_for_reaction_strikes_and_follows() {
     assert!(hit.is_some() && hit < moved, "{log:#?}");
     assert_eq!(state.fighter(bo).pos, (1, 1));
 }
+
+#[test]
+fn a_striker_short_of_effort_falls_back_to_a_jab() {
+    // rule: TICK-MELEE-2, TICK-MELEE-3
+    // Max (`blow = strike`, a strike costs 4 effort) is pressed by Tia with effort 2 left: a
+    // strike is beyond his effort under `effort_gate = strict`, a jab (2) is not, so he jabs
+    // rather than stand idle. With the effort for it he strikes as before (at Tia's weak point,
+    // against her vest).
+    let path = format!("{}/../../examples/ticks/knife-fight.toml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let s = setup(&text, &[]);
+    let (max, tia) = (A, B);
+    let mut st = Ticks::initial_state(&s);
+    st.fighters[0].pos = (0, 0);
+    st.fighters[1].pos = (1, 0);
+    st.fighters[0].pressed = true;
+    let announce = |st: &State| {
+        fray_rules::ticks::policy::ai_choice(&s, st, max, &fray_rules::ticks::Request::Announce { tick: 3 })
+    };
+    assert_eq!(announce(&st), ann(Action::Melee { target: tia, blow: Blow::Strike, weak_point: true }));
+    st.fighters[0].effort = 2;
+    assert_eq!(announce(&st), ann(Action::Melee { target: tia, blow: Blow::Jab, weak_point: true }));
+}

@@ -238,7 +238,7 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
     let fists = policy::fists(setup, &state, a, d);
     let sheet = &setup.combatants[a.index()];
     let weapon = if fists { policy::unarmed() } else { &sheet.weapon };
-    let called = policy::called(setup, &state, a, d, weapon.ranged);
+    let called = policy::called(setup, &state, a, d, weapon);
     let act = Act::Attack { target: d, fists, called, off_balance: false };
     if let Some(why) = policy::out_of_reach(setup, &state, a, d, weapon) {
         return Err(format!("`{defender}` cannot be attacked from the start: {why}"));

@@ -306,14 +306,20 @@ fn own_fists(setup: &Setup, state: &State, who: CombatantId) -> bool {
     }
 }
 
-/// The called shot (`called_shot` policy): the body part `who` calls a shot at against `target`,
-/// if any.
-pub fn called(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, ranged: bool) -> Option<Part> {
+/// The called shot (`called_shot` policy): the body part `who` calls a shot at against `target`
+/// with weapon `w`, if any. `uncovered` calls one only when `target`'s cover counts against `w`
+/// and stops it (too hard for its penetration, or `cover_never`): a shot that goes through the
+/// cover anyway gains nothing from the call but its penalty (USR-LOC-4, USR-COVER-1..3).
+pub fn called(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, w: &Weapon) -> Option<Part> {
     match policy(setup, who, 2) {
         CALLED_HEAD => Some(Part::Head),
         CALLED_UNCOVERED => {
             let t = state.fighter(target);
-            let cover = setup.combatants[target.index()].cover.filter(|_| t.in_cover && ranged)?;
+            let options = &setup.options;
+            let cover = setup.combatants[target.index()]
+                .cover
+                .filter(|_| t.in_cover && (w.ranged || options.melee_cover))
+                .filter(|c| options.cover_never || w.penetration < c.hardness)?;
             Part::ALL.into_iter().find(|p| cover.locations & (1 << p.face()) == 0)
         }
         _ => None,
@@ -344,7 +350,7 @@ fn plan(setup: &Setup, state: &State, who: CombatantId) -> Option<Act> {
     let target = choose_target(setup, state, who)?;
     let fists = fists(setup, state, who, target);
     let w = weapon(setup, state, who, fists);
-    let attack = Act::Attack { target, fists, called: called(setup, state, who, target, w.ranged), off_balance: false };
+    let attack = Act::Attack { target, fists, called: called(setup, state, who, target, w), off_balance: false };
     if in_reach(setup, state, who, target, w) {
         return Some(attack);
     }
@@ -371,6 +377,31 @@ fn toward(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, w
     Pos { x: from.x + (to.x - from.x) * step / d, y: from.y + (to.y - from.y) * step / d }
 }
 
+/// The point one Move away toward `target` that puts the shot with ranged `w` in the best band
+/// short of Point Blank, when that band is better than the present one by at least the
+/// moving-shot penalty (USR-RNG-2/3/7); `None` when no such step exists.
+fn better_band(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, w: &Weapon) -> Option<Pos> {
+    let options = &setup.options;
+    let from = state.fighter(who).pos;
+    let at = state.fighter(target).pos;
+    let d = from.distance(at);
+    let (band, difficulty) = attack::band(options, d, w.range_m)?;
+    if band < 2 || d <= 0.0 {
+        return None;
+    }
+    let reach = move_m(setup, state, who);
+    // Close (a quarter of the range), then Medium (half of it): the first reachable one.
+    [w.range_m / 4.0, w.range_m / 2.0].into_iter().find_map(|edge| {
+        let step = d - edge;
+        if step <= 0.0 || step > reach {
+            return None;
+        }
+        let to = Pos { x: from.x + (at.x - from.x) * step / d, y: from.y + (at.y - from.y) * step / d };
+        let (b, diff) = attack::band(options, to.distance(at), w.range_m)?;
+        (b >= 1 && b < band && difficulty - diff >= options.moving_shot_penalty).then_some(to)
+    })
+}
+
 /// The AI's next action at its step.
 fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act {
     let Request::Act { can_move, attacks_left, can_act } = *request else { return Act::End };
@@ -391,7 +422,18 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     // after the move gain more than this turn's shot loses.)
     let close_first = extreme && can_move && !staying && policy(setup, who, 5) == MOVE_CLOSE;
     if attacks_left > 0 && in_reach(setup, state, who, target, w) && !close_first {
-        return Act::Attack { target, fists, called: called(setup, state, who, target, w.ranged), off_balance: false };
+        // From Long or Medium, a step into a better band (not Point Blank) that gains at least the
+        // moving-shot penalty this turn, and the whole band the turns after (USR-RNG-2/3/7).
+        if w.ranged
+            && can_move
+            && !staying
+            && policy(setup, who, 5) == MOVE_CLOSE
+            && let Some(to) = better_band(setup, state, who, target, w)
+            && illegal(setup, state, who, request, &Act::Move(to)).is_none()
+        {
+            return Act::Move(to);
+        }
+        return Act::Attack { target, fists, called: called(setup, state, who, target, w), off_balance: false };
     }
     if can_move
         && !staying

@@ -525,9 +525,13 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     {
         return Action::Ready(weapon, Ready::Reload);
     }
-    // Aim at a far target first (the `aim` policy).
+    // Aim at a far target first (the `aim` policy), but only while unhurt: a wound of Stunned or
+    // worse breaks the aim (OD6-ATK-4), so one being shot fires what aim it has instead of
+    // starting over.
     if actions == ACTIONS_AIM
         && *only
+        && x.level == Level::Healthy
+        && x.bp >= x.bp_max
         && sheet.weapons[weapon as usize].skill.aimable()
         && attack::band(setup, state, who, target, &sheet.weapons[weapon as usize]).is_some_and(|b| b >= 2)
         && x.aim.is_none_or(|a| a.0 != target || a.1 < 3)

@@ -504,6 +504,19 @@ fn main_mode(setup: &Setup, who: CombatantId) -> Mode {
     }
 }
 
+/// Whether some enemy still in the fight attacks in melee (a melee weapon in either hand, or bare
+/// hands): only a melee attack can be dodged or parried, never a single shot, burst or throw
+/// (P6-DEF-2/3, P6-MODE-2..4), so `keep = "one"` saves an action only against such an enemy.
+fn reactable_foe(setup: &Setup, state: &State, who: CombatantId) -> bool {
+    let side = setup.combatants[who.index()].side;
+    setup.combatants.iter().zip(&state.fighters).any(|(c, f)| {
+        c.side != side
+            && !f.out(&setup.options)
+            && (c.main_hand.is_none_or(|i| c.weapons[i].class == Class::Melee)
+                || c.off_hand.is_some_and(|i| c.weapons[i].class == Class::Melee))
+    })
+}
+
 /// The AI's next act.
 fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     let s = &setup.combatants[who.index()];
@@ -511,7 +524,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     let keep = match policy(setup, who, 1) {
         KEEP_NONE => 0,
         KEEP_ALL => x.actions,
-        _ => 1,
+        _ => i32::from(reactable_foe(setup, state, who)),
     };
     let spare = x.actions - keep;
     let Some(target) = choose_target(setup, state, who) else { return Act::End };

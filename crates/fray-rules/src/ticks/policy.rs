@@ -472,11 +472,22 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
     }
 }
 
+/// The blow `who` announces by its `blow` policy. Under `effort_gate = strict` a `heavy` or
+/// `strike` fighter short of that blow's effort falls back to the dearest cheaper blow it can
+/// afford (TICK-MELEE-2/3), rather than wait for effort that never comes back under attack.
 fn blow_for(setup: &Setup, state: &State, who: CombatantId) -> Blow {
     let effort = state.fighter(who).effort;
+    let affordable = |blow: Blow| setup.options.effort_allow || effort >= setup.blow(blow).effort;
+    let fall_back = |want: Blow| {
+        if affordable(want) {
+            return want;
+        }
+        let cheaper: &[Blow] = if want == Blow::Heavy { &[Blow::Strike, Blow::Jab] } else { &[Blow::Jab] };
+        cheaper.iter().copied().find(|&b| affordable(b)).unwrap_or(want)
+    };
     match setup.combatants[who.index()].policy.blow() {
         1 => Blow::Jab,
-        2 => Blow::Heavy,
+        2 => fall_back(Blow::Heavy),
         3 => {
             if effort >= 40 {
                 Blow::Heavy
@@ -486,7 +497,7 @@ fn blow_for(setup: &Setup, state: &State, who: CombatantId) -> Blow {
                 Blow::Jab
             }
         }
-        _ => Blow::Strike,
+        _ => fall_back(Blow::Strike),
     }
 }
 
