@@ -1185,3 +1185,29 @@ fn a_revised_plan_keeps_the_declarations_rules() {
     assert!(!matches!(result, Err(FightError::IllegalChoice { .. })), "{result:?}");
     assert!(log.iter().any(|e| matches!(e, Event::Revised { who: A, changes: 1, .. })), "{log:#?}");
 }
+
+#[test]
+fn default_pain_policy_tries_the_check_only_when_it_pays() {
+    // rule: FLUID-TRACK-4
+    // The default `expected` policy compares the check's expected penalty (0 on a success, CP − f
+    // on a failure of f) with CP. NER 10 at CP −3: 3d6 − 3 vs 10 succeeds 56 times in 216 and a
+    // failure costs more than −3 on average: take CP. NER 18 at CP −1: 3d6 + 7 vs 10 fails only
+    // on blunders 5, 4, 3 (−4·6 − 9·3 − 14·1 = −65 in 216 ≈ −0.3, better than −1): try it.
+    let setup = duel(&[]);
+    let state = Fluid::initial_state(&setup);
+    let asks = |setup: &Setup, cp| match policy::ai_choice(setup, &state, A, &Request::Pain { cp }) {
+        Choice::Pain(tries) => tries,
+        _ => unreachable!(),
+    };
+    assert!(!asks(&setup, -3));
+    let mut nerve = setup.clone();
+    nerve.combatants[0].stats[fray_rules::fluid::setup::NER] = 18;
+    assert!(asks(&nerve, -1));
+    // `always` is the literal policy; `never` never tries.
+    let mut always = setup.clone();
+    always.combatants[0].policy.set("pain", "always").unwrap();
+    assert!(asks(&always, -3));
+    let mut never = nerve.clone();
+    never.combatants[0].policy.set("pain", "never").unwrap();
+    assert!(!asks(&never, -1));
+}

@@ -13,7 +13,7 @@ pub const POLICIES: &[(&str, &[&str])] = &[
     ("target", &["nearest", "weakest", "first"]),
     ("intent", &["lethal", "stunning"]),
     ("attacks", &["one", "max", "full_defense"]),
-    ("pain", &["always", "never"]),
+    ("pain", &["expected", "always", "never"]),
     ("sunder", &["never", "superior"]),
     ("fire", &["single", "burst", "spray"]),
     ("move", &["close", "hold"]),
@@ -30,6 +30,7 @@ crate::policy_values!(pub(super) POLICIES;
     INTENT_STUNNING = 2 "stunning",
     ATTACKS_MAX = 3 "max",
     ATTACKS_FULL_DEFENSE = 3 "full_defense",
+    PAIN_ALWAYS = 4 "always",
     PAIN_NEVER = 4 "never",
     SUNDER_SUPERIOR = 5 "superior",
     FIRE_BURST = 6 "burst",
@@ -78,6 +79,32 @@ fn blast_spares_friends(setup: &Setup, state: &State, who: CombatantId, target: 
         let band = super::attack::band(setup, state.fighters[i].pos.distance(blast));
         c.side != side || super::attack::area_edge(base, band).is_none()
     })
+}
+
+/// Ways 3d6 rolls each natural 3 to 18, out of 216.
+const WAYS_3D6: [i32; 16] = [1, 3, 6, 10, 15, 21, 25, 27, 27, 25, 21, 15, 10, 6, 3, 1];
+
+/// Whether `who`'s `pain` policy makes the NER check to ignore a condition penalty `cp` < 0
+/// (FLUID-TRACK-4): `always` does, `never` does not, and `expected` (the default) does only when
+/// the check's expected penalty (0 on a success, CP − f on a failure of f, summed exactly over
+/// the 3d6 naturals) is smaller than CP's.
+pub fn tries_pain_check(setup: &Setup, who: CombatantId, cp: i32) -> bool {
+    let sheet = &setup.combatants[who.index()];
+    match sheet.policy.pain {
+        PAIN_ALWAYS => true,
+        PAIN_NEVER => false,
+        _ => {
+            let check = super::check::Check { edge: 0, bonus: sheet.bonus(super::setup::NER) + cp, tn: 10 };
+            let with: i32 = (3..=18)
+                .zip(WAYS_3D6)
+                .map(|(natural, ways)| {
+                    let margin = check.from_natural(&setup.options, natural, 0).margin;
+                    ways * if margin >= 0 { 0 } else { cp + margin }
+                })
+                .sum();
+            with > 216 * cp
+        }
+    }
 }
 
 /// The slowest move towards `target` that ends within reach by its base distance (a sprint if
@@ -265,7 +292,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                 .map(|(i, _)| i);
             Choice::Defence(best)
         }
-        Request::Pain { .. } => Choice::Pain(policy.pain != PAIN_NEVER),
+        Request::Pain { cp } => Choice::Pain(tries_pain_check(setup, who, *cp)),
         // The AI keeps its plans (FLUID-ACT-6 is for scripts and people), and leaves initiative
         // ties among players to FLUID-INIT-4.
         Request::Revise { .. } => Choice::Revise(None),

@@ -180,7 +180,7 @@ pub struct PolicySpec {
     pub intent: u8,
     /// How many attacks to declare: `one`, `max`, or `full_defense` (FLUID-ACT-8).
     pub attacks: u8,
-    /// Whether to try the NER pain check (FLUID-TRACK-4): `always` or `never`.
+    /// Whether to try the NER pain check (FLUID-TRACK-4): `expected`, `always` or `never`.
     pub pain: u8,
     /// When to make a sunder attack on a blocking item (FLUID-SUNDER-7): `never`, or `superior`
     /// (when its weapon's tier is higher).
