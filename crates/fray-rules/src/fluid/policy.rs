@@ -53,8 +53,8 @@ impl Decider<Fluid> for Ai {
         Ok(ai_choice(setup, state, who, request))
     }
 
-    /// The AI never revises a plan mid-round; in revision passes its declaration does not depend
-    /// on the others' plans, and its tactics split depends on the others' only under the
+    /// The AI never revises a plan mid-round; in revision passes its declaration depends on the
+    /// others' plans only for a `safe` area thrower, and its tactics split only under the
     /// `answer` policy.
     fn passes_optional(&self, setup: &Setup, who: CombatantId, request: &Request) -> bool {
         ai_passes(setup, who, request)
@@ -62,23 +62,50 @@ impl Decider<Fluid> for Ai {
 }
 
 /// Whether the AI answers a revision request of `who` (a tactics or declaration revision pass,
-/// a plan revision at a step) with no change.
+/// a plan revision at a step) with no change. A `safe` thrower of an area weapon takes the
+/// declaration revision pass, to see the moves its allies declared after it (FLUID-ACT-1).
 pub(crate) fn ai_passes(setup: &Setup, who: CombatantId, request: &Request) -> bool {
+    let sheet = &setup.combatants[who.index()];
     match request {
-        Request::Revise { .. } | Request::Declare { .. } => true,
+        Request::Declare { .. } => {
+            sheet.policy.area != AREA_SAFE || !sheet.items.iter().any(|i| i.kind == ItemKind::Area)
+        }
+        Request::Revise { .. } => true,
         Request::Tactics { .. } => setup.combatants[who.index()].policy.tactics != TACTICS_ANSWER,
         _ => false,
     }
 }
 
-/// Whether a blast centred on `target` would reach no one on `who`'s side (itself included).
+/// Whether a blast centred on `target` would reach no one on `who`'s side (itself included),
+/// where they stand or anywhere along a move they have declared this round (FLUID-MOVE-11).
 fn blast_spares_friends(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, base: usize) -> bool {
     let side = setup.combatants[who.index()].side;
     let blast = state.fighter(target).pos;
     setup.combatants.iter().enumerate().all(|(i, c)| {
-        let band = super::attack::band(setup, state.fighters[i].pos.distance(blast));
+        let band = super::attack::band(setup, closest_approach(setup, state, CombatantId(i as u16), blast));
         c.side != side || super::attack::area_edge(base, band).is_none()
     })
+}
+
+/// The least distance from `point` of `who` this round: where it stands, or any point of the
+/// straight line its declared move follows, up to where it would stop (FLUID-MOVE-11).
+fn closest_approach(setup: &Setup, state: &State, who: CombatantId, point: fray_engine::Pos) -> f64 {
+    let fighter = state.fighter(who);
+    let from = fighter.pos;
+    let Some(movement) = fighter.plan.movement else { return from.distance(point) };
+    let (goal, gap) = match movement.to {
+        Destination::Point(p) => (p, 0.0),
+        Destination::Toward(c) => (state.fighter(c).pos, setup.options.approach_gap),
+    };
+    let length = from.distance(goal);
+    let travel = (length - gap).max(0.0);
+    if length <= 0.0 || travel <= 0.0 {
+        return from.distance(point);
+    }
+    let (dx, dy) = ((goal.x - from.x) / length, (goal.y - from.y) / length);
+    // The projection of `point` on the path, clamped to the part walked.
+    let along = ((point.x - from.x) * dx + (point.y - from.y) * dy).clamp(0.0, travel);
+    fray_engine::Pos::new(from.x + dx * along, from.y + dy * along).distance(point)
 }
 
 /// Ways 3d6 rolls each natural 3 to 18, out of 216.
