@@ -1211,3 +1211,28 @@ fn default_pain_policy_tries_the_check_only_when_it_pays() {
     never.combatants[0].policy.set("pain", "never").unwrap();
     assert!(!asks(&never, -1));
 }
+
+#[test]
+fn a_fighter_with_no_usable_weapon_brawls_or_takes_full_defense() {
+    // rule: FLUID-GEAR-5, FLUID-ACT-8, FLUID-GEAR-4
+    // guard_1 of the firefight, its SMG out of ammunition, with a raider moved next to it: under
+    // `brawl = "when_unarmed"` it punches; otherwise it takes Full Defense rather than nothing.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/fluid/firefight.toml");
+    let mut setup = scenario::load("firefight.toml", &std::fs::read_to_string(path).unwrap(), &[]).unwrap();
+    let guard = A;
+    let mut state = Fluid::initial_state(&setup);
+    state.fighters[guard.index()].ammo[0] = Some(0);
+    state.fighters[4].pos = fray_engine::Pos::new(1.0, 0.0);
+    let plan = |setup: &Setup, state: &fray_rules::fluid::State| {
+        let request = policy::declare_options_for_tests(setup, state, guard);
+        let Choice::Plan(plan) = policy::ai_choice(setup, state, guard, &request) else { unreachable!() };
+        plan
+    };
+    let idle = plan(&setup, &state);
+    assert!(idle.full_defense && idle.attacks.is_empty(), "{idle:?}");
+    setup.combatants[guard.index()].policy.set("brawl", "when_unarmed").unwrap();
+    let fists = plan(&setup, &state);
+    let unarmed = setup.combatants[guard.index()].items.iter().position(|i| i.unarmed).unwrap();
+    assert!(!fists.full_defense, "{fists:?}");
+    assert!(fists.attacks.iter().any(|a| usize::from(a.item) == unarmed), "{fists:?}");
+}

@@ -235,6 +235,8 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             let target = pick_target(setup, state, who, options, policy.target);
             let mut attacks: List<DeclaredAttack, 4> = List::new();
             let mut movement = None;
+            // Whether every weapon is broken or out of ammunition (see below).
+            let mut spent = false;
             if let Some(target) = target {
                 let in_reach = state.distance(who, target) <= setup.options.reach_m + 1e-9;
                 // An area weapon under `safe`, when no friend stands in the blast; otherwise the
@@ -245,9 +247,18 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                         && policy.area == AREA_SAFE
                         && blast_spares_friends(setup, state, who, target, sheet.items[*i].blast_band)
                 });
-                // Unarmed attacks only under `when_unarmed`, and only without another weapon.
-                let armed = sheet.items.iter().any(|i| i.skill.is_some() && !i.unarmed);
+                // Unarmed attacks only under `when_unarmed`, and only without another usable
+                // weapon: one not broken, with ammunition left (FLUID-GEAR-5), an area weapon
+                // only under `area = "safe"`. A fighter whose weapons are all spent or broken and
+                // who neither brawls nor moves takes Full Defense (FLUID-ACT-8) rather than nothing.
+                let armed = options.iter().any(|&(_, i)| {
+                    let item = &sheet.items[i];
+                    !item.unarmed && (item.kind != ItemKind::Area || policy.area == AREA_SAFE)
+                });
                 let brawls = policy.brawl == BRAWL_WHEN_UNARMED && !armed;
+                let had_weapon =
+                    sheet.items.iter().any(|i| i.skill.is_some() && !i.unarmed && i.kind != ItemKind::Shield);
+                spent = !armed && had_weapon;
                 let usable = |i: usize| !sheet.items[i].unarmed || brawls;
                 let now = safe_area.or_else(|| {
                     options.iter().find(|(t, i)| {
@@ -297,7 +308,8 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                     attacks.extend((0..count).map(|_| attack));
                 }
             }
-            Choice::Plan(Plan { attacks, full_defense: false, movement, defence, shield, ..Plan::default() })
+            let full_defense = spent && attacks.is_empty() && movement.is_none();
+            Choice::Plan(Plan { attacks, full_defense, movement, defence, shield, ..Plan::default() })
         }
         Request::Defend { options, .. } | Request::Guard { options, .. } => {
             // The highest TN after the attacker's bonuses against it; ties prefer Parry, Block,
