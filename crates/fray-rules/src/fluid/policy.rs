@@ -134,11 +134,13 @@ pub fn tries_pain_check(setup: &Setup, who: CombatantId, cp: i32) -> bool {
     }
 }
 
-/// The slowest move towards `target` that ends within reach by its base distance (a sprint if
-/// none does) (FLUID-MOVE-2, FLUID-MOVE-11).
+/// The slowest move towards `target` that ends within reach (`reach_m`) by its base distance: a
+/// walk when a walk reaches, a run (with its Run check and extra action) only when it must, a
+/// sprint if none does (FLUID-MOVE-2, FLUID-MOVE-10, FLUID-MOVE-11).
 pub fn closing_move(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> Option<Movement> {
     let sheet = &setup.combatants[who.index()];
-    let need = state.distance(who, target) - setup.options.approach_gap.min(setup.options.reach_m);
+    // Within reach is enough: the move itself stops `approach_gap` short, nearer still.
+    let need = state.distance(who, target) - setup.options.reach_m;
     if need <= 0.0 || sheet.move_m <= 0.0 {
         return None;
     }
