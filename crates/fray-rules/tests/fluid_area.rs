@@ -247,3 +247,45 @@ armor = { name = "padding", av = 2, size = 2, tier = 1 }
     let Event::Sunder { who, quality, check, .. } = &log[sunder] else { unreachable!() };
     assert_eq!((*who, *quality, check.tn), (CombatantId(1), fray_rules::fluid::Quality::Av, 16));
 }
+
+#[test]
+fn a_safe_thrower_counts_where_an_ally_has_declared_to_move() {
+    // rule: FLUID-SPECIAL-4, FLUID-MOVE-11
+    // The thrower at 0 m, its ally at 1 m and the foe at 15 m. Where they stand, a blast on the
+    // foe spares the ally, and the `safe` AI throws; once the ally has declared a sprint towards
+    // the foe (ending 1 m short of it, inside the blast), the AI does not throw.
+    let text = "[rules]\nruleset = \"fluid\"\n[[combatants]]\nid = \"thrower\"\nside = \"a\"\npc = 14\nskills = { throw = { value = 15 } }\nposition = 0.0\npolicy = { area = \"safe\", move = \"hold\" }\n[[combatants.items]]\nid = \"grenade\"\nkind = \"area\"\nskill = \"throw\"\ndamage = { w = \"2d6\" }\nammo_counts = 2\n[[combatants]]\nid = \"ally\"\nside = \"a\"\npc = 14\nskills = { axe = { value = 12 } }\nposition = 1.0\n[[combatants.items]]\nid = \"axe\"\nskill = \"axe\"\ndamage = { w = 5 }\n[[combatants]]\nid = \"foe\"\nside = \"b\"\npc = 14\nskills = { axe = { value = 12 } }\nposition = 15.0\n[[combatants.items]]\nid = \"axe\"\nskill = \"axe\"\ndamage = { w = 5 }\n";
+    let setup = scenario::load("ally.toml", text, &[]).unwrap();
+    let (thrower, ally, foe) = (CombatantId(0), CombatantId(1), CombatantId(2));
+    let throws = |state: &fray_rules::fluid::State| {
+        let request = policy::declare_options_for_tests(&setup, state, thrower);
+        let Choice::Plan(plan) = policy::ai_choice(&setup, state, thrower, &request) else { panic!("a plan") };
+        plan.attacks.iter().any(|a| a.target == foe)
+    };
+    let mut state = <Fluid as fray_engine::Ruleset>::initial_state(&setup);
+    assert!(throws(&state), "the ally stands clear");
+    state.fighters[ally.index()].plan.movement = Some(fray_rules::fluid::Movement {
+        mode: fray_rules::fluid::MoveMode::Sprint,
+        to: fray_rules::fluid::Destination::Toward(foe),
+    });
+    assert!(!throws(&state), "the ally runs into the blast");
+}
+
+#[test]
+fn a_safe_thrower_sees_the_moves_allies_declare_after_it() {
+    // rule: FLUID-SPECIAL-4, FLUID-ACT-1
+    // In the firefight example raider_1 (`area = "safe"`) declares before raider_3, who often
+    // sprints at the guard raider_1 would grenade; raider_1 takes the revision pass and never
+    // blasts a fellow raider.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/fluid/firefight.toml");
+    let setup = scenario::load("firefight.toml", &std::fs::read_to_string(path).unwrap(), &[]).unwrap();
+    let side = |c: CombatantId| setup.combatants[c.index()].side;
+    for seed in 1..=40 {
+        let dice = fray_engine::FromSource(fray_dice::seeded(seed));
+        let mut fight = Fight::<Fluid, _, _, _>::new(&setup, dice, policy::Ai, Record::default());
+        let _ = fight.run();
+        let log = fight.into_parts().1.0;
+        let friendly = log.iter().any(|e| matches!(e, Event::Damage { by, target, .. } if side(*by) == side(*target)));
+        assert!(!friendly, "seed {seed}");
+    }
+}

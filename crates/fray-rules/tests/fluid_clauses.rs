@@ -1185,3 +1185,70 @@ fn a_revised_plan_keeps_the_declarations_rules() {
     assert!(!matches!(result, Err(FightError::IllegalChoice { .. })), "{result:?}");
     assert!(log.iter().any(|e| matches!(e, Event::Revised { who: A, changes: 1, .. })), "{log:#?}");
 }
+
+#[test]
+fn default_pain_policy_tries_the_check_only_when_it_pays() {
+    // rule: FLUID-TRACK-4
+    // The default `expected` policy compares the check's expected penalty (0 on a success, CP − f
+    // on a failure of f) with CP. NER 10 at CP −3: 3d6 − 3 vs 10 succeeds 56 times in 216 and a
+    // failure costs more than −3 on average: take CP. NER 18 at CP −1: 3d6 + 7 vs 10 fails only
+    // on blunders 5, 4, 3 (−4·6 − 9·3 − 14·1 = −65 in 216 ≈ −0.3, better than −1): try it.
+    let setup = duel(&[]);
+    let state = Fluid::initial_state(&setup);
+    let asks = |setup: &Setup, cp| match policy::ai_choice(setup, &state, A, &Request::Pain { cp }) {
+        Choice::Pain(tries) => tries,
+        _ => unreachable!(),
+    };
+    assert!(!asks(&setup, -3));
+    let mut nerve = setup.clone();
+    nerve.combatants[0].stats[fray_rules::fluid::setup::NER] = 18;
+    assert!(asks(&nerve, -1));
+    // `always` is the literal policy; `never` never tries.
+    let mut always = setup.clone();
+    always.combatants[0].policy.set("pain", "always").unwrap();
+    assert!(asks(&always, -3));
+    let mut never = nerve.clone();
+    never.combatants[0].policy.set("pain", "never").unwrap();
+    assert!(!asks(&never, -1));
+}
+
+#[test]
+fn a_fighter_with_no_usable_weapon_brawls_or_takes_full_defense() {
+    // rule: FLUID-GEAR-5, FLUID-ACT-8, FLUID-GEAR-4
+    // guard_1 of the firefight, its SMG out of ammunition, with a raider moved next to it: under
+    // `brawl = "when_unarmed"` it punches; otherwise it takes Full Defense rather than nothing.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/fluid/firefight.toml");
+    let mut setup = scenario::load("firefight.toml", &std::fs::read_to_string(path).unwrap(), &[]).unwrap();
+    let guard = A;
+    let mut state = Fluid::initial_state(&setup);
+    state.fighters[guard.index()].ammo[0] = Some(0);
+    state.fighters[4].pos = fray_engine::Pos::new(1.0, 0.0);
+    let plan = |setup: &Setup, state: &fray_rules::fluid::State| {
+        let request = policy::declare_options_for_tests(setup, state, guard);
+        let Choice::Plan(plan) = policy::ai_choice(setup, state, guard, &request) else { unreachable!() };
+        plan
+    };
+    let idle = plan(&setup, &state);
+    assert!(idle.full_defense && idle.attacks.is_empty(), "{idle:?}");
+    setup.combatants[guard.index()].policy.set("brawl", "when_unarmed").unwrap();
+    let fists = plan(&setup, &state);
+    let unarmed = setup.combatants[guard.index()].items.iter().position(|i| i.unarmed).unwrap();
+    assert!(!fists.full_defense, "{fists:?}");
+    assert!(fists.attacks.iter().any(|a| usize::from(a.item) == unarmed), "{fists:?}");
+}
+
+#[test]
+fn the_ai_walks_when_a_walk_brings_it_within_reach() {
+    // rule: FLUID-MOVE-2, FLUID-MOVE-10, FLUID-MOVE-11
+    // Move 4, the target 6 m away, reach 2: a 4 m walk ends 2 m off, within reach, so the AI
+    // walks rather than jog (an extra action and a Run check). At 7 m it must jog.
+    let mut setup = duel(&[]);
+    setup.combatants[0].policy.set("move", "close").unwrap();
+    setup.combatants[0].move_m = 4.0;
+    let mut state = Fluid::initial_state(&setup);
+    state.fighters[1].pos = fray_engine::Pos::new(6.0, 0.0);
+    let mode = |state: &fray_rules::fluid::State| policy::closing_move(&setup, state, A, B).map(|m| m.mode);
+    assert_eq!(mode(&state), Some(fray_rules::fluid::MoveMode::Walk));
+    state.fighters[1].pos = fray_engine::Pos::new(7.0, 0.0);
+    assert_eq!(mode(&state), Some(fray_rules::fluid::MoveMode::Jog));
+}

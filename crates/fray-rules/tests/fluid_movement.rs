@@ -220,11 +220,15 @@ fn the_ai_closes_with_a_distant_foe() {
     // rule: FLUID-MOVE-11, FLUID-MOVE-10
     let setup = field(10.0, "");
     let state = <Fluid as fray_engine::Ruleset>::initial_state(&setup);
-    // 10 m: 9 m to cover; walk 4, jog 8, run 12: a run.
+    // 10 m: 8 m to cover to be within reach (2 m); walk 4, jog 8, run 12: a jog.
     assert_eq!(
         policy::closing_move(&setup, &state, A, B),
-        Some(Movement { mode: MoveMode::Run, to: Destination::Toward(B) })
+        Some(Movement { mode: MoveMode::Jog, to: Destination::Toward(B) })
     );
+    // 11 m: 9 m to cover: a run.
+    let far = field(11.0, "");
+    let state = <Fluid as fray_engine::Ruleset>::initial_state(&far);
+    assert_eq!(policy::closing_move(&far, &state, A, B).map(|m| m.mode), Some(MoveMode::Run));
     let near = field(4.5, "");
     let state = <Fluid as fray_engine::Ruleset>::initial_state(&near);
     assert_eq!(policy::closing_move(&near, &state, A, B).map(|m| m.mode), Some(MoveMode::Walk));

@@ -183,7 +183,9 @@ fn a_spray_takes_one_pain_check() {
     // The shooter at W 5 of PC 20 (CP −5) sprays 3 shots: one NER pain check (failed by 10 on
     // 1,1,1: −15 on every shot), not one per shot.
     let text = range_text("ranged", SMG, "", 10.0).replacen("pc = 20\n", "pc = 20\nw = 5\n", 1);
-    let setup = scenario::load("range.toml", &text, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let mut setup = scenario::load("range.toml", &text, &[]).unwrap_or_else(|e| panic!("{e}"));
+    // At CP −5 the default `expected` pain policy would not try; `always` does.
+    setup.combatants[0].policy.set("pain", "always").unwrap();
     let spray = DeclaredAttack { target: TARGET, item: 0, intent: Intent::Lethal, rounds: 3, spray: true, blast: None };
     let log = shoot(&setup, spray, Some(0), &with(&[1, 1, 1, 4, 4, 4, 5, 5, 4, 1, 2, 3]));
     let pain_checks = log.iter().filter(|e| matches!(e, Event::Check { kind: fray_rules::fluid::CheckKind::Pain, .. }));
@@ -199,6 +201,8 @@ fn a_spray_takes_one_pain_check() {
         &[("spray_counts".into(), "per_shot".into())],
     )
     .unwrap();
+    let mut per_shot = per_shot;
+    per_shot.combatants[0].policy.set("pain", "always").unwrap();
     let faces = with(&[1, 1, 1, 4, 4, 4, 1, 1, 1, 5, 5, 4, 1, 1, 1, 1, 2, 3]);
     let log = shoot(&per_shot, spray, Some(0), &faces);
     let pain_checks = log.iter().filter(|e| matches!(e, Event::Check { kind: fray_rules::fluid::CheckKind::Pain, .. }));

@@ -4,7 +4,7 @@
 //! defender down — computed with the fight's own functions (policies, check, armour).
 
 use super::attack::{attack_check, defence_options, defence_tn, hit_damage, named_defence, target_side};
-use super::policy::{PAIN_NEVER, ai_choice};
+use super::policy::{ai_choice, tries_pain_check};
 use super::run::declare_request;
 use super::setup::{Amount, BOD, NER};
 use super::{Choice, Event, Fluid, Intent, Request, condition_penalty};
@@ -209,7 +209,7 @@ pub fn odds_in_state(
     let sheet = &setup.combatants[a.index()];
     let cp = condition_penalty(setup, state, a);
     let one = BigRational::from_integer(1.into());
-    let pains: Vec<(i32, BigRational)> = if cp < 0 && setup.combatants[a.index()].policy.pain != PAIN_NEVER {
+    let pains: Vec<(i32, BigRational)> = if cp < 0 && tries_pain_check(setup, a, cp) {
         let ner = super::check::Check { edge: 0, bonus: sheet.bonus(NER) + cp, tn: 10 };
         ner.margin_distribution(&setup.options).into_iter().map(|(m, p)| (if m >= 0 { 0 } else { cp + m }, p)).collect()
     } else {

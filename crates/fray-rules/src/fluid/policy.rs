@@ -13,7 +13,7 @@ pub const POLICIES: &[(&str, &[&str])] = &[
     ("target", &["nearest", "weakest", "first"]),
     ("intent", &["lethal", "stunning"]),
     ("attacks", &["one", "max", "full_defense"]),
-    ("pain", &["always", "never"]),
+    ("pain", &["expected", "always", "never"]),
     ("sunder", &["never", "superior"]),
     ("fire", &["single", "burst", "spray"]),
     ("move", &["close", "hold"]),
@@ -30,6 +30,7 @@ crate::policy_values!(pub(super) POLICIES;
     INTENT_STUNNING = 2 "stunning",
     ATTACKS_MAX = 3 "max",
     ATTACKS_FULL_DEFENSE = 3 "full_defense",
+    PAIN_ALWAYS = 4 "always",
     PAIN_NEVER = 4 "never",
     SUNDER_SUPERIOR = 5 "superior",
     FIRE_BURST = 6 "burst",
@@ -52,8 +53,8 @@ impl Decider<Fluid> for Ai {
         Ok(ai_choice(setup, state, who, request))
     }
 
-    /// The AI never revises a plan mid-round; in revision passes its declaration does not depend
-    /// on the others' plans, and its tactics split depends on the others' only under the
+    /// The AI never revises a plan mid-round; in revision passes its declaration depends on the
+    /// others' plans only for a `safe` area thrower, and its tactics split only under the
     /// `answer` policy.
     fn passes_optional(&self, setup: &Setup, who: CombatantId, request: &Request) -> bool {
         ai_passes(setup, who, request)
@@ -61,30 +62,85 @@ impl Decider<Fluid> for Ai {
 }
 
 /// Whether the AI answers a revision request of `who` (a tactics or declaration revision pass,
-/// a plan revision at a step) with no change.
+/// a plan revision at a step) with no change. A `safe` thrower of an area weapon takes the
+/// declaration revision pass, to see the moves its allies declared after it (FLUID-ACT-1).
 pub(crate) fn ai_passes(setup: &Setup, who: CombatantId, request: &Request) -> bool {
+    let sheet = &setup.combatants[who.index()];
     match request {
-        Request::Revise { .. } | Request::Declare { .. } => true,
+        Request::Declare { .. } => {
+            sheet.policy.area != AREA_SAFE || !sheet.items.iter().any(|i| i.kind == ItemKind::Area)
+        }
+        Request::Revise { .. } => true,
         Request::Tactics { .. } => setup.combatants[who.index()].policy.tactics != TACTICS_ANSWER,
         _ => false,
     }
 }
 
-/// Whether a blast centred on `target` would reach no one on `who`'s side (itself included).
+/// Whether a blast centred on `target` would reach no one on `who`'s side (itself included),
+/// where they stand or anywhere along a move they have declared this round (FLUID-MOVE-11).
 fn blast_spares_friends(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, base: usize) -> bool {
     let side = setup.combatants[who.index()].side;
     let blast = state.fighter(target).pos;
     setup.combatants.iter().enumerate().all(|(i, c)| {
-        let band = super::attack::band(setup, state.fighters[i].pos.distance(blast));
+        let band = super::attack::band(setup, closest_approach(setup, state, CombatantId(i as u16), blast));
         c.side != side || super::attack::area_edge(base, band).is_none()
     })
 }
 
-/// The slowest move towards `target` that ends within reach by its base distance (a sprint if
-/// none does) (FLUID-MOVE-2, FLUID-MOVE-11).
+/// The least distance from `point` of `who` this round: where it stands, or any point of the
+/// straight line its declared move follows, up to where it would stop (FLUID-MOVE-11).
+fn closest_approach(setup: &Setup, state: &State, who: CombatantId, point: fray_engine::Pos) -> f64 {
+    let fighter = state.fighter(who);
+    let from = fighter.pos;
+    let Some(movement) = fighter.plan.movement else { return from.distance(point) };
+    let (goal, gap) = match movement.to {
+        Destination::Point(p) => (p, 0.0),
+        Destination::Toward(c) => (state.fighter(c).pos, setup.options.approach_gap),
+    };
+    let length = from.distance(goal);
+    let travel = (length - gap).max(0.0);
+    if length <= 0.0 || travel <= 0.0 {
+        return from.distance(point);
+    }
+    let (dx, dy) = ((goal.x - from.x) / length, (goal.y - from.y) / length);
+    // The projection of `point` on the path, clamped to the part walked.
+    let along = ((point.x - from.x) * dx + (point.y - from.y) * dy).clamp(0.0, travel);
+    fray_engine::Pos::new(from.x + dx * along, from.y + dy * along).distance(point)
+}
+
+/// Ways 3d6 rolls each natural 3 to 18, out of 216.
+const WAYS_3D6: [i32; 16] = [1, 3, 6, 10, 15, 21, 25, 27, 27, 25, 21, 15, 10, 6, 3, 1];
+
+/// Whether `who`'s `pain` policy makes the NER check to ignore a condition penalty `cp` < 0
+/// (FLUID-TRACK-4): `always` does, `never` does not, and `expected` (the default) does only when
+/// the check's expected penalty (0 on a success, CP − f on a failure of f, summed exactly over
+/// the 3d6 naturals) is smaller than CP's.
+pub fn tries_pain_check(setup: &Setup, who: CombatantId, cp: i32) -> bool {
+    let sheet = &setup.combatants[who.index()];
+    match sheet.policy.pain {
+        PAIN_ALWAYS => true,
+        PAIN_NEVER => false,
+        _ => {
+            let check = super::check::Check { edge: 0, bonus: sheet.bonus(super::setup::NER) + cp, tn: 10 };
+            let with: i32 = (3..=18)
+                .zip(WAYS_3D6)
+                .map(|(natural, ways)| {
+                    let margin = check.from_natural(&setup.options, natural, 0).margin;
+                    ways * if margin >= 0 { 0 } else { cp + margin }
+                })
+                .sum();
+            with > 216 * cp
+        }
+    }
+}
+
+/// The slowest move towards `target` that ends within reach (`reach_m`) by its base distance: a
+/// walk when a walk reaches, a run (with its Run check and extra action) only when it must, a
+/// sprint if none does (FLUID-MOVE-2, FLUID-MOVE-10, FLUID-MOVE-11).
 pub fn closing_move(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> Option<Movement> {
     let sheet = &setup.combatants[who.index()];
-    let need = state.distance(who, target) - setup.options.approach_gap.min(setup.options.reach_m);
+    // Within reach is enough: the move itself stops `approach_gap` short, nearer still.
+    let need = state.distance(who, target) - setup.options.reach_m;
     if need <= 0.0 || sheet.move_m <= 0.0 {
         return None;
     }
@@ -181,6 +237,8 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             let target = pick_target(setup, state, who, options, policy.target);
             let mut attacks: List<DeclaredAttack, 4> = List::new();
             let mut movement = None;
+            // Whether every weapon is broken or out of ammunition (see below).
+            let mut spent = false;
             if let Some(target) = target {
                 let in_reach = state.distance(who, target) <= setup.options.reach_m + 1e-9;
                 // An area weapon under `safe`, when no friend stands in the blast; otherwise the
@@ -191,9 +249,18 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                         && policy.area == AREA_SAFE
                         && blast_spares_friends(setup, state, who, target, sheet.items[*i].blast_band)
                 });
-                // Unarmed attacks only under `when_unarmed`, and only without another weapon.
-                let armed = sheet.items.iter().any(|i| i.skill.is_some() && !i.unarmed);
+                // Unarmed attacks only under `when_unarmed`, and only without another usable
+                // weapon: one not broken, with ammunition left (FLUID-GEAR-5), an area weapon
+                // only under `area = "safe"`. A fighter whose weapons are all spent or broken and
+                // who neither brawls nor moves takes Full Defense (FLUID-ACT-8) rather than nothing.
+                let armed = options.iter().any(|&(_, i)| {
+                    let item = &sheet.items[i];
+                    !item.unarmed && (item.kind != ItemKind::Area || policy.area == AREA_SAFE)
+                });
                 let brawls = policy.brawl == BRAWL_WHEN_UNARMED && !armed;
+                let had_weapon =
+                    sheet.items.iter().any(|i| i.skill.is_some() && !i.unarmed && i.kind != ItemKind::Shield);
+                spent = !armed && had_weapon;
                 let usable = |i: usize| !sheet.items[i].unarmed || brawls;
                 let now = safe_area.or_else(|| {
                     options.iter().find(|(t, i)| {
@@ -243,7 +310,8 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                     attacks.extend((0..count).map(|_| attack));
                 }
             }
-            Choice::Plan(Plan { attacks, full_defense: false, movement, defence, shield, ..Plan::default() })
+            let full_defense = spent && attacks.is_empty() && movement.is_none();
+            Choice::Plan(Plan { attacks, full_defense, movement, defence, shield, ..Plan::default() })
         }
         Request::Defend { options, .. } | Request::Guard { options, .. } => {
             // The highest TN after the attacker's bonuses against it; ties prefer Parry, Block,
@@ -265,7 +333,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                 .map(|(i, _)| i);
             Choice::Defence(best)
         }
-        Request::Pain { .. } => Choice::Pain(policy.pain != PAIN_NEVER),
+        Request::Pain { cp } => Choice::Pain(tries_pain_check(setup, who, *cp)),
         // The AI keeps its plans (FLUID-ACT-6 is for scripts and people), and leaves initiative
         // ties among players to FLUID-INIT-4.
         Request::Revise { .. } => Choice::Revise(None),

@@ -180,7 +180,8 @@ pub struct PolicySpec {
     pub intent: u8,
     /// How many attacks to declare: `one`, `max`, or `full_defense` (FLUID-ACT-8).
     pub attacks: u8,
-    /// Whether to try the NER pain check (FLUID-TRACK-4): `always` or `never`.
+    /// Whether to try the NER pain check (FLUID-TRACK-4): `expected` (when its exact expected
+    /// penalty beats CP), `always` or `never`.
     pub pain: u8,
     /// When to make a sunder attack on a blocking item (FLUID-SUNDER-7): `never`, or `superior`
     /// (when its weapon's tier is higher).
@@ -189,9 +190,12 @@ pub struct PolicySpec {
     pub fire: u8,
     /// Movement (`move`): `close` (move towards the target when it is out of reach) or `hold`.
     pub movement: u8,
-    /// Area weapons: `never`, or `safe` (at the nearest foe when the thrower is outside the blast).
+    /// Area weapons: `never`, or `safe` (at the target when no one on the thrower's side is in the
+    /// blast, where they stand or along a move they declared this round).
     pub area: u8,
-    /// Unarmed attacks: `never`, or `when_unarmed` (when it has no other attack).
+    /// Unarmed attacks: `never`, or `when_unarmed` (when it has no other usable weapon: none, or
+    /// all broken or out of ammunition). A fighter whose weapons are all spent and who does not
+    /// brawl takes Full Defense (FLUID-ACT-8).
     pub brawl: u8,
     /// Healing: `allies` (a Heal check on a dying ally within Nearby instead of attacking) or `never`.
     pub heal: u8,
