@@ -49,8 +49,15 @@ impl ScenarioArgs {
 
     /// Reads and validates the scenario.
     pub fn load(&self) -> Result<Box<dyn Scenario>> {
+        Ok(self.load_text()?.0)
+    }
+
+    /// Reads and validates the scenario, keeping the file's text.
+    fn load_text(&self) -> Result<(Box<dyn Scenario>, String)> {
         let name = self.file.display().to_string();
-        Ok(fray_rules::load(&name, &self.read()?, &self.sets()?)?)
+        let text = self.read()?;
+        let scenario = fray_rules::load(&name, &text, &self.sets()?)?;
+        Ok((scenario, text))
     }
 }
 
@@ -102,11 +109,10 @@ pub struct RulesArgs {
 
 /// Runs `fray check`.
 pub fn check(args: &ScenarioArgs, out: &mut impl Write) -> Result<()> {
-    let scenario = args.load()?;
+    let (scenario, text) = args.load_text()?;
     writeln!(out, "{}: ok", args.file.display())?;
     write!(out, "{}", scenario.explain())?;
     // The options that differ from the ruleset's defaults: the file's, then `--set`'s (which win).
-    let text = args.read()?;
     let table: toml::Table = toml::from_str(&text).unwrap_or_default();
     let mut set: Vec<String> = table
         .get("rules")

@@ -257,15 +257,8 @@ impl FluidScenario {
                 }
                 // Shielding the body of an incapacitated ally within Nearby from far shots while it is
                 // stunned or unconscious (FLUID-DEF-15).
-                for (i, ally) in setup.combatants.iter().enumerate() {
-                    let c = CombatantId(i as u16);
-                    let f = state.fighter(c);
-                    if c != who
-                        && ally.side == sheet.side
-                        && (f.stunned || f.unconscious || f.dying)
-                        && !f.dead
-                        && state.distance(who, c) <= setup.options.reach_m + 1e-9
-                    {
+                for c in (0..setup.combatants.len()).map(|i| CombatantId(i as u16)) {
+                    if super::run::can_shield(setup, state, who, c) {
                         let plan = Plan { shield: Some(c), ..Plan::default() };
                         out.push((format!("shield {}'s body from far shots", self.name(c)), Choice::Plan(plan)));
                     }

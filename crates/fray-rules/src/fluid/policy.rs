@@ -71,7 +71,7 @@ pub(crate) fn ai_passes(setup: &Setup, who: CombatantId, request: &Request) -> b
             sheet.policy.area != AREA_SAFE || !sheet.items.iter().any(|i| i.kind == ItemKind::Area)
         }
         Request::Revise { .. } => true,
-        Request::Tactics { .. } => setup.combatants[who.index()].policy.tactics != TACTICS_ANSWER,
+        Request::Tactics { .. } => sheet.policy.tactics != TACTICS_ANSWER,
         _ => false,
     }
 }
@@ -218,17 +218,9 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             // is shielded from far shots; the plan's actions are its own (FLUID-DEF-15).
             let shield = (policy.shield == SHIELD_ALLIES)
                 .then(|| {
-                    setup.combatants.iter().enumerate().find_map(|(i, c)| {
-                        let ally = CombatantId(i as u16);
-                        let f = state.fighter(ally);
-                        let helpless = f.dying || f.unconscious || f.stunned;
-                        (ally != who
-                            && c.side == sheet.side
-                            && helpless
-                            && !f.dead
-                            && state.distance(who, ally) <= setup.options.reach_m + 1e-9)
-                            .then_some(ally)
-                    })
+                    (0..setup.combatants.len())
+                        .map(|i| CombatantId(i as u16))
+                        .find(|&ally| super::run::can_shield(setup, state, who, ally))
                 })
                 .flatten();
             if policy.attacks == ATTACKS_FULL_DEFENSE {

@@ -979,6 +979,17 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     Ok(())
 }
 
+/// Whether `who` may declare shielding `ally`'s body (FLUID-DEF-15): an incapacitated (stunned,
+/// unconscious or dying) living friend within Nearby. The AI and a person's menu both ask this.
+pub(super) fn can_shield(setup: &Setup, state: &State, who: CombatantId, ally: CombatantId) -> bool {
+    let f = state.fighter(ally);
+    ally != who
+        && setup.combatants[ally.index()].side == setup.combatants[who.index()].side
+        && (f.stunned || f.unconscious || f.dying)
+        && !f.dead
+        && state.distance(who, ally) <= setup.options.reach_m + 1e-9
+}
+
 /// The first ally (roster order) that declared shielding `target`'s body and can: able, and
 /// within Nearby of it (FLUID-DEF-15).
 fn shielding_ally(setup: &Setup, state: &State, target: CombatantId) -> Option<CombatantId> {
