@@ -318,6 +318,9 @@ fn names_a_slip_away_get_a_did_you_mean() {
     // Negative counts and seeds are refused as values, not taken for flags.
     assert!(err(&["sim", &duel, "--seed", "-1"]).contains("invalid value '-1' for '--seed"));
     assert!(err(&["sim", &duel, "-n", "-5"]).contains("invalid value '-5' for '--fights"));
+    // Odds in context named without a scenario: the missing flags are named, not a dice expression.
+    let e = err(&["odds", "--attacker", "Hunter"]);
+    assert!(e.contains("--scenario <FILE>") && e.contains("--defender <NAME>") && !e.contains("  <EXPR>"), "{e}");
 }
 
 #[test]

@@ -11,7 +11,7 @@ use std::io::Write;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The dice expression, e.g. "3d6+5 >= 15" or "6d6!!cs>=5" (or use --scenario).
-    #[arg(required_unless_present = "scenario")]
+    #[arg(required_unless_present_any = ["scenario", "attacker", "defender"])]
     pub expr: Option<String>,
     /// Odds in context: a scenario file; with --attacker and --defender, the exact odds of the
     /// attacker's default attack on the defender at the start of the fight.
