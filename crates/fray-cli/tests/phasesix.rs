@@ -36,6 +36,14 @@ fn check_rules_odds_and_errors() {
     let odds = ok(&fray(&["odds", "--scenario", DUEL, "--attacker", "Hagen", "--defender", "Robber"]));
     assert!(odds.contains("P(hit) = 65/81"), "{odds}");
     assert!(odds.contains("4 dice at 5+, crits from 11"), "{odds}");
+    assert!(
+        odds.contains("(megacrit levels above 8 counted at level 8: every value is exact up to a residual of 1.3e-7)")
+    );
+    // rule: P6-CRIT-1 — a burst never crits, so nothing is lumped at a megacrit level: exact.
+    let burst =
+        ok(&fray(&["odds", "--scenario", FIREFIGHT, "--attacker", "Soldier", "--defender", "Raider 1", "--json"]));
+    let burst: Json = serde_json::from_str(&burst).unwrap();
+    assert_eq!(burst["residual"], "0/1", "{burst}");
     let bad = std::fs::read_to_string(DUEL).unwrap().replace("hand_to_hand", "hand_to_hnd");
     let path = TempScenario::new(&bad);
     let out = fray(&["check", path.path()]);

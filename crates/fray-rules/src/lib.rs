@@ -126,6 +126,9 @@ pub struct AttackOdds {
     /// Probability mass left unplaced (explosion chains longer than the depth followed); zero
     /// when every number is exact. The true values lie within this much of those given.
     pub residual: fray_dice::BigRational,
+    /// What the residual is, for a person (e.g. "Wild Die explosion chains followed to 40 extra
+    /// tosses"); empty when the residual is always zero.
+    pub residual_note: String,
     /// P(the defender is out of the fight after one hit | a hit).
     pub down_given_hit: fray_dice::BigRational,
     /// P(this attack takes the defender out).

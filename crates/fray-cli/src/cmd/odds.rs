@@ -117,6 +117,12 @@ fn decimal(r: &BigRational) -> f64 {
     r.to_f64().unwrap_or(f64::NAN)
 }
 
+/// A probability as a short decimal: four places, or two significant digits when smaller.
+fn approx(r: &BigRational) -> String {
+    let p = decimal(r);
+    if p > 0.0 && p < 1e-4 { format!("{p:.2e}") } else { format!("{p:.4}") }
+}
+
 fn percent(r: &BigRational) -> String {
     let p = decimal(r) * 100.0;
     if r.is_zero() {
@@ -267,23 +273,23 @@ fn in_context(args: &Args, file: &std::path::Path, out: &mut impl Write) -> Resu
     for line in &odds.assumptions {
         writeln!(out, "  {line}")?;
     }
-    writeln!(out, "P(hit) = {} ≈ {:.4}", fraction(&odds.hit), decimal(&odds.hit))?;
+    writeln!(out, "P(hit) = {} ≈ {}", fraction(&odds.hit), approx(&odds.hit))?;
     writeln!(out, "{}:", odds.damage_heading)?;
     for (label, _, p) in &odds.damage_given_hit {
         writeln!(out, "  {label:<18} {:>9}  {}", percent(p), readable(p))?;
     }
     writeln!(
         out,
-        "P(one hit takes {defender} down | hit) = {} ≈ {:.4}",
+        "P(one hit takes {defender} down | hit) = {} ≈ {}",
         readable(&odds.down_given_hit),
-        decimal(&odds.down_given_hit)
+        approx(&odds.down_given_hit)
     )?;
-    writeln!(out, "P(this attack takes {defender} down) = {} ≈ {:.4}", readable(&odds.down), decimal(&odds.down))?;
-    if !fray_dice::is_one(&(&odds.residual + fray_dice::BigRational::from_integer(1.into()))) {
+    writeln!(out, "P(this attack takes {defender} down) = {} ≈ {}", readable(&odds.down), approx(&odds.down))?;
+    if !odds.residual.is_zero() {
         writeln!(
             out,
-            "(explosion chains followed to {} extra tosses: every value is exact up to a residual of {:.1e})",
-            fray_rules::opend6::odds::DEPTH,
+            "({}: every value is exact up to a residual of {:.1e})",
+            odds.residual_note,
             decimal(&odds.residual)
         )?;
     }

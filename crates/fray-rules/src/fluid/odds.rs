@@ -295,5 +295,14 @@ pub fn odds_in_state(
     };
     let down_given_hit = if hit == zero() { zero() } else { &down / &hit };
     let damage_heading = "damage after armour, given a hit".to_owned();
-    AttackOdds { assumptions, hit, damage_heading, damage_given_hit, down_given_hit, down, residual: zero() }
+    AttackOdds {
+        assumptions,
+        hit,
+        damage_heading,
+        damage_given_hit,
+        down_given_hit,
+        down,
+        residual: zero(),
+        residual_note: String::new(),
+    }
 }

@@ -288,5 +288,6 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
         down_given_hit: odds.down_given_hit,
         down,
         residual: BigRational::zero(),
+        residual_note: String::new(),
     })
 }

@@ -594,5 +594,6 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
         down_given_hit: odds.down_given_hit,
         down,
         residual: odds.residual,
+        residual_note: format!("Wild Die explosion chains followed to {DEPTH} extra tosses"),
     })
 }

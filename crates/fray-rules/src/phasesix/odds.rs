@@ -228,7 +228,12 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
     let n = numbers(setup, state, who, act);
     let (w, _) = weapon_of(setup, who, hand);
     let (dist, total) = pool_weights(options, n.dice, n.m, n.c)?;
-    let top = die_tiers(options, n.m, n.c).last().map(|t| t.1.clone()).unwrap_or_default();
+    // The mass lumped at the top megacrit level: none without crits (the last tier is then a
+    // normal hit), else at most P(a die reaches it) per die.
+    let top = match die_tiers(options, n.m, n.c).last() {
+        Some((Tier::Crit(LEVELS), p)) => p.clone(),
+        _ => BigRational::zero(),
+    };
     let residual = top * BigRational::from_integer(n.dice.max(0).into());
     let ts = &setup.combatants[target.index()];
     let tx = state.fighter(target);
@@ -529,5 +534,6 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
         down_given_hit,
         down: odds.down,
         residual: odds.residual,
+        residual_note: format!("megacrit levels above {LEVELS} counted at level {LEVELS}"),
     })
 }

@@ -227,6 +227,7 @@ pub fn odds_of(
         damage_heading: "Body lost, Trauma and wounds, given a hit".to_owned(),
         damage_given_hit: given,
         residual: BigRational::zero(),
+        residual_note: String::new(),
         down_given_hit,
         down,
     }
