@@ -35,6 +35,23 @@ fn json_events_follow_a_header() {
     assert_eq!(lines[1]["event"], "round");
     assert_eq!(lines.last().unwrap()["event"], "end");
     assert!(lines.iter().any(|l| l["event"] == "attack" && l["faces"].as_array().is_some_and(|f| f.len() == 3)));
+    assert_eq!(header["set"], serde_json::json!({}));
+}
+
+#[test]
+fn a_run_records_its_sets_so_it_can_be_run_again() {
+    let set = ["--set", "crit_ladder=none", "--set", "normal_split = ot_ceil"];
+    let fight = ok(&fray(&[&["fight", EXAMPLE, "--seed", "7", "--json"][..], &set].concat()));
+    let header: Json = serde_json::from_str(fight.lines().next().unwrap()).unwrap();
+    assert_eq!(header["set"], serde_json::json!({"crit_ladder": "none", "normal_split": "ot_ceil"}));
+    let text = ok(&fray(&[&["fight", EXAMPLE, "--seed", "7"][..], &set].concat()));
+    assert!(text.lines().next().unwrap().ends_with("— set crit_ladder=none, normal_split=ot_ceil"), "{text}");
+    let sim = ok(&fray(&[&["sim", EXAMPLE, "-n", "100", "--json"][..], &set].concat()));
+    let sim: Json = serde_json::from_str(&sim).unwrap();
+    assert_eq!(sim["set"]["crit_ladder"], "none");
+    assert!(sim["scenario"].as_str().unwrap().ends_with("barbarian-vs-marauder.toml"));
+    let text = ok(&fray(&[&["sim", EXAMPLE, "-n", "100"][..], &set].concat()));
+    assert!(text.starts_with("100 fights, seed 1 — set crit_ladder=none, normal_split=ot_ceil\n"), "{text}");
 }
 
 #[test]
@@ -196,7 +213,7 @@ fn manual_dice_reproduce_worked_example_a1() {
     assert!(text.contains("marauder is now dead") && text.contains("heroes win"), "{text}");
     let prompts = String::from_utf8(out.stderr).unwrap();
     assert!(prompts.contains("roll one d6 for barbarian's initiative"), "{prompts}");
-    assert!(text.lines().next().unwrap().ends_with("— physical dice"), "{text}");
+    assert!(text.lines().next().unwrap().ends_with("— physical dice — set check_direction=roll_under"), "{text}");
 }
 
 #[test]

@@ -38,7 +38,7 @@ impl ScenarioArgs {
     }
 
     /// The `--set` overrides as (name, value) pairs.
-    fn sets(&self) -> Result<Vec<(String, String)>> {
+    pub fn sets(&self) -> Result<Vec<(String, String)>> {
         let mut sets = Vec::new();
         for set in &self.sets {
             let Some((k, v)) = set.split_once('=') else { bail!("--set {set}: expected NAME=VALUE") };
@@ -238,6 +238,7 @@ pub fn fight(args: &FightArgs, out: &mut impl Write) -> Result<()> {
         "scenario": args.scenario.file.display().to_string(),
         "combatants": names,
         "sides": scenario.sides(),
+        "set": set_json(&args.scenario.sets()?),
     });
     if args.json {
         writeln!(out, "{header}")?;
@@ -246,10 +247,11 @@ pub fn fight(args: &FightArgs, out: &mut impl Write) -> Result<()> {
             if args.dice == "manual" { "physical dice".to_owned() } else { format!("seed {seed} ({GENERATOR})") };
         writeln!(
             out,
-            "fray {} — {} — {} — {dice}",
+            "fray {} — {} — {} — {dice}{}",
             env!("CARGO_PKG_VERSION"),
             scenario.ruleset(),
-            args.scenario.file.display()
+            args.scenario.file.display(),
+            set_text(&args.scenario.sets()?)
         )?;
     }
     let mut io_error = None;
@@ -281,6 +283,21 @@ pub fn fight(args: &FightArgs, out: &mut impl Write) -> Result<()> {
     }
 }
 
+/// The `--set`s of a run, for a JSON header: `{"name": "value", …}` in the order given (a later
+/// `--set` of the same name wins, as in the run).
+pub fn set_json(sets: &[(String, String)]) -> serde_json::Value {
+    serde_json::Value::Object(sets.iter().map(|(k, v)| (k.clone(), json!(v))).collect())
+}
+
+/// The `--set`s of a run for a text header: ` — set a=1, b=2`, or nothing.
+pub fn set_text(sets: &[(String, String)]) -> String {
+    if sets.is_empty() {
+        return String::new();
+    }
+    let pairs: Vec<String> = sets.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!(" — set {}", pairs.join(", "))
+}
+
 /// Runs `fray sim`.
 pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
     let scenario = args.scenario.load()?;
@@ -310,7 +327,9 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
         bar.finish_and_clear();
     }
     let fights_per_second = ledger.fights() as f64 / elapsed.max(1e-9);
-    let report = crate::cmd::report::Report::new(&*scenario, &ledger, args.seed, fights_per_second);
+    let sets = args.scenario.sets()?;
+    let report = crate::cmd::report::Report::new(&*scenario, &ledger, args.seed, fights_per_second)
+        .with_run(&args.scenario.file.display().to_string(), &sets);
     if args.json {
         writeln!(out, "{}", report.json())?
     } else {

@@ -15,6 +15,9 @@ pub struct Report {
     seed: u64,
     fights_per_second: f64,
     unit: (&'static str, Option<f64>),
+    /// The scenario file and the `--set`s of the run, recorded so that it can be run again.
+    file: String,
+    sets: Vec<(String, String)>,
 }
 
 impl Report {
@@ -27,7 +30,16 @@ impl Report {
             seed,
             fights_per_second,
             unit: scenario.time_unit(),
+            file: String::new(),
+            sets: Vec::new(),
         }
+    }
+
+    /// Records the scenario file and the `--set`s the run used.
+    pub fn with_run(mut self, file: &str, sets: &[(String, String)]) -> Report {
+        self.file = file.to_owned();
+        self.sets = sets.to_vec();
+        self
     }
 
     fn outcomes(&self) -> Vec<(String, Outcome)> {
@@ -92,6 +104,8 @@ impl Report {
         let mut doc = json!({
             "fights": fights,
             "seed": self.seed,
+            "scenario": self.file,
+            "set": crate::cmd::fight::set_json(&self.sets),
             "outcomes": outcomes,
             "rounds": {"mean": Self::mean(&all), "p50": percentile(&all, 0.5), "p90": percentile(&all, 0.9),
                        "histogram": histogram, "by_outcome": by_outcome},
@@ -110,8 +124,10 @@ impl Report {
     pub fn text(&self) -> String {
         let fights = self.ledger.fights();
         let mut out = format!(
-            "{fights} fights, seed {}\n\noutcome        count      rate   95% interval  {:>10}: mean  p50  p90  max\n",
-            self.seed, self.unit.0
+            "{fights} fights, seed {}{}\n\noutcome        count      rate   95% interval  {:>10}: mean  p50  p90  max\n",
+            self.seed,
+            crate::cmd::fight::set_text(&self.sets),
+            self.unit.0
         );
         for (name, outcome) in self.outcomes() {
             let count = self.ledger.outcomes.get(&outcome).copied().unwrap_or(0);
