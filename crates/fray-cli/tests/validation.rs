@@ -364,3 +364,26 @@ fn a_cap_under_another_rulesets_name_is_pointed_to_the_right_one() {
     let rules = ok(&fray(&["rules", "ticks"]));
     assert!(rules.contains("an integer from 1 to 1,000,000"), "{rules}");
 }
+
+#[test]
+fn gear_in_full_reports_its_own_mistakes() {
+    // A misspelt field of gear given in full is named with a did-you-mean at its place, not
+    // "data did not match any variant".
+    rejected(
+        HARDBOILED,
+        "weapon = \"brass_knuckles\"",
+        "weapon = { name = \"crossbow\", damage = \"d8\", range = 30 }",
+        Some(29),
+        "unknown field `range`, expected one of `base`, `name`, `kind`, `bonus`, `damage`, `range_m`",
+    );
+    rejected(
+        HARDBOILED,
+        "weapon = \"brass_knuckles\"",
+        "weapon = 5",
+        Some(29),
+        "integer `5`, expected an id from the table",
+    );
+    rejected(TICKS, "gun = \"pistol\"", "gun = { base = \"pistol\", rate = 1.5 }", Some(11), "expected a whole number");
+    rejected(TICKS, "armour = [\"soft_vest\"]", "armour = [{ nme = \"vest\" }]", Some(12), "did you mean `name`?");
+    rejected(FLUID, "damage = { w = 7 }", "damage = { w = 7.5 }", Some(28), "expected a whole number or a word");
+}

@@ -317,6 +317,70 @@ impl<'de> serde::Deserialize<'de> for PositionToml {
     }
 }
 
+/// Gear written either as a table entry's id (`weapon = "automatic_45"`) or in full, as a TOML
+/// table (`weapon = { name = "crossbow", … }`). Unlike an untagged enum, which can only say that
+/// nothing matched, an error inside the table (an unknown or misspelt field, a wrong type) is
+/// reported as it is, at its place.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TableOr<T> {
+    /// An id from the ruleset's table.
+    Table(String),
+    /// Every value given.
+    Custom(T),
+}
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for TableOr<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<TableOr<T>, D::Error> {
+        struct Visit<T>(std::marker::PhantomData<T>);
+        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for Visit<T> {
+            type Value = TableOr<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an id from the table (a string) or every value, as a table `{ name = …, … }`")
+            }
+            fn visit_str<E: serde::de::Error>(self, id: &str) -> Result<TableOr<T>, E> {
+                Ok(TableOr::Table(id.to_owned()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<TableOr<T>, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(TableOr::Custom)
+            }
+        }
+        deserializer.deserialize_any(Visit(std::marker::PhantomData))
+    }
+}
+
+/// A value written as a whole number or as a word (`size = 3` or `size = "medium"`, `w = 4` or
+/// `w = "2d6"`); anything else is an error that says so (an untagged enum could only say that
+/// nothing matched).
+#[derive(Clone, Debug, PartialEq)]
+pub enum IntOrWord {
+    /// A whole number.
+    Number(i32),
+    /// A word.
+    Word(String),
+}
+
+impl<'de> serde::Deserialize<'de> for IntOrWord {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<IntOrWord, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = IntOrWord;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a whole number or a word (a string)")
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<IntOrWord, E> {
+                i32::try_from(n).map(IntOrWord::Number).map_err(|_| E::custom(format!("{n} is too large")))
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<IntOrWord, E> {
+                i32::try_from(n).map(IntOrWord::Number).map_err(|_| E::custom(format!("{n} is too large")))
+            }
+            fn visit_str<E: serde::de::Error>(self, word: &str) -> Result<IntOrWord, E> {
+                Ok(IntOrWord::Word(word.to_owned()))
+            }
+        }
+        deserializer.deserialize_any(Visit)
+    }
+}
+
 /// Where `key = …` is written inside a table whose span (as the TOML reader gives it, which for a
 /// `[[table]]` may be its header alone) is `within`: the key and its value, for an error about a
 /// value the deserializer took without its own span; `within` itself when the key is not there.

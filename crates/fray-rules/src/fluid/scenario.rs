@@ -123,19 +123,11 @@ struct DamageToml {
     s: Option<Spanned<AmountToml>>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum AmountToml {
-    Fixed(i32),
-    Dice(String),
-}
+/// A whole number or a word.
+type AmountToml = crate::scenario::IntOrWord;
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum SizeToml {
-    Number(i32),
-    Word(String),
-}
+/// A whole number or a word.
+type SizeToml = crate::scenario::IntOrWord;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -502,11 +494,11 @@ fn amount(
     match value {
         None => Ok(Amount::Fixed(0)),
         Some(v) => match v.get_ref() {
-            AmountToml::Fixed(n) if !(0..=MAX_DAMAGE).contains(n) => {
+            AmountToml::Number(n) if !(0..=MAX_DAMAGE).contains(n) => {
                 Err(err(v.span(), format!("expected a damage from 0 to {MAX_DAMAGE}, found {n}")))
             }
-            AmountToml::Fixed(n) => Ok(Amount::Fixed(*n)),
-            AmountToml::Dice(expr) => {
+            AmountToml::Number(n) => Ok(Amount::Fixed(*n)),
+            AmountToml::Word(expr) => {
                 let program = fray_dice::Program::parse(expr).map_err(|e| {
                     let offset = v.span().start + 1 + e.span().start;
                     err(offset..offset + (e.span().end - e.span().start).max(1), e.kind().to_string())

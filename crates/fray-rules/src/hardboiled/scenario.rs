@@ -66,12 +66,8 @@ struct SpecialismToml {
     tags: Vec<Spanned<String>>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum WeaponRef {
-    Table(String),
-    Custom(WeaponToml),
-}
+/// A table id or every value (WeaponToml).
+type WeaponRef = crate::scenario::TableOr<WeaponToml>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -88,12 +84,8 @@ struct WeaponToml {
     penetration: Option<i32>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum ArmourRef {
-    Table(String),
-    Custom(ArmourToml),
-}
+/// A table id or every value (ArmourToml).
+type ArmourRef = crate::scenario::TableOr<ArmourToml>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -92,12 +92,8 @@ struct CombatantToml {
     policy: BTreeMap<Spanned<String>, Spanned<String>>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum GunRef {
-    Table(String),
-    Custom(GunToml),
-}
+/// A table id or every value (GunToml).
+type GunRef = crate::scenario::TableOr<GunToml>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -118,12 +114,8 @@ struct GunToml {
     min_strength: Option<i32>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum MeleeRef {
-    Table(String),
-    Custom(MeleeToml),
-}
+/// A table id or every value (MeleeToml).
+type MeleeRef = crate::scenario::TableOr<MeleeToml>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -136,12 +128,8 @@ struct MeleeToml {
     unarmed: bool,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum ArmourRef {
-    Table(String),
-    Custom(ArmourToml),
-}
+/// A table id or every value (ArmourToml).
+type ArmourRef = crate::scenario::TableOr<ArmourToml>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
