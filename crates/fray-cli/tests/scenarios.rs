@@ -266,3 +266,41 @@ fn every_shipped_example_checks_fights_and_simulates() {
         assert_eq!(doc["fights"], 300, "{file}");
     }
 }
+
+#[test]
+fn compare_runs_the_same_fights_with_an_option_changed() {
+    let json = |args: &[&str]| -> Json { serde_json::from_str(&ok(&fray(args))).unwrap() };
+    let strip = |mut doc: Json| {
+        doc.as_object_mut().unwrap().remove("fights_per_second");
+        doc.as_object_mut().unwrap().remove("set");
+        doc
+    };
+    let both = json(&["sim", EXAMPLE, "-n", "3000", "--seed", "5", "--compare", "crit_ladder=none", "--json"]);
+    // Each side is exactly the run it stands for.
+    let baseline = json(&["sim", EXAMPLE, "-n", "3000", "--seed", "5", "--json"]);
+    let variant = json(&["sim", EXAMPLE, "-n", "3000", "--seed", "5", "--set", "crit_ladder=none", "--json"]);
+    assert_eq!(strip(both["baseline"].clone()), strip(baseline));
+    assert_eq!(strip(both["variant"].clone()), strip(variant.clone()));
+    assert_eq!(both["compare"], serde_json::json!({"crit_ladder": "none"}));
+    assert_eq!(both["variant"]["set"], variant["set"]);
+    for side in ["heroes", "raiders", "mutual", "stalemate"] {
+        let rate = |doc: &Json| doc["outcomes"][side]["rate"].as_f64().unwrap();
+        let d = &both["difference"][side];
+        let want = rate(&both["variant"]) - rate(&both["baseline"]);
+        assert!((d["rate"].as_f64().unwrap() - want).abs() < 1e-12, "{side}: {d}");
+        let (lo, hi) = (d["ci95"][0].as_f64().unwrap(), d["ci95"][1].as_f64().unwrap());
+        assert!(lo <= want && want <= hi && hi - lo < 0.1, "{side}: {d}");
+    }
+    // A change that changes nothing shows no difference.
+    let same = json(&["sim", EXAMPLE, "-n", "500", "--compare", "crit_ladder=step5", "--json"]);
+    assert_eq!(strip(same["baseline"].clone()), strip(same["variant"].clone()));
+    assert_eq!(same["difference"]["heroes"]["rate"], 0.0);
+    let text =
+        ok(&fray(&["sim", EXAMPLE, "-n", "500", "--set", "normal_split=ot_ceil", "--compare", "crit_ladder=none"]));
+    assert!(text.contains("baseline: set normal_split=ot_ceil\nvariant:  the same, and crit_ladder=none"), "{text}");
+    assert!(text.contains("variant − baseline") && text.contains("hits per attack"), "{text}");
+    let out = fray(&["sim", EXAMPLE, "-n", "5", "--set", "normal_split=ot_ceil", "--compare", "crit_lader=none"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("--compare:1:1: unknown option `crit_lader`"), "{err}");
+}

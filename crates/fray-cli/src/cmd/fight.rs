@@ -1,5 +1,6 @@
 //! `fray check`, `fray fight`, `fray sim` and `fray rules`: scenario files of any ruleset.
 
+use crate::cmd::report::Report;
 use anyhow::{Context, Result, bail};
 use fray_dice::{GENERATOR, SourceError};
 use fray_engine::{Dice, FightError, Reason};
@@ -52,6 +53,20 @@ impl ScenarioArgs {
         Ok(self.load_text()?.0)
     }
 
+    /// Reads and validates a variant whose `--set`s after the first `base` are `--compare`s: an
+    /// error in one of those names `--compare` and its place among them.
+    fn load_variant(&self, base: usize) -> Result<Box<dyn Scenario>> {
+        let name = self.file.display().to_string();
+        let text = self.read()?;
+        fray_rules::load(&name, &text, &self.sets()?).map_err(|mut e| {
+            if e.file == "--set" && e.line > base {
+                e.file = "--compare".into();
+                e.line -= base;
+            }
+            e.into()
+        })
+    }
+
     /// Reads and validates the scenario, keeping the file's text.
     fn load_text(&self) -> Result<(Box<dyn Scenario>, String)> {
         let name = self.file.display().to_string();
@@ -98,6 +113,11 @@ pub struct SimArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Compare with a variant: the same fights (same seed) again with this option changed as
+    /// well, `--compare NAME=VALUE` (repeatable); the report gives both and each outcome's
+    /// difference in rate with its 95% interval.
+    #[arg(long = "compare", value_name = "NAME=VALUE")]
+    pub compare: Vec<String>,
 }
 
 /// Flags of `fray rules`.
@@ -304,8 +324,16 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
     if args.fights == 0 {
         bail!("-n 0: expected at least one fight");
     }
+    // The variant: the same file and `--set`s, then the `--compare`s (which win).
+    let variant_args = ScenarioArgs {
+        file: args.scenario.file.clone(),
+        sets: args.scenario.sets.iter().chain(&args.compare).cloned().collect(),
+    };
+    let variant =
+        if args.compare.is_empty() { None } else { Some(variant_args.load_variant(args.scenario.sets.len())?) };
+    let runs = if variant.is_some() { 2 } else { 1 };
     let bar = if std::io::stderr().is_terminal() && !args.json {
-        let bar = indicatif::ProgressBar::new(args.fights);
+        let bar = indicatif::ProgressBar::new(args.fights * runs);
         bar.set_style(
             indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} fights ({per_sec}, {eta})")
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
@@ -314,26 +342,32 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
     } else {
         None
     };
-    let started = std::time::Instant::now();
-    let progress = |done: u64| {
-        if let Some(bar) = &bar {
-            bar.set_position(done);
-        }
+    let file = args.scenario.file.display().to_string();
+    let run = |scenario: &dyn Scenario, sets: &[(String, String)], before: u64| -> Result<Report> {
+        let started = std::time::Instant::now();
+        let progress = |done: u64| {
+            if let Some(bar) = &bar {
+                bar.set_position(before + done);
+            }
+        };
+        let ledger = fray_sim::simulate(scenario, args.fights, args.seed, usize::from(args.threads), &progress)?;
+        let fights_per_second = ledger.fights() as f64 / started.elapsed().as_secs_f64().max(1e-9);
+        Ok(Report::new(scenario, &ledger, args.seed, fights_per_second).with_run(&file, sets))
     };
-    let sim: &dyn fray_sim::Simulate = &*scenario;
-    let ledger = fray_sim::simulate(sim, args.fights, args.seed, usize::from(args.threads), &progress)?;
-    let elapsed = started.elapsed().as_secs_f64();
+    let sets = args.scenario.sets()?;
+    let report = run(&*scenario, &sets, 0)?;
+    let compared = match &variant {
+        Some(variant) => Some(run(&**variant, &variant_args.sets()?, args.fights)?),
+        None => None,
+    };
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let fights_per_second = ledger.fights() as f64 / elapsed.max(1e-9);
-    let sets = args.scenario.sets()?;
-    let report = crate::cmd::report::Report::new(&*scenario, &ledger, args.seed, fights_per_second)
-        .with_run(&args.scenario.file.display().to_string(), &sets);
-    if args.json {
-        writeln!(out, "{}", report.json())?
-    } else {
-        write!(out, "{}", report.text())?
+    match (compared, args.json) {
+        (None, true) => writeln!(out, "{}", report.json())?,
+        (None, false) => write!(out, "{}", report.text())?,
+        (Some(variant), true) => writeln!(out, "{}", report.comparison_json(&variant))?,
+        (Some(variant), false) => write!(out, "{}", report.comparison_text(&variant))?,
     }
     Ok(())
 }

@@ -182,4 +182,115 @@ impl Report {
         out += &format!("\n{:.0} fights per second\n", self.fights_per_second);
         out
     }
+
+    /// Each outcome's (name, count, rate, Wilson interval).
+    fn rates(&self) -> Vec<(String, u64, f64, (f64, f64))> {
+        let fights = self.ledger.fights();
+        self.outcomes()
+            .into_iter()
+            .map(|(name, outcome)| {
+                let count = self.ledger.outcomes.get(&outcome).copied().unwrap_or(0);
+                (name, count, count as f64 / fights as f64, wilson(count, fights))
+            })
+            .collect()
+    }
+
+    /// Per outcome, the variant's rate minus this one's with its 95% interval (Newcombe's hybrid
+    /// score interval for a difference of two proportions, from the two Wilson intervals). It is
+    /// the interval for independent runs; the variant replays the same seeds, which makes the
+    /// two runs alike and the true interval narrower, so this one errs wide.
+    fn differences(&self, variant: &Report) -> Vec<(String, f64, (f64, f64))> {
+        self.rates()
+            .into_iter()
+            .zip(variant.rates())
+            .map(|((name, _, p0, (l0, u0)), (_, _, p1, (l1, u1)))| {
+                let d = p1 - p0;
+                let lo = d - ((p1 - l1).powi(2) + (u0 - p0).powi(2)).sqrt();
+                let hi = d + ((u1 - p1).powi(2) + (p0 - l0).powi(2)).sqrt();
+                (name, d, (lo, hi))
+            })
+            .collect()
+    }
+
+    /// A comparison with `variant` (the same fights with some options changed) as one JSON
+    /// object: both reports whole and each outcome's difference in rate.
+    pub fn comparison_json(&self, variant: &Report) -> Value {
+        let differences: Map<String, Value> = self
+            .differences(variant)
+            .into_iter()
+            .map(|(name, d, (lo, hi))| (name, json!({"rate": d, "ci95": [lo, hi]})))
+            .collect();
+        let compare = variant.sets.iter().skip(self.sets.len()).map(|(k, v)| (k.clone(), json!(v))).collect();
+        json!({
+            "fights": self.ledger.fights(),
+            "seed": self.seed,
+            "scenario": self.file,
+            "set": crate::cmd::fight::set_json(&self.sets),
+            "compare": Value::Object(compare),
+            "baseline": self.json(),
+            "variant": variant.json(),
+            "difference": differences,
+        })
+    }
+
+    /// A comparison with `variant` as text: each outcome's rate in both runs and the difference,
+    /// fight lengths, and each combatant's hit and downed rates.
+    pub fn comparison_text(&self, variant: &Report) -> String {
+        let fights = self.ledger.fights();
+        let changed: Vec<String> = variant.sets.iter().skip(self.sets.len()).map(|(k, v)| format!("{k}={v}")).collect();
+        let baseline = if self.sets.is_empty() {
+            "the file's options".to_owned()
+        } else {
+            crate::cmd::fight::set_text(&self.sets).trim_start_matches(" — ").to_owned()
+        };
+        let mut out = format!(
+            "{fights} fights each, seed {}\nbaseline: {baseline}\nvariant:  the same, and {}\n\n",
+            self.seed,
+            changed.join(", ")
+        );
+        out += "outcome         baseline                   variant                    variant − baseline\n";
+        let cell =
+            |p: f64, (lo, hi): (f64, f64)| format!("{:>6.2}% [{:>6.2}, {:>6.2}]", 100.0 * p, 100.0 * lo, 100.0 * hi);
+        let base = self.rates();
+        let var = variant.rates();
+        for ((name, _, p0, ci0), ((_, _, p1, ci1), (_, d, (lo, hi)))) in
+            base.into_iter().zip(var.into_iter().zip(self.differences(variant)))
+        {
+            let verdict = if lo > 0.0 || hi < 0.0 { "" } else { "  (no clear difference)" };
+            out += &format!(
+                "{name:<12} {}   {}   {:>+6.2} pts [{:>+6.2}, {:>+6.2}]{verdict}\n",
+                cell(p0, ci0),
+                cell(p1, ci1),
+                100.0 * d,
+                100.0 * lo,
+                100.0 * hi
+            );
+        }
+        let (a, b) = (self.lengths(None), variant.lengths(None));
+        out += &format!(
+            "\nfight length ({}): mean {:.2} → {:.2}, p50 {} → {}, p90 {} → {}\n",
+            self.unit.0,
+            Self::mean(&a),
+            Self::mean(&b),
+            percentile(&a, 0.5),
+            percentile(&b, 0.5),
+            percentile(&a, 0.9),
+            percentile(&b, 0.9)
+        );
+        out += "\ncombatant        hits per attack      downed\n";
+        let rate = |k: u64, n: u64| if n == 0 { 0.0 } else { 100.0 * k as f64 / n as f64 };
+        for ((name, c0), c1) in self.names.iter().zip(&self.ledger.combatants).zip(&variant.ledger.combatants) {
+            out += &format!(
+                "{name:<14} {:>6.1}% → {:>5.1}%   {:>5.1}% → {:>5.1}%\n",
+                rate(c0.hits, c0.attacks),
+                rate(c1.hits, c1.attacks),
+                rate(c0.downed, fights),
+                rate(c1.downed, variant.ledger.fights())
+            );
+        }
+        out += "\nIntervals are 95%; a difference whose interval holds 0 is not shown by these fights (run more).\n";
+        out += "The variant replays the same seeds, so the two runs share dice until their fights part ways;\n";
+        out += "the difference's interval is the one for independent runs, which errs wide.\n";
+        out
+    }
 }
