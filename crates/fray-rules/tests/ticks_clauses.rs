@@ -1296,3 +1296,42 @@ fn a_striker_short_of_effort_falls_back_to_a_jab() {
     st.fighters[0].effort = 2;
     assert_eq!(announce(&st), ann(Action::Melee { target: tia, blow: Blow::Jab, weak_point: true }));
 }
+
+#[test]
+fn a_dive_never_stops_short_behind_a_runner_who_took_its_path_or_square() {
+    // rule: TICK-DEF-3, TICK-MOVE-5, TICK-COVER-10, TICK-TIME-10
+    // A fires at B (6, 0) in the open; the window at (8, 0) is 2 m off. C runs into (7, 0), the
+    // one square on B's way there, in step 3, before A's shot: the window is out of B's reach,
+    // so B dodges in the open (base 20) rather than pay the cover base for a dive that stops
+    // short beside C.
+    let map = "[[cover]]\nsquare = [8, 0]\npreset = \"window\"\nmaterial = \"brick_wall\"\n";
+    let three = |runner: &str| {
+        format!(
+            "[rules]\nruleset = \"ticks\"\n[rules.options]\ntick_cap = 1\n{map}\n[[combatants]]\nname = \"A\"\nside = \"a\"\nposition = [0, 0]\ngun = \"pistol\"\ngun_ready = true\n[[combatants]]\nname = \"B\"\nside = \"b\"\nposition = [6, 0]\n[[combatants]]\nname = \"C\"\nside = \"a\"\nposition = {runner}\n"
+        )
+    };
+    let c = CombatantId(2);
+    let s = setup(&three("[7, 1]"), &[]);
+    let dash = ann(Action::Run { to: (7, 0), attack: None });
+    let (log, state, _) = run(&s, &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING), (2, dash)]));
+    assert_eq!(state.fighter(c).pos, (7, 0));
+    assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, dive: None, .. })), "{log:#?}");
+    // A = 1 + 5 + 2 = 8 against D = 25: won by 17, the dodge base 20 − 17 = 3.
+    assert!(log.iter().any(|e| matches!(e, Event::Exchange { target: B, delta: -17, effort: 3, .. })), "{log:#?}");
+    assert!(!log.iter().any(|e| matches!(e, Event::Blocked { who: B, .. })), "{log:#?}");
+    assert_eq!(state.fighter(B).pos, (6, 0));
+    // Under `tick_order = moves_last` the shot, and the dive it calls for, see the start of the
+    // tick; C's run into the window comes after, and B dives to the next cover it can reach,
+    // the wall at (6, 2), instead of stopping short in the open.
+    let wall = "[[cover]]\nsquare = [6, 2]\npreset = \"crouch_wall\"\nmaterial = \"brick_wall\"\n";
+    let late = setup(
+        &three("[8, 1]").replacen("[[combatants]]", &format!("{wall}[[combatants]]"), 1),
+        &[("tick_order", "moves_last")],
+    );
+    let dash = ann(Action::Run { to: (8, 0), attack: None });
+    let (log, state, _) = run(&late, &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING), (2, dash)]));
+    assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, dive: Some((8, 0)), .. })), "{log:#?}");
+    assert_eq!(state.fighter(c).pos, (8, 0));
+    assert!(!log.iter().any(|e| matches!(e, Event::Blocked { who: B, .. })), "{log:#?}");
+    assert_eq!(state.fighter(B).pos, (6, 2));
+}

@@ -101,6 +101,17 @@ fn path_clear(setup: &Setup, state: &State, who: CombatantId, to: Square) -> boo
 
 /// The cover square `who` would dive to (TICK-DEF-3, TICK-COVER-10): the nearest free one within
 /// `dive_range_m`, then the higher rating, then the lowest (x, y).
+///
+/// A dive and a run announced for the same tick: the run clears first. A dive is a move of
+/// TICK-MOVE-5, resolved square by square against the positions left by the moves before it, and
+/// it comes in the end-of-tick step, after every move, run and follow (TICK-TIME-10, steps 3, 4
+/// and 6c). So a dive never blocks or displaces a runner, and "free" in TICK-DEF-3 means free
+/// after the tick's runs: a cover square is in reach only if it is empty and the king steps to it
+/// cross no one, the runner's new square included. A defender whose only cover is cut off that
+/// way dodges in the open at the dodge base (TICK-DEF-2) rather than paying the cover base for a
+/// dive that would stop short beside the runner. Under `tick_order = moves_last` the shot and the
+/// dive choice see the start of the tick; a runner that then takes the square or its path sends
+/// the diver, in step 6c, to the nearest cover it can still reach (see [`dive_reachable`]).
 pub fn dive_square(setup: &Setup, state: &State, who: CombatantId) -> Option<Square> {
     let o = &setup.options;
     if o.cover_fixed || o.dive_range_m <= 0.0 {
@@ -115,11 +126,18 @@ pub fn dive_square(setup: &Setup, state: &State, who: CombatantId) -> Option<Squ
         // The square it stepped into this tick counts, if it is cover (it has that cover only
         // from the next tick, TICK-COVER-10).
         .filter(|(_, c)| c.rating > 0)
-        .filter(|(sq, _)| o.shared_squares || state.occupant(*sq).is_none_or(|o| o == who))
         .map(|(sq, c)| (setup.distance_m(at, *sq), -c.rating, *sq))
         .filter(|(d, _, _)| *d <= o.dive_range_m + 1e-9)
+        .filter(|(_, _, sq)| dive_reachable(setup, state, who, *sq))
         .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)))
         .map(|x| x.2)
+}
+
+/// Whether `who` can dive into `square` now (TICK-DEF-3, TICK-MOVE-5): nobody else stands there
+/// and the king steps from its square to it cross no one.
+pub fn dive_reachable(setup: &Setup, state: &State, who: CombatantId, square: Square) -> bool {
+    setup.options.shared_squares
+        || (state.occupant(square).is_none_or(|o| o == who) && path_clear(setup, state, who, square))
 }
 
 /// The defender's numbers against an attack of `kind` with `penetration`.
