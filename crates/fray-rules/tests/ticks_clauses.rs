@@ -1335,3 +1335,42 @@ fn a_dive_never_stops_short_behind_a_runner_who_took_its_path_or_square() {
     assert!(!log.iter().any(|e| matches!(e, Event::Blocked { who: B, .. })), "{log:#?}");
     assert_eq!(state.fighter(B).pos, (6, 2));
 }
+
+#[test]
+fn the_steady_gunmans_third_counts_a_rerolled_tie_as_no_outcome() {
+    // rule: TICK-DICE-3, TICK-DICE-1
+    // Under `delta_tie = reroll` a tie is rolled again, so a shot that wins W and ties T of the
+    // time wins W / (1 − T) in the end: the `steady` gunman's "a third of the time" weighs that,
+    // not W. Pistol at 10 m (range modifier 0), shoot 5 against evade 5: 19/40 with ties to the
+    // defender, 1/2 with ties rerolled.
+    let text = |evade: i32| {
+        two(
+            "gun = \"pistol\"\ngun_ready = true\nskills = { shoot = 5 }",
+            &format!("position = [10, 0]\nskills = {{ evade = {evade} }}"),
+            1,
+        )
+    };
+    let chance = |s: &Setup, st: &State| {
+        let (win, all) = fray_rules::ticks::policy::shot_odds(s, st, A, B);
+        q(&BigRational::new(win.into(), all.into()))
+    };
+    let defender = setup(&text(5), &[]);
+    assert_eq!(chance(&defender, &Ticks::initial_state(&defender)), "19/40");
+    let reroll = setup(&text(5), &[("delta_tie", "reroll")]);
+    assert_eq!(chance(&reroll, &Ticks::initial_state(&reroll)), "1/2");
+    // The same chance the fight gives: the exact reference number of TICK-DICE-3.
+    assert_eq!(q(&p_attacker_wins(&delta_distribution(&reroll, 5, 5))), "1/2");
+    // Around a third (p 6, above STEADY_P): 3 behind wins 136/383 and fires; 4 behind wins
+    // 120/384 = 5/16 and aims. (With d20, 2d10 and 3d6 no whole margin lies between W ≥ 1/3 and
+    // W / (1 − T) ≥ 1/3, so the correction moves the chance the policy weighs, not yet a choice.)
+    let announce = |s: &Setup, st: &State| {
+        fray_rules::ticks::policy::ai_choice(s, st, A, &fray_rules::ticks::Request::Announce { tick: 2 })
+    };
+    for (evade, odds, choice) in [(2, "136/383", fire(B)), (3, "5/16", ann(Action::Aim(B)))] {
+        let s = setup(&text(evade), &[("delta_tie", "reroll")]);
+        let mut st = Ticks::initial_state(&s);
+        st.fighters[0].p = 6;
+        assert_eq!(chance(&s, &st), odds);
+        assert_eq!(announce(&s, &st), choice);
+    }
+}

@@ -331,6 +331,26 @@ pub fn beats(setup: &Setup, a: i32, d: i32) -> (u64, u64, u64) {
     (win, tie, total * total)
 }
 
+/// P(an attack with `a` added to its dice beats a defence with `d`) before either rolls, as
+/// (wins, outcomes): counts of equally likely face pairs (TICK-DICE-1). Under
+/// `delta_tie = reroll` (TICK-DICE-3) a tie is rolled again from scratch and decides nothing, so
+/// the pairs that tie are left out of the outcomes: with W and T the chances of a win and of a
+/// tie, the chance is W / (1 − T). Under `delta_tie = defender` a tie is a loss. The AI's
+/// "a third of the time" tests use it ([`strikes`], [`shot_odds`]).
+pub fn win_odds(setup: &Setup, a: i32, d: i32) -> (u64, u64) {
+    let (win, tie, all) = beats(setup, a, d);
+    (win, if setup.options.tie_reroll { all - tie } else { all })
+}
+
+/// The chance, as [`win_odds`], that a shot from `who` at `target` would win if fired now, with
+/// no roll made yet (TICK-DICE-4): what the `steady` and `aimed` gunmen weigh against a third.
+pub fn shot_odds(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> (u64, u64) {
+    let penetration = setup.combatants[who.index()].gun.as_ref().map_or(0, |g| g.penetration);
+    let a = shot_numbers(setup, state, who, target, false).total;
+    let d = defence_numbers(setup, state, target, Kind::Shot, penetration).total;
+    win_odds(setup, a, d)
+}
+
 /// The effort `who` has for its next defence: what the shortfall test of TICK-DEF-5 compares
 /// a defence's cost with. Under `effort_tally = running` that is its effort less what it already
 /// owes for this tick's earlier defences; under `start_of_tick`, its effort at the tick's start
@@ -537,9 +557,7 @@ pub fn strikes(setup: &Setup, state: &State, who: CombatantId, target: Combatant
     let a = melee_numbers(setup, state, who, false).total;
     let pen = setup.combatants[who.index()].melee_weapon.penetration;
     let d = defence_numbers(setup, state, target, Kind::Melee(blow), pen).total;
-    let (win, tie, all) = beats(setup, a, d);
-    // A tie rolled again is no outcome (`delta_tie = reroll`).
-    let all = if setup.options.tie_reroll { all - tie } else { all };
+    let (win, all) = win_odds(setup, a, d);
     3 * win >= all || (f.pressed && win > 0)
 }
 
@@ -596,12 +614,11 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
             let aimed = f.aim_target == Some(t);
             let ready_ok = f.ready || !setup.options.ready_separate;
             // `steady`: fire once p has recovered, or once the shot wins at least a third of the
-            // time; under fire (an attack roll at it last tick, which spoils any aim, TICK-AIM-4),
-            // aiming gains nothing, so it fires whenever the shot can win at all.
+            // time (a tie rerolled is no outcome, TICK-DICE-3); under fire (an attack roll at it
+            // last tick, which spoils any aim, TICK-AIM-4), aiming gains nothing, so it fires
+            // whenever the shot can win at all.
             let good = || {
-                let a = shot_numbers(setup, state, who, t, false).total;
-                let d = defence_numbers(setup, state, t, Kind::Shot, gun.penetration).total;
-                let (win, _, all) = beats(setup, a, d);
+                let (win, all) = shot_odds(setup, state, who, t);
                 3 * win >= all || (f.under_fire && win > 0)
             };
             match policy.fire() {
