@@ -1984,3 +1984,67 @@ fn an_aiming_ai_that_is_wounded_fires_instead() {
     state.fighters[0].level = Level::Wounded;
     assert!(matches!(ai(&state), Choice::Act(Action::Attack(_))), "{:?}", ai(&state));
 }
+
+#[test]
+fn an_aiming_ai_shot_at_fires_when_a_miss_breaks_the_aim() {
+    // rule: OD6-ATK-4
+    // A (`actions = aim`, unhurt) faces B 20 m off. B shot at A last round and missed. Under
+    // `aim_interrupted_by = any_attack` that miss broke the aim, and the next shot will break a
+    // new one before its +1D is used, so A fires; under the default a miss breaks nothing and A
+    // aims. An attack two rounds back is no longer fire it is under.
+    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}\npolicy = {{ actions = \"aim\" }}{BLASTER}"), "")
+        .replace("position = 2", "position = 20");
+    let request = fray_rules::opend6::Request::Act {
+        remaining: 1,
+        only: true,
+        move_m: 0,
+        free_move_m: 0,
+        held: false,
+        defend_only: false,
+        free_ok: false,
+    };
+    for (sets, attacked_round, aims) in [
+        (&[("aim_interrupted_by", "any_attack")][..], 2, false),
+        (&[("aim_interrupted_by", "any_attack")][..], 1, true),
+        (&[][..], 2, true),
+    ] {
+        let s = setup(&text, sets);
+        let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(&s);
+        state.round = 3;
+        state.fighters[0].attacked_round = attacked_round;
+        let choice = fray_rules::opend6::policy::ai_choice(&s, &state, A, &request);
+        if aims {
+            assert_eq!(choice, Choice::Act(Action::Aim(B)), "{sets:?}, attacked in round {attacked_round}");
+        } else {
+            assert!(matches!(choice, Choice::Act(Action::Attack(_))), "{sets:?}: {choice:?}");
+        }
+    }
+    // In fights: B (firearms 1D) fires at A every round, A acting first. Under `any_attack`, an
+    // unhurt A never aims in a round after B fired at it: it fires instead of aiming for nothing.
+    let fights = text.replace("max_rounds = 1", "max_rounds = 4").replace(
+        "position = 20\n",
+        &format!("position = 20\nskills = {{ firearms = \"1D\" }}\narmor = {{ energy = \"8D\" }}{BLASTER}"),
+    );
+    let s = setup(&fights, &[("aim_interrupted_by", "any_attack")]);
+    let mut fired = 0;
+    for seed in 1..=10 {
+        let dice = fray_engine::FromSource(fray_dice::seeded(seed));
+        let mut fight = Fight::<OpenD6, _, _, _>::new(&s, dice, fray_rules::opend6::policy::Ai, Record::default());
+        fight.run().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let log = fight.into_parts().1.0;
+        let (mut round, mut shot_at, mut hurt) = (0, 0, false);
+        for e in &log {
+            match e {
+                Event::RoundStarted { round: r } => round = *r,
+                Event::Attack { attacker, .. } if *attacker == B => shot_at = round,
+                Event::Attack { attacker, .. } if *attacker == A && shot_at > 0 => fired += 1,
+                Event::Wound { who, .. } if *who == A => hurt = true,
+                Event::Aimed { who, .. } if *who == A && !hurt => {
+                    assert!(shot_at == 0 || shot_at + 1 < round, "seed {seed}: aimed in round {round}: {log:#?}")
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(fired > 0);
+}

@@ -795,7 +795,8 @@ fn tracks_boosts_dying_first_aid_and_victory() {
     let (_, _, result) = run(&setup(&duel(SWORD, "dying = 1"), &[]), &[5, 1], Script::new(2));
     assert_eq!(result.unwrap().outcome, Outcome::Side(fray_engine::SideId(0)));
     let dead = setup(&duel(SWORD, "dying = 1"), &[("out_when", "dead")]);
-    let (_, _, result) = run(&dead, &[5, 1, 5, 1, 1, 1], Script::new(2));
+    // (A keeps no action from a Dying B, who has none to act with: it strikes twice.)
+    let (_, _, result) = run(&dead, &[5, 1, 5, 1, 1, 1, 1, 1, 1], Script::new(2));
     assert_eq!(result.unwrap().outcome, Outcome::Stalemate);
 }
 
@@ -2004,4 +2005,32 @@ fn keep_one_saves_an_action_only_against_a_foe_it_could_dodge_or_parry() {
     };
     assert_eq!(one_left(SWORD), Choice::Act(Act::End));
     assert!(matches!(one_left(RIFLE), Choice::Act(Act::Attack { target: B, .. })), "{:?}", one_left(RIFLE));
+}
+
+#[test]
+fn keep_one_saves_an_action_only_for_a_foe_that_acts_before_the_keepers_next_turn() {
+    // rule: P6-ACT-2, P6-ACT-4, P6-INIT-1, P6-ROUND-1, P6-ACT-3
+    // A (sword, `keep = one`) stands by B (sword) with one action left. A kept action lasts only
+    // until A's next turn resets the pool, so it is worth keeping only if B gets a turn first.
+    let one_left = |sets: &[(&str, &str)], order: [CombatantId; 2], edit: &dyn Fn(&mut State)| {
+        let s = setup(&duel(SWORD, SWORD), sets);
+        let mut st = ready(&s);
+        st.order = order.into_iter().collect();
+        st.fighters[0].actions = 1;
+        edit(&mut st);
+        policy::ai_choice(&s, &st, A, &fray_rules::phasesix::Request::Act { actions: 1 })
+    };
+    let strikes = |c: Choice| matches!(c, Choice::Act(Act::Attack { target: B, .. }));
+    let nothing = &|_: &mut State| {};
+    // The last round (`round_cap = 1`): B, after A in the order, still acts — A keeps; B, before
+    // A, has had its last turn — A strikes.
+    assert_eq!(one_left(&[], [A, B], nothing), Choice::Act(Act::End));
+    assert!(strikes(one_left(&[], [B, A], nothing)));
+    // With a round to come, B acts at its start, before A: A keeps.
+    assert_eq!(one_left(&[("round_cap", "2")], [B, A], nothing), Choice::Act(Act::End));
+    // B's next pool is empty: its two actions stolen (P6-RES-2), or B unconscious (P6-ACT-3,
+    // still in the fight under `out_when = dead`).
+    assert!(strikes(one_left(&[("round_cap", "2")], [A, B], &|st| st.fighters[1].steals = 2)));
+    let asleep = |st: &mut State| st.fighters[1].cond[1] = 1;
+    assert!(strikes(one_left(&[("round_cap", "2"), ("out_when", "dead")], [A, B], &asleep)));
 }

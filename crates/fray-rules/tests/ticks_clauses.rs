@@ -1296,3 +1296,81 @@ fn a_striker_short_of_effort_falls_back_to_a_jab() {
     st.fighters[0].effort = 2;
     assert_eq!(announce(&st), ann(Action::Melee { target: tia, blow: Blow::Jab, weak_point: true }));
 }
+
+#[test]
+fn a_dive_never_stops_short_behind_a_runner_who_took_its_path_or_square() {
+    // rule: TICK-DEF-3, TICK-MOVE-5, TICK-COVER-10, TICK-TIME-10
+    // A fires at B (6, 0) in the open; the window at (8, 0) is 2 m off. C runs into (7, 0), the
+    // one square on B's way there, in step 3, before A's shot: the window is out of B's reach,
+    // so B dodges in the open (base 20) rather than pay the cover base for a dive that stops
+    // short beside C.
+    let map = "[[cover]]\nsquare = [8, 0]\npreset = \"window\"\nmaterial = \"brick_wall\"\n";
+    let three = |runner: &str| {
+        format!(
+            "[rules]\nruleset = \"ticks\"\n[rules.options]\ntick_cap = 1\n{map}\n[[combatants]]\nname = \"A\"\nside = \"a\"\nposition = [0, 0]\ngun = \"pistol\"\ngun_ready = true\n[[combatants]]\nname = \"B\"\nside = \"b\"\nposition = [6, 0]\n[[combatants]]\nname = \"C\"\nside = \"a\"\nposition = {runner}\n"
+        )
+    };
+    let c = CombatantId(2);
+    let s = setup(&three("[7, 1]"), &[]);
+    let dash = ann(Action::Run { to: (7, 0), attack: None });
+    let (log, state, _) = run(&s, &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING), (2, dash)]));
+    assert_eq!(state.fighter(c).pos, (7, 0));
+    assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, dive: None, .. })), "{log:#?}");
+    // A = 1 + 5 + 2 = 8 against D = 25: won by 17, the dodge base 20 − 17 = 3.
+    assert!(log.iter().any(|e| matches!(e, Event::Exchange { target: B, delta: -17, effort: 3, .. })), "{log:#?}");
+    assert!(!log.iter().any(|e| matches!(e, Event::Blocked { who: B, .. })), "{log:#?}");
+    assert_eq!(state.fighter(B).pos, (6, 0));
+    // Under `tick_order = moves_last` the shot, and the dive it calls for, see the start of the
+    // tick; C's run into the window comes after, and B dives to the next cover it can reach,
+    // the wall at (6, 2), instead of stopping short in the open.
+    let wall = "[[cover]]\nsquare = [6, 2]\npreset = \"crouch_wall\"\nmaterial = \"brick_wall\"\n";
+    let late = setup(
+        &three("[8, 1]").replacen("[[combatants]]", &format!("{wall}[[combatants]]"), 1),
+        &[("tick_order", "moves_last")],
+    );
+    let dash = ann(Action::Run { to: (8, 0), attack: None });
+    let (log, state, _) = run(&late, &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING), (2, dash)]));
+    assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, dive: Some((8, 0)), .. })), "{log:#?}");
+    assert_eq!(state.fighter(c).pos, (8, 0));
+    assert!(!log.iter().any(|e| matches!(e, Event::Blocked { who: B, .. })), "{log:#?}");
+    assert_eq!(state.fighter(B).pos, (6, 2));
+}
+
+#[test]
+fn the_steady_gunmans_third_counts_a_rerolled_tie_as_no_outcome() {
+    // rule: TICK-DICE-3, TICK-DICE-1
+    // Under `delta_tie = reroll` a tie is rolled again, so a shot that wins W and ties T of the
+    // time wins W / (1 − T) in the end: the `steady` gunman's "a third of the time" weighs that,
+    // not W. Pistol at 10 m (range modifier 0), shoot 5 against evade 5: 19/40 with ties to the
+    // defender, 1/2 with ties rerolled.
+    let text = |evade: i32| {
+        two(
+            "gun = \"pistol\"\ngun_ready = true\nskills = { shoot = 5 }",
+            &format!("position = [10, 0]\nskills = {{ evade = {evade} }}"),
+            1,
+        )
+    };
+    let chance = |s: &Setup, st: &State| {
+        let (win, all) = fray_rules::ticks::policy::shot_odds(s, st, A, B);
+        q(&BigRational::new(win.into(), all.into()))
+    };
+    let defender = setup(&text(5), &[]);
+    assert_eq!(chance(&defender, &Ticks::initial_state(&defender)), "19/40");
+    let reroll = setup(&text(5), &[("delta_tie", "reroll")]);
+    assert_eq!(chance(&reroll, &Ticks::initial_state(&reroll)), "1/2");
+    // The same chance the fight gives: the exact reference number of TICK-DICE-3.
+    assert_eq!(q(&p_attacker_wins(&delta_distribution(&reroll, 5, 5))), "1/2");
+    // Around a third (p 6, above STEADY_P): 3 behind wins 136/383 and fires; 4 behind wins
+    // 120/384 = 5/16 and aims. (With d20, 2d10 and 3d6 no whole margin lies between W ≥ 1/3 and
+    // W / (1 − T) ≥ 1/3, so the correction moves the chance the policy weighs, not yet a choice.)
+    let announce = |s: &Setup, st: &State| {
+        fray_rules::ticks::policy::ai_choice(s, st, A, &fray_rules::ticks::Request::Announce { tick: 2 })
+    };
+    for (evade, odds, choice) in [(2, "136/383", fire(B)), (3, "5/16", ann(Action::Aim(B)))] {
+        let s = setup(&text(evade), &[("delta_tie", "reroll")]);
+        let mut st = Ticks::initial_state(&s);
+        st.fighters[0].p = 6;
+        assert_eq!(chance(&s, &st), odds);
+        assert_eq!(announce(&s, &st), choice);
+    }
+}

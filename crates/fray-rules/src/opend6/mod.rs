@@ -440,6 +440,9 @@ pub struct Fighter {
     pub no_actions_round: u32,
     /// This round's quick draw: the skill and the dice moved (OD6-INIT-10).
     pub quick_draw: Option<(setup::SkillId, u8)>,
+    /// The last round an attack was rolled at him, hit or miss (0: never). Under
+    /// `aim_interrupted_by = any_attack` such an attack breaks an aim (OD6-ATK-4).
+    pub attacked_round: u32,
 }
 
 impl Fighter {
@@ -931,6 +934,7 @@ impl Ruleset for OpenD6 {
                 no_defense: false,
                 no_actions_round: 0,
                 quick_draw: None,
+                attacked_round: 0,
             };
             if i < state.fighters.len() {
                 state.fighters[i] = fighter;
@@ -1033,7 +1037,8 @@ impl Ruleset for OpenD6 {
                 x.dodge = None;
                 x.block = None;
             }
-            Event::Attack { attacker, weapon, plan, .. } => {
+            Event::Attack { attacker, target, weapon, plan, .. } => {
+                state.fighters[target.index()].attacked_round = state.round;
                 let x = &mut state.fighters[attacker.index()];
                 if let Some(w) = x.weapons.get_mut(*weapon as usize) {
                     w.uses = w.uses.saturating_add(1);

@@ -527,10 +527,13 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     }
     // Aim at a far target first (the `aim` policy), but only while unhurt: a wound of Stunned or
     // worse breaks the aim (OD6-ATK-4), so one being shot fires what aim it has instead of
-    // starting over.
+    // starting over. Under `aim_interrupted_by = any_attack` a miss breaks it too, so one
+    // under fire — attacked since the start of the last round — expects the next attack before
+    // its aimed shot and fires rather than aim for nothing.
     if actions == ACTIONS_AIM
         && *only
         && x.level == Level::Healthy
+        && !(setup.options.aim_any_attack && under_fire(x, state.round))
         && x.bp >= x.bp_max
         && sheet.weapons[weapon as usize].skill.aimable()
         && attack::band(setup, state, who, target, &sheet.weapons[weapon as usize]).is_some_and(|b| b >= 2)
@@ -573,6 +576,11 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
         }
     }
     Action::Pass
+}
+
+/// Whether an attack was rolled at `x` this round or the last (OD6-ATK-4, `any_attack`).
+fn under_fire(x: &super::Fighter, round: u32) -> bool {
+    x.attacked_round > 0 && x.attacked_round + 1 >= round
 }
 
 fn damage_value(setup: &Setup, who: CombatantId, target: CombatantId, weapon: u8) -> i32 {

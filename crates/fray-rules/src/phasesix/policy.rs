@@ -505,16 +505,40 @@ fn main_mode(setup: &Setup, who: CombatantId) -> Mode {
 }
 
 /// Whether some enemy still in the fight attacks in melee (a melee weapon in either hand, or bare
-/// hands): only a melee attack can be dodged or parried, never a single shot, burst or throw
-/// (P6-DEF-2/3, P6-MODE-2..4), so `keep = "one"` saves an action only against such an enemy.
+/// hands) and gets a turn before `who`'s next one ([`acts_before_next_turn`]): only a melee
+/// attack can be dodged or parried, never a single shot, burst or throw (P6-DEF-2/3,
+/// P6-MODE-2..4), and a kept action is lost at `who`'s next turn (P6-ACT-2/4), so `keep = "one"`
+/// saves an action only against such an enemy.
 fn reactable_foe(setup: &Setup, state: &State, who: CombatantId) -> bool {
     let side = setup.combatants[who.index()].side;
-    setup.combatants.iter().zip(&state.fighters).any(|(c, f)| {
+    setup.combatants.iter().zip(&state.fighters).enumerate().any(|(i, (c, f))| {
         c.side != side
             && !f.out(&setup.options)
             && (c.main_hand.is_none_or(|i| c.weapons[i].class == Class::Melee)
                 || c.off_hand.is_some_and(|i| c.weapons[i].class == Class::Melee))
+            && acts_before_next_turn(setup, state, who, CombatantId(i as u16))
     })
+}
+
+/// Whether `foe` gets a turn with actions to spend after `who`'s current turn and before its
+/// next one, when `who`'s kept actions are reset (P6-ACT-2, P6-ACT-4). Initiative is rolled once
+/// and the order repeats every round (P6-INIT-1, P6-ROUND-1): a foe after `who` in the order acts
+/// later this round, and a foe before it acts first in the next round — if there is one: not
+/// after the last round of `round_cap`. Its pool is refilled then (P6-ACT-2), so it needs
+/// actions to refill: none while it is helpless (P6-ACT-3), nor when pending steals take them
+/// all (P6-RES-2/3). (A helpless foe that might come round at the next round's checks is not
+/// counted.)
+fn acts_before_next_turn(setup: &Setup, state: &State, who: CombatantId, foe: CombatantId) -> bool {
+    let f = state.fighter(foe);
+    if f.helpless(&setup.options) || super::run::max_actions(setup, foe) - f.steals <= 0 {
+        return false;
+    }
+    let place = |c: CombatantId| state.order.iter().position(|&o| o == c);
+    match (place(who), place(foe)) {
+        (Some(me), Some(them)) => them > me || state.round < setup.options.round_cap,
+        // No order yet (before initiative): assume it acts.
+        _ => true,
+    }
 }
 
 /// The AI's next act.

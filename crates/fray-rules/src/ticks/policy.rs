@@ -101,6 +101,17 @@ fn path_clear(setup: &Setup, state: &State, who: CombatantId, to: Square) -> boo
 
 /// The cover square `who` would dive to (TICK-DEF-3, TICK-COVER-10): the nearest free one within
 /// `dive_range_m`, then the higher rating, then the lowest (x, y).
+///
+/// A dive and a run announced for the same tick: the run clears first. A dive is a move of
+/// TICK-MOVE-5, resolved square by square against the positions left by the moves before it, and
+/// it comes in the end-of-tick step, after every move, run and follow (TICK-TIME-10, steps 3, 4
+/// and 6c). So a dive never blocks or displaces a runner, and "free" in TICK-DEF-3 means free
+/// after the tick's runs: a cover square is in reach only if it is empty and the king steps to it
+/// cross no one, the runner's new square included. A defender whose only cover is cut off that
+/// way dodges in the open at the dodge base (TICK-DEF-2) rather than paying the cover base for a
+/// dive that would stop short beside the runner. Under `tick_order = moves_last` the shot and the
+/// dive choice see the start of the tick; a runner that then takes the square or its path sends
+/// the diver, in step 6c, to the nearest cover it can still reach (see [`dive_reachable`]).
 pub fn dive_square(setup: &Setup, state: &State, who: CombatantId) -> Option<Square> {
     let o = &setup.options;
     if o.cover_fixed || o.dive_range_m <= 0.0 {
@@ -115,11 +126,18 @@ pub fn dive_square(setup: &Setup, state: &State, who: CombatantId) -> Option<Squ
         // The square it stepped into this tick counts, if it is cover (it has that cover only
         // from the next tick, TICK-COVER-10).
         .filter(|(_, c)| c.rating > 0)
-        .filter(|(sq, _)| o.shared_squares || state.occupant(*sq).is_none_or(|o| o == who))
         .map(|(sq, c)| (setup.distance_m(at, *sq), -c.rating, *sq))
         .filter(|(d, _, _)| *d <= o.dive_range_m + 1e-9)
+        .filter(|(_, _, sq)| dive_reachable(setup, state, who, *sq))
         .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)))
         .map(|x| x.2)
+}
+
+/// Whether `who` can dive into `square` now (TICK-DEF-3, TICK-MOVE-5): nobody else stands there
+/// and the king steps from its square to it cross no one.
+pub fn dive_reachable(setup: &Setup, state: &State, who: CombatantId, square: Square) -> bool {
+    setup.options.shared_squares
+        || (state.occupant(square).is_none_or(|o| o == who) && path_clear(setup, state, who, square))
 }
 
 /// The defender's numbers against an attack of `kind` with `penetration`.
@@ -311,6 +329,26 @@ pub fn beats(setup: &Setup, a: i32, d: i32) -> (u64, u64, u64) {
         }
     }
     (win, tie, total * total)
+}
+
+/// P(an attack with `a` added to its dice beats a defence with `d`) before either rolls, as
+/// (wins, outcomes): counts of equally likely face pairs (TICK-DICE-1). Under
+/// `delta_tie = reroll` (TICK-DICE-3) a tie is rolled again from scratch and decides nothing, so
+/// the pairs that tie are left out of the outcomes: with W and T the chances of a win and of a
+/// tie, the chance is W / (1 − T). Under `delta_tie = defender` a tie is a loss. The AI's
+/// "a third of the time" tests use it ([`strikes`], [`shot_odds`]).
+pub fn win_odds(setup: &Setup, a: i32, d: i32) -> (u64, u64) {
+    let (win, tie, all) = beats(setup, a, d);
+    (win, if setup.options.tie_reroll { all - tie } else { all })
+}
+
+/// The chance, as [`win_odds`], that a shot from `who` at `target` would win if fired now, with
+/// no roll made yet (TICK-DICE-4): what the `steady` and `aimed` gunmen weigh against a third.
+pub fn shot_odds(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> (u64, u64) {
+    let penetration = setup.combatants[who.index()].gun.as_ref().map_or(0, |g| g.penetration);
+    let a = shot_numbers(setup, state, who, target, false).total;
+    let d = defence_numbers(setup, state, target, Kind::Shot, penetration).total;
+    win_odds(setup, a, d)
 }
 
 /// The effort `who` has for its next defence: what the shortfall test of TICK-DEF-5 compares
@@ -519,9 +557,7 @@ pub fn strikes(setup: &Setup, state: &State, who: CombatantId, target: Combatant
     let a = melee_numbers(setup, state, who, false).total;
     let pen = setup.combatants[who.index()].melee_weapon.penetration;
     let d = defence_numbers(setup, state, target, Kind::Melee(blow), pen).total;
-    let (win, tie, all) = beats(setup, a, d);
-    // A tie rolled again is no outcome (`delta_tie = reroll`).
-    let all = if setup.options.tie_reroll { all - tie } else { all };
+    let (win, all) = win_odds(setup, a, d);
     3 * win >= all || (f.pressed && win > 0)
 }
 
@@ -578,12 +614,11 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
             let aimed = f.aim_target == Some(t);
             let ready_ok = f.ready || !setup.options.ready_separate;
             // `steady`: fire once p has recovered, or once the shot wins at least a third of the
-            // time; under fire (an attack roll at it last tick, which spoils any aim, TICK-AIM-4),
-            // aiming gains nothing, so it fires whenever the shot can win at all.
+            // time (a tie rerolled is no outcome, TICK-DICE-3); under fire (an attack roll at it
+            // last tick, which spoils any aim, TICK-AIM-4), aiming gains nothing, so it fires
+            // whenever the shot can win at all.
             let good = || {
-                let a = shot_numbers(setup, state, who, t, false).total;
-                let d = defence_numbers(setup, state, t, Kind::Shot, gun.penetration).total;
-                let (win, _, all) = beats(setup, a, d);
+                let (win, all) = shot_odds(setup, state, who, t);
                 3 * win >= all || (f.under_fire && win > 0)
             };
             match policy.fire() {

@@ -1,7 +1,9 @@
 //! One fight: the tick loop of TICK-TIME-10.
 
 use super::attack::{self, Weapon, WoundRule};
-use super::policy::{defence_numbers, effort_available, illegal, melee_numbers, shot_numbers};
+use super::policy::{
+    defence_numbers, dive_reachable, dive_square, effort_available, illegal, melee_numbers, shot_numbers,
+};
 use super::setup::{Square, chebyshev};
 use super::{Action, ArmourMet, Choice, Event, Kind, Request, Ticks};
 use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Reason, Sink};
@@ -541,10 +543,17 @@ fn end_of_tick<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     for who in ids() {
         settle(fight, who);
     }
-    // (c) Divers into cover, in resolution order, square by square (TICK-MOVE-5).
+    // (c) Divers into cover, in resolution order, square by square (TICK-MOVE-5), after every
+    // run: a square or path taken since the dive was chosen (a run under `moves_last`, an earlier
+    // diver) sends the diver to the nearest cover it can still reach (TICK-DEF-3).
     for &who in order {
         let f = fight.state().fighter(who);
-        if let (false, Some(to)) = (f.out(), f.dive) {
+        if let (false, Some(chosen)) = (f.out(), f.dive) {
+            let to = if dive_reachable(setup, fight.state(), who, chosen) {
+                chosen
+            } else {
+                dive_square(setup, fight.state(), who).unwrap_or(chosen)
+            };
             if to != f.pos {
                 step_toward(fight, who, to, i32::MAX, false);
             }
