@@ -86,7 +86,7 @@ impl Program {
     }
 
     /// Rolls the expression for its value only, without allocating for pools of up to
-    /// [`INLINE_DICE`] dice (a fight's damage dice, rolled on the simulator's hot path).
+    /// 32 dice (a fight's damage dice, rolled on the simulator's hot path).
     pub fn sample<S: DiceSource + ?Sized>(&self, source: &mut S) -> Result<Value, Error> {
         Roller { program: self, source, groups: None, scratch: Scratch::new() }.node(self.root())
     }

@@ -247,7 +247,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn
     }
 }
 
-/// How a fight ended, as the logs say it: "<side> win", "mutual destruction" or "stalemate at the
+/// How a fight ended, as the logs say it: "SIDE win", "mutual destruction" or "stalemate at the
 /// cap".
 pub fn outcome_text(sides: &[String], result: &FightResult) -> String {
     match result.outcome {
