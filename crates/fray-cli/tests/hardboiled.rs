@@ -18,6 +18,9 @@ fn fights_are_byte_identical_and_sims_thread_independent() {
     let one = run("1");
     assert_eq!(one, run("2"));
     assert_eq!(one["fights"], 3000);
+    // rule: USR-ROUND-1 — USR counts combat turns, and the report says so.
+    assert_eq!(one["unit"], "turns");
+    assert!(ok(&fray(&["sim", BRAWL, "-n", "100"])).contains("fight length (turns)"));
     let json = ok(&fray(&["fight", BRAWL, "--seed", "2", "--json"]));
     let header: Json = serde_json::from_str(json.lines().next().unwrap()).unwrap();
     assert_eq!(header["ruleset"], "hardboiled");

@@ -387,3 +387,17 @@ fn gear_in_full_reports_its_own_mistakes() {
     rejected(TICKS, "armour = [\"soft_vest\"]", "armour = [{ nme = \"vest\" }]", Some(12), "did you mean `name`?");
     rejected(FLUID, "damage = { w = 7 }", "damage = { w = 7.5 }", Some(28), "expected a whole number or a word");
 }
+
+#[test]
+fn a_key_another_ruleset_uses_points_to_this_ones_word() {
+    rejected(
+        FLUID,
+        "id = \"barbarian\"",
+        "name = \"barbarian\"",
+        Some(13),
+        "unknown field `name`, expected one of `id`",
+    );
+    rejected(FLUID, "id = \"barbarian\"", "name = \"barbarian\"", None, "this ruleset calls it `id`");
+    rejected(HARDBOILED, "name = \"Joe Bruno\"", "id = \"Joe Bruno\"", Some(11), "this ruleset calls it `name`");
+    rejected(HARDBOILED, "hero = true", "player = true", Some(13), "this ruleset calls it `hero`");
+}

@@ -60,7 +60,18 @@ impl ScenarioError {
         if let Some(rest) = message.strip_prefix("unknown field `") {
             let unknown = rest.split('`').next().unwrap_or("");
             let expected: Vec<&str> = rest.split('`').skip(2).step_by(2).collect();
-            if let Some(close) = did_you_mean(unknown, expected.iter().copied()) {
+            // The rulesets name a few keys differently (their source texts do): a key another
+            // ruleset uses points to this one's word for it.
+            const SYNONYMS: [[&str; 2]; 4] =
+                [["name", "id"], ["armour", "armor"], ["hero", "player"], ["weapon", "items"]];
+            let synonym = SYNONYMS.iter().find_map(|pair| {
+                let other = pair.iter().position(|k| *k == unknown)?;
+                let ours = pair[1 - other];
+                expected.contains(&ours).then_some(ours)
+            });
+            if let Some(ours) = synonym {
+                message = format!("{message}; this ruleset calls it `{ours}`");
+            } else if let Some(close) = did_you_mean(unknown, expected.iter().copied()) {
                 message = format!("{message}; did you mean `{close}`?");
             } else if ["max_rounds", "max_turns", "max_ticks", "round_cap", "tick_cap", "cap"].contains(&unknown) {
                 message = format!(

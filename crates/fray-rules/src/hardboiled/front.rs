@@ -401,6 +401,10 @@ impl Scenario for HardBoiledScenario {
         HardBoiled::ID
     }
 
+    fn time_unit(&self) -> (&'static str, Option<f64>) {
+        ("turns", None) // USR's combat turn
+    }
+
     fn combatants(&self) -> Vec<String> {
         self.0.combatants.iter().map(|c| c.name.clone()).collect()
     }
