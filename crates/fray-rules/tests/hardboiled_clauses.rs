@@ -1238,3 +1238,24 @@ fn a_closing_gunman_steps_into_a_better_band_before_he_shoots() {
     };
     assert!(matches!(first, Act::Attack { .. }), "{first:?}");
 }
+
+#[test]
+fn under_gm_table_the_gm_rules_the_fumbles_effect() {
+    // rule: USR-FUM-4
+    use fray_rules::hardboiled::options::FumbleEffect;
+    use fray_rules::hardboiled::{Request, policy};
+    let s = setup(&duel("", ""), &[("fumble_effect", "gm_table")]);
+    // A fumble (A's 1 against B's 8, confirm 1): whoever answers for A reads the table; here "no
+    // effect", so A keeps its next action.
+    let (log, state, _) = run(
+        &s,
+        &[9, 1, 1, 8, 1, 1, 1, 1, 9, 1],
+        script(&[(0, attack_b(true, None)), (0, Choice::Fumble(FumbleEffect::None)), (1, Choice::Act(Act::End))]),
+    );
+    assert!(log.contains(&Event::Fumbled { who: A, effect: FumbleEffect::None }), "{log:?}");
+    assert_eq!(state.fighter(A).lose_action_turn, 0);
+    // The AI, with no GM, takes the default effect; the table cannot answer "the table".
+    assert_eq!(policy::ai_choice(&s, &start(&s), A, &Request::GmFumble), Choice::Fumble(FumbleEffect::LoseNextAction));
+    assert!(policy::check(&s, &Request::GmFumble, &Choice::Fumble(FumbleEffect::GmTable)).is_err());
+    assert!(policy::check(&s, &Request::GmFumble, &Choice::Fumble(FumbleEffect::DropWeapon)).is_ok());
+}

@@ -153,6 +153,20 @@ impl HardBoiledScenario {
                 format!("GM: does the undeclared action ({}) go ahead?", self.act_label(state, who, act)),
                 vec![("it fails".into(), Choice::Yes(false)), ("it goes ahead".into(), Choice::Yes(true))],
             ),
+            Request::GmFumble => {
+                use super::options::FumbleEffect;
+                (
+                    "GM: a confirmed fumble — its effect, off your fumble table?".to_owned(),
+                    vec![
+                        (
+                            "loses the next Attack or Other activity".into(),
+                            Choice::Fumble(FumbleEffect::LoseNextAction),
+                        ),
+                        ("drops the weapon".into(), Choice::Fumble(FumbleEffect::DropWeapon)),
+                        ("no effect".into(), Choice::Fumble(FumbleEffect::None)),
+                    ],
+                )
+            }
         }
     }
 

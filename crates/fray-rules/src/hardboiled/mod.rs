@@ -206,6 +206,8 @@ pub enum Request {
         /// The action.
         act: Act,
     },
+    /// `fumble_effect = gm_table`: the fumble's effect, off the GM's table (USR-FUM-4).
+    GmFumble,
 }
 
 /// An answer.
@@ -217,6 +219,8 @@ pub enum Choice {
     Act(Act),
     /// Yes or no.
     Yes(bool),
+    /// A fumble's effect: lose the next action, drop the weapon or none (USR-FUM-4).
+    Fumble(options::FumbleEffect),
 }
 
 /// One combatant during a fight.

@@ -187,6 +187,8 @@ pub fn check(_setup: &Setup, request: &Request, choice: &Choice) -> Result<(), S
         (Request::Declare, Choice::Intent(_))
         | (Request::Act { .. }, Choice::Act(_))
         | (Request::SecondWind { .. } | Request::GmRuling { .. }, Choice::Yes(_)) => Ok(()),
+        // The GM's table gives an effect, not another table.
+        (Request::GmFumble, Choice::Fumble(effect)) if *effect != super::options::FumbleEffect::GmTable => Ok(()),
         (request, choice) => Err(format!("{choice:?} does not answer {request:?}")),
     }
 }
@@ -342,6 +344,8 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             Choice::Yes(super::run::wants_second_wind(policy, *hp, *max))
         }
         Request::GmRuling { .. } => Choice::Yes(true),
+        // Without a GM, the default effect (USR-FUM-4).
+        Request::GmFumble => Choice::Fumble(super::options::FumbleEffect::LoseNextAction),
     }
 }
 

@@ -392,23 +392,38 @@ fn log_contest<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     contest: Event,
     confirm: Option<Event>,
     fumbled: bool,
-) {
+) -> Result<(), FightError> {
     fight.emit(contest);
     if let Some(confirm) = confirm {
         fight.emit(confirm);
     }
     if fumbled {
-        fumble(fight, who);
+        fumble(fight, who)?;
     }
+    Ok(())
 }
 
-/// The fumble's effect (USR-FUM-4); one who wields no weapon has none to drop.
-fn fumble<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, who: CombatantId) {
+/// The fumble's effect (USR-FUM-4); one who wields no weapon has none to drop. Under
+/// `fumble_effect = gm_table` the GM reads it off a fumble table: one of the effects, asked of
+/// whoever answers for the fumbler (a person at the table; the AI takes the default).
+#[cold]
+fn fumble<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+) -> Result<(), FightError> {
+    use super::options::FumbleEffect;
     let mut effect = fight.setup().options.fumble_effect;
-    if effect == super::options::FumbleEffect::DropWeapon && !wields_weapon(fight.setup(), fight.state(), who) {
-        effect = super::options::FumbleEffect::None;
+    if effect == FumbleEffect::GmTable {
+        let Choice::Fumble(ruled) = fight.decide(who, &Request::GmFumble)? else {
+            unreachable!("checked by check_choice")
+        };
+        effect = ruled;
+    }
+    if effect == FumbleEffect::DropWeapon && !wields_weapon(fight.setup(), fight.state(), who) {
+        effect = FumbleEffect::None;
     }
     fight.emit(Event::Fumbled { who, effect });
+    Ok(())
 }
 
 /// Whether `who` holds a weapon it could drop: one on its sheet, not already dropped.
@@ -485,7 +500,7 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             },
             pending,
             fumbled,
-        );
+        )?;
         if hit {
             let face = match called {
                 Some(part) => part.face(),
@@ -573,7 +588,7 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
         },
         pending,
         fumbled,
-    );
+    )?;
     if hit {
         let face = match called {
             Some(part) => part.face(),
@@ -655,7 +670,7 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             },
             pending,
             fumbled,
-        );
+        )?;
         return Ok(());
     };
     let target_sheet = &setup.combatants[target.index()];
@@ -702,7 +717,7 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
         },
         pending,
         fumbled,
-    );
+    )?;
     if success && options.other_damage {
         let face = die(fight, who, 10, "location")?;
         let activity = super::policy::activity_weapon();
