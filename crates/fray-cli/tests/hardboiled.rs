@@ -30,6 +30,14 @@ fn fights_are_byte_identical_and_sims_thread_independent() {
 fn check_rules_odds_and_errors() {
     let text = ok(&fray(&["check", GUNFIGHT]));
     assert!(text.contains("ruleset hardboiled") && text.contains(".45 automatic"), "{text}");
+    // rule: USR-COVER-3, USR-COVER-4, USR-ARM-1 — what decides a gunfight is shown: penetration,
+    // the counter's hardness and the parts it hides (2–4, 7–10), armour's parts, the policies.
+    assert!(text.contains(".45 automatic: ranged, damage 6, range 20 m, penetration 1 (passes cover of hardness ≤ 1)"));
+    assert!(text.contains("behind cover of hardness 1, hiding torso, right leg, left leg"), "{text}");
+    assert!(text.contains("armour leather jacket: stops 1 on torso, right arm, left arm"), "{text}");
+    assert!(text.contains("policy target=nearest attack=best called_shot=uncovered cover=stay"), "{text}");
+    let never = ok(&fray(&["check", GUNFIGHT, "--set", "cover_penetration=never"]));
+    assert!(never.contains("stopped by any cover (cover_penetration = never)"), "{never}");
     let rules = ok(&fray(&["rules", "hardboiled"]));
     assert!(rules.contains("second_wind_policy") && rules.contains("USR-RES-8"), "{rules}");
     // Vito's .38 (d10 + 2) at 9 m: Medium, difficulty 7. Its penetration 1 goes through Lou's

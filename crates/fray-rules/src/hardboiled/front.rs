@@ -442,7 +442,7 @@ impl Scenario for HardBoiledScenario {
         for c in &setup.combatants {
             let specialisms: Vec<String> = c.specialisms.iter().map(|s| format!("{} +2", s.name)).collect();
             out += &format!(
-                "  {} ({}{}): Action d{}, Wits d{}, Ego d{}; HP {}; {}; {}{}{}; at {}\n",
+                "  {} ({}{}): Action d{}, Wits d{}, Ego d{}; HP {}; {}; at {}\n",
                 c.name,
                 setup.sides[c.side.index()],
                 if c.hero { ", hero" } else { "" },
@@ -451,15 +451,47 @@ impl Scenario for HardBoiledScenario {
                 c.die(Attr::Ego),
                 c.hp_max.map_or("rolled".to_owned(), |h| h.to_string()),
                 if specialisms.is_empty() { "no specialisms".to_owned() } else { specialisms.join(", ") },
-                c.weapon.name,
-                if c.weapon.ranged {
-                    format!(" (damage {}, R {} m)", c.weapon.damage, c.weapon.range_m)
-                } else {
-                    format!(" ({:+})", c.weapon.bonus)
-                },
-                c.armour.iter().map(|a| format!(", {} (stop {})", a.name, a.stop)).collect::<String>(),
                 pos_text(c.position)
             );
+            let w = &c.weapon;
+            let mut weapon = format!("    {}: ", w.name);
+            if w.ranged {
+                weapon += &format!("ranged, damage {}, range {} m", w.damage, w.range_m);
+            } else {
+                weapon += &format!("melee, damage {}", w.damage);
+            }
+            if w.bonus != 0 {
+                weapon += &format!(", bonus {:+}", w.bonus);
+            }
+            if w.brawling {
+                weapon += ", brawling (half damage)";
+            }
+            // Cover stops a shot it hides unless the weapon penetrates it (USR-COVER-2, -3, -5).
+            if w.ranged || setup.options.melee_cover {
+                weapon += &if setup.options.cover_never {
+                    ", stopped by any cover (cover_penetration = never)".to_owned()
+                } else {
+                    format!(", penetration {} (passes cover of hardness ≤ {})", w.penetration, w.penetration)
+                };
+            }
+            out += &weapon;
+            out += "\n";
+            for a in &c.armour {
+                out += &format!("    armour {}: stops {} on {}\n", a.name, a.stop, locations_text(a.locations));
+            }
+            if let Some(cover) = &c.cover {
+                out += &format!(
+                    "    behind cover of hardness {}, hiding {}\n",
+                    cover.hardness,
+                    locations_text(cover.locations)
+                );
+            }
+            let policy: Vec<String> = super::setup::POLICIES
+                .iter()
+                .enumerate()
+                .map(|(i, (field, _))| format!("{field}={}", c.policy.name(i)))
+                .collect();
+            out += &format!("    policy {}\n", policy.join(" "));
         }
         out
     }
@@ -481,4 +513,24 @@ impl Scenario for HardBoiledScenario {
         let sink = FnSink(|event: &Event| out(&self.line(event)));
         Fight::<HardBoiled, _, _, _>::new(&self.0, dice, table, sink).run()
     }
+}
+
+/// The hit locations a mask of d10 faces covers, by part (USR-LOC-2): "every location", or the
+/// parts, a part only partly covered with its faces ("right leg (face 7)").
+fn locations_text(mask: super::setup::Locations) -> String {
+    if mask & super::setup::ALL == super::setup::ALL {
+        return "every location".to_owned();
+    }
+    let mut out = Vec::new();
+    for part in super::Part::ALL {
+        let faces: Vec<u8> = (1..=10).filter(|&f| super::Part::of(f) == part).collect();
+        let covered: Vec<u8> = faces.iter().copied().filter(|&f| mask & (1 << f) != 0).collect();
+        if covered.len() == faces.len() {
+            out.push(part.name().to_owned());
+        } else if !covered.is_empty() {
+            let list: Vec<String> = covered.iter().map(u8::to_string).collect();
+            out.push(format!("{} (face {})", part.name(), list.join(", ")));
+        }
+    }
+    if out.is_empty() { "nothing".to_owned() } else { out.join(", ") }
 }
