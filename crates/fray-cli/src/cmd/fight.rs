@@ -182,7 +182,8 @@ fn ask_person(prompt: &Prompt) -> Option<usize> {
     let stdin = std::io::stdin();
     say(format_args!("{} — {}:\n", prompt.who, prompt.question));
     for (i, option) in prompt.options.iter().enumerate() {
-        say(format_args!("  {}. {option}\n", i + 1));
+        let ai = if i == prompt.default { " [AI's choice]" } else { "" };
+        say(format_args!("  {}. {option}{ai}\n", i + 1));
     }
     // One legal choice is no question: it is taken, and said so.
     if prompt.options.len() == 1 {
@@ -190,15 +191,16 @@ fn ask_person(prompt: &Prompt) -> Option<usize> {
         return Some(0);
     }
     loop {
-        say(format_args!("choice [1]: "));
+        say(format_args!("choice [{}]: ", prompt.default + 1));
         let mut line = String::new();
         match stdin.lock().read_line(&mut line) {
             Ok(0) | Err(_) => return None,
             Ok(_) => {}
         }
         let line = line.trim();
+        // Enter takes the default: what the combatant's AI would choose.
         if line.is_empty() {
-            return Some(0);
+            return Some(prompt.default);
         }
         match line.parse::<usize>() {
             Ok(n) if (1..=prompt.options.len()).contains(&n) => return Some(n - 1),
