@@ -111,3 +111,23 @@ fn the_fluid_declaration_passes_are_numbered_and_keep_their_numbers() {
         "{second}"
     );
 }
+
+#[test]
+fn physical_dice_of_one_roll_are_numbered() {
+    // Three d6 for each initiative and each check: the second and third of a roll say so, and a
+    // new roll (another combatant's, or the same reason after an event) starts again at one.
+    let out = fray_with_input(
+        &["fight", &format!("{ROOT}fluid/barbarian-vs-marauder.toml"), "--dice", "manual"],
+        &"3\n".repeat(200),
+    );
+    ok(&out);
+    let prompts = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        prompts.contains(
+            "roll one d6 for barbarian's initiative: roll one d6 for barbarian's initiative (die 2): \
+             roll one d6 for barbarian's initiative (die 3): roll one d6 for marauder's initiative: "
+        ),
+        "{prompts}"
+    );
+    assert!(!prompts.contains("(die 4)"), "{prompts}");
+}

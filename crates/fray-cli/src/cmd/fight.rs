@@ -146,10 +146,15 @@ fn say(text: std::fmt::Arguments<'_>) {
     let _ = std::io::stderr().write_fmt(text);
 }
 
-/// Dice typed by a person: each prompt names who rolls what, one die per line.
+/// Dice typed by a person: each prompt names who rolls what, one die per line; the dice of one
+/// roll (the same reason and die, with no event between them) are numbered "die 1", "die 2", ….
 struct Manual {
     /// Combatant names, in roster order.
     names: Vec<String>,
+    /// The last die asked for (its reason and sides) and how many in a row were asked for it.
+    last: Option<(Reason, u32, u32)>,
+    /// Set when an event has been written since the last die: the next die starts a new roll.
+    event_since: std::rc::Rc<std::cell::Cell<bool>>,
 }
 
 impl Dice for Manual {
@@ -159,8 +164,15 @@ impl Dice for Manual {
             Some(name) => format!("{name}'s {}", reason.what),
             None => reason.what.to_owned(),
         };
+        let n = match self.last {
+            Some((r, s, n)) if r == reason && s == sides && !self.event_since.get() => n + 1,
+            _ => 1,
+        };
+        self.last = Some((reason, sides, n));
+        self.event_since.set(false);
+        let nth = if n > 1 { format!(" (die {n})") } else { String::new() };
         loop {
-            say(format_args!("roll one d{sides} for {whose}: "));
+            say(format_args!("roll one d{sides} for {whose}{nth}: "));
             let mut line = String::new();
             if stdin.lock().read_line(&mut line).map_err(|e| SourceError(e.to_string()))? == 0 {
                 return Err(SourceError("no more input".into()));
@@ -226,7 +238,8 @@ pub fn fight(args: &FightArgs, out: &mut impl Write) -> Result<()> {
     }
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let mut seeded = fray_engine::FromSource(fray_dice::seeded(seed));
-    let mut manual = Manual { names: names.clone() };
+    let event_since = std::rc::Rc::new(std::cell::Cell::new(false));
+    let mut manual = Manual { names: names.clone(), last: None, event_since: event_since.clone() };
     let dice: &mut dyn Dice = match args.dice.as_str() {
         "seeded" => &mut seeded,
         "manual" => &mut manual,
@@ -256,6 +269,7 @@ pub fn fight(args: &FightArgs, out: &mut impl Write) -> Result<()> {
     }
     let mut io_error = None;
     let mut write_line = |line: &fray_rules::Line| {
+        event_since.set(true);
         let written = if args.json {
             writeln!(out, "{}", line.json)
         } else {
