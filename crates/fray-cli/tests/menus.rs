@@ -114,8 +114,8 @@ fn the_fluid_declaration_passes_are_numbered_and_keep_their_numbers() {
 
 #[test]
 fn physical_dice_of_one_roll_are_numbered() {
-    // Three d6 for each initiative and each check: the second and third of a roll say so, and a
-    // new roll (another combatant's, or the same reason after an event) starts again at one.
+    // fluid: three d6 for each initiative and each check, "die 1 of 3" … "die 3 of 3"; a new roll
+    // (another combatant's, or the same reason again) starts again at one.
     let out = fray_with_input(
         &["fight", &format!("{ROOT}fluid/barbarian-vs-marauder.toml"), "--dice", "manual"],
         &"3\n".repeat(200),
@@ -124,10 +124,16 @@ fn physical_dice_of_one_roll_are_numbered() {
     let prompts = String::from_utf8(out.stderr).unwrap();
     assert!(
         prompts.contains(
-            "roll one d6 for barbarian's initiative: roll one d6 for barbarian's initiative (die 2): \
-             roll one d6 for barbarian's initiative (die 3): roll one d6 for marauder's initiative: "
+            "roll one d6 for barbarian's initiative (die 1 of 3): roll one d6 for barbarian's initiative (die 2 of 3): \
+             roll one d6 for barbarian's initiative (die 3 of 3): roll one d6 for marauder's initiative (die 1 of 3): "
         ),
         "{prompts}"
     );
-    assert!(!prompts.contains("(die 4)"), "{prompts}");
+    assert!(prompts.contains("roll one d6 for barbarian's attack (die 3 of 3): "), "{prompts}");
+    assert!(!prompts.contains("(die 4"), "{prompts}");
+    // opend6: a pool whose size the roll does not say is counted, "die 2", "die 3", ….
+    let out =
+        fray_with_input(&["fight", &format!("{ROOT}opend6/blaster-duel.toml"), "--dice", "manual"], &"3\n".repeat(400));
+    let prompts = String::from_utf8(out.stderr).unwrap();
+    assert!(prompts.contains(" (die 2): "), "{prompts}");
 }

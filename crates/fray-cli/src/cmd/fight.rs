@@ -147,7 +147,8 @@ fn say(text: std::fmt::Arguments<'_>) {
 }
 
 /// Dice typed by a person: each prompt names who rolls what, one die per line; the dice of one
-/// roll (the same reason and die, with no event between them) are numbered "die 1", "die 2", ….
+/// roll are numbered, "die 2 of 3" when the roll says how many it takes ([`Reason::dice`]), else
+/// "die 2", "die 3", … for the same reason and die asked again with no event between them.
 struct Manual {
     /// Combatant names, in roster order.
     names: Vec<String>,
@@ -164,13 +165,25 @@ impl Dice for Manual {
             Some(name) => format!("{name}'s {}", reason.what),
             None => reason.what.to_owned(),
         };
+        // A roll that says how many dice it takes restarts its count after the last of them.
         let n = match self.last {
-            Some((r, s, n)) if r == reason && s == sides && !self.event_since.get() => n + 1,
+            Some((r, s, n))
+                if r == reason
+                    && s == sides
+                    && !self.event_since.get()
+                    && (reason.dice == 0 || n < u32::from(reason.dice)) =>
+            {
+                n + 1
+            }
             _ => 1,
         };
         self.last = Some((reason, sides, n));
         self.event_since.set(false);
-        let nth = if n > 1 { format!(" (die {n})") } else { String::new() };
+        let nth = match reason.dice {
+            0 | 1 if n == 1 => String::new(),
+            0 | 1 => format!(" (die {n})"),
+            of => format!(" (die {n} of {of})"),
+        };
         loop {
             say(format_args!("roll one d{sides} for {whose}{nth}: "));
             let mut line = String::new();
