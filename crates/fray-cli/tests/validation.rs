@@ -139,8 +139,9 @@ fn rates_at_the_edges_sit_inside_their_interval() {
 #[test]
 fn a_revision_keeps_the_declared_plan_by_default() {
     // The declaration (attack with the axe), then Enter at the declaration's revision pass: the
-    // attack stands (the first choice keeps the plan). The tactics split (Tactics 0) and its
-    // revision pass have one choice each: taken without asking.
+    // attack stands (the AI keeps its plan in a revision pass, and Enter takes the AI's choice).
+    // The tactics split (Tactics 0) and its revision pass have one choice each: taken without
+    // asking.
     let out = fray_with_input(
         &["fight", &format!("{ROOT}{FLUID}"), "--seed", "1", "--control", "barbarian=human"],
         &format!("3\n\n{}", "\n".repeat(400)),
@@ -150,8 +151,11 @@ fn a_revision_keeps_the_declared_plan_by_default() {
     assert!(round_1.contains("barbarian declares: attack marauder with axe"), "{log}");
     assert!(!round_1.contains("barbarian declares: nothing"), "{log}");
     let prompts = String::from_utf8(out.stderr).unwrap();
-    assert!(prompts.contains("1. keep your plan: attack marauder with axe"), "{prompts}");
-    assert!(prompts.contains("split Tactics 0:\n  1. oT 0 / dT 0 (normal)\n(the only choice)"), "{prompts}");
+    assert!(prompts.contains("3. 1 × lethal attack on marauder with axe (each: hit 49/54 ≈ 90.7%, takes out 7/27 ≈ 25.9%) (your plan) [AI's choice]"), "{prompts}");
+    assert!(
+        prompts.contains("split Tactics 0 (pass 1 of 2):\n  1. oT 0 / dT 0 (normal) [AI's choice]\n(the only choice)"),
+        "{prompts}"
+    );
 }
 
 #[test]

@@ -11,12 +11,21 @@ pub struct Reason {
     pub who: Option<CombatantId>,
     /// What for, e.g. "initiative" or "attack".
     pub what: &'static str,
+    /// How many dice the roll takes, each rolled with this same reason one after the other
+    /// (e.g. 3 for 3d6), so that a person rolling physical dice can be told "die 2 of 3"; 0 when
+    /// the roll does not say (a single die, or a pool whose size is not known in advance).
+    pub dice: u8,
 }
 
 impl Reason {
     /// A die `who` rolls for `what`.
     pub fn new(who: CombatantId, what: &'static str) -> Reason {
-        Reason { who: Some(who), what }
+        Reason { who: Some(who), what, dice: 0 }
+    }
+
+    /// This reason for each die of a roll of `dice` dice ([`Reason::dice`]).
+    pub fn of(self, dice: u8) -> Reason {
+        Reason { dice, ..self }
     }
 }
 

@@ -106,6 +106,9 @@ pub struct Prompt {
     pub question: String,
     /// The legal choices; the answer is an index into them.
     pub options: Vec<String>,
+    /// The index of the choice the combatant's AI would make (the first when the AI's answer is
+    /// not among the options): what an empty answer takes.
+    pub default: usize,
 }
 
 /// One outcome of a hit in [`AttackOdds`]: a label, named components (e.g. W, S) and its
@@ -341,17 +344,59 @@ macro_rules! policy_values {
     };
 }
 
-/// Asks a person to pick one of labelled `choices` (`Pending` when there are none).
+/// Asks a person to pick one of labelled `choices` (`Pending` when there are none); `default` is
+/// the index an empty answer takes ([`Prompt::default`]).
 pub fn ask_person<C>(
     ask: &mut dyn FnMut(&Prompt) -> Option<usize>,
     who: &str,
     question: String,
     choices: Vec<(String, C)>,
+    default: usize,
 ) -> Result<C, fray_engine::Pending> {
     let labels: Vec<String> = choices.iter().map(|(label, _)| label.clone()).collect();
-    let prompt = Prompt { who: who.to_owned(), question, options: labels };
+    let default = default.min(choices.len().saturating_sub(1));
+    let prompt = Prompt { who: who.to_owned(), question, options: labels, default };
     let pick = ask(&prompt).ok_or(fray_engine::Pending)?.min(choices.len().saturating_sub(1));
     choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(fray_engine::Pending)
+}
+
+/// Orders a menu's choices for a person: choices against a dead combatant (`gone`) are left out,
+/// choices against an ally (`ally`) are marked "(ally)" after the ally's `name` and listed after
+/// all the others, which keep their order. `target` is the combatant a choice acts against (an
+/// attack, an aim), if any. A menu whose every choice would be left out is kept whole.
+pub fn arrange_targets<'n, C>(
+    choices: Vec<(String, C)>,
+    target: impl Fn(&C) -> Option<CombatantId>,
+    ally: impl Fn(CombatantId) -> bool,
+    gone: impl Fn(CombatantId) -> bool,
+    name: impl Fn(CombatantId) -> &'n str,
+) -> Vec<(String, C)> {
+    if choices.iter().all(|(_, c)| target(c).is_some_and(&gone)) {
+        return choices;
+    }
+    let mut first = Vec::with_capacity(choices.len());
+    let mut allied = Vec::new();
+    for (label, choice) in choices {
+        match target(&choice) {
+            Some(t) if gone(t) => {}
+            Some(t) if ally(t) => {
+                let name = name(t);
+                let label = match label.find(name) {
+                    Some(at) => format!("{} (ally){}", &label[..at + name.len()], &label[at + name.len()..]),
+                    None => format!("{label} (ally)"),
+                };
+                allied.push((label, choice));
+            }
+            _ => first.push((label, choice)),
+        }
+    }
+    first.extend(allied);
+    first
+}
+
+/// The index of the AI's answer `ai` among `choices`, or 0 when it is not one of them.
+pub fn default_index<C: PartialEq>(choices: &[(String, C)], ai: &C) -> usize {
+    choices.iter().position(|(_, c)| c == ai).unwrap_or(0)
 }
 
 /// A ruleset's side facing a person at the table: how a request is put as a question with
@@ -365,6 +410,17 @@ pub trait Prompts<R: Ruleset> {
     fn ai(&self, setup: &R::Setup, state: &R::State, who: CombatantId, request: &R::Request) -> R::Choice;
     /// Whether the AI passes an optional request of `who` ([`Decider::passes_optional`]).
     fn ai_passes(&self, _setup: &R::Setup, _who: CombatantId, _request: &R::Request) -> bool {
+        false
+    }
+    /// The combatant a choice acts against (an attack, an aim, a grapple), if any: a menu lists
+    /// such choices against allies last, marked, and leaves out those against the dead
+    /// ([`arrange_targets`]).
+    fn hostile_target(&self, _choice: &R::Choice) -> Option<CombatantId> {
+        None
+    }
+    /// Whether `who` is dead, or by the rules no longer a target: a menu leaves out the choices
+    /// against it.
+    fn gone(&self, _state: &R::State, _who: CombatantId) -> bool {
         false
     }
 }
@@ -381,7 +437,10 @@ pub struct Table<'a, F> {
     pub ask: &'a mut dyn FnMut(&Prompt) -> Option<usize>,
 }
 
-impl<R: Ruleset, F: Prompts<R>> Decider<R> for Table<'_, F> {
+impl<R: Ruleset, F: Prompts<R> + Scenario> Decider<R> for Table<'_, F>
+where
+    R::Choice: PartialEq,
+{
     fn decide(
         &mut self,
         setup: &R::Setup,
@@ -393,7 +452,17 @@ impl<R: Ruleset, F: Prompts<R>> Decider<R> for Table<'_, F> {
             return Ok(self.front.ai(setup, state, who, request));
         }
         let (question, choices) = self.front.prompt(state, who, request);
-        ask_person(self.ask, self.front.person_name(who), question, choices)
+        let side = self.front.side_of(who.index());
+        let choices = arrange_targets(
+            choices,
+            |c| self.front.hostile_target(c),
+            |t| self.front.side_of(t.index()) == side,
+            |t| self.front.gone(state, t),
+            |t| self.front.person_name(t),
+        );
+        // An empty answer takes what the AI would choose for this combatant.
+        let default = default_index(&choices, &self.front.ai(setup, state, who, request));
+        ask_person(self.ask, self.front.person_name(who), question, choices, default)
     }
 
     fn passes_optional(&self, setup: &R::Setup, who: CombatantId, request: &R::Request) -> bool {

@@ -1252,3 +1252,52 @@ fn the_ai_walks_when_a_walk_brings_it_within_reach() {
     state.fighters[1].pos = fray_engine::Pos::new(7.0, 0.0);
     assert_eq!(mode(&state), Some(fray_rules::fluid::MoveMode::Jog));
 }
+
+#[test]
+fn a_menus_hit_odds_are_those_of_the_check_the_fight_then_rolls() {
+    // rule: FLUID-TAC-2, FLUID-ACT-1, FLUID-DICE-5
+    // A person's declaration menu shows each attack's exact chance to hit (the odds in the state of
+    // the declaration pass, after this round's split): for every split and number of attacks it is
+    // the chance of the very check the fight then rolls.
+    use fray_rules::fluid::odds::{Fire, odds_in_state};
+    let setup = duel(&[("tactics = 0", "tactics = 4"), ("value = 12, rank = 0", "value = 14, rank = 2")]);
+    for ot in 0..=4 {
+        for count in 1..=2usize {
+            let split = Choice::Split { ot, dt: 4 - ot };
+            let attacks = vec![DeclaredAttack::single(B, 0, Intent::Lethal); count];
+            let plan = Plan { attacks: attacks.into_iter().collect(), ..Plan::default() };
+            let (log, _) = fight(
+                &setup,
+                &[2, 5, 4, 3, 6, 1, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4],
+                vec![
+                    split.clone(),
+                    Choice::Split { ot: 0, dt: 0 },
+                    Choice::Plan(plan.clone()),
+                    Choice::Plan(Plan::default()),
+                ],
+            );
+            let (check, _) = first_attack(&log);
+            let rolled: fray_dice::BigRational =
+                check.margin_distribution(&setup.options).into_iter().filter(|(m, _)| *m >= 0).map(|(_, p)| p).sum();
+            // The state the menu is built in: the round's splits set, the declarations made.
+            let mut state = Fluid::initial_state(&setup);
+            for event in [
+                Event::RoundStarted { round: 1 },
+                Event::TacticsSet { who: A, ot, dt: 4 - ot },
+                Event::TacticsSet { who: B, ot: 0, dt: 0 },
+                Event::Declared { who: A, plan },
+                Event::Declared { who: B, plan: Plan::default() },
+            ] {
+                Fluid::apply(&setup, &mut state, &event);
+            }
+            let shown = odds_in_state(&setup, &state, A, B, 0, count as i32, Intent::Lethal, Fire::SINGLE);
+            assert_eq!(shown.hit, rolled, "oT {ot}, {count} attack(s): {check:?}");
+        }
+    }
+    // The step5 ladder makes naturals 3, 4 and 5 count −10, −5 and 0 (FLUID-DICE-5): +7 against
+    // TN 9 misses on them, 10 chances in 216 — a 103/108 chance to hit, not a sure hit.
+    let check = fray_rules::fluid::check::Check { edge: 0, bonus: 7, tn: 9 };
+    let hit: fray_dice::BigRational =
+        check.margin_distribution(&setup.options).into_iter().filter(|(m, _)| *m >= 0).map(|(_, p)| p).sum();
+    assert_eq!(hit, fray_dice::BigRational::new(103.into(), 108.into()));
+}

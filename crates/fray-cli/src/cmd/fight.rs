@@ -166,10 +166,16 @@ fn say(text: std::fmt::Arguments<'_>) {
     let _ = std::io::stderr().write_fmt(text);
 }
 
-/// Dice typed by a person: each prompt names who rolls what, one die per line.
+/// Dice typed by a person: each prompt names who rolls what, one die per line; the dice of one
+/// roll are numbered, "die 2 of 3" when the roll says how many it takes ([`Reason::dice`]), else
+/// "die 2", "die 3", … for the same reason and die asked again with no event between them.
 struct Manual {
     /// Combatant names, in roster order.
     names: Vec<String>,
+    /// The last die asked for (its reason and sides) and how many in a row were asked for it.
+    last: Option<(Reason, u32, u32)>,
+    /// Set when an event has been written since the last die: the next die starts a new roll.
+    event_since: std::rc::Rc<std::cell::Cell<bool>>,
 }
 
 impl Dice for Manual {
@@ -179,8 +185,27 @@ impl Dice for Manual {
             Some(name) => format!("{name}'s {}", reason.what),
             None => reason.what.to_owned(),
         };
+        // A roll that says how many dice it takes restarts its count after the last of them.
+        let n = match self.last {
+            Some((r, s, n))
+                if r == reason
+                    && s == sides
+                    && !self.event_since.get()
+                    && (reason.dice == 0 || n < u32::from(reason.dice)) =>
+            {
+                n + 1
+            }
+            _ => 1,
+        };
+        self.last = Some((reason, sides, n));
+        self.event_since.set(false);
+        let nth = match reason.dice {
+            0 | 1 if n == 1 => String::new(),
+            0 | 1 => format!(" (die {n})"),
+            of => format!(" (die {n} of {of})"),
+        };
         loop {
-            say(format_args!("roll one d{sides} for {whose}: "));
+            say(format_args!("roll one d{sides} for {whose}{nth}: "));
             let mut line = String::new();
             if stdin.lock().read_line(&mut line).map_err(|e| SourceError(e.to_string()))? == 0 {
                 return Err(SourceError("no more input".into()));
@@ -202,7 +227,8 @@ fn ask_person(prompt: &Prompt) -> Option<usize> {
     let stdin = std::io::stdin();
     say(format_args!("{} — {}:\n", prompt.who, prompt.question));
     for (i, option) in prompt.options.iter().enumerate() {
-        say(format_args!("  {}. {option}\n", i + 1));
+        let ai = if i == prompt.default { " [AI's choice]" } else { "" };
+        say(format_args!("  {}. {option}{ai}\n", i + 1));
     }
     // One legal choice is no question: it is taken, and said so.
     if prompt.options.len() == 1 {
@@ -210,15 +236,16 @@ fn ask_person(prompt: &Prompt) -> Option<usize> {
         return Some(0);
     }
     loop {
-        say(format_args!("choice [1]: "));
+        say(format_args!("choice [{}]: ", prompt.default + 1));
         let mut line = String::new();
         match stdin.lock().read_line(&mut line) {
             Ok(0) | Err(_) => return None,
             Ok(_) => {}
         }
         let line = line.trim();
+        // Enter takes the default: what the combatant's AI would choose.
         if line.is_empty() {
-            return Some(0);
+            return Some(prompt.default);
         }
         match line.parse::<usize>() {
             Ok(n) if (1..=prompt.options.len()).contains(&n) => return Some(n - 1),
@@ -244,7 +271,8 @@ pub fn fight(args: &FightArgs, out: &mut impl Write) -> Result<()> {
     }
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let mut seeded = fray_engine::FromSource(fray_dice::seeded(seed));
-    let mut manual = Manual { names: names.clone() };
+    let event_since = std::rc::Rc::new(std::cell::Cell::new(false));
+    let mut manual = Manual { names: names.clone(), last: None, event_since: event_since.clone() };
     let dice: &mut dyn Dice = match args.dice.as_str() {
         "seeded" => &mut seeded,
         "manual" => &mut manual,
@@ -276,6 +304,7 @@ pub fn fight(args: &FightArgs, out: &mut impl Write) -> Result<()> {
     }
     let mut io_error = None;
     let mut write_line = |line: &fray_rules::Line| {
+        event_since.set(true);
         let written = if args.json {
             writeln!(out, "{}", line.json)
         } else {

@@ -87,6 +87,7 @@ impl Check {
     pub fn roll<D: Dice>(&self, options: &Options, dice: &mut D, reason: Reason) -> Result<CheckRoll, FightError> {
         let mut faces = [0u8; 9];
         let n = self.dice_count(options);
+        let reason = reason.of(n as u8);
         for face in faces.iter_mut().take(n) {
             *face = dice.roll(6, reason).map_err(|e| FightError::Dice { what: reason.what, message: e.0 })? as u8;
         }

@@ -99,6 +99,30 @@ struct Table<'a> {
     scenario: &'a FluidScenario,
     humans: Vec<CombatantId>,
     ask: &'a mut dyn FnMut(&Prompt) -> Option<usize>,
+    /// The round the counts below are of.
+    round: u32,
+    /// Per combatant: how many times it has been asked to split Tactics and to declare this
+    /// round (the first pass and the revision passes, FLUID-TAC-3, FLUID-ACT-1).
+    asked: Vec<(u32, u32)>,
+}
+
+impl Table<'_> {
+    /// Which pass of the round's tactics split or declaration this request of `who` is, and how
+    /// many there are, counting this one; `None` for other requests.
+    fn pass(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Option<(u32, u32)> {
+        if state.round != self.round {
+            self.round = state.round;
+            self.asked.iter_mut().for_each(|a| *a = (0, 0));
+        }
+        let asked = &mut self.asked[who.index()];
+        let (count, passes) = match request {
+            Request::Tactics { .. } => (&mut asked.0, setup.options.tactics_passes),
+            Request::Declare { .. } => (&mut asked.1, setup.options.declare_passes),
+            _ => return None,
+        };
+        *count += 1;
+        Some((*count, passes + 1))
+    }
 }
 
 impl Decider<Fluid> for Table<'_> {
@@ -106,11 +130,35 @@ impl Decider<Fluid> for Table<'_> {
         if !self.humans.contains(&who) {
             return Ok(ai_choice(setup, state, who, request));
         }
-        let (question, choices) = self.scenario.prompt(state, who, request);
-        let labels: Vec<String> = choices.iter().map(|(label, _)| label.clone()).collect();
-        let prompt = Prompt { who: self.scenario.name(who).to_owned(), question, options: labels };
-        let pick = (self.ask)(&prompt).ok_or(Pending)?.min(choices.len().saturating_sub(1));
-        let mut choice = choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(Pending)?;
+        let (mut question, choices) = self.scenario.prompt(state, who, request);
+        // The split and the declaration are asked once and again in each revision pass: the
+        // question says which pass this is (FLUID-TAC-3, FLUID-ACT-1).
+        let pass = self.pass(setup, state, who, request);
+        if let Some((n, of)) = pass.filter(|&(_, of)| of > 1) {
+            question += &format!(" ({}pass {n} of {of})", if n > 1 { "revision " } else { "" });
+        }
+        // In a revision pass the AI passes (keeps its split or plan): so does an empty answer.
+        let revising = pass.is_some_and(|(n, _)| n > 1) && super::policy::ai_passes(setup, who, request);
+        let fighter = state.fighter(who);
+        let ai = match request {
+            Request::Tactics { .. } if revising => Choice::Split { ot: fighter.ot, dt: fighter.dt },
+            Request::Declare { .. } if revising => Choice::Plan(fighter.plan.clone()),
+            _ => ai_choice(setup, state, who, request),
+        };
+        // Attacks on allies last and marked, none on the dead; an empty answer takes the AI's choice.
+        let side = setup.combatants[who.index()].side;
+        let choices = crate::arrange_targets(
+            choices,
+            |c| match c {
+                Choice::Plan(plan) | Choice::Revise(Some(plan)) => plan.attacks.first().map(|a| a.target),
+                _ => None,
+            },
+            |t| setup.combatants[t.index()].side == side,
+            |t| state.fighter(t).dead,
+            |t| self.scenario.name(t),
+        );
+        let default = crate::default_index(&choices, &ai);
+        let mut choice = crate::ask_person(self.ask, self.scenario.name(who), question, choices, default)?;
         // Under `defense_choice = per_round` a person names the round's defence with the plan
         // (FLUID-DEF-4); the default policy's pick is listed first.
         if let Choice::Plan(plan) = &mut choice
@@ -126,6 +174,7 @@ impl Decider<Fluid> for Table<'_> {
                 who: self.scenario.name(who).to_owned(),
                 question: "name your defence for the round".to_owned(),
                 options,
+                default: 0,
             };
             let pick = (self.ask)(&prompt).ok_or(Pending)?.min(nameable.len().saturating_sub(1));
             plan.defence = nameable.get(pick).map(|d| d.0);
@@ -199,14 +248,6 @@ impl FluidScenario {
             Request::Declare { options, max_per_item, rounds, .. } => {
                 let sheet = &setup.combatants[who.index()];
                 let mut out = Vec::new();
-                // A revision pass: keeping the plan already declared is the default.
-                let current = &state.fighter(who).plan;
-                if *current != Plan::default() {
-                    out.push((
-                        format!("keep your plan: {}", self.plan_text(who, current)),
-                        Choice::Plan(current.clone()),
-                    ));
-                }
                 out.extend([
                     ("no attack".to_owned(), Choice::Plan(Plan::default())),
                     (
@@ -317,6 +358,18 @@ impl FluidScenario {
                             ));
                         }
                     }
+                }
+                // A revision pass: the plan already declared is marked where it is listed, or
+                // else listed last, so that the other choices keep their first pass's numbers.
+                let current = &state.fighter(who).plan;
+                let listed = out.iter_mut().find(|(_, c)| matches!(c, Choice::Plan(p) if p == current));
+                if let Some((label, _)) = listed.filter(|_| *current != Plan::default()) {
+                    label.push_str(" (your plan)");
+                } else if *current != Plan::default() {
+                    out.push((
+                        format!("keep your plan: {}", self.plan_text(who, current)),
+                        Choice::Plan(current.clone()),
+                    ));
                 }
                 ("declare the round's actions".to_owned(), out)
             }
@@ -663,7 +716,7 @@ impl Scenario for FluidScenario {
         out: &mut dyn FnMut(&Line),
     ) -> Result<FightResult, FightError> {
         let humans = crate::human_ids(self.0.combatants.iter().map(|c| c.id.as_str()), humans);
-        let table = Table { scenario: self, humans, ask };
+        let table = Table { scenario: self, humans, ask, round: 0, asked: vec![(0, 0); self.0.combatants.len()] };
         let sink = FnSink(|event: &Event| out(&self.line(event)));
         match seed.filter(|_| self.0.options.dice_per_combatant) {
             // Streams seeded from the scenario seed and each id (FLUID-DICE-10).

@@ -563,7 +563,7 @@ fn initiative<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         }
         let mut faces = [0u8; 3];
         for face in &mut faces {
-            *face = fight.roll(6, Reason::new(who, "initiative"))? as u8;
+            *face = fight.roll(6, Reason::new(who, "initiative").of(3))? as u8;
         }
         // Not a check: 3d6 + Tactics, and CP only under `initiative_cp` (FLUID-INIT-3).
         let cp = if setup.options.initiative_cp { condition_penalty(setup, fight.state(), who) } else { 0 };

@@ -408,6 +408,17 @@ impl crate::Prompts<HardBoiled> for HardBoiledScenario {
     fn ai(&self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
         ai_choice(setup, state, who, request)
     }
+
+    fn hostile_target(&self, choice: &Choice) -> Option<CombatantId> {
+        match choice {
+            Choice::Act(act) | Choice::Intent(Some(act)) => match *act {
+                Act::Attack { target, .. } | Act::Power(target) => Some(target),
+                Act::Other { activity, target, .. } if activity != Activity::Task => target,
+                _ => None,
+            },
+            _ => None,
+        }
+    }
 }
 
 impl Scenario for HardBoiledScenario {

@@ -742,6 +742,18 @@ impl crate::Prompts<OpenD6> for OpenD6Scenario {
     fn ai_passes(&self, setup: &Setup, who: CombatantId, request: &Request) -> bool {
         ai_passes(setup, who, request)
     }
+
+    fn hostile_target(&self, choice: &Choice) -> Option<CombatantId> {
+        match choice {
+            Choice::Act(Action::Attack(plan)) | Choice::Interrupt(Some(Action::Attack(plan))) => Some(plan.target),
+            Choice::Act(Action::Aim(t)) => Some(*t),
+            _ => None,
+        }
+    }
+
+    fn gone(&self, state: &State, who: CombatantId) -> bool {
+        state.fighter(who).level == Level::Dead
+    }
 }
 
 impl Scenario for OpenD6Scenario {

@@ -452,6 +452,17 @@ impl crate::Prompts<PhaseSix> for PhaseSixScenario {
     fn ai(&self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
         ai_choice(setup, state, who, request)
     }
+
+    fn hostile_target(&self, choice: &Choice) -> Option<CombatantId> {
+        match choice {
+            Choice::Act(Act::Attack { target, .. } | Act::Throw { target, .. }) => Some(*target),
+            _ => None,
+        }
+    }
+
+    fn gone(&self, state: &State, who: CombatantId) -> bool {
+        state.fighter(who).dead
+    }
 }
 
 impl Scenario for PhaseSixScenario {

@@ -507,6 +507,24 @@ impl crate::Prompts<Ticks> for TicksScenario {
     fn ai(&self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
         ai_choice(setup, state, who, request)
     }
+
+    fn hostile_target(&self, choice: &Choice) -> Option<CombatantId> {
+        match *choice {
+            Choice::Announce(
+                Action::Fire { targets: [target, ..], .. }
+                | Action::Melee { target, .. }
+                | Action::Strike { target, .. }
+                | Action::Aim(target)
+                | Action::Run { attack: Some((target, ..)), .. },
+            ) => Some(target),
+            _ => None,
+        }
+    }
+
+    /// Out of the fight, a combatant is no target unless `out_targetable` (TICK-TRACK-5).
+    fn gone(&self, state: &State, who: CombatantId) -> bool {
+        state.fighter(who).out() && !self.0.options.out_targetable
+    }
 }
 
 impl Scenario for TicksScenario {
