@@ -433,7 +433,7 @@ pub struct Table<'a, F> {
     /// Who is played by a person.
     pub humans: Vec<CombatantId>,
     /// Asks the person: an index into the prompt's options, `None` when no answer will come (the
-    /// input ended): the fight then stops with [`FightError::Pending`](fray_engine::FightError::Pending).
+    /// input ended): the fight then stops with [`FightError::Pending`].
     pub ask: &'a mut dyn FnMut(&Prompt) -> Option<usize>,
 }
 
