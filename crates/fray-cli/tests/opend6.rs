@@ -60,6 +60,9 @@ fn sim_numbers_do_not_depend_on_threads() {
 fn check_rules_and_errors() {
     let text = ok(&fray(&["check", DUEL]));
     assert!(text.contains("ruleset opend6") && text.contains("heavy blaster pistol"), "{text}");
+    // rule: OD6-DIFF-4 — the Smuggler's cover, and the points and policies a fight spends by.
+    assert!(text.contains("cover: 50% behind an object\n    0 Character Point(s), 0 Fate Point(s)"), "{text}");
+    assert!(text.contains("policy actions=single target=nearest option=normal points=scenario move=close"), "{text}");
     let rules = ok(&fray(&["rules", "opend6"]));
     assert!(rules.contains("wild_die_failure") && rules.contains("OD6-TRACK-2"), "{rules}");
     let bad = std::fs::read_to_string(DUEL).unwrap().replace("firearms = \"5D\"", "firearm = \"5D\"");

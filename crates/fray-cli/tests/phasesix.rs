@@ -30,6 +30,12 @@ fn fights_are_byte_identical_and_sims_thread_independent() {
 fn check_rules_odds_and_errors() {
     let text = ok(&fray(&["check", FIREFIGHT]));
     assert!(text.contains("ruleset phasesix") && text.contains("assault rifle"), "{text}");
+    // rule: P6-COVER-1, P6-SHLD-1, P6-DMG-1 — what stands between a hit and a wound is shown.
+    assert!(text.contains("terrain cover 5+, kevlar vest (armour, protection 2, 100%); protection against piercing 2"));
+    assert!(text.contains("recoil (compensation 0)") && text.contains("1 bonus dice"), "{text}");
+    assert!(text.contains("policy target=nearest keep=none defend=best fire=burst"), "{text}");
+    let duel = ok(&fray(&["check", DUEL]));
+    assert!(duel.contains("round shield (shield, cover 5+), leather armour (armour, protection 1, 100%)"), "{duel}");
     let rules = ok(&fray(&["rules", "phasesix"]));
     assert!(rules.contains("cover_crit_removal") && rules.contains("P6-COVER-4"), "{rules}");
     // Hagen's short sword: 4 dice at 5+; Robber keeps an action and dodges or parries.

@@ -788,7 +788,7 @@ impl Scenario for OpenD6Scenario {
                 .filter_map(|(i, (name, _))| c.skills[i].map(|code| format!("{name} {code}")))
                 .collect();
             out += &format!(
-                "  {} ({}{}{}): Agility {}, Strength {}, Perception {}; {}; position {} m; policy {}/{}/{}\n",
+                "  {} ({}{}{}): Agility {}, Strength {}, Perception {}; {}; position {} m\n",
                 c.name,
                 setup.sides[c.side.index()],
                 c.group.as_ref().map_or(String::new(), |g| format!(", group {g}")),
@@ -798,9 +798,6 @@ impl Scenario for OpenD6Scenario {
                 c.perception(),
                 if skills.is_empty() { "no skills listed".to_owned() } else { skills.join(", ") },
                 c.position,
-                c.policy.name(0),
-                c.policy.name(1),
-                c.policy.name(2),
             );
             for w in &c.weapons[..c.weapons.len() - 1] {
                 out += &format!(
@@ -815,6 +812,33 @@ impl Scenario for OpenD6Scenario {
             if c.armor.physical.pips_value() > 0 || c.armor.energy.pips_value() > 0 {
                 out += &format!("    armour: physical {}, energy {}\n", c.armor.physical, c.armor.energy);
             }
+            // What makes it harder to hit (OD6-DIFF-4, OD6-OPT posture).
+            let mut cover = Vec::new();
+            if c.cover.object > 0 {
+                cover.push(format!("{}% behind an object", c.cover.object));
+            }
+            if c.cover.smoke > 0 {
+                cover.push(
+                    ["", "light smoke", "thick smoke", "very thick smoke"][usize::from(c.cover.smoke.min(3))]
+                        .to_owned(),
+                );
+            }
+            if c.cover.light > 0 {
+                cover.push(["", "poor light", "moonlight", "darkness"][usize::from(c.cover.light.min(3))].to_owned());
+            }
+            if c.posture != super::setup::Posture::Standing {
+                cover.push(format!("{:?}", c.posture).to_lowercase());
+            }
+            if !cover.is_empty() {
+                out += &format!("    cover: {}\n", cover.join(", "));
+            }
+            out += &format!("    {} Character Point(s), {} Fate Point(s)\n", c.cp, c.fp);
+            let policy: Vec<String> = super::setup::POLICIES
+                .iter()
+                .enumerate()
+                .map(|(i, (field, _))| format!("{field}={}", c.policy.name(i)))
+                .collect();
+            out += &format!("    policy {}\n", policy.join(" "));
         }
         out
     }

@@ -507,11 +507,61 @@ impl Scenario for PhaseSixScenario {
                 pos_text(c.position)
             );
             for w in &c.weapons {
+                let mut line = format!(
+                    "    {} ({:?}): DP {}, piercing {}, {} wound(s) per hit, range {} m",
+                    w.name, w.class, w.dp, w.piercing, w.wounds_per_hit, w.range_m
+                );
+                if w.recoil {
+                    line += &format!(", recoil (compensation {})", w.recoil_compensation);
+                }
+                if let Some(ammo) = w.ammo {
+                    line += &format!(", {ammo} rounds loaded");
+                }
+                out += &line;
+                out += "\n";
+            }
+            // What stands between a hit and a wound (P6-COVER-1, P6-SHLD-1, P6-DMG-1).
+            let mut defence = Vec::new();
+            if let Some(cover) = c.cover {
+                defence.push(format!("terrain cover {cover}+"));
+            }
+            if let Some(shield) = &c.shield {
+                defence.push(match c.shield_cover(&setup.options) {
+                    Some(cover) => format!("{} (shield, cover {cover}+)", shield.name),
+                    None => format!("{} (shield)", shield.name),
+                });
+            }
+            for a in &c.armour {
+                defence.push(format!("{} (armour, protection {}, {}%)", a.name, a.protection, a.condition_pct));
+            }
+            if c.innate_protection != 0 {
+                defence.push(format!("innate protection {}", c.innate_protection));
+            }
+            if !defence.is_empty() {
                 out += &format!(
-                    "    {} ({:?}): DP {}, piercing {}, range {} m\n",
-                    w.name, w.class, w.dp, w.piercing, w.range_m
+                    "    {}; protection against piercing {}\n",
+                    defence.join(", "),
+                    c.protection(&setup.options, &c.armour.iter().map(|a| a.condition_pct).collect::<Vec<_>>())
                 );
             }
+            for t in &c.items {
+                out += &format!(
+                    "    {} × {}: {} hit(s) of {} wound(s), piercing {}\n",
+                    t.count, t.name, t.hits, t.wounds_per_hit, t.piercing
+                );
+            }
+            if c.bonus_dice + c.destiny_dice + c.rerolls > 0 {
+                out += &format!(
+                    "    {} bonus dice, {} destiny dice, {} rerolls\n",
+                    c.bonus_dice, c.destiny_dice, c.rerolls
+                );
+            }
+            let policy: Vec<String> = super::setup::POLICIES
+                .iter()
+                .enumerate()
+                .map(|(i, (field, _))| format!("{field}={}", c.policy.name(i)))
+                .collect();
+            out += &format!("    policy {}\n", policy.join(" "));
         }
         out
     }
