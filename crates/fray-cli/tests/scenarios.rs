@@ -115,6 +115,8 @@ fn the_text_report_has_outcomes_lengths_and_ledgers() {
 fn check_explains_and_rules_lists() {
     let text = ok(&fray(&["check", EXAMPLE]));
     assert!(text.contains(": ok") && text.contains("barbarian (heroes, player) at (0, 0): PC 16"), "{text}");
+    // rule: FLUID-DEF-1 — the barbarian's Block 15, the catalogue's number.
+    assert!(text.contains("defence skills: dodge 12, parry 13, block 15"), "{text}");
     let text = ok(&fray(&["rules"]));
     assert!(text.starts_with("fluid"), "{text}");
     let text = ok(&fray(&["rules", "fluid"]));

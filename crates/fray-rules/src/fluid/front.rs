@@ -672,6 +672,14 @@ impl Scenario for FluidScenario {
                 if c.stabilized { ", stabilized" } else { "" },
                 policies.join(" ")
             );
+            // The defence values a TN starts from (FLUID-DEF-1, FLUID-DEF-3).
+            let defence = |skill| c.defence_value(skill, &setup.options);
+            out += &format!(
+                "    defence skills: dodge {}, parry {}, block {} (a defence TN adds the item's DQ)\n",
+                defence(super::setup::DefenceSkill::Dodge),
+                defence(super::setup::DefenceSkill::Parry),
+                defence(super::setup::DefenceSkill::Block)
+            );
             for (i, item) in c.items.iter().enumerate() {
                 let skill = match (&item.skill, c.item_skill(i)) {
                     (None, _) => String::new(),
