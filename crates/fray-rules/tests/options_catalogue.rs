@@ -34,7 +34,6 @@ fn plain(cell: &str) -> String {
 
 #[test]
 fn every_catalogue_option_is_settable_with_its_default_and_clauses() {
-    // rule: FLUID-DICE-1, OD6-DICE-1, USR-DICE-1, P6-DICE-1, TICK-DICE-1
     for (id, prefix) in
         [("fluid", "FLUID"), ("opend6", "OD6"), ("hardboiled", "USR"), ("phasesix", "P6"), ("ticks", "TICK")]
     {
