@@ -1,0 +1,55 @@
+//! The attack lines itemise their totals: over many seeded fights of every shipped example of a
+//! ruleset, the terms an attack event carries sum exactly to the total the fight used.
+
+use fray_engine::{Fight, FromSource, Record, Ruleset};
+
+/// Every shipped example of `ruleset` (examples/RULESET/*.toml), loaded.
+fn examples<T>(ruleset: &str, load: impl Fn(&str, &str) -> T) -> Vec<(String, T)> {
+    let dir = format!("{}/../../examples/{ruleset}", env!("CARGO_MANIFEST_DIR"));
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty(), "no examples in {dir}");
+    paths
+        .into_iter()
+        .map(|p| {
+            let path = p.display().to_string();
+            let text = std::fs::read_to_string(&p).unwrap();
+            let setup = load(&path, &text);
+            (path, setup)
+        })
+        .collect()
+}
+
+/// The events of `fights` seeded fights of `setup` under the ruleset's AI.
+fn logs<R: Ruleset, P: fray_engine::Decider<R> + Clone>(setup: &R::Setup, ai: P, fights: u64) -> Vec<Vec<R::Event>> {
+    (0..fights)
+        .map(|seed| {
+            let dice = FromSource(fray_dice::seeded(seed));
+            let mut fight = Fight::<R, _, _, _>::new(setup, dice, ai.clone(), Record::default());
+            let _ = fight.run();
+            fight.into_parts().1.0
+        })
+        .collect()
+}
+
+#[test]
+fn fluid_attack_terms_sum_to_the_bonus() {
+    // rule: FLUID-ATK-2
+    use fray_rules::fluid::{Event, Fluid, policy::Ai, scenario};
+    let mut attacks = 0;
+    for (path, setup) in examples("fluid", |path, text| scenario::load(path, text, &[]).unwrap()) {
+        for log in logs::<Fluid, _>(&setup, Ai, 300) {
+            for event in &log {
+                if let Event::Attack { check, terms, .. } = event {
+                    assert_eq!(terms.sum(), check.bonus, "{path}: {event:?}");
+                    attacks += 1;
+                }
+            }
+        }
+    }
+    assert!(attacks > 1000, "{attacks}");
+}
