@@ -53,3 +53,30 @@ fn fluid_attack_terms_sum_to_the_bonus() {
     }
     assert!(attacks > 1000, "{attacks}");
 }
+
+#[test]
+fn hardboiled_contest_terms_sum_to_the_totals() {
+    // rule: USR-DICE-6
+    use fray_rules::hardboiled::attack::{BAND_DIFFICULTY, shot_band};
+    use fray_rules::hardboiled::{Act, Event, HardBoiled, policy::Ai, scenario};
+    let (mut rolls, mut shots) = (0, 0);
+    for (path, setup) in examples("hardboiled", |path, text| scenario::load(path, text, &[]).unwrap()) {
+        for log in logs::<HardBoiled, _>(&setup, Ai, 300) {
+            for event in &log {
+                if let Event::Contest { act, roll, against, difficulty, terms, .. } = event {
+                    assert_eq!(i32::from(roll.natural) + terms.actor.sum(), roll.total, "{path}: {event:?}");
+                    if let Some(d) = against {
+                        assert_eq!(i32::from(d.natural) + terms.opponent.sum(), d.total, "{path}: {event:?}");
+                    }
+                    if let (Act::Attack { .. }, Some(difficulty)) = (act, difficulty) {
+                        let band = shot_band(*difficulty, terms).expect("a shot's band");
+                        assert_eq!(BAND_DIFFICULTY[band] + terms.opponent.sum(), *difficulty, "{path}");
+                        shots += 1;
+                    }
+                    rolls += 1;
+                }
+            }
+        }
+    }
+    assert!(rolls > 1000 && shots > 100, "{rolls} rolls, {shots} shots");
+}
