@@ -80,3 +80,27 @@ fn hardboiled_contest_terms_sum_to_the_totals() {
     }
     assert!(rolls > 1000 && shots > 100, "{rolls} rolls, {shots} shots");
 }
+
+#[test]
+fn opend6_difficulty_terms_sum_to_the_difficulty() {
+    // rule: OD6-DIFF-1
+    use fray_rules::opend6::{Event, OpenD6, policy::Ai, scenario};
+    let mut attacks = 0;
+    for rolled in ["fixed", "rolled"] {
+        let sets = [("difficulty_modifiers".to_owned(), rolled.to_owned())];
+        for (path, setup) in examples("opend6", |path, text| scenario::load(path, text, &sets).unwrap()) {
+            for log in logs::<OpenD6, _>(&setup, Ai, 200) {
+                for event in &log {
+                    if let Event::Attack { base, difficulty, terms, .. } = event
+                        && *difficulty != i32::MAX
+                    {
+                        assert_eq!(base + terms.sum(), *difficulty, "{path} ({rolled}): {event:?}");
+                        assert!(*difficulty >= 3);
+                        attacks += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(attacks > 1000, "{attacks}");
+}
