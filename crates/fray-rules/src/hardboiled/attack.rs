@@ -106,13 +106,14 @@ pub fn shot_terms(options: &Options, sheet: &Sheet, attacks: u8, moving: bool, c
     (actor, opponent)
 }
 
-/// The terms of a melee (or Ego) contest (USR-ATK-1..6, USR-DICE-6, USR-ACT-3, USR-ARM-2,
+/// The terms of a melee (or Ego) contest of `attr` (USR-ATK-1..6, USR-DICE-6, USR-ACT-3, USR-ARM-2,
 /// USR-LOC-4): each side's specialism and melee weapon bonus (none for a gun or a power), the
 /// attacker's multiple-attack penalty, the defender's armour and the called-shot penalty.
 #[allow(clippy::too_many_arguments, reason = "each is one input of the contest's totals")]
 pub fn contest_terms(
     options: &Options,
     act: &Act,
+    attr: Attr,
     sheet: &Sheet,
     target_sheet: &Sheet,
     weapon: &Weapon,
@@ -120,7 +121,6 @@ pub fn contest_terms(
     attacks: u8,
     called: bool,
 ) -> (Terms, Terms) {
-    let attr = contest_attribute(options, act);
     let power = matches!(act, Act::Power(_));
     let melee_bonus = |w: &Weapon| if w.ranged || power { 0 } else { w.bonus };
     let multi = options.multi_attack_penalty * i32::from(attacks);

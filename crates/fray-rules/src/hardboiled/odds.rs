@@ -101,7 +101,7 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
         let t = state.fighter(target);
         let def_weapon = attack::weapon_of(t_sheet, t, false, unarmed);
         let (actor, opponent) =
-            attack::contest_terms(options, act, sheet, t_sheet, &weapon, def_weapon, x.attacks, called.is_some());
+            attack::contest_terms(options, act, attr, sheet, t_sheet, &weapon, def_weapon, x.attacks, called.is_some());
         let (a_mod, d_mod, armour) = (actor.sum(), opponent.sum(), i32::from(opponent.0[2]));
         // Under `contest_tie = reroll` the ties are rerolled: condition on the pair not tying.
         let ties =

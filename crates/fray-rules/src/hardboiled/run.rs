@@ -519,7 +519,7 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let t = fight.state().fighter(target);
     let def_weapon = attack::weapon_of(target_sheet, t, false, unarmed);
     let (actor, opponent) =
-        attack::contest_terms(options, &act, sheet, target_sheet, weapon, def_weapon, attacks, called.is_some());
+        attack::contest_terms(options, &act, attr, sheet, target_sheet, weapon, def_weapon, attacks, called.is_some());
     let (a_mod, d_mod, armour) = (actor.sum(), opponent.sum(), i32::from(opponent.0[2]));
     let terms = ContestTerms { actor, opponent, distance_dm: 0 };
     let (mut an, mut dn);

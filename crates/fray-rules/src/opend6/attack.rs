@@ -369,17 +369,52 @@ impl DifficultyTerms {
         "floor",
     ];
 
-    /// The terms (each kept in a byte) over `base`, with the floor of 3 (OD6-DIFF-1) as the last.
+    /// The terms (each kept in a byte) over `base`, with the floor of 3 (OD6-DIFF-1) as the last,
+    /// and the difficulty: the base plus their sum.
+    pub fn new(base: i32, terms: [i32; DifficultyTerms::LEN]) -> (DifficultyTerms, i32) {
+        let mut out = [0; DifficultyTerms::LEN];
+        let mut sum = 0;
+        for (o, &t) in out[..Self::LEN - 1].iter_mut().zip(&terms) {
+            let t = byte(t);
+            *o = t as i8;
+            sum += t;
+        }
+        DifficultyTerms::floored(out, base, sum)
+    }
+
+    /// [`DifficultyTerms::new`] with every dice modifier of `m` at its fixed value (OD6-DIFF-3).
     #[inline]
-    pub fn new(base: i32, mut terms: [i32; DifficultyTerms::LEN]) -> DifficultyTerms {
-        let clamp = |t: i32| t.clamp(i32::from(i8::MIN), i32::from(i8::MAX));
-        // The range (±10) and the weapon's modifier (±100, bounded by the scenario) fit a byte,
-        // and so does every dice modifier (at most 8D, fixed or rolled): only the difficulty
-        // penalty and the floor need the clamp.
-        terms[2] = clamp(terms[2]);
-        let sum: i32 = terms[..Self::LEN - 1].iter().sum();
-        terms[Self::LEN - 1] = clamp(3 - (base + sum).min(3));
-        DifficultyTerms(terms.map(|t| t as i8))
+    pub fn fixed(base: i32, m: &Modifiers) -> (DifficultyTerms, i32) {
+        let mut out = [0; DifficultyTerms::LEN];
+        let mut sum = 0;
+        for (o, &t) in out[..3].iter_mut().zip(&m.fixed) {
+            let t = byte(t);
+            *o = t as i8;
+            sum += t;
+        }
+        // Most slots are empty: skip the code's table for them. A dice modifier's value (at
+        // most 8D) fits a byte.
+        for (o, &d) in out[3..13].iter_mut().zip(&m.dice) {
+            if d != 0 {
+                let t = dice_value(d);
+                *o = t as i8;
+                sum += t;
+            }
+        }
+        if m.per_die != 0 {
+            let t = byte(3 * m.per_die);
+            out[13] = t as i8;
+            sum += t;
+        }
+        DifficultyTerms::floored(out, base, sum)
+    }
+
+    /// The terms with the floor of 3 added to `out`, whose terms sum to `sum`, and the difficulty.
+    #[inline]
+    fn floored(mut out: [i8; DifficultyTerms::LEN], base: i32, sum: i32) -> (DifficultyTerms, i32) {
+        let floor = byte(3 - (base + sum).min(3));
+        out[Self::LEN - 1] = floor as i8;
+        (DifficultyTerms(out), base + sum + floor)
     }
 
     /// Each term with its name, zeros included.
@@ -391,6 +426,12 @@ impl DifficultyTerms {
     pub fn sum(&self) -> i32 {
         self.0.iter().map(|&t| i32::from(t)).sum()
     }
+}
+
+/// `t` within a byte's range.
+#[inline]
+fn byte(t: i32) -> i32 {
+    t.clamp(i32::from(i8::MIN), i32::from(i8::MAX))
 }
 
 /// The modifiers of `plan` by `who` (OD6-DIFF-2..6, OD6-MOVE-3/4, OD6-SPECIAL-*).

@@ -673,9 +673,9 @@ fn difficulty<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         None => (attack::passive(&setup.options, &setup.combatants[plan.target.index()]), None),
     };
     let mods: Modifiers = attack::modifiers(setup, state, who, plan, band);
-    let mut terms = mods.fixed_terms();
-    if roll_dice && setup.options.rolled_modifiers {
+    let (terms, difficulty) = if roll_dice && setup.options.rolled_modifiers {
         // Rolled modifiers: plain d6, no Wild Die, negative dice subtracted (OD6-DIFF-3).
+        let mut terms = mods.fixed_terms();
         let dice = mods.dice.iter().copied().chain(std::iter::once(mods.per_die));
         for (term, d) in terms[3..].iter_mut().zip(dice) {
             let mut sum = 0;
@@ -685,9 +685,11 @@ fn difficulty<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             }
             *term = sum;
         }
-    }
-    let terms = DifficultyTerms::new(base, terms);
-    Ok(Some((base + terms.sum(), kind, base, terms)))
+        DifficultyTerms::new(base, terms)
+    } else {
+        DifficultyTerms::fixed(base, &mods)
+    };
+    Ok(Some((difficulty, kind, base, terms)))
 }
 
 /// One attack (OD6-ATK-2).
