@@ -56,7 +56,7 @@ fn fluid_attack_terms_sum_to_the_bonus() {
 
 #[test]
 fn hardboiled_contest_terms_sum_to_the_totals() {
-    // rule: USR-DICE-6
+    // rule: USR-DICE-4
     use fray_rules::hardboiled::attack::{BAND_DIFFICULTY, shot_band};
     use fray_rules::hardboiled::{Act, Event, HardBoiled, policy::Ai, scenario};
     let (mut rolls, mut shots) = (0, 0);
@@ -83,7 +83,7 @@ fn hardboiled_contest_terms_sum_to_the_totals() {
 
 #[test]
 fn opend6_difficulty_terms_sum_to_the_difficulty() {
-    // rule: OD6-DIFF-1
+    // rule: OD6-DIFF-2
     use fray_rules::opend6::{Event, OpenD6, policy::Ai, scenario};
     let mut attacks = 0;
     for rolled in ["fixed", "rolled"] {
