@@ -62,6 +62,12 @@ fn physical_dice_and_a_person_at_the_table() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("Joe Bruno initiative: d10 → 7"), "{text}");
     assert!(text.contains("Docker hit at the torso"), "{text}");
+    // rule: USR-DICE-4
+    // Each total itemised: Joe's +2 brawling specialism, Docker's +1 brass knuckles.
+    assert!(
+        text.contains("Joe Bruno attacks Docker with fists: d10 9 +2 specialism → 11 vs d10 3 +1 weapon → 4: success"),
+        "{text}"
+    );
     // Joe's player: declares the first listed intent, then takes the first listed action.
     let out = fray_with_input(&["fight", BRAWL, "--seed", "5", "--control", "Joe Bruno=human"], &"2\n1\n".repeat(200));
     let text = ok(&out);

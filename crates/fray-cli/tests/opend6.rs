@@ -139,8 +139,12 @@ fn physical_dice_reproduce_worked_example_2() {
     let faces = "6\n5\n4\n2\n6\n3\n5\n3\n2\n4\n4\n3\n2\n1\n2\n2\n3\n";
     let out = fray_with_input(&["fight", path.path(), "--dice", "manual"], faces);
     let text = ok(&out);
+    // rule: OD6-DIFF-2
+    // The difficulty itemised: passive 10 and +5 for Medium range.
     assert!(
-        text.contains("Kara attacks Merc with blaster pistol: 5D [6,5,4,2] W[6,3] = 26 vs difficulty 15"),
+        text.contains(
+            "Kara attacks Merc with blaster pistol: 5D [6,5,4,2] W[6,3] = 26 vs difficulty 15 (base 10, range 5) → hit"
+        ),
         "{text}"
     );
     assert!(text.contains("damage to Merc by Kara: 4D [5,3,2] W[4] = 14 +3 (bonus) = 17"), "{text}");

@@ -207,11 +207,15 @@ fn manual_dice_reproduce_worked_example_a1() {
     let text = ok(&out);
     assert!(
         text.contains(
-            "marauder attacks barbarian with long_sword (block, TN 15): [1,2,4] natural 7 +5 → hit, success of 3"
+            "marauder attacks barbarian with long_sword (block, TN 15): [1,2,4] natural 7 +5 (skill 2, OQ 1, oT 2) \
+             → hit, success of 3"
         ),
         "{text}"
     );
     assert!(text.contains("barbarian takes 7W 0S (9W 0S before AV 2)"), "{text}");
+    // rule: FLUID-ATK-2
+    // The bonus itemised: the barbarian's +4 is skill 5, OQ 1 and the pain check's CP − 1 = −2.
+    assert!(text.contains("natural 4 (crit level 2, e -5) +4 (skill 5, OQ 1, pain −2) → hit, success of 16"), "{text}");
     assert!(text.contains("marauder is now dead") && text.contains("heroes win"), "{text}");
     let prompts = String::from_utf8(out.stderr).unwrap();
     assert!(prompts.contains("roll one d6 for barbarian's initiative"), "{prompts}");

@@ -250,6 +250,41 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn
     }
 }
 
+/// The itemised terms of a total as a log shows them: " (skill 4, OQ 1, 2 attacks −2)", the
+/// non-zero terms only, named; empty when every term is zero.
+pub fn terms_text<'a>(terms: impl IntoIterator<Item = (&'a str, i32)>) -> String {
+    let list = terms_list(terms);
+    if list.is_empty() { String::new() } else { format!(" ({list})") }
+}
+
+/// The itemised terms of a total as a list: "skill 4, OQ 1, 2 attacks −2", the non-zero terms
+/// only; empty when every term is zero.
+pub fn terms_list<'a>(terms: impl IntoIterator<Item = (&'a str, i32)>) -> String {
+    let parts: Vec<String> = terms
+        .into_iter()
+        .filter(|(_, v)| *v != 0)
+        .map(|(name, v)| if v < 0 { format!("{name} \u{2212}{}", -v) } else { format!("{name} {v}") })
+        .collect();
+    parts.join(", ")
+}
+
+/// The itemised terms of a total inline, as a log adds them to a die: " +2 specialism −2 moving",
+/// the non-zero terms only; empty when every term is zero.
+pub fn terms_inline<'a>(terms: impl IntoIterator<Item = (&'a str, i32)>) -> String {
+    terms
+        .into_iter()
+        .filter(|(_, v)| *v != 0)
+        .map(|(name, v)| if v < 0 { format!(" \u{2212}{} {name}", -v) } else { format!(" +{v} {name}") })
+        .collect()
+}
+
+/// The itemised terms of a total as JSON: `[["skill", 4], ["OQ", 1], …]`, the non-zero terms only.
+pub fn terms_json<'a>(terms: impl IntoIterator<Item = (&'a str, i32)>) -> serde_json::Value {
+    serde_json::Value::Array(
+        terms.into_iter().filter(|(_, v)| *v != 0).map(|(name, v)| serde_json::json!([name, v])).collect(),
+    )
+}
+
 /// How a fight ended, as the logs say it: "SIDE win", "mutual destruction" or "stalemate at the
 /// cap".
 pub fn outcome_text(sides: &[String], result: &FightResult) -> String {

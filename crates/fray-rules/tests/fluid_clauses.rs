@@ -818,7 +818,7 @@ fn skill_values_may_include_the_item() {
     let setup = duel(&[("damage = { w = 5 }", "damage = { w = 5 }\noq = 1")]);
     let mut state = Fluid::initial_state(&setup);
     let bonus = |setup: &Setup, state: &fray_rules::fluid::State| {
-        fray_rules::fluid::attack::attack_check(setup, state, A, 0, B, None, 10, 0, 1, 0).bonus
+        fray_rules::fluid::attack::attack_check(setup, state, A, 0, B, None, 10, 0, 1, Default::default()).0.bonus
     };
     assert_eq!(bonus(&setup, &state), 3);
     let mut include = setup.clone();

@@ -1353,6 +1353,7 @@ fn fire_modes_change_difficulty_damage_and_ammunition() {
             roll: Default::default(),
             base: 10,
             difficulty: 4,
+            terms: Default::default(),
             hit: false,
         },
     );

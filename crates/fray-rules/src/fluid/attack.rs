@@ -205,8 +205,64 @@ pub fn multi_action_penalty(setup: &Setup, declared: i32) -> i32 {
     }
 }
 
-/// The attack check: skill bonus + OQ + oT + multi-action + pain + size bonus + counterattack
-/// bonus against the defence TN (FLUID-ATK-2, FLUID-ATK-6, FLUID-DEF-5, FLUID-ATK-7).
+/// The modifiers of an attack check that the fight's moment gives, not the sheets: pain (CP, or
+/// what is left of it after the NER check, FLUID-TRACK-4), −1 per changed declaration
+/// (FLUID-ACT-6), recoil (FLUID-SPECIAL-5, -6, -8) and movement (FLUID-MOVE-4, -5, -6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Situation {
+    /// The pain modifier (≤ 0).
+    pub pain: i32,
+    /// −1 per declared action changed this round (≤ 0).
+    pub changes: i32,
+    /// The recoil penalty (≤ 0).
+    pub recoil: i32,
+    /// The movement modifier (≤ 0).
+    pub movement: i32,
+}
+
+/// The terms of an attack check's bonus, one small integer per term in the order of
+/// [`AttackTerms::NAMES`]; the bonus is their sum (FLUID-ATK-2). Carried by the attack event so
+/// that the log can itemise the bonus.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AttackTerms(pub [i8; 11]);
+
+impl AttackTerms {
+    /// The name of each term as the log shows it.
+    pub const NAMES: [&'static str; 11] = [
+        "skill",
+        "OQ",
+        "oT",
+        "multiple actions",
+        "pain",
+        "changed actions",
+        "recoil",
+        "movement",
+        "size",
+        "counterattack",
+        "flank",
+    ];
+
+    /// Each term with its name, zeros included.
+    pub fn named(&self) -> impl Iterator<Item = (&'static str, i32)> + '_ {
+        Self::NAMES.iter().copied().zip(self.0.iter().map(|&t| i32::from(t)))
+    }
+
+    /// The sum of the terms as stored: the check's bonus unless a term was beyond a byte.
+    pub fn sum(&self) -> i32 {
+        self.0.iter().map(|&t| i32::from(t)).sum()
+    }
+
+    /// The terms with their names, and last what a byte could not hold of them (`beyond`, zero
+    /// in any scenario within a sheet's numbers), so that they always add up to `bonus`.
+    pub fn named_for(&self, bonus: i32) -> impl Iterator<Item = (&'static str, i32)> + '_ {
+        self.named().chain(std::iter::once(("beyond", bonus - self.sum())))
+    }
+}
+
+/// The attack check: skill bonus, OQ, oT, multi-action, pain, changes, recoil, movement, size
+/// bonus, counterattack bonus and flank against the defence TN (FLUID-ATK-2, FLUID-ATK-6,
+/// FLUID-DEF-5, FLUID-ATK-7, FLUID-ATK-9), and its bonus itemised. The bonus is the sum of the
+/// terms; the event stores each in a byte ([`AttackTerms::named_for`] shows any excess).
 #[allow(clippy::too_many_arguments, reason = "each is one input of the clause's sum")]
 pub fn attack_check(
     setup: &Setup,
@@ -218,28 +274,34 @@ pub fn attack_check(
     tn: i32,
     edge: i32,
     declared: i32,
-    pain: i32,
-) -> Check {
+    situation: Situation,
+) -> (Check, AttackTerms) {
     let sheet = &setup.combatants[attacker.index()];
     let weapon = &sheet.items[item];
+    let fighter = state.fighter(attacker);
     // The item's quality: all of it, or only its sunder loss when skill values already include
     // the original (FLUID-ATK-5).
-    let oq = if setup.options.skill_values_exclude_item {
-        state.fighter(attacker).oq[item]
-    } else {
-        state.fighter(attacker).oq[item] - weapon.oq
-    };
+    let oq = if setup.options.skill_values_exclude_item { fighter.oq[item] } else { fighter.oq[item] - weapon.oq };
     let size_bonus =
         defence.map_or(0, |d| if d.skill == DefenceSkill::Dodge { 0 } else { d.size_bonus + d.projectile.0 });
-    let bonus = sheet.attack_value(item, &setup.options) - 10
-        + oq
-        + state.fighter(attacker).ot
-        + multi_action_penalty(setup, declared)
-        + pain
-        + size_bonus
-        + state.fighter(attacker).counter(target)
-        + if weapon.kind == ItemKind::Melee { flank(setup, state, attacker, target) } else { 0 };
-    Check { edge, bonus, tn }
+    let terms = [
+        sheet.attack_value(item, &setup.options) - 10,
+        oq,
+        fighter.ot,
+        multi_action_penalty(setup, declared),
+        situation.pain,
+        situation.changes,
+        situation.recoil,
+        situation.movement,
+        size_bonus,
+        fighter.counter(target),
+        if weapon.kind == ItemKind::Melee { flank(setup, state, attacker, target) } else { 0 },
+    ];
+    // The bonus is the terms' exact sum; the event keeps each term in a byte, and what a byte
+    // cannot hold (only in scenarios far beyond any sheet's numbers) the log shows as `beyond`.
+    let bonus = terms.iter().sum();
+    let terms = AttackTerms(terms.map(|t| t.clamp(i32::from(i8::MIN), i32::from(i8::MAX)) as i8));
+    (Check { edge, bonus, tn }, terms)
 }
 
 /// The range band of a distance: 0 Contact (0 m), 1 Nearby, 2 Close, 3 Short, 4 Medium, 5 Long,

@@ -551,7 +551,7 @@ impl FluidScenario {
                 let names: Vec<String> = order.iter().map(n).collect();
                 (Some(format!("order: {}", names.join(", "))), json!({"event": "order", "order": names}))
             }
-            Event::Attack { attacker, target, item, intent, rounds, defence, check, roll } => {
+            Event::Attack { attacker, target, item, intent, rounds, defence, check, terms, roll } => {
                 let weapon = &self.0.combatants[attacker.index()].items[*item].id;
                 let defence_text = match defence {
                     None => "no defence".to_owned(),
@@ -560,17 +560,19 @@ impl FluidScenario {
                 let result = margin_text(roll.margin, "hit, ", "miss, ");
                 (
                     Some(format!(
-                        "{} attacks {} with {weapon}{} ({defence_text}, TN {}): {} → {result}",
+                        "{} attacks {} with {weapon}{} ({defence_text}, TN {}): {}{} → {result}",
                         n(attacker),
                         n(target),
                         if *rounds > 1 { format!(" ({rounds}-round burst)") } else { String::new() },
                         check.tn,
-                        rolled(check, roll)
+                        rolled(check, roll),
+                        crate::terms_text(terms.named_for(check.bonus))
                     )),
                     json!({"event": "attack", "attacker": n(attacker), "target": n(target), "item": weapon, "rounds": rounds,
                            "intent": if *intent == Intent::Lethal { "lethal" } else { "stunning" },
                            "defence": defence.map(|d| format!("{:?}", d.skill).to_lowercase()),
-                           "edge": check.edge, "bonus": check.bonus, "tn": check.tn, "faces": roll.faces.as_slice(),
+                           "edge": check.edge, "bonus": check.bonus, "terms": crate::terms_json(terms.named_for(check.bonus)),
+                           "tn": check.tn, "faces": roll.faces.as_slice(),
                            "natural": roll.natural, "effective": roll.effective, "extra": roll.extra, "margin": roll.margin}),
                 )
             }

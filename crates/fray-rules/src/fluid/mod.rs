@@ -409,6 +409,8 @@ pub enum Event {
         defence: Option<DefenceOption>,
         /// The check.
         check: Check,
+        /// The check's bonus itemised: its terms sum to `check.bonus` (FLUID-ATK-2).
+        terms: attack::AttackTerms,
         /// The roll.
         roll: CheckRoll,
     },

@@ -222,8 +222,8 @@ pub fn odds_in_state(
     let mut down = zero();
     let mut damage: BTreeMap<(i32, i32), BigRational> = BTreeMap::new();
     for (pain, p_pain) in &pains {
-        let modifiers = *pain + recoil + movement + changes;
-        let check = attack_check(setup, state, a, item, d, defence, tn, edge, declared, modifiers);
+        let situation = super::attack::Situation { pain: *pain, changes, recoil, movement };
+        let (check, _) = attack_check(setup, state, a, item, d, defence, tn, edge, declared, situation);
         for (margin, p_margin) in check.margin_distribution(&setup.options) {
             if margin < 0 {
                 continue;

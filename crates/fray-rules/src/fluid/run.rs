@@ -2,8 +2,8 @@
 
 use super::Destination;
 use super::attack::{
-    Hit, attack_check, defence_options, defence_tn, hit_damage, movement_penalty, named_defence, sunder_loss,
-    sunder_tn, target_side,
+    Hit, Situation, attack_check, defence_options, defence_tn, hit_damage, movement_penalty, named_defence,
+    sunder_loss, sunder_tn, target_side,
 };
 use super::check::Check;
 use super::options::ArmorSunderTrigger;
@@ -767,10 +767,11 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
         // An area attack is a ranged attack: the thrower's movement and a running victim count
         // (FLUID-SPECIAL-1, FLUID-MOVE-4, FLUID-MOVE-5).
         let movement = movement_penalty(fight.state(), options, attacker, victim, true);
-        let modifiers = pain - fight.state().fighter(attacker).changes + movement;
-        let check = attack_check(setup, fight.state(), attacker, item, victim, defence, tn, edge, declared, modifiers);
+        let situation = Situation { pain, changes: -fight.state().fighter(attacker).changes, recoil: 0, movement };
+        let (check, terms) =
+            attack_check(setup, fight.state(), attacker, item, victim, defence, tn, edge, declared, situation);
         let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(attacker, "area attack"))?;
-        fight.emit(Event::Attack { attacker, target: victim, item, intent, rounds: 1, defence, check, roll });
+        fight.emit(Event::Attack { attacker, target: victim, item, intent, rounds: 1, defence, check, terms, roll });
         if roll.margin >= 0 {
             let base_w = amount(fight, &weapon.damage_w, attacker)?;
             let base_s = amount(fight, &weapon.damage_s, attacker)?;
@@ -929,10 +930,11 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
 
     // The attack check (FLUID-ATK-2, FLUID-ATK-6, FLUID-ACT-4).
     let changes = -fight.state().fighter(attacker).changes;
-    let modifiers = pain + recoil + movement_penalty + changes;
-    let check = attack_check(setup, fight.state(), attacker, item, target, defence, tn, edge, declared, modifiers);
+    let situation = Situation { pain, changes, recoil, movement: movement_penalty };
+    let (check, terms) =
+        attack_check(setup, fight.state(), attacker, item, target, defence, tn, edge, declared, situation);
     let roll = check.roll(options, &mut DiceOf { fight: &mut *fight }, Reason::new(attacker, "attack"))?;
-    fight.emit(Event::Attack { attacker, target, item, intent, rounds, defence, check, roll });
+    fight.emit(Event::Attack { attacker, target, item, intent, rounds, defence, check, terms, roll });
     // Ammunition: a count is lost on a natural of 15+ (a single shot) or 14+ (a burst, each spray
     // shot) (FLUID-GEAR-4).
     if ranged && fight.state().fighter(attacker).ammo[item].is_some() {

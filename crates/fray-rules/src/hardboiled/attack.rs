@@ -24,7 +24,119 @@ pub fn band(options: &Options, d: f64, range_m: f64) -> Option<(u8, i32)> {
     } else {
         return None;
     };
-    Some((b, [2, 4, 7, 10, 14][b as usize]))
+    Some((b, BAND_DIFFICULTY[b as usize]))
+}
+
+/// The difficulty of each range band (USR-RNG-2/3/4).
+pub const BAND_DIFFICULTY: [i32; 5] = [2, 4, 7, 10, 14];
+
+/// The name of each range band (USR-RNG-2).
+pub const BAND_NAMES: [&str; 5] = ["point blank", "close", "medium", "long", "extreme"];
+
+/// The modifiers one side of a roll adds to its die, one small integer per term; the total is the
+/// die plus their sum. Carried by the contest event so that the log can itemise the totals. Each
+/// term is kept in 16 bits, which hold every term a scenario can give (penalties of at most
+/// 1,000 an attack, 20 attacks a turn), so the sum is the rules' total exactly.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Terms(pub [i16; 4]);
+
+impl Terms {
+    /// The names of the actor's terms: specialism (USR-DICE-6), the melee weapon's bonus
+    /// (USR-ATK-3), the multiple-attack penalty (USR-ACT-3), the moving-shot penalty (USR-RNG-7).
+    pub const ACTOR: [&'static str; 4] = ["specialism", "weapon", "multiple attacks", "moving"];
+    /// The names of the opponent's terms (added to its die, or to a difficulty): specialism, the
+    /// melee weapon's bonus, armour in the total (USR-ARM-2), the called shot (USR-LOC-4).
+    pub const OPPONENT: [&'static str; 4] = ["specialism", "weapon", "armour", "called shot"];
+
+    /// The terms, each kept in 16 bits.
+    #[inline]
+    pub fn new(terms: [i32; 4]) -> Terms {
+        debug_assert!(terms.iter().all(|&t| i16::try_from(t).is_ok()), "a term beyond 16 bits: {terms:?}");
+        Terms(terms.map(|t| t.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16))
+    }
+
+    /// Their sum: what the side adds to its die.
+    #[inline]
+    pub fn sum(&self) -> i32 {
+        self.0.iter().map(|&t| i32::from(t)).sum()
+    }
+
+    /// Each term with its name from `names`, zeros included.
+    pub fn named<'a>(&'a self, names: &'a [&'static str; 4]) -> impl Iterator<Item = (&'static str, i32)> + 'a {
+        names.iter().copied().zip(self.0.iter().map(|&t| i32::from(t)))
+    }
+}
+
+/// The itemised totals of a roll: the actor's terms, the opponent's (its die's, or a shot's
+/// difficulty's beyond the range band's: the band is the one whose difficulty is the rest, see
+/// [`shot_band`]), and a shot's distance.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ContestTerms {
+    /// What the actor adds to its die.
+    pub actor: Terms,
+    /// What the opponent adds to its die, or what a shot's difficulty adds to the band's.
+    pub opponent: Terms,
+    /// A shot's distance in decimetres (saturating); 0 for a contest.
+    pub distance_dm: u16,
+}
+
+impl ContestTerms {
+    /// The terms of a shot at `distance` metres.
+    pub fn shot(actor: Terms, opponent: Terms, distance: f64) -> ContestTerms {
+        ContestTerms { actor, opponent, distance_dm: (distance * 10.0).round().clamp(0.0, f64::from(u16::MAX)) as u16 }
+    }
+
+    /// A shot's distance in metres.
+    pub fn distance(&self) -> f64 {
+        f64::from(self.distance_dm) / 10.0
+    }
+}
+
+/// The range band (index into [`BAND_DIFFICULTY`] and [`BAND_NAMES`]) of a shot whose
+/// difficulty is `difficulty` with these terms: the band whose difficulty is the difficulty less
+/// the opponent's terms.
+pub fn shot_band(difficulty: i32, terms: &ContestTerms) -> Option<usize> {
+    BAND_DIFFICULTY.iter().position(|&b| b == difficulty - terms.opponent.sum())
+}
+
+/// The terms of a shot (USR-RNG-1, -7, USR-ACT-3, USR-LOC-4): the shooter's specialism, the
+/// multiple-attack and moving-shot penalties; the difficulty's called-shot penalty.
+pub fn shot_terms(options: &Options, sheet: &Sheet, attacks: u8, moving: bool, called: bool) -> (Terms, Terms) {
+    let multi = options.multi_attack_penalty * i32::from(attacks);
+    let moving = if moving { options.moving_shot_penalty } else { 0 };
+    let actor = Terms::new([sheet.specialism_bonus(Attr::Action, &["shooting"]), 0, -multi, -moving]);
+    let opponent = Terms::new([0, 0, 0, if called { options.called_shot_penalty } else { 0 }]);
+    (actor, opponent)
+}
+
+/// The terms of a melee (or Ego) contest of `attr` (USR-ATK-1..6, USR-DICE-6, USR-ACT-3, USR-ARM-2,
+/// USR-LOC-4): each side's specialism and melee weapon bonus (none for a gun or a power), the
+/// attacker's multiple-attack penalty, the defender's armour and the called-shot penalty.
+#[allow(clippy::too_many_arguments, reason = "each is one input of the contest's totals")]
+pub fn contest_terms(
+    options: &Options,
+    act: &Act,
+    attr: Attr,
+    sheet: &Sheet,
+    target_sheet: &Sheet,
+    weapon: &Weapon,
+    def_weapon: &Weapon,
+    attacks: u8,
+    called: bool,
+) -> (Terms, Terms) {
+    let power = matches!(act, Act::Power(_));
+    let melee_bonus = |w: &Weapon| if w.ranged || power { 0 } else { w.bonus };
+    let multi = options.multi_attack_penalty * i32::from(attacks);
+    let armour =
+        if matches!(act, Act::Attack { .. } | Act::Power(_)) { defence_armour(options, target_sheet) } else { 0 };
+    let actor = Terms::new([sheet.specialism_bonus(attr, attacker_tags(act, weapon)), melee_bonus(weapon), -multi, 0]);
+    let opponent = Terms::new([
+        target_sheet.specialism_bonus(attr, defender_tags(act, weapon)),
+        melee_bonus(def_weapon),
+        armour,
+        if called { options.called_shot_penalty } else { 0 },
+    ]);
+    (actor, opponent)
 }
 
 /// The weapon an attack uses: fists, or the wielded weapon unless it lies on the floor.

@@ -267,10 +267,27 @@ impl HardBoiledScenario {
                 Some(format!("{}: {} — {why}", n(who), self.act_text(act))),
                 json!({"event": "failed", "who": n(who), "action": self.act_text(act), "why": why}),
             ),
-            Event::Contest { who, act, roll, against, difficulty, margin, success, critical, declared } => {
+            Event::Contest { who, act, roll, against, difficulty, terms, margin, success, critical, declared } => {
+                use super::attack::{BAND_DIFFICULTY, BAND_NAMES, Terms, shot_band};
+                let opponent = terms.opponent.named(&Terms::OPPONENT);
+                let shot = difficulty.and_then(|d| shot_band(d, terms)).filter(|_| matches!(act, Act::Attack { .. }));
                 let vs = match (against, difficulty) {
-                    (Some(d), _) => format!("vs d{} {} → {}", d.die, d.natural, d.total),
-                    (None, Some(diff)) => format!("vs difficulty {diff}"),
+                    (Some(d), _) => {
+                        format!("vs d{} {}{} → {}", d.die, d.natural, crate::terms_inline(opponent), d.total)
+                    }
+                    (None, Some(diff)) => match shot {
+                        Some(band) => {
+                            let extra = terms.opponent.sum() != 0;
+                            format!(
+                                "vs difficulty {diff} ({} range{}{}, {} m)",
+                                BAND_NAMES[band],
+                                if extra { format!(" {}", BAND_DIFFICULTY[band]) } else { String::new() },
+                                crate::terms_inline(opponent),
+                                distance_text(terms.distance())
+                            )
+                        }
+                        None => format!("vs difficulty {diff}"),
+                    },
                     _ => String::new(),
                 };
                 let result = match (success, critical) {
@@ -278,19 +295,32 @@ impl HardBoiledScenario {
                     (true, false) => format!("success, margin {margin}"),
                     _ => format!("fails (margin {margin})"),
                 };
+                let actor = terms.actor.named(&Terms::ACTOR);
                 (
                     Some(format!(
-                        "{} {}: d{} {} → {} {vs}: {result}{}",
+                        "{} {}: d{} {}{} → {} {vs}: {result}{}",
                         n(who),
                         self.act_done(act),
                         roll.die,
                         roll.natural,
+                        crate::terms_inline(terms.actor.named(&Terms::ACTOR)),
                         roll.total,
                         if *declared { "" } else { " [undeclared]" }
                     )),
                     json!({"event": "contest", "who": n(who), "action": self.act_text(act), "die": roll.die, "natural": roll.natural,
-                           "total": roll.total, "against": against.map(|d| json!({"die": d.die, "natural": d.natural, "total": d.total})),
-                           "difficulty": difficulty, "margin": margin, "success": success, "critical": critical, "undeclared": !declared}),
+                           "terms": crate::terms_json(actor), "total": roll.total,
+                           "against": against.map(|d| json!({"die": d.die, "natural": d.natural,
+                               "terms": crate::terms_json(terms.opponent.named(&Terms::OPPONENT)), "total": d.total})),
+                           "difficulty": difficulty,
+                           "difficulty_terms": shot.map(|band| {
+                               let mut parts = vec![json!([format!("{} range", BAND_NAMES[band]), BAND_DIFFICULTY[band]])];
+                               if let serde_json::Value::Array(rest) = crate::terms_json(terms.opponent.named(&Terms::OPPONENT)) {
+                                   parts.extend(rest);
+                               }
+                               json!(parts)
+                           }),
+                           "distance": shot.map(|_| terms.distance()),
+                           "margin": margin, "success": success, "critical": critical, "undeclared": !declared}),
                 )
             }
             Event::DamageRoll { who, sides, faces, plus } => {
@@ -544,4 +574,9 @@ fn locations_text(mask: super::setup::Locations) -> String {
         }
     }
     if out.is_empty() { "nothing".to_owned() } else { out.join(", ") }
+}
+
+/// A distance for the log: whole metres when whole, else one decimal.
+fn distance_text(d: f64) -> String {
+    if (d - d.round()).abs() < 0.05 { format!("{}", d.round()) } else { format!("{d:.1}") }
 }

@@ -397,6 +397,9 @@ pub enum Event {
         against: Option<Roll>,
         /// The difficulty (unopposed rolls).
         difficulty: Option<i32>,
+        /// The totals itemised: each roll's total is its die plus its side's terms; a shot's
+        /// difficulty is its band's plus the opponent's terms (USR-DICE-6, USR-RNG-2).
+        terms: attack::ContestTerms,
         /// Margin.
         margin: i32,
         /// Success (a hit).

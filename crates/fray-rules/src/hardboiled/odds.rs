@@ -52,17 +52,16 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
     let x = state.fighter(who);
     let unarmed = policy::unarmed();
     let weapon = attack::weapon_of(sheet, x, fists, unarmed).clone();
-    let multi = options.multi_attack_penalty * i32::from(x.attacks);
     // (probability, base damage, critical, location face or None for the d10)
     let mut hits: Vec<(BigRational, i32, bool)> = Vec::new();
     let mut hit = BigRational::zero();
     let confirm_p = r(1, 10);
     if weapon.ranged {
         let (band, base) = attack::band(options, state.distance(who, target), weapon.range_m)?;
-        let difficulty = base + if called.is_some() { options.called_shot_penalty } else { 0 };
+        let (actor, opponent) = attack::shot_terms(options, sheet, x.attacks, x.moved || off_balance, called.is_some());
+        let difficulty = base + opponent.sum();
         let sides = i32::from(sheet.die(Attr::Action));
-        let moving = if x.moved || off_balance { options.moving_shot_penalty } else { 0 };
-        let bonus = sheet.specialism_bonus(Attr::Action, &["shooting"]) - multi - moving;
+        let bonus = actor.sum();
         let damage = if band == 0 && options.point_blank_max {
             vec![(weapon.damage.max(), BigRational::one())]
         } else {
@@ -101,12 +100,9 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
         let (a, d) = (i32::from(sheet.die(attr)), i32::from(t_sheet.die(attr)));
         let t = state.fighter(target);
         let def_weapon = attack::weapon_of(t_sheet, t, false, unarmed);
-        let a_mod = sheet.specialism_bonus(attr, attack::attacker_tags(act, &weapon)) + weapon.bonus - multi;
-        let armour = attack::defence_armour(options, t_sheet);
-        let d_mod = t_sheet.specialism_bonus(attr, attack::defender_tags(act, &weapon))
-            + if def_weapon.ranged { 0 } else { def_weapon.bonus }
-            + armour
-            + if called.is_some() { options.called_shot_penalty } else { 0 };
+        let (actor, opponent) =
+            attack::contest_terms(options, act, attr, sheet, t_sheet, &weapon, def_weapon, x.attacks, called.is_some());
+        let (a_mod, d_mod, armour) = (actor.sum(), opponent.sum(), i32::from(opponent.0[2]));
         // Under `contest_tie = reroll` the ties are rerolled: condition on the pair not tying.
         let ties =
             (1..=a).flat_map(|an| (1..=d).map(move |dn| (an, dn))).filter(|&(an, dn)| an + a_mod == dn + d_mod).count();

@@ -1,7 +1,7 @@
 //! One `hardboiled` fight: combat turns of Declare, Initiative and Resolve (USR-ROUND-1).
 
 use super::attack;
-use super::attack::HitKind;
+use super::attack::{ContestTerms, HitKind, Terms};
 use super::options::{InitiativeTie, SecondWindPolicy, Undeclared};
 use super::setup::{Attr, Weapon};
 use super::{Act, Choice, Event, HardBoiled, List, Opportunity, Part, Request, Roll};
@@ -456,17 +456,17 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     } else {
         attack::weapon_of(sheet, x, fists, unarmed)
     };
-    let multi = options.multi_attack_penalty * i32::from(x.attacks);
-    let moved = x.moved;
+    let (attacks, moved) = (x.attacks, x.moved);
     if weapon.ranged {
         // An unopposed roll against the band's difficulty (USR-RNG-1..9).
         let d = fight.state().distance(who, target);
         let (band, base) = attack::band(options, d, weapon.range_m).unwrap_or((4, 14));
-        let difficulty = base + if called.is_some() { options.called_shot_penalty } else { 0 };
+        let (actor, opponent) = attack::shot_terms(options, sheet, attacks, moved || off_balance, called.is_some());
+        let difficulty = base + opponent.sum();
         let sides = sheet.die(Attr::Action);
         let natural = die(fight, who, sides, "attack")?;
-        let moving = if moved || off_balance { options.moving_shot_penalty } else { 0 };
-        let total = i32::from(natural) + sheet.specialism_bonus(Attr::Action, &["shooting"]) - multi - moving;
+        let total = i32::from(natural) + actor.sum();
+        let terms = ContestTerms::shot(actor, opponent, d);
         let mut hit = if options.greater_than { total > difficulty } else { total >= difficulty };
         let mut margin = total - difficulty;
         let (mut critical, mut fumbled) = (false, false);
@@ -493,6 +493,7 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
                 roll,
                 against: None,
                 difficulty: Some(difficulty),
+                terms,
                 margin,
                 success: hit,
                 critical,
@@ -532,17 +533,10 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let (a_sides, d_sides) = (sheet.die(attr), target_sheet.die(attr));
     let t = fight.state().fighter(target);
     let def_weapon = attack::weapon_of(target_sheet, t, false, unarmed);
-    let melee_bonus = |w: &Weapon| if w.ranged || matches!(act, Act::Power(_)) { 0 } else { w.bonus };
-    let a_mod = sheet.specialism_bonus(attr, attack::attacker_tags(&act, weapon)) + melee_bonus(weapon) - multi;
-    let armour = if matches!(act, Act::Attack { .. } | Act::Power(_)) {
-        attack::defence_armour(options, target_sheet)
-    } else {
-        0
-    };
-    let d_mod = target_sheet.specialism_bonus(attr, attack::defender_tags(&act, weapon))
-        + melee_bonus(def_weapon)
-        + armour
-        + if called.is_some() { options.called_shot_penalty } else { 0 };
+    let (actor, opponent) =
+        attack::contest_terms(options, &act, attr, sheet, target_sheet, weapon, def_weapon, attacks, called.is_some());
+    let (a_mod, d_mod, armour) = (actor.sum(), opponent.sum(), i32::from(opponent.0[2]));
+    let terms = ContestTerms { actor, opponent, distance_dm: 0 };
     let (mut an, mut dn);
     let mut tries = 0;
     loop {
@@ -581,6 +575,7 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             roll,
             against: Some(against),
             difficulty: None,
+            terms,
             margin,
             success: hit,
             critical,
@@ -631,7 +626,8 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let attr = attack::contest_attribute(options, &act);
     let sides = sheet.die(attr);
     let unarmed = super::policy::unarmed();
-    let a_mod = sheet.specialism_bonus(attr, attack::attacker_tags(&act, unarmed));
+    let actor = Terms::new([sheet.specialism_bonus(attr, attack::attacker_tags(&act, unarmed)), 0, 0, 0]);
+    let a_mod = actor.sum();
     let Some(target) = target else {
         let natural = die(fight, who, sides, activity.name())?;
         let total = i32::from(natural) + a_mod;
@@ -663,6 +659,7 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
                 roll,
                 against: None,
                 difficulty: Some(difficulty),
+                terms: ContestTerms { actor, ..ContestTerms::default() },
                 margin,
                 success,
                 critical,
@@ -675,7 +672,8 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     };
     let target_sheet = &setup.combatants[target.index()];
     let d_sides = target_sheet.die(attr);
-    let d_mod = target_sheet.specialism_bonus(attr, attack::defender_tags(&act, unarmed));
+    let opponent = Terms::new([target_sheet.specialism_bonus(attr, attack::defender_tags(&act, unarmed)), 0, 0, 0]);
+    let d_mod = opponent.sum();
     let (mut an, mut dn);
     let mut tries = 0;
     loop {
@@ -710,6 +708,7 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             roll,
             against: Some(against),
             difficulty: None,
+            terms: ContestTerms { actor, opponent, distance_dm: 0 },
             margin,
             success,
             critical,

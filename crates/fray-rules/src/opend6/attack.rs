@@ -291,30 +291,147 @@ pub fn passive(options: &Options, sheet: &Sheet) -> i32 {
 }
 
 /// The modifiers of an attack apart from its base: fixed numbers, and dice modifiers (fixed
-/// values or rolled under `difficulty_modifiers = rolled`, OD6-DIFF-3).
+/// values or rolled under `difficulty_modifiers = rolled`, OD6-DIFF-3), one slot per source in
+/// the order of [`DifficultyTerms::NAMES`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Modifiers {
-    /// Numbers (range, weapon, penalties): never rolled.
-    pub fixed: i32,
-    /// Dice modifiers (cover, posture, blindness, gravity, mode, called shot), each at the
-    /// fixed value of its whole code (OD6-DIFF-3: 3D is 10).
-    pub dice: super::List<i32, 8>,
+    /// Numbers, never rolled: range, weapon, the difficulty penalty of a negative resistance.
+    pub fixed: [i32; 3],
+    /// Dice modifiers (smoke, light, cover, posture, blindness of each side, gravity, the two
+    /// modes, the called shot), 0 where none, each at the fixed value of its whole code
+    /// (OD6-DIFF-3: 3D is 10).
+    pub dice: [i32; 10],
     /// Dice modifiers counted 3 per die whatever their number: multi-fire's −1D per extra
     /// shot (OD6-SPECIAL-4: −3e, so three extra shots are −9, not the −10 of a 3D code).
     pub per_die: i32,
 }
 
 impl Modifiers {
+    /// The fixed numbers' sum.
+    pub fn fixed_sum(&self) -> i32 {
+        self.fixed.iter().sum()
+    }
+
+    /// Each term at its fixed value, in the order of [`DifficultyTerms::NAMES`] (the floor last,
+    /// 0).
+    #[inline]
+    pub fn fixed_terms(&self) -> [i32; DifficultyTerms::LEN] {
+        let mut out = [0; DifficultyTerms::LEN];
+        out[..3].copy_from_slice(&self.fixed);
+        for (o, &d) in out[3..13].iter_mut().zip(&self.dice) {
+            // Most slots are empty: skip the code's table for them.
+            if d != 0 {
+                *o = dice_value(d);
+            }
+        }
+        out[13] = 3 * self.per_die;
+        out
+    }
+
     /// The total with every dice modifier at its fixed value.
     pub fn fixed_total(&self) -> i32 {
-        self.fixed + self.dice.iter().map(|&d| dice_value(d)).sum::<i32>() + 3 * self.per_die
+        self.fixed_terms().iter().sum()
     }
 
     /// Every dice modifier as a signed number of d6 to roll under `difficulty_modifiers =
     /// rolled` (OD6-DIFF-3).
     pub fn rolled_dice(&self) -> impl Iterator<Item = i32> + '_ {
-        self.dice.iter().copied().chain((self.per_die != 0).then_some(self.per_die))
+        self.dice.iter().copied().chain(std::iter::once(self.per_die)).filter(|&d| d != 0)
     }
+}
+
+/// The terms of an attack's difficulty beyond its base, one small integer per term in the order
+/// of [`DifficultyTerms::NAMES`]: the fixed numbers, each dice modifier at its value (fixed, or
+/// as rolled), and the floor of 3 (OD6-DIFF-1..6). The difficulty is the base plus their sum.
+/// Carried by the attack event so that the log can itemise the difficulty.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DifficultyTerms(pub [i8; DifficultyTerms::LEN]);
+
+impl DifficultyTerms {
+    /// How many terms.
+    pub const LEN: usize = 15;
+    /// The name of each term as the log shows it.
+    pub const NAMES: [&'static str; DifficultyTerms::LEN] = [
+        "range",
+        "weapon",
+        "negative resistance",
+        "smoke",
+        "light",
+        "cover",
+        "posture",
+        "blind",
+        "target blind",
+        "gravity",
+        "mode",
+        "second mode",
+        "called shot",
+        "multi-fire",
+        "floor",
+    ];
+
+    /// The terms (each kept in a byte) over `base`, with the floor of 3 (OD6-DIFF-1) as the last,
+    /// and the difficulty: the base plus their sum.
+    pub fn new(base: i32, terms: [i32; DifficultyTerms::LEN]) -> (DifficultyTerms, i32) {
+        let mut out = [0; DifficultyTerms::LEN];
+        let mut sum = 0;
+        for (o, &t) in out[..Self::LEN - 1].iter_mut().zip(&terms) {
+            let t = byte(t);
+            *o = t as i8;
+            sum += t;
+        }
+        DifficultyTerms::floored(out, base, sum)
+    }
+
+    /// [`DifficultyTerms::new`] with every dice modifier of `m` at its fixed value (OD6-DIFF-3).
+    #[inline]
+    pub fn fixed(base: i32, m: &Modifiers) -> (DifficultyTerms, i32) {
+        let mut out = [0; DifficultyTerms::LEN];
+        let mut sum = 0;
+        for (o, &t) in out[..3].iter_mut().zip(&m.fixed) {
+            let t = byte(t);
+            *o = t as i8;
+            sum += t;
+        }
+        // Most slots are empty: skip the code's table for them. A dice modifier's value (at
+        // most 8D) fits a byte.
+        for (o, &d) in out[3..13].iter_mut().zip(&m.dice) {
+            if d != 0 {
+                let t = dice_value(d);
+                *o = t as i8;
+                sum += t;
+            }
+        }
+        if m.per_die != 0 {
+            let t = byte(3 * m.per_die);
+            out[13] = t as i8;
+            sum += t;
+        }
+        DifficultyTerms::floored(out, base, sum)
+    }
+
+    /// The terms with the floor of 3 added to `out`, whose terms sum to `sum`, and the difficulty.
+    #[inline]
+    fn floored(mut out: [i8; DifficultyTerms::LEN], base: i32, sum: i32) -> (DifficultyTerms, i32) {
+        let floor = byte(3 - (base + sum).min(3));
+        out[Self::LEN - 1] = floor as i8;
+        (DifficultyTerms(out), base + sum + floor)
+    }
+
+    /// Each term with its name, zeros included.
+    pub fn named(&self) -> impl Iterator<Item = (&'static str, i32)> + '_ {
+        Self::NAMES.iter().copied().zip(self.0.iter().map(|&t| i32::from(t)))
+    }
+
+    /// Their sum: the difficulty less its base.
+    pub fn sum(&self) -> i32 {
+        self.0.iter().map(|&t| i32::from(t)).sum()
+    }
+}
+
+/// `t` within a byte's range.
+#[inline]
+fn byte(t: i32) -> i32 {
+    t.clamp(i32::from(i8::MIN), i32::from(i8::MAX))
 }
 
 /// The modifiers of `plan` by `who` (OD6-DIFF-2..6, OD6-MOVE-3/4, OD6-SPECIAL-*).
@@ -326,51 +443,61 @@ pub fn modifiers(setup: &Setup, state: &State, who: CombatantId, plan: &AttackPl
     let target = state.fighter(plan.target);
     let mut m = Modifiers::default();
     if options.melee_range_modifier || !weapon.close() {
-        m.fixed += band_modifier(band);
+        m.fixed[0] = band_modifier(band);
     }
-    m.fixed += weapon.difficulty_mod + state.fighter(who).difficulty_penalty;
+    m.fixed[1] = weapon.difficulty_mod;
+    m.fixed[2] = state.fighter(who).difficulty_penalty;
     let cover = setup.cover(who.index(), plan.target.index());
-    for (step, dice) in [(cover.smoke, [0, 1, 2, 4]), (cover.light, [0, 1, 2, 4])] {
+    for (i, step) in [cover.smoke, cover.light].into_iter().enumerate() {
         if step > 0 {
-            m.dice.push(dice[step.min(3) as usize]);
+            m.dice[i] = [0, 1, 2, 4][step.min(3) as usize];
         }
     }
-    match cover.object {
-        25 => m.dice.push(1),
-        50 => m.dice.push(2),
-        75 => m.dice.push(4),
-        _ => {}
-    }
-    match target.posture {
-        Posture::Standing => {}
+    m.dice[2] = match cover.object {
+        25 => 1,
+        50 => 2,
+        75 => 4,
+        _ => 0,
+    };
+    m.dice[3] = match target.posture {
+        Posture::Standing => 0,
         // Crouching while moving: +2D (OD6-DIFF-5).
-        Posture::Crouching => m.dice.push(if target.moved_round == state.round && state.round > 0 { 2 } else { 1 }),
-        Posture::Prone => m.dice.push(if band <= 1 { -2 } else { 2 }),
-    }
+        Posture::Crouching => {
+            if target.moved_round == state.round && state.round > 0 {
+                2
+            } else {
+                1
+            }
+        }
+        Posture::Prone => {
+            if band <= 1 {
+                -2
+            } else {
+                2
+            }
+        }
+    };
     if sheet.blind {
-        m.dice.push(4);
+        m.dice[4] = 4;
     }
     if target_sheet.blind {
-        m.dice.push(-4);
+        m.dice[5] = -4;
     }
-    match setup.gravity {
-        Gravity::Normal => {}
-        Gravity::Low => m.dice.push(-1),
-        Gravity::Zero => m.dice.push(-2),
-        Gravity::Heavy => m.dice.push(3),
-    }
-    for mode in [plan.mode, plan.mode2] {
+    m.dice[6] = match setup.gravity {
+        Gravity::Normal => 0,
+        Gravity::Low => -1,
+        Gravity::Zero => -2,
+        Gravity::Heavy => 3,
+    };
+    for (i, mode) in [plan.mode, plan.mode2].into_iter().enumerate() {
         let (d, _) = mode_dice(mode);
         if matches!(mode, Mode::Multi(_)) {
             m.per_die += d;
-        } else if d != 0 {
-            m.dice.push(d);
+        } else {
+            m.dice[7 + i] = d;
         }
     }
-    let (d, _, _) = called_mods(plan.called, options);
-    if d != 0 {
-        m.dice.push(d);
-    }
+    m.dice[9] = called_mods(plan.called, options).0;
     m
 }
 

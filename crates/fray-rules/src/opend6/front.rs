@@ -514,11 +514,12 @@ impl OpenD6Scenario {
                 )
             }
             Event::DefenceEnded { who } => (None, json!({"event": "defence_ended", "who": n(who)})),
-            Event::Attack { attacker, target, weapon, plan, roll, base, difficulty, hit } => {
+            Event::Attack { attacker, target, weapon, plan, roll, base, difficulty, terms, hit } => {
                 let diff = if *difficulty == i32::MAX {
                     "out of reach".to_owned()
                 } else {
-                    format!("difficulty {difficulty} (base {base})")
+                    let list = crate::terms_list(terms.named());
+                    format!("difficulty {difficulty} (base {base}{}{list})", if list.is_empty() { "" } else { ", " })
                 };
                 (
                     Some(format!(
@@ -532,7 +533,8 @@ impl OpenD6Scenario {
                     )),
                     json!({"event": "attack", "attacker": n(attacker), "target": n(target), "weapon": self.weapon(*attacker, *weapon),
                            "plan": plan_json(plan), "roll": roll_json(roll),
-                           "base": base, "difficulty": if *difficulty == i32::MAX { json!(null) } else { json!(difficulty) }, "hit": hit}),
+                           "base": base, "terms": crate::terms_json(terms.named()),
+                           "difficulty": if *difficulty == i32::MAX { json!(null) } else { json!(difficulty) }, "hit": hit}),
                 )
             }
             Event::Ammo { who, weapon, used } => {

@@ -616,6 +616,9 @@ pub enum Event {
         base: i32,
         /// The difficulty.
         difficulty: i32,
+        /// The difficulty's terms beyond its base: `base` plus their sum is the difficulty
+        /// (OD6-DIFF-1..6).
+        terms: attack::DifficultyTerms,
         /// Hit.
         hit: bool,
     },

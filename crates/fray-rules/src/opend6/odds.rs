@@ -427,7 +427,7 @@ fn inputs(
         attack: attack_code,
         defence,
         base,
-        mods: if options.rolled_modifiers { mods.fixed } else { mods.fixed_total() },
+        mods: if options.rolled_modifiers { mods.fixed_sum() } else { mods.fixed_total() },
         mod_dice: if options.rolled_modifiers { mods.rolled_dice().collect() } else { Vec::new() },
         damage: attack::damage_code(setup, who, plan, false),
         fixed,

@@ -1,7 +1,7 @@
 //! One `opend6` fight: rounds of initiative and turns (OD6-ROUND-1/2), actions, attacks,
 //! defences, damage and the wound ladder.
 
-use super::attack::{self, Modifiers};
+use super::attack::{self, DifficultyTerms, Modifiers};
 use super::roll::{self, OneReads};
 use super::setup::{DamageType, DieCode, Level, Posture, SkillId};
 use super::{Action, Active, AttackPlan, Called, Choice, DefKind, Event, List, Mode, OpenD6, Request, RollFor, Rolled};
@@ -652,13 +652,17 @@ fn defend<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     Ok(())
 }
 
-/// The base of the difficulty and the modifiers' total, against the values now in force.
+/// The difficulty against the values now in force, the active defence it rests on, its base and
+/// its terms beyond the base.
+type Difficulty = (i32, Option<DefKind>, i32, DifficultyTerms);
+
+/// The base of the difficulty and the modifiers' terms, against the values now in force.
 fn difficulty<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
     plan: &AttackPlan,
     roll_dice: bool,
-) -> Result<Option<(i32, Option<DefKind>, i32)>, FightError> {
+) -> Result<Option<Difficulty>, FightError> {
     let setup = fight.setup();
     let state = fight.state();
     let weapon = &setup.combatants[who.index()].weapons[plan.weapon as usize];
@@ -669,20 +673,23 @@ fn difficulty<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         None => (attack::passive(&setup.options, &setup.combatants[plan.target.index()]), None),
     };
     let mods: Modifiers = attack::modifiers(setup, state, who, plan, band);
-    let total = if roll_dice && setup.options.rolled_modifiers {
+    let (terms, difficulty) = if roll_dice && setup.options.rolled_modifiers {
         // Rolled modifiers: plain d6, no Wild Die, negative dice subtracted (OD6-DIFF-3).
-        let mut sum = mods.fixed;
-        for d in mods.rolled_dice() {
+        let mut terms = mods.fixed_terms();
+        let dice = mods.dice.iter().copied().chain(std::iter::once(mods.per_die));
+        for (term, d) in terms[3..].iter_mut().zip(dice) {
+            let mut sum = 0;
             for _ in 0..d.abs() {
                 let face = fight.roll(6, Reason::new(who, "difficulty modifier"))? as i32;
                 sum += face * d.signum();
             }
+            *term = sum;
         }
-        sum
+        DifficultyTerms::new(base, terms)
     } else {
-        mods.fixed_total()
+        DifficultyTerms::fixed(base, &mods)
     };
-    Ok(Some(((base + total).max(3), kind, base)))
+    Ok(Some((difficulty, kind, base, terms)))
 }
 
 /// One attack (OD6-ATK-2).
@@ -723,9 +730,9 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     if let Some(kind) = attack::free_defence(setup, fight.state(), plan.target, weapon.close()) {
         defend(fight, ctx, plan.target, kind, false, true)?;
     }
-    let (hit, difficulty, kind, base) = match difficulty(fight, who, &plan, true)? {
-        Some((difficulty, kind, base)) => (rolled.total >= difficulty, difficulty, kind, base),
-        None => (false, i32::MAX, None, 10),
+    let (hit, difficulty, kind, base, terms) = match difficulty(fight, who, &plan, true)? {
+        Some((difficulty, kind, base, terms)) => (rolled.total >= difficulty, difficulty, kind, base, terms),
+        None => (false, i32::MAX, None, 10, DifficultyTerms::default()),
     };
     let total = rolled.total;
     fight.emit(Event::Attack {
@@ -736,6 +743,7 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         roll: rolled,
         base,
         difficulty,
+        terms,
         hit,
     });
     if options.ammo_tracking && fight.state().fighter(who).weapons[plan.weapon as usize].ammo.is_some() {
