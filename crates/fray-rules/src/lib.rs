@@ -285,6 +285,14 @@ pub fn terms_json<'a>(terms: impl IntoIterator<Item = (&'a str, i32)>) -> serde_
     )
 }
 
+/// A combatant's AI policies for `fray check`: "field=value field=value …", every field of
+/// `policies` in order, `name(i)` naming field `i`'s value.
+pub fn policy_text(policies: &[(&str, &[&str])], name: impl Fn(usize) -> &'static str) -> String {
+    let fields: Vec<String> =
+        policies.iter().enumerate().map(|(i, (field, _))| format!("{field}={}", name(i))).collect();
+    fields.join(" ")
+}
+
 /// How a fight ended, as the logs say it: "SIDE win", "mutual destruction" or "stalemate at the
 /// cap".
 pub fn outcome_text(sides: &[String], result: &FightResult) -> String {

@@ -653,11 +653,6 @@ impl Scenario for FluidScenario {
             super::setup::Amount::Dice(p) => p.source().to_owned(),
         };
         for c in &setup.combatants {
-            let policies: Vec<String> = super::policy::POLICIES
-                .iter()
-                .enumerate()
-                .map(|(i, (field, _))| format!("{field}={}", c.policy.name(i)))
-                .collect();
             out += &format!(
                 "  {} ({}{}) at ({}, {}): PC {}, W {}, S {}, tactics {}, move {} m{}{}\n    policy {}\n",
                 c.id,
@@ -672,7 +667,7 @@ impl Scenario for FluidScenario {
                 c.move_m,
                 if c.hidden { ", hidden" } else { "" },
                 if c.stabilized { ", stabilized" } else { "" },
-                policies.join(" ")
+                crate::policy_text(super::policy::POLICIES, |i| c.policy.name(i))
             );
             // The defence values a TN starts from (FLUID-DEF-1, FLUID-DEF-3).
             let defence = |skill| c.defence_value(skill, &setup.options);

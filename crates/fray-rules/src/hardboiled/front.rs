@@ -527,12 +527,11 @@ impl Scenario for HardBoiledScenario {
                     locations_text(cover.locations)
                 );
             }
-            let policy: Vec<String> = super::setup::POLICIES
-                .iter()
-                .enumerate()
-                .map(|(i, (field, _))| format!("{field}={}", c.policy.name(i)))
-                .collect();
-            out += &format!("    policy {}\n", policy.join(" "));
+            out += &format!(
+                "    policy {}
+",
+                crate::policy_text(super::setup::POLICIES, |i| c.policy.name(i))
+            );
         }
         out
     }

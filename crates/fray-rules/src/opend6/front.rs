@@ -835,12 +835,11 @@ impl Scenario for OpenD6Scenario {
                 out += &format!("    cover: {}\n", cover.join(", "));
             }
             out += &format!("    {} Character Point(s), {} Fate Point(s)\n", c.cp, c.fp);
-            let policy: Vec<String> = super::setup::POLICIES
-                .iter()
-                .enumerate()
-                .map(|(i, (field, _))| format!("{field}={}", c.policy.name(i)))
-                .collect();
-            out += &format!("    policy {}\n", policy.join(" "));
+            out += &format!(
+                "    policy {}
+",
+                crate::policy_text(super::setup::POLICIES, |i| c.policy.name(i))
+            );
         }
         out
     }

@@ -556,12 +556,11 @@ impl Scenario for PhaseSixScenario {
                     c.bonus_dice, c.destiny_dice, c.rerolls
                 );
             }
-            let policy: Vec<String> = super::setup::POLICIES
-                .iter()
-                .enumerate()
-                .map(|(i, (field, _))| format!("{field}={}", c.policy.name(i)))
-                .collect();
-            out += &format!("    policy {}\n", policy.join(" "));
+            out += &format!(
+                "    policy {}
+",
+                crate::policy_text(super::setup::POLICIES, |i| c.policy.name(i))
+            );
         }
         out
     }
