@@ -275,8 +275,26 @@ fn in_context(args: &Args, file: &std::path::Path, out: &mut impl Write) -> Resu
     }
     writeln!(out, "P(hit) = {} ≈ {}", fraction(&odds.hit), approx(&odds.hit))?;
     writeln!(out, "{}:", odds.damage_heading)?;
-    for (label, _, p) in &odds.damage_given_hit {
+    // A long tail (a pool's megacrits) is summed into one line past the first dozen outcomes
+    // once what is left is under one in a million; `--json` has every outcome.
+    let mut left = fray_dice::BigRational::from_integer(1.into());
+    let tiny = fray_dice::BigRational::new(1.into(), 1_000_000.into());
+    for (i, (label, _, p)) in odds.damage_given_hit.iter().enumerate() {
+        if i >= 12 && left < tiny {
+            let rest = &odds.damage_given_hit[i..];
+            let total: fray_dice::BigRational = rest.iter().map(|(_, _, p)| p.clone()).sum();
+            let last = &rest[rest.len() - 1].0;
+            writeln!(
+                out,
+                "  {:<18} {:>9}  ({} more outcomes up to {last}; each with --json)",
+                "…",
+                percent(&total),
+                rest.len()
+            )?;
+            break;
+        }
         writeln!(out, "  {label:<18} {:>9}  {}", percent(p), readable(p))?;
+        left -= p;
     }
     writeln!(
         out,
