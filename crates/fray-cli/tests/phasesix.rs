@@ -45,6 +45,14 @@ fn check_rules_odds_and_errors() {
     assert!(
         odds.contains("(megacrit levels above 8 counted at level 8: every value is exact up to a residual of 1.3e-7)")
     );
+    // The megacrit tail past a dozen outcomes is one line in the text; the JSON has each.
+    assert!(
+        odds.contains("  …                   1.76e-6%  (25 more outcomes up to 36 wound(s); each with --json)"),
+        "{odds}"
+    );
+    let full = ok(&fray(&["odds", "--scenario", DUEL, "--attacker", "Hagen", "--defender", "Robber", "--json"]));
+    let full: Json = serde_json::from_str(&full).unwrap();
+    assert_eq!(full["damage_given_hit"].as_array().unwrap().len(), 37);
     // rule: P6-CRIT-1 — a burst never crits, so nothing is lumped at a megacrit level: exact.
     let burst =
         ok(&fray(&["odds", "--scenario", FIREFIGHT, "--attacker", "Soldier", "--defender", "Raider 1", "--json"]));
