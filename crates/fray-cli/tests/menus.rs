@@ -131,9 +131,22 @@ fn physical_dice_of_one_roll_are_numbered() {
     );
     assert!(prompts.contains("roll one d6 for barbarian's attack (die 3 of 3): "), "{prompts}");
     assert!(!prompts.contains("(die 4"), "{prompts}");
-    // opend6: a pool whose size the roll does not say is counted, "die 2", "die 3", ….
-    let out =
-        fray_with_input(&["fight", &format!("{ROOT}opend6/blaster-duel.toml"), "--dice", "manual"], &"3\n".repeat(400));
+    // rule: OD6-DICE-4 — opend6: the regular dice are numbered, then the Wild Die is asked for by
+    // name, and again while it shows 6.
+    let out = fray_with_input(
+        &["fight", &format!("{ROOT}opend6/blaster-duel.toml"), "--dice", "manual"],
+        &format!("3\n3\n6\n2\n{}", "3\n".repeat(400)),
+    );
     let prompts = String::from_utf8(out.stderr).unwrap();
-    assert!(prompts.contains(" (die 2): "), "{prompts}");
+    assert!(
+        prompts.starts_with(
+            "roll one d6 for Smuggler's initiative (die 1 of 2): roll one d6 for Smuggler's initiative (die 2 of 2): \
+             roll one d6 for Smuggler's Wild Die: roll one d6 for Smuggler's Wild Die again (a 6 explodes): "
+        ),
+        "{prompts}"
+    );
+    assert!(
+        prompts.contains("roll one d6 for Smuggler's attack (die 4 of 4): roll one d6 for Smuggler's Wild Die: "),
+        "{prompts}"
+    );
 }

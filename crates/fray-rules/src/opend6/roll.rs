@@ -48,7 +48,10 @@ pub fn roll<D: Dice>(
     one: OneReads,
     options: &Options,
 ) -> Result<Rolled, FightError> {
-    let reason = Reason::new(who, what);
+    // A person rolling physical dice is told which die is the Wild Die (OD6-DICE-4): the regular
+    // dice are numbered, then the Wild Die and its explosions asked for by name.
+    let reason = Reason::new(who, what).of(u8::try_from(code.dice.max(1) - 1).unwrap_or(0));
+    let (wild_reason, again) = (Reason::new(who, "Wild Die"), Reason::new(who, "Wild Die again (a 6 explodes)"));
     let mut rolled = Rolled { code, ..Rolled::default() };
     if code.dice < 1 {
         rolled.total = code.pips.max(0);
@@ -61,13 +64,13 @@ pub fn roll<D: Dice>(
             high = high.max(i32::from(face));
         }
         rolled.regular = (code.dice - 1) as u8;
-        let first = toss(dice, reason)?;
+        let first = toss(dice, wild_reason)?;
         rolled.faces.push(first);
         rolled.wild = 1;
         let mut wild = i32::from(first);
         if first == 6 {
             while rolled.wild < EXPLODE_CAP as u8 {
-                let next = toss(dice, reason)?;
+                let next = toss(dice, again)?;
                 rolled.faces.push(next);
                 rolled.wild += 1;
                 wild += i32::from(next);
@@ -87,7 +90,7 @@ pub fn roll<D: Dice>(
         rolled.total = if rolled.critical_failure { sum - high } else { sum + wild } + code.pips;
     }
     if cp > 0 {
-        add_cp(dice, who, what, &mut rolled, cp, options)?;
+        add_cp(dice, who, &mut rolled, cp, options)?;
     }
     Ok(rolled)
 }
@@ -96,12 +99,11 @@ pub fn roll<D: Dice>(
 pub fn add_cp<D: Dice>(
     dice: &mut D,
     who: CombatantId,
-    what: &'static str,
     rolled: &mut Rolled,
     cp: u32,
     options: &Options,
 ) -> Result<(), FightError> {
-    let reason = Reason::new(who, what);
+    let reason = Reason::new(who, "Character Point die (explodes on a 6)");
     for _ in 0..cp {
         let mut tosses = 0;
         loop {

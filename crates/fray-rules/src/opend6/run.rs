@@ -572,7 +572,7 @@ fn ask_cp<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         }
         fight.emit(Event::Points { who, cp: n, fp: 0 });
         let setup = fight.setup();
-        roll::add_cp(fight.dice_mut(), who, "character point", rolled, n, &setup.options)?;
+        roll::add_cp(fight.dice_mut(), who, rolled, n, &setup.options)?;
     }
 }
 
