@@ -149,4 +149,11 @@ fn physical_dice_of_one_roll_are_numbered() {
         prompts.contains("roll one d6 for Smuggler's attack (die 4 of 4): roll one d6 for Smuggler's Wild Die: "),
         "{prompts}"
     );
+    // rule: TICK-DICE-2 — ticks: the delta dice of one roll.
+    let out = fray_with_input(
+        &["fight", &format!("{ROOT}ticks/pistol-duel.toml"), "--dice", "manual", "--set", "delta_die=3d6"],
+        &"1\n".repeat(400),
+    );
+    let prompts = String::from_utf8(out.stderr).unwrap();
+    assert!(prompts.contains("'s shot (die 2 of 3): roll one d6 for Vic's shot (die 3 of 3): "), "{prompts}");
 }

@@ -601,8 +601,9 @@ fn damage_roll<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     weapon: &Weapon,
 ) -> Result<i32, FightError> {
     let mut faces: List<u8, 8> = List::new();
+    let reason = Reason::new(who, "damage").of(weapon.damage.dice);
     for _ in 0..weapon.damage.dice {
-        faces.push(die(fight, who, weapon.damage.sides, "damage")?);
+        faces.push(fight.roll(u32::from(weapon.damage.sides), reason)? as u8);
     }
     let total = weapon.damage.plus + faces.iter().map(|&f| i32::from(f)).sum::<i32>();
     if !faces.is_empty() {

@@ -262,7 +262,7 @@ fn delta_dice<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     let mut faces = [0u8; 3];
     let mut sum = 0;
     for face in faces.iter_mut().take(count as usize) {
-        let f = fight.roll(sides, Reason::new(who, what))?;
+        let f = fight.roll(sides, Reason::new(who, what).of(count as u8))?;
         *face = f as u8;
         sum += f as i32;
     }
