@@ -423,16 +423,9 @@ pub struct HitTerms {
 }
 
 impl HitTerms {
-    /// The terms of a fixed size: name, value, and the number they belong to (0 dice, 1 M).
-    pub const FIXED: [(&'static str, i32, u8); 7] = [
-        ("burst", 2, 0),
-        ("walk", 1, 1),
-        ("hunkered", 1, 1),
-        ("off-hand", 1, 1),
-        ("disarm", 3, 1),
-        ("range", 2, 1),
-        ("braced", -1, 1),
-    ];
+    /// The terms of a fixed size, name and value: the burst's (dice), then M's.
+    pub const FIXED: [(&'static str, i32); 7] =
+        [("burst", 2), ("walk", 1), ("hunkered", 1), ("off-hand", 1), ("disarm", 3), ("range", 2), ("braced", -1)];
 
     /// The other terms' names: the skill, the damage potential (or the unarmed bonus), massive
     /// and Shocked (dice); the attacker's minimum roll, recoil, Burning, Poisoned, the accurate

@@ -531,7 +531,7 @@ pub(super) fn numbers(setup: &super::Setup, state: &super::State, who: Combatant
     let x = state.fighter(who);
     let (w, _) = weapon_of(setup, who, hand);
     // The dice (P6-ATK-2): skill, damage potential or the unarmed bonus (P6-ATK-5), burst,
-    // massive (P6-SPECIAL-5; under `massive_cap = total` the whole pool stops at Strength, the
+    // massive (P6-SPECIAL-5; under `massive_cap = total_dice` the whole pool stops at Strength, the
     // term the change that makes), Shocked.
     let skill = match w.class {
         Class::Melee => s.hand_to_hand,
@@ -542,7 +542,7 @@ pub(super) fn numbers(setup: &super::Setup, state: &super::State, who: Combatant
         hand == Hand::Unarmed || (hand == Hand::Main && s.main_hand.is_none()) || !x.armed && hand == Hand::Main;
     let dp = if unarmed { i32::from(s.quickness > 2) } else { w.dp };
     let burst = mode == Mode::Burst;
-    let before = skill + dp + 2 * i32::from(burst);
+    let before = skill + dp + if burst { super::HitTerms::FIXED[0].1 } else { 0 };
     let massive = if let Special::Massive(n) = special {
         let n = i32::from(n);
         let strength = s.strength.max(0);
@@ -576,8 +576,9 @@ pub(super) fn numbers(setup: &super::Setup, state: &super::State, who: Combatant
         beyond_range,
         x.braced && hand == Hand::Main && matches!(mode, Mode::Single | Mode::Burst),
     ];
-    let mut raw = s.min_roll + step + x.condition(Cond::Burning) + x.condition(Cond::Poisoned);
-    for (k, &(_, v, _)) in super::HitTerms::FIXED.iter().enumerate().skip(1) {
+    let (burning, poisoned) = (x.condition(Cond::Burning), x.condition(Cond::Poisoned));
+    let mut raw = s.min_roll + step + burning + poisoned;
+    for (k, &(_, v)) in super::HitTerms::FIXED.iter().enumerate().skip(1) {
         raw += if fixed[k] { v } else { 0 };
     }
     let accurate = if burst { 0 } else { x.accurate };
@@ -590,19 +591,8 @@ pub(super) fn numbers(setup: &super::Setup, state: &super::State, who: Combatant
         Mode::Single | Mode::Thrown => 1,
         Mode::Burst => 3,
     };
-    let values = [
-        skill,
-        dp,
-        massive,
-        shocked,
-        s.min_roll,
-        step,
-        x.condition(Cond::Burning),
-        x.condition(Cond::Poisoned),
-        -accurate,
-        m - (raw - accurate),
-        -aim,
-    ];
+    let values =
+        [skill, dp, massive, shocked, s.min_roll, step, burning, poisoned, -accurate, m - (raw - accurate), -aim];
     Numbers { dice, m, c, ammo, chain, terms: super::HitTerms::new(values, fixed, unarmed) }
 }
 
