@@ -171,7 +171,7 @@ fn phasesix_hit_and_initiative_terms_sum_to_the_totals() {
     assert!(attacks > 1000 && initiatives > 100, "{attacks} attacks, {initiatives} initiatives");
     // A term beyond a byte is kept in part; the log shows the rest as `beyond`, so the terms it
     // shows still add up to the total the fight used.
-    let terms = HitTerms::new([200, 1, 0, 0, 5, 0, 0, 0, 0, 0, 0], [false; 7], false);
+    let terms = HitTerms::new(0, [200, 1, 0, 0, 5, 0, 0, 0, 0, 0, 0]);
     let shown: Vec<(&str, i32)> = HitTerms::named_for(terms.dice("shooting"), 201).filter(|t| t.1 != 0).collect();
     assert_eq!(shown, [("shooting", 127), ("DP", 1), ("beyond", 73)]);
 }

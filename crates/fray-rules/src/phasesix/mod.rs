@@ -427,6 +427,31 @@ impl HitTerms {
     pub const FIXED: [(&'static str, i32); 7] =
         [("burst", 2), ("walk", 1), ("hunkered", 1), ("off-hand", 1), ("disarm", 3), ("range", 2), ("braced", -1)];
 
+    /// The sum of M's fixed terms for each combination of them: entry i for bits 1..=6 of the
+    /// flags shifted down by one (so that M adds them with one look-up).
+    const M_FIXED: [i8; 64] = {
+        let mut table = [0; 64];
+        let mut i = 0;
+        while i < 64 {
+            let (mut k, mut sum) = (0, 0);
+            while k < 6 {
+                if i & (1 << k) != 0 {
+                    sum += Self::FIXED[k + 1].1;
+                }
+                k += 1;
+            }
+            table[i] = sum as i8;
+            i += 1;
+        }
+        table
+    };
+
+    /// The sum of M's fixed terms among `flags` (bits 1..=6).
+    #[inline(always)]
+    pub fn m_fixed(flags: u8) -> i32 {
+        i32::from(Self::M_FIXED[usize::from(flags >> 1 & 63)])
+    }
+
     /// The other terms' names: the skill, the damage potential (or the unarmed bonus), massive
     /// and Shocked (dice); the attacker's minimum roll, recoil, Burning, Poisoned, the accurate
     /// reduction and the floor of P6-DICE-4 (M); the aim bonus (C, whose other terms are 11 and
@@ -435,12 +460,26 @@ impl HitTerms {
         ["skill", "DP", "massive", "shocked", "M", "recoil", "burning", "poisoned", "accurate", "floor", "aim"];
 
     /// The terms of the numbers whose exact terms are `values` (in the order of
-    /// [`HitTerms::VALUES`]) and `fixed` (which of [`HitTerms::FIXED`] apply).
-    pub fn new(values: [i32; 11], fixed: [bool; 7], unarmed: bool) -> HitTerms {
-        let mut flags = u8::from(unarmed) << 7;
-        for (k, &on) in fixed.iter().enumerate() {
-            flags |= u8::from(on) << k;
+    /// [`HitTerms::VALUES`]) and `flags` (bit k: `FIXED[k]` applies; bit 7: the attack is
+    /// unarmed).
+    #[inline(always)]
+    pub fn new(flags: u8, values: [i32; 11]) -> HitTerms {
+        // Every term within a byte (all but scenarios far beyond a stat block's numbers): kept
+        // as it is, one test for all; otherwise each saturates, the log showing the rest as
+        // `beyond`.
+        let within = values.iter().fold(0, |a, &v| a | (v as u32).wrapping_add(128)) < 256;
+        if !within {
+            return Self::saturated(flags, values);
         }
+        let mut bytes = [0; 11];
+        for (b, v) in bytes.iter_mut().zip(values) {
+            *b = v as i8;
+        }
+        HitTerms { flags, values: bytes }
+    }
+
+    #[cold]
+    fn saturated(flags: u8, values: [i32; 11]) -> HitTerms {
         HitTerms { flags, values: values.map(|v| v.clamp(i32::from(i8::MIN), i32::from(i8::MAX)) as i8) }
     }
 

@@ -520,9 +520,16 @@ pub(super) struct Numbers {
     pub terms: super::HitTerms,
 }
 
-/// The numbers of an attack by `who` in `state`: each the sum of its terms, which the attack
-/// event carries for the log.
+/// The numbers of an attack by `who` in `state`, without their terms (the policy's and the
+/// odds' look ahead).
 pub(super) fn numbers(setup: &super::Setup, state: &super::State, who: CombatantId, act: &Act) -> Numbers {
+    numbers_of::<false>(setup, state, who, act)
+}
+
+/// The numbers of an attack by `who` in `state`: each the sum of its terms, which the attack
+/// event carries for the log (`TERMS`; else the terms are left empty, the sums the same).
+#[inline(always)]
+fn numbers_of<const TERMS: bool>(setup: &super::Setup, state: &super::State, who: CombatantId, act: &Act) -> Numbers {
     let options = &setup.options;
     let Act::Attack { target, hand, mode, special, walk, .. } = *act else {
         return Numbers { dice: 0, m: 6, c: 0, ammo: 0, chain: 0, terms: super::HitTerms::default() };
@@ -530,6 +537,8 @@ pub(super) fn numbers(setup: &super::Setup, state: &super::State, who: Combatant
     let s = &setup.combatants[who.index()];
     let x = state.fighter(who);
     let (w, _) = weapon_of(setup, who, hand);
+    // A term of a fixed size (`HitTerms::FIXED`), if it applies.
+    let fixed = |k: usize, on: bool| if on { super::HitTerms::FIXED[k].1 } else { 0 };
     // The dice (P6-ATK-2): skill, damage potential or the unarmed bonus (P6-ATK-5), burst,
     // massive (P6-SPECIAL-5; under `massive_cap = total_dice` the whole pool stops at Strength, the
     // term the change that makes), Shocked.
@@ -542,7 +551,7 @@ pub(super) fn numbers(setup: &super::Setup, state: &super::State, who: Combatant
         hand == Hand::Unarmed || (hand == Hand::Main && s.main_hand.is_none()) || !x.armed && hand == Hand::Main;
     let dp = if unarmed { i32::from(s.quickness > 2) } else { w.dp };
     let burst = mode == Mode::Burst;
-    let before = skill + dp + if burst { super::HitTerms::FIXED[0].1 } else { 0 };
+    let before = skill + dp + fixed(0, burst);
     let massive = if let Special::Massive(n) = special {
         let n = i32::from(n);
         let strength = s.strength.max(0);
@@ -563,24 +572,23 @@ pub(super) fn numbers(setup: &super::Setup, state: &super::State, who: Combatant
     let broken = walk.is_some() && options.walk_breaks_recoil;
     let chain = if recoil_attack { if broken { 1 } else { x.chain + 1 } } else { 0 };
     let step = if recoil_attack { (2 - w.recoil_compensation).max(0) * (i32::from(chain) - 1).max(0) } else { 0 };
-    // M (P6-ATK-3): the fixed terms in the order of `HitTerms::FIXED` after the burst.
+    // M (P6-ATK-3).
     let beyond_range = matches!(mode, Mode::Single | Mode::Burst | Mode::Thrown)
         && options.range_rule == 1
         && state.distance(who, target) > w.range_m + 1e-9;
-    let fixed = [
-        burst,
-        walk.is_some(),
-        x.hunkered,
-        hand == Hand::Off,
-        special == Special::Disarm,
-        beyond_range,
-        x.braced && hand == Hand::Main && matches!(mode, Mode::Single | Mode::Burst),
-    ];
+    let (walked, hunkered, off) = (walk.is_some(), x.hunkered, hand == Hand::Off);
+    let disarm = special == Special::Disarm;
+    let braced = x.braced && hand == Hand::Main && matches!(mode, Mode::Single | Mode::Burst);
     let (burning, poisoned) = (x.condition(Cond::Burning), x.condition(Cond::Poisoned));
-    let mut raw = s.min_roll + step + burning + poisoned;
-    for (k, &(_, v)) in super::HitTerms::FIXED.iter().enumerate().skip(1) {
-        raw += if fixed[k] { v } else { 0 };
-    }
+    let flags = u8::from(burst)
+        | u8::from(walked) << 1
+        | u8::from(hunkered) << 2
+        | u8::from(off) << 3
+        | u8::from(disarm) << 4
+        | u8::from(beyond_range) << 5
+        | u8::from(braced) << 6
+        | u8::from(unarmed) << 7;
+    let raw = s.min_roll + step + burning + poisoned + super::HitTerms::m_fixed(flags);
     let accurate = if burst { 0 } else { x.accurate };
     let m = dice::floor(options, raw, accurate);
     // C (P6-CRIT-1): 11, recoil, aim (P6-AIM-1); bursts never crit.
@@ -593,7 +601,8 @@ pub(super) fn numbers(setup: &super::Setup, state: &super::State, who: Combatant
     };
     let values =
         [skill, dp, massive, shocked, s.min_roll, step, burning, poisoned, -accurate, m - (raw - accurate), -aim];
-    Numbers { dice, m, c, ammo, chain, terms: super::HitTerms::new(values, fixed, unarmed) }
+    let terms = if TERMS { super::HitTerms::new(flags, values) } else { super::HitTerms::default() };
+    Numbers { dice, m, c, ammo, chain, terms }
 }
 
 /// An attack (P6-ATK-*): hit roll, reactions, cover, protection, wounds.
@@ -611,7 +620,7 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         let from = fight.state().fighter(who).pos;
         fight.emit(Event::Moved { who, from, to });
     }
-    let n = numbers(setup, fight.state(), who, &act);
+    let n = numbers_of::<true>(setup, fight.state(), who, &act);
     let (w, index) = weapon_of(setup, who, hand);
     // Ammunition, from the weapon that fires: a burst may empty it under `allow_partial`.
     let ammo = match (w.capacity, index.and_then(|i| fight.state().fighter(who).ammo.get(i))) {
