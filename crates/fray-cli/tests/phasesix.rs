@@ -71,7 +71,7 @@ fn physical_dice_and_a_person_at_the_table() {
     // Initiative 4 and 3 (6 each, the tie drawn), then the Robber's 4 hit dice 5 5 1 1.
     let out = fray_with_input(&["fight", DUEL, "--dice", "manual"], "4\n3\n5\n5\n1\n1\n");
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("Hagen initiative: [4] → 6"), "{text}");
+    assert!(text.contains("Hagen initiative: [4] +2 quickness → 6"), "{text}");
     assert!(text.contains("[5 5 1 1] → 0 crits, 2 normal hit(s)"), "{text}");
     // Hagen's player takes the first listed act every time, with the odds beside the attack.
     let out = fray_with_input(&["fight", DUEL, "--seed", "5", "--control", "Hagen=human"], &"1\n".repeat(300));

@@ -131,3 +131,47 @@ fn totals_stay_exact_however_large_a_term() {
     let shown: Vec<(&str, i32)> = terms.named_for(-850).filter(|(_, v)| *v != 0).collect();
     assert_eq!(shown, [("skill", 100), ("oT", 50), ("beyond", -1000)]);
 }
+
+#[test]
+fn phasesix_hit_and_initiative_terms_sum_to_the_totals() {
+    use fray_rules::phasesix::{Event, HitTerms, PhaseSix, policy::Ai, scenario};
+    let sum = |terms: &[(&str, i32)]| terms.iter().map(|t| t.1).sum::<i32>();
+    let (mut attacks, mut initiatives) = (0, 0);
+    let variants: [&[(&str, &str)]; 2] = [
+        &[],
+        &[("initiative_roll", "quickness_d6_sum"), ("range_rule", "wrong_distance"), ("massive_cap", "total_dice")],
+    ];
+    for variant in variants {
+        let sets: Vec<(String, String)> = variant.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        for (path, setup) in examples("phasesix", |path, text| scenario::load(path, text, &sets).unwrap()) {
+            for log in logs::<PhaseSix, _>(&setup, Ai, 200) {
+                for event in &log {
+                    match event {
+                        Event::AttackRoll { dice, m, c, terms, .. } => {
+                            // rule: P6-ATK-2 — the hit dice.
+                            assert_eq!(sum(&terms.dice("skill")), *dice, "{path}: {event:?}");
+                            // rule: P6-ATK-3 — M, after P6-DICE-4's floor.
+                            assert_eq!(sum(&terms.m()), *m, "{path}: {event:?}");
+                            // rule: P6-CRIT-1 — C, moved by recoil (P6-RCL-1) and aim (P6-AIM-1).
+                            assert_eq!(sum(&terms.c()), *c, "{path}: {event:?}");
+                            assert_eq!(HitTerms::named_for(terms.m(), *m).last(), Some(("beyond", 0)));
+                            attacks += 1;
+                        }
+                        Event::Initiative { dice, bonus, score, .. } => {
+                            // rule: P6-INIT-1
+                            assert_eq!(dice.iter().map(|&t| i32::from(t)).sum::<i32>() + bonus, *score, "{path}");
+                            initiatives += 1;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    assert!(attacks > 1000 && initiatives > 100, "{attacks} attacks, {initiatives} initiatives");
+    // A term beyond a byte is kept in part; the log shows the rest as `beyond`, so the terms it
+    // shows still add up to the total the fight used.
+    let terms = HitTerms::new(0, [200, 1, 0, 0, 5, 0, 0, 0, 0, 0, 0]);
+    let shown: Vec<(&str, i32)> = HitTerms::named_for(terms.dice("shooting"), 201).filter(|t| t.1 != 0).collect();
+    assert_eq!(shown, [("shooting", 127), ("DP", 1), ("beyond", 73)]);
+}

@@ -41,7 +41,7 @@ fn rolls(log: &[Event]) -> Vec<Roll> {
     log.iter()
         .filter_map(|e| match e {
             Event::AttackRoll { dice, m, c, totals, normals, crits, ammo, .. } => {
-                Some((*dice, *m, *c, totals.to_vec(), *normals, crits.to_vec(), *ammo))
+                Some((*dice, *m, *c, totals.to_vec(), *normals, crits.to_vec(), i32::from(*ammo)))
             }
             _ => None,
         })

@@ -2,8 +2,8 @@
 //! simulation batches.
 
 use super::policy::{Ai, ai_choice, illegal, illegal_reaction};
-use super::setup::{Mode, Setup};
-use super::{Act, Boost, BoostedRoll, Choice, Event, Hand, PhaseSix, Reaction, Request, Special, State};
+use super::setup::{Class, Mode, Setup};
+use super::{Act, Boost, BoostedRoll, Choice, Event, Hand, HitTerms, PhaseSix, Reaction, Request, Special, State};
 use crate::{Line, Prompt, Scenario};
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Pos, Ruleset};
 use fray_sim::{Ledger, Simulate};
@@ -238,10 +238,18 @@ impl PhaseSixScenario {
         let n = |who: &CombatantId| self.name(*who).to_owned();
         let outcome = |result: &FightResult| crate::outcome_text(&self.0.sides, result);
         let (text, json) = match event {
-            Event::Initiative { who, dice, score } => (
-                Some(format!("{} initiative: [{}] → {score}", n(who), totals_text(dice))),
-                json!({"event": "initiative", "who": n(who), "dice": dice.as_slice(), "score": score}),
-            ),
+            Event::Initiative { who, dice, bonus, score } => {
+                let terms = [("quickness", *bonus)];
+                (
+                    Some(format!(
+                        "{} initiative: [{}]{} → {score}",
+                        n(who),
+                        totals_text(dice),
+                        crate::terms_inline(terms)
+                    )),
+                    json!({"event": "initiative", "who": n(who), "dice": dice.as_slice(), "terms": crate::terms_json(terms), "score": score}),
+                )
+            }
             Event::TieBreak { who, draw } => (
                 Some(format!("{} tie-break: {draw}", n(who))),
                 json!({"event": "tie_break", "who": n(who), "draw": draw}),
@@ -310,7 +318,22 @@ impl PhaseSixScenario {
                 Some(format!("{} aims: C −{aim}, M −{accurate}", n(who))),
                 json!({"event": "aimed", "who": n(who), "aim": aim, "accurate": accurate}),
             ),
-            Event::AttackRoll { attacker, target: _, act, dice, m, c, totals, normals, crits, ammo, chain } => {
+            Event::AttackRoll { attacker, target: _, act, dice, m, c, terms, totals, normals, crits, ammo, chain } => {
+                // The skill rolled, by the weapon's class (P6-ATK-1); the rest from the event.
+                let hand = if let Act::Attack { hand, .. } = act { *hand } else { Hand::Unarmed };
+                let skill = match super::run::weapon_of(&self.0, *attacker, hand).0.class {
+                    Class::Melee => "hand-to-hand",
+                    Class::Ranged => "shooting",
+                    Class::Thrown => "throwing",
+                };
+                let dice_terms = || HitTerms::named_for(terms.dice(skill), *dice);
+                let m_terms = || HitTerms::named_for(terms.m(), *m);
+                let c_terms = || HitTerms::named_for(terms.c(), *c);
+                // M and C itemised when more than their base makes them.
+                let beside = |list: &mut dyn Iterator<Item = (&str, i32)>| {
+                    let shown: Vec<(&str, i32)> = list.filter(|t| t.1 != 0).collect();
+                    if shown.len() > 1 { crate::terms_text(shown) } else { String::new() }
+                };
                 let crit_text = match crits.len() {
                     0 => "0 crits".to_owned(),
                     k => format!(
@@ -324,14 +347,18 @@ impl PhaseSixScenario {
                 };
                 (
                     Some(format!(
-                        "{} — {}: {dice} dice at {m}+{} [{}] → {crit_text}, {normals} normal hit(s){}",
+                        "{} — {}: {dice} dice{} at {m}+{}{} [{}] → {crit_text}, {normals} normal hit(s){}",
                         n(attacker),
                         self.act_text(act),
-                        if *c > 0 { format!(", crits {c}+") } else { String::new() },
+                        crate::terms_text(dice_terms()),
+                        beside(&mut m_terms()),
+                        if *c > 0 { format!(", crits {c}+{}", beside(&mut c_terms())) } else { String::new() },
                         totals_text(totals),
                         if *chain > 1 { format!(" (recoil chain {chain})") } else { String::new() }
                     )),
                     json!({"event": "attack", "attacker": n(attacker), "act": self.act_text(act), "dice": dice, "m": m, "c": c,
+                           "dice_terms": crate::terms_json(dice_terms()), "m_terms": crate::terms_json(m_terms()),
+                           "c_terms": crate::terms_json(c_terms()),
                            "totals": totals.as_slice(), "normals": normals, "crits": crits.as_slice(), "ammo": ammo, "chain": chain}),
                 )
             }

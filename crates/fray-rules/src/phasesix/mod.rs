@@ -407,6 +407,142 @@ impl State {
 /// A pool as it fell: each die's total.
 pub type Totals = List<u8, 8>;
 
+/// The terms of a hit roll's three numbers — its dice, its minimum roll M and its crit threshold
+/// C (P6-ATK-2/3, P6-RCL-1, P6-CRIT-1, P6-AIM-1, P6-DICE-4) —, carried by the attack event so that
+/// the log can itemise them. The fight computes each number as the sum of its terms; the event
+/// keeps the terms of a fixed size as one bit each ([`HitTerms::FIXED`]) and the others in a byte
+/// each ([`HitTerms::VALUES`]); what a byte cannot hold (only in scenarios far beyond any stat
+/// block's numbers) the log shows as `beyond`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HitTerms {
+    /// Which fixed terms apply, bit k for `FIXED[k]`; bit 7: the second dice term is the unarmed
+    /// Quickness bonus (P6-ATK-5), not a damage potential.
+    pub flags: u8,
+    /// The other terms, in the order of [`HitTerms::VALUES`].
+    pub values: [i8; 11],
+}
+
+impl HitTerms {
+    /// The terms of a fixed size, name and value: the burst's (dice), then M's.
+    pub const FIXED: [(&'static str, i32); 7] =
+        [("burst", 2), ("walk", 1), ("hunkered", 1), ("off-hand", 1), ("disarm", 3), ("range", 2), ("braced", -1)];
+
+    /// The sum of M's fixed terms for each combination of them: entry i for bits 1..=6 of the
+    /// flags shifted down by one (so that M adds them with one look-up).
+    const M_FIXED: [i8; 64] = {
+        let mut table = [0; 64];
+        let mut i = 0;
+        while i < 64 {
+            let (mut k, mut sum) = (0, 0);
+            while k < 6 {
+                if i & (1 << k) != 0 {
+                    sum += Self::FIXED[k + 1].1;
+                }
+                k += 1;
+            }
+            table[i] = sum as i8;
+            i += 1;
+        }
+        table
+    };
+
+    /// The sum of M's fixed terms among `flags` (bits 1..=6).
+    #[inline(always)]
+    pub fn m_fixed(flags: u8) -> i32 {
+        i32::from(Self::M_FIXED[usize::from(flags >> 1 & 63)])
+    }
+
+    /// The other terms' names: the skill, the damage potential (or the unarmed bonus), massive
+    /// and Shocked (dice); the attacker's minimum roll, recoil, Burning, Poisoned, the accurate
+    /// reduction and the floor of P6-DICE-4 (M); the aim bonus (C, whose other terms are 11 and
+    /// the recoil M has too).
+    pub const VALUES: [&'static str; 11] =
+        ["skill", "DP", "massive", "shocked", "M", "recoil", "burning", "poisoned", "accurate", "floor", "aim"];
+
+    /// The terms of the numbers whose exact terms are `values` (in the order of
+    /// [`HitTerms::VALUES`]) and `flags` (bit k: `FIXED[k]` applies; bit 7: the attack is
+    /// unarmed).
+    #[inline(always)]
+    pub fn new(flags: u8, values: [i32; 11]) -> HitTerms {
+        // Every term within a byte (all but scenarios far beyond a stat block's numbers): kept
+        // as it is, one test for all; otherwise each saturates, the log showing the rest as
+        // `beyond`.
+        let within = values.iter().fold(0, |a, &v| a | (v as u32).wrapping_add(128)) < 256;
+        if !within {
+            return Self::saturated(flags, values);
+        }
+        let mut bytes = [0; 11];
+        for (b, v) in bytes.iter_mut().zip(values) {
+            *b = v as i8;
+        }
+        HitTerms { flags, values: bytes }
+    }
+
+    #[cold]
+    fn saturated(flags: u8, values: [i32; 11]) -> HitTerms {
+        HitTerms { flags, values: values.map(|v| v.clamp(i32::from(i8::MIN), i32::from(i8::MAX)) as i8) }
+    }
+
+    fn value(&self, k: usize) -> i32 {
+        i32::from(self.values[k])
+    }
+
+    fn fixed(&self, k: usize) -> i32 {
+        if self.flags & (1 << k) != 0 { Self::FIXED[k].1 } else { 0 }
+    }
+
+    /// Bursts never crit (P6-CRIT-1): a burst's C has no terms.
+    pub fn can_crit(&self) -> bool {
+        self.flags & 1 == 0
+    }
+
+    /// The dice's terms, named, zeros included; `skill` names the skill rolled (P6-ATK-1/2/5).
+    pub fn dice(&self, skill: &'static str) -> [(&'static str, i32); 5] {
+        let dp = if self.flags & 0x80 != 0 { "unarmed" } else { "DP" };
+        [
+            (skill, self.value(0)),
+            (dp, self.value(1)),
+            ("burst", self.fixed(0)),
+            ("massive", self.value(2)),
+            ("shocked", self.value(3)),
+        ]
+    }
+
+    /// M's terms, named, zeros included (P6-ATK-3, P6-RCL-1, P6-SPECIAL-1, P6-DICE-4).
+    pub fn m(&self) -> [(&'static str, i32); 12] {
+        [
+            ("M", self.value(4)),
+            ("recoil", self.value(5)),
+            ("walk", self.fixed(1)),
+            ("hunkered", self.fixed(2)),
+            ("off-hand", self.fixed(3)),
+            ("disarm", self.fixed(4)),
+            ("range", self.fixed(5)),
+            ("burning", self.value(6)),
+            ("poisoned", self.value(7)),
+            ("braced", self.fixed(6)),
+            ("accurate", self.value(8)),
+            ("floor", self.value(9)),
+        ]
+    }
+
+    /// C's terms, named, zeros included: C 11, recoil and aim (P6-CRIT-1, P6-RCL-1, P6-AIM-1);
+    /// all zero for a burst, which has no C.
+    pub fn c(&self) -> [(&'static str, i32); 3] {
+        if self.can_crit() { [("C", 11), ("recoil", self.value(5)), ("aim", self.value(10))] } else { [("C", 0); 3] }
+    }
+
+    /// The terms with their names, and last what a byte could not hold of them (`beyond`, zero
+    /// in any scenario within a stat block's numbers), so that they always add up to `total`.
+    pub fn named_for<const N: usize>(
+        terms: [(&'static str, i32); N],
+        total: i32,
+    ) -> impl Iterator<Item = (&'static str, i32)> {
+        let sum: i32 = terms.iter().map(|t| t.1).sum();
+        terms.into_iter().chain(std::iter::once(("beyond", total - sum)))
+    }
+}
+
 /// A change to the state, or a line of the log.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
@@ -416,6 +552,9 @@ pub enum Event {
         who: CombatantId,
         /// Each die's total.
         dice: Totals,
+        /// What the score adds to the dice: Quickness (P6-INIT-1), none under `initiative_roll =
+        /// quickness_d6_sum` (P6-INIT-3). The score is the dice's sum plus this.
+        bonus: i32,
         /// Score.
         score: i32,
     },
@@ -538,14 +677,16 @@ pub enum Event {
         m: i32,
         /// Crit threshold (0: none possible).
         c: i32,
+        /// The terms of `dice`, `m` and `c`.
+        terms: HitTerms,
         /// Each die's total.
         totals: Totals,
         /// Normal hits.
         normals: u8,
         /// Crit levels, one per crit.
         crits: List<u8, 8>,
-        /// Ammunition used.
-        ammo: i32,
+        /// Ammunition used (at most 3, a burst's).
+        ammo: u8,
         /// The recoil chain position after it.
         chain: u8,
     },
@@ -835,7 +976,7 @@ impl Ruleset for PhaseSix {
                         Hand::Unarmed => None,
                     };
                     if let Some(Some(a)) = w.and_then(|w| x.ammo.get_mut(w)) {
-                        *a = (*a - ammo).max(0);
+                        *a = (*a - i32::from(*ammo)).max(0);
                     }
                 }
             }

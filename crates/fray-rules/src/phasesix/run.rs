@@ -141,8 +141,9 @@ fn initiative<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D,
         let n = if setup.options.initiative_sum { s.quickness.max(0) } else { 1 };
         let totals = pool(fight, who, "initiative", n, None)?;
         let sum: i32 = totals.iter().map(|&t| i32::from(t)).sum();
-        let score = if setup.options.initiative_sum { sum } else { sum + s.quickness };
-        fight.emit(Event::Initiative { who, dice: totals, score });
+        let bonus = if setup.options.initiative_sum { 0 } else { s.quickness };
+        let score = sum + bonus;
+        fight.emit(Event::Initiative { who, dice: totals, bonus, score });
         scores.push((who, score, s.quickness, s.deftness, List::new()));
     }
     // Ties after Quickness and Deftness: a logged draw or a reroll (P6-INIT-2).
@@ -502,7 +503,8 @@ pub(super) fn weapon_of(setup: &super::Setup, who: CombatantId, hand: Hand) -> (
     }
 }
 
-/// The hit roll's numbers: dice, M, C, ammunition, chain (P6-ATK-2/3, P6-RCL-1, P6-AIM-1).
+/// The hit roll's numbers: dice, M, C, ammunition, chain (P6-ATK-2/3, P6-RCL-1, P6-AIM-1), and
+/// the terms each of the first three is the sum of.
 pub(super) struct Numbers {
     /// Hit dice.
     pub dice: i32,
@@ -514,17 +516,32 @@ pub(super) struct Numbers {
     pub ammo: i32,
     /// The recoil chain position.
     pub chain: u8,
+    /// The terms of `dice`, `m` and `c`.
+    pub terms: super::HitTerms,
 }
 
-/// The numbers of an attack by `who` in `state`.
+/// The numbers of an attack by `who` in `state`, without their terms (the policy's and the
+/// odds' look ahead).
 pub(super) fn numbers(setup: &super::Setup, state: &super::State, who: CombatantId, act: &Act) -> Numbers {
+    numbers_of::<false>(setup, state, who, act)
+}
+
+/// The numbers of an attack by `who` in `state`: each the sum of its terms, which the attack
+/// event carries for the log (`TERMS`; else the terms are left empty, the sums the same).
+#[inline(always)]
+fn numbers_of<const TERMS: bool>(setup: &super::Setup, state: &super::State, who: CombatantId, act: &Act) -> Numbers {
     let options = &setup.options;
     let Act::Attack { target, hand, mode, special, walk, .. } = *act else {
-        return Numbers { dice: 0, m: 6, c: 0, ammo: 0, chain: 0 };
+        return Numbers { dice: 0, m: 6, c: 0, ammo: 0, chain: 0, terms: super::HitTerms::default() };
     };
     let s = &setup.combatants[who.index()];
     let x = state.fighter(who);
     let (w, _) = weapon_of(setup, who, hand);
+    // A term of a fixed size (`HitTerms::FIXED`), if it applies.
+    let fixed = |k: usize, on: bool| if on { super::HitTerms::FIXED[k].1 } else { 0 };
+    // The dice (P6-ATK-2): skill, damage potential or the unarmed bonus (P6-ATK-5), burst,
+    // massive (P6-SPECIAL-5; under `massive_cap = total_dice` the whole pool stops at Strength, the
+    // term the change that makes), Shocked.
     let skill = match w.class {
         Class::Melee => s.hand_to_hand,
         Class::Ranged => s.shooting,
@@ -532,22 +549,22 @@ pub(super) fn numbers(setup: &super::Setup, state: &super::State, who: Combatant
     };
     let unarmed =
         hand == Hand::Unarmed || (hand == Hand::Main && s.main_hand.is_none()) || !x.armed && hand == Hand::Main;
-    let mut dice = skill + if unarmed { i32::from(s.quickness > 2) } else { w.dp };
-    if mode == Mode::Burst {
-        dice += 2;
-    }
-    if let Special::Massive(n) = special {
+    let dp = if unarmed { i32::from(s.quickness > 2) } else { w.dp };
+    let burst = mode == Mode::Burst;
+    let before = skill + dp + fixed(0, burst);
+    let massive = if let Special::Massive(n) = special {
         let n = i32::from(n);
-        dice += match options.massive_cap {
-            0 => (3 * n).min(s.strength.max(0)),
-            1 => 3 * n.min(s.strength.max(0)),
-            _ => 3 * n,
-        };
-        if options.massive_cap == 2 {
-            dice = dice.min(s.strength.max(0));
+        let strength = s.strength.max(0);
+        match options.massive_cap {
+            0 => (3 * n).min(strength),
+            1 => 3 * n.min(strength),
+            _ => (before + 3 * n).min(strength) - before,
         }
-    }
-    dice -= x.condition(Cond::Shocked);
+    } else {
+        0
+    };
+    let shocked = -x.condition(Cond::Shocked);
+    let dice = before + massive + shocked;
     // Recoil (P6-RCL-1).
     let recoil_attack = w.recoil && matches!(mode, Mode::Single | Mode::Burst);
     // A walk combined with the attack starts the chain afresh under `combined_walk_breaks_recoil`
@@ -555,39 +572,37 @@ pub(super) fn numbers(setup: &super::Setup, state: &super::State, who: Combatant
     let broken = walk.is_some() && options.walk_breaks_recoil;
     let chain = if recoil_attack { if broken { 1 } else { x.chain + 1 } } else { 0 };
     let step = if recoil_attack { (2 - w.recoil_compensation).max(0) * (i32::from(chain) - 1).max(0) } else { 0 };
-    let mut m = s.min_roll + step + x.condition(Cond::Burning) + x.condition(Cond::Poisoned);
-    if walk.is_some() {
-        m += 1;
-    }
-    if x.hunkered {
-        m += 1;
-    }
-    if hand == Hand::Off {
-        m += 1;
-    }
-    if special == Special::Disarm {
-        m += 3;
-    }
-    if matches!(mode, Mode::Single | Mode::Burst | Mode::Thrown) && options.range_rule == 1 {
-        let d = state.distance(who, target);
-        if d > w.range_m + 1e-9 {
-            m += 2;
-        }
-    }
-    if x.braced && hand == Hand::Main && matches!(mode, Mode::Single | Mode::Burst) {
-        m -= 1;
-    }
-    let accurate = if mode == Mode::Burst { 0 } else { x.accurate };
-    let m = dice::floor(options, m, accurate);
-    let can_crit = matches!(mode, Mode::Melee | Mode::Single | Mode::Thrown);
-    let aim = if mode == Mode::Burst || (mode == Mode::Thrown && options.thrown_aim_forbidden) { 0 } else { x.aim };
-    let c = if can_crit { 11 + step - aim } else { 0 };
+    // M (P6-ATK-3).
+    let beyond_range = matches!(mode, Mode::Single | Mode::Burst | Mode::Thrown)
+        && options.range_rule == 1
+        && state.distance(who, target) > w.range_m + 1e-9;
+    let (walked, hunkered, off) = (walk.is_some(), x.hunkered, hand == Hand::Off);
+    let disarm = special == Special::Disarm;
+    let braced = x.braced && hand == Hand::Main && matches!(mode, Mode::Single | Mode::Burst);
+    let (burning, poisoned) = (x.condition(Cond::Burning), x.condition(Cond::Poisoned));
+    let flags = u8::from(burst)
+        | u8::from(walked) << 1
+        | u8::from(hunkered) << 2
+        | u8::from(off) << 3
+        | u8::from(disarm) << 4
+        | u8::from(beyond_range) << 5
+        | u8::from(braced) << 6
+        | u8::from(unarmed) << 7;
+    let raw = s.min_roll + step + burning + poisoned + super::HitTerms::m_fixed(flags);
+    let accurate = if burst { 0 } else { x.accurate };
+    let m = dice::floor(options, raw, accurate);
+    // C (P6-CRIT-1): 11, recoil, aim (P6-AIM-1); bursts never crit.
+    let aim = if burst || (mode == Mode::Thrown && options.thrown_aim_forbidden) { 0 } else { x.aim };
+    let c = if burst { 0 } else { 11 + step - aim };
     let ammo = match mode {
         Mode::Melee => 0,
         Mode::Single | Mode::Thrown => 1,
         Mode::Burst => 3,
     };
-    Numbers { dice, m, c, ammo, chain }
+    let values =
+        [skill, dp, massive, shocked, s.min_roll, step, burning, poisoned, -accurate, m - (raw - accurate), -aim];
+    let terms = if TERMS { super::HitTerms::new(flags, values) } else { super::HitTerms::default() };
+    Numbers { dice, m, c, ammo, chain, terms }
 }
 
 /// An attack (P6-ATK-*): hit roll, reactions, cover, protection, wounds.
@@ -605,7 +620,7 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         let from = fight.state().fighter(who).pos;
         fight.emit(Event::Moved { who, from, to });
     }
-    let n = numbers(setup, fight.state(), who, &act);
+    let n = numbers_of::<true>(setup, fight.state(), who, &act);
     let (w, index) = weapon_of(setup, who, hand);
     // Ammunition, from the weapon that fires: a burst may empty it under `allow_partial`.
     let ammo = match (w.capacity, index.and_then(|i| fight.state().fighter(who).ammo.get(i))) {
@@ -640,10 +655,11 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         dice: n.dice,
         m: n.m,
         c: n.c,
+        terms: n.terms,
         totals,
         normals,
         crits: crits.clone(),
-        ammo,
+        ammo: ammo.max(0) as u8,
         chain,
     });
     // Coup de grâce (P6-SPECIAL-11/12).
