@@ -278,6 +278,16 @@ pub fn terms_inline<'a>(terms: impl IntoIterator<Item = (&'a str, i32)>) -> Stri
         .collect()
 }
 
+/// Terms followed by what they do not account for of `total` (`beyond`: zero unless a term was
+/// too large for the byte an event keeps it in), so that the shown terms always add up to it.
+pub fn with_beyond<'a>(
+    terms: impl IntoIterator<Item = (&'a str, i32)> + Clone,
+    total: i32,
+) -> impl Iterator<Item = (&'a str, i32)> {
+    let sum: i32 = terms.clone().into_iter().map(|t| t.1).sum();
+    terms.into_iter().chain(std::iter::once(("beyond", total - sum)))
+}
+
 /// The itemised terms of a total as JSON: `[["skill", 4], ["OQ", 1], …]`, the non-zero terms only.
 pub fn terms_json<'a>(terms: impl IntoIterator<Item = (&'a str, i32)>) -> serde_json::Value {
     serde_json::Value::Array(

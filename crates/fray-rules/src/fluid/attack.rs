@@ -243,7 +243,7 @@ impl AttackTerms {
     ];
 
     /// Each term with its name, zeros included.
-    pub fn named(&self) -> impl Iterator<Item = (&'static str, i32)> + '_ {
+    pub fn named(&self) -> impl Iterator<Item = (&'static str, i32)> + Clone + '_ {
         Self::NAMES.iter().copied().zip(self.0.iter().map(|&t| i32::from(t)))
     }
 
@@ -255,7 +255,7 @@ impl AttackTerms {
     /// The terms with their names, and last what a byte could not hold of them (`beyond`, zero
     /// in any scenario within a sheet's numbers), so that they always add up to `bonus`.
     pub fn named_for(&self, bonus: i32) -> impl Iterator<Item = (&'static str, i32)> + '_ {
-        self.named().chain(std::iter::once(("beyond", bonus - self.sum())))
+        crate::with_beyond(self.named(), bonus)
     }
 }
 

@@ -538,8 +538,7 @@ impl HitTerms {
         terms: [(&'static str, i32); N],
         total: i32,
     ) -> impl Iterator<Item = (&'static str, i32)> {
-        let sum: i32 = terms.iter().map(|t| t.1).sum();
-        terms.into_iter().chain(std::iter::once(("beyond", total - sum)))
+        crate::with_beyond(terms, total)
     }
 }
 
