@@ -527,11 +527,7 @@ impl Scenario for HardBoiledScenario {
                     locations_text(cover.locations)
                 );
             }
-            out += &format!(
-                "    policy {}
-",
-                crate::policy_text(super::setup::POLICIES, |i| c.policy.name(i))
-            );
+            out += &format!("    policy {}\n", crate::policy_text(super::setup::POLICIES, |i| c.policy.name(i)));
         }
         out
     }

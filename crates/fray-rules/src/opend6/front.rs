@@ -835,11 +835,7 @@ impl Scenario for OpenD6Scenario {
                 out += &format!("    cover: {}\n", cover.join(", "));
             }
             out += &format!("    {} Character Point(s), {} Fate Point(s)\n", c.cp, c.fp);
-            out += &format!(
-                "    policy {}
-",
-                crate::policy_text(super::setup::POLICIES, |i| c.policy.name(i))
-            );
+            out += &format!("    policy {}\n", crate::policy_text(super::setup::POLICIES, |i| c.policy.name(i)));
         }
         out
     }

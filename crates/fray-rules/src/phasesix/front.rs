@@ -583,11 +583,7 @@ impl Scenario for PhaseSixScenario {
                     c.bonus_dice, c.destiny_dice, c.rerolls
                 );
             }
-            out += &format!(
-                "    policy {}
-",
-                crate::policy_text(super::setup::POLICIES, |i| c.policy.name(i))
-            );
+            out += &format!("    policy {}\n", crate::policy_text(super::setup::POLICIES, |i| c.policy.name(i)));
         }
         out
     }
