@@ -2034,3 +2034,31 @@ fn keep_one_saves_an_action_only_for_a_foe_that_acts_before_the_keepers_next_tur
     let asleep = |st: &mut State| st.fighters[1].cond[1] = 1;
     assert!(strikes(one_left(&[("round_cap", "2"), ("out_when", "dead")], [A, B], &asleep)));
 }
+
+#[test]
+fn keep_one_saves_an_action_only_for_a_melee_foe_that_can_close_and_strike() {
+    // rule: P6-ATK-4, P6-MOVE-1, P6-MOVE-2, P6-ACT-6
+    // A (rifle, `keep = one`) has one action left; B (sword, Quickness 1, two actions) acts next.
+    // B can strike A on its turn only from within its sword's 1 m, a walk combined with the
+    // strike (2 m) and a run with its other action (6 m): 9 m. From farther off a kept action
+    // would be lost unused, so A shoots.
+    let one_left = |sets: &[(&str, &str)], metres: f64| {
+        let s = setup(&duel(RIFLE, SWORD), sets);
+        let mut st = ready(&s);
+        st.order = [A, B].into_iter().collect();
+        st.fighters[0].actions = 1;
+        st.fighters[1].pos = Pos::new(metres, 0.0);
+        policy::ai_choice(&s, &st, A, &fray_rules::phasesix::Request::Act { actions: 1 })
+    };
+    let shoots = |c: Choice| matches!(c, Choice::Act(Act::Attack { target: B, .. }));
+    assert_eq!(one_left(&[], 9.0), Choice::Act(Act::End));
+    assert!(shoots(one_left(&[], 9.5)), "{:?}", one_left(&[], 9.5));
+    // A run that costs two actions leaves B a walk (2 m) as its best move: 1 + 2 + 2 = 5 m.
+    assert_eq!(one_left(&[("act_cost.run", "2")], 5.0), Choice::Act(Act::End));
+    assert!(shoots(one_left(&[("act_cost.run", "2")], 5.5)));
+    // No walk combined with the strike (`walk_combine = off`): 1 + 6 = 7 m.
+    assert_eq!(one_left(&[("walk_combine", "off")], 7.0), Choice::Act(Act::End));
+    assert!(shoots(one_left(&[("walk_combine", "off")], 7.5)));
+    // Without a reach check (`melee_reach = ignore`) any melee foe may strike.
+    assert_eq!(one_left(&[("melee_reach", "ignore")], 40.0), Choice::Act(Act::End));
+}

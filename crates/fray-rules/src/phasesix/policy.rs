@@ -517,7 +517,41 @@ fn reactable_foe(setup: &Setup, state: &State, who: CombatantId) -> bool {
             && (c.main_hand.is_none_or(|i| c.weapons[i].class == Class::Melee)
                 || c.off_hand.is_some_and(|i| c.weapons[i].class == Class::Melee))
             && acts_before_next_turn(setup, state, who, CombatantId(i as u16))
+            && may_close_and_strike(setup, state, who, CombatantId(i as u16))
     })
+}
+
+/// Whether `foe` could come within melee reach of `who` and strike on its next turn: its longest
+/// melee reach (P6-ATK-4) plus every metre the actions its pool is refilled with (P6-ACT-2) could
+/// take it, one action kept for the strike (P6-ACT-5): runs or walks with the rest (P6-MOVE-1,
+/// costs P6-ACT-6) and a walk combined with the strike (P6-MOVE-2/3). An overestimate (hunkering, a
+/// shield block and other fighters are ignored), so the AI keeps an action when in doubt.
+/// A pool holds at most 11 actions (P6-ACT-3), so the loop is short.
+fn may_close_and_strike(setup: &Setup, state: &State, who: CombatantId, foe: CombatantId) -> bool {
+    let options = &setup.options;
+    if options.melee_reach_ignore {
+        return true;
+    }
+    let reach = [Hand::Main, Hand::Off]
+        .into_iter()
+        .map(|hand| weapon_of(setup, foe, hand).0)
+        .filter(|w| w.class == Class::Melee)
+        .map(|w| w.range_m)
+        .fold(0.0, f64::max);
+    let q = setup.combatants[foe.index()].quickness;
+    let spare = (super::run::max_actions(setup, foe) - state.fighter(foe).steals - 1).max(0);
+    // Metres per action spent on a run or a separate walk; a free one goes any distance.
+    let (walk_cost, run_cost) = (options.act_cost[0], options.act_cost[1]);
+    if walk_cost == 0 || run_cost == 0 {
+        return true;
+    }
+    let (walk_cost, run_cost) = (i32::from(walk_cost), i32::from(run_cost));
+    let (walk_m, run_m) = ((q + 1).max(0), (q + 5).max(0));
+    // The farthest the spare actions go: some runs, separate walks with what is left.
+    let moved = (0..=spare / run_cost).map(|runs| runs * run_m + (spare - runs * run_cost) / walk_cost * walk_m).max();
+    let walk = if options.walk_combine { f64::from((q + 1).max(0)) } else { 0.0 };
+    let budget = reach + walk + f64::from(moved.unwrap_or(0));
+    state.distance(who, foe) <= budget + 1e-9
 }
 
 /// Whether `foe` gets a turn with actions to spend after `who`'s current turn and before its
