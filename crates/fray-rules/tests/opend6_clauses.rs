@@ -1993,8 +1993,9 @@ fn an_aiming_ai_shot_at_fires_when_a_miss_breaks_the_aim() {
     // `aim_interrupted_by = any_attack` that miss broke the aim, and the next shot will break a
     // new one before its +1D is used, so A fires; under the default a miss breaks nothing and A
     // aims. An attack two rounds back is no longer fire it is under.
-    let text = duel("", &format!("skills = {{ firearms = \"4D\" }}\npolicy = {{ actions = \"aim\" }}{BLASTER}"), "")
-        .replace("position = 2", "position = 20");
+    let text =
+        duel("", &format!("skills = {{ firearms = \"4D\" }}\npolicy = {{ actions = \"aim\" }}{BLASTER}"), BLASTER)
+            .replace("position = 2", "position = 20");
     let request = fray_rules::opend6::Request::Act {
         remaining: 1,
         only: true,
@@ -2048,4 +2049,43 @@ fn an_aiming_ai_shot_at_fires_when_a_miss_breaks_the_aim() {
         }
     }
     assert!(fired > 0);
+}
+
+#[test]
+fn an_aiming_ai_is_under_fire_only_while_an_enemy_can_still_shoot_it() {
+    // rule: OD6-ATK-4, OD6-MOVE-3
+    // As above, A was shot at last round under `aim_interrupted_by = any_attack`. If the shooter
+    // B is now unconscious, or has only its fists 20 m off, no enemy can reach A before its aimed
+    // shot, so A aims (at C, unarmed and 25 m off, while B is down). A B that can still shoot
+    // keeps A firing.
+    let a = format!("skills = {{ firearms = \"4D\" }}\npolicy = {{ actions = \"aim\" }}{BLASTER}");
+    let with_c = |b: &str| {
+        duel("", &a, b)
+            .replace("position = 2\n", "position = 20\n")
+            .replace(r#"order = ["A", "B"]"#, r#"order = ["A", "B", "C"]"#)
+            + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 25\n"
+    };
+    let request = fray_rules::opend6::Request::Act {
+        remaining: 1,
+        only: true,
+        move_m: 0,
+        free_move_m: 0,
+        held: false,
+        defend_only: false,
+        free_ok: false,
+    };
+    let choice = |text: &str, b_down: bool| {
+        let s = setup(text, &[("aim_interrupted_by", "any_attack")]);
+        let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(&s);
+        state.round = 3;
+        state.fighters[0].attacked_round = 2;
+        if b_down {
+            state.fighters[1].unconscious_until = 10;
+        }
+        fray_rules::opend6::policy::ai_choice(&s, &state, A, &request)
+    };
+    let armed = with_c(BLASTER);
+    assert!(matches!(choice(&armed, false), Choice::Act(Action::Attack(_))), "{:?}", choice(&armed, false));
+    assert_eq!(choice(&armed, true), Choice::Act(Action::Aim(CombatantId(2))));
+    assert_eq!(choice(&with_c(""), false), Choice::Act(Action::Aim(B)));
 }

@@ -528,12 +528,13 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     // Aim at a far target first (the `aim` policy), but only while unhurt: a wound of Stunned or
     // worse breaks the aim (OD6-ATK-4), so one being shot fires what aim it has instead of
     // starting over. Under `aim_interrupted_by = any_attack` a miss breaks it too, so one
-    // under fire — attacked since the start of the last round — expects the next attack before
-    // its aimed shot and fires rather than aim for nothing.
+    // under fire — attacked since the start of the last round by enemies one of whom can still
+    // reach it — expects the next attack before its aimed shot and fires rather than aim for
+    // nothing.
     if actions == ACTIONS_AIM
         && *only
         && x.level == Level::Healthy
-        && !(setup.options.aim_any_attack && under_fire(x, state.round))
+        && !(setup.options.aim_any_attack && under_fire(setup, state, who))
         && x.bp >= x.bp_max
         && sheet.weapons[weapon as usize].skill.aimable()
         && attack::band(setup, state, who, target, &sheet.weapons[weapon as usize]).is_some_and(|b| b >= 2)
@@ -578,9 +579,21 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     Action::Pass
 }
 
-/// Whether an attack was rolled at `x` this round or the last (OD6-ATK-4, `any_attack`).
-fn under_fire(x: &super::Fighter, round: u32) -> bool {
-    x.attacked_round > 0 && x.attacked_round + 1 >= round
+/// Whether `who` is under fire (OD6-ATK-4, `any_attack`): an attack was rolled at it this round
+/// or the last, and an enemy still able to act has a weapon that reaches it from where it stands
+/// (OD6-MOVE-3). A shooter since downed, or one whose weapons do not reach, threatens no aim.
+fn under_fire(setup: &Setup, state: &State, who: CombatantId) -> bool {
+    let x = state.fighter(who);
+    if x.attacked_round == 0 || x.attacked_round + 1 < state.round {
+        return false;
+    }
+    let side = setup.combatants[who.index()].side;
+    setup.combatants.iter().zip(&state.fighters).enumerate().any(|(i, (c, f))| {
+        c.side != side
+            && f.able()
+            && !f.out(&setup.options)
+            && c.weapons.iter().any(|w| attack::band(setup, state, CombatantId(i as u16), who, w).is_some())
+    })
 }
 
 fn damage_value(setup: &Setup, who: CombatantId, target: CombatantId, weapon: u8) -> i32 {
