@@ -168,3 +168,24 @@ fn a_person_can_control_a_combatant() {
     assert!(prompts.contains("attack Hunter with heavy blaster pistol — hit 69.8% (16289/23328)"), "{prompts}");
     assert!(prompts.contains("dodge (partial defence)") && prompts.contains("wait"), "{prompts}");
 }
+
+#[test]
+fn the_log_says_why_a_parry_cuts_the_attacker() {
+    // rule: OD6-DEF-6
+    // In the brawl (seed 3) the Dockhand's fist misses Vex's knife parry, and the knife's listed
+    // damage cuts him: the text says why, and the JSON names the cause.
+    let brawl = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/opend6/brawl.toml");
+    let text = ok(&fray(&["fight", brawl, "--seed", "3"]));
+    assert!(
+        text.contains("damage to Dockhand by Vex (a sharp weapon parried bare hands: its listed damage): 1D"),
+        "{text}"
+    );
+    let json = ok(&fray(&["fight", brawl, "--seed", "3", "--json"]));
+    let causes: Vec<String> = json
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Json>(l).ok())
+        .filter(|e| e["event"] == "damage")
+        .map(|e| e["cause"].as_str().unwrap_or("none").to_owned())
+        .collect();
+    assert!(causes.iter().any(|c| c == "parry_cut") && causes.iter().any(|c| c == "hit"), "{causes:?}");
+}

@@ -3,7 +3,7 @@
 use fray_engine::{CombatantId, Fight, FightError, FightResult, Outcome, Record, Scripted, SideId, replay};
 use fray_rules::opend6::policy::Script;
 use fray_rules::opend6::setup::Level;
-use fray_rules::opend6::{Action, Choice, DefKind, Event, OpenD6, Setup, State, scenario};
+use fray_rules::opend6::{Action, Choice, DamageCause, DefKind, Event, OpenD6, Setup, State, scenario};
 
 fn setup(text: &str, sets: &[(&str, &str)]) -> Setup {
     let sets: Vec<(String, String)> = sets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
@@ -301,7 +301,10 @@ fn example_3_body_block_against_a_blade() {
     // The block 14 at −1D; Rook's 8 misses difficulty 9; the knife's listed 1D still cuts: 11.
     assert_eq!(totals(&log), [("defence", 14), ("attack", 8), ("damage", 11), ("resist", 6)]);
     assert_eq!(difficulty(&log), (9, false));
-    assert!(log.iter().any(|e| matches!(e, Event::Damage { roll, bonus: 0, .. } if roll.code.dice == 1)));
+    // The listed damage of a body block, and the log says so.
+    assert!(log.iter().any(
+        |e| matches!(e, Event::Damage { cause: DamageCause::BodyBlock, roll, bonus: 0, .. } if roll.code.dice == 1)
+    ));
     assert_eq!(state.fighter(TAM).level, Level::Wounded);
     // Tam's second declared action was left unused.
     assert_eq!((state.fighter(TAM).declared, state.fighter(TAM).used), (2, 1));
@@ -322,7 +325,10 @@ fn example_3_variants() {
     let setup = setup(EXAMPLE_3, &[]);
     let (log, _, _) = run(&setup, &[5, 4, 5, 3, 3, 4, 2, 2, 2, 2, 1, 1, 1], tam_blocks());
     assert_eq!(difficulty(&log), (9, true));
-    assert!(log.iter().any(|e| matches!(e, Event::Damage { roll, bonus: 1, .. } if roll.code.dice == 3)));
+    assert!(
+        log.iter()
+            .any(|e| matches!(e, Event::Damage { cause: DamageCause::Hit, roll, bonus: 1, .. } if roll.code.dice == 3))
+    );
     // Parried with a sharp weapon against an unarmed Rook: a miss makes Rook take its listed damage.
     let text = EXAMPLE_3
         .replace("skills = { brawling = \"4D\" }", "skills = { brawling = \"4D\", melee_combat = \"4D\" }")
@@ -346,7 +352,7 @@ fn example_3_variants() {
     let (log, state, _) = run(&setup, &[5, 4, 5, 3, 2, 1, 2, 4, 3, 2, 1, 1], script);
     assert!(
         log.iter().any(
-            |e| matches!(e, Event::Damage { target, roll, .. } if *target == CombatantId(1) && roll.code.dice == 2)
+            |e| matches!(e, Event::Damage { cause: DamageCause::ParryCut, target, roll, .. } if *target == CombatantId(1) && roll.code.dice == 2)
         )
     );
     assert!(state.fighter(CombatantId(1)).level >= Level::Stunned);

@@ -3,7 +3,9 @@
 
 use super::policy::{Ai, ai_choice, ai_passes, illegal_action};
 use super::setup::{Level, Posture, Setup};
-use super::{Action, AttackPlan, Called, Choice, DefKind, Event, Loc, Mode, OpenD6, Ready, Request, Rolled, State};
+use super::{
+    Action, AttackPlan, Called, Choice, DamageCause, DefKind, Event, Loc, Mode, OpenD6, Ready, Request, Rolled, State,
+};
 use crate::{Line, Prompt, Scenario};
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Ruleset};
 use fray_sim::{Ledger, Simulate};
@@ -540,17 +542,23 @@ impl OpenD6Scenario {
             Event::Ammo { who, weapon, used } => {
                 (None, json!({"event": "ammo", "who": n(who), "weapon": self.weapon(*who, *weapon), "used": used}))
             }
-            Event::Damage { by, target, roll, fixed, bonus, total } => (
+            Event::Damage { cause, by, target, roll, fixed, bonus, total } => (
                 Some(format!(
-                    "damage to {}{}: {}{}{}{}",
+                    "damage to {}{}{}: {}{}{}{}",
                     n(target),
                     by.map_or(String::new(), |b| format!(" by {}", n(&b))),
+                    match cause {
+                        DamageCause::Hit => "",
+                        DamageCause::ParryCut => " (a sharp weapon parried bare hands: its listed damage)",
+                        DamageCause::BodyBlock => " (a blade blocked bare-handed: its listed damage)",
+                        DamageCause::Squeeze => " (a squeeze: Strength Damage)",
+                    },
                     rolled_text(roll),
                     if *fixed != 0 { format!(" {fixed:+} (location)") } else { String::new() },
                     if *bonus != 0 { format!(" {bonus:+} (bonus)") } else { String::new() },
                     if *fixed != 0 || *bonus != 0 { format!(" = {total}") } else { String::new() }
                 )),
-                json!({"event": "damage", "by": by.map(|b| n(&b)), "target": n(target), "roll": roll_json(roll), "fixed": fixed, "bonus": bonus, "total": total}),
+                json!({"event": "damage", "cause": cause.name(), "by": by.map(|b| n(&b)), "target": n(target), "roll": roll_json(roll), "fixed": fixed, "bonus": bonus, "total": total}),
             ),
             Event::Resist { who, roll, total } => (
                 Some(match roll {

@@ -61,6 +61,37 @@ pub struct Rolled {
     pub forfeited: bool,
 }
 
+/// Why a damage roll is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DamageCause {
+    /// An attack that hit (OD6-ATK-2).
+    Hit,
+    /// A parry of an unarmed attack with a sharp weapon: the attacker takes the weapon's listed
+    /// damage (OD6-DEF-6).
+    ParryCut,
+    /// A bare-handed block of a blade: the blocker takes the blade's listed damage (OD6-DEF-7).
+    BodyBlock,
+    /// A holder's squeeze: Strength Damage alone (OD6-SPECIAL-10).
+    Squeeze,
+}
+
+impl DamageCause {
+    /// The damage is the weapon's listed code alone: no Strength Damage, no bonus (OD6-DEF-6/7).
+    pub fn listed_only(self) -> bool {
+        matches!(self, DamageCause::ParryCut | DamageCause::BodyBlock)
+    }
+
+    /// The name the JSON log gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DamageCause::Hit => "hit",
+            DamageCause::ParryCut => "parry_cut",
+            DamageCause::BodyBlock => "body_block",
+            DamageCause::Squeeze => "squeeze",
+        }
+    }
+}
+
 /// An active defence's kind (OD6-DEF-4, OD6-DEF-5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DefKind {
@@ -633,6 +664,8 @@ pub enum Event {
     },
     /// A damage roll.
     Damage {
+        /// Why it is rolled: a hit, or a defence's backlash.
+        cause: DamageCause,
         /// Who dealt it.
         by: Option<CombatantId>,
         /// Who takes it.

@@ -4,7 +4,10 @@
 use super::attack::{self, DifficultyTerms, Modifiers};
 use super::roll::{self, OneReads};
 use super::setup::{DamageType, DieCode, Level, Posture, SkillId};
-use super::{Action, Active, AttackPlan, Called, Choice, DefKind, Event, List, Mode, OpenD6, Request, RollFor, Rolled};
+use super::{
+    Action, Active, AttackPlan, Called, Choice, DamageCause, DefKind, Event, List, Mode, OpenD6, Request, RollFor,
+    Rolled,
+};
 use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Outcome, Reason, Sink};
 
 type F<'f, 'a, D, P, S> = &'f mut Fight<'a, OpenD6, D, P, S>;
@@ -24,10 +27,9 @@ struct Hit {
     plan: AttackPlan,
     /// The attack's margin over its difficulty.
     margin: i32,
-    /// Only the weapon's listed damage: a parry or a body block (OD6-DEF-6/7).
-    listed_only: bool,
-    /// Strength Damage alone: a holder's squeeze (OD6-SPECIAL-10).
-    strength_only: bool,
+    /// Why: a hit, or the listed damage of a parry or body block (OD6-DEF-6/7), or Strength
+    /// Damage alone for a holder's squeeze (OD6-SPECIAL-10).
+    cause: DamageCause,
 }
 
 /// What the round loop carries besides the state.
@@ -482,16 +484,8 @@ fn perform<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             };
             let unarmed = setup.combatants[who.index()].unarmed() as u8;
             let plan = AttackPlan::new(victim, unarmed);
-            let hit = Hit {
-                dealer: who,
-                victim,
-                owner: who,
-                weapon: unarmed,
-                plan,
-                margin: 0,
-                listed_only: false,
-                strength_only: true,
-            };
+            let hit =
+                Hit { dealer: who, victim, owner: who, weapon: unarmed, plan, margin: 0, cause: DamageCause::Squeeze };
             land(fight, ctx, hit)
         }
         Action::FirstAid(patient) => first_aid(fight, ctx, who, patient, false),
@@ -777,8 +771,7 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
                         weapon: pw,
                         plan: AttackPlan::new(who, pw),
                         margin: 0,
-                        listed_only: true,
-                        strength_only: false,
+                        cause: DamageCause::ParryCut,
                     };
                     land(fight, ctx, backlash)?;
                     if !hit || ctx.ended.is_some() {
@@ -798,8 +791,7 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
                         weapon: plan.weapon,
                         plan,
                         margin: 0,
-                        listed_only: true,
-                        strength_only: false,
+                        cause: DamageCause::BodyBlock,
                     };
                     return land(fight, ctx, hit);
                 }
@@ -816,8 +808,7 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             weapon: plan.weapon,
             plan,
             margin: total - difficulty,
-            listed_only: false,
-            strength_only: false,
+            cause: DamageCause::Hit,
         };
         land(fight, ctx, hit)?;
     }
@@ -902,8 +893,8 @@ fn resolve<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     let modes = [hit.plan.mode, hit.plan.mode2];
     let effect = [Mode::Knockdown, Mode::Push, Mode::Grab, Mode::Tackle].into_iter().find(|m| modes.contains(m));
-    if !hit.listed_only
-        && !hit.strength_only
+    if !hit.cause.listed_only()
+        && hit.cause != DamageCause::Squeeze
         && let Some(effect) = effect
     {
         match effect {
@@ -925,7 +916,7 @@ fn resolve<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             _ => {}
         }
     }
-    damage(fight, ctx, hit, hit.strength_only)
+    damage(fight, ctx, hit, hit.cause == DamageCause::Squeeze)
 }
 
 /// Damage against resistance (OD6-DMG-1..10), or a disarm (OD6-SPECIAL-11).
@@ -938,8 +929,8 @@ fn damage<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     let setup = fight.setup();
     let options = &setup.options;
     let weapon = &setup.combatants[hit.owner.index()].weapons[hit.weapon as usize];
-    let fate = if hit.listed_only { false } else { ask_fate(fight, hit.dealer, RollFor::Damage)? };
-    let code = if hit.listed_only {
+    let fate = if hit.cause.listed_only() { false } else { ask_fate(fight, hit.dealer, RollFor::Damage)? };
+    let code = if hit.cause.listed_only() {
         weapon.damage
     } else if strength_only {
         let sd = roll::strength_damage(&setup.combatants[hit.dealer.index()], options);
@@ -949,10 +940,10 @@ fn damage<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     };
     let mut rolled = roll::roll(fight.dice_mut(), hit.dealer, "damage", code, 0, OneReads::damage(options), options)?;
     rolled.fate = fate;
-    if !hit.listed_only {
+    if !hit.cause.listed_only() {
         ask_cp(fight, hit.dealer, RollFor::Damage, &mut rolled, None)?;
     }
-    let plain = hit.listed_only || strength_only;
+    let plain = hit.cause.listed_only() || strength_only;
     let (_, fixed, _) = if plain { (0, 0, 0) } else { attack::called_mods(hit.plan.called, options) };
     let bonus_on = match options.damage_bonus {
         super::options::DamageBonus::All => true,
@@ -962,7 +953,15 @@ fn damage<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     let bonus =
         if !plain && bonus_on && attack::bonus_applies(hit.plan.called) { roll::damage_bonus(hit.margin) } else { 0 };
     let total = (rolled.total + fixed + bonus).max(0);
-    fight.emit(Event::Damage { by: Some(hit.dealer), target: hit.victim, roll: rolled, fixed, bonus, total });
+    fight.emit(Event::Damage {
+        cause: hit.cause,
+        by: Some(hit.dealer),
+        target: hit.victim,
+        roll: rolled,
+        fixed,
+        bonus,
+        total,
+    });
     if let Called::Small { disarm: true, .. } = hit.plan.called
         && !plain
     {
