@@ -343,6 +343,14 @@ fn logs_read_as_sentences() {
         "{duel}"
     );
     assert!(duel.contains("Sam defends: [13] → D = 11 (skill +5, p −7)"), "{duel}");
+    // Signed terms print a minus sign, not a hyphen, as the itemised terms do.
+    let rifle = ok(&fray(&["fight", &format!("{ROOT}ticks/rifle-vs-pistol.toml"), "--seed", "3"]));
+    assert!(
+        rifle.contains("Rhea shoots at Tom: [3] → A = 6 (skill and modifiers +7, range \u{2212}5, aim +1, p −0)"),
+        "{rifle}"
+    );
+    let brawl = ok(&fray(&["fight", &format!("{ROOT}fluid/barbarian-vs-marauder.toml"), "--seed", "3"]));
+    assert!(brawl.contains("[5,2,5] natural 12 \u{2212}3 (skill 2, OQ 1, oT 2, pain \u{2212}8) → miss"), "{brawl}");
     // Hits that protection stops are said, not lost between the cover roll and the wounds.
     let firefight = ok(&fray(&["fight", &format!("{ROOT}phasesix/firefight.toml"), "--seed", "3"]));
     assert!(

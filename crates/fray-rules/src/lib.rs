@@ -295,6 +295,22 @@ pub fn terms_json<'a>(terms: impl IntoIterator<Item = (&'a str, i32)>) -> serde_
     )
 }
 
+/// A signed number as the logs print it: "+5", "−5", "+0", with the minus sign the itemised
+/// terms use where `{:+}` would print a hyphen.
+///
+/// ```
+/// use fray_rules::Signed;
+/// assert_eq!(format!("{} {} {}", Signed(5), Signed(-3), Signed(0)), "+5 \u{2212}3 +0");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Signed(pub i32);
+
+impl std::fmt::Display for Signed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0 < 0 { write!(f, "\u{2212}{}", self.0.unsigned_abs()) } else { write!(f, "+{}", self.0) }
+    }
+}
+
 /// A combatant's AI policies for `fray check`: "field=value field=value …", every field of
 /// `policies` in order, `name(i)` naming field `i`'s value.
 pub fn policy_text(policies: &[(&str, &[&str])], name: impl Fn(usize) -> &'static str) -> String {

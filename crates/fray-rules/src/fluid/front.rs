@@ -446,8 +446,9 @@ impl FluidScenario {
                 c => format!(" (blunder level {}, e {})", -c, roll.effective),
             };
             // Under edge_mode = extra_die, the highest extra die's signed part.
-            let extra = if roll.extra == 0 { String::new() } else { format!(" {:+} (extra die)", roll.extra) };
-            format!("[{}] natural {}{crit}{extra} {:+}", faces.join(","), roll.natural, check.bonus)
+            let extra =
+                if roll.extra == 0 { String::new() } else { format!(" {} (extra die)", crate::Signed(roll.extra)) };
+            format!("[{}] natural {}{crit}{extra} {}", faces.join(","), roll.natural, crate::Signed(check.bonus))
         };
         let outcome = |result: &FightResult| crate::outcome_text(&self.0.sides, result);
         let (text, json) = match event {
@@ -511,11 +512,11 @@ impl FluidScenario {
             ),
             Event::RunCheck { who, check, roll } => (
                 Some(format!(
-                    "{} Run check: {} vs {} → margin {:+} m",
+                    "{} Run check: {} vs {} → margin {} m",
                     n(who),
                     rolled(check, roll),
                     check.tn,
-                    roll.margin
+                    crate::Signed(roll.margin)
                 )),
                 json!({"event": "run_check", "who": n(who), "faces": roll.faces.as_slice(), "bonus": check.bonus,
                        "tn": check.tn, "margin": roll.margin}),
@@ -692,12 +693,12 @@ impl Scenario for FluidScenario {
                     format!("damage W {} S {}, ", amount(&item.damage_w), amount(&item.damage_s))
                 };
                 out += &format!(
-                    "    {} ({:?}{}){skill}: {damage}OQ {:+}, DQ {:+}, sizes {:?}{ammo}\n",
+                    "    {} ({:?}{}){skill}: {damage}OQ {}, DQ {}, sizes {:?}{ammo}\n",
                     item.id,
                     item.kind,
                     if item.fire == super::setup::Fire::Single { String::new() } else { format!(", {:?}", item.fire) },
-                    item.oq,
-                    item.dq,
+                    crate::Signed(item.oq),
+                    crate::Signed(item.dq),
                     item.sizes
                 );
             }

@@ -227,7 +227,11 @@ impl HardBoiledScenario {
                     n(who),
                     roll.die,
                     roll.natural,
-                    if *bonus != 0 { format!(" {bonus:+} (reach) = {}", roll.total + bonus) } else { String::new() }
+                    if *bonus != 0 {
+                        format!(" {} (reach) = {}", crate::Signed(*bonus), roll.total + bonus)
+                    } else {
+                        String::new()
+                    }
                 )),
                 json!({"event": "initiative", "who": n(who), "die": roll.die, "natural": roll.natural, "bonus": bonus}),
             ),
@@ -328,10 +332,11 @@ impl HardBoiledScenario {
                 let total = plus + faces.iter().map(|&f| i32::from(f)).sum::<i32>();
                 (
                     Some(format!(
-                        "{} damage: {}d{sides} [{}] {plus:+} = {total}",
+                        "{} damage: {}d{sides} [{}] {} = {total}",
                         n(who),
                         faces.len(),
-                        list.join(", ")
+                        list.join(", "),
+                        crate::Signed(*plus)
                     )),
                     json!({"event": "damage_roll", "who": n(who), "sides": sides, "faces": faces.as_slice(), "plus": plus, "total": total}),
                 )
@@ -502,7 +507,7 @@ impl Scenario for HardBoiledScenario {
                 weapon += &format!("melee, damage {}", w.damage);
             }
             if w.bonus != 0 {
-                weapon += &format!(", bonus {:+}", w.bonus);
+                weapon += &format!(", bonus {}", crate::Signed(w.bonus));
             }
             if w.brawling {
                 weapon += ", brawling (half damage)";

@@ -432,7 +432,9 @@ impl OpenD6Scenario {
                 let names: Vec<String> = members.iter().map(n).collect();
                 let group = if members.len() > 1 { format!(" for {}", names.join(", ")) } else { String::new() };
                 let text = match roll {
-                    Some(r) => format!("{} initiative{group}: {} {bonus:+} = {total}", n(who), rolled_text(r)),
+                    Some(r) => {
+                        format!("{} initiative{group}: {} {} = {total}", n(who), rolled_text(r), crate::Signed(*bonus))
+                    }
                     None => format!("{} initiative{group}: {total}", n(who)),
                 };
                 (
@@ -554,8 +556,8 @@ impl OpenD6Scenario {
                         DamageCause::Squeeze => " (a squeeze: Strength Damage)",
                     },
                     rolled_text(roll),
-                    if *fixed != 0 { format!(" {fixed:+} (location)") } else { String::new() },
-                    if *bonus != 0 { format!(" {bonus:+} (bonus)") } else { String::new() },
+                    if *fixed != 0 { format!(" {} (location)", crate::Signed(*fixed)) } else { String::new() },
+                    if *bonus != 0 { format!(" {} (bonus)", crate::Signed(*bonus)) } else { String::new() },
                     if *fixed != 0 || *bonus != 0 { format!(" = {total}") } else { String::new() }
                 )),
                 json!({"event": "damage", "cause": cause.name(), "by": by.map(|b| n(&b)), "target": n(target), "roll": roll_json(roll), "fixed": fixed, "bonus": bonus, "total": total}),

@@ -292,7 +292,7 @@ impl PhaseSixScenario {
                 Some(format!(
                     "{}: {}{}{}",
                     n(who),
-                    if *delta != 0 { format!("{delta:+} action(s) now") } else { String::new() },
+                    if *delta != 0 { format!("{} action(s) now", crate::Signed(*delta)) } else { String::new() },
                     if *steal_later > 0 {
                         format!("{steal_later} action(s) fewer at the next refresh")
                     } else {

@@ -305,8 +305,13 @@ impl TicksScenario {
                 // wounds): what A holds beyond the dice, range, aim and p.
                 let rest = a - f.iter().map(|&x| i32::from(x)).sum::<i32>() - range - aim + p;
                 let terms = match kind {
-                    Kind::Shot => format!("skill and modifiers {rest:+}, range {range:+}, aim {aim:+}, p −{p}"),
-                    Kind::Melee(_) => format!("skill and modifiers {rest:+}, p −{p}"),
+                    Kind::Shot => format!(
+                        "skill and modifiers {}, range {}, aim {}, p −{p}",
+                        crate::Signed(rest),
+                        crate::Signed(*range),
+                        crate::Signed(*aim)
+                    ),
+                    Kind::Melee(_) => format!("skill and modifiers {}, p −{p}", crate::Signed(rest)),
                 };
                 (
                     Some(format!("{} {what} {}: [{}] → A = {a} ({terms})", n(who), n(target), faces(f))),
@@ -341,10 +346,11 @@ impl TicksScenario {
             ),
             Event::Defence { who, faces: f, d, skill, cover, p, wounds, dive, .. } => (
                 Some(format!(
-                    "{} defends: [{}] → D = {d} (skill {skill:+}{}, p −{p}{}){}",
+                    "{} defends: [{}] → D = {d} (skill {}{}, p −{p}{}){}",
                     n(who),
                     faces(f),
-                    if *cover > 0 { format!(", cover {cover:+}") } else { String::new() },
+                    crate::Signed(*skill),
+                    if *cover > 0 { format!(", cover {}", crate::Signed(*cover)) } else { String::new() },
                     if *wounds > 0 { format!(", wounds −{wounds}") } else { String::new() },
                     dive.map_or(String::new(), |s| format!(" diving for cover at {}", sq(s)))
                 )),
@@ -572,13 +578,13 @@ impl Scenario for TicksScenario {
                 c.effort_max,
                 c.stability,
                 c.gun.as_ref().map_or("no gun".to_owned(), |g| format!(
-                    "{} (graze {}, +{}/delta, pen {}, ready {}, PB {:+}, −1 per {} m{})",
+                    "{} (graze {}, +{}/delta, pen {}, ready {}, PB {}, −1 per {} m{})",
                     g.name,
                     g.damage,
                     g.delta_damage,
                     g.penetration,
                     g.ready_penalty,
-                    g.pb_bonus,
+                    crate::Signed(g.pb_bonus),
                     g.range_step_m,
                     if c.gun_ready { ", ready" } else { ", lowered" }
                 )),
