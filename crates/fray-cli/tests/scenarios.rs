@@ -274,6 +274,50 @@ fn every_shipped_example_checks_fights_and_simulates() {
 }
 
 #[test]
+fn sweep_runs_the_same_fights_at_each_value_of_an_option() {
+    let json = |args: &[&str]| -> Json { serde_json::from_str(&ok(&fray(args))).unwrap() };
+    let strip = |mut doc: Json| {
+        doc.as_object_mut().unwrap().remove("fights_per_second");
+        doc
+    };
+    let base = ["sim", EXAMPLE, "-n", "2000", "--seed", "5", "--set", "normal_split=ot_ceil"];
+    let sweep = json(&[&base[..], &["--sweep", "crit_ladder = step5, none,shift9", "--json"]].concat());
+    assert_eq!(sweep["sweep"], serde_json::json!({"option": "crit_ladder", "values": ["step5", "none", "shift9"]}));
+    assert_eq!((sweep["fights"].clone(), sweep["seed"].clone()), (2000.into(), 5.into()));
+    assert_eq!(sweep["set"], serde_json::json!({"normal_split": "ot_ceil"}));
+    // Each point is exactly the run of the file and `--set`s with that value set as well.
+    let points = sweep["points"].as_array().unwrap();
+    assert_eq!(points.len(), 3);
+    for point in points {
+        let value = point["value"].as_str().unwrap();
+        let alone = json(&[&base[..], &["--set", &format!("crit_ladder={value}"), "--json"]].concat());
+        assert_eq!(strip(point["report"].clone()), strip(alone), "{value}");
+    }
+    // The ladders differ, so the rows do.
+    assert_ne!(points[0]["report"]["outcomes"], points[1]["report"]["outcomes"]);
+    let text = ok(&fray(&["sim", EXAMPLE, "-n", "300", "--sweep", "crit_ladder=step5,none"]));
+    assert!(text.contains("300 fights per value, seed 1\nsweep of crit_ladder"), "{text}");
+    let row = text.lines().find(|l| l.starts_with("none ")).unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(row.matches('%').count(), 4, "{row}");
+    // Bad sweeps are refused before any fight, naming `--sweep`.
+    let refused = |sweep: &str, want: &str| {
+        let out = fray(&["sim", EXAMPLE, "-n", "5", "--sweep", sweep]);
+        assert_eq!(out.status.code(), Some(2), "{sweep}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(want), "{sweep}: {err}");
+    };
+    refused("crit_ladder=step5,bogus", "--sweep:1:13: expected one of step5, shift9, none, found `bogus`");
+    refused("crit_lader=none", "--sweep:1:1: unknown option `crit_lader`");
+    refused("crit_ladder", "expected NAME=V1,V2,…");
+    refused("crit_ladder=none,,step5", "no empty name or value");
+    refused("crit_ladder=none,none", "`none` is given twice");
+    let many: Vec<String> = (1..=65).map(|i| i.to_string()).collect();
+    refused(&format!("tactics_passes={}", many.join(",")), "65 values; at most 64");
+    let both = fray(&["sim", EXAMPLE, "--sweep", "crit_ladder=none", "--compare", "crit_ladder=none"]);
+    assert_eq!(both.status.code(), Some(2));
+}
+
+#[test]
 fn compare_runs_the_same_fights_with_an_option_changed() {
     let json = |args: &[&str]| -> Json { serde_json::from_str(&ok(&fray(args))).unwrap() };
     let strip = |mut doc: Json| {

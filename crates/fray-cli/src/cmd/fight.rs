@@ -53,14 +53,15 @@ impl ScenarioArgs {
         Ok(self.load_text()?.0)
     }
 
-    /// Reads and validates a variant whose `--set`s after the first `base` are `--compare`s: an
-    /// error in one of those names `--compare` and its place among them.
-    fn load_variant(&self, base: usize) -> Result<Box<dyn Scenario>> {
+    /// Reads and validates a variant whose `--set`s after the first `base` come from another
+    /// flag (`--compare`, `--sweep`): an error in one of those names that flag and its place
+    /// among them.
+    fn load_variant(&self, base: usize, flag: &str) -> Result<Box<dyn Scenario>> {
         let name = self.file.display().to_string();
         let text = self.read()?;
         fray_rules::load(&name, &text, &self.sets()?).map_err(|mut e| {
             if e.file == "--set" && e.line > base {
-                e.file = "--compare".into();
+                e.file = flag.into();
                 e.line -= base;
             }
             e.into()
@@ -118,7 +119,15 @@ pub struct SimArgs {
     /// difference in rate with its 95% interval.
     #[arg(long = "compare", value_name = "NAME=VALUE")]
     pub compare: Vec<String>,
+    /// Sweep an option over values: the same fights (same seed) once per value, `--sweep
+    /// NAME=V1,V2,…` (at most 64 values); the report gives each outcome's rate and interval, and
+    /// the fight length, per value.
+    #[arg(long, value_name = "NAME=V1,V2,…", conflicts_with = "compare")]
+    pub sweep: Option<String>,
 }
+
+/// The most values one `--sweep` runs.
+pub const MAX_SWEEP: usize = 64;
 
 /// Flags of `fray rules`.
 #[derive(clap::Args, Debug)]
@@ -358,9 +367,21 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
         file: args.scenario.file.clone(),
         sets: args.scenario.sets.iter().chain(&args.compare).cloned().collect(),
     };
-    let variant =
-        if args.compare.is_empty() { None } else { Some(variant_args.load_variant(args.scenario.sets.len())?) };
-    let runs = if variant.is_some() { 2 } else { 1 };
+    let variant = if args.compare.is_empty() {
+        None
+    } else {
+        Some(variant_args.load_variant(args.scenario.sets.len(), "--compare")?)
+    };
+    // A sweep: one variant per value, each checked before any fight runs.
+    let sweep = match &args.sweep {
+        Some(sweep) => Some(sweep_variants(args, sweep)?),
+        None => None,
+    };
+    let runs = match (&variant, &sweep) {
+        (_, Some(points)) => points.len() as u64,
+        (Some(_), None) => 2,
+        (None, None) => 1,
+    };
     let bar = if std::io::stderr().is_terminal() && !args.json {
         let bar = indicatif::ProgressBar::new(args.fights * runs);
         bar.set_style(
@@ -384,6 +405,21 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
         Ok(Report::new(scenario, &ledger, args.seed, fights_per_second).with_run(&file, sets))
     };
     let sets = args.scenario.sets()?;
+    if let Some(points) = sweep {
+        let mut reports = Vec::new();
+        for (i, (value, scenario, sets)) in points.iter().enumerate() {
+            reports.push((value.clone(), run(&**scenario, sets, i as u64 * args.fights)?));
+        }
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        let name = args.sweep.as_deref().and_then(|s| s.split_once('=')).map_or("", |(k, _)| k.trim());
+        match args.json {
+            true => writeln!(out, "{}", super::report::sweep_json(name, &file, &sets, &reports))?,
+            false => write!(out, "{}", super::report::sweep_text(name, &sets, &reports))?,
+        }
+        return Ok(());
+    }
     let report = run(&*scenario, &sets, 0)?;
     let compared = match &variant {
         Some(variant) => Some(run(&**variant, &variant_args.sets()?, args.fights)?),
@@ -399,6 +435,36 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
         (Some(variant), false) => write!(out, "{}", report.comparison_text(&variant))?,
     }
     Ok(())
+}
+
+/// The variants of `--sweep NAME=V1,V2,…`: each value with its scenario (the file and `--set`s,
+/// then `NAME=value`) and its `--set`s.
+type SweepPoint = (String, Box<dyn Scenario>, Vec<(String, String)>);
+
+fn sweep_variants(args: &SimArgs, sweep: &str) -> Result<Vec<SweepPoint>> {
+    let Some((name, values)) = sweep.split_once('=') else {
+        bail!("--sweep {sweep}: expected NAME=V1,V2,… (an option and the values to run it at)")
+    };
+    let (name, values): (&str, Vec<&str>) = (name.trim(), values.split(',').map(str::trim).collect());
+    if name.is_empty() || values.iter().any(|v| v.is_empty()) {
+        bail!("--sweep {sweep}: expected NAME=V1,V2,… with no empty name or value");
+    }
+    if values.len() > MAX_SWEEP {
+        bail!("--sweep {name}: {} values; at most {MAX_SWEEP} (each is a whole simulation)", values.len());
+    }
+    let mut points: Vec<SweepPoint> = Vec::new();
+    for value in values {
+        if points.iter().any(|p| p.0 == value) {
+            bail!("--sweep {name}: `{value}` is given twice");
+        }
+        let variant = ScenarioArgs {
+            file: args.scenario.file.clone(),
+            sets: args.scenario.sets.iter().cloned().chain([format!("{name}={value}")]).collect(),
+        };
+        let scenario = variant.load_variant(args.scenario.sets.len(), "--sweep")?;
+        points.push((value.to_owned(), scenario, variant.sets()?));
+    }
+    Ok(points)
 }
 
 /// Runs `fray rules`.

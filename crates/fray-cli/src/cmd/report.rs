@@ -294,3 +294,47 @@ impl Report {
         out
     }
 }
+
+/// A sweep (`fray sim --sweep NAME=V1,V2,…`) as one JSON object: the run, then per value its
+/// whole report.
+pub fn sweep_json(name: &str, file: &str, sets: &[(String, String)], reports: &[(String, Report)]) -> Value {
+    let first = reports.first().map(|(_, r)| r);
+    let points: Vec<Value> =
+        reports.iter().map(|(value, report)| json!({"value": value, "report": report.json()})).collect();
+    json!({
+        "fights": first.map_or(0, |r| r.ledger.fights()),
+        "seed": first.map_or(0, |r| r.seed),
+        "scenario": file,
+        "set": crate::cmd::fight::set_json(sets),
+        "sweep": {"option": name, "values": reports.iter().map(|(v, _)| v.clone()).collect::<Vec<_>>()},
+        "points": points,
+    })
+}
+
+/// A sweep as text: a row per value, each outcome's rate with its 95% interval, and the fight
+/// length.
+pub fn sweep_text(name: &str, sets: &[(String, String)], reports: &[(String, Report)]) -> String {
+    let Some((_, first)) = reports.first() else { return String::new() };
+    let width = reports.iter().map(|(v, _)| v.chars().count()).chain([name.chars().count()]).max().unwrap_or(0);
+    let mut out = format!(
+        "{} fights per value, seed {}{}\nsweep of {name}: the same fights at each value\n\n{name:<width$}",
+        first.ledger.fights(),
+        first.seed,
+        crate::cmd::fight::set_text(sets),
+    );
+    for (outcome, _) in first.outcomes() {
+        out += &format!("  {outcome:<24}");
+    }
+    out += &format!("  {}: mean  p90\n", first.unit.0);
+    for (value, report) in reports {
+        out += &format!("{value:<width$}");
+        for (_, _, p, (lo, hi)) in report.rates() {
+            out += &format!("  {:>6.2}% [{:>6.2}, {:>6.2}]", 100.0 * p, 100.0 * lo, 100.0 * hi);
+        }
+        let all = report.lengths(None);
+        out += &format!("  {:>12.2} {:>4}\n", Report::mean(&all), percentile(&all, 0.9));
+    }
+    out += "\nIntervals are 95% (Wilson). Every value replays the same seeds, so the rows share dice until\n";
+    out += "their fights part ways; rows whose intervals overlap are not told apart by these fights.\n";
+    out
+}
