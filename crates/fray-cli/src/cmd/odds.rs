@@ -27,7 +27,7 @@ pub struct Args {
     /// between them (along +x when they share a point), everyone else where the file puts them. In
     /// metres; under `ticks` in squares (the square nearest that point; a square is `square_m`
     /// metres, 1 by default); under `opend6` whole metres. Under `fluid` it replaces the opening
-    /// approach: the attack is made from D without moving. From 0 to 100000.
+    /// approach: the attack is made from D without moving. From 0 to 100000 (2000 under `opend6`).
     #[arg(long, value_name = "D", requires = "scenario", allow_negative_numbers = true)]
     pub distance: Option<f64>,
     /// Override a scenario option (with --scenario): `--set name=value`.
