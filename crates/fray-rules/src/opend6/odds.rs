@@ -507,10 +507,8 @@ pub fn attack_odds_at(
         .max_by_key(|o| attack::damage_code(setup, a, &AttackPlan::new(d, o.1), false).pips_value())
         .map(|o| o.1)
         .ok_or_else(|| {
-            format!(
-                "`{defender}` is not within reach or range of any of `{attacker}`'s weapons at {} m",
-                state.distance(a, d)
-            )
+            let at = if setup.options.bands { String::new() } else { format!(" at {} m", state.distance(a, d)) };
+            format!("`{defender}` is not within reach or range of any of `{attacker}`'s weapons{at}")
         })?;
     let mut plan = AttackPlan::new(d, weapon);
     if let super::Choice::Act(super::Action::Attack(p)) = policy::ai_choice(
