@@ -1,6 +1,7 @@
 //! Fuzz target: any text given as a scenario file (of any ruleset) is loaded; whatever loads is
-//! explained, its odds in context asked for, and fought once with seeded dice and in a short
-//! simulated batch. Nothing may panic or hang, and the AI may never choose an illegal action.
+//! explained, its odds in context asked for (from the file's positions and at a distance), and
+//! fought once with seeded dice and in a short simulated batch. Nothing may panic or hang, and
+//! the AI may never choose an illegal action.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -12,6 +13,9 @@ fuzz_target!(|data: &[u8]| {
     let names = scenario.combatants();
     if names.len() >= 2 {
         let _ = scenario.attack_odds(&names[0], &names[1]);
+        // And at a distance the input picks (negative, fractional and absurd ones included).
+        let distance = f64::from(i16::from_le_bytes([data[0], data[data.len() - 1]])) / 8.0;
+        let _ = scenario.attack_odds_at(&names[1], &names[0], Some(distance));
     }
     // With nobody at the table every choice is the AI's, checked against its request: the AI
     // must only ever choose what the rules allow.

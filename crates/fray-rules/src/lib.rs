@@ -116,8 +116,15 @@ pub struct Prompt {
 pub type HitOutcome = (String, Vec<(String, i32)>, fray_dice::BigRational);
 
 /// The exact odds of one attack at the start of a fight (`fray odds --scenario`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct AttackOdds {
+    /// The distance between attacker and defender the attack is made from, in
+    /// `distance_unit`: the file's positions, after any approach the odds follow, or the
+    /// distance asked for ([`Scenario::attack_odds_at`]); `None` when the scenario has no
+    /// distances (`opend6`'s `position_model = bands`).
+    pub distance: Option<f64>,
+    /// The unit of `distance`: `"m"` (metres) or `"squares"` (`ticks`).
+    pub distance_unit: &'static str,
     /// What the computation assumes (policies, defence, penalties), one line each.
     pub assumptions: Vec<String>,
     /// P(the attack hits).
@@ -138,6 +145,46 @@ pub struct AttackOdds {
     pub down: fray_dice::BigRational,
 }
 
+/// The largest distance `fray odds --distance` takes, in the ruleset's unit: 100 km (or
+/// 100,000 squares), the farthest a scenario file may place a combatant from the origin.
+pub const MAX_ODDS_DISTANCE: f64 = 100_000.0;
+
+/// Checks a distance asked for in odds in context: a finite number from 0 to `max`, in `unit`.
+pub fn check_distance(distance: f64, max: f64, unit: &str) -> Result<f64, String> {
+    if !distance.is_finite() {
+        Err(format!("the distance must be a finite number, found {distance}"))
+    } else if distance < 0.0 {
+        Err(format!("the distance must not be negative, found {distance} {unit}"))
+    } else if distance > max {
+        Err(format!("the distance must be at most {max} {unit}, found {distance} {unit}"))
+    } else {
+        // −0 is 0.
+        Ok(distance + 0.0)
+    }
+}
+
+/// Where an attacker at `attacker` stands when moved to `distance` from a defender at
+/// `defender`: along the line between them, or along +x when they share a point.
+pub fn placed(defender: fray_engine::Pos, attacker: fray_engine::Pos, distance: f64) -> fray_engine::Pos {
+    let now = defender.distance(attacker);
+    if now == 0.0 {
+        fray_engine::Pos::new(defender.x + distance, defender.y)
+    } else {
+        let k = distance / now;
+        fray_engine::Pos::new(defender.x + (attacker.x - defender.x) * k, defender.y + (attacker.y - defender.y) * k)
+    }
+}
+
+/// A distance for a person: whole numbers without decimals, others to two places.
+pub fn distance_text(distance: f64, unit: &str) -> String {
+    let unit = if unit == "squares" && (distance - 1.0).abs() < 1e-9 { "square" } else { unit };
+    if (distance - distance.round()).abs() < 1e-9 {
+        format!("{} {unit}", distance.round())
+    } else {
+        format!("{distance:.2} {unit}")
+    }
+}
+
 /// A loaded scenario of any ruleset: what the command line can do with it.
 pub trait Scenario: fray_sim::Simulate + Send + Sync {
     /// The ruleset's id.
@@ -156,8 +203,23 @@ pub trait Scenario: fray_sim::Simulate + Send + Sync {
     }
     /// A person-readable summary of the validated scenario (`fray check`).
     fn explain(&self) -> String;
-    /// The exact odds of `attacker`'s default attack on `defender` at the start of the fight.
-    fn attack_odds(&self, attacker: &str, defender: &str) -> Result<AttackOdds, String>;
+    /// The exact odds of `attacker`'s default attack on `defender` at the start of the fight,
+    /// from the positions in the file.
+    fn attack_odds(&self, attacker: &str, defender: &str) -> Result<AttackOdds, String> {
+        self.attack_odds_at(attacker, defender, None)
+    }
+    /// The exact odds of `attacker`'s default attack on `defender` at the start of the fight;
+    /// with `distance`, as if the attacker stood that far from the defender (in
+    /// [`Scenario::distance_unit`]), moved along the line between them (along +x from the
+    /// defender when they share a point), everyone else where the file puts them. A distance that
+    /// is negative, not a number, beyond [`MAX_ODDS_DISTANCE`] or not a place the ruleset's map
+    /// has is an error.
+    fn attack_odds_at(&self, attacker: &str, defender: &str, distance: Option<f64>) -> Result<AttackOdds, String>;
+    /// The unit distances are given in: `"m"` (metres), or `"squares"` for a ruleset whose map is
+    /// a grid of squares. Default: metres.
+    fn distance_unit(&self) -> &'static str {
+        "m"
+    }
     /// Runs one fight with `dice`; combatants whose names are in `humans` are asked through
     /// `ask` (an index into the prompt's options), the others by their AI policies; every event
     /// goes to `out`. `seed` is the seed behind `dice` when they are seeded (`None` for physical

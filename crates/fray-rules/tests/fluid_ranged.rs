@@ -497,3 +497,23 @@ fn an_ally_shields_a_helpless_friends_body_from_far_shots() {
     };
     assert_eq!((*target, check.tn), (TARGET, 10));
 }
+
+#[test]
+fn odds_at_a_distance_follow_the_nearby_rules() {
+    // rule: FLUID-DEF-15, FLUID-DEF-12
+    // An unconscious target 10 m off in the file: a shot from beyond Nearby is a plain TN 10 with
+    // no edge; asked about 1 m, the same shot is from within Nearby and Superior +2. The odds are
+    // those of the fight's own check either way.
+    let mut setup = range("", "s = 0", 10.0);
+    setup.options.set("side_out_when", "dead").unwrap();
+    let at = |d: Option<f64>| fray_rules::fluid::odds::attack_odds_at(&setup, "shooter", "target", d).unwrap();
+    let (file, far, near) = (at(None), at(Some(10.0)), at(Some(1.0)));
+    assert_eq!(file.hit, far.hit);
+    assert_eq!((file.distance, far.distance, near.distance), (Some(10.0), Some(10.0), Some(1.0)));
+    assert!(near.assumptions.iter().any(|a| a == "edge +2 (Superior)"), "{:?}", near.assumptions);
+    assert!(!far.assumptions.iter().any(|a| a.starts_with("edge")), "{:?}", far.assumptions);
+    assert!(near.hit > far.hit);
+    // A shot from the target's own point (0 m) is within Nearby too.
+    assert_eq!(at(Some(0.0)).hit, near.hit);
+    assert!(fray_rules::fluid::odds::attack_odds_at(&setup, "shooter", "target", Some(-1.0)).is_err());
+}

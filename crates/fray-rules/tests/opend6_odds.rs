@@ -403,3 +403,27 @@ fn prompt_odds_include_the_free_partial_defence() {
     let passive = odds::odds_in_state(&plain, &OpenD6::initial_state(&plain), a, &plan).unwrap();
     assert_eq!(fraction(&passive.hit), "511/648");
 }
+
+#[test]
+fn odds_at_a_distance_are_those_of_the_attacker_standing_there() {
+    // rule: OD6-MOVE-1, OD6-MOVE-3
+    // The reference shots again, B left at 8 m in the file and A asked about from each band:
+    // 3 m is Point Blank (−5), 8 m Short (511/648), 20 m Medium (1753/3888), 120 m Long, and
+    // beyond the third range value there is no shot.
+    let setup = shot("", &[]);
+    let at = |d: f64| fray_rules::opend6::odds::attack_odds_at(&setup, "A", "B", Some(d));
+    assert_eq!(fraction(&at(8.0).unwrap().hit), "511/648");
+    assert_eq!(fraction(&at(20.0).unwrap().hit), "1753/3888");
+    assert_eq!(at(20.0).unwrap().distance, Some(20.0));
+    let (pb, long) = (at(3.0).unwrap().hit, at(120.0).unwrap().hit);
+    assert!(pb > at(8.0).unwrap().hit && long < at(20.0).unwrap().hit);
+    assert!(at(121.0).unwrap_err().contains("not within reach or range"));
+    // Asked about the file's own distance, the odds are the file's.
+    assert_eq!(at(8.0).unwrap().hit, OpenD6Scenario(setup.clone()).attack_odds("A", "B").unwrap().hit);
+    // rule: OD6-MOVE-1
+    // Under `position_model = bands` nobody has a position to move.
+    let bands = shot("", &[("position_model", "bands")]);
+    let err = fray_rules::opend6::odds::attack_odds_at(&bands, "A", "B", Some(8.0)).unwrap_err();
+    assert!(err.contains("position_model = bands"), "{err}");
+    assert_eq!(OpenD6Scenario(bands).attack_odds("A", "B").unwrap().distance, None);
+}

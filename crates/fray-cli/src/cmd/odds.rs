@@ -23,6 +23,13 @@ pub struct Args {
     /// The defending combatant (with --scenario).
     #[arg(long, value_name = "NAME", requires = "scenario")]
     pub defender: Option<String>,
+    /// With --scenario: the odds as if the attacker stood D from the defender, moved along the line
+    /// between them (along +x when they share a point), everyone else where the file puts them. In
+    /// metres; under `ticks` in squares (the square nearest that point; a square is `square_m`
+    /// metres, 1 by default); under `opend6` whole metres. Under `fluid` it replaces the opening
+    /// approach: the attack is made from D without moving. From 0 to 100000 (2000 under `opend6`).
+    #[arg(long, value_name = "D", requires = "scenario", allow_negative_numbers = true)]
+    pub distance: Option<f64>,
     /// Override a scenario option (with --scenario): `--set name=value`.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub sets: Vec<String>,
@@ -240,7 +247,7 @@ fn in_context(args: &Args, file: &std::path::Path, out: &mut impl Write) -> Resu
             scenario.sides()[scenario.side_of(a)]
         );
     }
-    let odds = scenario.attack_odds(attacker, defender).map_err(|e| anyhow::anyhow!(e))?;
+    let odds = scenario.attack_odds_at(attacker, defender, args.distance).map_err(|e| anyhow::anyhow!(e))?;
     if args.json {
         let damage: Vec<_> = odds
             .damage_given_hit
@@ -259,6 +266,9 @@ fn in_context(args: &Args, file: &std::path::Path, out: &mut impl Write) -> Resu
             "scenario": file.display().to_string(),
             "attacker": attacker,
             "defender": defender,
+            "distance": odds.distance,
+            "distance_unit": odds.distance_unit,
+            "distance_asked": args.distance.is_some(),
             "assumptions": odds.assumptions,
             "hit": fraction(&odds.hit),
             "damage_given_hit": damage,
@@ -269,7 +279,14 @@ fn in_context(args: &Args, file: &std::path::Path, out: &mut impl Write) -> Resu
         writeln!(out, "{doc}")?;
         return Ok(());
     }
-    writeln!(out, "{attacker} attacks {defender} ({}), at the start of the fight:", file.display())?;
+    let at = match odds.distance {
+        Some(d) if args.distance.is_some() => {
+            format!(", from {} (--distance)", fray_rules::distance_text(d, odds.distance_unit))
+        }
+        Some(d) => format!(", from {}", fray_rules::distance_text(d, odds.distance_unit)),
+        None => String::new(),
+    };
+    writeln!(out, "{attacker} attacks {defender} ({}), at the start of the fight{at}:", file.display())?;
     for line in &odds.assumptions {
         writeln!(out, "  {line}")?;
     }

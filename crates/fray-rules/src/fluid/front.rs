@@ -709,8 +709,13 @@ impl Scenario for FluidScenario {
         out
     }
 
-    fn attack_odds(&self, attacker: &str, defender: &str) -> Result<crate::AttackOdds, String> {
-        super::odds::attack_odds(&self.0, attacker, defender)
+    fn attack_odds_at(
+        &self,
+        attacker: &str,
+        defender: &str,
+        distance: Option<f64>,
+    ) -> Result<crate::AttackOdds, String> {
+        super::odds::attack_odds_at(&self.0, attacker, defender, distance)
     }
 
     fn fight(

@@ -29,6 +29,20 @@ fn distribution(amount: &Amount) -> Vec<(i32, BigRational)> {
 
 /// The odds of `attacker`'s default attack on `defender` at the start of the fight.
 pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Result<AttackOdds, String> {
+    attack_odds_at(setup, attacker, defender, None)
+}
+
+/// The odds of `attacker`'s default attack on `defender` at the start of the fight; with
+/// `distance` (metres), as if the attacker stood that far from the defender, moved along the line
+/// between them (along +x when they share a point). A given distance replaces the opening
+/// approach: the attacker declares from there and attacks without moving this round (no move,
+/// no charge, no movement penalty); a melee weapon out of reach from there is an error.
+pub fn attack_odds_at(
+    setup: &super::Setup,
+    attacker: &str,
+    defender: &str,
+    distance: Option<f64>,
+) -> Result<AttackOdds, String> {
     let find = |name: &str| {
         setup.combatants.iter().position(|c| c.id == name).map(|i| CombatantId(i as u16)).ok_or_else(|| {
             let names: Vec<&str> = setup.combatants.iter().map(|c| c.id.as_str()).collect();
@@ -43,6 +57,12 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     // then the revision passes (FLUID-TAC-3); every able combatant's declaration, revision passes
     // being no change for the AI (FLUID-ACT-1) — so a defender's Full Defense counts.
     let mut state = Fluid::initial_state(setup);
+    let from = state.distance(a, d);
+    if let Some(distance) = distance {
+        let distance = crate::check_distance(distance, crate::MAX_ODDS_DISTANCE, "m")?;
+        let to = crate::placed(state.fighter(d).pos, state.fighter(a).pos, distance);
+        state.fighters[a.index()].pos = to;
+    }
     Fluid::apply(setup, &mut state, &Event::RoundStarted { round: 1 });
     let ids = || (0..setup.combatants.len()).map(|i| CombatantId(i as u16));
     let split = |state: &mut super::State, who: CombatantId| {
@@ -81,7 +101,11 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
                 return Err(format!("`{defender}` is not within reach of any of `{attacker}`'s weapons"));
             }
         }
-        if let Choice::Plan(plan) = ai_choice(setup, &state, who, &request) {
+        if let Choice::Plan(mut plan) = ai_choice(setup, &state, who, &request) {
+            if who == a && distance.is_some() {
+                // The distance asked for is the one the attack is made from: no approach.
+                plan.movement = None;
+            }
             if who == a {
                 plan_of_a = Some(plan.clone());
             }
@@ -107,11 +131,30 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     let item = attack.weapon();
     let kind = setup.combatants[a.index()].items[item].kind;
     if kind == super::setup::ItemKind::Melee && state.distance(a, d) > setup.options.reach_m + 1e-9 {
+        if distance.is_some() {
+            return Err(format!(
+                "`{attacker}`'s {} does not reach `{defender}` from {} (melee reach {}, FLUID-MOVE-10)",
+                setup.combatants[a.index()].items[item].id,
+                crate::distance_text(state.distance(a, d), "m"),
+                crate::distance_text(setup.options.reach_m, "m")
+            ));
+        }
         return Err(format!("`{attacker}` does not reach `{defender}` this round"));
     }
     let declared = super::run::declared_actions(setup, &state, a);
     let fire = Fire { rounds: u32::from(attack.rounds.max(1)), spray: attack.spray };
     let mut odds = odds_in_state(setup, &state, a, d, item, declared, attack.intent, fire);
+    if distance.is_some() {
+        odds.assumptions.insert(
+            0,
+            format!(
+                "{attacker} stands {} from {defender} ({} in the file), moved along the line between them; \
+                 no approach this round, everyone else where the file puts them",
+                crate::distance_text(state.distance(a, d), "m"),
+                crate::distance_text(from, "m")
+            ),
+        );
+    }
     if let Some(mode) = moving {
         odds.assumptions.push(format!(
             "{attacker} first moves ({mode:?}, {:.1} m from {defender} after it; a Run check short of its full distance is not counted)",
@@ -296,6 +339,8 @@ pub fn odds_in_state(
     let down_given_hit = if hit == zero() { zero() } else { &down / &hit };
     let damage_heading = "damage after armour, given a hit".to_owned();
     AttackOdds {
+        distance: Some(state.distance(a, d)),
+        distance_unit: "m",
         assumptions,
         hit,
         damage_heading,

@@ -218,6 +218,19 @@ fn down_chance(
 
 /// `attacker`'s attack on `defender` at the start of the fight, as its policies play it.
 pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<AttackOdds, String> {
+    attack_odds_at(setup, attacker, defender, None)
+}
+
+/// [`attack_odds`], with `distance` (metres) as if the attacker stood that far from the defender,
+/// moved along the line between them (along +x when they share a point), standing still (no
+/// moving-shot penalty); everyone else stays put. An attacker moved off his starting point
+/// leaves the cover the file gives him there. A target out of reach from there is an error.
+pub fn attack_odds_at(
+    setup: &Setup,
+    attacker: &str,
+    defender: &str,
+    distance: Option<f64>,
+) -> Result<AttackOdds, String> {
     let find = |name: &str| {
         setup.combatants.iter().position(|c| c.name == name).map(|i| CombatantId(i as u16)).ok_or_else(|| {
             let names: Vec<&str> = setup.combatants.iter().map(|c| c.name.as_str()).collect();
@@ -230,6 +243,16 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
     }
     let mut state = HardBoiled::initial_state(setup);
     state.turn = 1;
+    let from = state.distance(a, d);
+    if let Some(distance) = distance {
+        let distance = crate::check_distance(distance, crate::MAX_ODDS_DISTANCE, "m")?;
+        let to = crate::placed(state.fighter(d).pos, state.fighter(a).pos, distance);
+        let home = setup.combatants[a.index()].position;
+        let x = &mut state.fighters[a.index()];
+        x.pos = to;
+        // His cover is at his starting point: a step away leaves it, as a move in the fight does.
+        x.in_cover = x.in_cover && to.distance(home) < 1e-9;
+    }
     // Fists or weapon, and any called shot, as the policies choose them against this defender.
     let fists = policy::fists(setup, &state, a, d);
     let sheet = &setup.combatants[a.index()];
@@ -237,10 +260,22 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
     let called = policy::called(setup, &state, a, d, weapon);
     let act = Act::Attack { target: d, fists, called, off_balance: false };
     if let Some(why) = policy::out_of_reach(setup, &state, a, d, weapon) {
-        return Err(format!("`{defender}` cannot be attacked from the start: {why}"));
+        return Err(match distance {
+            Some(_) => format!("`{defender}` cannot be attacked from there: {why}"),
+            None => format!("`{defender}` cannot be attacked from the start: {why}"),
+        });
     }
     let odds = odds_of(setup, &state, a, &act).ok_or("no attack possible")?;
-    let mut assumptions = vec![format!(
+    let mut assumptions = Vec::new();
+    if distance.is_some() {
+        assumptions.push(format!(
+            "{attacker} stands {} from {defender} ({} in the file), moved along the line between them; everyone \
+             else where the file puts them",
+            crate::distance_text(state.distance(a, d), "m"),
+            crate::distance_text(from, "m")
+        ));
+    }
+    assumptions.push(format!(
         "{attacker} attacks with {}{} ({}), d{} Action",
         weapon.name,
         called.map_or(String::new(), |p: Part| format!(", a called shot at the {}", p.name())),
@@ -259,7 +294,7 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
             format!("a contest against {defender}'s d{} Action", setup.combatants[d.index()].die(Attr::Action))
         },
         sheet.die(Attr::Action)
-    )];
+    ));
     if state.fighter(d).hp_max == 0 {
         assumptions
             .push(format!("{defender}'s maximum HP is rolled at the start (Action + Wits): averaged over the rolls"));
@@ -277,6 +312,8 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
         .collect();
     let down = &odds.hit * &odds.down_given_hit;
     Ok(AttackOdds {
+        distance: Some(state.distance(a, d)),
+        distance_unit: "m",
         assumptions,
         hit: odds.hit,
         damage_heading: "damage after location, cover and armour, given a hit".to_owned(),

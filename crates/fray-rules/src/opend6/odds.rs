@@ -450,6 +450,19 @@ fn inputs(
 /// play it: the attacker's declared actions, weapon and combat option; the defender's active
 /// defence as his `actions` policy makes it (a full defence, a partial dodge at −1D, or none).
 pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Result<AttackOdds, String> {
+    attack_odds_at(setup, attacker, defender, None)
+}
+
+/// [`attack_odds`], with `distance` (whole metres, at most 2,000: the scenario's line runs from
+/// −1,000 to 1,000 m) as if the attacker stood that far from the defender on the line, on the
+/// side it starts on (the + side when they share a point); everyone else stays put. A target out
+/// of reach or range from there is an error.
+pub fn attack_odds_at(
+    setup: &super::Setup,
+    attacker: &str,
+    defender: &str,
+    distance: Option<f64>,
+) -> Result<AttackOdds, String> {
     let find = |name: &str| {
         setup.combatants.iter().position(|c| c.name == name).map(|i| CombatantId(i as u16)).ok_or_else(|| {
             let names: Vec<&str> = setup.combatants.iter().map(|c| c.name.as_str()).collect();
@@ -462,6 +475,24 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     }
     let mut state = OpenD6::initial_state(setup);
     state.round = 1;
+    let from = state.distance(a, d);
+    if let Some(distance) = distance {
+        if setup.options.bands {
+            return Err("under position_model = bands the scenario gives each pair's range band and nobody has a \
+                        position (OD6-MOVE-1): a distance needs position_model = line"
+                .to_owned());
+        }
+        let distance = crate::check_distance(distance, 2000.0, "m")?;
+        if distance.fract() != 0.0 {
+            return Err(format!(
+                "opend6 places combatants on a line in whole metres: the distance must be a whole number, found \
+                 {distance} m"
+            ));
+        }
+        let (at, to) = (state.fighter(a).pos, state.fighter(d).pos);
+        let side = if at < to { -1 } else { 1 };
+        state.fighters[a.index()].pos = to + side * distance as i32;
+    }
     // The attacker's declaration, with the defender as its target.
     let n = match policy::ai_choice(setup, &state, a, &super::Request::Declare { max: 9 }) {
         super::Choice::Count(n) => n,
@@ -475,7 +506,10 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
         .filter(|o| o.0 == d)
         .max_by_key(|o| attack::damage_code(setup, a, &AttackPlan::new(d, o.1), false).pips_value())
         .map(|o| o.1)
-        .ok_or_else(|| format!("`{defender}` is not within reach or range of any of `{attacker}`'s weapons"))?;
+        .ok_or_else(|| {
+            let at = if setup.options.bands { String::new() } else { format!(" at {} m", state.distance(a, d)) };
+            format!("`{defender}` is not within reach or range of any of `{attacker}`'s weapons{at}")
+        })?;
     let mut plan = AttackPlan::new(d, weapon);
     if let super::Choice::Act(super::Action::Attack(p)) = policy::ai_choice(
         setup,
@@ -527,7 +561,15 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     let inputs = inputs(setup, &state, a, &plan, band, defence, base);
     let odds = compute(&setup.options, &inputs);
     let weapon_name = &sheet.weapons[plan.weapon as usize].name;
-    let mut assumptions = vec![
+    let mut assumptions = Vec::new();
+    if distance.is_some() {
+        assumptions.push(format!(
+            "{attacker} stands {} m from {defender} ({from} m in the file), moved along the line; everyone else where \
+             the file puts them",
+            state.distance(a, d)
+        ));
+    }
+    assumptions.extend([
         format!(
             "{attacker} declares {n} action(s) and attacks with {weapon_name}{}: {} against {}{}",
             super::front::mode_text(&plan),
@@ -557,7 +599,7 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
             inputs.resistance
         ),
         "no Character or Fate Points spent".to_owned(),
-    ];
+    ]);
     if inputs.no_injury {
         let effect = match (plan.mode, plan.mode2) {
             (super::Mode::Grab, _) | (_, super::Mode::Grab) => "it holds him instead (OD6-COND-3)",
@@ -587,6 +629,8 @@ pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Resu
     let down = &odds.hit * &odds.down_given_hit;
     let _ = LEVELS;
     Ok(AttackOdds {
+        distance: (!setup.options.bands).then(|| f64::from(state.distance(a, d))),
+        distance_unit: "m",
         assumptions,
         hit: odds.hit,
         damage_heading: format!("{defender}'s wound level after one hit, given a hit"),

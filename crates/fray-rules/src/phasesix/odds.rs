@@ -463,6 +463,19 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
 /// `attacker`'s attack on `defender` as its policies play it, the defender holding the actions
 /// his `keep` policy keeps for reactions.
 pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<AttackOdds, String> {
+    attack_odds_at(setup, attacker, defender, None)
+}
+
+/// [`attack_odds`], with `distance` (metres) as if the attacker stood that far from the defender,
+/// moved along the line between them (along +x when they share a point); everyone else stays
+/// put. An attack that cannot be made from there (a melee attack out of reach, a shot beyond the
+/// weapon's range) is an error that says why.
+pub fn attack_odds_at(
+    setup: &Setup,
+    attacker: &str,
+    defender: &str,
+    distance: Option<f64>,
+) -> Result<AttackOdds, String> {
     let find = |name: &str| {
         setup.combatants.iter().position(|c| c.name == name).map(|i| CombatantId(i as u16)).ok_or_else(|| {
             let names: Vec<&str> = setup.combatants.iter().map(|c| c.name.as_str()).collect();
@@ -475,6 +488,11 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
     }
     let mut state = PhaseSix::initial_state(setup);
     state.round = 1;
+    let from = state.distance(a, d);
+    if let Some(distance) = distance {
+        let distance = crate::check_distance(distance, crate::MAX_ODDS_DISTANCE, "m")?;
+        state.fighters[a.index()].pos = crate::placed(state.fighter(d).pos, state.fighter(a).pos, distance);
+    }
     state.fighters[a.index()].actions = setup.combatants[a.index()].actions;
     let keep = match setup.combatants[d.index()].policy.name(1) {
         "none" => 0,
@@ -493,7 +511,11 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
     };
     let act = Act::Attack { target: d, hand: Hand::Main, mode, special: Special::None, walk: None, from_behind: false };
     if let Some(why) = super::policy::illegal(setup, &state, a, &act) {
-        return Err(format!("`{attacker}` cannot attack `{defender}` from the start: {why}"));
+        let when = match distance {
+            Some(_) => format!("from {}", crate::distance_text(state.distance(a, d), "m")),
+            None => "from the start".to_owned(),
+        };
+        return Err(format!("`{attacker}` cannot attack `{defender}` {when}: {why}"));
     }
     let (dice_n, m, c) = super::policy::attack_numbers(setup, &state, a, &act);
     let odds = odds_of(setup, &state, a, &act).ok_or_else(|| {
@@ -502,7 +524,16 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
              follow exactly; `fray sim` estimates this attack"
         )
     })?;
-    let assumptions = vec![
+    let mut assumptions = Vec::new();
+    if distance.is_some() {
+        assumptions.push(format!(
+            "{attacker} stands {} from {defender} ({} in the file), moved along the line between them; everyone \
+             else where the file puts them",
+            crate::distance_text(state.distance(a, d), "m"),
+            crate::distance_text(from, "m")
+        ));
+    }
+    assumptions.extend([
         format!(
             "{attacker} attacks with {} ({}): {dice_n} dice at {m}+{}",
             w.name,
@@ -511,7 +542,7 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
         ),
         format!("{defender} holds {keep} action(s) for a reaction and reacts by his `defend` policy"),
         "cover, shield and protection against piercing as the scenario sets them".to_owned(),
-    ];
+    ]);
     let hit = odds.hit.clone();
     let wound_given_hit: Vec<crate::HitOutcome> = if hit.is_zero() {
         Vec::new()
@@ -527,6 +558,8 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
     };
     let down_given_hit = if hit.is_zero() { BigRational::zero() } else { &odds.down / &hit };
     Ok(AttackOdds {
+        distance: Some(state.distance(a, d)),
+        distance_unit: "m",
         assumptions,
         hit,
         damage_heading: format!("wounds on {defender}, given ≥ 1 hit on the hit roll"),

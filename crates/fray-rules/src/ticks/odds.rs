@@ -3,7 +3,7 @@
 
 use super::attack::{self, Harm, Weapon, WoundRule};
 use super::policy::{defence_numbers, dice_counts, effort_available, shot_numbers};
-use super::setup::{Cover, Setup};
+use super::setup::{Cover, Setup, Square};
 use super::{Kind, State, Ticks};
 use crate::AttackOdds;
 use fray_dice::BigRational;
@@ -222,6 +222,8 @@ pub fn odds_of(
         assumptions.push("weak-point aim declared".to_owned());
     }
     AttackOdds {
+        distance: Some(squares_apart(state.fighter(who).pos, state.fighter(target).pos)),
+        distance_unit: "squares",
         assumptions,
         hit,
         damage_heading: "Body lost, Trauma and wounds, given a hit".to_owned(),
@@ -233,8 +235,34 @@ pub fn odds_of(
     }
 }
 
+/// Metres for a person: whole when whole, else two places.
+fn fmt_m(m: f64) -> String {
+    crate::distance_text(m, "").trim_end().to_owned()
+}
+
+/// The straight-line distance between two squares' centres, in squares (TICK-MOVE-2).
+fn squares_apart(a: Square, b: Square) -> f64 {
+    let (dx, dy) = (f64::from(a.0) - f64::from(b.0), f64::from(a.1) - f64::from(b.1));
+    (dx * dx + dy * dy).sqrt()
+}
+
 /// `fray odds --scenario` for `ticks`: the odds at the start of the fight (tick 1's state).
 pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<AttackOdds, String> {
+    attack_odds_at(setup, attacker, defender, None)
+}
+
+/// [`attack_odds`], with `distance` in squares (a square is `square_m` metres, TICK-MOVE-2) as if
+/// the attacker stood that far from the defender: on the square nearest the point that far along
+/// the line between them (along +x when they share a square), which may be a little nearer or
+/// farther on a slant (the odds give the distance of that square). Everyone else stays put. The
+/// square must be free under `square_occupancy = exclusive`. A melee blow on a target beyond
+/// `melee_reach_squares` is an error (TICK-MELEE-8), with or without a distance.
+pub fn attack_odds_at(
+    setup: &Setup,
+    attacker: &str,
+    defender: &str,
+    distance: Option<f64>,
+) -> Result<AttackOdds, String> {
     let find = |n: &str| {
         setup
             .combatants
@@ -247,8 +275,55 @@ pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<Atta
     if a == d {
         return Err("the attacker and the defender must differ".to_owned());
     }
-    let state = Ticks::initial_state(setup);
+    let mut state = Ticks::initial_state(setup);
+    let from = state.fighter(a).pos;
+    if let Some(distance) = distance {
+        let distance = crate::check_distance(distance, crate::MAX_ODDS_DISTANCE, "squares")?;
+        let centre = |sq: Square| fray_engine::Pos::new(f64::from(sq.0), f64::from(sq.1));
+        let to = crate::placed(centre(state.fighter(d).pos), centre(from), distance);
+        // Within i32: |coordinates| ≤ 100,000 in a file and distance ≤ 100,000.
+        let square = (to.x.round() as i32, to.y.round() as i32);
+        if !setup.options.shared_squares
+            && let Some(other) = state.occupant(square).filter(|o| *o != a)
+        {
+            return Err(format!(
+                "square {square:?}, {} from `{defender}`, is taken by `{}` (square_occupancy = exclusive, \
+                 TICK-MOVE-5)",
+                crate::distance_text(squares_apart(square, state.fighter(d).pos), "squares"),
+                setup.combatants[other.index()].name
+            ));
+        }
+        // The square it stands in, and the one it held at the tick's start (its cover's).
+        let x = &mut state.fighters[a.index()];
+        x.pos = square;
+        x.square0 = square;
+    }
+    if setup.combatants[a.index()].gun.is_none() {
+        let apart = super::setup::chebyshev(state.fighter(a).pos, state.fighter(d).pos);
+        if apart > setup.options.melee_reach {
+            return Err(format!(
+                "`{attacker}` has no gun, and `{defender}` is {} away: beyond melee reach ({}, diagonals counting as \
+                 one, TICK-MELEE-8)",
+                crate::distance_text(squares_apart(state.fighter(a).pos, state.fighter(d).pos), "squares"),
+                crate::distance_text(f64::from(setup.options.melee_reach), "squares"),
+            ));
+        }
+    }
     let mut odds = odds_in_state(setup, &state, a, d);
+    if distance.is_some() {
+        let at = state.fighter(a).pos;
+        let apart = squares_apart(at, state.fighter(d).pos);
+        odds.assumptions.insert(
+            0,
+            format!(
+                "{attacker} stands in square {at:?}, {} ({} m) from {defender} ({} in the file), moved along the \
+                 line between them; everyone else where the file puts them",
+                crate::distance_text(apart, "squares"),
+                fmt_m(apart * setup.options.square_m),
+                crate::distance_text(squares_apart(from, state.fighter(d).pos), "squares"),
+            ),
+        );
+    }
     // The defence the attack meets, with the weapon's own penetration (TICK-COVER-5/8).
     let kind = if setup.combatants[a.index()].gun.is_some() { Kind::Shot } else { Kind::Melee(super::Blow::Strike) };
     let n = numbers(setup, &state, a, d, kind);
