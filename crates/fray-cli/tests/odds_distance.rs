@@ -183,11 +183,13 @@ fn ticks_melee_reaches_adjacent_squares_only() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("`Tia` is 2 squares away: beyond melee reach (1 square"), "{err}");
+    assert!(err.contains("; `--distance 1` gives the odds once in reach"), "{err}");
     let near = odds_json(&file, "Max", "Tia", Some("1"), &[]);
     assert!(assumptions(&near).contains("Max makes a strike at Tia with knife"), "{}", assumptions(&near));
     assert!(p(&near, "hit") > 0.0);
     let err = odds_error(&file, "Max", "Tia", "3", &[]);
     assert!(err.contains("beyond melee reach"), "{err}");
+    assert!(!err.contains("gives the odds once in reach"), "{err}");
 }
 
 #[test]

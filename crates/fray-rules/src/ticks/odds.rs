@@ -303,9 +303,14 @@ pub fn attack_odds_at(
         if apart > setup.options.melee_reach {
             return Err(format!(
                 "`{attacker}` has no gun, and `{defender}` is {} away: beyond melee reach ({}, diagonals counting as \
-                 one, TICK-MELEE-8)",
+                 one, TICK-MELEE-8){}",
                 crate::distance_text(squares_apart(state.fighter(a).pos, state.fighter(d).pos), "squares"),
                 crate::distance_text(f64::from(setup.options.melee_reach), "squares"),
+                if distance.is_none() {
+                    format!("; `--distance {}` gives the odds once in reach", setup.options.melee_reach)
+                } else {
+                    String::new()
+                },
             ));
         }
     }
