@@ -127,7 +127,8 @@ pub struct RulesArgs {
     pub id: Option<String>,
 }
 
-/// Runs `fray check`.
+/// Runs `fray check`: validates and explains the scenario, then runs a short trial of seeded
+/// fights and warns when most of them end with no winner ([`crate::cmd::trial`]).
 pub fn check(args: &ScenarioArgs, out: &mut impl Write) -> Result<()> {
     let (scenario, text) = args.load_text()?;
     writeln!(out, "{}: ok", args.file.display())?;
@@ -149,6 +150,9 @@ pub fn check(args: &ScenarioArgs, out: &mut impl Write) -> Result<()> {
             writeln!(out, "  {line}")?;
         }
     }
+    // A short trial of seeded fights: does the scenario produce a winner?
+    let trial = crate::cmd::trial::run(&*scenario).context("the trial fights")?;
+    write!(out, "{}", crate::cmd::trial::text(&*scenario, &trial))?;
     Ok(())
 }
 
