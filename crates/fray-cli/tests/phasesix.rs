@@ -81,3 +81,33 @@ fn physical_dice_and_a_person_at_the_table() {
     assert!(prompts.contains("attack Robber — ≥ 1 hit 80.2%"), "{prompts}");
     assert!(text.contains("combat ends after"), "{text}");
 }
+
+#[test]
+fn physical_dice_of_a_pool_are_numbered_with_their_explosions() {
+    // rule: P6-DICE-2 — a 6 is tossed again and added, for as long as 6s come up.
+    // rule: P6-DICE-3 — die by die, each die's whole chain before the next die: the prompts name
+    // the die of the pool and each re-roll of a 6 as an explosion of that die.
+    // Hagen's initiative 6 then 1 (7), the Robber's 3; Hagen's 4 hit dice 5, 6+2, 1, 6+6+1.
+    let out = fray_with_input(&["fight", DUEL, "--dice", "manual"], "6\n1\n3\n5\n6\n2\n1\n6\n6\n1\n4\n4\n4\n4\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Hagen initiative: [7] +2 quickness → 9"), "{text}");
+    // The totals are the same as before the dice were numbered: 6+2 = 8 and 6+6+1 = 13.
+    assert!(text.contains("at 5+, crits 11+ [5 8 1 13] → 1 crit(s), 2 normal hit(s)"), "{text}");
+    let prompts = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        prompts.starts_with(
+            "roll one d6 for Hagen's initiative: roll one d6 for Hagen's initiative (explosion: the 6 rolled again): \
+             roll one d6 for Robber's initiative: "
+        ),
+        "{prompts}"
+    );
+    assert!(
+        prompts.contains(
+            "roll one d6 for Hagen's hit (die 1 of 4): roll one d6 for Hagen's hit (die 2 of 4): \
+             roll one d6 for Hagen's hit (explosion of die 2 of 4): roll one d6 for Hagen's hit (die 3 of 4): \
+             roll one d6 for Hagen's hit (die 4 of 4): roll one d6 for Hagen's hit (explosion of die 4 of 4): \
+             roll one d6 for Hagen's hit (explosion 2 of die 4 of 4): roll one d6 for Robber's hit (die 1 of 4): "
+        ),
+        "{prompts}"
+    );
+}

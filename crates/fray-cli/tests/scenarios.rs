@@ -265,7 +265,9 @@ fn every_shipped_example_checks_fights_and_simulates() {
     files.sort();
     assert!(files.len() >= 3, "{files:?}");
     for file in &files {
-        ok(&fray(&["check", file]));
+        // Every example produces a winner: its trial has no warning.
+        let text = ok(&fray(&["check", file]));
+        assert!(text.contains("trial of 200 fights (seed 1): ") && !text.contains("warning"), "{file}: {text}");
         let log = ok(&fray(&["fight", file, "--seed", "1"]));
         assert!(log.contains("combat ends after"), "{file}: {log}");
         let doc: Json = serde_json::from_str(&ok(&fray(&["sim", file, "-n", "300", "--json"]))).unwrap();
@@ -353,4 +355,98 @@ fn compare_runs_the_same_fights_with_an_option_changed() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("--compare:1:1: unknown option `crit_lader`"), "{err}");
+}
+
+/// Two unarmed fighters 300 m apart who hold their ground, in each ruleset's scenario format,
+/// with a short cap (the trial runs them to it).
+const STALEMATES: [(&str, &str); 5] = [
+    (
+        "round cap (20 rounds)",
+        "[rules]\nruleset = \"fluid\"\nmax_rounds = 20\n\n\
+         [[combatants]]\nid = \"hero\"\nside = \"heroes\"\npc = 12\nstats = { BOD = 10, NER = 10 }\n\
+         skills = { dodge = { value = 10 } }\nposition = 0.0\npolicy = { move = \"hold\" }\n\n\
+         [[combatants]]\nid = \"raider\"\nside = \"raiders\"\npc = 12\nstats = { BOD = 10, NER = 10 }\n\
+         skills = { dodge = { value = 10 } }\nposition = 300.0\npolicy = { move = \"hold\" }\n",
+    ),
+    (
+        "round cap (20 rounds)",
+        "[rules]\nruleset = \"opend6\"\nmax_rounds = 20\n\n\
+         [[combatants]]\nname = \"Hero\"\nside = \"heroes\"\nagility = \"2D\"\nstrength = \"2D\"\nperception = \"2D\"\n\
+         position = 0\npolicy = { move = \"hold\" }\n\n\
+         [[combatants]]\nname = \"Raider\"\nside = \"raiders\"\nagility = \"2D\"\nstrength = \"2D\"\nperception = \"2D\"\n\
+         position = 300\npolicy = { move = \"hold\" }\n",
+    ),
+    (
+        "turn cap (20 turns)",
+        "[rules]\nruleset = \"hardboiled\"\nmax_turns = 20\n\n\
+         [[combatants]]\nname = \"Hero\"\nside = \"heroes\"\naction = 6\nwits = 8\nego = 10\nposition = 0\n\
+         policy = { move = \"hold\" }\n\n\
+         [[combatants]]\nname = \"Raider\"\nside = \"raiders\"\naction = 6\nwits = 8\nego = 10\nposition = 300\n\
+         policy = { move = \"hold\" }\n",
+    ),
+    (
+        "round cap (20 rounds)",
+        "[rules]\nruleset = \"phasesix\"\n\n[rules.options]\nround_cap = 20\n\n\
+         [[combatants]]\nname = \"Hero\"\nside = \"heroes\"\nquickness = 2\ndeftness = 2\nstrength = 2\n\
+         endurance = 2\nresistance = 2\nposition = 0\npolicy = { move = \"hold\" }\n\n\
+         [[combatants]]\nname = \"Raider\"\nside = \"raiders\"\nquickness = 2\ndeftness = 2\nstrength = 2\n\
+         endurance = 2\nresistance = 2\nposition = 300\npolicy = { move = \"hold\" }\n",
+    ),
+    (
+        "tick cap (40 ticks)",
+        "[rules]\nruleset = \"ticks\"\n\n[rules.options]\ntick_cap = 40\n\n\
+         [[combatants]]\nname = \"Hero\"\nside = \"heroes\"\nskills = { melee = 5, evade = 5 }\nposition = [0, 0]\n\
+         policy = { move = \"hold\" }\n\n\
+         [[combatants]]\nname = \"Raider\"\nside = \"raiders\"\nskills = { melee = 5, evade = 5 }\n\
+         position = [300, 0]\npolicy = { move = \"hold\" }\n",
+    ),
+];
+
+#[test]
+fn check_warns_when_the_trial_fights_reach_the_cap() {
+    // rule: FLUID-ROUND-4 — combat ends only when at most one side has anyone left, so fighters
+    // who never reach each other fight to the cap.
+    // rule: OD6-ROUND-4
+    // rule: USR-ROUND-6 — a fight not ended by the length cap ends there as a stalemate.
+    // rule: P6-TRACK-8 — the same after `round_cap` rounds.
+    // rule: TICK-TRACK-6 — the same after `tick_cap` ticks.
+    for (cap, text) in STALEMATES {
+        let file = scenario(text);
+        let out = ok(&fray(&["check", file.path()]));
+        assert!(out.contains(": ok\n"), "{out}");
+        assert!(
+            out.contains("trial of 200 fights (seed 1): heroes 0%, raiders 0%, mutual 0%, stalemate 100%\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!(
+                "warning: 100% of the trial fights reached the {cap} with no winner; check positions, weapons and policies\n"
+            )),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn check_runs_a_trial_of_the_fights_sim_runs() {
+    // An ordinary fight: the trial's rates are those of `fray sim -n 200 --seed 1`, with no warning.
+    let text = ok(&fray(&["check", EXAMPLE]));
+    assert!(
+        text.ends_with("trial of 200 fights (seed 1): heroes 93%, raiders 7%, mutual 0%, stalemate 0%\n"),
+        "{text}"
+    );
+    assert!(!text.contains("warning"), "{text}");
+    let doc: Json = serde_json::from_str(&ok(&fray(&["sim", EXAMPLE, "-n", "200", "--seed", "1", "--json"]))).unwrap();
+    assert_eq!(
+        (doc["outcomes"]["heroes"]["count"].as_u64(), doc["outcomes"]["raiders"]["count"].as_u64()),
+        (Some(186), Some(14))
+    );
+    // A fight that could run too long for a quick trial is not run, and check says so.
+    let file = scenario(STALEMATES[4].1);
+    let text = ok(&fray(&["check", file.path(), "--set", "tick_cap=1000000"]));
+    assert!(
+        text.contains("trial: skipped, since a fight of 2 combatants to the tick cap of 1000000 ticks is too long"),
+        "{text}"
+    );
+    assert!(!text.contains("warning"), "{text}");
 }

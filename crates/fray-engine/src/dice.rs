@@ -15,17 +15,35 @@ pub struct Reason {
     /// (e.g. 3 for 3d6), so that a person rolling physical dice can be told "die 2 of 3"; 0 when
     /// the roll does not say (a single die, or a pool whose size is not known in advance).
     pub dice: u8,
+    /// Which die of the roll this is, from 1, when the roll numbers its dice itself (a pool of
+    /// exploding dice, where each die's re-rolls come between it and the next die); 0 when it
+    /// does not, and whoever asks for the dice counts them as they come.
+    pub die: u8,
+    /// For an exploding die, which toss of the die this is: 0 its first, k its k-th re-roll
+    /// (after k sixes).
+    pub explosion: u8,
 }
 
 impl Reason {
     /// A die `who` rolls for `what`.
     pub fn new(who: CombatantId, what: &'static str) -> Reason {
-        Reason { who: Some(who), what, dice: 0 }
+        Reason { who: Some(who), what, dice: 0, die: 0, explosion: 0 }
+    }
+
+    /// A die rolled for `what` by no one in particular.
+    pub fn anyone(what: &'static str) -> Reason {
+        Reason { who: None, what, dice: 0, die: 0, explosion: 0 }
     }
 
     /// This reason for each die of a roll of `dice` dice ([`Reason::dice`]).
     pub fn of(self, dice: u8) -> Reason {
         Reason { dice, ..self }
+    }
+
+    /// This reason for toss `explosion` of die `die` of the roll ([`Reason::die`],
+    /// [`Reason::explosion`]).
+    pub fn die(self, die: u8, explosion: u8) -> Reason {
+        Reason { die, explosion, ..self }
     }
 }
 

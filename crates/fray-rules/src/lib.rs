@@ -201,6 +201,9 @@ pub trait Scenario: fray_sim::Simulate + Send + Sync {
     fn time_unit(&self) -> (&'static str, Option<f64>) {
         ("rounds", None)
     }
+    /// The cap on a fight's length, in [`Scenario::time_unit`]s: a fight still undecided after
+    /// it ends as a stalemate (`max_rounds`, `max_turns`, `round_cap` or `tick_cap`).
+    fn cap(&self) -> u32;
     /// A person-readable summary of the validated scenario (`fray check`).
     fn explain(&self) -> String;
     /// The exact odds of `attacker`'s default attack on `defender` at the start of the fight,

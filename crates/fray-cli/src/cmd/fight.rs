@@ -136,7 +136,8 @@ pub struct RulesArgs {
     pub id: Option<String>,
 }
 
-/// Runs `fray check`.
+/// Runs `fray check`: validates and explains the scenario, then runs a short trial of seeded
+/// fights and warns when most of them end with no winner ([`crate::cmd::trial`]).
 pub fn check(args: &ScenarioArgs, out: &mut impl Write) -> Result<()> {
     let (scenario, text) = args.load_text()?;
     writeln!(out, "{}: ok", args.file.display())?;
@@ -158,6 +159,9 @@ pub fn check(args: &ScenarioArgs, out: &mut impl Write) -> Result<()> {
             writeln!(out, "  {line}")?;
         }
     }
+    // A short trial of seeded fights: does the scenario produce a winner?
+    let trial = crate::cmd::trial::run(&*scenario).context("the trial fights")?;
+    write!(out, "{}", crate::cmd::trial::text(&*scenario, &trial))?;
     Ok(())
 }
 
@@ -177,7 +181,9 @@ fn say(text: std::fmt::Arguments<'_>) {
 
 /// Dice typed by a person: each prompt names who rolls what, one die per line; the dice of one
 /// roll are numbered, "die 2 of 3" when the roll says how many it takes ([`Reason::dice`]), else
-/// "die 2", "die 3", … for the same reason and die asked again with no event between them.
+/// "die 2", "die 3", … for the same reason and die asked again with no event between them; a
+/// roll that numbers its dice itself ([`Reason::die`]) is shown as it says, with an exploding
+/// die's re-rolls as "explosion of die 2 of 5" ([`Reason::explosion`]).
 struct Manual {
     /// Combatant names, in roster order.
     names: Vec<String>,
@@ -208,10 +214,26 @@ impl Dice for Manual {
         };
         self.last = Some((reason, sides, n));
         self.event_since.set(false);
-        let nth = match reason.dice {
-            0 | 1 if n == 1 => String::new(),
-            0 | 1 => format!(" (die {n})"),
-            of => format!(" (die {n} of {of})"),
+        let nth = if reason.die > 0 {
+            // The roll numbers its dice itself: an exploding die's re-rolls come before the next die.
+            let die = match reason.dice {
+                0 | 1 => String::new(),
+                of => format!("die {} of {of}", reason.die),
+            };
+            match (reason.explosion, die.is_empty()) {
+                (0, true) => String::new(),
+                (0, false) => format!(" ({die})"),
+                (1, true) => " (explosion: the 6 rolled again)".to_owned(),
+                (k, true) => format!(" (explosion {k}: the 6 rolled again)"),
+                (1, false) => format!(" (explosion of {die})"),
+                (k, false) => format!(" (explosion {k} of {die})"),
+            }
+        } else {
+            match reason.dice {
+                0 | 1 if n == 1 => String::new(),
+                0 | 1 => format!(" (die {n})"),
+                of => format!(" (die {n} of {of})"),
+            }
         };
         loop {
             say(format_args!("roll one d{sides} for {whose}{nth}: "));

@@ -4,6 +4,7 @@ pub mod fight;
 pub mod odds;
 pub mod report;
 pub mod roll;
+pub mod trial;
 
 /// The dice notation in brief, shown after `--help`; the README has the full guide.
 pub const DICE_HELP: &str = "\

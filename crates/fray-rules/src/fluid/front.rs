@@ -633,6 +633,10 @@ impl Scenario for FluidScenario {
         self.0.combatants.iter().map(|c| c.id.clone()).collect()
     }
 
+    fn cap(&self) -> u32 {
+        self.0.max_rounds
+    }
+
     fn sides(&self) -> Vec<String> {
         self.0.sides.clone()
     }

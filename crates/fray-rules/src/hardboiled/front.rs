@@ -469,6 +469,10 @@ impl Scenario for HardBoiledScenario {
         self.0.combatants.iter().map(|c| c.name.clone()).collect()
     }
 
+    fn cap(&self) -> u32 {
+        self.0.max_turns
+    }
+
     fn sides(&self) -> Vec<String> {
         self.0.sides.clone()
     }

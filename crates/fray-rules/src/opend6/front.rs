@@ -777,6 +777,10 @@ impl Scenario for OpenD6Scenario {
         self.0.combatants.iter().map(|c| c.name.clone()).collect()
     }
 
+    fn cap(&self) -> u32 {
+        self.0.max_rounds
+    }
+
     fn sides(&self) -> Vec<String> {
         self.0.sides.clone()
     }

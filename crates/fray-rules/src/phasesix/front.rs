@@ -501,6 +501,10 @@ impl Scenario for PhaseSixScenario {
         self.0.combatants.iter().map(|c| c.name.clone()).collect()
     }
 
+    fn cap(&self) -> u32 {
+        self.0.options.round_cap
+    }
+
     fn sides(&self) -> Vec<String> {
         self.0.sides.clone()
     }

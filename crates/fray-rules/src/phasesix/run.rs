@@ -12,17 +12,17 @@ type F<'f, 'a, D, P, S> = &'f mut Fight<'a, PhaseSix, D, P, S>;
 /// Most tosses of one exploding die.
 const CHAIN_CAP: u32 = 40;
 
-/// One d6! chain (P6-DICE-2); `enough`: stop once the total reaches it (`explode_policy =
+/// One d6! chain (P6-DICE-2), each toss rolled for `reason` with its place in the chain
+/// ([`Reason::explosion`]); `enough`: stop once the total reaches it (`explode_policy =
 /// when_needed`).
 fn chain<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
-    who: CombatantId,
-    what: &'static str,
+    reason: Reason,
     enough: Option<i32>,
 ) -> Result<i32, FightError> {
     let mut total = 0;
-    for _ in 0..CHAIN_CAP {
-        let face = fight.roll(6, Reason::new(who, what))? as i32;
+    for toss in 0..CHAIN_CAP {
+        let face = fight.roll(6, Reason { explosion: toss as u8, ..reason })? as i32;
         total += face;
         if face != 6 || enough.is_some_and(|e| total >= e) {
             break;
@@ -31,7 +31,7 @@ fn chain<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     Ok(total)
 }
 
-/// A pool of `n` d6!, die by die (P6-DICE-3).
+/// A pool of `n` d6!, die by die (P6-DICE-3), each die numbered in its reason ("die 2 of 5").
 fn pool<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
@@ -40,11 +40,23 @@ fn pool<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     enough: Option<i32>,
 ) -> Result<Totals, FightError> {
     let enough = enough.filter(|_| fight.setup().options.explode_when_needed);
+    let n = n.clamp(0, 60);
     let mut out = Totals::new();
-    for _ in 0..n.clamp(0, 60) {
-        out.push(chain(fight, who, what, enough)?.min(255) as u8);
+    for die in 0..n {
+        let reason = Reason::new(who, what).of(n as u8).die(die as u8 + 1, 0);
+        out.push(chain(fight, reason, enough)?.min(255) as u8);
     }
     Ok(out)
+}
+
+/// One d6! rolled on its own (a bonus or destiny die, an initiative tie).
+fn single<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    what: &'static str,
+    enough: Option<i32>,
+) -> Result<i32, FightError> {
+    chain(fight, Reason::new(who, what).of(1).die(1, 0), enough)
 }
 
 /// A check: `n` dice at `m`, successes with crit successes (P6-DICE-5).
@@ -161,7 +173,7 @@ fn initiative<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D,
         for k in tied {
             let who = scores[k].0;
             let draw = if setup.options.tie_reroll {
-                chain(fight, who, "initiative tie", None)?
+                single(fight, who, "initiative tie", None)?
             } else {
                 fight.roll(1000, Reason::new(who, "initiative tie draw"))? as i32
             };
@@ -441,8 +453,8 @@ fn boost_offered<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         // (P6-DICE-3); `pool` filters it itself.
         let enough = seen.enough.filter(|_| fight.setup().options.explode_when_needed);
         match boost {
-            Boost::BonusDie => totals.push(chain(fight, who, "bonus die", enough)?.min(255) as u8),
-            Boost::DestinyDie => apart.push(chain(fight, who, "destiny die", enough)?.min(255) as u8),
+            Boost::BonusDie => totals.push(single(fight, who, "bonus die", enough)?.min(255) as u8),
+            Boost::DestinyDie => apart.push(single(fight, who, "destiny die", enough)?.min(255) as u8),
             Boost::Reroll | Boost::DestinyReroll => {
                 *totals = pool(fight, who, "reroll", totals.len() as i32, seen.enough)?;
             }

@@ -542,6 +542,10 @@ impl Scenario for TicksScenario {
         self.0.combatants.iter().map(|c| c.name.clone()).collect()
     }
 
+    fn cap(&self) -> u32 {
+        self.0.options.tick_cap
+    }
+
     fn sides(&self) -> Vec<String> {
         self.0.sides.clone()
     }

@@ -27,8 +27,7 @@ pub fn run<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>
         order.extend((0..n).map(|i| CombatantId(i as u16)).filter(|&c| !fight.state().fighter(c).out()));
         if !setup.options.announce_roster && order.len() > 1 {
             for i in (1..order.len()).rev() {
-                let j =
-                    fight.roll(i as u32 + 1, Reason { who: None, what: super::front::ORDER, dice: 0 })? as usize - 1;
+                let j = fight.roll(i as u32 + 1, Reason::anyone(super::front::ORDER))? as usize - 1;
                 order.swap(i, j);
             }
             fight.emit(Event::Order { order: order.clone() });
