@@ -276,6 +276,79 @@ fn every_shipped_example_checks_fights_and_simulates() {
 }
 
 #[test]
+fn set_edits_a_combatant_as_if_the_file_said_so() {
+    let json = |args: &[&str]| -> Json { serde_json::from_str(&ok(&fray(args))).unwrap() };
+    let strip = |mut doc: Json| {
+        for key in ["fights_per_second", "set", "scenario"] {
+            doc.as_object_mut().unwrap().remove(key);
+        }
+        doc
+    };
+    let text = std::fs::read_to_string(EXAMPLE).unwrap();
+    // The marauder's PC, a skill in an inline table, and the axe's OQ in `[[combatants.items]]`:
+    // the same fights as the file with those values written in.
+    let edited = text
+        .replacen("pc = 12", "pc = 15", 1)
+        .replacen("long_sword = { value = 12 }", "long_sword = { value = 14 }", 1)
+        .replacen("oq = 1\ndq = -1", "oq = 3\ndq = -1", 1);
+    assert_ne!(edited, text);
+    let file = TempScenario::new(&edited);
+    let by_set = json(&[
+        "sim",
+        EXAMPLE,
+        "-n",
+        "1500",
+        "--set",
+        "marauder.pc=15",
+        "--set",
+        "marauder.skills.long_sword.value=14",
+        "--set",
+        "barbarian.items.axe.oq=3",
+        "--json",
+    ]);
+    let by_file = json(&["sim", file.path(), "-n", "1500", "--json"]);
+    assert_eq!(strip(by_set.clone()), strip(by_file));
+    assert_eq!(by_set["set"]["marauder.pc"], "15");
+    // A sweep over a combatant's field: the heroes win less as the marauder grows tougher.
+    let sweep = json(&["sim", EXAMPLE, "-n", "2000", "--sweep", "marauder.pc=12,18", "--json"]);
+    let heroes = |i: usize| sweep["points"][i]["report"]["outcomes"]["heroes"]["rate"].as_f64().unwrap();
+    assert!(heroes(1) < heroes(0) - 0.05, "{} {}", heroes(0), heroes(1));
+    // Mistakes: an unknown field is reported in the edited file, named as such; a path that does
+    // not exist is pointed at in the `--set`; an option `--set` after an edit keeps its place.
+    let err = |sets: &[&str]| {
+        let mut args = vec!["sim", EXAMPLE, "-n", "5"];
+        for set in sets {
+            args.extend(["--set", set]);
+        }
+        let out = fray(&args);
+        assert_eq!(out.status.code(), Some(2), "{sets:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let e = err(&["marauder.pcc=14"]);
+    assert!(e.contains("barbarian-vs-marauder.toml (as edited by --set marauder.pcc=14):"), "{e}");
+    assert!(e.contains("unknown field `pcc`") && e.contains("did you mean `pc`?") && e.contains("| pcc = 14"), "{e}");
+    let e = err(&["marauder.pc=abc"]);
+    assert!(e.contains("expected a whole number") && e.contains("pc = \"abc\""), "{e}");
+    let e = err(&["barbarian.items.sword.oq=2"]);
+    assert!(e.contains("--set:1:11: `items` has no element `sword` (by id, name or index 0 to 1)"), "{e}");
+    let e = err(&["barbarian.pc.x=1"]);
+    assert!(e.contains("--set:1:11: `pc` is not a table or an array, so it has no `x`"), "{e}");
+    let e = err(&["barbarian.items.axe=3"]);
+    assert!(e.contains("`items.axe` is a whole entry"), "{e}");
+    let e = err(&["marauder.pc=14", "crit_lader=none"]);
+    assert!(e.contains("--set:2:1: unknown option `crit_lader`"), "{e}");
+    // A name with a space or a dot in it.
+    let brawl = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/hardboiled/bar-room-brawl.toml");
+    let hardier = json(&["sim", brawl, "-n", "300", "--set", "Joe Bruno.hp_max=30", "--json"]);
+    let plain = json(&["sim", brawl, "-n", "300", "--json"]);
+    assert!(hardier["outcomes"]["Joe"]["rate"].as_f64() > plain["outcomes"]["Joe"]["rate"].as_f64());
+    let dotted = TempScenario::new(&text.replace("\"marauder\"", "\"Dr. No\""));
+    let d = json(&["sim", dotted.path(), "-n", "1500", "--set", "Dr. No.pc=15", "--json"]);
+    let p = json(&["sim", dotted.path(), "-n", "1500", "--set", "Dr. No.pc=12", "--json"]);
+    assert_ne!(d["outcomes"], p["outcomes"]);
+}
+
+#[test]
 fn sweep_runs_the_same_fights_at_each_value_of_an_option() {
     let json = |args: &[&str]| -> Json { serde_json::from_str(&ok(&fray(args))).unwrap() };
     let strip = |mut doc: Json| {

@@ -7,6 +7,8 @@ pub mod phasesix;
 pub mod scenario;
 pub mod ticks;
 
+mod edit;
+
 /// One option of a ruleset, as `fray rules ID` lists it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OptionInfo {
@@ -286,6 +288,34 @@ pub const RULESETS: &[RulesetInfo] = &[
 
 /// Reads a scenario file of any ruleset; `sets` are `--set name=value` overrides.
 pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn Scenario>, ScenarioError> {
+    // `--set COMBATANT.FIELD=VALUE` edits the file's text; the other `--set`s are options, whose
+    // errors keep their place among all the `--set`s.
+    let split = edit::split(text, sets)?;
+    let edited_name;
+    let (file, text) = match &split.edited {
+        Some(edited) => {
+            let edits: Vec<String> = sets
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !split.places.contains(i))
+                .map(|(_, (n, v))| format!("{n}={v}"))
+                .collect();
+            edited_name = format!("{file} (as edited by --set {})", edits.join(", "));
+            (edited_name.as_str(), edited.as_str())
+        }
+        None => (file, text),
+    };
+    let sets = &split.options[..];
+    load_ruleset(file, text, sets).map_err(|mut e| {
+        if e.file == "--set" && e.line >= 1 && e.line <= split.places.len() {
+            e.line = split.places[e.line - 1] + 1;
+        }
+        e
+    })
+}
+
+/// Loads a scenario of the ruleset the file names.
+fn load_ruleset(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn Scenario>, ScenarioError> {
     #[derive(serde::Deserialize)]
     struct Head {
         rules: HeadRules,
@@ -295,7 +325,8 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn
         ruleset: toml::Spanned<String>,
     }
     let head: Head = toml::from_str(text).map_err(|e| ScenarioError::from_toml(file, text, &e))?;
-    match head.rules.ruleset.get_ref().as_str() {
+    let ruleset = head.rules.ruleset;
+    match ruleset.get_ref().as_str() {
         "fluid" => Ok(Box::new(fluid::FluidScenario(fluid::scenario::load(file, text, sets)?))),
         "opend6" => Ok(Box::new(opend6::OpenD6Scenario(opend6::scenario::load(file, text, sets)?))),
         "hardboiled" => Ok(Box::new(hardboiled::HardBoiledScenario(hardboiled::scenario::load(file, text, sets)?))),
@@ -308,7 +339,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn
             Err(ScenarioError::at(
                 file,
                 text,
-                head.rules.ruleset.span(),
+                ruleset.span(),
                 format!("unknown ruleset `{other}`, expected one of {}{hint}", known.join(", ")),
             ))
         }

@@ -13,7 +13,8 @@ use std::io::{BufRead, IsTerminal, Write};
 pub struct ScenarioArgs {
     /// The scenario file (TOML).
     pub file: std::path::PathBuf,
-    /// Override an option: `--set name=value` (repeatable), as under `[rules.options]`.
+    /// Override an option: `--set name=value` (repeatable), as under `[rules.options]`; or a
+    /// combatant's field: `--set COMBATANT.FIELD=VALUE` (`marauder.pc=14`, `barbarian.items.axe.oq=2`).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub sets: Vec<String>,
 }
@@ -119,9 +120,9 @@ pub struct SimArgs {
     /// difference in rate with its 95% interval.
     #[arg(long = "compare", value_name = "NAME=VALUE")]
     pub compare: Vec<String>,
-    /// Sweep an option over values: the same fights (same seed) once per value, `--sweep
-    /// NAME=V1,V2,…` (at most 64 values); the report gives each outcome's rate and interval, and
-    /// the fight length, per value.
+    /// Sweep an option (or a combatant's field, as `--set`) over values: the same fights (same
+    /// seed) once per value, `--sweep NAME=V1,V2,…` (at most 64 values); the report gives each
+    /// outcome's rate and interval, and the fight length, per value.
     #[arg(long, value_name = "NAME=V1,V2,…", conflicts_with = "compare")]
     pub sweep: Option<String>,
 }

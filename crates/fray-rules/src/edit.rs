@@ -1,0 +1,152 @@
+//! `--set COMBATANT.FIELD=VALUE`: a change to one combatant's entry in the scenario file, for
+//! `fray fight`, `sim`, `--compare` and `--sweep` alike ("what if the barbarian had PC 14?").
+//!
+//! A `--set` whose name starts with a combatant's `id` or `name` and a dot edits the file's text
+//! (with `toml_edit`, which keeps everything else as written) before the ruleset reads it, so the
+//! edited file is validated like any other. `FIELD` is a dotted path into the combatant's table:
+//! `pc`, `stats.BOD`, `skills.axe.value`; a segment that meets an array picks the element whose
+//! `id` or `name` it is (`items.axe.oq`), or the element at that index (`weapons.0.damage`).
+//! `VALUE` is a TOML value (`14`, `"4D"`, `{ value = 15 }`, `true`); anything that is not one is
+//! taken as a string, so `--set A.skills.firearms=4D` needs no quotes. Every other `--set` is an
+//! option, as before.
+
+use crate::scenario::ScenarioError;
+use toml_edit::{DocumentMut, InlineTable, Item, TableLike, Value};
+
+/// The most segments a field path may have.
+const MAX_DEPTH: usize = 8;
+
+/// What [`split`] made of the `--set`s: the options, each with its place among all the `--set`s
+/// (for errors), and the edited text when some `--set` named a combatant.
+pub(crate) struct Split {
+    /// The option `--set`s, in order.
+    pub options: Vec<(String, String)>,
+    /// For each option `--set`, its 0-based place among all the `--set`s.
+    pub places: Vec<usize>,
+    /// The scenario text with the combatant edits made; `None` when there were none.
+    pub edited: Option<String>,
+}
+
+/// Sorts the `--set`s into options and combatant edits, and makes the edits. A text that is not
+/// TOML is left to the ruleset's loader to report (every `--set` is then an option).
+pub(crate) fn split(text: &str, sets: &[(String, String)]) -> Result<Split, ScenarioError> {
+    let mut doc: Option<DocumentMut> = None;
+    let mut out = Split { options: Vec::new(), places: Vec::new(), edited: None };
+    for (place, (name, value)) in sets.iter().enumerate() {
+        // The combatant's name is the longest part before a dot that names one ("Dr. No.pc").
+        let target = name.match_indices('.').rev().find_map(|(dot, _)| {
+            let doc = doc.get_or_insert_with(|| text.parse::<DocumentMut>().unwrap_or_default());
+            combatant_index(doc, &name[..dot]).map(|i| (i, &name[dot + 1..]))
+        });
+        match target {
+            Some((index, path)) => {
+                let doc = doc.as_mut().expect("parsed to find the combatant");
+                // A bad path is pointed at in the `--set`: after the combatant's name and its dot.
+                let path_at = name.len() - path.len()..name.len();
+                edit(doc, index, path, value).map_err(|message| at_set(sets, place, path_at, message))?;
+                out.edited = Some(doc.to_string());
+            }
+            None => {
+                out.options.push((name.clone(), value.clone()));
+                out.places.push(place);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// An error at bytes `within` of the `--set` at `place` (its `name=value`; the `--set`s read as
+/// the lines of a file, as option errors are).
+fn at_set(sets: &[(String, String)], place: usize, within: std::ops::Range<usize>, message: String) -> ScenarioError {
+    let lines: Vec<String> = sets.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    let start: usize = lines[..place].iter().map(|l| l.len() + 1).sum();
+    let span = start + within.start..start + within.end.max(within.start + 1);
+    ScenarioError::at("--set", &lines.join("\n"), span, message)
+}
+
+/// The index of the `[[combatants]]` entry whose `id` or `name` is `who`.
+fn combatant_index(doc: &DocumentMut, who: &str) -> Option<usize> {
+    let list = doc.get("combatants")?.as_array_of_tables()?;
+    list.iter().position(|t| ["id", "name"].iter().any(|k| t.get(k).and_then(Item::as_str) == Some(who)))
+}
+
+/// Sets `path` in combatant `index`'s table to `value`.
+fn edit(doc: &mut DocumentMut, index: usize, path: &str, value: &str) -> Result<(), String> {
+    let segments: Vec<&str> = path.split('.').map(str::trim).collect();
+    if segments.iter().any(|s| s.is_empty()) || segments.len() > MAX_DEPTH {
+        return Err(format!(
+            "expected a field path such as `pc`, `stats.BOD` or `items.axe.oq` (at most {MAX_DEPTH} parts), found `{path}`"
+        ));
+    }
+    let table = doc["combatants"].as_array_of_tables_mut().and_then(|l| l.get_mut(index)).ok_or("no such combatant")?;
+    set_in(table, &segments, parse_value(value))
+}
+
+/// Sets the field `segments` names, inside a table, to `value`; a missing table on the way is
+/// made (inline).
+fn set_in(table: &mut dyn TableLike, segments: &[&str], value: Value) -> Result<(), String> {
+    let (key, rest) = segments.split_first().expect("at least one segment");
+    if rest.is_empty() {
+        table.insert(key, Item::Value(value));
+        return Ok(());
+    }
+    if table.get(key).is_none_or(Item::is_none) {
+        table.insert(key, Item::Value(Value::InlineTable(InlineTable::new())));
+    }
+    let item = table.get_mut(key).expect("present or just made");
+    descend(item, key, rest, value)
+}
+
+/// Goes on into `item` (the field `name`) along `segments`: a key of a table, or an element of
+/// an array by its `id` or `name`, or by its index.
+fn descend(item: &mut Item, name: &str, segments: &[&str], value: Value) -> Result<(), String> {
+    let (selector, rest) = segments.split_first().expect("at least one segment");
+    let missing = |len: usize| {
+        format!("`{name}` has no element `{selector}` (by id, name or index 0 to {})", len.saturating_sub(1))
+    };
+    match item {
+        Item::Table(t) => set_in(t, segments, value),
+        Item::Value(Value::InlineTable(t)) => set_in(t, segments, value),
+        Item::ArrayOfTables(list) => {
+            let i = element(list.iter().map(|t| names(t)), selector).filter(|&i| i < list.len());
+            let i = i.ok_or_else(|| missing(list.len()))?;
+            if rest.is_empty() {
+                return Err(format!(
+                    "`{name}.{selector}` is a whole entry: name a field of it, e.g. `{name}.{selector}.id`"
+                ));
+            }
+            set_in(list.get_mut(i).expect("in range"), rest, value)
+        }
+        Item::Value(Value::Array(list)) => {
+            let i = element(list.iter().map(|v| v.as_inline_table().map_or([None, None], |t| names(t))), selector);
+            let i = i.filter(|&i| i < list.len()).ok_or_else(|| missing(list.len()))?;
+            let slot = list.get_mut(i).expect("in range");
+            match (rest.is_empty(), slot) {
+                (true, slot) => {
+                    *slot = value;
+                    Ok(())
+                }
+                (false, Value::InlineTable(t)) => set_in(t, rest, value),
+                (false, _) => Err(format!("`{name}.{selector}` is not a table")),
+            }
+        }
+        _ => Err(format!("`{name}` is not a table or an array, so it has no `{selector}`")),
+    }
+}
+
+/// The `id` and `name` of a table.
+fn names(t: &dyn TableLike) -> [Option<&str>; 2] {
+    ["id", "name"].map(|k| t.get(k).and_then(Item::as_str))
+}
+
+/// The index of the element of a list that `segment` names: by `id` or `name`, or as a number.
+fn element<'a>(mut names: impl Iterator<Item = [Option<&'a str>; 2]>, segment: &str) -> Option<usize> {
+    let by_name = names.position(|n| n.contains(&Some(segment)));
+    by_name.or_else(|| segment.parse().ok())
+}
+
+/// A `--set` value as TOML: a number, string, boolean, array or inline table when it parses as
+/// one, otherwise the text as a string.
+fn parse_value(value: &str) -> Value {
+    value.trim().parse::<Value>().unwrap_or_else(|_| Value::from(value.trim()))
+}
