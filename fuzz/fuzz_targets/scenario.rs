@@ -1,6 +1,7 @@
 //! Fuzz target: any text given as a scenario file (of any ruleset) is loaded; whatever loads is
 //! explained, its odds in context asked for (from the file's positions and at a distance), and
-//! fought once with seeded dice and in a short simulated batch. Nothing may panic or hang, and
+//! fought once with seeded dice and in a short simulated batch; a last line `# FIELD=VALUE`
+//! also edits the first combatant (`--set NAME.FIELD=VALUE`). Nothing may panic or hang, and
 //! the AI may never choose an illegal action.
 #![no_main]
 
@@ -27,4 +28,16 @@ fuzz_target!(|data: &[u8]| {
     }
     let mut ledger = fray_sim::Ledger::new(names.len());
     let _ = scenario.run_batch(&mut fray_sim::batch_dice(1, 0), 2, &mut ledger);
+    // A last line `# FIELD=VALUE` (a comment, so the file still loads) edits the first
+    // combatant's entry: `--set NAME.FIELD=VALUE`. Whatever loads after the edit is run too.
+    if let (Some(name), Some(edit)) = (names.first(), text.lines().last().and_then(|l| l.strip_prefix('#')))
+        && let Some((field, value)) = edit.split_once('=')
+    {
+        let set = (format!("{name}.{}", field.trim()), value.trim().to_owned());
+        if let Ok(edited) = fray_rules::load("fuzz.toml", text, &[set]) {
+            let _ = edited.explain();
+            let mut ledger = fray_sim::Ledger::new(edited.combatants().len());
+            let _ = edited.run_batch(&mut fray_sim::batch_dice(1, 0), 1, &mut ledger);
+        }
+    }
 });

@@ -539,19 +539,21 @@ fn may_close_and_strike(setup: &Setup, state: &State, who: CombatantId, foe: Com
         .map(|w| w.range_m)
         .fold(0.0, f64::max);
     let q = setup.combatants[foe.index()].quickness;
-    let spare = (super::run::max_actions(setup, foe) - state.fighter(foe).steals - 1).max(0);
-    // Metres per action spent on a run or a separate walk; a free one goes any distance.
-    let (walk_cost, run_cost) = (options.act_cost[0], options.act_cost[1]);
-    if walk_cost == 0 || run_cost == 0 {
+    let (walk_m, run_m) = ((q + 1).max(0), (q + 5).max(0));
+    let walk = if options.walk_combine { f64::from(walk_m) } else { 0.0 };
+    let d = state.distance(who, foe);
+    // Within reach of the strike and its walk: no other action needed (the usual case).
+    if d <= reach + walk + 1e-9 {
         return true;
     }
-    let (walk_cost, run_cost) = (i32::from(walk_cost), i32::from(run_cost));
-    let (walk_m, run_m) = ((q + 1).max(0), (q + 5).max(0));
+    let spare = (super::run::max_actions(setup, foe) - state.fighter(foe).steals - 1).max(0);
+    let (walk_cost, run_cost) = (i32::from(options.act_cost[0]), i32::from(options.act_cost[1]));
+    if walk_cost == 0 || run_cost == 0 {
+        return true; // a free walk or run goes any distance
+    }
     // The farthest the spare actions go: some runs, separate walks with what is left.
     let moved = (0..=spare / run_cost).map(|runs| runs * run_m + (spare - runs * run_cost) / walk_cost * walk_m).max();
-    let walk = if options.walk_combine { f64::from((q + 1).max(0)) } else { 0.0 };
-    let budget = reach + walk + f64::from(moved.unwrap_or(0));
-    state.distance(who, foe) <= budget + 1e-9
+    d <= reach + walk + f64::from(moved.unwrap_or(0)) + 1e-9
 }
 
 /// Whether `foe` gets a turn with actions to spend after `who`'s current turn and before its
