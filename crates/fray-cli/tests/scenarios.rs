@@ -387,7 +387,13 @@ fn sweep_runs_the_same_fights_at_each_value_of_an_option() {
     refused("crit_ladder=none,,step5", "no empty name or value");
     refused("crit_ladder=none,none", "`none` is given twice");
     let many: Vec<String> = (1..=65).map(|i| i.to_string()).collect();
-    refused(&format!("tactics_passes={}", many.join(",")), "65 values; at most 64");
+    refused(&format!("tactics_passes={}", many.join(",")), "more than 64 values");
+    refused("tactics_passes=1..1000", "more than 64 values");
+    refused("tactics_passes=3..1", "expected a range from low to high, found 3..1");
+    refused("tactics_passes=1..3:0", "expected a step of 1 or more");
+    // A range of integers stands for its values.
+    let range = json(&["sim", EXAMPLE, "-n", "200", "--sweep", "marauder.pc=10..16:3, 20", "--json"]);
+    assert_eq!(range["sweep"]["values"], serde_json::json!(["10", "13", "16", "20"]));
     let both = fray(&["sim", EXAMPLE, "--sweep", "crit_ladder=none", "--compare", "crit_ladder=none"]);
     assert_eq!(both.status.code(), Some(2));
 }

@@ -121,8 +121,9 @@ pub struct SimArgs {
     #[arg(long = "compare", value_name = "NAME=VALUE")]
     pub compare: Vec<String>,
     /// Sweep an option (or a combatant's field, as `--set`) over values: the same fights (same
-    /// seed) once per value, `--sweep NAME=V1,V2,…` (at most 64 values); the report gives each
-    /// outcome's rate and interval, and the fight length, per value.
+    /// seed) once per value, `--sweep NAME=V1,V2,…` (at most 64 values; `A..B` or `A..B:STEP`
+    /// stands for integers from A to B); the report gives each outcome's rate and interval, and the
+    /// fight length, per value.
     #[arg(long, value_name = "NAME=V1,V2,…", conflicts_with = "compare")]
     pub sweep: Option<String>,
 }
@@ -460,6 +461,23 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
+/// A sweep value `A..B` or `A..B:STEP` (integers, both ends included, STEP ≥ 1; B ≥ A): its
+/// values; `None` when the value is not of that shape (it is then a value of its own).
+fn integer_range(value: &str) -> Option<Result<impl Iterator<Item = i64>, String>> {
+    let (range, step) = value.split_once(':').map_or((value, None), |(r, s)| (r, Some(s)));
+    let (a, b) = range.split_once("..")?;
+    let (a, b) = (a.trim().parse::<i64>().ok()?, b.trim().parse::<i64>().ok()?);
+    let step = match step.map(|s| s.trim().parse::<i64>()) {
+        None => 1,
+        Some(Ok(s)) if s >= 1 => s,
+        Some(_) => return Some(Err("expected a step of 1 or more after `:`".to_owned())),
+    };
+    if b < a {
+        return Some(Err(format!("expected a range from low to high, found {a}..{b}")));
+    }
+    Some(Ok((a..=b).step_by(usize::try_from(step).unwrap_or(usize::MAX))))
+}
+
 /// The variants of `--sweep NAME=V1,V2,…`: each value with its scenario (the file and `--set`s,
 /// then `NAME=value`) and its `--set`s.
 type SweepPoint = (String, Box<dyn Scenario>, Vec<(String, String)>);
@@ -468,12 +486,23 @@ fn sweep_variants(args: &SimArgs, sweep: &str) -> Result<Vec<SweepPoint>> {
     let Some((name, values)) = sweep.split_once('=') else {
         bail!("--sweep {sweep}: expected NAME=V1,V2,… (an option and the values to run it at)")
     };
-    let (name, values): (&str, Vec<&str>) = (name.trim(), values.split(',').map(str::trim).collect());
+    let name = name.trim();
+    let mut expanded: Vec<String> = Vec::new();
+    for value in values.split(',').map(str::trim) {
+        match integer_range(value) {
+            Some(range) => {
+                let range = range.map_err(|e| anyhow::anyhow!("--sweep {name}: `{value}`: {e}"))?;
+                expanded.extend(range.map(|v| v.to_string()).take(MAX_SWEEP + 1));
+            }
+            None => expanded.push(value.to_owned()),
+        }
+    }
+    let values: Vec<&str> = expanded.iter().map(String::as_str).collect();
     if name.is_empty() || values.iter().any(|v| v.is_empty()) {
         bail!("--sweep {sweep}: expected NAME=V1,V2,… with no empty name or value");
     }
     if values.len() > MAX_SWEEP {
-        bail!("--sweep {name}: {} values; at most {MAX_SWEEP} (each is a whole simulation)", values.len());
+        bail!("--sweep {name}: more than {MAX_SWEEP} values (each is a whole simulation)");
     }
     let mut points: Vec<SweepPoint> = Vec::new();
     for value in values {
