@@ -147,6 +147,15 @@ pub struct AttackOdds {
     pub down: fray_dice::BigRational,
 }
 
+/// The id of the combatant named `name` among `names` (roster order), or an error that lists
+/// them: odds in context name their attacker and defender.
+pub fn find_combatant<'a>(names: impl Iterator<Item = &'a str> + Clone, name: &str) -> Result<CombatantId, String> {
+    names.clone().position(|n| n == name).map(|i| CombatantId(i as u16)).ok_or_else(|| {
+        let all: Vec<&str> = names.collect();
+        format!("no combatant `{name}` (combatants: {})", all.join(", "))
+    })
+}
+
 /// The largest distance `fray odds --distance` takes, in the ruleset's unit: 100 km (or
 /// 100,000 squares), the farthest a scenario file may place a combatant from the origin.
 pub const MAX_ODDS_DISTANCE: f64 = 100_000.0;

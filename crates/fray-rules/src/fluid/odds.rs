@@ -43,12 +43,7 @@ pub fn attack_odds_at(
     defender: &str,
     distance: Option<f64>,
 ) -> Result<AttackOdds, String> {
-    let find = |name: &str| {
-        setup.combatants.iter().position(|c| c.id == name).map(|i| CombatantId(i as u16)).ok_or_else(|| {
-            let names: Vec<&str> = setup.combatants.iter().map(|c| c.id.as_str()).collect();
-            format!("no combatant `{name}` (combatants: {})", names.join(", "))
-        })
-    };
+    let find = |name: &str| crate::find_combatant(setup.combatants.iter().map(|c| c.id.as_str()), name);
     let (a, d) = (find(attacker)?, find(defender)?);
     if setup.combatants[a.index()].side == setup.combatants[d.index()].side {
         return Err(format!("`{attacker}` and `{defender}` are on the same side"));

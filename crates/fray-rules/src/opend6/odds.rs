@@ -463,12 +463,7 @@ pub fn attack_odds_at(
     defender: &str,
     distance: Option<f64>,
 ) -> Result<AttackOdds, String> {
-    let find = |name: &str| {
-        setup.combatants.iter().position(|c| c.name == name).map(|i| CombatantId(i as u16)).ok_or_else(|| {
-            let names: Vec<&str> = setup.combatants.iter().map(|c| c.name.as_str()).collect();
-            format!("no combatant `{name}` (combatants: {})", names.join(", "))
-        })
-    };
+    let find = |name: &str| crate::find_combatant(setup.combatants.iter().map(|c| c.name.as_str()), name);
     let (a, d) = (find(attacker)?, find(defender)?);
     if a == d {
         return Err("an attacker cannot attack itself".into());

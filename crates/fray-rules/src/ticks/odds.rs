@@ -263,14 +263,7 @@ pub fn attack_odds_at(
     defender: &str,
     distance: Option<f64>,
 ) -> Result<AttackOdds, String> {
-    let find = |n: &str| {
-        setup
-            .combatants
-            .iter()
-            .position(|c| c.name == n)
-            .map(|i| CombatantId(i as u16))
-            .ok_or_else(|| format!("no combatant named `{n}`"))
-    };
+    let find = |name: &str| crate::find_combatant(setup.combatants.iter().map(|c| c.name.as_str()), name);
     let (a, d) = (find(attacker)?, find(defender)?);
     if a == d {
         return Err("the attacker and the defender must differ".to_owned());
