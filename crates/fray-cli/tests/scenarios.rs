@@ -325,7 +325,7 @@ fn set_edits_a_combatant_as_if_the_file_said_so() {
         String::from_utf8(out.stderr).unwrap()
     };
     let e = err(&["marauder.pcc=14"]);
-    assert!(e.contains("barbarian-vs-marauder.toml (as edited by --set marauder.pcc=14):"), "{e}");
+    assert!(e.contains("barbarian-vs-marauder.toml (as edited by marauder.pcc=14):"), "{e}");
     assert!(e.contains("unknown field `pcc`") && e.contains("did you mean `pc`?") && e.contains("| pcc = 14"), "{e}");
     let e = err(&["marauder.pc=abc"]);
     assert!(e.contains("expected a whole number") && e.contains("pc = \"abc\""), "{e}");
@@ -337,11 +337,28 @@ fn set_edits_a_combatant_as_if_the_file_said_so() {
     assert!(e.contains("`items.axe` is a whole entry"), "{e}");
     let e = err(&["marauder.pc=14", "crit_lader=none"]);
     assert!(e.contains("--set:2:1: unknown option `crit_lader`"), "{e}");
+    // Under `--compare` and `--sweep`: their own edits and options are named as theirs, and a
+    // variant that changes the sides or the names (which the reports pair by place) is refused.
+    let flagged = |args: &[&str], want: &str| {
+        let out = fray(&[&["sim", EXAMPLE, "-n", "5", "--set", "marauder.pc=14"][..], args].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let e = String::from_utf8(out.stderr).unwrap();
+        assert!(e.contains(want), "{args:?}: {e}");
+    };
+    flagged(
+        &["--compare", "marauder.pc=15", "--compare", "crit_lader=none"],
+        "--compare:2:1: unknown option `crit_lader`",
+    );
+    flagged(&["--compare", "barbarian.items.sword.oq=1"], "--compare:1:11: `items` has no element `sword`");
+    flagged(&["--sweep", "marauder.pcc=1,2"], "(as edited by marauder.pc=14, marauder.pcc=1):");
+    flagged(&["--compare", "marauder.side=rogues"], "--compare: the variant changes the sides");
+    flagged(&["--sweep", "marauder.id=x,y"], "--sweep: the value `x` changes the sides or the combatants' names");
     // A name with a space or a dot in it.
     let brawl = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/hardboiled/bar-room-brawl.toml");
     let hardier = json(&["sim", brawl, "-n", "300", "--set", "Joe Bruno.hp_max=30", "--json"]);
     let plain = json(&["sim", brawl, "-n", "300", "--json"]);
-    assert!(hardier["outcomes"]["Joe"]["rate"].as_f64() > plain["outcomes"]["Joe"]["rate"].as_f64());
+    let joe = |doc: &Json| doc["outcomes"]["Joe"]["rate"].as_f64().expect("Joe's rate");
+    assert!(joe(&hardier) > joe(&plain), "{} {}", joe(&hardier), joe(&plain));
     let dotted = TempScenario::new(&text.replace("\"marauder\"", "\"Dr. No\""));
     let d = json(&["sim", dotted.path(), "-n", "1500", "--set", "Dr. No.pc=15", "--json"]);
     let p = json(&["sim", dotted.path(), "-n", "1500", "--set", "Dr. No.pc=12", "--json"]);
@@ -381,7 +398,13 @@ fn sweep_runs_the_same_fights_at_each_value_of_an_option() {
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(err.contains(want), "{sweep}: {err}");
     };
-    refused("crit_ladder=step5,bogus", "--sweep:1:13: expected one of step5, shift9, none, found `bogus`");
+    // Errors point into the `--sweep` as typed, at a range when a value came from one.
+    refused("crit_ladder=step5,bogus", "--sweep:1:19: expected one of step5, shift9, none, found `bogus`");
+    refused("crit_ladder=step5, bogus", "1 | crit_ladder=step5, bogus\n  |                    ^^^^^");
+    refused(
+        "edge_cap=1..8",
+        "--sweep:1:10: expected an integer from 1 to 6, found 7\n1 | edge_cap=1..8\n  |          ^^^^",
+    );
     refused("crit_lader=none", "--sweep:1:1: unknown option `crit_lader`");
     refused("crit_ladder", "expected NAME=V1,V2,…");
     refused("crit_ladder=none,,step5", "no empty name or value");

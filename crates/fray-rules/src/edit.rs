@@ -64,10 +64,25 @@ fn at_set(sets: &[(String, String)], place: usize, within: std::ops::Range<usize
     ScenarioError::at("--set", &lines.join("\n"), span, message)
 }
 
-/// The index of the `[[combatants]]` entry whose `id` or `name` is `who`.
+/// The index of the combatant (an entry of `[[combatants]]`, or of an inline `combatants = [{…}]`)
+/// whose `id` or `name` is `who`.
 fn combatant_index(doc: &DocumentMut, who: &str) -> Option<usize> {
-    let list = doc.get("combatants")?.as_array_of_tables()?;
-    list.iter().position(|t| ["id", "name"].iter().any(|k| t.get(k).and_then(Item::as_str) == Some(who)))
+    match doc.get("combatants")? {
+        Item::ArrayOfTables(list) => list.iter().position(|t| names(t).contains(&Some(who))),
+        Item::Value(Value::Array(list)) => {
+            list.iter().position(|v| v.as_inline_table().is_some_and(|t| names(t).contains(&Some(who))))
+        }
+        _ => None,
+    }
+}
+
+/// Combatant `index`'s table.
+fn combatant_mut(doc: &mut DocumentMut, index: usize) -> Option<&mut dyn TableLike> {
+    match doc.get_mut("combatants")? {
+        Item::ArrayOfTables(list) => list.get_mut(index).map(|t| t as &mut dyn TableLike),
+        Item::Value(Value::Array(list)) => list.get_mut(index)?.as_inline_table_mut().map(|t| t as &mut dyn TableLike),
+        _ => None,
+    }
 }
 
 /// Sets `path` in combatant `index`'s table to `value`.
@@ -78,7 +93,7 @@ fn edit(doc: &mut DocumentMut, index: usize, path: &str, value: &str) -> Result<
             "expected a field path such as `pc`, `stats.BOD` or `items.axe.oq` (at most {MAX_DEPTH} parts), found `{path}`"
         ));
     }
-    let table = doc["combatants"].as_array_of_tables_mut().and_then(|l| l.get_mut(index)).ok_or("no such combatant")?;
+    let table = combatant_mut(doc, index).ok_or("no such combatant")?;
     set_in(table, &segments, parse_value(value))
 }
 
@@ -87,6 +102,11 @@ fn edit(doc: &mut DocumentMut, index: usize, path: &str, value: &str) -> Result<
 fn set_in(table: &mut dyn TableLike, segments: &[&str], value: Value) -> Result<(), String> {
     let (key, rest) = segments.split_first().expect("at least one segment");
     if rest.is_empty() {
+        // A value replaced keeps the spaces and comment around it.
+        let mut value = value;
+        if let Some(old) = table.get(key).and_then(Item::as_value) {
+            *value.decor_mut() = old.decor().clone();
+        }
         table.insert(key, Item::Value(value));
         return Ok(());
     }
@@ -122,7 +142,12 @@ fn descend(item: &mut Item, name: &str, segments: &[&str], value: Value) -> Resu
             let i = i.filter(|&i| i < list.len()).ok_or_else(|| missing(list.len()))?;
             let slot = list.get_mut(i).expect("in range");
             match (rest.is_empty(), slot) {
+                (true, Value::InlineTable(_)) => Err(format!(
+                    "`{name}.{selector}` is a whole entry: name a field of it, e.g. `{name}.{selector}.id`"
+                )),
                 (true, slot) => {
+                    let mut value = value;
+                    *value.decor_mut() = slot.decor().clone();
                     *slot = value;
                     Ok(())
                 }
@@ -149,4 +174,59 @@ fn element<'a>(mut names: impl Iterator<Item = [Option<&'a str>; 2]>, segment: &
 /// one, otherwise the text as a string.
 fn parse_value(value: &str) -> Value {
     value.trim().parse::<Value>().unwrap_or_else(|_| Value::from(value.trim()))
+}
+
+#[cfg(test)]
+mod tests {
+    fn sets(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn edits_reach_tables_inline_tables_and_both_kinds_of_list() {
+        let text = "[rules]\nruleset = \"x\"\n\n[[combatants]]\nid = \"a\"\npc = 12 # kept\nstats = { BOD = 10 }\n\n\
+                    [[combatants.items]]\nid = \"axe\"\noq = 1\n\n[[combatants]]\nid = \"b\"\n";
+        let split = super::split(
+            text,
+            &sets(&[
+                ("a.pc", "14"),
+                ("crit_ladder", "none"),
+                ("a.stats.BOD", "11"),
+                ("a.items.axe.oq", "2"),
+                ("b.skills.x", "4D"),
+            ]),
+        )
+        .unwrap();
+        let edited = split.edited.unwrap();
+        assert!(edited.contains("pc = 14 # kept"), "{edited}");
+        assert!(edited.contains("stats = { BOD = 11 }") && edited.contains("oq = 2"), "{edited}");
+        // A missing table is made inline; a value that is not TOML is a string.
+        assert!(edited.contains("skills = { x = \"4D\" }"), "{edited}");
+        assert_eq!((split.options, split.places), (sets(&[("crit_ladder", "none")]), vec![1]));
+        // Combatants written as an inline array of tables.
+        let inline = "combatants = [{ name = \"Dr. No\", hp = 3, guns = [{ name = \"ppk\", dmg = 2 }] }]\n";
+        let edited = super::split(inline, &sets(&[("Dr. No.hp", "5"), ("Dr. No.guns.ppk.dmg", "3")])).unwrap().edited;
+        assert_eq!(
+            edited.as_deref(),
+            Some("combatants = [{ name = \"Dr. No\", hp = 5, guns = [{ name = \"ppk\", dmg = 3 }] }]\n")
+        );
+        // Not TOML: every `--set` is an option, left to the loader.
+        let split = super::split("[[combatants", &sets(&[("a.pc", "1")])).unwrap();
+        assert!(split.edited.is_none() && split.options.len() == 1);
+    }
+
+    #[test]
+    fn bad_paths_are_pointed_at_in_the_set() {
+        let text = "[[combatants]]\nid = \"a\"\npc = 12\nitems = [{ id = \"axe\" }]\n";
+        for (set, message, column) in [
+            ("a.items.sword.oq", "`items` has no element `sword` (by id, name or index 0 to 0)", 3),
+            ("a.pc.x", "`pc` is not a table or an array, so it has no `x`", 3),
+            ("a.items.axe", "`items.axe` is a whole entry", 3),
+            ("a.", "expected a field path", 3),
+        ] {
+            let e = super::split(text, &sets(&[("crit_ladder", "none"), (set, "1")])).err().expect(set);
+            assert_eq!((e.file.as_str(), e.line, e.column), ("--set", 2, column), "{set}");
+            assert!(e.message.contains(message), "{set}: {}", e.message);
+        }
+    }
 }

@@ -309,7 +309,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn
                 .filter(|(i, _)| !split.places.contains(i))
                 .map(|(_, (n, v))| format!("{n}={v}"))
                 .collect();
-            edited_name = format!("{file} (as edited by --set {})", edits.join(", "));
+            edited_name = format!("{file} (as edited by {})", edits.join(", "));
             (edited_name.as_str(), edited.as_str())
         }
         None => (file, text),

@@ -2053,11 +2053,11 @@ fn an_aiming_ai_shot_at_fires_when_a_miss_breaks_the_aim() {
 
 #[test]
 fn an_aiming_ai_is_under_fire_only_while_an_enemy_can_still_shoot_it() {
-    // rule: OD6-ATK-4, OD6-MOVE-3
+    // rule: OD6-ATK-4, OD6-MOVE-3, OD6-MOVE-2
     // As above, A was shot at last round under `aim_interrupted_by = any_attack`. If the shooter
-    // B is now unconscious, or has only its fists 20 m off, no enemy can reach A before its aimed
-    // shot, so A aims (at C, unarmed and 25 m off, while B is down). A B that can still shoot
-    // keeps A firing.
+    // B is now unconscious, or has only its fists 20 m off (beyond a free move and a move action,
+    // OD6-MOVE-2), no enemy can reach A before its aimed shot, so A aims (at C, unarmed and 25 m
+    // off, while B is down). A B that can still shoot, or punch, keeps A firing.
     let a = format!("skills = {{ firearms = \"4D\" }}\npolicy = {{ actions = \"aim\" }}{BLASTER}");
     let with_c = |b: &str| {
         duel("", &a, b)
@@ -2088,4 +2088,7 @@ fn an_aiming_ai_is_under_fire_only_while_an_enemy_can_still_shoot_it() {
     assert!(matches!(choice(&armed, false), Choice::Act(Action::Attack(_))), "{:?}", choice(&armed, false));
     assert_eq!(choice(&armed, true), Choice::Act(Action::Aim(CombatantId(2))));
     assert_eq!(choice(&with_c(""), false), Choice::Act(Action::Aim(B)));
+    // Fists 12 m off do reach: a free move (5 m) and a move action (10 m) bring B to A first.
+    let close = with_c("").replace("position = 20\n", "position = 12\n");
+    assert!(matches!(choice(&close, false), Choice::Act(Action::Attack(_))), "{:?}", choice(&close, false));
 }

@@ -401,13 +401,22 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
         Some(sweep) => Some(sweep_variants(args, sweep)?),
         None => None,
     };
+    // The reports pair outcomes and combatants by place: a variant must keep both.
+    let same_roster =
+        |other: &dyn Scenario| other.sides() == scenario.sides() && other.combatants() == scenario.combatants();
+    if variant.as_deref().is_some_and(|v| !same_roster(v)) {
+        bail!("--compare: the variant changes the sides or the combatants' names; a comparison needs the same ones");
+    }
+    if let Some((value, _, _)) = sweep.iter().flatten().find(|(_, v, _)| !same_roster(&**v)) {
+        bail!("--sweep: the value `{value}` changes the sides or the combatants' names; a sweep needs the same ones");
+    }
     let runs = match (&variant, &sweep) {
         (_, Some(points)) => points.len() as u64,
         (Some(_), None) => 2,
         (None, None) => 1,
     };
     let bar = if std::io::stderr().is_terminal() && !args.json {
-        let bar = indicatif::ProgressBar::new(args.fights * runs);
+        let bar = indicatif::ProgressBar::new(args.fights.saturating_mul(runs));
         bar.set_style(
             indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} fights ({per_sec}, {eta})")
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
@@ -421,7 +430,7 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
         let started = std::time::Instant::now();
         let progress = |done: u64| {
             if let Some(bar) = &bar {
-                bar.set_position(before + done);
+                bar.set_position(before.saturating_add(done));
             }
         };
         let ledger = fray_sim::simulate(scenario, args.fights, args.seed, usize::from(args.threads), &progress)?;
@@ -432,7 +441,7 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
     if let Some(points) = sweep {
         let mut reports = Vec::new();
         for (i, (value, scenario, sets)) in points.iter().enumerate() {
-            reports.push((value.clone(), run(&**scenario, sets, i as u64 * args.fights)?));
+            reports.push((value.clone(), run(&**scenario, sets, (i as u64).saturating_mul(args.fights))?));
         }
         if let Some(bar) = bar {
             bar.finish_and_clear();
@@ -483,29 +492,35 @@ fn integer_range(value: &str) -> Option<Result<impl Iterator<Item = i64>, String
 type SweepPoint = (String, Box<dyn Scenario>, Vec<(String, String)>);
 
 fn sweep_variants(args: &SimArgs, sweep: &str) -> Result<Vec<SweepPoint>> {
-    let Some((name, values)) = sweep.split_once('=') else {
+    let Some((raw_name, raw_values)) = sweep.split_once('=') else {
         bail!("--sweep {sweep}: expected NAME=V1,V2,… (an option and the values to run it at)")
     };
-    let name = name.trim();
-    let mut expanded: Vec<String> = Vec::new();
-    for value in values.split(',').map(str::trim) {
+    let name = raw_name.trim();
+    // Each value with the bytes of `sweep` it was written as (a range's values share its own).
+    let mut expanded: Vec<(String, std::ops::Range<usize>)> = Vec::new();
+    let mut at = raw_name.len() + 1;
+    for piece in raw_values.split(',') {
+        let value = piece.trim();
+        let start = at + (piece.len() - piece.trim_start().len());
+        let span = start..start + value.len();
+        at += piece.len() + 1;
         match integer_range(value) {
             Some(range) => {
                 let range = range.map_err(|e| anyhow::anyhow!("--sweep {name}: `{value}`: {e}"))?;
-                expanded.extend(range.map(|v| v.to_string()).take(MAX_SWEEP + 1));
+                expanded.extend(range.map(|v| (v.to_string(), span.clone())).take(MAX_SWEEP + 1));
             }
-            None => expanded.push(value.to_owned()),
+            None => expanded.push((value.to_owned(), span)),
         }
     }
-    let values: Vec<&str> = expanded.iter().map(String::as_str).collect();
-    if name.is_empty() || values.iter().any(|v| v.is_empty()) {
+    if name.is_empty() || expanded.iter().any(|(v, _)| v.is_empty()) {
         bail!("--sweep {sweep}: expected NAME=V1,V2,… with no empty name or value");
     }
-    if values.len() > MAX_SWEEP {
+    if expanded.len() > MAX_SWEEP {
         bail!("--sweep {name}: more than {MAX_SWEEP} values (each is a whole simulation)");
     }
+    let base = args.scenario.sets.len();
     let mut points: Vec<SweepPoint> = Vec::new();
-    for value in values {
+    for (value, span) in expanded {
         if points.iter().any(|p| p.0 == value) {
             bail!("--sweep {name}: `{value}` is given twice");
         }
@@ -513,8 +528,27 @@ fn sweep_variants(args: &SimArgs, sweep: &str) -> Result<Vec<SweepPoint>> {
             file: args.scenario.file.clone(),
             sets: args.scenario.sets.iter().cloned().chain([format!("{name}={value}")]).collect(),
         };
-        let scenario = variant.load_variant(args.scenario.sets.len(), "--sweep")?;
-        points.push((value.to_owned(), scenario, variant.sets()?));
+        let sets = variant.sets()?;
+        let scenario =
+            fray_rules::load(&variant.file.display().to_string(), &variant.read()?, &sets).map_err(|mut e| {
+                // An error in the sweep's own `NAME=value` points into the `--sweep` as typed: at the
+                // name, or at the value (at the range a value came from).
+                if e.file == "--set" && e.line > base {
+                    let chars = |bytes: usize| sweep[..bytes].chars().count();
+                    let name_chars = name.chars().count();
+                    let name_at = chars(raw_name.len() - raw_name.trim_start().len());
+                    if e.column <= name_chars {
+                        e.column += name_at;
+                    } else if sweep[span.clone()] == value {
+                        e.column = chars(span.start) + (e.column - name_chars - 1);
+                    } else {
+                        (e.column, e.width) = (chars(span.start) + 1, sweep[span.clone()].chars().count());
+                    }
+                    (e.file, e.line, e.source_line) = ("--sweep".into(), 1, sweep.to_owned());
+                }
+                anyhow::Error::from(e)
+            })?;
+        points.push((value, scenario, sets));
     }
     Ok(points)
 }

@@ -580,8 +580,9 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
 }
 
 /// Whether `who` is under fire (OD6-ATK-4, `any_attack`): an attack was rolled at it this round
-/// or the last, and an enemy still able to act has a weapon that reaches it from where it stands
-/// (OD6-MOVE-3). A shooter since downed, or one whose weapons do not reach, threatens no aim.
+/// or the last, and an enemy still able to act has a weapon that reaches it (OD6-MOVE-3, -5)
+/// once the enemy has made its free move and one move action (OD6-MOVE-2; nobody moves under
+/// `position_model = bands`). A shooter since downed, or one who cannot come within reach, threatens no aim.
 fn under_fire(setup: &Setup, state: &State, who: CombatantId) -> bool {
     let x = state.fighter(who);
     if x.attacked_round == 0 || x.attacked_round + 1 < state.round {
@@ -589,10 +590,16 @@ fn under_fire(setup: &Setup, state: &State, who: CombatantId) -> bool {
     }
     let side = setup.combatants[who.index()].side;
     setup.combatants.iter().zip(&state.fighters).enumerate().any(|(i, (c, f))| {
-        c.side != side
-            && f.able()
-            && !f.out(&setup.options)
-            && c.weapons.iter().any(|w| attack::band(setup, state, CombatantId(i as u16), who, w).is_some())
+        let enemy = CombatantId(i as u16);
+        let reaches = |w: &super::setup::Weapon| {
+            if setup.options.bands {
+                attack::band(setup, state, enemy, who, w).is_some()
+            } else {
+                let closer = (state.distance(enemy, who) - c.move_m / 2 - c.move_m).max(0);
+                attack::band_at(closer, w).is_some()
+            }
+        };
+        c.side != side && f.able() && !f.out(&setup.options) && c.weapons.iter().any(reaches)
     })
 }
 
