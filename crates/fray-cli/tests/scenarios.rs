@@ -330,9 +330,9 @@ fn set_edits_a_combatant_as_if_the_file_said_so() {
     let e = err(&["marauder.pc=abc"]);
     assert!(e.contains("expected a whole number") && e.contains("pc = \"abc\""), "{e}");
     let e = err(&["barbarian.items.sword.oq=2"]);
-    assert!(e.contains("--set:1:11: `items` has no element `sword` (by id, name or index 0 to 1)"), "{e}");
+    assert!(e.contains("--set:1:17: `items` has no element `sword` (by id, name or index 0 to 1)"), "{e}");
     let e = err(&["barbarian.pc.x=1"]);
-    assert!(e.contains("--set:1:11: `pc` is not a table or an array, so it has no `x`"), "{e}");
+    assert!(e.contains("--set:1:14: `pc` is not a table or an array, so it has no `x`"), "{e}");
     let e = err(&["barbarian.items.axe=3"]);
     assert!(e.contains("`items.axe` is a whole entry"), "{e}");
     let e = err(&["marauder.pc=14", "crit_lader=none"]);
@@ -349,7 +349,7 @@ fn set_edits_a_combatant_as_if_the_file_said_so() {
         &["--compare", "marauder.pc=15", "--compare", "crit_lader=none"],
         "--compare:2:1: unknown option `crit_lader`",
     );
-    flagged(&["--compare", "barbarian.items.sword.oq=1"], "--compare:1:11: `items` has no element `sword`");
+    flagged(&["--compare", "barbarian.items.sword.oq=1"], "--compare:1:17: `items` has no element `sword`");
     flagged(&["--sweep", "marauder.pcc=1,2"], "(as edited by marauder.pc=14, marauder.pcc=1):");
     flagged(&["--compare", "marauder.side=rogues"], "--compare: the variant changes the sides");
     flagged(&["--sweep", "marauder.id=x,y"], "--sweep: the value `x` changes the sides or the combatants' names");

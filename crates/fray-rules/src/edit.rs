@@ -41,9 +41,20 @@ pub(crate) fn split(text: &str, sets: &[(String, String)]) -> Result<Split, Scen
         match target {
             Some((index, path)) => {
                 let doc = doc.as_mut().expect("parsed to find the combatant");
-                // A bad path is pointed at in the `--set`: after the combatant's name and its dot.
-                let path_at = name.len() - path.len()..name.len();
-                edit(doc, index, path, value).map_err(|message| at_set(sets, place, path_at, message))?;
+                // A bad path is pointed at in the `--set`: the segment at fault, or the whole path.
+                let path_start = name.len() - path.len();
+                edit(doc, index, path, value).map_err(|(message, from_end)| {
+                    let mut spans = Vec::new();
+                    let mut at = 0;
+                    for part in path.split('.') {
+                        spans.push(at..at + part.len());
+                        at += part.len() + 1;
+                    }
+                    let within = from_end
+                        .and_then(|k| spans.len().checked_sub(k).and_then(|i| spans.get(i).cloned()))
+                        .unwrap_or(0..path.len());
+                    at_set(sets, place, path_start + within.start..path_start + within.end, message)
+                })?;
                 out.edited = Some(doc.to_string());
             }
             None => {
@@ -85,21 +96,28 @@ fn combatant_mut(doc: &mut DocumentMut, index: usize) -> Option<&mut dyn TableLi
     }
 }
 
+/// What went wrong in a path, and which segment it is about, counted from the path's end (`None`:
+/// the whole path).
+type EditError = (String, Option<usize>);
+
 /// Sets `path` in combatant `index`'s table to `value`.
-fn edit(doc: &mut DocumentMut, index: usize, path: &str, value: &str) -> Result<(), String> {
+fn edit(doc: &mut DocumentMut, index: usize, path: &str, value: &str) -> Result<(), EditError> {
     let segments: Vec<&str> = path.split('.').map(str::trim).collect();
     if segments.iter().any(|s| s.is_empty()) || segments.len() > MAX_DEPTH {
-        return Err(format!(
-            "expected a field path such as `pc`, `stats.BOD` or `items.axe.oq` (at most {MAX_DEPTH} parts), found `{path}`"
+        return Err((
+            format!(
+                "expected a field path such as `pc`, `stats.BOD` or `items.axe.oq` (at most {MAX_DEPTH} parts), found `{path}`"
+            ),
+            None,
         ));
     }
-    let table = combatant_mut(doc, index).ok_or("no such combatant")?;
+    let table = combatant_mut(doc, index).ok_or(("no such combatant".to_owned(), None))?;
     set_in(table, &segments, parse_value(value))
 }
 
 /// Sets the field `segments` names, inside a table, to `value`; a missing table on the way is
 /// made (inline).
-fn set_in(table: &mut dyn TableLike, segments: &[&str], value: Value) -> Result<(), String> {
+fn set_in(table: &mut dyn TableLike, segments: &[&str], value: Value) -> Result<(), EditError> {
     let (key, rest) = segments.split_first().expect("at least one segment");
     if rest.is_empty() {
         // A value replaced keeps the spaces and comment around it.
@@ -119,8 +137,10 @@ fn set_in(table: &mut dyn TableLike, segments: &[&str], value: Value) -> Result<
 
 /// Goes on into `item` (the field `name`) along `segments`: a key of a table, or an element of
 /// an array by its `id` or `name`, or by its index.
-fn descend(item: &mut Item, name: &str, segments: &[&str], value: Value) -> Result<(), String> {
+fn descend(item: &mut Item, name: &str, segments: &[&str], value: Value) -> Result<(), EditError> {
     let (selector, rest) = segments.split_first().expect("at least one segment");
+    // The place of the segment an error is about, counted from the path's end.
+    let here = Some(segments.len());
     let missing = |len: usize| {
         format!("`{name}` has no element `{selector}` (by id, name or index 0 to {})", len.saturating_sub(1))
     };
@@ -129,21 +149,23 @@ fn descend(item: &mut Item, name: &str, segments: &[&str], value: Value) -> Resu
         Item::Value(Value::InlineTable(t)) => set_in(t, segments, value),
         Item::ArrayOfTables(list) => {
             let i = element(list.iter().map(|t| names(t)), selector).filter(|&i| i < list.len());
-            let i = i.ok_or_else(|| missing(list.len()))?;
+            let i = i.ok_or_else(|| (missing(list.len()), here))?;
             if rest.is_empty() {
-                return Err(format!(
-                    "`{name}.{selector}` is a whole entry: name a field of it, e.g. `{name}.{selector}.id`"
+                return Err((
+                    format!("`{name}.{selector}` is a whole entry: name a field of it, e.g. `{name}.{selector}.id`"),
+                    here,
                 ));
             }
             set_in(list.get_mut(i).expect("in range"), rest, value)
         }
         Item::Value(Value::Array(list)) => {
             let i = element(list.iter().map(|v| v.as_inline_table().map_or([None, None], |t| names(t))), selector);
-            let i = i.filter(|&i| i < list.len()).ok_or_else(|| missing(list.len()))?;
+            let i = i.filter(|&i| i < list.len()).ok_or_else(|| (missing(list.len()), here))?;
             let slot = list.get_mut(i).expect("in range");
             match (rest.is_empty(), slot) {
-                (true, Value::InlineTable(_)) => Err(format!(
-                    "`{name}.{selector}` is a whole entry: name a field of it, e.g. `{name}.{selector}.id`"
+                (true, Value::InlineTable(_)) => Err((
+                    format!("`{name}.{selector}` is a whole entry: name a field of it, e.g. `{name}.{selector}.id`"),
+                    here,
                 )),
                 (true, slot) => {
                     let mut value = value;
@@ -152,10 +174,10 @@ fn descend(item: &mut Item, name: &str, segments: &[&str], value: Value) -> Resu
                     Ok(())
                 }
                 (false, Value::InlineTable(t)) => set_in(t, rest, value),
-                (false, _) => Err(format!("`{name}.{selector}` is not a table")),
+                (false, _) => Err((format!("`{name}.{selector}` is not a table"), here)),
             }
         }
-        _ => Err(format!("`{name}` is not a table or an array, so it has no `{selector}`")),
+        _ => Err((format!("`{name}` is not a table or an array, so it has no `{selector}`"), here)),
     }
 }
 
@@ -218,10 +240,11 @@ mod tests {
     #[test]
     fn bad_paths_are_pointed_at_in_the_set() {
         let text = "[[combatants]]\nid = \"a\"\npc = 12\nitems = [{ id = \"axe\" }]\n";
+        // The caret goes under the segment at fault, or under the whole path.
         for (set, message, column) in [
-            ("a.items.sword.oq", "`items` has no element `sword` (by id, name or index 0 to 0)", 3),
-            ("a.pc.x", "`pc` is not a table or an array, so it has no `x`", 3),
-            ("a.items.axe", "`items.axe` is a whole entry", 3),
+            ("a.items.sword.oq", "`items` has no element `sword` (by id, name or index 0 to 0)", 9),
+            ("a.pc.x", "`pc` is not a table or an array, so it has no `x`", 6),
+            ("a.items.axe", "`items.axe` is a whole entry", 9),
             ("a.", "expected a field path", 3),
         ] {
             let e = super::split(text, &sets(&[("crit_ladder", "none"), (set, "1")])).err().expect(set);
