@@ -1986,6 +1986,19 @@ fn an_aiming_ai_that_is_wounded_fires_instead() {
     assert!(matches!(ai(&state), Choice::Act(Action::Attack(_))), "{:?}", ai(&state));
 }
 
+/// An AI's turn with one action, its only one this round (no move).
+fn only_action() -> fray_rules::opend6::Request {
+    fray_rules::opend6::Request::Act {
+        remaining: 1,
+        only: true,
+        move_m: 0,
+        free_move_m: 0,
+        held: false,
+        defend_only: false,
+        free_ok: false,
+    }
+}
+
 #[test]
 fn an_aiming_ai_shot_at_fires_when_a_miss_breaks_the_aim() {
     // rule: OD6-ATK-4
@@ -1996,15 +2009,7 @@ fn an_aiming_ai_shot_at_fires_when_a_miss_breaks_the_aim() {
     let text =
         duel("", &format!("skills = {{ firearms = \"4D\" }}\npolicy = {{ actions = \"aim\" }}{BLASTER}"), BLASTER)
             .replace("position = 2", "position = 20");
-    let request = fray_rules::opend6::Request::Act {
-        remaining: 1,
-        only: true,
-        move_m: 0,
-        free_move_m: 0,
-        held: false,
-        defend_only: false,
-        free_ok: false,
-    };
+    let request = only_action();
     for (sets, attacked_round, aims) in [
         (&[("aim_interrupted_by", "any_attack")][..], 2, false),
         (&[("aim_interrupted_by", "any_attack")][..], 1, true),
@@ -2065,15 +2070,7 @@ fn an_aiming_ai_is_under_fire_only_while_an_enemy_can_still_shoot_it() {
             .replace(r#"order = ["A", "B"]"#, r#"order = ["A", "B", "C"]"#)
             + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 25\n"
     };
-    let request = fray_rules::opend6::Request::Act {
-        remaining: 1,
-        only: true,
-        move_m: 0,
-        free_move_m: 0,
-        held: false,
-        defend_only: false,
-        free_ok: false,
-    };
+    let request = only_action();
     let choice = |text: &str, b_down: bool| {
         let s = setup(text, &[("aim_interrupted_by", "any_attack")]);
         let mut state = <OpenD6 as fray_engine::Ruleset>::initial_state(&s);
