@@ -5,17 +5,11 @@
 use fray_dice::BigRational;
 use num_traits::{One, Zero};
 
+mod common;
+
 /// Every example: its path and its loaded scenario.
 fn examples() -> Vec<(String, Box<dyn fray_rules::Scenario>)> {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
-    let mut files: Vec<_> = ["fluid", "opend6", "hardboiled", "phasesix", "ticks"]
-        .iter()
-        .flat_map(|dir| std::fs::read_dir(format!("{root}/{dir}")).expect("an examples directory"))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    files.sort();
-    files
+    common::example_files()
         .into_iter()
         .map(|p| {
             let name = p.display().to_string();

@@ -6,15 +6,10 @@ use fray_engine::FightError;
 use proptest::prelude::*;
 use std::sync::LazyLock;
 
+mod common;
+
 static EXAMPLES: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
-    let mut files: Vec<_> = ["fluid", "opend6", "hardboiled", "phasesix", "ticks"]
-        .iter()
-        .flat_map(|dir| std::fs::read_dir(format!("{root}/{dir}")).expect("an examples directory"))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    files.sort();
+    let files = common::example_files();
     files.into_iter().map(|p| (p.display().to_string(), std::fs::read_to_string(&p).expect("example"))).collect()
 });
 
