@@ -309,6 +309,11 @@ fn set_edits_a_combatant_as_if_the_file_said_so() {
     let by_file = json(&["sim", file.path(), "-n", "1500", "--json"]);
     assert_eq!(strip(by_set.clone()), strip(by_file));
     assert_eq!(by_set["set"]["marauder.pc"], "15");
+    // `fray check` shows the edited entry, and lists the edits apart from the options.
+    let check = ok(&fray(&["check", EXAMPLE, "--set", "marauder.pc=30", "--set", "crit_ladder=none"]));
+    assert!(check.contains("marauder (raiders) at (1, 0): PC 30, W 30, S 30"), "{check}");
+    assert!(check.contains("combatants edited by --set (as shown above):\n  marauder.pc = 30\n"), "{check}");
+    assert!(check.contains("  crit_ladder = none (--set)") && !check.contains("marauder.pc = 30 (--set)"), "{check}");
     // A sweep over a combatant's field: the heroes win less as the marauder grows tougher.
     let sweep = json(&["sim", EXAMPLE, "-n", "2000", "--sweep", "marauder.pc=12,18", "--json"]);
     let heroes = |i: usize| sweep["points"][i]["report"]["outcomes"]["heroes"]["rate"].as_f64().unwrap();

@@ -152,7 +152,19 @@ pub fn check(args: &ScenarioArgs, out: &mut impl Write) -> Result<()> {
         .and_then(|o| o.as_table())
         .map(|o| o.iter().map(|(k, v)| format!("{k} = {v}")).collect())
         .unwrap_or_default();
-    set.extend(args.sets()?.into_iter().map(|(k, v)| format!("{k} = {v} (--set)")));
+    // A `--set` that names a combatant and a field edited the file (shown in the summary above).
+    let names = scenario.combatants();
+    let (edits, options): (Vec<_>, Vec<_>) = args
+        .sets()?
+        .into_iter()
+        .partition(|(k, _)| names.iter().any(|n| k.strip_prefix(n.as_str()).is_some_and(|r| r.starts_with('.'))));
+    set.extend(options.into_iter().map(|(k, v)| format!("{k} = {v} (--set)")));
+    if !edits.is_empty() {
+        writeln!(out, "combatants edited by --set (as shown above):")?;
+        for (k, v) in edits {
+            writeln!(out, "  {k} = {v}")?;
+        }
+    }
     if set.is_empty() {
         writeln!(out, "options: the defaults (`fray rules {}` lists them)", scenario.ruleset())?;
     } else {
