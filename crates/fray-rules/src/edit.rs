@@ -25,13 +25,15 @@ pub(crate) struct Split {
     pub places: Vec<usize>,
     /// The scenario text with the combatant edits made; `None` when there were none.
     pub edited: Option<String>,
+    /// The combatant edits, as `NAME=VALUE`, in order.
+    pub edits: Vec<String>,
 }
 
 /// Sorts the `--set`s into options and combatant edits, and makes the edits. A text that is not
 /// TOML is left to the ruleset's loader to report (every `--set` is then an option).
 pub(crate) fn split(text: &str, sets: &[(String, String)]) -> Result<Split, ScenarioError> {
     let mut doc: Option<DocumentMut> = None;
-    let mut out = Split { options: Vec::new(), places: Vec::new(), edited: None };
+    let mut out = Split { options: Vec::new(), places: Vec::new(), edited: None, edits: Vec::new() };
     for (place, (name, value)) in sets.iter().enumerate() {
         // The combatant's name is the longest part before a dot that names one ("Dr. No.pc").
         let target = name.match_indices('.').rev().find_map(|(dot, _)| {
@@ -55,13 +57,17 @@ pub(crate) fn split(text: &str, sets: &[(String, String)]) -> Result<Split, Scen
                         .unwrap_or(0..path.len());
                     at_set(sets, place, path_start + within.start..path_start + within.end, message)
                 })?;
-                out.edited = Some(doc.to_string());
+                out.edits.push(format!("{name}={value}"));
             }
             None => {
                 out.options.push((name.clone(), value.clone()));
                 out.places.push(place);
             }
         }
+    }
+    // The text is rendered once, with every edit made.
+    if !out.edits.is_empty() {
+        out.edited = doc.map(|d| d.to_string());
     }
     Ok(out)
 }

@@ -303,13 +303,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn
     let edited_name;
     let (file, text) = match &split.edited {
         Some(edited) => {
-            let edits: Vec<String> = sets
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !split.places.contains(i))
-                .map(|(_, (n, v))| format!("{n}={v}"))
-                .collect();
-            edited_name = format!("{file} (as edited by {})", edits.join(", "));
+            edited_name = format!("{file} (as edited by {})", split.edits.join(", "));
             (edited_name.as_str(), edited.as_str())
         }
         None => (file, text),

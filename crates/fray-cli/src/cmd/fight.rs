@@ -54,15 +54,14 @@ impl ScenarioArgs {
         Ok(self.load_text()?.0)
     }
 
-    /// Reads and validates a variant whose `--set`s after the first `base` come from another
-    /// flag (`--compare`, `--sweep`): an error in one of those names that flag and its place
-    /// among them.
-    fn load_variant(&self, base: usize, flag: &str) -> Result<Box<dyn Scenario>> {
+    /// Reads and validates a variant whose `--set`s after the first `base` are `--compare`s: an
+    /// error in one of those names `--compare` and its place among them.
+    fn load_variant(&self, base: usize) -> Result<Box<dyn Scenario>> {
         let name = self.file.display().to_string();
         let text = self.read()?;
         fray_rules::load(&name, &text, &self.sets()?).map_err(|mut e| {
             if e.file == "--set" && e.line > base {
-                e.file = flag.into();
+                e.file = "--compare".into();
                 e.line -= base;
             }
             e.into()
@@ -403,11 +402,8 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
         file: args.scenario.file.clone(),
         sets: args.scenario.sets.iter().chain(&args.compare).cloned().collect(),
     };
-    let variant = if args.compare.is_empty() {
-        None
-    } else {
-        Some(variant_args.load_variant(args.scenario.sets.len(), "--compare")?)
-    };
+    let variant =
+        if args.compare.is_empty() { None } else { Some(variant_args.load_variant(args.scenario.sets.len())?) };
     // A sweep: one variant per value, each checked before any fight runs.
     let sweep = match &args.sweep {
         Some(sweep) => Some(sweep_variants(args, sweep)?),
@@ -531,35 +527,33 @@ fn sweep_variants(args: &SimArgs, sweep: &str) -> Result<Vec<SweepPoint>> {
         bail!("--sweep {name}: more than {MAX_SWEEP} values (each is a whole simulation)");
     }
     let base = args.scenario.sets.len();
+    // The file is read once; each value loads it with its own `--set`s.
+    let (file, text) = (args.scenario.file.display().to_string(), args.scenario.read()?);
     let mut points: Vec<SweepPoint> = Vec::new();
     for (value, span) in expanded {
         if points.iter().any(|p| p.0 == value) {
             bail!("--sweep {name}: `{value}` is given twice");
         }
-        let variant = ScenarioArgs {
-            file: args.scenario.file.clone(),
-            sets: args.scenario.sets.iter().cloned().chain([format!("{name}={value}")]).collect(),
-        };
-        let sets = variant.sets()?;
-        let scenario =
-            fray_rules::load(&variant.file.display().to_string(), &variant.read()?, &sets).map_err(|mut e| {
-                // An error in the sweep's own `NAME=value` points into the `--sweep` as typed: at the
-                // name, or at the value (at the range a value came from).
-                if e.file == "--set" && e.line > base {
-                    let chars = |bytes: usize| sweep[..bytes].chars().count();
-                    let name_chars = name.chars().count();
-                    let name_at = chars(raw_name.len() - raw_name.trim_start().len());
-                    if e.column <= name_chars {
-                        e.column += name_at;
-                    } else if sweep[span.clone()] == value {
-                        e.column = chars(span.start) + (e.column - name_chars - 1);
-                    } else {
-                        (e.column, e.width) = (chars(span.start) + 1, sweep[span.clone()].chars().count());
-                    }
-                    (e.file, e.line, e.source_line) = ("--sweep".into(), 1, sweep.to_owned());
+        let mut sets = args.scenario.sets()?;
+        sets.push((name.to_owned(), value.clone()));
+        let scenario = fray_rules::load(&file, &text, &sets).map_err(|mut e| {
+            // An error in the sweep's own `NAME=value` points into the `--sweep` as typed: at the
+            // name, or at the value (at the range a value came from).
+            if e.file == "--set" && e.line > base {
+                let chars = |bytes: usize| sweep[..bytes].chars().count();
+                let name_chars = name.chars().count();
+                let name_at = chars(raw_name.len() - raw_name.trim_start().len());
+                if e.column <= name_chars {
+                    e.column += name_at;
+                } else if sweep[span.clone()] == value {
+                    e.column = chars(span.start) + (e.column - name_chars - 1);
+                } else {
+                    (e.column, e.width) = (chars(span.start) + 1, sweep[span.clone()].chars().count());
                 }
-                anyhow::Error::from(e)
-            })?;
+                (e.file, e.line, e.source_line) = ("--sweep".into(), 1, sweep.to_owned());
+            }
+            anyhow::Error::from(e)
+        })?;
         points.push((value, scenario, sets));
     }
     Ok(points)
