@@ -104,7 +104,7 @@ pub fn shot_band(difficulty: i32, terms: &ContestTerms) -> Option<usize> {
 pub fn shot_terms(options: &Options, sheet: &Sheet, attacks: u8, moving: bool, called: bool) -> (Terms, Terms) {
     let multi = options.multi_attack_penalty * i32::from(attacks);
     let moving = if moving { options.moving_shot_penalty } else { 0 };
-    let actor = Terms::new([sheet.specialism_bonus(Attr::Action, &["shooting"]), 0, -multi, -moving]);
+    let actor = Terms::new([sheet.specialism_bonus_of(Attr::Action, SHOOTING), 0, -multi, -moving]);
     let opponent = Terms::new([0, 0, 0, if called { options.called_shot_penalty } else { 0 }]);
     (actor, opponent)
 }
@@ -129,9 +129,10 @@ pub fn contest_terms(
     let multi = options.multi_attack_penalty * i32::from(attacks);
     let armour =
         if matches!(act, Act::Attack { .. } | Act::Power(_)) { defence_armour(options, target_sheet) } else { 0 };
-    let actor = Terms::new([sheet.specialism_bonus(attr, attacker_tags(act, weapon)), melee_bonus(weapon), -multi, 0]);
+    let actor =
+        Terms::new([sheet.specialism_bonus_of(attr, attacker_tags(act, weapon)), melee_bonus(weapon), -multi, 0]);
     let opponent = Terms::new([
-        target_sheet.specialism_bonus(attr, defender_tags(act, weapon)),
+        target_sheet.specialism_bonus_of(attr, defender_tags(act, weapon)),
         melee_bonus(def_weapon),
         armour,
         if called { options.called_shot_penalty } else { 0 },
@@ -174,40 +175,79 @@ pub const TAGS: &[&str] = &[
     "perception",
 ];
 
-/// The tags an attacker's specialisms may fit.
-pub fn attacker_tags(act: &Act, weapon: &Weapon) -> &'static [&'static str] {
-    match act {
-        Act::Attack { .. } if weapon.ranged => &["shooting"],
-        Act::Attack { .. } if weapon.brawling => &["melee", "brawling"],
-        Act::Attack { .. } => &["melee"],
-        Act::Power(_) => &["psionics", "magic"],
-        Act::Other { activity, .. } => match activity {
-            super::Activity::Grapple => &["grapple"],
-            super::Activity::Shove => &["shove"],
-            super::Activity::Trip => &["trip"],
-            super::Activity::Intimidate => &["intimidate"],
-            super::Activity::Trick => &["trick"],
-            super::Activity::Task => &["task"],
-        },
-        _ => &[],
+/// A set of [`TAGS`], one bit each: what a roll fits, or what a specialism fits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tags(pub u32);
+
+impl Tags {
+    /// The set of these tags; a name not in [`TAGS`] fits no roll and adds nothing.
+    pub fn of(names: &[&str]) -> Tags {
+        Tags(names.iter().filter_map(|n| TAGS.iter().position(|t| t == n)).fold(0, |m, i| m | 1 << i))
+    }
+
+    /// Whether the two sets share a tag.
+    pub fn meet(self, other: Tags) -> bool {
+        self.0 & other.0 != 0
     }
 }
 
-/// The tags a defender's specialisms may fit.
-pub fn defender_tags(act: &Act, weapon: &Weapon) -> &'static [&'static str] {
-    match act {
-        Act::Attack { .. } if weapon.brawling => &["melee", "dodge", "brawling"],
-        Act::Attack { .. } => &["melee", "dodge"],
-        Act::Power(_) => &["psionics", "magic", "willpower"],
+/// The bit of each tag in [`TAGS`] order.
+mod tag {
+    pub const SHOOTING: u32 = 1 << 0;
+    pub const MELEE: u32 = 1 << 1;
+    pub const BRAWLING: u32 = 1 << 2;
+    pub const DODGE: u32 = 1 << 3;
+    pub const PSIONICS: u32 = 1 << 4;
+    pub const MAGIC: u32 = 1 << 5;
+    pub const WILLPOWER: u32 = 1 << 6;
+    pub const GRAPPLE: u32 = 1 << 7;
+    pub const SHOVE: u32 = 1 << 8;
+    pub const TRIP: u32 = 1 << 9;
+    pub const INTIMIDATE: u32 = 1 << 10;
+    pub const TRICK: u32 = 1 << 11;
+    pub const TASK: u32 = 1 << 12;
+    pub const PERCEPTION: u32 = 1 << 13;
+}
+
+/// The tags of the shooting roll.
+pub const SHOOTING: Tags = Tags(tag::SHOOTING);
+
+/// The tags an attacker's specialisms may fit.
+pub fn attacker_tags(act: &Act, weapon: &Weapon) -> Tags {
+    use tag::*;
+    Tags(match act {
+        Act::Attack { .. } if weapon.ranged => SHOOTING,
+        Act::Attack { .. } if weapon.brawling => MELEE | BRAWLING,
+        Act::Attack { .. } => MELEE,
+        Act::Power(_) => PSIONICS | MAGIC,
         Act::Other { activity, .. } => match activity {
-            super::Activity::Grapple => &["grapple", "dodge"],
-            super::Activity::Shove | super::Activity::Trip => &["dodge", "grapple"],
-            super::Activity::Intimidate => &["willpower", "intimidate"],
-            super::Activity::Trick => &["perception", "trick"],
-            super::Activity::Task => &[],
+            super::Activity::Grapple => GRAPPLE,
+            super::Activity::Shove => SHOVE,
+            super::Activity::Trip => TRIP,
+            super::Activity::Intimidate => INTIMIDATE,
+            super::Activity::Trick => TRICK,
+            super::Activity::Task => TASK,
         },
-        _ => &[],
-    }
+        _ => 0,
+    })
+}
+
+/// The tags a defender's specialisms may fit.
+pub fn defender_tags(act: &Act, weapon: &Weapon) -> Tags {
+    use tag::*;
+    Tags(match act {
+        Act::Attack { .. } if weapon.brawling => MELEE | DODGE | BRAWLING,
+        Act::Attack { .. } => MELEE | DODGE,
+        Act::Power(_) => PSIONICS | MAGIC | WILLPOWER,
+        Act::Other { activity, .. } => match activity {
+            super::Activity::Grapple => GRAPPLE | DODGE,
+            super::Activity::Shove | super::Activity::Trip => DODGE | GRAPPLE,
+            super::Activity::Intimidate => WILLPOWER | INTIMIDATE,
+            super::Activity::Trick => PERCEPTION | TRICK,
+            super::Activity::Task => 0,
+        },
+        _ => 0,
+    })
 }
 
 /// What one hit does (USR-DMG-1 steps 3–6).
@@ -300,4 +340,38 @@ pub fn ko_threshold(options: &Options, hp_max: i32) -> i32 {
 /// The Second Wind value (USR-RES-1/2).
 pub fn second_wind(options: &Options, hp_max: i32) -> i32 {
     if options.second_wind_ceil { (hp_max + 3) / 4 } else { hp_max / 4 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{TAGS, Tags, tag};
+
+    // rule: USR-DICE-3 — the tag bits the rolls test are the named tags, in TAGS order.
+    #[test]
+    fn tag_bits_follow_the_names() {
+        for (i, name) in TAGS.iter().enumerate() {
+            assert_eq!(Tags::of(&[name]), Tags(1 << i), "{name}");
+        }
+        let named = [
+            (tag::SHOOTING, "shooting"),
+            (tag::MELEE, "melee"),
+            (tag::BRAWLING, "brawling"),
+            (tag::DODGE, "dodge"),
+            (tag::PSIONICS, "psionics"),
+            (tag::MAGIC, "magic"),
+            (tag::WILLPOWER, "willpower"),
+            (tag::GRAPPLE, "grapple"),
+            (tag::SHOVE, "shove"),
+            (tag::TRIP, "trip"),
+            (tag::INTIMIDATE, "intimidate"),
+            (tag::TRICK, "trick"),
+            (tag::TASK, "task"),
+            (tag::PERCEPTION, "perception"),
+        ];
+        assert_eq!(named.len(), TAGS.len());
+        for (bit, name) in named {
+            assert_eq!(Tags(bit), Tags::of(&[name]), "{name}");
+        }
+        assert_eq!(Tags::of(&["boxing"]), Tags(0), "a name no roll has fits nothing");
+    }
 }

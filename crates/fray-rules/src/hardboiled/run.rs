@@ -627,7 +627,7 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let attr = attack::contest_attribute(options, &act);
     let sides = sheet.die(attr);
     let unarmed = super::policy::unarmed();
-    let actor = Terms::new([sheet.specialism_bonus(attr, attack::attacker_tags(&act, unarmed)), 0, 0, 0]);
+    let actor = Terms::new([sheet.specialism_bonus_of(attr, attack::attacker_tags(&act, unarmed)), 0, 0, 0]);
     let a_mod = actor.sum();
     let Some(target) = target else {
         let natural = die(fight, who, sides, activity.name())?;
@@ -673,7 +673,7 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     };
     let target_sheet = &setup.combatants[target.index()];
     let d_sides = target_sheet.die(attr);
-    let opponent = Terms::new([target_sheet.specialism_bonus(attr, attack::defender_tags(&act, unarmed)), 0, 0, 0]);
+    let opponent = Terms::new([target_sheet.specialism_bonus_of(attr, attack::defender_tags(&act, unarmed)), 0, 0, 0]);
     let d_mod = opponent.sum();
     let (mut an, mut dn);
     let mut tries = 0;

@@ -193,7 +193,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             if tags.is_empty() {
                 tags.push(st.name.to_lowercase());
             }
-            specialisms.push(Specialism { name: st.name.clone(), attribute, tags });
+            specialisms.push(Specialism::new(st.name.clone(), attribute, tags));
         }
         let hp_max = match &c.hp_max {
             Some(h) if !(1..=1000).contains(h.get_ref()) => {

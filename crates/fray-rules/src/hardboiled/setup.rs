@@ -24,6 +24,16 @@ pub struct Specialism {
     pub attribute: Attr,
     /// The tags it fits (`melee`, `brawling`, `shooting`, `dodge`, `grapple`, `psionics`, …).
     pub tags: Vec<String>,
+    /// The same tags as a set, for the rolls' tests ([`Specialism::new`]).
+    pub(crate) set: super::attack::Tags,
+}
+
+impl Specialism {
+    /// A specialism of `attribute` fitting `tags`.
+    pub fn new(name: String, attribute: Attr, tags: Vec<String>) -> Specialism {
+        let set = super::attack::Tags::of(&tags.iter().map(String::as_str).collect::<Vec<_>>());
+        Specialism { name, attribute, tags, set }
+    }
 }
 
 /// Weapon damage: a constant or `NdS+K` (USR-RNG-8).
@@ -272,11 +282,12 @@ impl Sheet {
 
     /// +2 per specialism of `attr` that fits one of `tags` (USR-DICE-3, USR-ATK-2).
     pub fn specialism_bonus(&self, attr: Attr, tags: &[&str]) -> i32 {
-        2 * self
-            .specialisms
-            .iter()
-            .filter(|s| s.attribute == attr && s.tags.iter().any(|t| tags.contains(&t.as_str())))
-            .count() as i32
+        self.specialism_bonus_of(attr, super::attack::Tags::of(tags))
+    }
+
+    /// +2 per specialism of `attr` that fits one of the set `tags` (USR-DICE-3, USR-ATK-2).
+    pub fn specialism_bonus_of(&self, attr: Attr, tags: super::attack::Tags) -> i32 {
+        2 * self.specialisms.iter().filter(|s| s.attribute == attr && s.set.meet(tags)).count() as i32
     }
 
     /// The stopping power on a location (USR-ARM-1, USR-ARM-3).
