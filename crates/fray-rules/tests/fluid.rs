@@ -238,6 +238,15 @@ fn check_odds_reproduce_the_catalogue() {
     assert_eq!(p_success(at(-3), &options), "673/5184");
     // The cap: Superior +5 is Superior +3 (FLUID-DICE-8).
     assert_eq!(p_success(at(5), &options), "833/864");
+    // Any cap of at least 1 is accepted; a cap of 5 or more lets Superior +5 keep the best three
+    // of eight dice (by enumeration of 6^8 rolls), and a cap past the most any check nets (6)
+    // binds nowhere the rules reach.
+    for cap in ["5", "6", "100"] {
+        let mut wide = options.clone();
+        wide.set("edge_cap", cap).unwrap();
+        assert_eq!(p_success(at(5), &wide), "1667275/1679616", "edge_cap = {cap}");
+    }
+    assert!(options.clone().set("edge_cap", "0").is_err());
     // 3d6 + 6 vs 7 fails only on naturals 5, 4, 3 (step5): 5/108; no automatic results by default.
     assert_eq!(p_success(Check { edge: 0, bonus: 6, tn: 7 }, &options), "103/108");
     let mut auto = options.clone();

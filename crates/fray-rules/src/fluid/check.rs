@@ -7,7 +7,14 @@ use fray_dice::{BigRational, Options as DiceOptions, Program, Value};
 use fray_engine::{Dice, FightError, Reason};
 use std::collections::BTreeMap;
 
-/// The faces of one check, up to 3 + 6 edge dice, stored inline.
+/// The most Superior or Inferior levels any check of the rules nets: an area attack on a target
+/// in contact with a blast whose base band is Long is Superior +5 (FLUID-SPECIAL-2); a melee
+/// attack on an unconscious target Superior +2 (FLUID-DEF-12); every other source adds one. So an
+/// `edge_cap` of 6 or more never binds, and a check never rolls more than 3 + 6 dice, which
+/// [`Faces`] holds inline.
+pub const MAX_EDGE: i32 = 6;
+
+/// The faces of one check, up to 3 + [`MAX_EDGE`] edge dice, stored inline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Faces {
     len: u8,
@@ -70,9 +77,11 @@ pub fn effective(ladder: CritLadder, natural: i32) -> i32 {
 }
 
 impl Check {
-    /// The net edge after the cap (FLUID-DICE-8).
+    /// The net edge after the cap (FLUID-DICE-8). A cap above [`MAX_EDGE`] binds at it: no check
+    /// of the rules nets more, so only a check built by hand can tell the difference.
     pub fn capped_edge(&self, options: &Options) -> i32 {
-        self.edge.clamp(-options.edge_cap, options.edge_cap)
+        let cap = options.edge_cap.clamp(1, MAX_EDGE);
+        self.edge.clamp(-cap, cap)
     }
 
     /// How many d6 the check rolls.
@@ -85,6 +94,7 @@ impl Check {
 
     /// Rolls the check.
     pub fn roll<D: Dice>(&self, options: &Options, dice: &mut D, reason: Reason) -> Result<CheckRoll, FightError> {
+        debug_assert!(self.edge.abs() <= MAX_EDGE, "a check of the rules nets at most {MAX_EDGE} levels: {self:?}");
         let mut faces = [0u8; 9];
         let n = self.dice_count(options);
         let reason = reason.of(n as u8);

@@ -95,7 +95,7 @@ pub struct Options {
     pub crit_auto: bool,
     /// FLUID-DICE-7.
     pub edge_mode: EdgeMode,
-    /// FLUID-DICE-8.
+    /// FLUID-DICE-8. Any integer ≥ 1; above [`crate::fluid::check::MAX_EDGE`] it never binds.
     pub edge_cap: i32,
     /// FLUID-TAC-4.
     pub normal_split: NormalSplit,
@@ -314,7 +314,7 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo::new("crit_ladder", "step5", "shift9, none", "FLUID-DICE-5, FLUID-DICE-6, FLUID-DICE-9"),
     OptionInfo::new("crit_auto", "false", "true", "FLUID-DICE-6"),
     OptionInfo::new("edge_mode", "keep_best", "extra_die, flat", "FLUID-DICE-7, FLUID-DICE-9, FLUID-DICE-10"),
-    OptionInfo::new("edge_cap", "3", "an integer 1 to 6", "FLUID-DICE-8"),
+    OptionInfo::new("edge_cap", "3", "any integer ≥ 1", "FLUID-DICE-8"),
     OptionInfo::new("normal_split", "ot_floor", "ot_ceil", "FLUID-TAC-4"),
     OptionInfo::new("multi_action_penalty", "n_if_multiple", "n_minus_one, n_always", "FLUID-ACT-4"),
     OptionInfo::new("max_attacks", "rank_plus_one", "unlimited", "FLUID-ACT-7"),
@@ -406,8 +406,8 @@ impl Options {
             }
             "edge_cap" => {
                 let cap = int(value)?;
-                if !(1..=6).contains(&cap) {
-                    return Err(format!("expected an integer from 1 to 6, found {cap}"));
+                if cap < 1 {
+                    return Err(format!("expected an integer 1 or more, found {cap}"));
                 }
                 self.edge_cap = cap;
             }
