@@ -1241,16 +1241,17 @@ fn a_fighter_with_no_usable_weapon_brawls_or_takes_full_defense() {
 fn the_ai_walks_when_a_walk_brings_it_within_reach() {
     // rule: FLUID-MOVE-2, FLUID-MOVE-10, FLUID-MOVE-11
     // Move 4, the target 6 m away, reach 2: a 4 m walk ends 2 m off, within reach, so the AI
-    // walks rather than jog (an extra action and a Run check). At 7 m it must jog.
+    // walks rather than run (an extra action and a Run check). At 7 m it must use the Run skill,
+    // and then sprints (see `fluid_movement.rs`).
     let mut setup = duel(&[]);
     setup.combatants[0].policy.set("move", "close").unwrap();
     setup.combatants[0].move_m = 4.0;
     let mut state = Fluid::initial_state(&setup);
     state.fighters[1].pos = fray_engine::Pos::new(6.0, 0.0);
-    let mode = |state: &fray_rules::fluid::State| policy::closing_move(&setup, state, A, B).map(|m| m.mode);
+    let mode = |state: &fray_rules::fluid::State| policy::closing_move(&setup, state, A, B, 1).map(|m| m.mode);
     assert_eq!(mode(&state), Some(fray_rules::fluid::MoveMode::Walk));
     state.fighters[1].pos = fray_engine::Pos::new(7.0, 0.0);
-    assert_eq!(mode(&state), Some(fray_rules::fluid::MoveMode::Jog));
+    assert_eq!(mode(&state), Some(fray_rules::fluid::MoveMode::Sprint));
 }
 
 #[test]

@@ -217,21 +217,48 @@ fn range_bands() {
 
 #[test]
 fn the_ai_closes_with_a_distant_foe() {
-    // rule: FLUID-MOVE-11, FLUID-MOVE-10
+    // rule: FLUID-MOVE-11, FLUID-MOVE-10, FLUID-MOVE-2, FLUID-MOVE-6
     let setup = field(10.0, "");
     let state = <Fluid as fray_engine::Ruleset>::initial_state(&setup);
-    // 10 m: 8 m to cover to be within reach (2 m); walk 4, jog 8, run 12: a jog.
+    // 10 m: 8 m to cover to be within reach (2 m), more than a 4 m walk. A Run check is needed
+    // whatever the pace, and under `melee_run_penalty = none` the melee attack pays nothing for a
+    // faster one: a sprint (farthest, the largest charge bonus, the hardest to shoot).
     assert_eq!(
-        policy::closing_move(&setup, &state, A, B),
-        Some(Movement { mode: MoveMode::Jog, to: Destination::Toward(B) })
+        policy::closing_move(&setup, &state, A, B, 1),
+        Some(Movement { mode: MoveMode::Sprint, to: Destination::Toward(B) })
     );
-    // 11 m: 9 m to cover: a run.
-    let far = field(11.0, "");
-    let state = <Fluid as fray_engine::Ruleset>::initial_state(&far);
-    assert_eq!(policy::closing_move(&far, &state, A, B).map(|m| m.mode), Some(MoveMode::Run));
     let near = field(4.5, "");
     let state = <Fluid as fray_engine::Ruleset>::initial_state(&near);
-    assert_eq!(policy::closing_move(&near, &state, A, B).map(|m| m.mode), Some(MoveMode::Walk));
+    assert_eq!(policy::closing_move(&near, &state, A, B, 1).map(|m| m.mode), Some(MoveMode::Walk));
+    let within = field(1.5, "");
+    let state = <Fluid as fray_engine::Ruleset>::initial_state(&within);
+    assert_eq!(policy::closing_move(&within, &state, A, B, 1), None);
+}
+
+#[test]
+fn under_a_melee_running_penalty_the_ai_counts_the_run_checks_margin() {
+    // rule: FLUID-MOVE-2, FLUID-MOVE-6, FLUID-ACT-4
+    // Run 10, the Run check and one attack (N = 2: −2), so the margin is e − 12. At 10 m the jog
+    // covers 8 m + margin and needs 8: e ≥ 12, 81/216 of rolls, less than half; the run (12 m)
+    // needs e ≥ 8, 181/216: the AI runs, though a jog's nominal 8 m would reach.
+    let mut setup = field(10.0, "");
+    setup.options.set("melee_run_penalty", "multiplier").unwrap();
+    let state = <Fluid as fray_engine::Ruleset>::initial_state(&setup);
+    assert_eq!(policy::closing_move(&setup, &state, A, B, 1).map(|m| m.mode), Some(MoveMode::Run));
+    // A better runner (Run 14: e ≥ 8 for the jog, 181/216) jogs.
+    let mut runner = setup.clone();
+    runner.combatants[0].skills.iter_mut().find(|s| s.name == "run").unwrap().value = 14;
+    assert_eq!(policy::closing_move(&runner, &state, A, B, 1).map(|m| m.mode), Some(MoveMode::Jog));
+    // Two attacks (N = 3: −3) make even the run a gamble at e ≥ 9 (160/216): still a run; at 17 m
+    // (15 to cover) neither the jog nor the run arrives as often as not, so it sprints.
+    assert_eq!(policy::closing_move(&setup, &state, A, B, 2).map(|m| m.mode), Some(MoveMode::Run));
+    let far = {
+        let mut far = field(17.0, "");
+        far.options.set("melee_run_penalty", "multiplier").unwrap();
+        far
+    };
+    let state = <Fluid as fray_engine::Ruleset>::initial_state(&far);
+    assert_eq!(policy::closing_move(&far, &state, A, B, 1).map(|m| m.mode), Some(MoveMode::Sprint));
 }
 
 #[test]

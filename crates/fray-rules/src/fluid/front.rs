@@ -308,7 +308,7 @@ impl FluidScenario {
                 for &(target, item) in options {
                     if sheet.items[item].kind == super::setup::ItemKind::Melee
                         && state.distance(who, target) > self.0.options.reach_m + 1e-9
-                        && let Some(movement) = super::policy::closing_move(setup, state, who, target)
+                        && let Some(movement) = super::policy::closing_move(setup, state, who, target, 1)
                     {
                         let label = format!(
                             "{:?} towards {} ({:.1} m) and attack with {}",

@@ -134,21 +134,53 @@ pub fn tries_pain_check(setup: &Setup, who: CombatantId, cp: i32) -> bool {
     }
 }
 
-/// The slowest move towards `target` that ends within reach (`reach_m`) by its base distance: a
-/// walk when a walk reaches, a run (with its Run check and extra action) only when it must, a
-/// sprint if none does (FLUID-MOVE-2, FLUID-MOVE-10, FLUID-MOVE-11).
-pub fn closing_move(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> Option<Movement> {
+/// The move towards `target` with which `who` closes to strike it with a melee weapon, making
+/// `attacks` attacks this round (FLUID-MOVE-2 … FLUID-MOVE-11): none when already within reach
+/// (`reach_m`, by its base distance; the move itself stops `approach_gap` short, nearer still),
+/// a walk when a walk reaches, and otherwise a move with a Run check:
+///
+/// - under `melee_run_penalty = none` a sprint. The Run check is the same for every pace, and a
+///   faster one goes farther, charges harder (+multiplier W, FLUID-MOVE-7) and is harder to shoot
+///   (FLUID-MOVE-5), while the melee attack pays nothing for it (FLUID-MOVE-6);
+/// - under a melee running penalty, the slowest pace that arrives at least as often as not,
+///   counting the Run check's margin (+1 m per success, −1 m per failure, exactly over 3d6 with
+///   the check's bonus as the fight will give it), or a sprint if none does.
+pub fn closing_move(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    target: CombatantId,
+    attacks: i32,
+) -> Option<Movement> {
     let sheet = &setup.combatants[who.index()];
-    // Within reach is enough: the move itself stops `approach_gap` short, nearer still.
     let need = state.distance(who, target) - setup.options.reach_m;
     if need <= 0.0 || sheet.move_m <= 0.0 {
         return None;
     }
-    let mode = [MoveMode::Walk, MoveMode::Jog, MoveMode::Run, MoveMode::Sprint]
-        .into_iter()
-        .find(|m| sheet.move_m * f64::from(m.multiplier()) >= need)
-        .unwrap_or(MoveMode::Sprint);
-    Some(Movement { mode, to: Destination::Toward(target) })
+    let to = Destination::Toward(target);
+    if sheet.move_m >= need {
+        return Some(Movement { mode: MoveMode::Walk, to });
+    }
+    if setup.options.melee_run_penalty == super::options::MeleeRunPenalty::None {
+        return Some(Movement { mode: MoveMode::Sprint, to });
+    }
+    // The Run check as `run_check` makes it: the Run skill, the multiple-action penalty of the
+    // attacks and the check itself, and the condition penalty (FLUID-ACT-4, FLUID-TRACK-4).
+    let bonus = sheet.skill_value("run", &setup.options) - 10
+        + super::attack::multi_action_penalty(setup, attacks + 1)
+        + super::condition_penalty(setup, state, who);
+    let check = super::check::Check { edge: 0, bonus, tn: 10 };
+    let arrives = |mode: MoveMode| {
+        let base = sheet.move_m * f64::from(mode.multiplier());
+        let ways: i32 = (3..=18)
+            .zip(WAYS_3D6)
+            .filter(|&(natural, _)| base + f64::from(check.from_natural(&setup.options, natural, 0).margin) >= need)
+            .map(|(_, ways)| ways)
+            .sum();
+        2 * ways >= 216
+    };
+    let mode = [MoveMode::Jog, MoveMode::Run].into_iter().find(|&m| arrives(m)).unwrap_or(MoveMode::Sprint);
+    Some(Movement { mode, to })
 }
 
 /// The split a stance gives (FLUID-TAC-4, FLUID-TAC-5).
@@ -229,6 +261,9 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             let target = pick_target(setup, state, who, options, policy.target);
             let mut attacks: List<DeclaredAttack, 4> = List::new();
             let mut movement = None;
+            // Whether the plan closes with the target first (its move is chosen once the number
+            // of attacks is known).
+            let mut closing = false;
             // Whether every weapon is broken or out of ammunition (see below).
             let mut spent = false;
             if let Some(target) = target {
@@ -267,9 +302,7 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                             .iter()
                             .find(|(t, i)| *t == target && sheet.items[*i].kind == ItemKind::Melee && usable(*i))
                             .map(|&(_, item)| item);
-                        if melee.is_some() {
-                            movement = closing_move(setup, state, who, target);
-                        }
+                        closing = melee.is_some();
                         melee
                     }
                     None => None,
@@ -300,6 +333,9 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
                     let attack =
                         DeclaredAttack { target, item: item as u8, intent, rounds: r as u8, spray: is_spray, blast };
                     attacks.extend((0..count).map(|_| attack));
+                    if closing {
+                        movement = closing_move(setup, state, who, target, count as i32);
+                    }
                 }
             }
             let full_defense = spent && attacks.is_empty() && movement.is_none();
