@@ -654,13 +654,26 @@ impl Fighter {
             stepped: false,
             act_tested: false,
             counters: List::new(),
-            oq: sheet.items.iter().map(|i| i.oq).collect(),
-            dq: sheet.items.iter().map(|i| i.dq).collect(),
+            oq: per_item(&sheet.items, |_, i| i.oq),
+            dq: per_item(&sheet.items, |_, i| i.dq),
             av: sheet.armor.as_ref().map_or(0, |a| a.av),
-            ammo: sheet.items.iter().map(|i| i.ammo.filter(|_| setup.options.ammo_tracking)).collect(),
-            fired: sheet.items.iter().map(|_| 0).collect(),
+            ammo: per_item(&sheet.items, |_, i| i.ammo.filter(|_| setup.options.ammo_tracking)),
+            fired: per_item(&sheet.items, |_, _| 0),
         }
     }
+}
+
+/// A value per item, built in place when the items fit inline (a fight's start, every simulated
+/// fight: cheaper than collecting an iterator into the list).
+pub(crate) fn per_item<T: Copy + Default>(items: &[setup::Item], f: impl Fn(usize, &setup::Item) -> T) -> List<T, 4> {
+    if items.len() > 4 {
+        return items.iter().enumerate().map(|(i, item)| f(i, item)).collect();
+    }
+    let mut buf = [T::default(); 4];
+    for (i, (slot, item)) in buf.iter_mut().zip(items).enumerate() {
+        *slot = f(i, item);
+    }
+    List::from_buf_and_len(buf, items.len())
 }
 
 /// Whether declared `attacks` are legal against a declaration's lists: each among the options,
@@ -783,7 +796,13 @@ impl Ruleset for Fluid {
                     + i32::from(plan.heal.is_some());
                 let fighter = &mut state.fighters[who.index()];
                 fighter.declared_actions = actions;
-                fighter.plan = plan.clone();
+                // Field by field, the attacks as a slice copy: cheaper than a clone of the list.
+                let Plan { attacks, full_defense, movement, delay_after, heal, shield, defence } = plan;
+                let to = &mut fighter.plan;
+                to.attacks.clear();
+                to.attacks.extend_from_slice(attacks);
+                (to.full_defense, to.movement, to.delay_after) = (*full_defense, *movement, *delay_after);
+                (to.heal, to.shield, to.defence) = (*heal, *shield, *defence);
                 if plan.full_defense {
                     fighter.full_defense = true;
                     fighter.full_defense_round = state.round;

@@ -326,39 +326,27 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
             }
         }
     }
-    let max_per_item = sheet
-        .items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| match (&item.skill, setup.options.max_attacks_rank_plus_one) {
+    let max_per_item =
+        super::per_item(&sheet.items, |i, item| match (&item.skill, setup.options.max_attacks_rank_plus_one) {
             (Some(_), true) => (sheet.rank_of(sheet.item_skill(i)) + 1).max(1) as u32,
             (Some(_), false) => 8,
             (None, _) => 0,
-        })
-        .collect::<List<u32, 4>>();
+        });
     // Bursts: semi-automatic and automatic firearms (pump-action under `pump_burst`); sprays:
     // any firearm that may fire two or more (FLUID-SPECIAL-5, -7, -8, -10).
-    let rounds = sheet
-        .items
-        .iter()
-        .map(|item| {
-            if item.kind != ItemKind::Ranged {
-                return (1, 0);
-            }
-            let max = item.fire.max_rounds();
-            let burst = match item.fire {
-                super::setup::Fire::Single => 1,
-                super::setup::Fire::Pump if !setup.options.pump_burst => 1,
-                _ => max,
-            };
-            (burst, if max >= 2 { max } else { 0 })
-        })
-        .collect::<List<(u32, u32), 4>>();
-    let skill_group = sheet
-        .items
-        .iter()
-        .map(|item| sheet.items.iter().position(|other| other.skill == item.skill).unwrap_or(0) as u8)
-        .collect::<List<u8, 4>>();
+    let rounds = super::per_item(&sheet.items, |_, item| {
+        if item.kind != ItemKind::Ranged {
+            return (1, 0);
+        }
+        let max = item.fire.max_rounds();
+        let burst = match item.fire {
+            super::setup::Fire::Single => 1,
+            super::setup::Fire::Pump if !setup.options.pump_burst => 1,
+            _ => max,
+        };
+        (burst, if max >= 2 { max } else { 0 })
+    });
+    let skill_group = List::from_slice(sheet.item_groups());
     Request::Declare { options, max_per_item, skill_group, rounds }
 }
 

@@ -413,6 +413,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             stabilized: c.stabilized,
             defence_skills: [SkillRef::Common; 3],
             item_skills: Vec::new(),
+            item_groups: Vec::new(),
         });
         combatants.last_mut().expect("just pushed").resolve_skills();
     }

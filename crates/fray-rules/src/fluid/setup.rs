@@ -304,6 +304,8 @@ pub struct Sheet {
     pub(crate) defence_skills: [SkillRef; 3],
     /// Per item, the skill it attacks with, resolved ([`Sheet::resolve_skills`]).
     pub(crate) item_skills: Vec<SkillRef>,
+    /// Per item, the first item with the same attack skill ([`Sheet::resolve_skills`]).
+    pub(crate) item_groups: Vec<u8>,
 }
 
 impl Sheet {
@@ -337,6 +339,11 @@ impl Sheet {
     pub fn resolve_skills(&mut self) {
         self.defence_skills = [self.skill_ref("dodge"), self.skill_ref("parry"), self.skill_ref("block")];
         self.item_skills = self.items.iter().map(|item| self.skill_ref(item.skill.as_deref().unwrap_or(""))).collect();
+        self.item_groups = self
+            .items
+            .iter()
+            .map(|item| self.items.iter().position(|other| other.skill == item.skill).unwrap_or(0) as u8)
+            .collect();
     }
 
     /// A resolved skill's value; the same as [`Sheet::skill_value`] of its name.
@@ -364,6 +371,13 @@ impl Sheet {
     /// The value of the skill item `item` attacks with.
     pub fn attack_value(&self, item: usize, options: &Options) -> i32 {
         self.value_of(self.item_skill(item), options)
+    }
+
+    /// Per item, the first item with the same attack skill, whose count the limit of attacks
+    /// applies to (FLUID-ACT-7).
+    pub fn item_groups(&self) -> &[u8] {
+        debug_assert_eq!(self.item_groups.len(), self.items.len(), "items changed: call `resolve_skills`");
+        &self.item_groups
     }
 
     /// The resolved skill item `item` attacks with.
