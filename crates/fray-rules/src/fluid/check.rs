@@ -108,7 +108,10 @@ impl Check {
     pub fn resolve(&self, options: &Options, faces: Faces) -> CheckRoll {
         let all = faces.as_slice();
         let edge = self.capped_edge(options);
-        let (natural, extra) = if options.edge_mode == EdgeMode::ExtraDie {
+        let (natural, extra) = if all.len() == 3 {
+            // No edge dice: every die counts, whichever way the check reads.
+            (all.iter().map(|&f| i32::from(f)).sum(), 0)
+        } else if options.edge_mode == EdgeMode::ExtraDie {
             // The first three dice are the natural; the highest extra die moves the result.
             let natural = all.iter().take(3).map(|&f| i32::from(f)).sum();
             let highest = all.iter().skip(3).copied().max().map_or(0, i32::from);
