@@ -564,6 +564,8 @@ impl Ruleset for HardBoiled {
         }
     }
 
+    // Inlined into every emit, where the event's kind is known: only its own arm is left.
+    #[inline(always)]
     fn apply(setup: &Setup, state: &mut State, event: &Event) {
         match event {
             Event::HpSet { who, max, .. } => {
