@@ -243,7 +243,9 @@ impl<'a, R: Ruleset, D: Dice, P: Decider<R>, S: Sink<R::Event>> Fight<'a, R, D, 
         P::CHECKED || cfg!(debug_assertions)
     }
 
-    /// Asks `who` to answer `request`, and checks that the answer is legal.
+    /// Asks `who` to answer `request`, and checks that the answer is legal. Inlined, so that a
+    /// decider that is inlined too sees which request it answers.
+    #[inline(always)]
     pub fn decide(&mut self, who: CombatantId, request: &R::Request) -> Result<R::Choice, FightError> {
         let choice =
             self.decider.decide(self.setup, &self.state, who, request).map_err(|Pending| FightError::Pending(who))?;

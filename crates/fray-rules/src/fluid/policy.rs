@@ -49,6 +49,8 @@ pub struct Ai;
 impl Decider<Fluid> for Ai {
     const CHECKED: bool = false;
 
+    // Inlined into every request, whose kind is then known: only its own arm is left.
+    #[inline(always)]
     fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
         Ok(ai_choice(setup, state, who, request))
     }
@@ -203,6 +205,7 @@ pub fn stance_split(setup: &Setup, tactics: i32, stance: &str) -> (i32, i32) {
 }
 
 /// What the AI chooses.
+#[inline(always)]
 pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
     let sheet = &setup.combatants[who.index()];
     let policy = &sheet.policy;

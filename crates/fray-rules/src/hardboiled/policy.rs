@@ -200,6 +200,8 @@ pub struct Ai;
 impl Decider<HardBoiled> for Ai {
     const CHECKED: bool = false;
 
+    // Inlined into every request, whose kind is then known: only its own arm is left.
+    #[inline(always)]
     fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
         Ok(ai_choice(setup, state, who, request))
     }
@@ -329,6 +331,7 @@ pub fn called(setup: &Setup, state: &State, who: CombatantId, target: CombatantI
 }
 
 /// The AI's answer.
+#[inline(always)]
 pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
     match request {
         Request::Declare => Choice::Intent(plan(setup, state, who)),

@@ -442,6 +442,8 @@ pub struct Ai;
 impl Decider<Ticks> for Ai {
     const CHECKED: bool = false;
 
+    // Inlined into every request, whose kind is then known: only its own arm is left.
+    #[inline(always)]
     fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
         Ok(ai_choice(setup, state, who, request))
     }
@@ -475,6 +477,7 @@ pub fn wants_weak_point(setup: &Setup, target: CombatantId, penetration: i32) ->
 pub const STEADY_P: i32 = 5;
 
 /// The AI's answer to any request.
+#[inline(always)]
 pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
     match *request {
         Request::Announce { .. } => Choice::Announce(announce(setup, state, who)),
