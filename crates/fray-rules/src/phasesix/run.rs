@@ -897,7 +897,11 @@ fn react<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     let request = Request::React { attacker, target, mode, normals, crits, actions: x.actions };
     let Choice::React { reaction, buy } = fight.decide(who, &request)? else { unreachable!("checked by check_choice") };
     let Some(reaction) = reaction else { return Ok(None) };
-    if let Some(why) = super::policy::illegal_reaction(setup, fight.state(), who, attacker, target, mode, reaction, buy)
+    // The AI picks only legal reactions (it asks `illegal_reaction` itself): its answers are
+    // checked here in debug builds only ([`Fight::checks_choices`]), others' always.
+    if fight.checks_choices()
+        && let Some(why) =
+            super::policy::illegal_reaction(setup, fight.state(), who, attacker, target, mode, reaction, buy)
     {
         return Err(FightError::IllegalChoice { who, reason: why.to_string() });
     }
