@@ -280,7 +280,8 @@ fn turn<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         let actions = fight.state().fighter(who).actions;
         let request = Request::Act { actions };
         let Choice::Act(act) = fight.decide(who, &request)? else { unreachable!("checked by check_choice") };
-        if act == Act::End {
+        // A pattern, not `==`: the derived comparison of acts (positions among them) is a call.
+        if matches!(act, Act::End) {
             return Ok(());
         }
         if fight.checks_choices()
