@@ -671,7 +671,8 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         terms: n.terms,
         totals,
         normals,
-        crits: crits.clone(),
+        // A copy of bytes (`Clone` goes element by element).
+        crits: List::from_slice(&crits),
         ammo: ammo.max(0) as u8,
         chain,
     });
@@ -770,12 +771,13 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         _ => {
             let (normals_p, prevented) = protect(fight, target, normals, w.piercing);
             wear_armour(fight, target, prevented);
-            let wounds = wound(fight, target, Some(who), 0, normals_p, crits.clone(), w.wounds_per_hit)?;
+            let hits = i32::from(normals_p) + crits.len() as i32;
+            let wounds = wound(fight, target, Some(who), 0, normals_p, crits, w.wounds_per_hit)?;
             if wounds > 0 {
                 if options.aim_lost_on_wound && fight.state().fighter(target).holds_aim() {
                     fight.emit(Event::AimLost { who: target });
                 }
-                let times = if options.condition_per_hit { i32::from(normals_p) + crits.len() as i32 } else { 1 };
+                let times = if options.condition_per_hit { hits } else { 1 };
                 add_conditions(fight, target, &w.conditions, times);
             }
         }
