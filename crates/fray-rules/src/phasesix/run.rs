@@ -293,9 +293,13 @@ fn turn<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         if ended.is_some() || fight.state().fighter(who).helpless(&setup.options) {
             return Ok(());
         }
-        end_check(fight, ended, fight.state().round);
-        if ended.is_some() {
-            return Ok(());
+        // An attack (a coup de grâce too) and a throw end with this check themselves, nothing
+        // happening after it: not twice.
+        if !matches!(act, Act::Attack { .. } | Act::Throw { .. }) {
+            end_check(fight, ended, fight.state().round);
+            if ended.is_some() {
+                return Ok(());
+            }
         }
     }
     Ok(())
