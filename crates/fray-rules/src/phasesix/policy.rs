@@ -2,7 +2,7 @@
 //! reaction, fire mode, aiming, hunkering, spending bonus and destiny dice, closing in, throwing),
 //! the legality of acts and reactions, and a scripted decider for tests.
 
-use super::run::{cost, main_weapon, numbers, parry_dp, two_weapons, weapon_of};
+use super::run::{cost, hit_dice, main_weapon, numbers, parry_dp, two_weapons, weapon_of};
 use super::setup::{Class, Mode, Setup};
 use super::{Act, Boost, BoostedRoll, Choice, Cond, Hand, PhaseSix, Reaction, Request, Special, State};
 use fray_engine::{CombatantId, Decider, Pending, Pos};
@@ -646,8 +646,11 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     let attack = |walk| Act::Attack { target, hand: Hand::Main, mode, special, walk, from_behind: false };
     // No attack with a pool of no dice unless a bonus die could roll it (P6-RES-4).
     let rollable = |a: Act| {
-        numbers(setup, state, who, &a).dice > 0
-            || (x.bonus_dice > 0 && matches!(policy(setup, who, 6), SPEND_TO_HIT | SPEND_ALWAYS))
+        let dice = match a {
+            Act::Attack { hand, mode, special, .. } => hit_dice(setup, state, who, hand, mode, special).dice,
+            _ => 0,
+        };
+        dice > 0 || (x.bonus_dice > 0 && matches!(policy(setup, who, 6), SPEND_TO_HIT | SPEND_ALWAYS))
     };
     // Aim before a shot (the `aim` policy), while actions allow an attack after it.
     // Never when aiming cannot help the attack: a burst, or a throw under `thrown_aim =

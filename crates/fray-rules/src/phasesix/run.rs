@@ -543,22 +543,40 @@ pub(super) fn numbers(setup: &super::Setup, state: &super::State, who: Combatant
     numbers_of::<false>(setup, state, who, act)
 }
 
-/// The numbers of an attack by `who` in `state`: each the sum of its terms, which the attack
-/// event carries for the log (`TERMS`; else the terms are left empty, the sums the same).
+/// The hit dice of an attack ([`hit_dice`]) and the terms they are the sum of.
+pub(super) struct HitDice {
+    /// The dice.
+    pub dice: i32,
+    /// The skill rolled.
+    pub skill: i32,
+    /// The damage potential, or the unarmed bonus.
+    pub dp: i32,
+    /// Unarmed (P6-ATK-5).
+    pub unarmed: bool,
+    /// Massive's dice.
+    pub massive: i32,
+    /// Shocked's (negative).
+    pub shocked: i32,
+}
+
+/// The hit dice of an attack by `who` with `hand`, in `mode`, as `special` (P6-ATK-2): skill,
+/// damage potential or the unarmed bonus (P6-ATK-5), burst, massive (P6-SPECIAL-5; under
+/// `massive_cap = total_dice` the whole pool stops at Strength, the term the change that makes),
+/// Shocked. The first of an attack's [`numbers`], and all the AI needs to know whether it can
+/// roll one.
 #[inline(always)]
-fn numbers_of<const TERMS: bool>(setup: &super::Setup, state: &super::State, who: CombatantId, act: &Act) -> Numbers {
+pub(super) fn hit_dice(
+    setup: &super::Setup,
+    state: &super::State,
+    who: CombatantId,
+    hand: Hand,
+    mode: Mode,
+    special: Special,
+) -> HitDice {
     let options = &setup.options;
-    let Act::Attack { target, hand, mode, special, walk, .. } = *act else {
-        return Numbers { dice: 0, m: 6, c: 0, ammo: 0, chain: 0, terms: super::HitTerms::default() };
-    };
     let s = &setup.combatants[who.index()];
     let x = state.fighter(who);
     let (w, _) = weapon_of(setup, who, hand);
-    // A term of a fixed size (`HitTerms::FIXED`), if it applies.
-    let fixed = |k: usize, on: bool| if on { super::HitTerms::FIXED[k].1 } else { 0 };
-    // The dice (P6-ATK-2): skill, damage potential or the unarmed bonus (P6-ATK-5), burst,
-    // massive (P6-SPECIAL-5; under `massive_cap = total_dice` the whole pool stops at Strength, the
-    // term the change that makes), Shocked.
     let skill = match w.class {
         Class::Melee => s.hand_to_hand,
         Class::Ranged => s.shooting,
@@ -567,8 +585,8 @@ fn numbers_of<const TERMS: bool>(setup: &super::Setup, state: &super::State, who
     let unarmed =
         hand == Hand::Unarmed || (hand == Hand::Main && s.main_hand.is_none()) || !x.armed && hand == Hand::Main;
     let dp = if unarmed { i32::from(s.quickness > 2) } else { w.dp };
-    let burst = mode == Mode::Burst;
-    let before = skill + dp + fixed(0, burst);
+    let burst = if mode == Mode::Burst { super::HitTerms::FIXED[0].1 } else { 0 };
+    let before = skill + dp + burst;
     let massive = if let Special::Massive(n) = special {
         let n = i32::from(n);
         let strength = s.strength.max(0);
@@ -581,7 +599,22 @@ fn numbers_of<const TERMS: bool>(setup: &super::Setup, state: &super::State, who
         0
     };
     let shocked = -x.condition(Cond::Shocked);
-    let dice = before + massive + shocked;
+    HitDice { dice: before + massive + shocked, skill, dp, unarmed, massive, shocked }
+}
+
+/// The numbers of an attack by `who` in `state`: each the sum of its terms, which the attack
+/// event carries for the log (`TERMS`; else the terms are left empty, the sums the same).
+#[inline(always)]
+fn numbers_of<const TERMS: bool>(setup: &super::Setup, state: &super::State, who: CombatantId, act: &Act) -> Numbers {
+    let options = &setup.options;
+    let Act::Attack { target, hand, mode, special, walk, .. } = *act else {
+        return Numbers { dice: 0, m: 6, c: 0, ammo: 0, chain: 0, terms: super::HitTerms::default() };
+    };
+    let s = &setup.combatants[who.index()];
+    let x = state.fighter(who);
+    let (w, _) = weapon_of(setup, who, hand);
+    let HitDice { dice, skill, dp, unarmed, massive, shocked } = hit_dice(setup, state, who, hand, mode, special);
+    let burst = mode == Mode::Burst;
     // Recoil (P6-RCL-1).
     let recoil_attack = w.recoil && matches!(mode, Mode::Single | Mode::Burst);
     // A walk combined with the attack starts the chain afresh under `combined_walk_breaks_recoil`
