@@ -584,9 +584,18 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     let keep = match policy(setup, who, 1) {
         KEEP_NONE => 0,
         KEEP_ALL => x.actions,
+        // With no action left there is none to spare whatever is kept: the foes need no look.
+        _ if x.actions < 1 => 0,
         _ => i32::from(reactable_foe(setup, state, who)),
     };
     let spare = x.actions - keep;
+    // Every act below but readying the weapon needs an action to spare: without one, and with
+    // the weapon in hand (or none to ready), the turn ends, whoever the target would be (the
+    // usual last question of a turn, answered without weighing the rest).
+    let unready = main_weapon(setup, who).is_some() && !x.armed;
+    if spare < 1 && !unready {
+        return Act::End;
+    }
     let Some(target) = choose_target(setup, state, who) else { return Act::End };
     let ok = |a: Act| illegal(setup, state, who, &a).is_none();
     // Throw first (the `throw` policy).
@@ -629,7 +638,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
             return Act::Hunker;
         }
     }
-    if main_weapon(setup, who).is_some() && !x.armed {
+    if unready {
         return if ok(Act::Ready) { Act::Ready } else { Act::End };
     }
     let (w, index) = weapon_of(setup, who, Hand::Main);
