@@ -450,6 +450,10 @@ fn chance(t: i32) -> f64 {
         return 1.0;
     }
     let k = (t - 1) / 6;
+    if k == 0 {
+        // No explosion needed: the factor 6^0 is exactly 1, the product the same.
+        return f64::from(7 - t) / 6.0;
+    }
     f64::from(7 - (t - 6 * k)) / 6.0 * (1.0 / 6.0f64).powi(k)
 }
 
