@@ -585,25 +585,27 @@ fn acts_before_next_turn(setup: &Setup, state: &State, who: CombatantId, foe: Co
 fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     let s = &setup.combatants[who.index()];
     let x = state.fighter(who);
-    let keep = match policy(setup, who, 1) {
-        KEEP_NONE => 0,
-        KEEP_ALL => x.actions,
-        // With no action left there is none to spare whatever is kept: the foes need no look.
-        _ if x.actions < 1 => 0,
-        _ => i32::from(reactable_foe(setup, state, who)),
+    // Whether the actions to spare — those left less those kept for reactions (the `keep`
+    // policy) — reach `n`. Under `keep = one` an action is kept when a foe could make a reaction
+    // worth it ([`reactable_foe`], a look at every foe): looked at only when that decides the
+    // answer (not with two actions left and one needed), and once.
+    let reactable = std::cell::OnceCell::new();
+    let spare_reaches = |n: i32| match policy(setup, who, 1) {
+        KEEP_NONE => x.actions >= n,
+        KEEP_ALL => 0 >= n,
+        _ => x.actions > n || (x.actions >= n && !*reactable.get_or_init(|| reactable_foe(setup, state, who))),
     };
-    let spare = x.actions - keep;
     // Every act below but readying the weapon needs an action to spare: without one, and with
     // the weapon in hand (or none to ready), the turn ends, whoever the target would be (the
     // usual last question of a turn, answered without weighing the rest).
     let unready = main_weapon(setup, who).is_some() && !x.armed;
-    if spare < 1 && !unready {
+    if !spare_reaches(1) && !unready {
         return Act::End;
     }
     let Some(target) = choose_target(setup, state, who) else { return Act::End };
     let ok = |a: Act| illegal(setup, state, who, &a).is_none();
     // Throw first (the `throw` policy).
-    if policy(setup, who, 8) == THROW_FIRST && spare >= 1 {
+    if policy(setup, who, 8) == THROW_FIRST && spare_reaches(1) {
         if let Some(item) = x.items.iter().position(|&n| n > 0) {
             let a = Act::Throw { item: item as u8, target };
             // Not when the blast on the target would catch the thrower or a friend (P6-THROW-4).
@@ -632,7 +634,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
         from_behind: false,
     };
     let can_shoot = shooter && illegal_but_cost(setup, state, who, &here).is_none();
-    if policy(setup, who, 5) == HUNKER_UNDER_FIRE && !x.hunkered && s.cover.is_none() && spare >= 1 && can_shoot {
+    if policy(setup, who, 5) == HUNKER_UNDER_FIRE && !x.hunkered && s.cover.is_none() && spare_reaches(1) && can_shoot {
         let guns = (0..setup.combatants.len()).any(|i| {
             setup.combatants[i].side != s.side
                 && !state.fighters[i].out(&setup.options)
@@ -648,7 +650,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     let (w, index) = weapon_of(setup, who, Hand::Main);
     if let (Some(i), Some(_)) = (index, w.capacity) {
         if x.ammo[i].unwrap_or(0) == 0 {
-            return if ok(Act::Reload) && spare >= 1 { Act::Reload } else { Act::End };
+            return if ok(Act::Reload) && spare_reaches(1) { Act::Reload } else { Act::End };
         }
     }
     let mode = main_mode(setup, who);
@@ -676,7 +678,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
             _ => false,
         };
     if aims
-        && spare >= 2
+        && spare_reaches(2)
         && x.aim < s.perception
         && ok(Act::Aim { accurate: false })
         && ok(attack(None))
@@ -684,12 +686,12 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     {
         return Act::Aim { accurate: false };
     }
-    if spare >= 1 && ok(attack(None)) && rollable(attack(None)) {
+    if spare_reaches(1) && ok(attack(None)) && rollable(attack(None)) {
         return attack(None);
     }
     // Too few rounds left for a burst: a single shot if the weapon has one, else a reload.
     let short = |i: usize| x.ammo[i].is_some_and(|a| a < if setup.options.burst_partial { 1 } else { 3 });
-    if mode == Mode::Burst && spare >= 1 && index.is_some_and(short) {
+    if mode == Mode::Burst && spare_reaches(1) && index.is_some_and(short) {
         let single = Act::Attack {
             target,
             hand: Hand::Main,
@@ -706,7 +708,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
         }
     }
     // Close in: a walk combined with the attack, else a run or a walk.
-    if policy(setup, who, 7) == MOVE_CLOSE && spare >= 1 {
+    if policy(setup, who, 7) == MOVE_CLOSE && spare_reaches(1) {
         let from = x.pos;
         let to = state.fighter(target).pos;
         let d = from.distance(to);
