@@ -470,7 +470,7 @@ fn expected_stop(setup: &Setup, state: &State, who: CombatantId, reaction: React
     let base_m = s.min_roll + x.condition(Cond::Poisoned) + i32::from(x.hunkered);
     match reaction {
         Reaction::Dodge => {
-            let dice_n = s.evasion() - x.condition(Cond::Shocked);
+            let dice_n = s.derived.evasion - x.condition(Cond::Shocked);
             let t = base_m + i32::from(normals) + i32::from(crits);
             let miss_all = (1.0 - chance(t)).powi(dice_n.max(0));
             if dice_n <= 0 { 0.0 } else { (1.0 - miss_all) * weight }
@@ -518,8 +518,7 @@ fn reactable_foe(setup: &Setup, state: &State, who: CombatantId) -> bool {
     setup.combatants.iter().zip(&state.fighters).enumerate().any(|(i, (c, f))| {
         c.side != side
             && !f.out(&setup.options)
-            && (c.main_hand.is_none_or(|i| c.weapons[i].class == Class::Melee)
-                || c.off_hand.is_some_and(|i| c.weapons[i].class == Class::Melee))
+            && c.derived.melee
             && acts_before_next_turn(setup, state, who, CombatantId(i as u16))
             && may_close_and_strike(setup, state, who, CombatantId(i as u16))
     })
@@ -536,12 +535,7 @@ fn may_close_and_strike(setup: &Setup, state: &State, who: CombatantId, foe: Com
     if options.melee_reach_ignore {
         return true;
     }
-    let reach = [Hand::Main, Hand::Off]
-        .into_iter()
-        .map(|hand| weapon_of(setup, foe, hand).0)
-        .filter(|w| w.class == Class::Melee)
-        .map(|w| w.range_m)
-        .fold(0.0, f64::max);
+    let reach = setup.combatants[foe.index()].derived.reach;
     let q = setup.combatants[foe.index()].quickness;
     let (walk_m, run_m) = ((q + 1).max(0), (q + 5).max(0));
     let walk = if options.walk_combine { f64::from(walk_m) } else { 0.0 };

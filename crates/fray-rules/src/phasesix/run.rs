@@ -247,20 +247,12 @@ fn round_start<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D
 
 /// The maximum actions of a participant (P6-ACT-3, P6-SPECIAL-9).
 pub(super) fn max_actions(setup: &super::Setup, who: CombatantId) -> i32 {
-    let s = &setup.combatants[who.index()];
-    s.actions + i32::from(two_weapons(setup, who))
+    setup.combatants[who.index()].derived.max_actions
 }
 
 /// Fighting with two one-handed weapons of one type (P6-SPECIAL-9).
 pub(super) fn two_weapons(setup: &super::Setup, who: CombatantId) -> bool {
-    let s = &setup.combatants[who.index()];
-    match (s.main_hand, s.off_hand) {
-        (Some(a), Some(b)) => {
-            let (a, b) = (&s.weapons[a], &s.weapons[b]);
-            s.two_weapon_skilled && a.hands == 1 && b.hands == 1 && a.weapon_type == b.weapon_type
-        }
-        _ => false,
-    }
+    setup.combatants[who.index()].derived.two_weapons
 }
 
 /// One participant's turn (P6-ROUND-2, P6-ACT-2/4).
@@ -853,8 +845,8 @@ fn resolve_reaction<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         Reaction::Dodge => {
             let hits = i32::from(*normals) + crits.len() as i32;
             let m = base_m(fight, target) + hits;
-            let dice_n =
-                setup.combatants[target.index()].evasion() - fight.state().fighter(target).condition(Cond::Shocked);
+            let dice_n = setup.combatants[target.index()].derived.evasion
+                - fight.state().fighter(target).condition(Cond::Shocked);
             let mut t = pool(fight, target, "dodge", dice_n, Some(m))?;
             let mut apart = Totals::new();
             let seen = Seen { roll: BoostedRoll::Dodge, against: Some(who), m, c: None, enough: Some(m) };
