@@ -89,6 +89,7 @@ impl std::fmt::Display for Why<'_> {
 }
 
 /// Why an act is not allowed now, if it is not.
+#[inline(always)]
 pub fn illegal<'a>(setup: &'a Setup, state: &State, who: CombatantId, act: &Act) -> Option<Why<'a>> {
     let x = state.fighter(who);
     let mut price = cost(setup, state, act);
@@ -106,6 +107,10 @@ pub fn illegal<'a>(setup: &'a Setup, state: &State, who: CombatantId, act: &Act)
 /// Why an act is not allowed now apart from its cost, if it is not: weapon, mode, reach,
 /// ammunition, readiness, position and resources ([`illegal`] checks the cost first). A reaction
 /// paid with a bought action is judged by this (P6-REACT-3).
+///
+/// Inlined: the AI asks it of acts it has just built, most of whose fields it then knows, and
+/// needs only whether there is a reason, not the reason.
+#[inline(always)]
 pub fn illegal_but_cost<'a>(setup: &'a Setup, state: &State, who: CombatantId, act: &Act) -> Option<Why<'a>> {
     let options = &setup.options;
     let s = &setup.combatants[who.index()];
