@@ -99,8 +99,10 @@ pub(super) fn run<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     }
     for round in 1..=options.round_cap {
         fight.emit(Event::RoundStarted { round });
-        round_start(fight)?;
-        if let Some(r) = end_check(fight, &mut ended, round) {
+        // With no round-start check rolled nobody's state changed since the last end check.
+        if round_start(fight)?
+            && let Some(r) = end_check(fight, &mut ended, round)
+        {
             return Ok(r);
         }
         for k in 0..fight.state().order.len() {
@@ -186,9 +188,11 @@ fn initiative<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D,
     Ok(())
 }
 
-/// Round-start checks, participant by participant in initiative order (P6-COND-7).
-fn round_start<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>) -> Result<(), FightError> {
+/// Round-start checks, participant by participant in initiative order (P6-COND-7); whether any
+/// was rolled.
+fn round_start<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>) -> Result<bool, FightError> {
     let bleeding_first = fight.setup().options.bleeding_first;
+    let mut rolled = false;
     for k in 0..fight.state().order.len() {
         let who = fight.state().order[k];
         if fight.state().fighter(who).dead {
@@ -221,6 +225,7 @@ fn round_start<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D
                 _ => (s.resistance, "poison check"),
             };
             let n = attr - x.condition(Cond::Shocked);
+            rolled = true;
             let successes = check(fight, who, BoostedRoll::Check(what), n, m)?;
             match c {
                 Cond::Dying if successes == 0 => {
@@ -242,7 +247,7 @@ fn round_start<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D
             }
         }
     }
-    Ok(())
+    Ok(rolled)
 }
 
 /// The maximum actions of a participant (P6-ACT-3, P6-SPECIAL-9).
