@@ -891,6 +891,8 @@ impl Ruleset for PhaseSix {
         }
     }
 
+    // Inlined into every emit, where the event's kind is known: only its own arm is left.
+    #[inline(always)]
     fn apply(setup: &Setup, state: &mut State, event: &Event) {
         let round = state.round;
         match event {
