@@ -954,6 +954,7 @@ fn react<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 /// P6-SHLD-*): terrain cover, Hunkered (6+), an active shield block or a shield parry — only the
 /// best under `cover_stacking = best_only` — and how many cover dice Shocked takes away. Shared by
 /// the fight and the odds.
+#[inline(always)]
 pub(super) fn cover_values(
     setup: &super::Setup,
     state: &super::State,
@@ -1067,6 +1068,8 @@ fn cover<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 }
 
 /// Protection against piercing (P6-DMG-1/2): normal hits left and hits prevented.
+// Inlined (as `wear_armour` and `cover_values`): asked once per attack, small.
+#[inline(always)]
 fn protect<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     target: CombatantId,
@@ -1085,6 +1088,7 @@ fn protect<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 }
 
 /// Armour damage (P6-ARM-2).
+#[inline(always)]
 fn wear_armour<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     target: CombatantId,
