@@ -913,6 +913,7 @@ pub(super) fn perceives(setup: &super::Setup, who: CombatantId, actor: Combatant
 /// Asks `who` — the target, or anyone under `reaction_menu = any` — for a reaction to the
 /// attack; pays for it (P6-REACT-1/3, P6-RES-1/2).
 #[allow(clippy::too_many_arguments, reason = "the attack reacted to, whole")]
+#[inline(always)]
 fn react<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
@@ -995,6 +996,7 @@ pub(super) fn cover_values(
 }
 
 /// The cover roll (P6-COVER-1..5, P6-SHLD-*).
+#[inline(always)]
 fn cover<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     target: CombatantId,
@@ -1104,6 +1106,9 @@ fn wear_armour<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 }
 
 /// Wounds onto boosts and hearts, Dying (P6-DMG-3, P6-TRACK-2..4); `flat` wounds for bleeding.
+// Inlined, as `cover` and `react`: steps of every attack, whose calls cost more than they do
+// in the usual case (no wound, no cover, no reaction asked).
+#[inline(always)]
 fn wound<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
