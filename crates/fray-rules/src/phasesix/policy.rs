@@ -238,7 +238,10 @@ pub fn illegal_but_cost<'a>(setup: &'a Setup, state: &State, who: CombatantId, a
 }
 
 /// Why a reaction is not allowed, if it is not (P6-DEF-2/3, P6-SHLD-3, P6-REACT-3).
+///
+/// Inlined: the AI asks it of every reaction it picks, needing only whether there is a reason.
 #[allow(clippy::too_many_arguments, reason = "the attack reacted to, whole")]
+#[inline(always)]
 pub fn illegal_reaction(
     setup: &Setup,
     state: &State,

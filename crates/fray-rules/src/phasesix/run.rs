@@ -1106,8 +1106,8 @@ fn wear_armour<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 }
 
 /// Wounds onto boosts and hearts, Dying (P6-DMG-3, P6-TRACK-2..4); `flat` wounds for bleeding.
-// Inlined, as `cover` and `react`: steps of every attack, whose calls cost more than they do
-// in the usual case (no wound, no cover, no reaction asked).
+// Inlined, as `cover` and `react`: steps of every attack, often with little to do (no wound,
+// no cover, no reaction asked).
 #[inline(always)]
 fn wound<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
