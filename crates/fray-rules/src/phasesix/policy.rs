@@ -2,7 +2,7 @@
 //! reaction, fire mode, aiming, hunkering, spending bonus and destiny dice, closing in, throwing),
 //! the legality of acts and reactions, and a scripted decider for tests.
 
-use super::run::{cost, main_weapon, numbers, parry_dp, two_weapons, weapon_of};
+use super::run::{cost, hit_dice, main_weapon, numbers, parry_dp, two_weapons, weapon_of};
 use super::setup::{Class, Mode, Setup};
 use super::{Act, Boost, BoostedRoll, Choice, Cond, Hand, PhaseSix, Reaction, Request, Special, State};
 use fray_engine::{CombatantId, Decider, Pending, Pos};
@@ -89,6 +89,7 @@ impl std::fmt::Display for Why<'_> {
 }
 
 /// Why an act is not allowed now, if it is not.
+#[inline(always)]
 pub fn illegal<'a>(setup: &'a Setup, state: &State, who: CombatantId, act: &Act) -> Option<Why<'a>> {
     let x = state.fighter(who);
     let mut price = cost(setup, state, act);
@@ -106,6 +107,10 @@ pub fn illegal<'a>(setup: &'a Setup, state: &State, who: CombatantId, act: &Act)
 /// Why an act is not allowed now apart from its cost, if it is not: weapon, mode, reach,
 /// ammunition, readiness, position and resources ([`illegal`] checks the cost first). A reaction
 /// paid with a bought action is judged by this (P6-REACT-3).
+///
+/// Inlined: the AI asks it of acts it has just built, most of whose fields it then knows, and
+/// needs only whether there is a reason, not the reason.
+#[inline(always)]
 pub fn illegal_but_cost<'a>(setup: &'a Setup, state: &State, who: CombatantId, act: &Act) -> Option<Why<'a>> {
     let options = &setup.options;
     let s = &setup.combatants[who.index()];
@@ -233,7 +238,10 @@ pub fn illegal_but_cost<'a>(setup: &'a Setup, state: &State, who: CombatantId, a
 }
 
 /// Why a reaction is not allowed, if it is not (P6-DEF-2/3, P6-SHLD-3, P6-REACT-3).
+///
+/// Inlined: the AI asks it of every reaction it picks, needing only whether there is a reason.
 #[allow(clippy::too_many_arguments, reason = "the attack reacted to, whole")]
+#[inline(always)]
 pub fn illegal_reaction(
     setup: &Setup,
     state: &State,
@@ -450,6 +458,10 @@ fn chance(t: i32) -> f64 {
         return 1.0;
     }
     let k = (t - 1) / 6;
+    if k == 0 {
+        // No explosion needed: the factor 6^0 is exactly 1, the product the same.
+        return f64::from(7 - t) / 6.0;
+    }
     f64::from(7 - (t - 6 * k)) / 6.0 * (1.0 / 6.0f64).powi(k)
 }
 
@@ -466,7 +478,7 @@ fn expected_stop(setup: &Setup, state: &State, who: CombatantId, reaction: React
     let base_m = s.min_roll + x.condition(Cond::Poisoned) + i32::from(x.hunkered);
     match reaction {
         Reaction::Dodge => {
-            let dice_n = s.evasion() - x.condition(Cond::Shocked);
+            let dice_n = s.derived.evasion - x.condition(Cond::Shocked);
             let t = base_m + i32::from(normals) + i32::from(crits);
             let miss_all = (1.0 - chance(t)).powi(dice_n.max(0));
             if dice_n <= 0 { 0.0 } else { (1.0 - miss_all) * weight }
@@ -514,8 +526,7 @@ fn reactable_foe(setup: &Setup, state: &State, who: CombatantId) -> bool {
     setup.combatants.iter().zip(&state.fighters).enumerate().any(|(i, (c, f))| {
         c.side != side
             && !f.out(&setup.options)
-            && (c.main_hand.is_none_or(|i| c.weapons[i].class == Class::Melee)
-                || c.off_hand.is_some_and(|i| c.weapons[i].class == Class::Melee))
+            && c.derived.melee
             && acts_before_next_turn(setup, state, who, CombatantId(i as u16))
             && may_close_and_strike(setup, state, who, CombatantId(i as u16))
     })
@@ -532,12 +543,7 @@ fn may_close_and_strike(setup: &Setup, state: &State, who: CombatantId, foe: Com
     if options.melee_reach_ignore {
         return true;
     }
-    let reach = [Hand::Main, Hand::Off]
-        .into_iter()
-        .map(|hand| weapon_of(setup, foe, hand).0)
-        .filter(|w| w.class == Class::Melee)
-        .map(|w| w.range_m)
-        .fold(0.0, f64::max);
+    let reach = setup.combatants[foe.index()].derived.reach;
     let q = setup.combatants[foe.index()].quickness;
     let (walk_m, run_m) = ((q + 1).max(0), (q + 5).max(0));
     let walk = if options.walk_combine { f64::from(walk_m) } else { 0.0 };
@@ -581,16 +587,27 @@ fn acts_before_next_turn(setup: &Setup, state: &State, who: CombatantId, foe: Co
 fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     let s = &setup.combatants[who.index()];
     let x = state.fighter(who);
-    let keep = match policy(setup, who, 1) {
-        KEEP_NONE => 0,
-        KEEP_ALL => x.actions,
-        _ => i32::from(reactable_foe(setup, state, who)),
+    // Whether the actions to spare — those left less those kept for reactions (the `keep`
+    // policy) — reach `n`. Under `keep = one` an action is kept when a foe could make a reaction
+    // worth it ([`reactable_foe`], a look at every foe): looked at only when that decides the
+    // answer (not with two actions left and one needed), and once.
+    let reactable = std::cell::OnceCell::new();
+    let spare_reaches = |n: i32| match policy(setup, who, 1) {
+        KEEP_NONE => x.actions >= n,
+        KEEP_ALL => 0 >= n,
+        _ => x.actions > n || (x.actions >= n && !*reactable.get_or_init(|| reactable_foe(setup, state, who))),
     };
-    let spare = x.actions - keep;
+    // Every act below but readying the weapon needs an action to spare: without one, and with
+    // the weapon in hand (or none to ready), the turn ends, whoever the target would be (the
+    // usual last question of a turn, answered without weighing the rest).
+    let unready = main_weapon(setup, who).is_some() && !x.armed;
+    if !spare_reaches(1) && !unready {
+        return Act::End;
+    }
     let Some(target) = choose_target(setup, state, who) else { return Act::End };
     let ok = |a: Act| illegal(setup, state, who, &a).is_none();
     // Throw first (the `throw` policy).
-    if policy(setup, who, 8) == THROW_FIRST && spare >= 1 {
+    if policy(setup, who, 8) == THROW_FIRST && spare_reaches(1) {
         if let Some(item) = x.items.iter().position(|&n| n > 0) {
             let a = Act::Throw { item: item as u8, target };
             // Not when the blast on the target would catch the thrower or a friend (P6-THROW-4).
@@ -619,7 +636,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
         from_behind: false,
     };
     let can_shoot = shooter && illegal_but_cost(setup, state, who, &here).is_none();
-    if policy(setup, who, 5) == HUNKER_UNDER_FIRE && !x.hunkered && s.cover.is_none() && spare >= 1 && can_shoot {
+    if policy(setup, who, 5) == HUNKER_UNDER_FIRE && !x.hunkered && s.cover.is_none() && spare_reaches(1) && can_shoot {
         let guns = (0..setup.combatants.len()).any(|i| {
             setup.combatants[i].side != s.side
                 && !state.fighters[i].out(&setup.options)
@@ -629,13 +646,13 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
             return Act::Hunker;
         }
     }
-    if main_weapon(setup, who).is_some() && !x.armed {
+    if unready {
         return if ok(Act::Ready) { Act::Ready } else { Act::End };
     }
     let (w, index) = weapon_of(setup, who, Hand::Main);
     if let (Some(i), Some(_)) = (index, w.capacity) {
         if x.ammo[i].unwrap_or(0) == 0 {
-            return if ok(Act::Reload) && spare >= 1 { Act::Reload } else { Act::End };
+            return if ok(Act::Reload) && spare_reaches(1) { Act::Reload } else { Act::End };
         }
     }
     let mode = main_mode(setup, who);
@@ -646,8 +663,11 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     let attack = |walk| Act::Attack { target, hand: Hand::Main, mode, special, walk, from_behind: false };
     // No attack with a pool of no dice unless a bonus die could roll it (P6-RES-4).
     let rollable = |a: Act| {
-        numbers(setup, state, who, &a).dice > 0
-            || (x.bonus_dice > 0 && matches!(policy(setup, who, 6), SPEND_TO_HIT | SPEND_ALWAYS))
+        let dice = match a {
+            Act::Attack { hand, mode, special, .. } => hit_dice(setup, state, who, hand, mode, special).dice,
+            _ => 0,
+        };
+        dice > 0 || (x.bonus_dice > 0 && matches!(policy(setup, who, 6), SPEND_TO_HIT | SPEND_ALWAYS))
     };
     // Aim before a shot (the `aim` policy), while actions allow an attack after it.
     // Never when aiming cannot help the attack: a burst, or a throw under `thrown_aim =
@@ -660,7 +680,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
             _ => false,
         };
     if aims
-        && spare >= 2
+        && spare_reaches(2)
         && x.aim < s.perception
         && ok(Act::Aim { accurate: false })
         && ok(attack(None))
@@ -668,12 +688,12 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     {
         return Act::Aim { accurate: false };
     }
-    if spare >= 1 && ok(attack(None)) && rollable(attack(None)) {
+    if spare_reaches(1) && ok(attack(None)) && rollable(attack(None)) {
         return attack(None);
     }
     // Too few rounds left for a burst: a single shot if the weapon has one, else a reload.
     let short = |i: usize| x.ammo[i].is_some_and(|a| a < if setup.options.burst_partial { 1 } else { 3 });
-    if mode == Mode::Burst && spare >= 1 && index.is_some_and(short) {
+    if mode == Mode::Burst && spare_reaches(1) && index.is_some_and(short) {
         let single = Act::Attack {
             target,
             hand: Hand::Main,
@@ -690,7 +710,7 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
         }
     }
     // Close in: a walk combined with the attack, else a run or a walk.
-    if policy(setup, who, 7) == MOVE_CLOSE && spare >= 1 {
+    if policy(setup, who, 7) == MOVE_CLOSE && spare_reaches(1) {
         let from = x.pos;
         let to = state.fighter(target).pos;
         let d = from.distance(to);

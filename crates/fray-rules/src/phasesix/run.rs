@@ -99,8 +99,10 @@ pub(super) fn run<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     }
     for round in 1..=options.round_cap {
         fight.emit(Event::RoundStarted { round });
-        round_start(fight)?;
-        if let Some(r) = end_check(fight, &mut ended, round) {
+        // With no round-start check rolled nobody's state changed since the last end check.
+        if round_start(fight)?
+            && let Some(r) = end_check(fight, &mut ended, round)
+        {
             return Ok(r);
         }
         for k in 0..fight.state().order.len() {
@@ -186,9 +188,11 @@ fn initiative<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D,
     Ok(())
 }
 
-/// Round-start checks, participant by participant in initiative order (P6-COND-7).
-fn round_start<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>) -> Result<(), FightError> {
+/// Round-start checks, participant by participant in initiative order (P6-COND-7); whether any
+/// was rolled.
+fn round_start<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>) -> Result<bool, FightError> {
     let bleeding_first = fight.setup().options.bleeding_first;
+    let mut rolled = false;
     for k in 0..fight.state().order.len() {
         let who = fight.state().order[k];
         if fight.state().fighter(who).dead {
@@ -221,6 +225,7 @@ fn round_start<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D
                 _ => (s.resistance, "poison check"),
             };
             let n = attr - x.condition(Cond::Shocked);
+            rolled = true;
             let successes = check(fight, who, BoostedRoll::Check(what), n, m)?;
             match c {
                 Cond::Dying if successes == 0 => {
@@ -242,25 +247,17 @@ fn round_start<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D
             }
         }
     }
-    Ok(())
+    Ok(rolled)
 }
 
 /// The maximum actions of a participant (P6-ACT-3, P6-SPECIAL-9).
 pub(super) fn max_actions(setup: &super::Setup, who: CombatantId) -> i32 {
-    let s = &setup.combatants[who.index()];
-    s.actions + i32::from(two_weapons(setup, who))
+    setup.combatants[who.index()].derived.max_actions
 }
 
 /// Fighting with two one-handed weapons of one type (P6-SPECIAL-9).
 pub(super) fn two_weapons(setup: &super::Setup, who: CombatantId) -> bool {
-    let s = &setup.combatants[who.index()];
-    match (s.main_hand, s.off_hand) {
-        (Some(a), Some(b)) => {
-            let (a, b) = (&s.weapons[a], &s.weapons[b]);
-            s.two_weapon_skilled && a.hands == 1 && b.hands == 1 && a.weapon_type == b.weapon_type
-        }
-        _ => false,
-    }
+    setup.combatants[who.index()].derived.two_weapons
 }
 
 /// One participant's turn (P6-ROUND-2, P6-ACT-2/4).
@@ -280,7 +277,8 @@ fn turn<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         let actions = fight.state().fighter(who).actions;
         let request = Request::Act { actions };
         let Choice::Act(act) = fight.decide(who, &request)? else { unreachable!("checked by check_choice") };
-        if act == Act::End {
+        // A pattern, not `==`: the derived comparison of acts (positions among them) is a call.
+        if matches!(act, Act::End) {
             return Ok(());
         }
         if fight.checks_choices()
@@ -292,9 +290,13 @@ fn turn<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         if ended.is_some() || fight.state().fighter(who).helpless(&setup.options) {
             return Ok(());
         }
-        end_check(fight, ended, fight.state().round);
-        if ended.is_some() {
-            return Ok(());
+        // An attack (a coup de grâce too) and a throw end with this check themselves, nothing
+        // happening after it: not twice.
+        if !matches!(act, Act::Attack { .. } | Act::Throw { .. }) {
+            end_check(fight, ended, fight.state().round);
+            if ended.is_some() {
+                return Ok(());
+            }
         }
     }
     Ok(())
@@ -538,22 +540,40 @@ pub(super) fn numbers(setup: &super::Setup, state: &super::State, who: Combatant
     numbers_of::<false>(setup, state, who, act)
 }
 
-/// The numbers of an attack by `who` in `state`: each the sum of its terms, which the attack
-/// event carries for the log (`TERMS`; else the terms are left empty, the sums the same).
+/// The hit dice of an attack ([`hit_dice`]) and the terms they are the sum of.
+pub(super) struct HitDice {
+    /// The dice.
+    pub dice: i32,
+    /// The skill rolled.
+    pub skill: i32,
+    /// The damage potential, or the unarmed bonus.
+    pub dp: i32,
+    /// Unarmed (P6-ATK-5).
+    pub unarmed: bool,
+    /// Massive's dice.
+    pub massive: i32,
+    /// Shocked's (negative).
+    pub shocked: i32,
+}
+
+/// The hit dice of an attack by `who` with `hand`, in `mode`, as `special` (P6-ATK-2): skill,
+/// damage potential or the unarmed bonus (P6-ATK-5), burst, massive (P6-SPECIAL-5; under
+/// `massive_cap = total_dice` the whole pool stops at Strength, the term the change that makes),
+/// Shocked. The first of an attack's [`numbers`], and all the AI needs to know whether it can
+/// roll one.
 #[inline(always)]
-fn numbers_of<const TERMS: bool>(setup: &super::Setup, state: &super::State, who: CombatantId, act: &Act) -> Numbers {
+pub(super) fn hit_dice(
+    setup: &super::Setup,
+    state: &super::State,
+    who: CombatantId,
+    hand: Hand,
+    mode: Mode,
+    special: Special,
+) -> HitDice {
     let options = &setup.options;
-    let Act::Attack { target, hand, mode, special, walk, .. } = *act else {
-        return Numbers { dice: 0, m: 6, c: 0, ammo: 0, chain: 0, terms: super::HitTerms::default() };
-    };
     let s = &setup.combatants[who.index()];
     let x = state.fighter(who);
     let (w, _) = weapon_of(setup, who, hand);
-    // A term of a fixed size (`HitTerms::FIXED`), if it applies.
-    let fixed = |k: usize, on: bool| if on { super::HitTerms::FIXED[k].1 } else { 0 };
-    // The dice (P6-ATK-2): skill, damage potential or the unarmed bonus (P6-ATK-5), burst,
-    // massive (P6-SPECIAL-5; under `massive_cap = total_dice` the whole pool stops at Strength, the
-    // term the change that makes), Shocked.
     let skill = match w.class {
         Class::Melee => s.hand_to_hand,
         Class::Ranged => s.shooting,
@@ -562,8 +582,8 @@ fn numbers_of<const TERMS: bool>(setup: &super::Setup, state: &super::State, who
     let unarmed =
         hand == Hand::Unarmed || (hand == Hand::Main && s.main_hand.is_none()) || !x.armed && hand == Hand::Main;
     let dp = if unarmed { i32::from(s.quickness > 2) } else { w.dp };
-    let burst = mode == Mode::Burst;
-    let before = skill + dp + fixed(0, burst);
+    let burst = if mode == Mode::Burst { super::HitTerms::FIXED[0].1 } else { 0 };
+    let before = skill + dp + burst;
     let massive = if let Special::Massive(n) = special {
         let n = i32::from(n);
         let strength = s.strength.max(0);
@@ -576,7 +596,22 @@ fn numbers_of<const TERMS: bool>(setup: &super::Setup, state: &super::State, who
         0
     };
     let shocked = -x.condition(Cond::Shocked);
-    let dice = before + massive + shocked;
+    HitDice { dice: before + massive + shocked, skill, dp, unarmed, massive, shocked }
+}
+
+/// The numbers of an attack by `who` in `state`: each the sum of its terms, which the attack
+/// event carries for the log (`TERMS`; else the terms are left empty, the sums the same).
+#[inline(always)]
+fn numbers_of<const TERMS: bool>(setup: &super::Setup, state: &super::State, who: CombatantId, act: &Act) -> Numbers {
+    let options = &setup.options;
+    let Act::Attack { target, hand, mode, special, walk, .. } = *act else {
+        return Numbers { dice: 0, m: 6, c: 0, ammo: 0, chain: 0, terms: super::HitTerms::default() };
+    };
+    let s = &setup.combatants[who.index()];
+    let x = state.fighter(who);
+    let (w, _) = weapon_of(setup, who, hand);
+    let HitDice { dice, skill, dp, unarmed, massive, shocked } = hit_dice(setup, state, who, hand, mode, special);
+    let burst = mode == Mode::Burst;
     // Recoil (P6-RCL-1).
     let recoil_attack = w.recoil && matches!(mode, Mode::Single | Mode::Burst);
     // A walk combined with the attack starts the chain afresh under `combined_walk_breaks_recoil`
@@ -670,7 +705,8 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         terms: n.terms,
         totals,
         normals,
-        crits: crits.clone(),
+        // A copy of bytes (`Clone` goes element by element).
+        crits: List::from_slice(&crits),
         ammo: ammo.max(0) as u8,
         chain,
     });
@@ -769,12 +805,13 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         _ => {
             let (normals_p, prevented) = protect(fight, target, normals, w.piercing);
             wear_armour(fight, target, prevented);
-            let wounds = wound(fight, target, Some(who), 0, normals_p, crits.clone(), w.wounds_per_hit)?;
+            let hits = i32::from(normals_p) + crits.len() as i32;
+            let wounds = wound(fight, target, Some(who), 0, normals_p, crits, w.wounds_per_hit)?;
             if wounds > 0 {
                 if options.aim_lost_on_wound && fight.state().fighter(target).holds_aim() {
                     fight.emit(Event::AimLost { who: target });
                 }
-                let times = if options.condition_per_hit { i32::from(normals_p) + crits.len() as i32 } else { 1 };
+                let times = if options.condition_per_hit { hits } else { 1 };
                 add_conditions(fight, target, &w.conditions, times);
             }
         }
@@ -813,8 +850,8 @@ fn resolve_reaction<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         Reaction::Dodge => {
             let hits = i32::from(*normals) + crits.len() as i32;
             let m = base_m(fight, target) + hits;
-            let dice_n =
-                setup.combatants[target.index()].evasion() - fight.state().fighter(target).condition(Cond::Shocked);
+            let dice_n = setup.combatants[target.index()].derived.evasion
+                - fight.state().fighter(target).condition(Cond::Shocked);
             let mut t = pool(fight, target, "dodge", dice_n, Some(m))?;
             let mut apart = Totals::new();
             let seen = Seen { roll: BoostedRoll::Dodge, against: Some(who), m, c: None, enough: Some(m) };
@@ -876,6 +913,7 @@ pub(super) fn perceives(setup: &super::Setup, who: CombatantId, actor: Combatant
 /// Asks `who` — the target, or anyone under `reaction_menu = any` — for a reaction to the
 /// attack; pays for it (P6-REACT-1/3, P6-RES-1/2).
 #[allow(clippy::too_many_arguments, reason = "the attack reacted to, whole")]
+#[inline(always)]
 fn react<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
@@ -897,7 +935,11 @@ fn react<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     let request = Request::React { attacker, target, mode, normals, crits, actions: x.actions };
     let Choice::React { reaction, buy } = fight.decide(who, &request)? else { unreachable!("checked by check_choice") };
     let Some(reaction) = reaction else { return Ok(None) };
-    if let Some(why) = super::policy::illegal_reaction(setup, fight.state(), who, attacker, target, mode, reaction, buy)
+    // The AI picks only legal reactions (it asks `illegal_reaction` itself): its answers are
+    // checked here in debug builds only ([`Fight::checks_choices`]), others' always.
+    if fight.checks_choices()
+        && let Some(why) =
+            super::policy::illegal_reaction(setup, fight.state(), who, attacker, target, mode, reaction, buy)
     {
         return Err(FightError::IllegalChoice { who, reason: why.to_string() });
     }
@@ -913,6 +955,7 @@ fn react<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 /// P6-SHLD-*): terrain cover, Hunkered (6+), an active shield block or a shield parry — only the
 /// best under `cover_stacking = best_only` — and how many cover dice Shocked takes away. Shared by
 /// the fight and the odds.
+#[inline(always)]
 pub(super) fn cover_values(
     setup: &super::Setup,
     state: &super::State,
@@ -953,6 +996,7 @@ pub(super) fn cover_values(
 }
 
 /// The cover roll (P6-COVER-1..5, P6-SHLD-*).
+#[inline(always)]
 fn cover<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     target: CombatantId,
@@ -1026,6 +1070,8 @@ fn cover<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 }
 
 /// Protection against piercing (P6-DMG-1/2): normal hits left and hits prevented.
+// Inlined (as `wear_armour` and `cover_values`): asked once per attack, small.
+#[inline(always)]
 fn protect<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     target: CombatantId,
@@ -1044,6 +1090,7 @@ fn protect<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 }
 
 /// Armour damage (P6-ARM-2).
+#[inline(always)]
 fn wear_armour<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     target: CombatantId,
@@ -1059,6 +1106,9 @@ fn wear_armour<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 }
 
 /// Wounds onto boosts and hearts, Dying (P6-DMG-3, P6-TRACK-2..4); `flat` wounds for bleeding.
+// Inlined, as `cover` and `react`: steps of every attack, often with little to do (no wound,
+// no cover, no reaction asked).
+#[inline(always)]
 fn wound<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,

@@ -1,7 +1,7 @@
 //! Reading a `phasesix` scenario file into a validated [`Setup`].
 
 use super::options::Options;
-use super::setup::{Armour, Class, Mode, POLICIES, Policy, Setup, Sheet, Shield, Throwable, Weapon};
+use super::setup::{Armour, Class, Derived, Mode, POLICIES, Policy, Setup, Sheet, Shield, Throwable, Weapon};
 use crate::scenario::ScenarioError;
 use fray_engine::{Pos, SideId};
 use serde::Deserialize;
@@ -412,7 +412,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             gear_range("shield", &s.name, "an encumbrance", s.encumbrance, 40)?;
         }
         let strength = small(c.strength.unwrap_or(1), "strength", "Strength", &span)?;
-        combatants.push(Sheet {
+        let mut sheet = Sheet {
             fists: Weapon { piercing: i32::from(strength > 2), ..Weapon::unarmed() },
             name: c.name.get_ref().clone(),
             side: SideId(side as u16),
@@ -475,7 +475,10 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             items,
             perceives,
             policy,
-        });
+            derived: Derived::default(),
+        };
+        sheet.derived = Derived::of(&sheet);
+        combatants.push(sheet);
     }
     if combatants.is_empty() {
         return Err(ScenarioError::whole(file, "expected at least one combatant"));

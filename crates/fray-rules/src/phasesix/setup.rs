@@ -262,6 +262,49 @@ pub struct Sheet {
     pub policy: Policy,
     /// Its bare hands ([`Sheet::unarmed`]), kept so that an attack need not build them.
     pub fists: Weapon,
+    /// What the rest fixes for the whole fight, worked out once ([`Derived::of`]).
+    pub derived: Derived,
+}
+
+/// What a stat block and its gear fix for the whole fight, worked out once when the scenario is
+/// loaded ([`Derived::of`]), so that the fight and the AI, which ask them at every turn, attack
+/// and decision, need not work them out again. A sheet changed after loading must be derived
+/// again (a fight checks it in debug builds).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Derived {
+    /// Fighting with two one-handed weapons of one type, with the skill (P6-SPECIAL-9).
+    pub two_weapons: bool,
+    /// The actions a turn's pool is refilled with, before steals (P6-ACT-3, P6-SPECIAL-9).
+    pub max_actions: i32,
+    /// [`Sheet::evasion`].
+    pub evasion: i32,
+    /// It attacks in melee: a melee weapon in either hand, or bare hands.
+    pub melee: bool,
+    /// Its longest melee reach in metres, main and off hand (bare hands where a hand holds no
+    /// weapon); 0 with no melee weapon.
+    pub reach: f64,
+}
+
+impl Derived {
+    /// The values `s` fixes.
+    pub fn of(s: &Sheet) -> Derived {
+        let two_weapons = match (s.main_hand, s.off_hand) {
+            (Some(a), Some(b)) => {
+                let (a, b) = (&s.weapons[a], &s.weapons[b]);
+                s.two_weapon_skilled && a.hands == 1 && b.hands == 1 && a.weapon_type == b.weapon_type
+            }
+            _ => false,
+        };
+        let held = |hand: Option<usize>| hand.map_or(&s.fists, |i| &s.weapons[i]);
+        let melee = s.main_hand.is_none_or(|i| s.weapons[i].class == Class::Melee)
+            || s.off_hand.is_some_and(|i| s.weapons[i].class == Class::Melee);
+        let reach = [held(s.main_hand), held(s.off_hand)]
+            .into_iter()
+            .filter(|w| w.class == Class::Melee)
+            .map(|w| w.range_m)
+            .fold(0.0, f64::max);
+        Derived { two_weapons, max_actions: s.actions + i32::from(two_weapons), evasion: s.evasion(), melee, reach }
+    }
 }
 
 impl Sheet {
