@@ -316,6 +316,8 @@ pub struct Ai;
 impl Decider<PhaseSix> for Ai {
     const CHECKED: bool = false;
 
+    // Inlined into every request, whose kind is then known: only its own arm is left.
+    #[inline(always)]
     fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
         Ok(ai_choice(setup, state, who, request))
     }
@@ -368,6 +370,7 @@ pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<C
 }
 
 /// The AI's answer.
+#[inline(always)]
 pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
     match request {
         Request::Act { .. } => Choice::Act(act(setup, state, who)),
