@@ -39,8 +39,12 @@ pub(super) fn run<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
         let steps = order.last().map_or(0, |o| o.1 + 1);
         for step in 0..steps {
             // Tied combatants under `simultaneous` all act, whatever befalls them in the step.
-            let members: List<CombatantId, 4> =
-                order.iter().filter(|o| o.1 == step && fight.state().fighter(o.0).able(turn)).map(|o| o.0).collect();
+            let mut members: List<CombatantId, 4> = List::new();
+            for &(who, at) in &order {
+                if at == step && fight.state().fighter(who).able(turn) {
+                    members.push(who);
+                }
+            }
             // The end check waits until every member of a simultaneous step has acted.
             let hold = simultaneous(fight) && members.len() > 1;
             ended.hold = hold;
@@ -158,6 +162,13 @@ fn initiative<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let mut k = 0;
     while k < scores.len() {
         let end = (k..scores.len()).find(|&j| scores[j].1 != scores[k].1).unwrap_or(scores.len());
+        if end == k + 1 {
+            // No tie: a step of its own, under every tie rule.
+            order.push((scores[k].0, step));
+            step += 1;
+            k = end;
+            continue;
+        }
         let mut tied: List<(CombatantId, u8), 8> = scores[k..end].iter().map(|s| (s.0, s.2)).collect();
         match options.initiative_tie {
             InitiativeTie::Simultaneous => {
@@ -178,7 +189,7 @@ fn initiative<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
         }
         k = end;
     }
-    fight.emit(Event::Order { order: order.clone() });
+    fight.emit(Event::Order { order: List::from_slice(&order) });
     Ok(order)
 }
 
