@@ -884,7 +884,10 @@ impl Ruleset for Fluid {
                 }
             }
             Event::Initiative { .. } | Event::TieBreak { .. } => {}
-            Event::Order { order } => state.order = order.clone(),
+            Event::Order { order } => {
+                state.order.clear();
+                state.order.extend_from_slice(order);
+            }
             Event::Damage { target, w, s, .. } => {
                 let fighter = &mut state.fighters[target.index()];
                 fighter.w -= w;

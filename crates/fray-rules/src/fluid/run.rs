@@ -110,7 +110,7 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
                 order.insert(j, who);
             }
         }
-        fight.emit(Event::Order { order: order.clone() });
+        fight.emit(Event::Order { order: List::from_slice(&order) });
         // Simultaneous movement before the first step (FLUID-MOVE-8, FLUID-MOVE-11).
         if setup.options.movement_simultaneous {
             let mut distances: List<(CombatantId, f64), 8> = List::new();
@@ -566,9 +566,13 @@ fn initiative<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let mut i = 0;
     while i < rolled.len() {
         let j = (i..rolled.len()).find(|&j| rolled[j].0 != rolled[i].0).unwrap_or(rolled.len());
+        if j - i < 2 {
+            i = j;
+            continue;
+        }
         let mut tied: List<CombatantId, 8> = rolled[i..j].iter().map(|r| r.1).collect();
         tied.sort();
-        if tied.len() > 1 && tied.iter().all(|c| setup.combatants[c.index()].player) {
+        if tied.iter().all(|c| setup.combatants[c.index()].player) {
             let Choice::Order(order) = fight.decide(tied[0], &Request::TieOrder { tied: tied.clone() })? else {
                 unreachable!("checked by check_choice")
             };

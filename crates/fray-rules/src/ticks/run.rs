@@ -30,7 +30,7 @@ pub fn run<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>
                 let j = fight.roll(i as u32 + 1, Reason::anyone(super::front::ORDER))? as usize - 1;
                 order.swap(i, j);
             }
-            fight.emit(Event::Order { order: order.clone() });
+            fight.emit(Event::Order { order: super::Roster::from_slice(&order) });
         }
         for &who in &order {
             let mut action = announcement(fight, who, tick)?;
