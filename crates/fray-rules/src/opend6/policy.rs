@@ -274,7 +274,13 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             // rules forbid now (a held and restricted character, OD6-COND-3 with OD6-TRACK-5/9):
             // it passes instead, which is always allowed.
             let action = act(setup, state, who, request);
-            let legal = illegal_action(setup, state, who, request, &action).is_none();
+            // `act` attacks only with a plan `attack::check_attack` has just allowed, and never
+            // when held or restricted: of the whole check only the dice are left to look at.
+            let legal = match action {
+                Action::Attack(_) => rollable(setup, state, who, &action),
+                _ => illegal_action(setup, state, who, request, &action).is_none(),
+            };
+            debug_assert_eq!(legal, illegal_action(setup, state, who, request, &action).is_none());
             Choice::Act(if legal { action } else { Action::Pass })
         }
         Request::Interrupt { target, total, difficulty, close, .. } => {
