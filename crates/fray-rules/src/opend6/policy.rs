@@ -329,14 +329,30 @@ crate::policy_values!(POLICIES;
 /// The enemy `who` goes for (`target` policy), among those not out of the fight.
 pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
     let side = setup.combatants[who.index()].side;
-    let enemies = (0..setup.combatants.len())
-        .filter(|&i| setup.combatants[i].side != side && !state.fighters[i].out(&setup.options))
-        .filter(|&i| setup.cover(who.index(), i).object < 100)
-        .map(|i| CombatantId(i as u16));
+    let enemy = |i: usize| {
+        setup.combatants[i].side != side
+            && !state.fighters[i].out(&setup.options)
+            && setup.cover(who.index(), i).object < 100
+    };
+    let mut enemies = (0..setup.combatants.len()).filter(|&i| enemy(i)).map(|i| CombatantId(i as u16));
     match policy(setup, who, 1) {
         TARGET_WEAKEST => enemies.max_by_key(|&c| (state.fighter(c).level, std::cmp::Reverse(state.distance(who, c)))),
-        TARGET_FIRST => enemies.min_by_key(|c| c.index()),
-        _ => enemies.min_by_key(|&c| (state.distance(who, c), c.index())),
+        TARGET_FIRST => enemies.next(),
+        _ => {
+            // The nearest, the first in scenario order among the nearest: a plain scan, as this
+            // is asked for every declaration and every action.
+            let pos = state.fighter(who).pos;
+            let mut best: Option<(i32, usize)> = None;
+            for i in 0..setup.combatants.len() {
+                if enemy(i) {
+                    let d = (state.fighters[i].pos - pos).abs();
+                    if best.is_none_or(|(bd, _)| d < bd) {
+                        best = Some((d, i));
+                    }
+                }
+            }
+            best.map(|(_, i)| CombatantId(i as u16))
+        }
     }
 }
 
@@ -358,10 +374,18 @@ fn best_weapon(setup: &Setup, state: &State, who: CombatantId, target: Combatant
             || !setup.options.ammo_tracking;
         loaded && (attack::band_at(d, weapon).is_some() || setup.options.bands)
     };
-    let best = (0..sheet.weapons.len())
-        .filter(|&w| x.weapons[w].drawn && usable(w))
-        .max_by_key(|&w| (value(w), std::cmp::Reverse(w)));
-    if let Some(w) = best {
+    // The highest value, the first listed among equals: a plain scan, as this is asked for
+    // every declaration and every action.
+    let mut best: Option<(i32, usize)> = None;
+    for w in 0..sheet.weapons.len() {
+        if x.weapons[w].drawn && usable(w) {
+            let v = value(w);
+            if best.is_none_or(|(bv, _)| v > bv) {
+                best = Some((v, w));
+            }
+        }
+    }
+    if let Some((_, w)) = best {
         return (w as u8, true);
     }
     // Nothing reaches: the longest-reaching weapon to close with, preferring drawn ones.
