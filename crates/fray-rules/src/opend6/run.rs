@@ -86,11 +86,17 @@ pub(super) fn run<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         fight.emit(Event::RoundStarted { round });
         round_start(fight);
         initiative(fight, round)?;
-        let order = fight.state().order.clone();
+        // Copied, not cloned element by element: the lists are short and their items plain.
+        let order = List::<(CombatantId, u8), 8>::from_slice(&fight.state().order);
         let steps = order.last().map_or(0, |o| o.1 + 1);
         for step in 0..steps {
-            ctx.step = order.iter().filter(|o| o.1 == step).map(|o| o.0).collect();
-            let members = ctx.step.clone();
+            ctx.step.clear();
+            for &(who, s) in &order {
+                if s == step {
+                    ctx.step.push(who);
+                }
+            }
+            let members = List::<CombatantId, 8>::from_slice(&ctx.step);
             for &who in &members {
                 turn(fight, &mut ctx, who)?;
                 if let Some(result) = ctx.ended {
