@@ -361,11 +361,12 @@ pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<C
 fn best_weapon(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> (u8, bool) {
     let sheet = &setup.combatants[who.index()];
     let x = state.fighter(who);
-    // A normal attack's damage code, as pips (OD6-DMG-2/3): the listed code plus Strength Damage.
-    let sd = 3 * super::roll::strength_damage(sheet, &setup.options);
+    // A normal attack's damage code, as pips (OD6-DMG-2/3): the listed code plus Strength Damage,
+    // worked out only for a "+" weapon that is weighed (often none: the fists out of reach).
     let value = |w: usize| {
         let weapon = &sheet.weapons[w];
-        weapon.damage.pips_value() + if weapon.strength_plus { sd } else { 0 }
+        weapon.damage.pips_value()
+            + if weapon.strength_plus { 3 * super::roll::strength_damage(sheet, &setup.options) } else { 0 }
     };
     let d = state.distance(who, target);
     let usable = |w: usize| {
@@ -450,11 +451,6 @@ fn declare(setup: &Setup, state: &State, who: CombatantId) -> u8 {
     let half = sheet.move_m / 2;
     let closing = !setup.options.bands && d > r + half && policy(setup, who, 4) == MOVE_CLOSE;
     let wounded = x.level >= Level::Wounded;
-    // Keep at least one die in the attack skill after the penalties.
-    let dice = sheet.skill(sheet.weapons[weapon as usize].skill).dice
-        - super::level_penalty(&setup.options, x, state.round)
-        - i32::from(x.knock_pending);
-    let most = (dice - 1 + sheet.allotment).clamp(1, 9) as u8;
     let n = match policy(setup, who, 0) {
         ACTIONS_FULL_DEFENSE => 1,
         ACTIONS_CAUTIOUS if wounded => 1,
@@ -474,6 +470,15 @@ fn declare(setup: &Setup, state: &State, who: CombatantId) -> u8 {
         ACTIONS_DODGE_AND_ATTACK | ACTIONS_WAIT_AND_DODGE => 2,
         _ => 1,
     };
+    if n <= 1 {
+        // One action is always allowed: the cap below is at least 1.
+        return n;
+    }
+    // Keep at least one die in the attack skill after the penalties.
+    let dice = sheet.skill(sheet.weapons[weapon as usize].skill).dice
+        - super::level_penalty(&setup.options, x, state.round)
+        - i32::from(x.knock_pending);
+    let most = (dice - 1 + sheet.allotment).clamp(1, 9) as u8;
     n.min(most)
 }
 
