@@ -545,6 +545,10 @@ fn ask_fate<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
 
 /// Asks for Character Points after a roll (OD6-RES-1/2), one request at a time until the answer
 /// is none or the cap is reached.
+///
+/// Inlined for its first test: most rolls are by characters with no points left, and every
+/// roll of the fight asks.
+#[inline]
 fn ask_cp<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
@@ -552,9 +556,20 @@ fn ask_cp<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     rolled: &mut Rolled,
     need: Option<i32>,
 ) -> Result<(), FightError> {
-    if rolled.fate {
+    if rolled.fate || fight.state().fighter(who).cp == 0 {
         return Ok(());
     }
+    ask_cp_requests(fight, who, roll, rolled, need)
+}
+
+/// [`ask_cp`]'s requests.
+fn ask_cp_requests<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    roll: RollFor,
+    rolled: &mut Rolled,
+    need: Option<i32>,
+) -> Result<(), FightError> {
     let cap = fight.setup().options.cp_cap;
     loop {
         let left = fight.state().fighter(who).cp;
