@@ -877,7 +877,26 @@ fn interrupted<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
 }
 
 /// Waiting characters may interrupt an action after its roll (OD6-ACT-6).
+///
+/// Inlined for its first test: most actions find nobody waiting.
+#[inline]
 fn interrupts<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    ctx: &mut Ctx,
+    actor: CombatantId,
+    target: Option<CombatantId>,
+    total: i32,
+    difficulty: i32,
+    close: bool,
+) -> Result<(), FightError> {
+    if !fight.state().fighters.iter().any(|x| x.waiting) {
+        return Ok(());
+    }
+    ask_interrupts(fight, ctx, actor, target, total, difficulty, close)
+}
+
+/// [`interrupts`]' requests to the waiting characters.
+fn ask_interrupts<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     ctx: &mut Ctx,
     actor: CombatantId,
