@@ -215,6 +215,10 @@ pub fn check_attack(
     if me.quick_draw.is_some_and(|(skill, _)| skill != weapon.skill) {
         return Err(Illegal::QuickDraw);
     }
+    // A normal attack fits every weapon (`mode_fits`): most plans need no more.
+    if plan.mode == Mode::Normal && plan.mode2 == Mode::Normal {
+        return Ok(());
+    }
     for mode in [plan.mode, plan.mode2] {
         if !mode_fits(sheet, target_sheet, weapon, mode, only) {
             return Err(Illegal::Mode(mode));

@@ -1009,7 +1009,11 @@ impl Ruleset for OpenD6 {
                     state.fighters[i].init = *total;
                 }
             }
-            Event::Order { order } => state.order.clone_from(order),
+            Event::Order { order } => {
+                // Copied, not cloned element by element.
+                state.order.clear();
+                state.order.extend_from_slice(order);
+            }
             Event::TurnLost { who } => {
                 let x = &mut state.fighters[who.index()];
                 x.turn_done = true;

@@ -274,7 +274,13 @@ pub fn ai_choice(setup: &Setup, state: &State, who: CombatantId, request: &Reque
             // rules forbid now (a held and restricted character, OD6-COND-3 with OD6-TRACK-5/9):
             // it passes instead, which is always allowed.
             let action = act(setup, state, who, request);
-            let legal = illegal_action(setup, state, who, request, &action).is_none();
+            // `act` attacks only with a plan `attack::check_attack` has just allowed, and never
+            // when held or restricted: of the whole check only the dice are left to look at.
+            let legal = match action {
+                Action::Attack(_) => rollable(setup, state, who, &action),
+                _ => illegal_action(setup, state, who, request, &action).is_none(),
+            };
+            debug_assert_eq!(legal, illegal_action(setup, state, who, request, &action).is_none());
             Choice::Act(if legal { action } else { Action::Pass })
         }
         Request::Interrupt { target, total, difficulty, close, .. } => {
@@ -323,14 +329,30 @@ crate::policy_values!(POLICIES;
 /// The enemy `who` goes for (`target` policy), among those not out of the fight.
 pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
     let side = setup.combatants[who.index()].side;
-    let enemies = (0..setup.combatants.len())
-        .filter(|&i| setup.combatants[i].side != side && !state.fighters[i].out(&setup.options))
-        .filter(|&i| setup.cover(who.index(), i).object < 100)
-        .map(|i| CombatantId(i as u16));
+    let enemy = |i: usize| {
+        setup.combatants[i].side != side
+            && !state.fighters[i].out(&setup.options)
+            && setup.cover(who.index(), i).object < 100
+    };
+    let mut enemies = (0..setup.combatants.len()).filter(|&i| enemy(i)).map(|i| CombatantId(i as u16));
     match policy(setup, who, 1) {
         TARGET_WEAKEST => enemies.max_by_key(|&c| (state.fighter(c).level, std::cmp::Reverse(state.distance(who, c)))),
-        TARGET_FIRST => enemies.min_by_key(|c| c.index()),
-        _ => enemies.min_by_key(|&c| (state.distance(who, c), c.index())),
+        TARGET_FIRST => enemies.next(),
+        _ => {
+            // The nearest, the first in scenario order among the nearest: a plain scan, as this
+            // is asked for every declaration and every action.
+            let pos = state.fighter(who).pos;
+            let mut best: Option<(i32, usize)> = None;
+            for i in 0..setup.combatants.len() {
+                if enemy(i) {
+                    let d = (state.fighters[i].pos - pos).abs();
+                    if best.is_none_or(|(bd, _)| d < bd) {
+                        best = Some((d, i));
+                    }
+                }
+            }
+            best.map(|(_, i)| CombatantId(i as u16))
+        }
     }
 }
 
@@ -339,11 +361,12 @@ pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<C
 fn best_weapon(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> (u8, bool) {
     let sheet = &setup.combatants[who.index()];
     let x = state.fighter(who);
-    // A normal attack's damage code, as pips (OD6-DMG-2/3): the listed code plus Strength Damage.
-    let sd = 3 * super::roll::strength_damage(sheet, &setup.options);
+    // A normal attack's damage code, as pips (OD6-DMG-2/3): the listed code plus Strength Damage,
+    // worked out only for a "+" weapon that is weighed (often none: the fists out of reach).
     let value = |w: usize| {
         let weapon = &sheet.weapons[w];
-        weapon.damage.pips_value() + if weapon.strength_plus { sd } else { 0 }
+        weapon.damage.pips_value()
+            + if weapon.strength_plus { 3 * super::roll::strength_damage(sheet, &setup.options) } else { 0 }
     };
     let d = state.distance(who, target);
     let usable = |w: usize| {
@@ -352,10 +375,18 @@ fn best_weapon(setup: &Setup, state: &State, who: CombatantId, target: Combatant
             || !setup.options.ammo_tracking;
         loaded && (attack::band_at(d, weapon).is_some() || setup.options.bands)
     };
-    let best = (0..sheet.weapons.len())
-        .filter(|&w| x.weapons[w].drawn && usable(w))
-        .max_by_key(|&w| (value(w), std::cmp::Reverse(w)));
-    if let Some(w) = best {
+    // The highest value, the first listed among equals: a plain scan, as this is asked for
+    // every declaration and every action.
+    let mut best: Option<(i32, usize)> = None;
+    for w in 0..sheet.weapons.len() {
+        if x.weapons[w].drawn && usable(w) {
+            let v = value(w);
+            if best.is_none_or(|(bv, _)| v > bv) {
+                best = Some((v, w));
+            }
+        }
+    }
+    if let Some((_, w)) = best {
         return (w as u8, true);
     }
     // Nothing reaches: the longest-reaching weapon to close with, preferring drawn ones.
@@ -420,11 +451,6 @@ fn declare(setup: &Setup, state: &State, who: CombatantId) -> u8 {
     let half = sheet.move_m / 2;
     let closing = !setup.options.bands && d > r + half && policy(setup, who, 4) == MOVE_CLOSE;
     let wounded = x.level >= Level::Wounded;
-    // Keep at least one die in the attack skill after the penalties.
-    let dice = sheet.skill(sheet.weapons[weapon as usize].skill).dice
-        - super::level_penalty(&setup.options, x, state.round)
-        - i32::from(x.knock_pending);
-    let most = (dice - 1 + sheet.allotment).clamp(1, 9) as u8;
     let n = match policy(setup, who, 0) {
         ACTIONS_FULL_DEFENSE => 1,
         ACTIONS_CAUTIOUS if wounded => 1,
@@ -444,6 +470,15 @@ fn declare(setup: &Setup, state: &State, who: CombatantId) -> u8 {
         ACTIONS_DODGE_AND_ATTACK | ACTIONS_WAIT_AND_DODGE => 2,
         _ => 1,
     };
+    if n <= 1 {
+        // One action is always allowed: the cap below is at least 1.
+        return n;
+    }
+    // Keep at least one die in the attack skill after the penalties.
+    let dice = sheet.skill(sheet.weapons[weapon as usize].skill).dice
+        - super::level_penalty(&setup.options, x, state.round)
+        - i32::from(x.knock_pending);
+    let most = (dice - 1 + sheet.allotment).clamp(1, 9) as u8;
     n.min(most)
 }
 

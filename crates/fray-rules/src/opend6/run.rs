@@ -86,11 +86,17 @@ pub(super) fn run<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         fight.emit(Event::RoundStarted { round });
         round_start(fight);
         initiative(fight, round)?;
-        let order = fight.state().order.clone();
+        // Copied, not cloned element by element: the lists are short and their items plain.
+        let order = List::<(CombatantId, u8), 8>::from_slice(&fight.state().order);
         let steps = order.last().map_or(0, |o| o.1 + 1);
         for step in 0..steps {
-            ctx.step = order.iter().filter(|o| o.1 == step).map(|o| o.0).collect();
-            let members = ctx.step.clone();
+            ctx.step.clear();
+            for &(who, s) in &order {
+                if s == step {
+                    ctx.step.push(who);
+                }
+            }
+            let members = List::<CombatantId, 8>::from_slice(&ctx.step);
             for &who in &members {
                 turn(fight, &mut ctx, who)?;
                 if let Some(result) = ctx.ended {
@@ -539,6 +545,10 @@ fn ask_fate<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
 
 /// Asks for Character Points after a roll (OD6-RES-1/2), one request at a time until the answer
 /// is none or the cap is reached.
+///
+/// Inlined for its first test: most rolls are by characters with no points left, and every
+/// roll of the fight asks.
+#[inline]
 fn ask_cp<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
@@ -546,9 +556,20 @@ fn ask_cp<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     rolled: &mut Rolled,
     need: Option<i32>,
 ) -> Result<(), FightError> {
-    if rolled.fate {
+    if rolled.fate || fight.state().fighter(who).cp == 0 {
         return Ok(());
     }
+    ask_cp_requests(fight, who, roll, rolled, need)
+}
+
+/// [`ask_cp`]'s requests.
+fn ask_cp_requests<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    roll: RollFor,
+    rolled: &mut Rolled,
+    need: Option<i32>,
+) -> Result<(), FightError> {
     let cap = fight.setup().options.cp_cap;
     loop {
         let left = fight.state().fighter(who).cp;
@@ -856,7 +877,26 @@ fn interrupted<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
 }
 
 /// Waiting characters may interrupt an action after its roll (OD6-ACT-6).
+///
+/// Inlined for its first test: most actions find nobody waiting.
+#[inline]
 fn interrupts<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    ctx: &mut Ctx,
+    actor: CombatantId,
+    target: Option<CombatantId>,
+    total: i32,
+    difficulty: i32,
+    close: bool,
+) -> Result<(), FightError> {
+    if !fight.state().fighters.iter().any(|x| x.waiting) {
+        return Ok(());
+    }
+    ask_interrupts(fight, ctx, actor, target, total, difficulty, close)
+}
+
+/// [`interrupts`]' requests to the waiting characters.
+fn ask_interrupts<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     ctx: &mut Ctx,
     actor: CombatantId,

@@ -446,7 +446,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
                 _ => policy.movement = v,
             }
         }
-        combatants.push(Sheet {
+        let mut sheet = Sheet {
             name: c.name.get_ref().clone(),
             side: SideId(side as u16),
             group: c.group.as_ref().map(|g| g.get_ref().clone()),
@@ -473,7 +473,10 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             blind: c.blind,
             cover,
             policy,
-        });
+            codes: [DieCode::default(); 13],
+        };
+        sheet.codes = sheet.resolve_codes();
+        combatants.push(sheet);
     }
     if combatants.is_empty() {
         return Err(ScenarioError::whole(file, "expected at least one combatant"));

@@ -430,6 +430,10 @@ pub struct Sheet {
     pub cover: Cover,
     /// AI policies.
     pub policy: Policy,
+    /// Every skill's code as [`Sheet::skill`] gives it, worked out once at load
+    /// ([`Sheet::resolve_codes`]): every roll asks for one. Set it again after changing
+    /// `skills`, `attributes` or `governing` (debug builds check).
+    pub codes: [DieCode; 13],
 }
 
 impl Sheet {
@@ -441,7 +445,20 @@ impl Sheet {
 
     /// The code of a skill, or its attribute when the skill is not listed (OD6-ATK-3).
     pub fn skill(&self, skill: SkillId) -> DieCode {
-        self.skills[skill.0 as usize].unwrap_or(self.attributes[self.governing[skill.0 as usize]])
+        let i = skill.0 as usize;
+        debug_assert_eq!(self.codes[i], self.resolve_code(i), "a sheet's codes are stale");
+        self.codes[i]
+    }
+
+    /// Every skill's code, for [`Sheet::codes`]: the skill's own when listed, else its governing
+    /// attribute's.
+    pub fn resolve_codes(&self) -> [DieCode; 13] {
+        std::array::from_fn(|i| self.resolve_code(i))
+    }
+
+    /// Skill `i`'s code from the listed skills and attributes.
+    fn resolve_code(&self, i: usize) -> DieCode {
+        self.skills[i].unwrap_or(self.attributes[self.governing[i]])
     }
 
     /// Whether the skill is listed.
