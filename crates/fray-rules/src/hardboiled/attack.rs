@@ -181,8 +181,8 @@ pub struct Tags(pub u32);
 
 impl Tags {
     /// The set of these tags; a name not in [`TAGS`] fits no roll and adds nothing.
-    pub fn of(names: &[&str]) -> Tags {
-        Tags(names.iter().filter_map(|n| TAGS.iter().position(|t| t == n)).fold(0, |m, i| m | 1 << i))
+    pub fn of(names: &[impl AsRef<str>]) -> Tags {
+        Tags(names.iter().filter_map(|n| TAGS.iter().position(|t| *t == n.as_ref())).fold(0, |m, i| m | 1 << i))
     }
 
     /// Whether the two sets share a tag.

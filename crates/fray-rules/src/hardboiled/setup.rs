@@ -31,7 +31,7 @@ pub struct Specialism {
 impl Specialism {
     /// A specialism of `attribute` fitting `tags`.
     pub fn new(name: String, attribute: Attr, tags: Vec<String>) -> Specialism {
-        let set = super::attack::Tags::of(&tags.iter().map(String::as_str).collect::<Vec<_>>());
+        let set = super::attack::Tags::of(&tags);
         Specialism { name, attribute, tags, set }
     }
 }
@@ -287,6 +287,10 @@ impl Sheet {
 
     /// +2 per specialism of `attr` that fits one of the set `tags` (USR-DICE-3, USR-ATK-2).
     pub fn specialism_bonus_of(&self, attr: Attr, tags: super::attack::Tags) -> i32 {
+        debug_assert!(
+            self.specialisms.iter().all(|s| s.set == super::attack::Tags::of(&s.tags)),
+            "a specialism's tags changed: build it again with `Specialism::new`"
+        );
         2 * self.specialisms.iter().filter(|s| s.attribute == attr && s.set.meet(tags)).count() as i32
     }
 
