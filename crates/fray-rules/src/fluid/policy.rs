@@ -405,20 +405,27 @@ fn pick_target(
     options: &[(CombatantId, usize)],
     how: u8,
 ) -> Option<CombatantId> {
-    let mut candidates: List<CombatantId, 8> = options.iter().map(|o| o.0).collect();
-    candidates.dedup();
+    // The best by the policy's order, which ends on the id: a plain scan, as this is asked for
+    // every declaration (a target listed once per weapon compares equal to itself).
+    let better = |a: CombatantId, b: CombatantId| match how {
+        TARGET_WEAKEST => (state.fighter(a).w, a) < (state.fighter(b).w, b),
+        TARGET_FIRST => a < b,
+        _ => state.distance(who, a).total_cmp(&state.distance(who, b)).then(a.cmp(&b)).is_lt(),
+    };
+    let best = |standing_only: bool| {
+        let mut best: Option<CombatantId> = None;
+        for &(t, _) in options {
+            if standing_only && state.fighter(t).out(&setup.options) {
+                continue;
+            }
+            if best.is_none_or(|b| better(t, b)) {
+                best = Some(t);
+            }
+        }
+        best
+    };
     // Prefer foes still in the fight; fall back to any (a coup de grâce).
-    let standing: List<CombatantId, 8> =
-        candidates.iter().copied().filter(|t| !state.fighter(*t).out(&setup.options)).collect();
-    let pool = if standing.is_empty() { candidates } else { standing };
-    match how {
-        TARGET_WEAKEST => pool.into_iter().min_by_key(|t| (state.fighter(*t).w, *t)),
-        TARGET_FIRST => pool.into_iter().min(),
-        _ => pool.into_iter().min_by(|a, b| {
-            let (da, db) = (state.distance(who, *a), state.distance(who, *b));
-            da.total_cmp(&db).then(a.cmp(b))
-        }),
-    }
+    best(true).or_else(|| best(false))
 }
 
 /// Answers from a script of choices, in order, falling back to the AI when the script has none
