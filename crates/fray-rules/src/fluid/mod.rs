@@ -603,6 +603,9 @@ pub struct State {
     pub order: List<CombatantId, 8>,
     /// The end, once reached.
     pub ended: Option<FightResult>,
+    /// Dead, Unconscious and Dying gained or lost so far: who is out of the fight can only have
+    /// changed when this has (FLUID-ROUND-4), so the end is looked for only then.
+    pub standing_changes: u32,
 }
 
 impl State {
@@ -733,7 +736,7 @@ impl Ruleset for Fluid {
 
     fn initial_state(setup: &Setup) -> State {
         let fighters = setup.combatants.iter().map(|sheet| Fighter::initial(setup, sheet)).collect();
-        State { round: 0, fighters, order: List::new(), ended: None }
+        State { round: 0, fighters, order: List::new(), ended: None, standing_changes: 0 }
     }
 
     fn reset_state(setup: &Setup, state: &mut State) {
@@ -743,6 +746,7 @@ impl Ruleset for Fluid {
         state.round = 0;
         state.order.clear();
         state.ended = None;
+        state.standing_changes = 0;
     }
 
     // Inlined into every emit, where the event's kind is known: only its own arm is left.
@@ -894,6 +898,9 @@ impl Ruleset for Fluid {
                 fighter.s -= s;
             }
             Event::Condition { who, condition, gained } => {
+                if matches!(condition, Condition::Dying | Condition::Dead | Condition::Unconscious) {
+                    state.standing_changes += 1;
+                }
                 let fighter = &mut state.fighters[who.index()];
                 let flag = match condition {
                     Condition::Dying => &mut fighter.dying,

@@ -24,7 +24,8 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let setup = fight.setup();
     let n = setup.combatants.len();
     let ids = || (0..n).map(|i| CombatantId(i as u16));
-    if let Some(result) = ended(fight) {
+    let mut seen = None;
+    if let Some(result) = ended(fight, &mut seen) {
         return Ok(result);
     }
     loop {
@@ -41,7 +42,7 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             let fighter = fight.state().fighter(who);
             if fighter.gated(&setup.options) && !fighter.dead {
                 dying_tests(fight, who)?;
-                if let Some(result) = ended(fight) {
+                if let Some(result) = ended(fight, &mut seen) {
                     return Ok(result);
                 }
             }
@@ -173,17 +174,34 @@ pub(super) fn run<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
                 resolve_attack(fight, who, attack, declared)?;
                 fight.emit(Event::AttackDone { who });
             }
-            if let Some(result) = ended(fight) {
+            if let Some(result) = ended(fight, &mut seen) {
                 return Ok(result);
             }
         }
     }
 }
 
-/// Ends the fight if at most one side still stands (FLUID-ROUND-4).
-fn ended<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>) -> Option<FightResult> {
+/// Ends the fight if at most one side still stands (FLUID-ROUND-4). Who is out can only have
+/// changed with a Dead, Unconscious or Dying condition gained or lost, so the sides are looked at
+/// only when [`State::standing_changes`] has moved since `seen` (always at the first call).
+fn ended<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    seen: &mut Option<u32>,
+) -> Option<FightResult> {
     let setup = fight.setup();
     let state = fight.state();
+    if *seen == Some(state.standing_changes) {
+        debug_assert!(outcome(setup, state).is_none(), "the fight ended with no change of who stands");
+        return None;
+    }
+    *seen = Some(state.standing_changes);
+    let result = FightResult { outcome: outcome(setup, state)?, length: state.round };
+    fight.emit(Event::Ended { result });
+    Some(result)
+}
+
+/// The outcome if at most one side still stands; `None` while several do.
+fn outcome(setup: &Setup, state: &State) -> Option<Outcome> {
     let mut standing: Option<SideId> = None;
     let mut several = false;
     for (sheet, fighter) in setup.combatants.iter().zip(&state.fighters) {
@@ -198,10 +216,7 @@ fn ended<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>) 
     if several {
         return None;
     }
-    let outcome = standing.map_or(Outcome::Mutual, Outcome::Side);
-    let result = FightResult { outcome, length: state.round };
-    fight.emit(Event::Ended { result });
-    Some(result)
+    Some(standing.map_or(Outcome::Mutual, Outcome::Side))
 }
 
 /// A plain check of `who` against TN 10 with `bonus`.
