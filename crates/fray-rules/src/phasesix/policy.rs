@@ -444,11 +444,16 @@ fn react(
         // The legal reaction expected to stop the most, crits counted double; none when none
         // would stop anything (ties: parry, dodge, shield parry).
         _ => {
-            let mut ranked = [Reaction::Parry, Reaction::Dodge, Reaction::ShieldParry]
-                .map(|r| (r, expected_stop(setup, state, who, r, normals, crits)));
-            // A stable sort: equal expectations keep the order above.
-            ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-            ranked.into_iter().find(|&(r, stop)| stop > 0.0 && legal(r)).map(|(r, _)| r)
+            // One pass in the order of the ties, a reaction replacing the best so far only when it
+            // stops strictly more (and more than nothing); its legality asked only then.
+            let mut best: Option<(Reaction, f64)> = None;
+            for r in [Reaction::Parry, Reaction::Dodge, Reaction::ShieldParry] {
+                let stop = expected_stop(setup, state, who, r, normals, crits);
+                if stop > best.map_or(0.0, |(_, most)| most) && legal(r) {
+                    best = Some((r, stop));
+                }
+            }
+            best.map(|(r, _)| r)
         }
     };
     Choice::React { reaction: pick, buy: if pick.is_some() { buy } else { 0 } }
