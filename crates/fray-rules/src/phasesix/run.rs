@@ -130,19 +130,18 @@ fn end_check<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     if ended.is_some() {
         return *ended;
     }
-    let setup = fight.setup();
-    let standing = fight
-        .state()
-        .fighters
-        .iter()
-        .zip(&setup.combatants)
-        .filter(|(x, _)| !x.out(&setup.options))
-        .map(|(_, c)| c.side);
-    let outcome = crate::standing_outcome(standing)?;
+    let outcome = over(fight.setup(), fight.state())?;
     let result = FightResult { outcome, length: round };
     fight.emit(Event::Ended { result });
     *ended = Some(result);
     Some(result)
+}
+
+/// The outcome when one side is left with participants not out (P6-TRACK-8).
+fn over(setup: &super::Setup, state: &super::State) -> Option<Outcome> {
+    let standing =
+        state.fighters.iter().zip(&setup.combatants).filter(|(x, _)| !x.out(&setup.options)).map(|(_, c)| c.side);
+    crate::standing_outcome(standing)
 }
 
 /// Initiative, once (P6-INIT-1..3).
@@ -663,6 +662,8 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     let setup = fight.setup();
     let options = &setup.options;
     let Act::Attack { target, hand, mode, special, walk, from_behind } = act else { return Ok(()) };
+    let outs = fight.state().outs;
+    debug_assert!(!reactable || over(setup, fight.state()).is_none(), "an act in a fight already over");
     if let Some(to) = walk {
         let from = fight.state().fighter(who).pos;
         fight.emit(Event::Moved { who, from, to });
@@ -820,8 +821,10 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         fight.emit(Event::Woke { who: target });
     }
     // A reply attack (not reactable) is part of the act it answers: the fight can end only once
-    // that act's own hits have landed, so the outer attack checks (P6-REACT-3, P6-TRACK-8).
-    if reactable {
+    // that act's own hits have landed, so the outer attack checks (P6-REACT-3, P6-TRACK-8). Only
+    // someone going out can end it: every change that sends anyone out in an attack (wounds,
+    // a K.O., a reply's wounds) emits `Out`, and the fight was not over before the attack.
+    if reactable && fight.state().outs != outs {
         end_check(fight, ended, fight.state().round);
     }
     Ok(())
