@@ -471,6 +471,21 @@ fn die_successes(totals: &Totals, apart: &Totals, m: i32) -> i32 {
     at(totals, m) + at(apart, m.min(4))
 }
 
+/// A parry roll's successes at `m` ([`die_successes`]) and its crit successes, dice of 11 or
+/// more among them, a destiny die's judged from its total (P6-DEF-3, P6-RES-5): one pass.
+fn parry_successes(totals: &Totals, apart: &Totals, m: i32) -> (i32, usize) {
+    let (mut successes, mut crits) = (0, 0);
+    for (dice, m) in [(totals, m), (apart, m.min(4))] {
+        for &t in dice.iter() {
+            if i32::from(t) >= m {
+                successes += 1;
+                crits += usize::from(t >= 11);
+            }
+        }
+    }
+    (successes, crits)
+}
+
 /// Spending a destiny die to steal an action (P6-RES-2/3).
 fn steal<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
@@ -877,10 +892,7 @@ fn resolve_reaction<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
             let mut apart = Totals::new();
             let seen = Seen { roll: BoostedRoll::Parry, against: Some(who), m, c: None, enough: None };
             boost(fight, target, &seen, &mut t, &mut apart)?;
-            let s = die_successes(&t, &apart, m);
-            // Crit parry dice, a destiny die's judged from its total (P6-RES-5).
-            let crits_at = |dice: &Totals, m: i32| dice.iter().filter(|&&v| i32::from(v) >= m && v >= 11).count();
-            let crit_s = crits_at(&t, m) + crits_at(&apart, m.min(4));
+            let (s, crit_s) = parry_successes(&t, &apart, m);
             fight.emit(Event::Reacted { who: target, reaction: r, dice: dice_n, m, totals: t, successes: s });
             let mut left = s as usize;
             if options.parry_crits {
