@@ -192,16 +192,19 @@ fn initiative<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D,
 fn round_start<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>) -> Result<bool, FightError> {
     let bleeding_first = fight.setup().options.bleeding_first;
     let mut rolled = false;
+    let conds: [Cond; 5] = if bleeding_first {
+        [Cond::Bleeding, Cond::Dying, Cond::Unconscious, Cond::Shocked, Cond::Poisoned]
+    } else {
+        [Cond::Dying, Cond::Unconscious, Cond::Shocked, Cond::Poisoned, Cond::Bleeding]
+    };
     for k in 0..fight.state().order.len() {
         let who = fight.state().order[k];
-        if fight.state().fighter(who).dead {
+        let x = fight.state().fighter(who);
+        // Nothing to roll (the usual case): a check is rolled only for a condition it has, and
+        // only its own checks change its conditions.
+        if x.dead || conds.iter().all(|&c| x.condition(c) == 0) {
             continue;
         }
-        let conds: [Cond; 5] = if bleeding_first {
-            [Cond::Bleeding, Cond::Dying, Cond::Unconscious, Cond::Shocked, Cond::Poisoned]
-        } else {
-            [Cond::Dying, Cond::Unconscious, Cond::Shocked, Cond::Poisoned, Cond::Bleeding]
-        };
         let dying_at_start = fight.state().fighter(who).condition(Cond::Dying) > 0;
         for c in conds {
             let x = fight.state().fighter(who);
