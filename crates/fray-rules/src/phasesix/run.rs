@@ -112,9 +112,9 @@ pub(super) fn run<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
                 return Ok(r);
             }
         }
-        if let Some(r) = end_check(fight, &mut ended, round) {
-            return Ok(r);
-        }
+        // Every act of the round's turns had its end check (an attack's when it sent anyone out),
+        // and nothing else in a turn sends anyone out: no check is left to make here.
+        debug_assert!(over(setup, fight.state()).is_none(), "a round ended in a fight already over");
     }
     let result = FightResult { outcome: Outcome::Stalemate, length: options.round_cap };
     fight.emit(Event::Ended { result });
