@@ -1022,6 +1022,11 @@ fn cover<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     mut crits: List<u8, 8>,
     shield_parry: bool,
 ) -> Result<(u8, List<u8, 8>), FightError> {
+    // No hits to take away (a miss, a defence that stopped them all): no cover roll, and its
+    // sources need not be looked at.
+    if normals == 0 && crits.is_empty() {
+        return Ok((normals, crits));
+    }
     let options = &fight.setup().options;
     let (sources, fewer) = cover_values(fight.setup(), fight.state(), target, shield_parry);
     for value in sources {
@@ -1096,6 +1101,10 @@ fn protect<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     normals: u8,
     piercing: i32,
 ) -> (u8, i32) {
+    // No normal hit to stop: nothing prevented, no event.
+    if normals == 0 {
+        return (0, 0);
+    }
     let setup = fight.setup();
     let x = fight.state().fighter(target);
     let p = setup.combatants[target.index()].protection(&setup.options, &x.armour_pct);
