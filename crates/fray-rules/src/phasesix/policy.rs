@@ -354,19 +354,28 @@ crate::policy_values!(POLICIES;
 pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
     let side = setup.combatants[who.index()].side;
     let options = &setup.options;
-    let not_out = |i: &usize| setup.combatants[*i].side != side && !state.fighters[*i].out(options);
+    let not_out = |i: usize| setup.combatants[i].side != side && !state.fighters[i].out(options);
     // Only under `out_when = dead` can an enemy not out be helpless: otherwise one pass.
     let sort = options.out_when_dead
-        && (0..setup.combatants.len()).filter(not_out).any(|i| !state.fighters[i].helpless(options));
-    let enemies = (0..setup.combatants.len())
-        .filter(not_out)
-        .filter(|&i| !sort || !state.fighters[i].helpless(options))
-        .map(|i| CombatantId(i as u16));
-    match policy(setup, who, 0) {
-        TARGET_WEAKEST => enemies.max_by_key(|&c| (state.fighter(c).wounds, std::cmp::Reverse(c.index()))),
-        TARGET_FIRST => enemies.min_by_key(|c| c.index()),
-        _ => enemies.min_by(|&a, &b| state.distance(who, a).total_cmp(&state.distance(who, b)).then(a.cmp(&b))),
+        && (0..setup.combatants.len()).any(|i| not_out(i) && !state.fighters[i].helpless(options));
+    let policy = policy(setup, who, 0);
+    // One pass in scenario order, an enemy replacing the best so far only when strictly better,
+    // so that of equals the first is kept.
+    let mut best: Option<CombatantId> = None;
+    for i in (0..setup.combatants.len()).filter(|&i| not_out(i) && !(sort && state.fighters[i].helpless(options))) {
+        let c = CombatantId(i as u16);
+        let better = best.is_none_or(|b| match policy {
+            // The most wounded.
+            TARGET_WEAKEST => state.fighter(c).wounds > state.fighter(b).wounds,
+            TARGET_FIRST => false,
+            // The nearest.
+            _ => state.distance(who, c).total_cmp(&state.distance(who, b)).is_lt(),
+        });
+        if better {
+            best = Some(c);
+        }
     }
+    best
 }
 
 /// The AI's answer.
