@@ -456,8 +456,7 @@ fn react(
             // One pass in the order of the ties, a reaction replacing the best so far only when it
             // stops strictly more (and more than nothing); its legality asked only then.
             let mut best: Option<(Reaction, f64)> = None;
-            for r in [Reaction::Parry, Reaction::Dodge, Reaction::ShieldParry] {
-                let stop = expected_stop(setup, state, who, r, normals, crits);
+            for (r, stop) in expected_stops(setup, state, who, normals, crits) {
                 if stop > best.map_or(0.0, |(_, most)| most) && legal(r) {
                     best = Some((r, stop));
                 }
@@ -482,39 +481,36 @@ fn chance(t: i32) -> f64 {
     f64::from(7 - (t - 6 * k)) / 6.0 * (1.0 / 6.0f64).powi(k)
 }
 
-/// The hits `who` expects `reaction` to stop out of `normals` normal hits and `crits` crits
-/// (crits counted double: they ignore protection and bring megacrit wounds), by the reaction
-/// rules: a dodge stops all or nothing (P6-DEF-1/2), a parry stops one normal hit per success
-/// (P6-DEF-3), a shield parry rolls the shield's cover for every hit (P6-SHLD-1), worth only what
-/// it adds to the cover the hits face anyway.
-fn expected_stop(setup: &Setup, state: &State, who: CombatantId, reaction: Reaction, normals: u8, crits: u8) -> f64 {
+/// The hits `who` expects each defence — parry, dodge and shield parry, in that order, the order
+/// of ties — to stop out of `normals` normal hits and `crits` crits (crits counted double: they
+/// ignore protection and bring megacrit wounds), by the reaction rules: a dodge stops all or
+/// nothing (P6-DEF-1/2), a parry stops one normal hit per success (P6-DEF-3), a shield parry rolls
+/// the shield's cover for every hit (P6-SHLD-1), worth only what it adds to the cover the hits
+/// face anyway. All three at once: they share the defender's numbers.
+fn expected_stops(setup: &Setup, state: &State, who: CombatantId, normals: u8, crits: u8) -> [(Reaction, f64); 3] {
     let options = &setup.options;
     let s = &setup.combatants[who.index()];
     let x = state.fighter(who);
     let weight = f64::from(normals) + 2.0 * f64::from(crits);
     let base_m = s.min_roll + x.condition(Cond::Poisoned) + i32::from(x.hunkered);
-    match reaction {
-        Reaction::Dodge => {
-            let dice_n = s.derived.evasion - x.condition(Cond::Shocked);
-            let t = base_m + i32::from(normals) + i32::from(crits);
-            let miss_all = (1.0 - chance(t)).powi(dice_n.max(0));
-            if dice_n <= 0 { 0.0 } else { (1.0 - miss_all) * weight }
-        }
-        Reaction::Parry => {
-            let dp = parry_dp(setup, state, who);
-            let dice_n = (s.hand_to_hand + dp - x.condition(Cond::Shocked)).max(0);
-            let m = super::dice::floor(options, base_m + x.condition(Cond::Burning), 0);
-            (f64::from(dice_n) * chance(m)).min(f64::from(normals))
-        }
-        Reaction::ShieldParry => {
-            let Some(v) = s.shield_cover(options) else { return 0.0 };
-            let block = x.block.is_some_and(|rd| rd < state.round || options.block_immediately);
-            let cover = [s.cover, x.hunkered.then_some(6), block.then_some(v)];
-            let already = cover.into_iter().flatten().min().map_or(0.0, chance);
-            (chance(v) - already).max(0.0) * weight
-        }
-        Reaction::Hunker | Reaction::Attack { .. } => 0.0,
-    }
+    let shocked = x.condition(Cond::Shocked);
+    let parry = {
+        let dice_n = (s.hand_to_hand + parry_dp(setup, state, who) - shocked).max(0);
+        let m = super::dice::floor(options, base_m + x.condition(Cond::Burning), 0);
+        (f64::from(dice_n) * chance(m)).min(f64::from(normals))
+    };
+    let dodge = {
+        let dice_n = s.derived.evasion - shocked;
+        let t = base_m + i32::from(normals) + i32::from(crits);
+        if dice_n <= 0 { 0.0 } else { (1.0 - (1.0 - chance(t)).powi(dice_n)) * weight }
+    };
+    let shield = s.shield_cover(options).map_or(0.0, |v| {
+        let block = x.block.is_some_and(|rd| rd < state.round || options.block_immediately);
+        let cover = [s.cover, x.hunkered.then_some(6), block.then_some(v)];
+        let already = cover.into_iter().flatten().min().map_or(0.0, chance);
+        (chance(v) - already).max(0.0) * weight
+    });
+    [(Reaction::Parry, parry), (Reaction::Dodge, dodge), (Reaction::ShieldParry, shield)]
 }
 
 /// The mode the AI attacks with using its main weapon (the `fire` policy).
