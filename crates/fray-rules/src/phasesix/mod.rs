@@ -390,6 +390,9 @@ pub struct State {
     pub actor: Option<CombatantId>,
     /// Combatants in scenario order.
     pub fighters: Vec<Fighter>,
+    /// How many `Out` events the fight has had: a fight can end only when someone goes out, so
+    /// an attack that sent nobody out needs no end check (P6-TRACK-8).
+    pub outs: u32,
 }
 
 impl State {
@@ -845,7 +848,7 @@ impl Ruleset for PhaseSix {
     type Choice = Choice;
 
     fn initial_state(setup: &Setup) -> State {
-        let mut state = State { round: 0, order: List::new(), actor: None, fighters: Vec::new() };
+        let mut state = State { round: 0, order: List::new(), actor: None, fighters: Vec::new(), outs: 0 };
         Self::reset_state(setup, &mut state);
         state
     }
@@ -858,6 +861,7 @@ impl Ruleset for PhaseSix {
         state.round = 0;
         state.order.clear();
         state.actor = None;
+        state.outs = 0;
         state.fighters.clear();
         for s in &setup.combatants {
             let mut cond = [0; 6];
@@ -926,7 +930,8 @@ impl Ruleset for PhaseSix {
                 x.dead = true;
                 x.actions = 0;
             }
-            Event::Out { .. } | Event::Ended { .. } => {}
+            Event::Out { .. } => state.outs += 1,
+            Event::Ended { .. } => {}
             Event::Refreshed { who, actions } => {
                 state.actor = Some(*who);
                 let x = &mut state.fighters[who.index()];

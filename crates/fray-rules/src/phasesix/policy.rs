@@ -354,19 +354,28 @@ crate::policy_values!(POLICIES;
 pub fn choose_target(setup: &Setup, state: &State, who: CombatantId) -> Option<CombatantId> {
     let side = setup.combatants[who.index()].side;
     let options = &setup.options;
-    let not_out = |i: &usize| setup.combatants[*i].side != side && !state.fighters[*i].out(options);
+    let not_out = |i: usize| setup.combatants[i].side != side && !state.fighters[i].out(options);
     // Only under `out_when = dead` can an enemy not out be helpless: otherwise one pass.
     let sort = options.out_when_dead
-        && (0..setup.combatants.len()).filter(not_out).any(|i| !state.fighters[i].helpless(options));
-    let enemies = (0..setup.combatants.len())
-        .filter(not_out)
-        .filter(|&i| !sort || !state.fighters[i].helpless(options))
-        .map(|i| CombatantId(i as u16));
-    match policy(setup, who, 0) {
-        TARGET_WEAKEST => enemies.max_by_key(|&c| (state.fighter(c).wounds, std::cmp::Reverse(c.index()))),
-        TARGET_FIRST => enemies.min_by_key(|c| c.index()),
-        _ => enemies.min_by(|&a, &b| state.distance(who, a).total_cmp(&state.distance(who, b)).then(a.cmp(&b))),
+        && (0..setup.combatants.len()).any(|i| not_out(i) && !state.fighters[i].helpless(options));
+    let policy = policy(setup, who, 0);
+    // One pass in scenario order, an enemy replacing the best so far only when strictly better,
+    // so that of equals the first is kept.
+    let mut best: Option<CombatantId> = None;
+    for i in (0..setup.combatants.len()).filter(|&i| not_out(i) && !(sort && state.fighters[i].helpless(options))) {
+        let c = CombatantId(i as u16);
+        let better = best.is_none_or(|b| match policy {
+            // The most wounded.
+            TARGET_WEAKEST => state.fighter(c).wounds > state.fighter(b).wounds,
+            TARGET_FIRST => false,
+            // The nearest.
+            _ => state.distance(who, c).total_cmp(&state.distance(who, b)).is_lt(),
+        });
+        if better {
+            best = Some(c);
+        }
     }
+    best
 }
 
 /// The AI's answer.
@@ -444,11 +453,15 @@ fn react(
         // The legal reaction expected to stop the most, crits counted double; none when none
         // would stop anything (ties: parry, dodge, shield parry).
         _ => {
-            let mut ranked = [Reaction::Parry, Reaction::Dodge, Reaction::ShieldParry]
-                .map(|r| (r, expected_stop(setup, state, who, r, normals, crits)));
-            // A stable sort: equal expectations keep the order above.
-            ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-            ranked.into_iter().find(|&(r, stop)| stop > 0.0 && legal(r)).map(|(r, _)| r)
+            // One pass in the order of the ties, a reaction replacing the best so far only when it
+            // stops strictly more (and more than nothing); its legality asked only then.
+            let mut best: Option<(Reaction, f64)> = None;
+            for (r, stop) in expected_stops(setup, state, who, normals, crits) {
+                if stop > best.map_or(0.0, |(_, most)| most) && legal(r) {
+                    best = Some((r, stop));
+                }
+            }
+            best.map(|(r, _)| r)
         }
     };
     Choice::React { reaction: pick, buy: if pick.is_some() { buy } else { 0 } }
@@ -468,39 +481,36 @@ fn chance(t: i32) -> f64 {
     f64::from(7 - (t - 6 * k)) / 6.0 * (1.0 / 6.0f64).powi(k)
 }
 
-/// The hits `who` expects `reaction` to stop out of `normals` normal hits and `crits` crits
-/// (crits counted double: they ignore protection and bring megacrit wounds), by the reaction
-/// rules: a dodge stops all or nothing (P6-DEF-1/2), a parry stops one normal hit per success
-/// (P6-DEF-3), a shield parry rolls the shield's cover for every hit (P6-SHLD-1), worth only what
-/// it adds to the cover the hits face anyway.
-fn expected_stop(setup: &Setup, state: &State, who: CombatantId, reaction: Reaction, normals: u8, crits: u8) -> f64 {
+/// The hits `who` expects each defence — parry, dodge and shield parry, in that order, the order
+/// of ties — to stop out of `normals` normal hits and `crits` crits (crits counted double: they
+/// ignore protection and bring megacrit wounds), by the reaction rules: a dodge stops all or
+/// nothing (P6-DEF-1/2), a parry stops one normal hit per success (P6-DEF-3), a shield parry rolls
+/// the shield's cover for every hit (P6-SHLD-1), worth only what it adds to the cover the hits
+/// face anyway. All three at once: they share the defender's numbers.
+fn expected_stops(setup: &Setup, state: &State, who: CombatantId, normals: u8, crits: u8) -> [(Reaction, f64); 3] {
     let options = &setup.options;
     let s = &setup.combatants[who.index()];
     let x = state.fighter(who);
     let weight = f64::from(normals) + 2.0 * f64::from(crits);
     let base_m = s.min_roll + x.condition(Cond::Poisoned) + i32::from(x.hunkered);
-    match reaction {
-        Reaction::Dodge => {
-            let dice_n = s.derived.evasion - x.condition(Cond::Shocked);
-            let t = base_m + i32::from(normals) + i32::from(crits);
-            let miss_all = (1.0 - chance(t)).powi(dice_n.max(0));
-            if dice_n <= 0 { 0.0 } else { (1.0 - miss_all) * weight }
-        }
-        Reaction::Parry => {
-            let dp = parry_dp(setup, state, who);
-            let dice_n = (s.hand_to_hand + dp - x.condition(Cond::Shocked)).max(0);
-            let m = super::dice::floor(options, base_m + x.condition(Cond::Burning), 0);
-            (f64::from(dice_n) * chance(m)).min(f64::from(normals))
-        }
-        Reaction::ShieldParry => {
-            let Some(v) = s.shield_cover(options) else { return 0.0 };
-            let block = x.block.is_some_and(|rd| rd < state.round || options.block_immediately);
-            let cover = [s.cover, x.hunkered.then_some(6), block.then_some(v)];
-            let already = cover.into_iter().flatten().min().map_or(0.0, chance);
-            (chance(v) - already).max(0.0) * weight
-        }
-        Reaction::Hunker | Reaction::Attack { .. } => 0.0,
-    }
+    let shocked = x.condition(Cond::Shocked);
+    let parry = {
+        let dice_n = (s.hand_to_hand + parry_dp(setup, state, who) - shocked).max(0);
+        let m = super::dice::floor(options, base_m + x.condition(Cond::Burning), 0);
+        (f64::from(dice_n) * chance(m)).min(f64::from(normals))
+    };
+    let dodge = {
+        let dice_n = s.derived.evasion - shocked;
+        let t = base_m + i32::from(normals) + i32::from(crits);
+        if dice_n <= 0 { 0.0 } else { (1.0 - (1.0 - chance(t)).powi(dice_n)) * weight }
+    };
+    let shield = s.shield_cover(options).map_or(0.0, |v| {
+        let block = x.block.is_some_and(|rd| rd < state.round || options.block_immediately);
+        let cover = [s.cover, x.hunkered.then_some(6), block.then_some(v)];
+        let already = cover.into_iter().flatten().min().map_or(0.0, chance);
+        (chance(v) - already).max(0.0) * weight
+    });
+    [(Reaction::Parry, parry), (Reaction::Dodge, dodge), (Reaction::ShieldParry, shield)]
 }
 
 /// The mode the AI attacks with using its main weapon (the `fire` policy).

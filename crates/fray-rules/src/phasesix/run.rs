@@ -112,9 +112,9 @@ pub(super) fn run<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
                 return Ok(r);
             }
         }
-        if let Some(r) = end_check(fight, &mut ended, round) {
-            return Ok(r);
-        }
+        // Every act of the round's turns had its end check (an attack's when it sent anyone out),
+        // and nothing else in a turn sends anyone out: no check is left to make here.
+        debug_assert!(over(setup, fight.state()).is_none(), "a round ended in a fight already over");
     }
     let result = FightResult { outcome: Outcome::Stalemate, length: options.round_cap };
     fight.emit(Event::Ended { result });
@@ -130,19 +130,18 @@ fn end_check<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     if ended.is_some() {
         return *ended;
     }
-    let setup = fight.setup();
-    let standing = fight
-        .state()
-        .fighters
-        .iter()
-        .zip(&setup.combatants)
-        .filter(|(x, _)| !x.out(&setup.options))
-        .map(|(_, c)| c.side);
-    let outcome = crate::standing_outcome(standing)?;
+    let outcome = over(fight.setup(), fight.state())?;
     let result = FightResult { outcome, length: round };
     fight.emit(Event::Ended { result });
     *ended = Some(result);
     Some(result)
+}
+
+/// The outcome when one side is left with participants not out (P6-TRACK-8).
+fn over(setup: &super::Setup, state: &super::State) -> Option<Outcome> {
+    let standing =
+        state.fighters.iter().zip(&setup.combatants).filter(|(x, _)| !x.out(&setup.options)).map(|(_, c)| c.side);
+    crate::standing_outcome(standing)
 }
 
 /// Initiative, once (P6-INIT-1..3).
@@ -193,16 +192,19 @@ fn initiative<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D,
 fn round_start<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>) -> Result<bool, FightError> {
     let bleeding_first = fight.setup().options.bleeding_first;
     let mut rolled = false;
+    let conds: [Cond; 5] = if bleeding_first {
+        [Cond::Bleeding, Cond::Dying, Cond::Unconscious, Cond::Shocked, Cond::Poisoned]
+    } else {
+        [Cond::Dying, Cond::Unconscious, Cond::Shocked, Cond::Poisoned, Cond::Bleeding]
+    };
     for k in 0..fight.state().order.len() {
         let who = fight.state().order[k];
-        if fight.state().fighter(who).dead {
+        let x = fight.state().fighter(who);
+        // Nothing to roll (the usual case): a check is rolled only for a condition it has, and
+        // only its own checks change its conditions.
+        if x.dead || conds.iter().all(|&c| x.condition(c) == 0) {
             continue;
         }
-        let conds: [Cond; 5] = if bleeding_first {
-            [Cond::Bleeding, Cond::Dying, Cond::Unconscious, Cond::Shocked, Cond::Poisoned]
-        } else {
-            [Cond::Dying, Cond::Unconscious, Cond::Shocked, Cond::Poisoned, Cond::Bleeding]
-        };
         let dying_at_start = fight.state().fighter(who).condition(Cond::Dying) > 0;
         for c in conds {
             let x = fight.state().fighter(who);
@@ -472,6 +474,21 @@ fn die_successes(totals: &Totals, apart: &Totals, m: i32) -> i32 {
     at(totals, m) + at(apart, m.min(4))
 }
 
+/// A parry roll's successes at `m` ([`die_successes`]) and its crit successes, dice of 11 or
+/// more among them, a destiny die's judged from its total (P6-DEF-3, P6-RES-5): one pass.
+fn parry_successes(totals: &Totals, apart: &Totals, m: i32) -> (i32, usize) {
+    let (mut successes, mut crits) = (0, 0);
+    for (dice, m) in [(totals, m), (apart, m.min(4))] {
+        for &t in dice.iter() {
+            if i32::from(t) >= m {
+                successes += 1;
+                crits += usize::from(t >= 11);
+            }
+        }
+    }
+    (successes, crits)
+}
+
 /// Spending a destiny die to steal an action (P6-RES-2/3).
 fn steal<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
@@ -663,6 +680,8 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     let setup = fight.setup();
     let options = &setup.options;
     let Act::Attack { target, hand, mode, special, walk, from_behind } = act else { return Ok(()) };
+    let outs = fight.state().outs;
+    debug_assert!(!reactable || over(setup, fight.state()).is_none(), "an act in a fight already over");
     if let Some(to) = walk {
         let from = fight.state().fighter(who).pos;
         fight.emit(Event::Moved { who, from, to });
@@ -820,8 +839,10 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         fight.emit(Event::Woke { who: target });
     }
     // A reply attack (not reactable) is part of the act it answers: the fight can end only once
-    // that act's own hits have landed, so the outer attack checks (P6-REACT-3, P6-TRACK-8).
-    if reactable {
+    // that act's own hits have landed, so the outer attack checks (P6-REACT-3, P6-TRACK-8). Only
+    // someone going out can end it: every change that sends anyone out in an attack (wounds,
+    // a K.O., a reply's wounds) emits `Out`, and the fight was not over before the attack.
+    if reactable && fight.state().outs != outs {
         end_check(fight, ended, fight.state().round);
     }
     Ok(())
@@ -874,10 +895,7 @@ fn resolve_reaction<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
             let mut apart = Totals::new();
             let seen = Seen { roll: BoostedRoll::Parry, against: Some(who), m, c: None, enough: None };
             boost(fight, target, &seen, &mut t, &mut apart)?;
-            let s = die_successes(&t, &apart, m);
-            // Crit parry dice, a destiny die's judged from its total (P6-RES-5).
-            let crits_at = |dice: &Totals, m: i32| dice.iter().filter(|&&v| i32::from(v) >= m && v >= 11).count();
-            let crit_s = crits_at(&t, m) + crits_at(&apart, m.min(4));
+            let (s, crit_s) = parry_successes(&t, &apart, m);
             fight.emit(Event::Reacted { who: target, reaction: r, dice: dice_n, m, totals: t, successes: s });
             let mut left = s as usize;
             if options.parry_crits {
@@ -1004,6 +1022,11 @@ fn cover<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     mut crits: List<u8, 8>,
     shield_parry: bool,
 ) -> Result<(u8, List<u8, 8>), FightError> {
+    // No hits to take away (a miss, a defence that stopped them all): no cover roll, and its
+    // sources need not be looked at.
+    if normals == 0 && crits.is_empty() {
+        return Ok((normals, crits));
+    }
     let options = &fight.setup().options;
     let (sources, fewer) = cover_values(fight.setup(), fight.state(), target, shield_parry);
     for value in sources {
@@ -1078,6 +1101,10 @@ fn protect<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     normals: u8,
     piercing: i32,
 ) -> (u8, i32) {
+    // No normal hit to stop: nothing prevented, no event.
+    if normals == 0 {
+        return (0, 0);
+    }
     let setup = fight.setup();
     let x = fight.state().fighter(target);
     let p = setup.combatants[target.index()].protection(&setup.options, &x.armour_pct);
