@@ -801,6 +801,21 @@ fn tracks_boosts_dying_first_aid_and_victory() {
 }
 
 #[test]
+fn dying_of_a_round_start_check_takes_the_dying_out_under_out_when_dead() {
+    // rule: P6-TRACK-8, P6-TRACK-5
+    // Under `out_when = dead` a Dying B is in the fight until it dies. Dying 5, its round-start
+    // check fails (a 3): Dying 6, dead, and out, which the simulator counts as downed.
+    let s = setup(&(duel(SWORD, "dying = 5") + C_FAR), &[("out_when", "dead")]);
+    let idle = script(&[(0, Choice::Act(Act::End)), (2, Choice::Act(Act::End))]);
+    let (log, state, _) = run(&s, &[1, 5, 2, 3], idle);
+    assert!(state.fighter(B).dead, "{log:#?}");
+    let out = log.iter().position(|e| *e == Event::Out { who: B });
+    let died = log.iter().position(|e| *e == Event::Died { who: B });
+    assert!(died.is_some() && out > died, "{log:#?}");
+    assert_eq!(PhaseSix::tally(&Event::Out { who: B }), Some(fray_engine::Tally::Downed { who: B }));
+}
+
+#[test]
 fn crits_only_when_hits_and_the_floor_option() {
     // rule: P6-CRIT-4
     let o = Options::default();

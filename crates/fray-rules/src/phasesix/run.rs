@@ -232,8 +232,14 @@ fn round_start<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D
             match c {
                 Cond::Dying if successes == 0 => {
                     if v + 1 >= 6 {
+                        // Under `out_when = dead` the dying were still in: dying takes them out
+                        // (P6-TRACK-8), as a death from wounds does.
+                        let was_out = fight.state().fighter(who).out(&fight.setup().options);
                         fight.emit(Event::Condition { who, cond: c, value: 6 });
                         fight.emit(Event::Died { who });
+                        if !was_out {
+                            fight.emit(Event::Out { who });
+                        }
                     } else {
                         fight.emit(Event::Condition { who, cond: c, value: v + 1 });
                     }
