@@ -62,9 +62,10 @@ pub(super) fn run<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
                 return Ok(result);
             }
         }
-        if let Some(result) = end_check(fight, &mut ended, turn) {
-            return Ok(result);
-        }
+        // Only a hit changes who is out of the fight or able to act, and each such change was
+        // checked where it happened (or at the end of its simultaneous step): a new turn only
+        // brings the knocked out back. So the turn ends with the fight going on.
+        debug_assert!(ended.result.is_none() && standing(fight, turn).is_none(), "an end missed in turn {turn}");
     }
     let result = FightResult { outcome: Outcome::Stalemate, length: setup.max_turns };
     fight.emit(Event::Ended { result });
@@ -99,20 +100,25 @@ fn end_check<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     if ended.result.is_some() || ended.hold {
         return ended.result;
     }
+    let outcome = standing(fight, turn)?;
+    let result = FightResult { outcome, length: turn };
+    fight.emit(Event::Ended { result });
+    ended.result = Some(result);
+    Some(result)
+}
+
+/// How the fight ends in `turn` as it stands, if it ends (USR-ROUND-6).
+fn standing<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, turn: u32) -> Option<Outcome> {
     let setup = fight.setup();
     let state = fight.state();
     let now = turn.max(1);
     let standing =
         state.fighters.iter().zip(&setup.combatants).filter(|(x, _)| !x.out(&setup.options, now)).map(|(_, c)| c.side);
-    let outcome = match crate::standing_outcome(standing) {
-        Some(outcome) => outcome,
-        None if setup.options.down_only && !state.fighters.iter().any(|x| x.able(now)) => Outcome::Stalemate,
-        None => return None,
-    };
-    let result = FightResult { outcome, length: turn };
-    fight.emit(Event::Ended { result });
-    ended.result = Some(result);
-    Some(result)
+    match crate::standing_outcome(standing) {
+        Some(outcome) => Some(outcome),
+        None if setup.options.down_only && !state.fighters.iter().any(|x| x.able(now)) => Some(Outcome::Stalemate),
+        None => None,
+    }
 }
 
 /// The Declare phase (USR-ROUND-2): every able combatant may state an intent.
@@ -758,7 +764,7 @@ fn hit_target<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let turn = fight.state().turn;
     let o = attack::outcome(setup, fight.state(), target, base, face, critical, kind, weapon);
     let x = fight.state().fighter(target);
-    let was_out = x.out(options, turn);
+    let (was_out, was_able) = (x.out(options, turn), x.able(turn));
     let hp = x.hp - o.hp_loss;
     let tally = x.tally + if options.ko_hp_lost { o.hp_loss } else { o.recorded };
     fight.emit(Event::Hit {
@@ -806,7 +812,7 @@ fn hit_target<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let struck = !options.second_wind_on_damage || o.hp_loss >= 1;
     if holder && struck && !x.second_wind_used && !x.knocked_out(turn) {
         let request = Request::SecondWind { hp: x.hp, max };
-        if fight.decide(target, &request)? == Choice::Yes(true) {
+        if matches!(fight.decide(target, &request)?, Choice::Yes(true)) {
             let value = attack::second_wind(options, max);
             let x = fight.state().fighter(target);
             let hp = if options.second_wind_uncapped { x.hp + value } else { (x.hp + value).min(max.max(x.hp)) };
@@ -816,10 +822,15 @@ fn hit_target<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     if fight.state().fighter(target).down() {
         fight.emit(Event::Down { who: target });
     }
-    if !was_out && fight.state().fighter(target).out(options, turn) {
+    let x = fight.state().fighter(target);
+    let (out, able) = (x.out(options, turn), x.able(turn));
+    if !was_out && out {
         fight.emit(Event::Out { who: target });
     }
-    end_check(fight, ended, turn);
+    // Only a change in the target's standing can end a fight that was going on before the hit.
+    if out != was_out || able != was_able {
+        end_check(fight, ended, turn);
+    }
     Ok(())
 }
 
