@@ -36,12 +36,22 @@ pub(super) fn run<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
         fight.emit(Event::TurnStarted { turn });
         declare(fight)?;
         let order = initiative(fight, turn)?;
-        let steps = order.last().map_or(0, |o| o.1 + 1);
-        for step in 0..steps {
+        // The order lists the members of each step together, step after step.
+        for step in order.chunk_by(|a, b| a.1 == b.1) {
+            if let [(who, _)] = *step {
+                // A step of one, who acts if able.
+                if fight.state().fighter(who).able(turn) {
+                    act_turn(fight, &mut ended, who)?;
+                    if let Some(result) = ended.result {
+                        return Ok(result);
+                    }
+                }
+                continue;
+            }
             // Tied combatants under `simultaneous` all act, whatever befalls them in the step.
             let mut members: List<CombatantId, 4> = List::new();
-            for &(who, at) in &order {
-                if at == step && fight.state().fighter(who).able(turn) {
+            for &(who, _) in step {
+                if fight.state().fighter(who).able(turn) {
                     members.push(who);
                 }
             }
