@@ -237,12 +237,14 @@ fn break_ties<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     }
     rolls.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut out = List::new();
-    let mut k = 0;
-    while k < rolls.len() {
-        let end = (k..rolls.len()).find(|&j| rolls[j].1 != rolls[k].1).unwrap_or(rolls.len());
-        let group: List<(CombatantId, u8), 8> = rolls[k..end].iter().map(|r| (r.0, r.2)).collect();
+    for group in rolls.chunk_by(|a, b| a.1 == b.1) {
+        if let [(who, ..)] = *group {
+            // Untied by this roll.
+            out.push(who);
+            continue;
+        }
+        let group: List<(CombatantId, u8), 8> = group.iter().map(|r| (r.0, r.2)).collect();
         out.extend(break_ties(fight, &group, false)?);
-        k = end;
     }
     Ok(out)
 }
