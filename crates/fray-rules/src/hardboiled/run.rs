@@ -394,21 +394,29 @@ fn perform<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     }
 }
 
+/// A confirm d10 rolled, waiting to be logged after the roll it confirms (USR-DICE-5: the log
+/// reads in the order of the rules). A few bytes, where its event would be a whole one.
+#[derive(Clone, Copy)]
+struct Confirmation {
+    kind: Opportunity,
+    face: u8,
+    confirmed: bool,
+}
+
 /// A confirm d10 on an opportunity (USR-CRIT-2, USR-FUM-2).
-/// Rolls the confirming d10; its event waits in `pending` to be logged after the roll it
-/// confirms (USR-DICE-5: the log reads in the order of the rules).
+/// Rolls the confirming d10; it waits in `pending` to be logged after the roll it confirms.
 fn confirm<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
     kind: Opportunity,
-    pending: &mut Option<Event>,
+    pending: &mut Option<Confirmation>,
 ) -> Result<bool, FightError> {
     let face = die(fight, who, 10, "confirm")?;
     let confirmed = match kind {
         Opportunity::Critical => face == 10,
         Opportunity::Fumble => face == 1,
     };
-    *pending = Some(Event::Confirm { who, kind, face, confirmed });
+    *pending = Some(Confirmation { kind, face, confirmed });
     Ok(confirmed)
 }
 
@@ -419,12 +427,12 @@ fn log_contest<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
     contest: Event,
-    confirm: Option<Event>,
+    confirm: Option<Confirmation>,
     fumbled: bool,
 ) -> Result<(), FightError> {
     fight.emit(contest);
-    if let Some(confirm) = confirm {
-        fight.emit(confirm);
+    if let Some(Confirmation { kind, face, confirmed }) = confirm {
+        fight.emit(Event::Confirm { who, kind, face, confirmed });
     }
     if fumbled {
         fumble(fight, who)?;
