@@ -10,7 +10,8 @@ use std::collections::VecDeque;
 
 pub use super::setup::POLICIES;
 
-/// The request for `who`'s next action at its step.
+/// The request for `who`'s next action at its step. Inlined into the step, which reads it.
+#[inline]
 pub fn act_request(setup: &Setup, state: &State, who: CombatantId) -> Request {
     let options = &setup.options;
     let x = state.fighter(who);
