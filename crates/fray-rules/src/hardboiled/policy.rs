@@ -10,7 +10,8 @@ use std::collections::VecDeque;
 
 pub use super::setup::POLICIES;
 
-/// The request for `who`'s next action at its step.
+/// The request for `who`'s next action at its step. Inlined into the step, which reads it.
+#[inline]
 pub fn act_request(setup: &Setup, state: &State, who: CombatantId) -> Request {
     let options = &setup.options;
     let x = state.fighter(who);
@@ -55,6 +56,7 @@ pub fn activity_weapon() -> &'static Weapon {
 }
 
 /// Whether `who` can attack `target` with `weapon` from where it stands (no message built).
+#[inline]
 pub fn in_reach(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, weapon: &Weapon) -> bool {
     let d = state.distance(who, target);
     if weapon.ranged {
@@ -314,6 +316,7 @@ fn own_fists(setup: &Setup, state: &State, who: CombatantId) -> bool {
 /// with weapon `w`, if any. `uncovered` calls one only when `target`'s cover counts against `w`
 /// and stops it (too hard for its penetration, or `cover_never`): a shot that goes through the
 /// cover anyway gains nothing from the call but its penalty (USR-LOC-4, USR-COVER-1..3).
+#[inline]
 pub fn called(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, w: &Weapon) -> Option<Part> {
     match policy(setup, who, 2) {
         CALLED_HEAD => Some(Part::Head),

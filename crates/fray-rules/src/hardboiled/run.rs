@@ -36,12 +36,22 @@ pub(super) fn run<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
         fight.emit(Event::TurnStarted { turn });
         declare(fight)?;
         let order = initiative(fight, turn)?;
-        let steps = order.last().map_or(0, |o| o.1 + 1);
-        for step in 0..steps {
+        // The order lists the members of each step together, step after step.
+        for step in order.chunk_by(|a, b| a.1 == b.1) {
+            if let [(who, _)] = *step {
+                // A step of one, who acts if able.
+                if fight.state().fighter(who).able(turn) {
+                    act_turn(fight, &mut ended, who)?;
+                    if let Some(result) = ended.result {
+                        return Ok(result);
+                    }
+                }
+                continue;
+            }
             // Tied combatants under `simultaneous` all act, whatever befalls them in the step.
             let mut members: List<CombatantId, 4> = List::new();
-            for &(who, at) in &order {
-                if at == step && fight.state().fighter(who).able(turn) {
+            for &(who, _) in step {
+                if fight.state().fighter(who).able(turn) {
                     members.push(who);
                 }
             }
@@ -62,9 +72,10 @@ pub(super) fn run<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
                 return Ok(result);
             }
         }
-        if let Some(result) = end_check(fight, &mut ended, turn) {
-            return Ok(result);
-        }
+        // Only a hit changes who is out of the fight or able to act, and each such change was
+        // checked where it happened (or at the end of its simultaneous step): a new turn only
+        // brings the knocked out back. So the turn ends with the fight going on.
+        debug_assert!(ended.result.is_none() && standing(fight, turn).is_none(), "an end missed in turn {turn}");
     }
     let result = FightResult { outcome: Outcome::Stalemate, length: setup.max_turns };
     fight.emit(Event::Ended { result });
@@ -99,20 +110,25 @@ fn end_check<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     if ended.result.is_some() || ended.hold {
         return ended.result;
     }
+    let outcome = standing(fight, turn)?;
+    let result = FightResult { outcome, length: turn };
+    fight.emit(Event::Ended { result });
+    ended.result = Some(result);
+    Some(result)
+}
+
+/// How the fight ends in `turn` as it stands, if it ends (USR-ROUND-6).
+fn standing<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, turn: u32) -> Option<Outcome> {
     let setup = fight.setup();
     let state = fight.state();
     let now = turn.max(1);
     let standing =
         state.fighters.iter().zip(&setup.combatants).filter(|(x, _)| !x.out(&setup.options, now)).map(|(_, c)| c.side);
-    let outcome = match crate::standing_outcome(standing) {
-        Some(outcome) => outcome,
-        None if setup.options.down_only && !state.fighters.iter().any(|x| x.able(now)) => Outcome::Stalemate,
-        None => return None,
-    };
-    let result = FightResult { outcome, length: turn };
-    fight.emit(Event::Ended { result });
-    ended.result = Some(result);
-    Some(result)
+    match crate::standing_outcome(standing) {
+        Some(outcome) => Some(outcome),
+        None if setup.options.down_only && !state.fighters.iter().any(|x| x.able(now)) => Some(Outcome::Stalemate),
+        None => None,
+    }
 }
 
 /// The Declare phase (USR-ROUND-2): every able combatant may state an intent.
@@ -221,12 +237,14 @@ fn break_ties<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     }
     rolls.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut out = List::new();
-    let mut k = 0;
-    while k < rolls.len() {
-        let end = (k..rolls.len()).find(|&j| rolls[j].1 != rolls[k].1).unwrap_or(rolls.len());
-        let group: List<(CombatantId, u8), 8> = rolls[k..end].iter().map(|r| (r.0, r.2)).collect();
+    for group in rolls.chunk_by(|a, b| a.1 == b.1) {
+        if let [(who, ..)] = *group {
+            // Untied by this roll.
+            out.push(who);
+            continue;
+        }
+        let group: List<(CombatantId, u8), 8> = group.iter().map(|r| (r.0, r.2)).collect();
         out.extend(break_ties(fight, &group, false)?);
-        k = end;
     }
     Ok(out)
 }
@@ -376,21 +394,29 @@ fn perform<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     }
 }
 
+/// A confirm d10 rolled, waiting to be logged after the roll it confirms (USR-DICE-5: the log
+/// reads in the order of the rules). A few bytes, where its event would be a whole one.
+#[derive(Clone, Copy)]
+struct Confirmation {
+    kind: Opportunity,
+    face: u8,
+    confirmed: bool,
+}
+
 /// A confirm d10 on an opportunity (USR-CRIT-2, USR-FUM-2).
-/// Rolls the confirming d10; its event waits in `pending` to be logged after the roll it
-/// confirms (USR-DICE-5: the log reads in the order of the rules).
+/// Rolls the confirming d10; it waits in `pending` to be logged after the roll it confirms.
 fn confirm<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
     kind: Opportunity,
-    pending: &mut Option<Event>,
+    pending: &mut Option<Confirmation>,
 ) -> Result<bool, FightError> {
     let face = die(fight, who, 10, "confirm")?;
     let confirmed = match kind {
         Opportunity::Critical => face == 10,
         Opportunity::Fumble => face == 1,
     };
-    *pending = Some(Event::Confirm { who, kind, face, confirmed });
+    *pending = Some(Confirmation { kind, face, confirmed });
     Ok(confirmed)
 }
 
@@ -401,12 +427,12 @@ fn log_contest<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
     who: CombatantId,
     contest: Event,
-    confirm: Option<Event>,
+    confirm: Option<Confirmation>,
     fumbled: bool,
 ) -> Result<(), FightError> {
     fight.emit(contest);
-    if let Some(confirm) = confirm {
-        fight.emit(confirm);
+    if let Some(Confirmation { kind, face, confirmed }) = confirm {
+        fight.emit(Event::Confirm { who, kind, face, confirmed });
     }
     if fumbled {
         fumble(fight, who)?;
@@ -758,7 +784,7 @@ fn hit_target<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let turn = fight.state().turn;
     let o = attack::outcome(setup, fight.state(), target, base, face, critical, kind, weapon);
     let x = fight.state().fighter(target);
-    let was_out = x.out(options, turn);
+    let (was_out, was_able) = (x.out(options, turn), x.able(turn));
     let hp = x.hp - o.hp_loss;
     let tally = x.tally + if options.ko_hp_lost { o.hp_loss } else { o.recorded };
     fight.emit(Event::Hit {
@@ -806,7 +832,7 @@ fn hit_target<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let struck = !options.second_wind_on_damage || o.hp_loss >= 1;
     if holder && struck && !x.second_wind_used && !x.knocked_out(turn) {
         let request = Request::SecondWind { hp: x.hp, max };
-        if fight.decide(target, &request)? == Choice::Yes(true) {
+        if matches!(fight.decide(target, &request)?, Choice::Yes(true)) {
             let value = attack::second_wind(options, max);
             let x = fight.state().fighter(target);
             let hp = if options.second_wind_uncapped { x.hp + value } else { (x.hp + value).min(max.max(x.hp)) };
@@ -816,10 +842,15 @@ fn hit_target<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     if fight.state().fighter(target).down() {
         fight.emit(Event::Down { who: target });
     }
-    if !was_out && fight.state().fighter(target).out(options, turn) {
+    let x = fight.state().fighter(target);
+    let (out, able) = (x.out(options, turn), x.able(turn));
+    if !was_out && out {
         fight.emit(Event::Out { who: target });
     }
-    end_check(fight, ended, turn);
+    // Only a change in the target's standing can end a fight that was going on before the hit.
+    if out != was_out || able != was_able {
+        end_check(fight, ended, turn);
+    }
     Ok(())
 }
 
