@@ -118,6 +118,11 @@ pub enum Pending {
         /// How many dice to enter now: the rest of the roll when it says how many it takes, else
         /// one.
         dice: u32,
+        /// How many dice the whole roll takes, when it says (0 when it does not).
+        of: u8,
+        /// Which die of the roll this is, from 1, when the roll numbers its dice itself (a pool
+        /// of exploding dice); 0 when it does not.
+        die: u8,
         /// Faces per die: each face is from 1 to this.
         sides: u32,
         /// For an exploding die, which re-roll this is (0: the die itself).

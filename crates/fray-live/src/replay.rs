@@ -168,7 +168,7 @@ impl Cursor<'_> {
             let (at, Command::Dice(faces)) = self.steps[step] else { unreachable!("entering only dice") };
             if k < faces.len() {
                 if (who, what) != (reason.who, reason.what) {
-                    self.misfit(at, format!("{} face(s) were entered, but the roll took {k}", faces.len()));
+                    self.misfit(at, format!("{} faces were entered, but the roll takes {k}", faces.len()));
                     return stop();
                 }
                 return self.face(at, faces[k], sides, reason, taken, step, k);
@@ -181,11 +181,20 @@ impl Cursor<'_> {
         }
         match self.steps.get(self.next) {
             None => {
-                let left = u32::from(reason.dice).saturating_sub(taken).max(1);
+                // A pool that numbers its dice: this die and those after it (a 6's re-roll is
+                // entered after its 6, with the dice after it).
+                let left = match (reason.die, reason.explosion) {
+                    (0, _) => u32::from(reason.dice).saturating_sub(taken),
+                    (die, 0) => u32::from(reason.dice.saturating_sub(die)) + 1,
+                    _ => 1,
+                };
+                let left = left.max(1);
                 self.pending = Some(Pending::Roll {
                     who: reason.who.and_then(|w| self.names.get(w.index())).cloned(),
                     what: reason.what.to_owned(),
                     dice: left,
+                    of: reason.dice,
+                    die: reason.die,
                     sides,
                     explosion: reason.explosion,
                 });

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod fight;
+pub mod live;
 pub mod odds;
 pub mod report;
 pub mod roll;
