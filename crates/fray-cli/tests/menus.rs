@@ -160,7 +160,8 @@ fn physical_dice_of_one_roll_are_numbered() {
     );
     let prompts = String::from_utf8(out.stderr).unwrap();
     assert!(
-        prompts.contains("'s shot (dice 2 to 3 of 3), the faces on one line: roll one d6 for Vic's shot (die 3 of 3): "),
+        prompts
+            .contains("'s shot (dice 2 to 3 of 3), the faces on one line: roll one d6 for Vic's shot (die 3 of 3): "),
         "{prompts}"
     );
 }

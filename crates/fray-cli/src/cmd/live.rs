@@ -75,7 +75,9 @@ fn parse(line: &str, pending: &Pending) -> Typed {
         "save" => Typed::Save(PathBuf::from(rest)),
         "ai" => match pending {
             Pending::Decision { who, .. } => Typed::Command(Command::Control { who: who.clone(), person: false }),
-            Pending::Roll { .. } => Typed::Bad("`ai` hands a combatant's decisions to the AI, at a decision".to_owned()),
+            Pending::Roll { .. } => {
+                Typed::Bad("`ai` hands a combatant's decisions to the AI, at a decision".to_owned())
+            }
         },
         "end" => Typed::Command(Command::End { winner: (!rest.is_empty()).then(|| rest.to_owned()) }),
         _ => match pending {
@@ -84,7 +86,8 @@ fn parse(line: &str, pending: &Pending) -> Typed {
                 _ => Typed::Bad(format!("expected a number from 1 to {} (? for help)", choices.len())),
             },
             Pending::Roll { sides, .. } => {
-                let faces: Result<Vec<u32>, _> = line.split([' ', ',', '\t']).filter(|f| !f.is_empty()).map(str::parse).collect();
+                let faces: Result<Vec<u32>, _> =
+                    line.split([' ', ',', '\t']).filter(|f| !f.is_empty()).map(str::parse).collect();
                 match faces {
                     Ok(faces) if faces.iter().all(|f| (1..=*sides).contains(f)) => Typed::Command(Command::Dice(faces)),
                     _ => Typed::Bad(format!("expected faces from 1 to {sides}, e.g. `3 4 5` (? for help)")),
@@ -308,9 +311,18 @@ mod tests {
     #[test]
     fn roll_prompts() {
         assert_eq!(prompt_line(&roll()), "roll 3d6 for Joe's attack, the faces on one line: ");
-        let rest = Pending::Roll { who: None, what: "location".into(), dice: 1, of: 3, die: 0, sides: 10, explosion: 0 };
+        let rest =
+            Pending::Roll { who: None, what: "location".into(), dice: 1, of: 3, die: 0, sides: 10, explosion: 0 };
         assert_eq!(prompt_line(&rest), "roll one d10 for location (die 3 of 3): ");
-        let wild = Pending::Roll { who: Some("Han".into()), what: "Wild Die".into(), dice: 1, of: 0, die: 0, sides: 6, explosion: 1 };
+        let wild = Pending::Roll {
+            who: Some("Han".into()),
+            what: "Wild Die".into(),
+            dice: 1,
+            of: 0,
+            die: 0,
+            sides: 6,
+            explosion: 1,
+        };
         assert_eq!(prompt_line(&wild), "roll one d6 for Han's Wild Die (explosion: the 6 rolled again): ");
         let pool = Pending::Roll { who: None, what: "hit".into(), dice: 3, of: 4, die: 2, sides: 6, explosion: 0 };
         assert_eq!(prompt_line(&pool), "roll 3d6 for hit (dice 2 to 4 of 4), the faces on one line: ");
