@@ -21,12 +21,14 @@
 //! ```
 
 mod replay;
+mod view;
 
 use fray_rules::Line;
 use fray_rules::board::CombatantStatus;
 use serde::{Deserialize, Serialize};
 
 pub use replay::MAX_COMMANDS;
+pub use view::View;
 
 /// Where a live fight's dice come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +60,22 @@ pub enum Command {
         who: String,
         /// Whether a person decides for it.
         person: bool,
+    },
+    /// The GM hides a combatant from the other sides' views (`hidden: true`), or shows it again.
+    Hide {
+        /// The combatant's name.
+        who: String,
+        /// Whether it is hidden.
+        hidden: bool,
+    },
+    /// The GM keeps a side's numbers (hit points, wounds, ammunition…) from the other sides'
+    /// views, which then see a word for each combatant's state instead ("wounded", "badly
+    /// hurt"), or shows them again.
+    Secret {
+        /// The side's name.
+        side: String,
+        /// Whether its numbers are kept from the others.
+        secret: bool,
     },
     /// The GM ends the fight here, naming the winning side or none.
     End {
@@ -168,6 +186,10 @@ pub struct Snapshot {
     pub ending: Option<Ending>,
     /// Who a person decides for now.
     pub people: Vec<String>,
+    /// The combatants the GM hides from the other sides ([`Command::Hide`]).
+    pub hidden: Vec<String>,
+    /// The sides whose numbers the other sides do not see ([`Command::Secret`]).
+    pub secret: Vec<String>,
     /// How many commands can be undone.
     pub can_undo: usize,
     /// How many undone commands can be redone.

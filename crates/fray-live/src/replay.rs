@@ -61,6 +61,8 @@ struct Cursor<'a> {
     sides: Vec<String>,
     side_of: Vec<usize>,
     people: Vec<bool>,
+    hidden: Vec<String>,
+    secret: Vec<String>,
     /// The GM ended the fight, naming this winner.
     ended: Option<Option<String>>,
     pending: Option<Pending>,
@@ -86,6 +88,20 @@ impl Cursor<'_> {
                 Command::Control { who, person } => {
                     if let Some(i) = self.names.iter().position(|n| n == who) {
                         self.people[i] = *person;
+                    }
+                    self.next += 1;
+                }
+                Command::Hide { who, hidden } => {
+                    self.hidden.retain(|h| h != who);
+                    if *hidden {
+                        self.hidden.push(who.clone());
+                    }
+                    self.next += 1;
+                }
+                Command::Secret { side, secret } => {
+                    self.secret.retain(|s| s != side);
+                    if *secret {
+                        self.secret.push(side.clone());
                     }
                     self.next += 1;
                 }
@@ -258,7 +274,9 @@ impl Seats for Seated<'_, '_> {
     /// Only the prompt no command answers yet is shown: the others need no odds.
     fn shown(&self) -> bool {
         let cursor = self.0.borrow();
-        cursor.steps[cursor.next..].iter().all(|(_, c)| matches!(c, Command::Control { .. }))
+        cursor.steps[cursor.next..]
+            .iter()
+            .all(|(_, c)| matches!(c, Command::Control { .. } | Command::Hide { .. } | Command::Secret { .. }))
     }
 
     fn ask(&mut self, prompt: &Prompt) -> Option<usize> {
@@ -273,10 +291,10 @@ pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize) -> Re
     let sides = scenario.sides();
     for &(at, command) in &steps {
         match command {
-            Command::Control { who, .. } if !names.contains(who) => {
+            Command::Control { who, .. } | Command::Hide { who, .. } if !names.contains(who) => {
                 return Err((at, format!("no combatant `{who}` (combatants: {})", names.join(", "))));
             }
-            Command::End { winner: Some(side) } if !sides.contains(side) => {
+            Command::End { winner: Some(side) } | Command::Secret { side, .. } if !sides.contains(side) => {
                 return Err((at, format!("no side `{side}` (sides: {})", sides.join(", "))));
             }
             _ => {}
@@ -290,6 +308,8 @@ pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize) -> Re
         people: names.iter().map(|n| journal.people.contains(n)).collect(),
         names,
         sides,
+        hidden: Vec::new(),
+        secret: Vec::new(),
         ended: None,
         pending: None,
         misfit: None,
@@ -351,6 +371,8 @@ pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize) -> Re
         status: played.status,
         ending,
         people: cursor.names.iter().zip(&cursor.people).filter(|(_, p)| **p).map(|(n, _)| n.clone()).collect(),
+        hidden: cursor.hidden,
+        secret: cursor.secret,
         can_undo,
         can_redo,
     })

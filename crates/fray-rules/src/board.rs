@@ -62,6 +62,8 @@ pub struct CombatantStatus {
     pub position: Option<String>,
     /// Whether it is still in the fight.
     pub standing: bool,
+    /// Whether the rules hide it from the other sides now (e.g. `fluid`'s hidden approach).
+    pub hidden: bool,
     /// A word for its state when its numbers are hidden: "unhurt", "wounded", "badly hurt",
     /// "down".
     pub condition: &'static str,

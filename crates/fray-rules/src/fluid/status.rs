@@ -40,6 +40,7 @@ impl FluidScenario {
                     side: setup.sides[sheet.side.index()].clone(),
                     position: Some(format!("({:.1}, {:.1}) m", f.pos.x, f.pos.y)),
                     standing,
+                    hidden: f.hidden,
                     condition: condition_word(standing, left, i64::from(sheet.w) + i64::from(sheet.s_max)),
                     fields: vec![
                         StatusField::of("w", "W", f.w.into(), sheet.w.into()),

@@ -37,6 +37,7 @@ impl HardBoiledScenario {
                     side: setup.sides[sheet.side.index()].clone(),
                     position: Some(super::front::pos_text(f.pos)),
                     standing,
+                    hidden: false,
                     condition: condition_word(standing, i64::from(f.hp), i64::from(f.hp_max)),
                     fields: vec![
                         StatusField::of("hp", "HP", f.hp.into(), f.hp_max.into()),

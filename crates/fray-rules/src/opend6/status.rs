@@ -54,6 +54,7 @@ impl OpenD6Scenario {
                     side: setup.sides[sheet.side.index()].clone(),
                     position: Some(format!("{} m", f.pos)),
                     standing,
+                    hidden: false,
                     condition,
                     fields,
                 }

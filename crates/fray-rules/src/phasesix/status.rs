@@ -42,6 +42,7 @@ impl PhaseSixScenario {
                     side: setup.sides[sheet.side.index()].clone(),
                     position: Some(super::front::pos_text(f.pos)),
                     standing,
+                    hidden: false,
                     condition: condition_word(standing, left, sheet.max_wounds.into()),
                     fields: vec![
                         StatusField::of("wounds", "wounds", f.wounds.into(), sheet.max_wounds.into()),

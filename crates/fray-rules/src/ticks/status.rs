@@ -36,6 +36,7 @@ impl TicksScenario {
                     side: setup.sides[sheet.side.index()].clone(),
                     position: Some(format!("square ({}, {})", f.pos.0, f.pos.1)),
                     standing,
+                    hidden: false,
                     condition: condition_word(standing, i64::from(f.body), i64::from(sheet.body_max)),
                     fields: vec![
                         StatusField::of("body", "Body", f.body.into(), sheet.body_max.into()),
