@@ -77,7 +77,8 @@ impl Snapshot {
         let shown = |line: &Line| {
             let names =
                 |name: &&str| mentions(&line.json, name) || line.text.as_deref().is_some_and(|t| t.contains(*name));
-            !hidden.iter().any(names) && !(has_tracks(&line.json) && secret.iter().any(names))
+            let secret_numbers = has_tracks(&line.json) && secret.iter().any(names);
+            !hidden.iter().any(names) && !secret_numbers
         };
         let status = self
             .status
