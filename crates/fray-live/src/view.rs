@@ -30,8 +30,13 @@ pub struct View {
     pub log: Vec<Line>,
     /// The combatants it may see, with the fields it may see.
     pub status: Vec<CombatantStatus>,
-    /// Its own side's pending decision, if the fight waits for one.
+    /// Its own side's pending decision, if the fight waits for one. Choices that name a
+    /// combatant hidden from the side are left out of it (and a hidden name in its question is
+    /// "someone"): [`View::answers`] maps the choices shown back to the decision's own.
     pub pending: Option<Pending>,
+    /// For each choice of [`View::pending`], the index of that choice in the decision itself (what
+    /// [`crate::Command::Answer`] takes).
+    pub answers: Vec<usize>,
     /// Whom the fight waits for, when it is not this side: a combatant's name, "dice", or
     /// "someone" (a combatant hidden from this side).
     pub waiting_for: Option<String>,
@@ -92,8 +97,28 @@ impl Snapshot {
                 c
             })
             .collect();
+        let mut answers = Vec::new();
         let (pending, waiting_for) = match &self.pending {
-            Some(p @ Pending::Decision { side: own, .. }) if own == side => (Some(p.clone()), None),
+            Some(Pending::Decision { who, combatant, side: own, question, choices, ai }) if own == side => {
+                let mut shown = Vec::new();
+                for (i, choice) in choices.iter().enumerate() {
+                    if !hidden.iter().any(|h| choice.contains(h)) {
+                        answers.push(i);
+                        shown.push(choice.clone());
+                    }
+                }
+                let question = hidden.iter().fold(question.clone(), |q, h| q.replace(h, "someone"));
+                let ai = answers.iter().position(|i| i == ai).unwrap_or(0);
+                let decision = Pending::Decision {
+                    who: who.clone(),
+                    combatant: *combatant,
+                    side: own.clone(),
+                    question,
+                    choices: shown,
+                    ai,
+                };
+                (Some(decision), None)
+            }
             Some(Pending::Decision { who, .. }) if hidden.contains(&who.as_str()) => (None, Some("someone".to_owned())),
             Some(Pending::Decision { who, .. }) => (None, Some(who.clone())),
             Some(Pending::Roll { .. }) => (None, Some("dice".to_owned())),
@@ -104,6 +129,7 @@ impl Snapshot {
             log: self.log.iter().filter(|l| shown(l)).cloned().collect(),
             status,
             pending,
+            answers,
             waiting_for,
             ending: self.ending.clone(),
         }

@@ -270,3 +270,120 @@ proptest! {
         prop_assert_eq!(restored.snapshot(), session.snapshot());
     }
 }
+
+/// Every string in a JSON value, for checking a view field by field.
+fn strings(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+        serde_json::Value::Object(map) => map.iter().for_each(|(k, v)| {
+            out.push(k.clone());
+            strings(v, out);
+        }),
+        _ => {}
+    }
+}
+
+/// Checks that `view` of `side` shows nothing of a combatant hidden from it and none of a secret
+/// side's numbers, on its JSON, field by field.
+fn check_view(session: &Session, side: &str, what: &str) {
+    let snapshot = session.snapshot();
+    let view = snapshot.view(side);
+    let json = serde_json::to_value(&view).unwrap();
+    let mut texts = Vec::new();
+    strings(&json, &mut texts);
+    for c in &snapshot.status {
+        let hidden = c.side != side && (c.hidden || snapshot.hidden.contains(&c.name));
+        if hidden {
+            let named: Vec<&String> = texts.iter().filter(|t| t.contains(&c.name)).collect();
+            assert!(named.is_empty(), "{what}: {side}'s view names hidden {}: {named:?}", c.name);
+        }
+        if c.side != side && snapshot.secret.contains(&c.side) && !hidden {
+            let shown = view.status.iter().find(|s| s.name == c.name).unwrap();
+            assert!(shown.fields.iter().all(|f| !f.secret), "{what}: {side} sees {}'s numbers", c.name);
+            for line in &view.log {
+                let mut keys = Vec::new();
+                strings(&line.json, &mut keys);
+                let about = keys.iter().any(|k| k.contains(&c.name));
+                assert!(!(about && line.json.get("hp").is_some()), "{what}: {side} sees {}'s HP in {line:?}", c.name);
+            }
+        }
+    }
+    match (&snapshot.pending, &view.pending) {
+        (Some(Pending::Decision { side: own, .. }), Some(_)) => assert_eq!(own, side, "{what}"),
+        (_, Some(p)) => panic!("{what}: {side} sees another's request {p:?}"),
+        _ => {}
+    }
+}
+
+#[test]
+fn a_hidden_approach_is_not_in_the_other_sides_view() {
+    // rule: FLUID-ROUND-3 — fluid: the assassins approach hidden: the player's view has no trace
+    // of them while they are hidden, the assassins' view has everything of their own.
+    let (file, text) = examples().into_iter().find(|(f, _)| f.ends_with("fluid/two-assassins.toml")).unwrap();
+    let sets = vec![("assassin_1.hidden".into(), "true".into()), ("assassin_2.hidden".into(), "true".into())];
+    let mut session = Session::open(&file, &text, sets, 1, DiceMode::Fray, vec!["player".into()]).unwrap();
+    let snapshot = session.snapshot().clone();
+    let hidden: Vec<&str> = snapshot.status.iter().filter(|c| c.hidden).map(|c| c.name.as_str()).collect();
+    assert_eq!(hidden, ["assassin_1", "assassin_2"], "hidden at the start");
+    let player = snapshot.view("player");
+    assert_eq!(player.status.len(), 1, "{player:?}");
+    assert!(player.pending.is_some(), "the player's own decision");
+    check_view(&session, "player", "two-assassins");
+    let assassins = snapshot.view("assassins");
+    assert_eq!(assassins.status.len(), 3);
+    assert!(assassins.pending.is_none() && assassins.waiting_for.as_deref() == Some("player"));
+    take_the_ai(&mut session);
+    check_view(&session, "player", "two-assassins at the end");
+}
+
+#[test]
+fn the_gm_hides_a_combatant_and_keeps_a_sides_numbers() {
+    let (file, text) = examples().into_iter().find(|(f, _)| f.ends_with("hardboiled/thug-gang.toml")).unwrap();
+    let names = combatants(&file, &text);
+    let scenario = fray_rules::load(&file, &text, &[]).unwrap();
+    let sides = scenario.sides();
+    let (hero, thugs) =
+        (&sides[scenario.side_of(0)], sides.iter().find(|s| **s != sides[scenario.side_of(0)]).unwrap());
+    let mut session = Session::open(&file, &text, vec![], 4, DiceMode::Fray, vec![names[0].clone()]).unwrap();
+    session.command(Command::Hide { who: names[4].clone(), hidden: true }).unwrap();
+    session.command(Command::Secret { side: thugs.clone(), secret: true }).unwrap();
+    check_view(&session, hero, "thug-gang");
+    let view = session.snapshot().view(hero);
+    assert!(view.status.iter().all(|c| c.name != names[4]), "the hidden thug is not on the board");
+    let thug = view.status.iter().find(|c| c.side == *thugs).unwrap();
+    assert!(thug.fields.iter().all(|f| f.key != "hp") && thug.condition == "unhurt", "{thug:?}");
+    take_the_ai(&mut session);
+    check_view(&session, hero, "thug-gang at the end");
+    check_view(&session, thugs, "thug-gang at the end");
+    // Shown again: the thug is back in the view.
+    session.command(Command::Undo(session.snapshot().can_undo as u32)).unwrap();
+    session.command(Command::Hide { who: names[4].clone(), hidden: false }).unwrap();
+    assert!(session.snapshot().view(hero).status.iter().any(|c| c.name == names[4]));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Over random fights with random hiding and secrets, no side's view holds a hidden
+    /// combatant's name or a secret side's numbers.
+    #[test]
+    fn a_view_never_shows_what_is_kept_from_it(example in 0usize..16, seed in 0u64..1_000, picks in prop::collection::vec(any::<u64>(), 1..40)) {
+        let (file, text) = examples().into_iter().filter(|(f, _)| !f.contains("opend6")).cycle().nth(example).unwrap();
+        let names = combatants(&file, &text);
+        let scenario = fray_rules::load(&file, &text, &[]).unwrap();
+        let sides = scenario.sides();
+        let mut session = Session::open(&file, &text, vec![], seed, DiceMode::Fray, names.clone()).unwrap();
+        for r in picks {
+            let command = match r % 7 {
+                0 => Command::Hide { who: names[(r >> 8) as usize % names.len()].clone(), hidden: (r >> 16) % 3 != 0 },
+                1 => Command::Secret { side: sides[(r >> 8) as usize % sides.len()].clone(), secret: (r >> 16) % 3 != 0 },
+                _ => random_command(session.snapshot(), &names, r),
+            };
+            let _ = session.command(command);
+            for side in &sides {
+                check_view(&session, side, &file);
+            }
+        }
+    }
+}
