@@ -3,11 +3,11 @@
 use std::fmt;
 
 /// A combatant: its index in the scenario's roster order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 pub struct CombatantId(pub u16);
 
 /// A side (team): its index in the scenario's order of first appearance.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 pub struct SideId(pub u16);
 
 impl CombatantId {

@@ -124,6 +124,11 @@ pub enum Pending {
         question: String,
         /// The legal choices, labelled; [`Command::Answer`] takes an index into them.
         choices: Vec<String>,
+        /// Each choice as structured data (its kind, target — a combatant's index in the
+        /// roster —, weapon and modifiers as fields), for grouping ([`fray_rules::Prompt::data`]).
+        data: Vec<serde_json::Value>,
+        /// Beside each attack, its exact odds of hitting and of taking the target out.
+        odds: Vec<Option<fray_rules::ChoiceOdds>>,
         /// The index of the choice the combatant's AI would make.
         ai: usize,
     },

@@ -137,6 +137,8 @@ impl Cursor<'_> {
                     side: self.sides[self.side_of[who]].clone(),
                     question: prompt.question.clone(),
                     choices: prompt.options.clone(),
+                    data: prompt.data.clone(),
+                    odds: prompt.odds.clone(),
                     ai: prompt.default,
                 });
                 None

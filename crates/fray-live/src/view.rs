@@ -99,7 +99,7 @@ impl Snapshot {
             .collect();
         let mut answers = Vec::new();
         let (pending, waiting_for) = match &self.pending {
-            Some(Pending::Decision { who, combatant, side: own, question, choices, ai }) if own == side => {
+            Some(Pending::Decision { who, combatant, side: own, question, choices, data, odds, ai }) if own == side => {
                 let mut shown = Vec::new();
                 for (i, choice) in choices.iter().enumerate() {
                     if !hidden.iter().any(|h| choice.contains(h)) {
@@ -107,6 +107,8 @@ impl Snapshot {
                         shown.push(choice.clone());
                     }
                 }
+                let data = answers.iter().map(|&i| data.get(i).cloned().unwrap_or_default()).collect();
+                let odds = answers.iter().map(|&i| odds.get(i).cloned().flatten()).collect();
                 let question = hidden.iter().fold(question.clone(), |q, h| q.replace(h, "someone"));
                 let ai = answers.iter().position(|i| i == ai).unwrap_or(0);
                 let decision = Pending::Decision {
@@ -115,6 +117,8 @@ impl Snapshot {
                     side: own.clone(),
                     question,
                     choices: shown,
+                    data,
+                    odds,
                     ai,
                 };
                 (Some(decision), None)

@@ -387,3 +387,25 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn choices_come_as_structured_data_with_the_odds_beside_each_attack() {
+    // The brawl: Joe's declaration lists attacks on Docker (combatant 1), with the exact odds the
+    // label gives, as fields.
+    let (file, text) = brawl();
+    let session = Session::open(&file, &text, vec![], 3, DiceMode::Fray, vec!["Joe Bruno".into()]).unwrap();
+    let Some(Pending::Decision { choices, data, odds, ai, .. }) = session.snapshot().pending.clone() else {
+        panic!("Joe's declaration")
+    };
+    assert_eq!((choices.len(), data.len(), odds.len()), (choices.len(), choices.len(), choices.len()));
+    assert_eq!(data[ai]["Intent"]["Attack"]["target"], 1, "{}", data[ai]);
+    assert_eq!(data[ai]["Intent"]["Attack"]["fists"], true, "{}", data[ai]);
+    let attack = odds[ai].as_ref().expect("odds beside the attack");
+    assert_eq!(attack.hit, "11/20");
+    assert!(choices[ai].contains(&format!("hit 55.0% ({})", attack.hit)), "{}", choices[ai]);
+    assert!((attack.down_chance - 0.08).abs() < 1e-9, "{attack:?}");
+    // No odds beside a choice that is no attack.
+    let nothing = choices.iter().position(|c| c == "declare nothing").unwrap();
+    assert_eq!(odds[nothing], None);
+    assert_eq!(data[nothing], serde_json::json!({ "Intent": null }));
+}

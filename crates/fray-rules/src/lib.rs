@@ -112,6 +112,39 @@ pub struct Prompt {
     /// The index of the choice the combatant's AI would make (the first when the AI's answer is
     /// not among the options): what an empty answer takes.
     pub default: usize,
+    /// Each choice as structured data, derived with serde from the ruleset's choice type: the
+    /// action's kind (the variant's name), its target (a combatant's index in the roster), its
+    /// weapon and each modifier as fields, so that a page can group the choices.
+    pub data: Vec<serde_json::Value>,
+    /// Beside each attack, its exact odds ([`ChoiceOdds`]); `None` for other choices, and for
+    /// every choice of a prompt that is not shown ([`Seats::shown`]).
+    pub odds: Vec<Option<ChoiceOdds>>,
+}
+
+/// The exact odds of an attack offered at a prompt: of hitting, and of taking its target out.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ChoiceOdds {
+    /// P(the attack hits) (or wins its contest), as an exact fraction, e.g. `"11/20"`.
+    pub hit: String,
+    /// The same as a number, for display.
+    pub hit_chance: f64,
+    /// P(the attack takes its target out), as an exact fraction.
+    pub down: String,
+    /// The same as a number, for display.
+    pub down_chance: f64,
+}
+
+impl ChoiceOdds {
+    /// The odds of hitting `hit` and of taking the target out `down`.
+    pub fn new(hit: &fray_dice::BigRational, down: &fray_dice::BigRational) -> ChoiceOdds {
+        use num_traits::ToPrimitive;
+        ChoiceOdds {
+            hit: fray_dice::fraction(hit),
+            hit_chance: hit.to_f64().unwrap_or(f64::NAN),
+            down: fray_dice::fraction(down),
+            down_chance: down.to_f64().unwrap_or(f64::NAN),
+        }
+    }
 }
 
 /// One outcome of a hit in [`AttackOdds`]: a label, named components (e.g. W, S) and its
@@ -582,18 +615,30 @@ macro_rules! policy_values {
 
 /// Asks a person to pick one of labelled `choices` (`Pending` when there are none); `default` is
 /// the index an empty answer takes ([`Prompt::default`]).
-pub fn ask_person<C>(
+pub fn ask_person<C: serde::Serialize>(
     ask: &mut dyn FnMut(&Prompt) -> Option<usize>,
     who: &str,
     question: String,
     choices: Vec<(String, C)>,
     default: usize,
+    odds: Vec<Option<ChoiceOdds>>,
 ) -> Result<C, fray_engine::Pending> {
     let labels: Vec<String> = choices.iter().map(|(label, _)| label.clone()).collect();
+    let data = choices.iter().map(|(_, c)| serde_json::to_value(c).unwrap_or_default()).collect();
     let default = default.min(choices.len().saturating_sub(1));
-    let prompt = Prompt { who: who.to_owned(), question, options: labels, default };
+    let prompt = Prompt { who: who.to_owned(), question, options: labels, default, data, odds };
     let pick = ask(&prompt).ok_or(fray_engine::Pending)?.min(choices.len().saturating_sub(1));
     choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(fray_engine::Pending)
+}
+
+/// The exact odds beside each of `choices` when the prompt is shown, from a ruleset's
+/// [`Prompts::odds`].
+pub fn odds_beside<C>(
+    shown: bool,
+    choices: &[(String, C)],
+    odds: impl Fn(&C) -> Option<ChoiceOdds>,
+) -> Vec<Option<ChoiceOdds>> {
+    choices.iter().map(|(_, c)| if shown { odds(c) } else { None }).collect()
 }
 
 /// Orders a menu's choices for a person: choices against a dead combatant (`gone`) are left out,
@@ -654,6 +699,11 @@ pub trait Prompts<R: Ruleset> {
     fn hostile_target(&self, _choice: &R::Choice) -> Option<CombatantId> {
         None
     }
+    /// The exact odds of `choice` when it is an attack: of hitting and of taking its target out
+    /// (the same numbers its label gives). Default: none.
+    fn odds(&self, _state: &R::State, _who: CombatantId, _choice: &R::Choice) -> Option<ChoiceOdds> {
+        None
+    }
     /// Whether `who` is dead, or by the rules no longer a target: a menu leaves out the choices
     /// against it.
     fn gone(&self, _state: &R::State, _who: CombatantId) -> bool {
@@ -672,7 +722,7 @@ pub struct Table<'a, F> {
 
 impl<R: Ruleset, F: Prompts<R> + Scenario> Decider<R> for Table<'_, F>
 where
-    R::Choice: PartialEq,
+    R::Choice: PartialEq + serde::Serialize,
 {
     fn decide(
         &mut self,
@@ -695,7 +745,8 @@ where
         );
         // An empty answer takes what the AI would choose for this combatant.
         let default = default_index(&choices, &self.front.ai(setup, state, who, request));
-        ask_person(&mut |p| self.seats.ask(p), self.front.person_name(who), question, choices, default)
+        let odds = odds_beside(self.seats.shown(), &choices, |c| self.front.odds(state, who, c));
+        ask_person(&mut |p| self.seats.ask(p), self.front.person_name(who), question, choices, default, odds)
     }
 
     fn passes_optional(&self, setup: &R::Setup, who: CombatantId, request: &R::Request) -> bool {

@@ -279,6 +279,8 @@ mod tests {
             side: "a".into(),
             question: "your action".into(),
             choices: vec!["x".into(), "y".into(), "z".into()],
+            data: vec![serde_json::json!(0); 3],
+            odds: vec![None; 3],
             ai: 1,
         }
     }

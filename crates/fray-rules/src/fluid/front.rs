@@ -158,8 +158,9 @@ impl Decider<Fluid> for Table<'_> {
             |t| self.scenario.name(t),
         );
         let default = crate::default_index(&choices, &ai);
+        let odds = crate::odds_beside(self.seats.shown(), &choices, |c| self.scenario.choice_odds(state, who, c));
         let mut choice =
-            crate::ask_person(&mut |p| self.seats.ask(p), self.scenario.name(who), question, choices, default)?;
+            crate::ask_person(&mut |p| self.seats.ask(p), self.scenario.name(who), question, choices, default, odds)?;
         // Under `defense_choice = per_round` a person names the round's defence with the plan
         // (FLUID-DEF-4); the default policy's pick is listed first.
         if let Choice::Plan(plan) = &mut choice
@@ -171,11 +172,14 @@ impl Decider<Fluid> for Table<'_> {
                 .iter()
                 .map(|&(named, tn)| format!("{} (TN {tn} against a medium weapon)", defence_name(sheet, named)))
                 .collect();
+            let data = nameable.iter().map(|&(named, tn)| serde_json::json!({ "Defence": named, "tn": tn })).collect();
             let prompt = Prompt {
                 who: self.scenario.name(who).to_owned(),
                 question: "name your defence for the round".to_owned(),
                 options,
                 default: 0,
+                data,
+                odds: vec![None; nameable.len()],
             };
             let pick = self.seats.ask(&prompt).ok_or(Pending)?.min(nameable.len().saturating_sub(1));
             plan.defence = nameable.get(pick).map(|d| d.0);
@@ -190,6 +194,30 @@ impl Decider<Fluid> for Table<'_> {
 }
 
 impl FluidScenario {
+    /// The exact odds of a plan's attacks, as its label gives them: each of its attacks on its
+    /// first target with its first item (a blast's spread over several victims is not
+    /// summarised).
+    fn choice_odds(&self, state: &State, who: CombatantId, choice: &Choice) -> Option<crate::ChoiceOdds> {
+        let (Choice::Plan(plan) | Choice::Revise(Some(plan))) = choice else { return None };
+        let first = plan.attacks.first()?;
+        let item = usize::from(first.item);
+        if self.0.combatants[who.index()].items[item].kind == super::setup::ItemKind::Area {
+            return None;
+        }
+        let count = plan.attacks.iter().filter(|a| a.target == first.target && a.item == first.item).count();
+        let odds = super::odds::odds_in_state(
+            &self.0,
+            state,
+            who,
+            first.target,
+            item,
+            count as i32,
+            first.intent,
+            super::odds::Fire::SINGLE,
+        );
+        Some(crate::ChoiceOdds::new(&odds.hit, &odds.down))
+    }
+
     /// A plan in words, as the log and the prompts show it.
     fn plan_text(&self, who: CombatantId, plan: &Plan) -> String {
         let sheet = &self.0.combatants[who.index()];

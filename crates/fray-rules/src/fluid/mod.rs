@@ -36,7 +36,7 @@ pub use setup::{DefenceSkill, Setup};
 pub struct Fluid;
 
 /// Lethal or stunning (FLUID-ATK-1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Intent {
     /// Successes go to W.
     Lethal,
@@ -45,7 +45,7 @@ pub enum Intent {
 }
 
 /// One declared attack.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct DeclaredAttack {
     /// The target.
     pub target: CombatantId,
@@ -79,7 +79,7 @@ impl DeclaredAttack {
 }
 
 /// How a combatant moves (FLUID-MOVE-2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 pub enum MoveMode {
     /// ×1, no check.
     Walk,
@@ -109,7 +109,7 @@ impl MoveMode {
 }
 
 /// Where a declared move goes (FLUID-MOVE-11).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub enum Destination {
     /// To a point.
     Point(fray_engine::Pos),
@@ -118,7 +118,7 @@ pub enum Destination {
 }
 
 /// A declared move.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Movement {
     /// Walk, jog, run or sprint.
     pub mode: MoveMode,
@@ -127,7 +127,7 @@ pub struct Movement {
 }
 
 /// A combatant's plan for the round (FLUID-ACT-1).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Plan {
     /// Attacks, in the order they will be made.
     pub attacks: List<DeclaredAttack, 4>,
@@ -253,7 +253,7 @@ impl Request {
 }
 
 /// An answer to a [`Request`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub enum Choice {
     /// oT and dT.
     Split {

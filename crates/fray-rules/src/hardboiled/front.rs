@@ -445,6 +445,12 @@ impl crate::Prompts<HardBoiled> for HardBoiledScenario {
         ai_choice(setup, state, who, request)
     }
 
+    fn odds(&self, state: &State, who: CombatantId, choice: &Choice) -> Option<crate::ChoiceOdds> {
+        let (Choice::Act(act) | Choice::Intent(Some(act))) = choice else { return None };
+        let odds = super::odds::odds_of(&self.0, state, who, act)?;
+        Some(crate::ChoiceOdds::new(&odds.hit, &(&odds.hit * &odds.down_given_hit)))
+    }
+
     fn hostile_target(&self, choice: &Choice) -> Option<CombatantId> {
         match choice {
             Choice::Act(act) | Choice::Intent(Some(act)) => match *act {

@@ -32,7 +32,7 @@ pub type List<T, const N: usize> = SmallVec<[T; N]>;
 pub struct HardBoiled;
 
 /// A body part (USR-LOC-2) and the d10 face that stands for it in a called shot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Part {
     /// 1.
     Head,
@@ -83,7 +83,7 @@ impl Part {
 }
 
 /// An Other activity (USR-ACT-4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Activity {
     /// Grapple (Action).
     Grapple,
@@ -116,7 +116,7 @@ impl Activity {
 }
 
 /// What a combatant does, declared or chosen at its step.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub enum Act {
     /// Move to a point (USR-MOVE-1).
     Move(Pos),
@@ -212,7 +212,7 @@ pub enum Request {
 }
 
 /// An answer.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub enum Choice {
     /// A declaration, or none.
     Intent(Option<Act>),

@@ -76,7 +76,7 @@ pub enum Undeclared {
 }
 
 /// Fumble effects (USR-FUM-4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum FumbleEffect {
     /// Lose the next Attack or Other activity.
     LoseNextAction,

@@ -756,6 +756,14 @@ impl crate::Prompts<OpenD6> for OpenD6Scenario {
         ai_passes(setup, who, request)
     }
 
+    fn odds(&self, state: &State, who: CombatantId, choice: &Choice) -> Option<crate::ChoiceOdds> {
+        let (Choice::Act(Action::Attack(plan)) | Choice::Interrupt(Some(Action::Attack(plan)))) = choice else {
+            return None;
+        };
+        let odds = super::odds::odds_in_state(&self.0, state, who, plan)?;
+        Some(crate::ChoiceOdds::new(&odds.hit, &(&odds.hit * &odds.down_given_hit)))
+    }
+
     fn hostile_target(&self, choice: &Choice) -> Option<CombatantId> {
         match choice {
             Choice::Act(Action::Attack(plan)) | Choice::Interrupt(Some(Action::Attack(plan))) => Some(plan.target),

@@ -94,7 +94,7 @@ impl DamageCause {
 }
 
 /// An active defence's kind (OD6-DEF-4, OD6-DEF-5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum DefKind {
     /// Dodge: against everything.
     Dodge,
@@ -114,7 +114,7 @@ pub struct Active {
 }
 
 /// Fire mode or close-combat manoeuvre (OD6-SPECIAL-1..10).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub enum Mode {
     /// A normal attack.
     #[default]
@@ -144,7 +144,7 @@ pub enum Mode {
 }
 
 /// A hit location (OD6-SPECIAL-12).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Loc {
     /// +1D / +12.
     Head,
@@ -161,7 +161,7 @@ pub enum Loc {
 }
 
 /// A called shot (OD6-SPECIAL-11..13).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub enum Called {
     /// None.
     #[default]
@@ -180,7 +180,7 @@ pub enum Called {
 }
 
 /// One planned attack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct AttackPlan {
     /// The target.
     pub target: CombatantId,
@@ -202,7 +202,7 @@ impl AttackPlan {
 }
 
 /// What readying does (OD6-GEAR-2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Ready {
     /// Draw or pick up the weapon.
     Draw,
@@ -213,7 +213,7 @@ pub enum Ready {
 }
 
 /// One action (or a free move).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Action {
     /// An attack.
     Attack(AttackPlan),
@@ -342,7 +342,7 @@ pub enum Request {
 
 /// A quick draw (OD6-INIT-10): the weapon, the actions declared for the round, and the dice
 /// moved from its skill to Perception.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct QuickDraw {
     /// The weapon drawn.
     pub weapon: u8,
@@ -353,7 +353,7 @@ pub struct QuickDraw {
 }
 
 /// An answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Choice {
     /// A quick draw, or none.
     QuickDraw(Option<QuickDraw>),

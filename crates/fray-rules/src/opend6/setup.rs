@@ -302,7 +302,7 @@ impl Level {
 }
 
 /// Standing, crouching or prone (OD6-DIFF-5).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub enum Posture {
     /// Standing.
     #[default]

@@ -481,6 +481,12 @@ impl crate::Prompts<PhaseSix> for PhaseSixScenario {
         ai_choice(setup, state, who, request)
     }
 
+    fn odds(&self, state: &State, who: CombatantId, choice: &Choice) -> Option<crate::ChoiceOdds> {
+        let Choice::Act(act) = choice else { return None };
+        let odds = super::odds::odds_of(&self.0, state, who, act)?;
+        Some(crate::ChoiceOdds::new(&odds.hit, &odds.down))
+    }
+
     fn hostile_target(&self, choice: &Choice) -> Option<CombatantId> {
         match choice {
             Choice::Act(Act::Attack { target, .. } | Act::Throw { target, .. }) => Some(*target),

@@ -35,7 +35,7 @@ pub type List<T, const N: usize> = SmallVec<[T; N]>;
 pub struct PhaseSix;
 
 /// Which weapon an attack uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Hand {
     /// The main-hand weapon.
     Main,
@@ -46,7 +46,7 @@ pub enum Hand {
 }
 
 /// A special attack (P6-SPECIAL-*).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub enum Special {
     /// None.
     #[default]
@@ -86,7 +86,7 @@ impl Cond {
 }
 
 /// One act (P6-ACT-*).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub enum Act {
     /// An attack.
     Attack {
@@ -148,7 +148,7 @@ pub enum Act {
 }
 
 /// A reaction to an attack (P6-REACT-*, P6-DEF-*, P6-SHLD-3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Reaction {
     /// Dodge: all or nothing.
     Dodge,
@@ -182,7 +182,7 @@ impl Reaction {
 }
 
 /// A resource spent on a roll already seen (P6-RES-4/5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Boost {
     /// A bonus die: one more ordinary die of the roll.
     BonusDie,
@@ -286,7 +286,7 @@ pub enum Request {
 }
 
 /// An answer.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub enum Choice {
     /// An act.
     Act(Act),

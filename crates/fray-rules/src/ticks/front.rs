@@ -514,6 +514,18 @@ impl crate::Prompts<Ticks> for TicksScenario {
         ai_choice(setup, state, who, request)
     }
 
+    fn odds(&self, state: &State, who: CombatantId, choice: &Choice) -> Option<crate::ChoiceOdds> {
+        let (target, kind, weak_point) = match *choice {
+            Choice::Announce(Action::Fire { targets: [target, ..], weak_point, .. }) => {
+                (target, Kind::Shot, weak_point)
+            }
+            Choice::Announce(Action::Melee { target, blow, weak_point }) => (target, Kind::Melee(blow), weak_point),
+            _ => return None,
+        };
+        let odds = super::odds::odds_of(&self.0, state, who, target, kind, Some(weak_point));
+        Some(crate::ChoiceOdds::new(&odds.hit, &odds.down))
+    }
+
     fn hostile_target(&self, choice: &Choice) -> Option<CombatantId> {
         match *choice {
             Choice::Announce(

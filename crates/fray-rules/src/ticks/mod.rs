@@ -29,7 +29,7 @@ use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Ru
 pub type Roster = smallvec::SmallVec<[CombatantId; 8]>;
 
 /// What a combatant announces for a tick (TICK-TIME-12).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Action {
     /// Nothing this tick.
     Nothing,
@@ -124,7 +124,7 @@ pub enum Request {
 }
 
 /// An answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Choice {
     /// An announcement.
     Announce(Action),
