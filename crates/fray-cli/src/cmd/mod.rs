@@ -4,6 +4,8 @@ pub mod fight;
 pub mod odds;
 pub mod report;
 pub mod roll;
+pub mod shard;
+pub mod sim;
 pub mod trial;
 
 /// The dice notation in brief, shown after `--help`; the README has the full guide.
