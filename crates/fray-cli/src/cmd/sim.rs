@@ -58,7 +58,7 @@ pub struct SimArgs {
 pub const MAX_SWEEP: usize = 64;
 
 /// What `--precision` reached: the target, the widest half-width left, and whether it is met.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Precision {
     /// The half-width asked for.
     pub target: f64,
@@ -66,15 +66,15 @@ pub struct Precision {
     pub reached: f64,
     /// Whether every outcome is within the target (else `--max-fights` stopped the run).
     pub met: bool,
-    /// Rounds of batches run.
-    pub rounds: u32,
+    /// The fights run after each round (the checkpoints where stopping was decided).
+    pub checkpoints: Vec<u64>,
 }
 
 impl Precision {
     /// The JSON object added to a report under `precision`.
     pub fn json(&self, fights: u64) -> serde_json::Value {
         serde_json::json!({"target": self.target, "half_width": self.reached, "met": self.met,
-                           "fights": fights, "rounds": self.rounds})
+                           "fights": fights, "checkpoints": self.checkpoints})
     }
 
     /// The line added to a text report.
@@ -83,7 +83,7 @@ impl Precision {
             format!(
                 "precision: every outcome's 95% interval within ±{:.2} points after {fights} fights ({} rounds; widest ±{:.3})\n",
                 100.0 * self.target,
-                self.rounds,
+                self.checkpoints.len(),
                 100.0 * self.reached
             )
         } else {
@@ -264,7 +264,7 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
                 .collect();
             let mut done = 0;
             let mut goal = planned;
-            let mut rounds = 0;
+            let mut checkpoints = Vec::new();
             loop {
                 if let Some(bar) = &bar {
                     bar.set_length(goal.saturating_mul(runs.len() as u64));
@@ -272,11 +272,11 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
                 let range = fray_sim::batches(done)..fray_sim::batches(goal);
                 run_range(&mut ledgers, goal, range, done.saturating_mul(runs.len() as u64))?;
                 done = goal;
-                rounds += 1;
+                checkpoints.push(done);
                 let reached = widest(&ledgers, &outcomes);
                 let met = reached <= target;
                 if met || done >= args.max_fights || done % BATCH != 0 {
-                    precision = Some(Precision { target, reached, met, rounds });
+                    precision = Some(Precision { target, reached, met, checkpoints });
                     break;
                 }
                 goal = next_target(&ledgers, &outcomes, target, done, args.max_fights);
@@ -348,14 +348,14 @@ impl Output<'_> {
         match (self.kind, self.json) {
             (Kind::Sweep(name), true) => {
                 let mut doc = super::report::sweep_json(name, self.file, self.sets, reports);
-                if let Some(p) = self.precision {
+                if let Some(p) = &self.precision {
                     doc["precision"] = p.json(fights);
                 }
                 writeln!(out, "{doc}")?;
             }
             (Kind::Sweep(name), false) => {
                 write!(out, "{}", super::report::sweep_text(name, self.sets, reports))?;
-                if let Some(p) = self.precision {
+                if let Some(p) = &self.precision {
                     write!(out, "{}", p.text(fights))?;
                 }
             }
@@ -363,13 +363,13 @@ impl Output<'_> {
                 let [(_, base), (_, variant)] = reports else { bail!("a comparison needs two runs") };
                 if json {
                     let mut doc = base.comparison_json(variant);
-                    if let Some(p) = self.precision {
+                    if let Some(p) = &self.precision {
                         doc["precision"] = p.json(fights);
                     }
                     writeln!(out, "{doc}")?;
                 } else {
                     write!(out, "{}", base.comparison_text(variant))?;
-                    if let Some(p) = self.precision {
+                    if let Some(p) = &self.precision {
                         write!(out, "{}", p.text(fights))?;
                     }
                 }
@@ -378,13 +378,13 @@ impl Output<'_> {
                 let [(_, report)] = reports else { bail!("a run needs one report") };
                 if json {
                     let mut doc = report.json();
-                    if let Some(p) = self.precision {
+                    if let Some(p) = &self.precision {
                         doc["precision"] = p.json(fights);
                     }
                     writeln!(out, "{doc}")?;
                 } else {
                     write!(out, "{}", report.text())?;
-                    if let Some(p) = self.precision {
+                    if let Some(p) = &self.precision {
                         write!(out, "{}", p.text(fights))?;
                     }
                 }
