@@ -1,7 +1,9 @@
 //! One module per subcommand.
 
 pub mod fight;
+pub mod html;
 pub mod odds;
+pub mod plot;
 pub mod report;
 pub mod roll;
 pub mod shard;

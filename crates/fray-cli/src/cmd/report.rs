@@ -132,7 +132,8 @@ impl Report {
         out
     }
 
-    fn mean(lengths: &BTreeMap<u32, u64>) -> f64 {
+    /// The mean of a length histogram (0 when empty).
+    pub fn mean(lengths: &BTreeMap<u32, u64>) -> f64 {
         let total: u64 = lengths.values().sum();
         if total == 0 {
             return 0.0;
@@ -267,7 +268,7 @@ impl Report {
     /// score interval for a difference of two proportions, from the two Wilson intervals). It is
     /// the interval for independent runs; the variant replays the same seeds, which makes the
     /// two runs alike and the true interval narrower, so this one errs wide.
-    fn differences(&self, variant: &Report) -> Vec<(String, f64, (f64, f64))> {
+    pub fn differences(&self, variant: &Report) -> Vec<(String, f64, (f64, f64))> {
         self.rates()
             .into_iter()
             .zip(variant.rates())

@@ -293,6 +293,8 @@ pub struct MergeArgs {
     /// Print one JSON object (as `fray sim --json`).
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub files: crate::cmd::sim::OutputFiles,
 }
 
 /// Why two parts are not of the same run, or `None` when they are.
@@ -399,5 +401,6 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<()> {
         })
         .collect();
     let output = Output { kind: &id.kind, file: &id.scenario, sets: &id.set, reports: &reports, precision: None, json: args.json };
-    output.write(out)
+    output.write(out)?;
+    output.write_files(&args.files)
 }

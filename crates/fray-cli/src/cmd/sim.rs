@@ -5,7 +5,7 @@
 use crate::cmd::fight::ScenarioArgs;
 use crate::cmd::report::Report;
 use crate::cmd::shard::{self, Kind, PartRun, RunId};
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use fray_rules::Scenario;
 use fray_sim::{BATCH, Ledger};
 use std::io::{IsTerminal, Write};
@@ -52,6 +52,22 @@ pub struct SimArgs {
     /// The most fights `--precision` runs (per scenario or value).
     #[arg(long, default_value_t = 10_000_000)]
     pub max_fights: u64,
+    #[command(flatten)]
+    pub files: OutputFiles,
+}
+
+/// Files a run writes besides its report on standard output.
+#[derive(clap::Args, Debug, Default)]
+pub struct OutputFiles {
+    /// Also draw the run as an SVG plot: each outcome's rate with its 95% interval and the
+    /// fight-length histogram (a sweep: rates against the value with interval bands; a
+    /// comparison: both runs and their difference).
+    #[arg(long, value_name = "OUT.svg")]
+    pub plot: Option<std::path::PathBuf>,
+    /// Also write a self-contained HTML page of the run (tables, plots, scenario, command line,
+    /// fray's version, seed), to mail or publish as it is.
+    #[arg(long, value_name = "OUT.html")]
+    pub report: Option<std::path::PathBuf>,
 }
 
 /// The most values one `--sweep` runs.
@@ -321,10 +337,12 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
         })
         .collect();
     let output = Output { kind: &kind, file: &file, sets: &sets, reports: &reports, precision, json: args.json };
-    output.write(out)
+    output.write(out)?;
+    output.write_files(&args.files)
 }
 
 /// What a run prints, from its reports: `fray sim`'s and `fray merge`'s.
+#[derive(Clone)]
 pub struct Output<'a> {
     /// A single run, a comparison or a sweep.
     pub kind: &'a Kind,
@@ -341,6 +359,21 @@ pub struct Output<'a> {
 }
 
 impl Output<'_> {
+    /// Writes the plot and the HTML page asked for.
+    pub fn write_files(&self, files: &OutputFiles) -> Result<()> {
+        if let Some(path) = &files.plot {
+            let svg = crate::cmd::plot::svg(self.kind, self.reports)?;
+            std::fs::write(path, svg).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        if let Some(path) = &files.report {
+            let mut text = Vec::new();
+            Output { json: false, ..self.clone() }.write(&mut text)?;
+            let html = crate::cmd::html::page(self, &String::from_utf8_lossy(&text))?;
+            std::fs::write(path, html).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(())
+    }
+
     /// Prints the report(s).
     pub fn write(&self, out: &mut impl Write) -> Result<()> {
         let fights = self.reports.first().map_or(0, |(_, r)| r.ledger().fights());
