@@ -80,7 +80,7 @@ fn a_run_plots_its_outcomes_with_intervals_and_its_fight_lengths() {
     // histogram bar per length drawn (as many as lengths of their fights up to the 99th percentile).
     let heroes_bars = coloured(&doc, "rect", "#0072B2");
     let lengths = report["rounds"]["by_outcome"]["heroes"]["p90"].as_u64().unwrap() as usize;
-    assert!(heroes_bars >= 1 + lengths, "{heroes_bars} bars");
+    assert!(heroes_bars > lengths, "{heroes_bars} bars");
     assert!(coloured(&doc, "rect", "#D55E00") >= 2);
     // A ruleset with a length in seconds says so on the axis.
     let pistols = Temp::new("pistols.svg");
@@ -133,8 +133,19 @@ fn a_comparison_plots_both_runs_and_the_difference() {
 #[test]
 fn the_report_is_one_self_contained_page() {
     let html = Temp::new("report.html");
-    let out =
-        ok(&fray(&["sim", EXAMPLE, "-n", "3000", "--seed", "17", "--set", "crit_ladder=none", "--report", html.path(), "--json"]));
+    let out = ok(&fray(&[
+        "sim",
+        EXAMPLE,
+        "-n",
+        "3000",
+        "--seed",
+        "17",
+        "--set",
+        "crit_ladder=none",
+        "--report",
+        html.path(),
+        "--json",
+    ]));
     let report: Json = serde_json::from_str(&out).unwrap();
     let text = html.read();
     assert!(text.starts_with("<!DOCTYPE html>"));

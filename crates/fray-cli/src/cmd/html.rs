@@ -34,9 +34,9 @@ pub fn command_line() -> String {
         }
     };
     let mut args = std::env::args();
-    let program = args.next().map(|p| {
-        std::path::Path::new(&p).file_name().map_or(p.clone(), |f| f.to_string_lossy().into_owned())
-    });
+    let program = args
+        .next()
+        .map(|p| std::path::Path::new(&p).file_name().map_or(p.clone(), |f| f.to_string_lossy().into_owned()));
     program.into_iter().chain(args.map(quote)).collect::<Vec<_>>().join(" ")
 }
 
@@ -100,9 +100,10 @@ fn outcome_table(report: &Report) -> String {
 /// Each combatant's ledger.
 fn combatant_table(report: &Report) -> String {
     let fights = report.ledger().fights().max(1);
-    let mut out = "<table class=\"combatants\"><thead><tr><th>combatant</th><th>attacks</th><th>hits</th><th>crits</th>\
+    let mut out =
+        "<table class=\"combatants\"><thead><tr><th>combatant</th><th>attacks</th><th>hits</th><th>crits</th>\
                    <th>damage dealt</th><th>damage taken</th><th>downed</th></tr></thead><tbody>\n"
-        .to_owned();
+            .to_owned();
     for (name, c) in report.names().iter().zip(&report.ledger().combatants) {
         out += &format!(
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
@@ -189,7 +190,12 @@ pub fn page(output: &Output<'_>, text: &str) -> Result<String> {
     let sets = if output.sets.is_empty() {
         "none (the file's options)".to_owned()
     } else {
-        output.sets.iter().map(|(k, v)| format!("<code>{}={}</code>", escape(k), escape(v))).collect::<Vec<_>>().join(", ")
+        output
+            .sets
+            .iter()
+            .map(|(k, v)| format!("<code>{}={}</code>", escape(k), escape(v)))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
     let svg = crate::cmd::plot::svg(output.kind, reports)?;
     // The SVG inline: its XML declaration, if any, has no place inside HTML.

@@ -74,7 +74,11 @@ fn seen(reports: &[&Report]) -> Vec<(String, Outcome)> {
 fn category<'a>(names: &'a [String]) -> impl Fn(&f64) -> String + 'a {
     move |x: &f64| {
         let i = x.round();
-        if (x - i).abs() < 1e-6 && i >= 0.0 { names.get(i as usize).cloned().unwrap_or_default() } else { String::new() }
+        if (x - i).abs() < 1e-6 && i >= 0.0 {
+            names.get(i as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
     }
 }
 
@@ -89,7 +93,11 @@ fn above(size: i32) -> TextStyle<'static> {
 
 /// One outcome's rate and interval as a bar with whiskers, labelled with the rate.
 fn bar<DB: DrawingBackend>(
-    chart: &mut ChartContext<'_, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>,
+    chart: &mut ChartContext<
+        '_,
+        DB,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
     x: (f64, f64),
     (rate, (lo, hi)): (f64, (f64, f64)),
     colour: RGBColor,
@@ -108,9 +116,7 @@ fn bar<DB: DrawingBackend>(
         ])
         .map_err(err)?;
     if label {
-        chart
-            .draw_series([Text::new(format!("{rate:.1}%"), (mid, hi + 1.5), above(13))])
-            .map_err(err)?;
+        chart.draw_series([Text::new(format!("{rate:.1}%"), (mid, hi + 1.5), above(13))]).map_err(err)?;
     }
     Ok(())
 }
@@ -287,7 +293,11 @@ fn compare(base: &Report, variant: &Report) -> Result<String> {
                 .map_err(err)?;
             chart.draw_series([Circle::new((x, d), 6, c.filled())]).map_err(err)?;
             chart
-                .draw_series([Text::new(format!("{d:+.2} pts [{lo:+.2}, {hi:+.2}]"), (x, hi + reach * 0.06), above(13))])
+                .draw_series([Text::new(
+                    format!("{d:+.2} pts [{lo:+.2}, {hi:+.2}]"),
+                    (x, hi + reach * 0.06),
+                    above(13),
+                )])
                 .map_err(err)?;
         }
         root.present().map_err(err)?;

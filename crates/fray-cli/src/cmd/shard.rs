@@ -180,10 +180,7 @@ fn field<'v, T>(v: &'v Value, path: &str, get: impl Fn(&'v Value) -> Option<T>) 
 }
 
 fn sets_from(v: &Value) -> Option<Vec<(String, String)>> {
-    v.as_array()?
-        .iter()
-        .map(|p| Some((p.get(0)?.as_str()?.to_owned(), p.get(1)?.as_str()?.to_owned())))
-        .collect()
+    v.as_array()?.iter().map(|p| Some((p.get(0)?.as_str()?.to_owned(), p.get(1)?.as_str()?.to_owned()))).collect()
 }
 
 fn strings(v: &Value) -> Option<Vec<String>> {
@@ -193,7 +190,8 @@ fn strings(v: &Value) -> Option<Vec<String>> {
 fn ledger_from(v: &Value, combatants: usize, sides: usize) -> Result<Ledger> {
     let mut ledger = Ledger::new(combatants);
     for o in field(v, "outcomes", Value::as_array)? {
-        let (Some(outcome), Some(count)) = (o.get(0).and_then(|c| outcome_from(c, sides)), o.get(1).and_then(Value::as_u64))
+        let (Some(outcome), Some(count)) =
+            (o.get(0).and_then(|c| outcome_from(c, sides)), o.get(1).and_then(Value::as_u64))
         else {
             bail!("ledger: an outcome count that is not [outcome, count]: {o}")
         };
@@ -267,10 +265,14 @@ fn read_part(path: &std::path::Path) -> Result<Part> {
         let mut runs = Vec::new();
         for r in field(&v, "runs", Value::as_array)? {
             let unit = field(r, "unit", |u| Some((u.get(0)?.as_str()?.to_owned(), u.get(1)?.as_f64())))?;
-            let roster =
-                Roster { names: field(r, "combatants", strings)?, sides: field(r, "sides", strings)?, unit };
+            let roster = Roster { names: field(r, "combatants", strings)?, sides: field(r, "sides", strings)?, unit };
             let ledger = ledger_from(field(r, "ledger", Some)?, roster.names.len(), roster.sides.len())?;
-            runs.push(PartRun { label: field(r, "label", Value::as_str)?.to_owned(), sets: field(r, "set", sets_from)?, roster, ledger });
+            runs.push(PartRun {
+                label: field(r, "label", Value::as_str)?.to_owned(),
+                sets: field(r, "set", sets_from)?,
+                roster,
+                ledger,
+            });
         }
         Ok(Part {
             file: file.clone(),
@@ -281,7 +283,7 @@ fn read_part(path: &std::path::Path) -> Result<Part> {
             runs,
         })
     };
-    parse().with_context(|| format!("{file}"))
+    parse().with_context(|| file.clone())
 }
 
 /// Flags of `fray merge`.
@@ -364,7 +366,13 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<()> {
     let mut next = 0;
     for p in seen.iter().flatten() {
         if p.batches.0 != next {
-            bail!("{}: part {} ran batches {}..{}, expected them from batch {next}", p.file, p.part, p.batches.0, p.batches.1);
+            bail!(
+                "{}: part {} ran batches {}..{}, expected them from batch {next}",
+                p.file,
+                p.part,
+                p.batches.0,
+                p.batches.1
+            );
         }
         next = p.batches.1;
     }
@@ -372,35 +380,50 @@ pub fn merge(args: &MergeArgs, out: &mut impl Write) -> Result<()> {
         bail!("the parts ran {next} batches of a run of {}", fray_sim::batches(first.id.fights));
     }
     // Add the ledgers of each scenario of the run.
-    let mut merged: Vec<(String, Vec<(String, String)>, Roster, Ledger)> = Vec::new();
+    let mut merged: Vec<PartRun> = Vec::new();
     for p in seen.iter().flatten() {
         if !merged.is_empty() && merged.len() != p.runs.len() {
             bail!("{}: {} scenarios in this part, {} in the others", p.file, p.runs.len(), merged.len());
         }
         for (i, r) in p.runs.iter().enumerate() {
             match merged.get_mut(i) {
-                None => merged.push((r.label.clone(), r.sets.clone(), r.roster.clone(), r.ledger.clone())),
-                Some((label, sets, roster, ledger)) => {
-                    if *label != r.label || *sets != r.sets || *roster != r.roster {
+                None => merged.push(PartRun {
+                    label: r.label.clone(),
+                    sets: r.sets.clone(),
+                    roster: r.roster.clone(),
+                    ledger: r.ledger.clone(),
+                }),
+                Some(m) => {
+                    if m.label != r.label || m.sets != r.sets || m.roster != r.roster {
                         bail!("{}: its scenario {} differs from the other parts'", p.file, i + 1);
                     }
-                    ledger.merge(&r.ledger);
+                    m.ledger.merge(&r.ledger);
                 }
             }
         }
     }
     let seconds: f64 = parts.iter().map(|p| p.seconds).sum();
-    let total: u64 = merged.iter().map(|m| m.3.fights()).sum();
+    let total: u64 = merged.iter().map(|m| m.ledger.fights()).sum();
     // Throughput of one machine: every part's fights over the sum of the parts' times.
     let fights_per_second = total as f64 / seconds.max(1e-9);
     let id = &first.id;
     let reports: Vec<(String, Report)> = merged
         .into_iter()
-        .map(|(label, sets, roster, ledger)| {
-            (label, Report::from_parts(roster, ledger, id.seed, fights_per_second).with_run(&id.scenario, &sets))
+        .map(|m| {
+            (
+                m.label,
+                Report::from_parts(m.roster, m.ledger, id.seed, fights_per_second).with_run(&id.scenario, &m.sets),
+            )
         })
         .collect();
-    let output = Output { kind: &id.kind, file: &id.scenario, sets: &id.set, reports: &reports, precision: None, json: args.json };
+    let output = Output {
+        kind: &id.kind,
+        file: &id.scenario,
+        sets: &id.set,
+        reports: &reports,
+        precision: None,
+        json: args.json,
+    };
     output.write(out)?;
     output.write_files(&args.files)
 }

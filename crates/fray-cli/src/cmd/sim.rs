@@ -122,9 +122,8 @@ struct Run {
 
 /// `--shard K/N` as (K counted from 0, N).
 fn parse_shard(shard: &str) -> Result<(u64, u64)> {
-    let parsed = shard
-        .split_once('/')
-        .and_then(|(k, n)| Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)));
+    let parsed =
+        shard.split_once('/').and_then(|(k, n)| Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)));
     match parsed {
         Some((k, n)) if n >= 1 && (1..=n).contains(&k) => Ok((k - 1, n)),
         Some((_, 0)) => bail!("--shard {shard}: expected at least one part (N ≥ 1)"),
@@ -264,7 +263,14 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
                     bar.set_position(at.saturating_add(done));
                 }
             };
-            ledger.merge(&fray_sim::simulate_batches(&*run.scenario, fights, range.clone(), args.seed, threads, &progress)?);
+            ledger.merge(&fray_sim::simulate_batches(
+                &*run.scenario,
+                fights,
+                range.clone(),
+                args.seed,
+                threads,
+                &progress,
+            )?);
         }
         Ok(())
     };
@@ -333,7 +339,10 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
         .iter()
         .zip(&ledgers)
         .map(|(run, ledger)| {
-            (run.label.clone(), Report::new(&*run.scenario, ledger, args.seed, fights_per_second).with_run(&file, &run.sets))
+            (
+                run.label.clone(),
+                Report::new(&*run.scenario, ledger, args.seed, fights_per_second).with_run(&file, &run.sets),
+            )
         })
         .collect();
     let output = Output { kind: &kind, file: &file, sets: &sets, reports: &reports, precision, json: args.json };
@@ -507,4 +516,3 @@ fn sweep_variants(args: &SimArgs, sweep: &str) -> Result<Vec<SweepPoint>> {
     }
     Ok(points)
 }
-
