@@ -15,6 +15,11 @@ use std::io::{IsTerminal, Write};
 pub struct SimArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
+    /// More scenario files: each is run (same seed and fight count, the same `--set`s) and all
+    /// are shown side by side in one table: wins, draws, length, one attack's chance to take a
+    /// fresh combatant out, an attack's share of a takedown, the weaker side's win rate.
+    #[arg(value_name = "MORE.toml")]
+    pub more: Vec<std::path::PathBuf>,
     /// Number of fights (with `--precision`, the fights of the first round).
     #[arg(short = 'n', long = "fights", default_value_t = 10_000, allow_negative_numbers = true)]
     pub fights: u64,
@@ -165,6 +170,9 @@ fn next_target(ledgers: &[Ledger], outcomes: &[fray_engine::Outcome], target: f6
 
 /// Runs `fray sim`.
 pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
+    if !args.more.is_empty() {
+        return side_by_side(args, out);
+    }
     let scenario = args.scenario.load()?;
     if args.fights == 0 {
         bail!("-n 0: expected at least one fight");
@@ -348,6 +356,36 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
     let output = Output { kind: &kind, file: &file, sets: &sets, reports: &reports, precision, json: args.json };
     output.write(out)?;
     output.write_files(&args.files)
+}
+
+/// `fray sim A.toml B.toml …`: each scenario run alike, one table.
+fn side_by_side(args: &SimArgs, out: &mut impl Write) -> Result<()> {
+    let alone = [
+        ("--compare", !args.compare.is_empty()),
+        ("--sweep", args.sweep.is_some()),
+        ("--shard", args.shard.is_some()),
+        ("--precision", args.precision.is_some()),
+        ("--plot", args.files.plot.is_some()),
+        ("--report", args.files.report.is_some()),
+    ];
+    if let Some((flag, _)) = alone.iter().find(|(_, given)| *given) {
+        bail!("{flag} runs one scenario; with several scenario files, run each on its own for {flag}");
+    }
+    if args.fights == 0 {
+        bail!("-n 0: expected at least one fight");
+    }
+    let mut rows = Vec::new();
+    for file in std::iter::once(&args.scenario.file).chain(&args.more) {
+        let one = ScenarioArgs { file: file.clone(), sets: args.scenario.sets.clone() };
+        let scenario = one.load()?;
+        let name = file.display().to_string();
+        rows.push(crate::cmd::many::row(&name, &*scenario, args.fights, args.seed, usize::from(args.threads))?);
+    }
+    match args.json {
+        true => writeln!(out, "{}", crate::cmd::many::json(&rows, args.fights, args.seed))?,
+        false => write!(out, "{}", crate::cmd::many::text(&rows, args.fights, args.seed))?,
+    }
+    Ok(())
 }
 
 /// What a run prints, from its reports: `fray sim`'s and `fray merge`'s.
