@@ -35,14 +35,9 @@ fn the_matched_fights_of_every_ruleset_are_even() {
             let wins = row["wins"].as_object().unwrap();
             assert_eq!(wins.keys().collect::<Vec<_>>(), ["blue", "red"]);
             // The row's report is the one `fray sim FILE` gives alone.
-            let alone: Json = serde_json::from_str(&ok(&fray(&[
-                "sim",
-                row["scenario"].as_str().unwrap(),
-                "-n",
-                "4000",
-                "--json",
-            ])))
-            .unwrap();
+            let alone: Json =
+                serde_json::from_str(&ok(&fray(&["sim", row["scenario"].as_str().unwrap(), "-n", "4000", "--json"])))
+                    .unwrap();
             assert_eq!(row["report"]["outcomes"], alone["outcomes"], "{fight} {ruleset}");
             assert_eq!(wins["blue"]["count"], alone["outcomes"]["blue"]["count"]);
             // Lengths and the per-attack measures are there.

@@ -54,11 +54,10 @@ pub fn row(file: &str, scenario: &dyn Scenario, fights: u64, seed: u64, threads:
             (name, k, k as f64 / n as f64, wilson(k, n))
         })
         .collect();
-    let draws = [Outcome::Mutual, Outcome::Stalemate]
-        .iter()
-        .map(|o| ledger.outcomes.get(o).copied().unwrap_or(0))
-        .sum::<u64>() as f64
-        / n as f64;
+    let draws =
+        [Outcome::Mutual, Outcome::Stalemate].iter().map(|o| ledger.outcomes.get(o).copied().unwrap_or(0)).sum::<u64>()
+            as f64
+            / n as f64;
     let all = report.length_histogram(None);
     let (unit, seconds) = report.unit();
     let unit = unit.to_owned();
@@ -122,9 +121,21 @@ fn columns(table: &[Vec<String>]) -> String {
 pub fn text(rows: &[Row], fights: u64, seed: u64) -> String {
     let mut out = format!("{fights} fights per scenario, seed {seed}\n\n");
     let mut table = vec![
-        ["scenario", "ruleset", "wins (95% interval)", "draws", "length", "", "seconds", "", "1 attack", "takedown", "weaker"]
-            .map(str::to_owned)
-            .to_vec(),
+        [
+            "scenario",
+            "ruleset",
+            "wins (95% interval)",
+            "draws",
+            "length",
+            "",
+            "seconds",
+            "",
+            "1 attack",
+            "takedown",
+            "weaker",
+        ]
+        .map(str::to_owned)
+        .to_vec(),
         ["", "", "", "", "mean", "p90", "mean", "p90", "downs", "/attack", "side"].map(str::to_owned).to_vec(),
     ];
     for r in rows {
@@ -159,7 +170,8 @@ pub fn text(rows: &[Row], fights: u64, seed: u64) -> String {
     out += &columns(&table);
     out += "\nwins: each side's win rate with its 95% interval; draws: mutual takedowns and stalemates at the cap.\n";
     out += "length: mean and 90th percentile in the ruleset's unit; seconds: the same in game time, where the ruleset says.\n";
-    out += "1 attack downs: the exact chance that the first combatant's attack takes a fresh enemy out (`fray odds`).\n";
+    out +=
+        "1 attack downs: the exact chance that the first combatant's attack takes a fresh enemy out (`fray odds`).\n";
     out += "takedown/attack: an average attack's damage as a share of the damage it took to take someone out.\n";
     out += "weaker side: the lower win rate; 50% is a coin toss, near 0% a foregone conclusion.\n";
     for r in rows {

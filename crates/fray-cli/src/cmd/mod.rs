@@ -9,6 +9,7 @@ pub mod report;
 pub mod roll;
 pub mod shard;
 pub mod sim;
+pub mod solve;
 pub mod trial;
 
 /// The dice notation in brief, shown after `--help`; the README has the full guide.

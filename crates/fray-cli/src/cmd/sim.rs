@@ -54,9 +54,19 @@ pub struct SimArgs {
     /// from the counts after each round, so it is the same for any thread count.
     #[arg(long, value_name = "HALF_WIDTH")]
     pub precision: Option<f64>,
-    /// The most fights `--precision` runs (per scenario or value).
+    /// The most fights `--precision` runs (per scenario or value), or `--solve` runs (all
+    /// values together).
     #[arg(long, default_value_t = 10_000_000)]
     pub max_fights: u64,
+    /// Find the value of an option or a combatant's field (integers from LO to HI, as `--sweep`
+    /// takes them) whose `--target` outcome rate is nearest the target: every value replays the
+    /// same fights, and fights are added until the best is told apart from the others at 95%
+    /// or `--max-fights` is spent.
+    #[arg(long, value_name = "NAME=LO..HI", requires = "target")]
+    pub solve: Option<String>,
+    /// The outcome and rate `--solve` aims at: `OUTCOME=RATE`, e.g. `heroes=0.5` or `heroes=50%`.
+    #[arg(long, value_name = "OUTCOME=RATE", requires = "solve")]
+    pub target: Option<String>,
     #[command(flatten)]
     pub files: OutputFiles,
 }
@@ -173,6 +183,23 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
     if !args.more.is_empty() {
         return side_by_side(args, out);
     }
+    if let Some(spec) = &args.solve {
+        let alone = [
+            ("--compare", !args.compare.is_empty()),
+            ("--sweep", args.sweep.is_some()),
+            ("--shard", args.shard.is_some()),
+            ("--precision", args.precision.is_some()),
+            ("--plot", args.files.plot.is_some()),
+            ("--report", args.files.report.is_some()),
+        ];
+        if let Some((flag, _)) = alone.iter().find(|(_, given)| *given) {
+            bail!("--solve runs its own search; it does not go with {flag}");
+        }
+        if args.fights == 0 || args.max_fights == 0 {
+            bail!("--solve: expected at least one fight (-n and --max-fights)");
+        }
+        return crate::cmd::solve::solve(args, spec, out);
+    }
     let scenario = args.scenario.load()?;
     if args.fights == 0 {
         bail!("-n 0: expected at least one fight");
@@ -201,7 +228,7 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
         if args.compare.is_empty() { None } else { Some(variant_args.load_variant(args.scenario.sets.len())?) };
     // A sweep: one variant per value, each checked before any fight runs.
     let sweep = match &args.sweep {
-        Some(sweep) => Some(sweep_variants(args, sweep)?),
+        Some(sweep) => Some(sweep_variants(args, "--sweep", sweep)?),
         None => None,
     };
     // The reports pair outcomes and combatants by place: a variant must keep both.
@@ -493,11 +520,11 @@ fn integer_range(value: &str) -> Option<Result<impl Iterator<Item = i64>, String
 
 /// The variants of `--sweep NAME=V1,V2,…`: each value with its scenario (the file and `--set`s,
 /// then `NAME=value`) and its `--set`s.
-type SweepPoint = (String, Box<dyn Scenario>, Vec<(String, String)>);
+pub(crate) type SweepPoint = (String, Box<dyn Scenario>, Vec<(String, String)>);
 
-fn sweep_variants(args: &SimArgs, sweep: &str) -> Result<Vec<SweepPoint>> {
+pub(crate) fn sweep_variants(args: &SimArgs, flag: &str, sweep: &str) -> Result<Vec<SweepPoint>> {
     let Some((raw_name, raw_values)) = sweep.split_once('=') else {
-        bail!("--sweep {sweep}: expected NAME=V1,V2,… (an option and the values to run it at)")
+        bail!("{flag} {sweep}: expected NAME=V1,V2,… (an option and the values to run it at)")
     };
     let name = raw_name.trim();
     // Each value with the bytes of `sweep` it was written as (a range's values share its own).
@@ -510,17 +537,17 @@ fn sweep_variants(args: &SimArgs, sweep: &str) -> Result<Vec<SweepPoint>> {
         at += piece.len() + 1;
         match integer_range(value) {
             Some(range) => {
-                let range = range.map_err(|e| anyhow::anyhow!("--sweep {name}: `{value}`: {e}"))?;
+                let range = range.map_err(|e| anyhow::anyhow!("{flag} {name}: `{value}`: {e}"))?;
                 expanded.extend(range.map(|v| (v.to_string(), span.clone())).take(MAX_SWEEP + 1));
             }
             None => expanded.push((value.to_owned(), span)),
         }
     }
     if name.is_empty() || expanded.iter().any(|(v, _)| v.is_empty()) {
-        bail!("--sweep {sweep}: expected NAME=V1,V2,… with no empty name or value");
+        bail!("{flag} {sweep}: expected NAME=V1,V2,… with no empty name or value");
     }
     if expanded.len() > MAX_SWEEP {
-        bail!("--sweep {name}: more than {MAX_SWEEP} values (each is a whole simulation)");
+        bail!("{flag} {name}: more than {MAX_SWEEP} values (each is a whole simulation)");
     }
     let base = args.scenario.sets.len();
     // The file is read once; each value loads it with its own `--set`s.
@@ -528,7 +555,7 @@ fn sweep_variants(args: &SimArgs, sweep: &str) -> Result<Vec<SweepPoint>> {
     let mut points: Vec<SweepPoint> = Vec::new();
     for (value, span) in expanded {
         if points.iter().any(|p| p.0 == value) {
-            bail!("--sweep {name}: `{value}` is given twice");
+            bail!("{flag} {name}: `{value}` is given twice");
         }
         let mut sets = args.scenario.sets()?;
         sets.push((name.to_owned(), value.clone()));
@@ -546,7 +573,7 @@ fn sweep_variants(args: &SimArgs, sweep: &str) -> Result<Vec<SweepPoint>> {
                 } else {
                     (e.column, e.width) = (chars(span.start) + 1, sweep[span.clone()].chars().count());
                 }
-                (e.file, e.line, e.source_line) = ("--sweep".into(), 1, sweep.to_owned());
+                (e.file, e.line, e.source_line) = (flag.into(), 1, sweep.to_owned());
             }
             anyhow::Error::from(e)
         })?;
