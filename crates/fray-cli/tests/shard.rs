@@ -199,4 +199,5 @@ fn bad_shards_are_refused() {
     bad(&["--shard", "two"], "expected K/N");
     bad(&["-n", "2000", "--shard", "1/3"], "3 parts of a run of 2 batches");
     bad(&["--shard", "1/2", "--precision", "0.01"], "cannot be split with --shard");
+    bad(&["--shard", "1/2", "--plot", "x.svg"], "give --plot and --report to `fray merge`");
 }

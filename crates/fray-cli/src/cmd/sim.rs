@@ -205,6 +205,9 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
         bail!("-n 0: expected at least one fight");
     }
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    if shard.is_some() && (args.files.plot.is_some() || args.files.report.is_some()) {
+        bail!("--shard prints a part, not a report: give --plot and --report to `fray merge`, which has the whole run");
+    }
     if let Some(h) = args.precision {
         if !(h > 0.0 && h < 0.5) {
             bail!("--precision {h}: expected a half-width between 0 and 0.5 (0.005 is ±0.5 points)");
