@@ -39,11 +39,18 @@ pub struct Row {
 }
 
 /// Runs one scenario and measures it.
-pub fn row(file: &str, scenario: &dyn Scenario, fights: u64, seed: u64, threads: usize) -> Result<Row> {
+pub fn row(
+    file: &str,
+    sets: &[(String, String)],
+    scenario: &dyn Scenario,
+    fights: u64,
+    seed: u64,
+    threads: usize,
+) -> Result<Row> {
     let started = std::time::Instant::now();
     let ledger = fray_sim::simulate(scenario, fights, seed, threads, &|_| {}).with_context(|| file.to_owned())?;
     let fps = ledger.fights() as f64 / started.elapsed().as_secs_f64().max(1e-9);
-    let report = Report::new(scenario, &ledger, seed, fps).with_run(file, &[]);
+    let report = Report::new(scenario, &ledger, seed, fps).with_run(file, sets);
     let n = ledger.fights();
     let sides: Vec<(String, u64, f64, (f64, f64))> = scenario
         .sides()

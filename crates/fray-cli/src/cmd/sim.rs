@@ -409,7 +409,14 @@ fn side_by_side(args: &SimArgs, out: &mut impl Write) -> Result<()> {
         let one = ScenarioArgs { file: file.clone(), sets: args.scenario.sets.clone() };
         let scenario = one.load()?;
         let name = file.display().to_string();
-        rows.push(crate::cmd::many::row(&name, &*scenario, args.fights, args.seed, usize::from(args.threads))?);
+        rows.push(crate::cmd::many::row(
+            &name,
+            &one.sets()?,
+            &*scenario,
+            args.fights,
+            args.seed,
+            usize::from(args.threads),
+        )?);
     }
     match args.json {
         true => writeln!(out, "{}", crate::cmd::many::json(&rows, args.fights, args.seed))?,
