@@ -114,8 +114,9 @@ fn the_fluid_declaration_passes_are_numbered_and_keep_their_numbers() {
 
 #[test]
 fn physical_dice_of_one_roll_are_numbered() {
-    // fluid: three d6 for each initiative and each check, "die 1 of 3" … "die 3 of 3"; a new roll
-    // (another combatant's, or the same reason again) starts again at one.
+    // fluid: three d6 for each initiative and each check, asked for at once ("roll 3d6"); typed
+    // one face at a time, the rest of the roll is asked for ("dice 2 to 3 of 3", "die 3 of 3"),
+    // and a new roll (another combatant's, or the same reason again) starts again at one.
     let out = fray_with_input(
         &["fight", &format!("{ROOT}fluid/barbarian-vs-marauder.toml"), "--dice", "manual"],
         &"3\n".repeat(200),
@@ -124,8 +125,10 @@ fn physical_dice_of_one_roll_are_numbered() {
     let prompts = String::from_utf8(out.stderr).unwrap();
     assert!(
         prompts.contains(
-            "roll one d6 for barbarian's initiative (die 1 of 3): roll one d6 for barbarian's initiative (die 2 of 3): \
-             roll one d6 for barbarian's initiative (die 3 of 3): roll one d6 for marauder's initiative (die 1 of 3): "
+            "roll 3d6 for barbarian's initiative, the faces on one line: \
+             roll 2d6 for barbarian's initiative (dice 2 to 3 of 3), the faces on one line: \
+             roll one d6 for barbarian's initiative (die 3 of 3): \
+             roll 3d6 for marauder's initiative, the faces on one line: "
         ),
         "{prompts}"
     );
@@ -140,7 +143,8 @@ fn physical_dice_of_one_roll_are_numbered() {
     let prompts = String::from_utf8(out.stderr).unwrap();
     assert!(
         prompts.starts_with(
-            "roll one d6 for Smuggler's initiative (die 1 of 2): roll one d6 for Smuggler's initiative (die 2 of 2): \
+            "roll 2d6 for Smuggler's initiative, the faces on one line: \
+             roll one d6 for Smuggler's initiative (die 2 of 2): \
              roll one d6 for Smuggler's Wild Die: roll one d6 for Smuggler's Wild Die again (a 6 explodes): "
         ),
         "{prompts}"
@@ -155,5 +159,30 @@ fn physical_dice_of_one_roll_are_numbered() {
         &"1\n".repeat(400),
     );
     let prompts = String::from_utf8(out.stderr).unwrap();
-    assert!(prompts.contains("'s shot (die 2 of 3): roll one d6 for Vic's shot (die 3 of 3): "), "{prompts}");
+    assert!(
+        prompts
+            .contains("'s shot (dice 2 to 3 of 3), the faces on one line: roll one d6 for Vic's shot (die 3 of 3): "),
+        "{prompts}"
+    );
+}
+
+#[test]
+fn a_whole_roll_is_typed_on_one_line() {
+    // Three faces for each 3d6 roll: each initiative and check is asked for once.
+    let out = fray_with_input(
+        &["fight", &format!("{ROOT}fluid/barbarian-vs-marauder.toml"), "--dice", "manual"],
+        &"3 4 5\n".repeat(200),
+    );
+    let log = ok(&out);
+    assert!(log.contains("barbarian initiative: [3,4,5]"), "{log}");
+    let prompts = String::from_utf8(out.stderr).unwrap();
+    assert!(!prompts.contains("(dice 2 to 3 of 3)") && !prompts.contains("(die 3 of 3)"), "{prompts}");
+    // Too many faces for the roll: refused, and asked again.
+    let out = fray_with_input(
+        &["fight", &format!("{ROOT}hardboiled/bar-room-brawl.toml"), "--dice", "manual"],
+        "7 2\n7\n2\n",
+    );
+    let prompts = String::from_utf8(out.stderr).unwrap();
+    assert!(prompts.contains("2 faces were entered, but the roll takes 1"), "{prompts}");
+    assert!(String::from_utf8(out.stdout).unwrap().contains("Joe Bruno initiative: d10 → 7"));
 }

@@ -103,10 +103,12 @@ fn physical_dice_of_a_pool_are_numbered_with_their_explosions() {
     );
     assert!(
         prompts.contains(
-            "roll one d6 for Hagen's hit (die 1 of 4): roll one d6 for Hagen's hit (die 2 of 4): \
-             roll one d6 for Hagen's hit (explosion of die 2 of 4): roll one d6 for Hagen's hit (die 3 of 4): \
+            "roll 4d6 for Hagen's hit, the faces on one line: \
+             roll 3d6 for Hagen's hit (dice 2 to 4 of 4), the faces on one line: \
+             roll one d6 for Hagen's hit (explosion of die 2 of 4): \
+             roll 2d6 for Hagen's hit (dice 3 to 4 of 4), the faces on one line: \
              roll one d6 for Hagen's hit (die 4 of 4): roll one d6 for Hagen's hit (explosion of die 4 of 4): \
-             roll one d6 for Hagen's hit (explosion 2 of die 4 of 4): roll one d6 for Robber's hit (die 1 of 4): "
+             roll one d6 for Hagen's hit (explosion 2 of die 4 of 4): roll 4d6 for Robber's hit, the faces on one line: "
         ),
         "{prompts}"
     );

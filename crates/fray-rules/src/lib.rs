@@ -1,5 +1,6 @@
 //! The rulesets of fray, one module each, and the registry the command line reads.
 
+pub mod board;
 pub mod fluid;
 pub mod hardboiled;
 pub mod opend6;
@@ -91,7 +92,7 @@ use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Fn
 use scenario::ScenarioError;
 
 /// One event of a fight, rendered for a person and for a script.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Line {
     /// The blow-by-blow text, if the event is worth a line.
     pub text: Option<String>,
@@ -245,7 +246,74 @@ pub trait Scenario: fray_sim::Simulate + Send + Sync {
         humans: &[String],
         ask: &mut dyn FnMut(&Prompt) -> Option<usize>,
         out: &mut dyn FnMut(&Line),
-    ) -> Result<FightResult, FightError>;
+    ) -> Result<FightResult, FightError> {
+        let names = self.combatants();
+        let people = human_ids(names.iter().map(String::as_str), humans);
+        let mut seats = FixedSeats { people, ask };
+        self.play(dice, seed, &mut seats, out).result
+    }
+    /// Plays one fight as far as it goes, as [`Scenario::fight`] does, with `seats` saying at
+    /// each decision whether a person answers it (and answering it) or the combatant's AI;
+    /// returns how it stopped and the status board there ([`board::Played`]). A live fight
+    /// replays its journal through this.
+    fn play(
+        &self,
+        dice: &mut dyn Dice,
+        seed: Option<u64>,
+        seats: &mut dyn Seats,
+        out: &mut dyn FnMut(&Line),
+    ) -> board::Played;
+}
+
+/// The people at a table, as a fight sees them: who decides for whom, and their answers.
+pub trait Seats {
+    /// Whether a person decides for `who` now (asked at each decision, so that control can pass
+    /// between a person and the AI during a fight).
+    fn person(&self, who: CombatantId) -> bool;
+    /// Whether the next prompt will be shown to someone, so that its labels need the exact odds
+    /// of each choice; `false` when its answer is already known (a live fight replaying its
+    /// journal), which spares working the odds out. Default: `true`.
+    fn shown(&self) -> bool {
+        true
+    }
+    /// A person's answer: an index into the prompt's options, or `None` when no answer will
+    /// come (the fight then stops with [`FightError::Pending`]).
+    fn ask(&mut self, prompt: &Prompt) -> Option<usize>;
+}
+
+/// The same people for the whole fight, answering through a closure.
+struct FixedSeats<'a> {
+    people: Vec<CombatantId>,
+    ask: &'a mut dyn FnMut(&Prompt) -> Option<usize>,
+}
+
+impl Seats for FixedSeats<'_> {
+    fn person(&self, who: CombatantId) -> bool {
+        self.people.contains(&who)
+    }
+
+    fn ask(&mut self, prompt: &Prompt) -> Option<usize> {
+        (self.ask)(prompt)
+    }
+}
+
+thread_local! {
+    /// Whether prompts built now show the exact odds of their choices ([`Seats::shown`]).
+    static ODDS_SHOWN: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Whether the prompt being built will be shown, so that its labels give the exact odds of each
+/// attack: a ruleset's menus ask this before working the odds out.
+pub fn odds_shown() -> bool {
+    ODDS_SHOWN.with(std::cell::Cell::get)
+}
+
+/// Runs `build` (a prompt's construction) with [`odds_shown`] answering `shown`.
+pub fn building_prompt<T>(shown: bool, build: impl FnOnce() -> T) -> T {
+    let before = ODDS_SHOWN.with(|c| c.replace(shown));
+    let built = build();
+    ODDS_SHOWN.with(|c| c.set(before));
+    built
 }
 
 /// What `fray rules` lists about a ruleset.
@@ -598,11 +666,8 @@ pub trait Prompts<R: Ruleset> {
 pub struct Table<'a, F> {
     /// The ruleset's person-facing side.
     pub front: &'a F,
-    /// Who is played by a person.
-    pub humans: Vec<CombatantId>,
-    /// Asks the person: an index into the prompt's options, `None` when no answer will come (the
-    /// input ended): the fight then stops with [`FightError::Pending`].
-    pub ask: &'a mut dyn FnMut(&Prompt) -> Option<usize>,
+    /// The people at the table: who decides for whom, and their answers.
+    pub seats: &'a mut dyn Seats,
 }
 
 impl<R: Ruleset, F: Prompts<R> + Scenario> Decider<R> for Table<'_, F>
@@ -616,10 +681,10 @@ where
         who: CombatantId,
         request: &R::Request,
     ) -> Result<R::Choice, fray_engine::Pending> {
-        if !self.humans.contains(&who) {
+        if !self.seats.person(who) {
             return Ok(self.front.ai(setup, state, who, request));
         }
-        let (question, choices) = self.front.prompt(state, who, request);
+        let (question, choices) = building_prompt(self.seats.shown(), || self.front.prompt(state, who, request));
         let side = self.front.side_of(who.index());
         let choices = arrange_targets(
             choices,
@@ -630,10 +695,10 @@ where
         );
         // An empty answer takes what the AI would choose for this combatant.
         let default = default_index(&choices, &self.front.ai(setup, state, who, request));
-        ask_person(self.ask, self.front.person_name(who), question, choices, default)
+        ask_person(&mut |p| self.seats.ask(p), self.front.person_name(who), question, choices, default)
     }
 
     fn passes_optional(&self, setup: &R::Setup, who: CombatantId, request: &R::Request) -> bool {
-        !self.humans.contains(&who) && self.front.ai_passes(setup, who, request)
+        !self.seats.person(who) && self.front.ai_passes(setup, who, request)
     }
 }

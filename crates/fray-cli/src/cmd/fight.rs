@@ -1,11 +1,11 @@
 //! `fray check`, `fray fight`, `fray sim` and `fray rules`: scenario files of any ruleset.
 
 use anyhow::{Context, Result, bail};
-use fray_dice::{GENERATOR, SourceError};
-use fray_engine::{Dice, FightError, Reason};
-use fray_rules::{Prompt, RULESETS, Scenario};
+use fray_dice::GENERATOR;
+use fray_live::{DiceMode, Session};
+use fray_rules::{RULESETS, Scenario};
 use serde_json::json;
-use std::io::{BufRead, Write};
+use std::io::Write;
 
 /// Flags shared by the scenario commands.
 #[derive(clap::Args, Debug)]
@@ -79,8 +79,13 @@ impl ScenarioArgs {
 /// Flags of `fray fight`.
 #[derive(clap::Args, Debug)]
 pub struct FightArgs {
-    #[command(flatten)]
-    pub scenario: ScenarioArgs,
+    /// The scenario file (TOML); not with `--resume`, whose journal holds the scenario.
+    #[arg(required_unless_present = "resume")]
+    pub file: Option<std::path::PathBuf>,
+    /// Override an option: `--set name=value` (repeatable), as under `[rules.options]`; or a
+    /// combatant's field: `--set COMBATANT.FIELD=VALUE` (`marauder.pc=14`, `barbarian.items.axe.oq=2`).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub sets: Vec<String>,
     /// Seed of the ChaCha8 generator; random (and printed) when omitted.
     #[arg(long, allow_negative_numbers = true)]
     pub seed: Option<u64>,
@@ -90,9 +95,18 @@ pub struct FightArgs {
     /// Let a person at the terminal answer a combatant's decisions: `--control NAME=human`.
     #[arg(long = "control", value_name = "NAME=human")]
     pub control: Vec<String>,
-    /// Where the dice come from: `seeded` (default) or `manual` (type the faces of physical dice).
+    /// Where the dice come from: `seeded` (default) or `manual` (type the faces of physical dice,
+    /// a whole roll on one line).
     #[arg(long, default_value = "seeded")]
     pub dice: String,
+    /// Write the fight's journal to this file as the fight goes (every command on disk before the
+    /// next prompt); `fray fight --resume FILE` continues it.
+    #[arg(long, value_name = "FILE")]
+    pub journal: Option<std::path::PathBuf>,
+    /// Continue the fight a journal saved (and keep writing to it); a finished fight replays its
+    /// log.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "sets", "seed", "control"])]
+    pub resume: Option<std::path::PathBuf>,
 }
 
 /// Flags of `fray rules`.
@@ -150,124 +164,16 @@ fn fresh_seed() -> u64 {
     hasher.finish()
 }
 
-/// Writes a prompt to stderr; a closed stderr (the person went away) is not an error here: the
-/// next read of stdin ends the input instead.
-fn say(text: std::fmt::Arguments<'_>) {
-    use std::io::Write;
-    let _ = std::io::stderr().write_fmt(text);
-}
-
-/// Dice typed by a person: each prompt names who rolls what, one die per line; the dice of one
-/// roll are numbered, "die 2 of 3" when the roll says how many it takes ([`Reason::dice`]), else
-/// "die 2", "die 3", … for the same reason and die asked again with no event between them; a
-/// roll that numbers its dice itself ([`Reason::die`]) is shown as it says, with an exploding
-/// die's re-rolls as "explosion of die 2 of 5" ([`Reason::explosion`]).
-struct Manual {
-    /// Combatant names, in roster order.
-    names: Vec<String>,
-    /// The last die asked for (its reason and sides) and how many in a row were asked for it.
-    last: Option<(Reason, u32, u32)>,
-    /// Set when an event has been written since the last die: the next die starts a new roll.
-    event_since: std::rc::Rc<std::cell::Cell<bool>>,
-}
-
-impl Dice for Manual {
-    fn roll(&mut self, sides: u32, reason: Reason) -> Result<u32, SourceError> {
-        let stdin = std::io::stdin();
-        let whose = match reason.who.and_then(|w| self.names.get(w.index())) {
-            Some(name) => format!("{name}'s {}", reason.what),
-            None => reason.what.to_owned(),
-        };
-        // A roll that says how many dice it takes restarts its count after the last of them.
-        let n = match self.last {
-            Some((r, s, n))
-                if r == reason
-                    && s == sides
-                    && !self.event_since.get()
-                    && (reason.dice == 0 || n < u32::from(reason.dice)) =>
-            {
-                n + 1
-            }
-            _ => 1,
-        };
-        self.last = Some((reason, sides, n));
-        self.event_since.set(false);
-        let nth = if reason.die > 0 {
-            // The roll numbers its dice itself: an exploding die's re-rolls come before the next die.
-            let die = match reason.dice {
-                0 | 1 => String::new(),
-                of => format!("die {} of {of}", reason.die),
-            };
-            match (reason.explosion, die.is_empty()) {
-                (0, true) => String::new(),
-                (0, false) => format!(" ({die})"),
-                (1, true) => " (explosion: the 6 rolled again)".to_owned(),
-                (k, true) => format!(" (explosion {k}: the 6 rolled again)"),
-                (1, false) => format!(" (explosion of {die})"),
-                (k, false) => format!(" (explosion {k} of {die})"),
-            }
-        } else {
-            match reason.dice {
-                0 | 1 if n == 1 => String::new(),
-                0 | 1 => format!(" (die {n})"),
-                of => format!(" (die {n} of {of})"),
-            }
-        };
-        loop {
-            say(format_args!("roll one d{sides} for {whose}{nth}: "));
-            let mut line = String::new();
-            if stdin.lock().read_line(&mut line).map_err(|e| SourceError(e.to_string()))? == 0 {
-                return Err(SourceError("no more input".into()));
-            }
-            match line.trim().parse::<u32>() {
-                Ok(face) if (1..=sides).contains(&face) => return Ok(face),
-                _ if line.split_whitespace().count() > 1 => {
-                    say(format_args!("one face per line: the face of this one d{sides}, from 1 to {sides}\n"))
-                }
-                _ => say(format_args!("expected a face from 1 to {sides}\n")),
-            }
-        }
+/// Opens the live fight `fray fight` asks for: a new one from the scenario file, or a saved one.
+fn open_fight(args: &FightArgs) -> Result<Session> {
+    if let Some(path) = &args.resume {
+        return crate::cmd::live::resume(path);
     }
-}
-
-/// Asks a person at the terminal, on stderr, reading the answer from stdin: `None` once stdin
-/// has ended (the fight then stops rather than play default answers for the person).
-fn ask_person(prompt: &Prompt) -> Option<usize> {
-    let stdin = std::io::stdin();
-    say(format_args!("{} — {}:\n", prompt.who, prompt.question));
-    for (i, option) in prompt.options.iter().enumerate() {
-        let ai = if i == prompt.default { " [AI's choice]" } else { "" };
-        say(format_args!("  {}. {option}{ai}\n", i + 1));
-    }
-    // One legal choice is no question: it is taken, and said so.
-    if prompt.options.len() == 1 {
-        say(format_args!("(the only choice)\n"));
-        return Some(0);
-    }
-    loop {
-        say(format_args!("choice [{}]: ", prompt.default + 1));
-        let mut line = String::new();
-        match stdin.lock().read_line(&mut line) {
-            Ok(0) | Err(_) => return None,
-            Ok(_) => {}
-        }
-        let line = line.trim();
-        // Enter takes the default: what the combatant's AI would choose.
-        if line.is_empty() {
-            return Some(prompt.default);
-        }
-        match line.parse::<usize>() {
-            Ok(n) if (1..=prompt.options.len()).contains(&n) => return Some(n - 1),
-            _ => say(format_args!("expected a number from 1 to {}\n", prompt.options.len())),
-        }
-    }
-}
-
-/// Runs `fray fight`.
-pub fn fight(args: &FightArgs, out: &mut impl Write) -> Result<()> {
-    let scenario = args.scenario.load()?;
+    let Some(file) = &args.file else { bail!("fray fight: name a scenario file, or --resume a journal") };
+    let scenario_args = ScenarioArgs { file: file.clone(), sets: args.sets.clone() };
+    let (scenario, text) = scenario_args.load_text()?;
     let names = scenario.combatants();
-    let mut humans = Vec::new();
+    let mut people = Vec::new();
     for control in &args.control {
         let Some((name, who)) = control.split_once('=') else { bail!("--control {control}: expected NAME=human") };
         if who != "human" {
@@ -276,69 +182,49 @@ pub fn fight(args: &FightArgs, out: &mut impl Write) -> Result<()> {
         if !names.iter().any(|n| n == name) {
             bail!("--control {control}: no combatant `{name}` (combatants: {})", names.join(", "));
         }
-        humans.push(name.to_owned());
+        people.push(name.to_owned());
     }
-    let seed = args.seed.unwrap_or_else(fresh_seed);
-    let mut seeded = fray_engine::FromSource(fray_dice::seeded(seed));
-    let event_since = std::rc::Rc::new(std::cell::Cell::new(false));
-    let mut manual = Manual { names: names.clone(), last: None, event_since: event_since.clone() };
-    let dice: &mut dyn Dice = match args.dice.as_str() {
-        "seeded" => &mut seeded,
-        "manual" => &mut manual,
+    let dice = match args.dice.as_str() {
+        "seeded" => DiceMode::Fray,
+        "manual" => DiceMode::Entered,
         other => bail!("--dice {other}: expected `seeded` or `manual`"),
     };
-    let header = json!({
-        "fray": env!("CARGO_PKG_VERSION"),
-        "ruleset": scenario.ruleset(),
-        "generator": if args.dice == "manual" { "manual" } else { GENERATOR },
-        "seed": if args.dice == "manual" { json!(null) } else { json!(seed) },
-        "scenario": args.scenario.file.display().to_string(),
-        "combatants": names,
-        "sides": scenario.sides(),
-        "set": set_json(&args.scenario.sets()?),
-    });
+    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let name = file.display().to_string();
+    Ok(Session::open(&name, &text, scenario_args.sets()?, seed, dice, people)?)
+}
+
+/// Runs `fray fight`.
+pub fn fight(args: &FightArgs, out: &mut impl Write) -> Result<()> {
+    let mut session = open_fight(args)?;
+    let journal = session.journal().clone();
+    let scenario = session.scenario();
+    let manual = journal.dice == DiceMode::Entered;
     if args.json {
+        let header = json!({
+            "fray": env!("CARGO_PKG_VERSION"),
+            "ruleset": scenario.ruleset(),
+            "generator": if manual { "manual" } else { GENERATOR },
+            "seed": if manual { json!(null) } else { json!(journal.seed) },
+            "scenario": journal.file,
+            "combatants": scenario.combatants(),
+            "sides": scenario.sides(),
+            "set": set_json(&journal.set),
+        });
         writeln!(out, "{header}")?;
     } else {
-        let dice =
-            if args.dice == "manual" { "physical dice".to_owned() } else { format!("seed {seed} ({GENERATOR})") };
+        let dice = if manual { "physical dice".to_owned() } else { format!("seed {} ({GENERATOR})", journal.seed) };
         writeln!(
             out,
             "fray {} — {} — {} — {dice}{}",
             env!("CARGO_PKG_VERSION"),
             scenario.ruleset(),
-            args.scenario.file.display(),
-            set_text(&args.scenario.sets()?)
+            journal.file,
+            set_text(&journal.set)
         )?;
     }
-    let mut io_error = None;
-    let mut write_line = |line: &fray_rules::Line| {
-        event_since.set(true);
-        let written = if args.json {
-            writeln!(out, "{}", line.json)
-        } else {
-            match &line.text {
-                Some(text) => writeln!(out, "{text}"),
-                None => Ok(()),
-            }
-        };
-        if let Err(e) = written {
-            io_error.get_or_insert(e);
-        }
-    };
-    let result =
-        scenario.fight(dice, (args.dice == "seeded").then_some(seed), &humans, &mut ask_person, &mut write_line);
-    if let Some(e) = io_error {
-        return Err(e.into());
-    }
-    match result {
-        Ok(_) => Ok(()),
-        Err(FightError::Dice { what, message }) => bail!("dice for {what}: {message}"),
-        Err(FightError::Pending(who)) => {
-            bail!("no more input: the fight stops at a decision of {}", names[who.index()])
-        }
-        Err(e) => Err(e.into()),
-    }
+    let path = args.journal.as_deref().or(args.resume.as_deref());
+    crate::cmd::live::play(&mut session, &crate::cmd::live::LogStyle { json: args.json }, path, out)
 }
 
 /// The `--set`s of a run, for a JSON header: `{"name": "value", …}` in the order given (a later

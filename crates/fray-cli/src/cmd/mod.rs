@@ -2,6 +2,7 @@
 
 pub mod fight;
 pub mod html;
+pub mod live;
 pub mod many;
 pub mod odds;
 pub mod plot;

@@ -97,8 +97,7 @@ fn chance(p: &fray_dice::BigRational) -> String {
 /// Answers with a person's choices for some combatants, the AI for the others.
 struct Table<'a> {
     scenario: &'a FluidScenario,
-    humans: Vec<CombatantId>,
-    ask: &'a mut dyn FnMut(&Prompt) -> Option<usize>,
+    seats: &'a mut dyn crate::Seats,
     /// The round the counts below are of.
     round: u32,
     /// Per combatant: how many times it has been asked to split Tactics and to declare this
@@ -127,10 +126,11 @@ impl Table<'_> {
 
 impl Decider<Fluid> for Table<'_> {
     fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
-        if !self.humans.contains(&who) {
+        if !self.seats.person(who) {
             return Ok(ai_choice(setup, state, who, request));
         }
-        let (mut question, choices) = self.scenario.prompt(state, who, request);
+        let (mut question, choices) =
+            crate::building_prompt(self.seats.shown(), || self.scenario.prompt(state, who, request));
         // The split and the declaration are asked once and again in each revision pass: the
         // question says which pass this is (FLUID-TAC-3, FLUID-ACT-1).
         let pass = self.pass(setup, state, who, request);
@@ -158,7 +158,8 @@ impl Decider<Fluid> for Table<'_> {
             |t| self.scenario.name(t),
         );
         let default = crate::default_index(&choices, &ai);
-        let mut choice = crate::ask_person(self.ask, self.scenario.name(who), question, choices, default)?;
+        let mut choice =
+            crate::ask_person(&mut |p| self.seats.ask(p), self.scenario.name(who), question, choices, default)?;
         // Under `defense_choice = per_round` a person names the round's defence with the plan
         // (FLUID-DEF-4); the default policy's pick is listed first.
         if let Choice::Plan(plan) = &mut choice
@@ -176,7 +177,7 @@ impl Decider<Fluid> for Table<'_> {
                 options,
                 default: 0,
             };
-            let pick = (self.ask)(&prompt).ok_or(Pending)?.min(nameable.len().saturating_sub(1));
+            let pick = self.seats.ask(&prompt).ok_or(Pending)?.min(nameable.len().saturating_sub(1));
             plan.defence = nameable.get(pick).map(|d| d.0);
         }
         Ok(choice)
@@ -184,7 +185,7 @@ impl Decider<Fluid> for Table<'_> {
 
     /// The AI-controlled combatants never revise; people are always asked.
     fn passes_optional(&self, setup: &Setup, who: CombatantId, request: &Request) -> bool {
-        !self.humans.contains(&who) && super::policy::ai_passes(setup, who, request)
+        !self.seats.person(who) && super::policy::ai_passes(setup, who, request)
     }
 }
 
@@ -268,7 +269,9 @@ impl FluidScenario {
                                 smallvec::smallvec![DeclaredAttack::single(target, item as u8, intent); count as usize];
                             // Exact odds beside a single-target attack; a blast's spread over
                             // several victims is not summarised here.
-                            let odds = if sheet.items[item].kind == super::setup::ItemKind::Area {
+                            let odds = if !crate::odds_shown() {
+                                String::new()
+                            } else if sheet.items[item].kind == super::setup::ItemKind::Area {
                                 " (a blast: see each victim's roll)".to_owned()
                             } else {
                                 let odds = super::odds::odds_in_state(
@@ -722,24 +725,28 @@ impl Scenario for FluidScenario {
         super::odds::attack_odds_at(&self.0, attacker, defender, distance)
     }
 
-    fn fight(
+    fn play(
         &self,
         dice: &mut dyn Dice,
         seed: Option<u64>,
-        humans: &[String],
-        ask: &mut dyn FnMut(&Prompt) -> Option<usize>,
+        seats: &mut dyn crate::Seats,
         out: &mut dyn FnMut(&Line),
-    ) -> Result<FightResult, FightError> {
-        let humans = crate::human_ids(self.0.combatants.iter().map(|c| c.id.as_str()), humans);
-        let table = Table { scenario: self, humans, ask, round: 0, asked: vec![(0, 0); self.0.combatants.len()] };
+    ) -> crate::board::Played {
+        let table = Table { scenario: self, seats, round: 0, asked: vec![(0, 0); self.0.combatants.len()] };
         let sink = FnSink(|event: &Event| out(&self.line(event)));
         match seed.filter(|_| self.0.options.dice_per_combatant) {
             // Streams seeded from the scenario seed and each id (FLUID-DICE-10).
             Some(seed) => {
                 let dice = PerCombatant::new(dice, seed, self.stream_keys());
-                Fight::<Fluid, _, _, _>::new(&self.0, dice, table, sink).run()
+                let mut fight = Fight::<Fluid, _, _, _>::new(&self.0, dice, table, sink);
+                let result = fight.run();
+                crate::board::Played { result, status: self.board(fight.state()) }
             }
-            None => Fight::<Fluid, _, _, _>::new(&self.0, dice, table, sink).run(),
+            None => {
+                let mut fight = Fight::<Fluid, _, _, _>::new(&self.0, dice, table, sink);
+                let result = fight.run();
+                crate::board::Played { result, status: self.board(fight.state()) }
+            }
         }
     }
 }

@@ -19,6 +19,7 @@ pub mod policy;
 mod run;
 pub mod scenario;
 pub mod setup;
+mod status;
 
 use check::{Check, CheckRoll};
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, Ruleset, Sink, Tally};

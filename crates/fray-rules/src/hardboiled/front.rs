@@ -4,7 +4,7 @@
 use super::policy::{Ai, ai_choice, illegal};
 use super::setup::{Attr, Setup};
 use super::{Act, Activity, Choice, Event, HardBoiled, Opportunity, Part, Request, State};
-use crate::{Line, Prompt, Scenario};
+use crate::{Line, Scenario};
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Pos, Ruleset};
 use fray_sim::{Ledger, Simulate};
 use serde_json::json;
@@ -35,7 +35,7 @@ fn chance(p: &fray_dice::BigRational) -> String {
     format!("{:.1}%", p.to_f64().unwrap_or(f64::NAN) * 100.0)
 }
 
-fn pos_text(p: Pos) -> String {
+pub(super) fn pos_text(p: Pos) -> String {
     if p.y == 0.0 { format!("{:.1} m", p.x) } else { format!("({:.1}, {:.1})", p.x, p.y) }
 }
 
@@ -98,7 +98,8 @@ impl HardBoiledScenario {
             Act::Attack { target, fists, called, off_balance } => {
                 let weapon =
                     if fists || state.fighter(who).dropped { "fists".to_owned() } else { sheet.weapon.name.clone() };
-                let odds = super::odds::odds_of(&self.0, state, who, act).map_or(String::new(), |o| {
+                let odds = crate::odds_shown().then(|| super::odds::odds_of(&self.0, state, who, act)).flatten();
+                let odds = odds.map_or(String::new(), |o| {
                     let down = &o.hit * &o.down_given_hit;
                     format!(" — hit {} ({}), takes out {}", chance(&o.hit), fray_dice::fraction(&o.hit), chance(&down))
                 });
@@ -550,18 +551,18 @@ impl Scenario for HardBoiledScenario {
         super::odds::attack_odds_at(&self.0, attacker, defender, distance)
     }
 
-    fn fight(
+    fn play(
         &self,
         dice: &mut dyn Dice,
         _seed: Option<u64>,
-        humans: &[String],
-        ask: &mut dyn FnMut(&Prompt) -> Option<usize>,
+        seats: &mut dyn crate::Seats,
         out: &mut dyn FnMut(&Line),
-    ) -> Result<FightResult, FightError> {
-        let humans = crate::human_ids(self.0.combatants.iter().map(|c| c.name.as_str()), humans);
-        let table = crate::Table { front: self, humans, ask };
+    ) -> crate::board::Played {
+        let table = crate::Table { front: self, seats };
         let sink = FnSink(|event: &Event| out(&self.line(event)));
-        Fight::<HardBoiled, _, _, _>::new(&self.0, dice, table, sink).run()
+        let mut fight = Fight::<HardBoiled, _, _, _>::new(&self.0, dice, table, sink);
+        let result = fight.run();
+        crate::board::Played { result, status: self.board(fight.state()) }
     }
 }
 

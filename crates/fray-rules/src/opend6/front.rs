@@ -6,7 +6,7 @@ use super::setup::{Level, Posture, Setup};
 use super::{
     Action, AttackPlan, Called, Choice, DamageCause, DefKind, Event, Loc, Mode, OpenD6, Ready, Request, Rolled, State,
 };
-use crate::{Line, Prompt, Scenario};
+use crate::{Line, Scenario};
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Ruleset};
 use fray_sim::{Ledger, Simulate};
 use serde_json::json;
@@ -343,7 +343,8 @@ impl OpenD6Scenario {
         let sheet = &setup.combatants[who.index()];
         match *action {
             Action::Attack(plan) => {
-                let odds = super::odds::odds_in_state(setup, state, who, &plan).map_or(String::new(), |o| {
+                let odds = crate::odds_shown().then(|| super::odds::odds_in_state(setup, state, who, &plan)).flatten();
+                let odds = odds.map_or(String::new(), |o| {
                     let down = &o.hit * &o.down_given_hit;
                     format!(" — hit {} ({}), takes out {}", chance(&o.hit), fray_dice::fraction(&o.hit), chance(&down))
                 });
@@ -863,17 +864,17 @@ impl Scenario for OpenD6Scenario {
         super::odds::attack_odds_at(&self.0, attacker, defender, distance)
     }
 
-    fn fight(
+    fn play(
         &self,
         dice: &mut dyn Dice,
         _seed: Option<u64>,
-        humans: &[String],
-        ask: &mut dyn FnMut(&Prompt) -> Option<usize>,
+        seats: &mut dyn crate::Seats,
         out: &mut dyn FnMut(&Line),
-    ) -> Result<FightResult, FightError> {
-        let humans = crate::human_ids(self.0.combatants.iter().map(|c| c.name.as_str()), humans);
-        let table = crate::Table { front: self, humans, ask };
+    ) -> crate::board::Played {
+        let table = crate::Table { front: self, seats };
         let sink = FnSink(|event: &Event| out(&self.line(event)));
-        Fight::<OpenD6, _, _, _>::new(&self.0, dice, table, sink).run()
+        let mut fight = Fight::<OpenD6, _, _, _>::new(&self.0, dice, table, sink);
+        let result = fight.run();
+        crate::board::Played { result, status: self.board(fight.state()) }
     }
 }

@@ -4,7 +4,7 @@
 use super::policy::{Ai, ai_choice, illegal, illegal_reaction};
 use super::setup::{Class, Mode, Setup};
 use super::{Act, Boost, BoostedRoll, Choice, Event, Hand, HitTerms, PhaseSix, Reaction, Request, Special, State};
-use crate::{Line, Prompt, Scenario};
+use crate::{Line, Scenario};
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Pos, Ruleset};
 use fray_sim::{Ledger, Simulate};
 use serde_json::json;
@@ -30,7 +30,7 @@ impl Simulate for PhaseSixScenario {
     }
 }
 
-fn pos_text(p: Pos) -> String {
+pub(super) fn pos_text(p: Pos) -> String {
     if p.y == 0.0 { format!("{:.1} m", p.x) } else { format!("({:.1}, {:.1})", p.x, p.y) }
 }
 
@@ -151,7 +151,8 @@ impl PhaseSixScenario {
                     .into_iter()
                     .filter(|a| illegal(setup, state, who, a).is_none())
                     .map(|a| {
-                        let odds = super::odds::odds_of(setup, state, who, &a).map_or(String::new(), |o| {
+                        let odds = crate::odds_shown().then(|| super::odds::odds_of(setup, state, who, &a)).flatten();
+                        let odds = odds.map_or(String::new(), |o| {
                             use num_traits::ToPrimitive;
                             format!(
                                 " — ≥ 1 hit {:.1}%, drops the target {:.1}%",
@@ -601,18 +602,18 @@ impl Scenario for PhaseSixScenario {
         super::odds::attack_odds_at(&self.0, attacker, defender, distance)
     }
 
-    fn fight(
+    fn play(
         &self,
         dice: &mut dyn Dice,
         _seed: Option<u64>,
-        humans: &[String],
-        ask: &mut dyn FnMut(&Prompt) -> Option<usize>,
+        seats: &mut dyn crate::Seats,
         out: &mut dyn FnMut(&Line),
-    ) -> Result<FightResult, FightError> {
-        let humans = crate::human_ids(self.0.combatants.iter().map(|c| c.name.as_str()), humans);
-        let table = crate::Table { front: self, humans, ask };
+    ) -> crate::board::Played {
+        let table = crate::Table { front: self, seats };
         let sink = FnSink(|event: &Event| out(&self.line(event)));
-        Fight::<PhaseSix, _, _, _>::new(&self.0, dice, table, sink).run()
+        let mut fight = Fight::<PhaseSix, _, _, _>::new(&self.0, dice, table, sink);
+        let result = fight.run();
+        crate::board::Played { result, status: self.board(fight.state()) }
     }
 }
 

@@ -4,7 +4,7 @@
 use super::policy::{Ai, ai_choice, illegal};
 use super::setup::{Blow, Setup, Square, chebyshev};
 use super::{Action, Choice, Event, Kind, Request, State, Ticks};
-use crate::{Line, Prompt, Scenario};
+use crate::{Line, Scenario};
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Ruleset};
 use fray_sim::{Ledger, Simulate};
 use serde_json::json;
@@ -208,7 +208,7 @@ impl TicksScenario {
                             _ => None,
                         };
                         let odds = match attack {
-                            Some((target, kind, weak_point)) => {
+                            Some((target, kind, weak_point)) if crate::odds_shown() => {
                                 let o = super::odds::odds_of(setup, state, who, target, kind, Some(weak_point));
                                 format!(
                                     " — wins {} ({}), takes out {}",
@@ -217,7 +217,7 @@ impl TicksScenario {
                                     chance(&o.down)
                                 )
                             }
-                            None => String::new(),
+                            _ => String::new(),
                         };
                         (format!("{}{odds}", self.action_text(&a)), Choice::Announce(a))
                     })
@@ -618,16 +618,14 @@ impl Scenario for TicksScenario {
         "squares"
     }
 
-    fn fight(
+    fn play(
         &self,
         dice: &mut dyn Dice,
         seed: Option<u64>,
-        humans: &[String],
-        ask: &mut dyn FnMut(&Prompt) -> Option<usize>,
+        seats: &mut dyn crate::Seats,
         out: &mut dyn FnMut(&Line),
-    ) -> Result<FightResult, FightError> {
-        let humans = crate::human_ids(self.0.combatants.iter().map(|c| c.name.as_str()), humans);
-        let table = crate::Table { front: self, humans, ask };
+    ) -> crate::board::Played {
+        let table = crate::Table { front: self, seats };
         let mut state = Ticks::initial_state(&self.0);
         let sink = FnSink(|event: &Event| {
             // Each tick closes with every character's Body, Trauma, effort and p.
@@ -639,6 +637,8 @@ impl Scenario for TicksScenario {
             Ticks::apply(&self.0, &mut state, event);
             out(&self.line(event));
         });
-        Fight::<Ticks, _, _, _>::new(&self.0, OrderStream::new(dice, seed), table, sink).run()
+        let mut fight = Fight::<Ticks, _, _, _>::new(&self.0, OrderStream::new(dice, seed), table, sink);
+        let result = fight.run();
+        crate::board::Played { result, status: self.board(fight.state()) }
     }
 }

@@ -17,6 +17,7 @@ pub mod policy;
 pub mod run;
 pub mod scenario;
 pub mod setup;
+mod status;
 
 pub use front::TicksScenario;
 pub use options::Options;

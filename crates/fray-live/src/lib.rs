@@ -1,0 +1,329 @@
+//! One live fight of any fray ruleset, through one interface: what is asked now (a decision with
+//! its legal choices and the AI's suggestion, or physical dice to enter), answers, entered faces,
+//! undo and redo, who a person plays, the status board, the log and the journal.
+//!
+//! **A live fight is its journal.** A [`Session`] holds the scenario's text, its `--set`s, the
+//! seed, the dice mode, who a person plays, and every command in order ([`Journal`]). Its state
+//! is the replay of the commands through [`fray_rules::Scenario::play`]: the fight runs from the
+//! start, each person's decision and each entered roll taking the next command, until it ends or
+//! waits for a command not yet given. Undo is a replay without the last command; a saved journal
+//! restores the same state, log and status board. Fights are short, so a replay is cheap.
+//!
+//! ```
+//! use fray_live::{Command, DiceMode, Session};
+//! let text = std::fs::read_to_string("../../examples/hardboiled/bar-room-brawl.toml").unwrap();
+//! let mut fight = Session::open("bar-room-brawl.toml", &text, vec![], 7, DiceMode::Fray, vec!["Joe Bruno".into()]).unwrap();
+//! // Joe's first decision: take the AI's suggestion.
+//! let ai = fight.snapshot().pending.as_ref().and_then(|p| p.ai()).unwrap();
+//! fight.command(Command::Answer(ai)).unwrap();
+//! fight.command(Command::Undo(1)).unwrap();
+//! assert_eq!(fight.snapshot().can_redo, 1);
+//! ```
+
+mod replay;
+mod view;
+
+use fray_rules::Line;
+use fray_rules::board::CombatantStatus;
+use serde::{Deserialize, Serialize};
+
+pub use replay::MAX_COMMANDS;
+pub use view::View;
+
+/// Where a live fight's dice come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiceMode {
+    /// fray rolls them, from the seed.
+    Fray,
+    /// A person rolls physical dice and enters the faces ([`Command::Dice`]).
+    Entered,
+}
+
+/// One command of a live fight, as the journal keeps it: `{"answer": 2}`, `{"dice": [3, 4]}`,
+/// `{"undo": 1}`, `{"redo": 1}`, `{"control": {"who": "Lou", "person": false}}`,
+/// `{"end": {"winner": "heroes"}}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Command {
+    /// Answers the pending decision with the choice at this index (from 0).
+    Answer(usize),
+    /// Enters the faces of the awaited roll, the whole roll at once.
+    Dice(Vec<u32>),
+    /// Takes back this many commands (answers, dice, control changes, ends).
+    Undo(u32),
+    /// Puts back this many undone commands.
+    Redo(u32),
+    /// From now on a person (`person: true`) or the AI decides for this combatant.
+    Control {
+        /// The combatant's name.
+        who: String,
+        /// Whether a person decides for it.
+        person: bool,
+    },
+    /// The GM hides a combatant from the other sides' views (`hidden: true`), or shows it again.
+    Hide {
+        /// The combatant's name.
+        who: String,
+        /// Whether it is hidden.
+        hidden: bool,
+    },
+    /// The GM keeps a side's numbers (hit points, wounds, ammunition…) from the other sides'
+    /// views, which then see a word for each combatant's state instead ("wounded", "badly
+    /// hurt"), or shows them again.
+    Secret {
+        /// The side's name.
+        side: String,
+        /// Whether its numbers are kept from the others.
+        secret: bool,
+    },
+    /// The GM ends the fight here, naming the winning side or none.
+    End {
+        /// The winning side's name, if any.
+        winner: Option<String>,
+    },
+}
+
+/// Everything that determines a live fight: replaying it gives the same state, log and status
+/// board on any machine.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Journal {
+    /// The version of fray that wrote it.
+    pub fray: String,
+    /// The scenario file's name, as given.
+    pub file: String,
+    /// The scenario file's text.
+    pub scenario: String,
+    /// The `--set NAME=VALUE` overrides, in order.
+    pub set: Vec<(String, String)>,
+    /// The seed of fray's dice ([`DiceMode::Fray`]).
+    pub seed: u64,
+    /// The generator behind the seed.
+    pub generator: String,
+    /// Where the dice come from.
+    pub dice: DiceMode,
+    /// The combatants a person decides for at the start.
+    pub people: Vec<String>,
+    /// Every command, in the order given, undos and redos included.
+    pub commands: Vec<Command>,
+}
+
+/// What a live fight waits for.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Pending {
+    /// A person's decision.
+    Decision {
+        /// Who decides.
+        who: String,
+        /// Its index in the roster.
+        combatant: usize,
+        /// Its side.
+        side: String,
+        /// What is asked.
+        question: String,
+        /// The legal choices, labelled; [`Command::Answer`] takes an index into them.
+        choices: Vec<String>,
+        /// The index of the choice the combatant's AI would make.
+        ai: usize,
+    },
+    /// Physical dice to roll and enter.
+    Roll {
+        /// Who rolls, if anyone in particular.
+        who: Option<String>,
+        /// What for.
+        what: String,
+        /// How many dice to enter now: the rest of the roll when it says how many it takes, else
+        /// one.
+        dice: u32,
+        /// How many dice the whole roll takes, when it says (0 when it does not).
+        of: u8,
+        /// Which die of the roll this is, from 1, when the roll numbers its dice itself (a pool
+        /// of exploding dice); 0 when it does not.
+        die: u8,
+        /// Faces per die: each face is from 1 to this.
+        sides: u32,
+        /// For an exploding die, which re-roll this is (0: the die itself).
+        explosion: u8,
+    },
+}
+
+impl Pending {
+    /// The AI's suggestion for a decision.
+    pub fn ai(&self) -> Option<usize> {
+        match self {
+            Pending::Decision { ai, .. } => Some(*ai),
+            Pending::Roll { .. } => None,
+        }
+    }
+}
+
+/// How a live fight ended.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ending {
+    /// The winning side, if any.
+    pub winner: Option<String>,
+    /// The ending in words: "heroes win", "stalemate at the cap", "ended by the GM".
+    pub text: String,
+    /// The fight's length in the ruleset's unit, when the rules ended it.
+    pub length: Option<u32>,
+    /// The unit of `length`: "rounds", "turns", "ticks".
+    pub unit: &'static str,
+    /// Whether the GM ended it ([`Command::End`]).
+    pub by_gm: bool,
+}
+
+/// A live fight as it stands after its commands.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Snapshot {
+    /// Every event so far, as text and as JSON.
+    pub log: Vec<Line>,
+    /// What the fight waits for; `None` once it has ended.
+    pub pending: Option<Pending>,
+    /// Every combatant's status.
+    pub status: Vec<CombatantStatus>,
+    /// How it ended, once it has.
+    pub ending: Option<Ending>,
+    /// Who a person decides for now.
+    pub people: Vec<String>,
+    /// The combatants the GM hides from the other sides ([`Command::Hide`]).
+    pub hidden: Vec<String>,
+    /// The sides whose numbers the other sides do not see ([`Command::Secret`]).
+    pub secret: Vec<String>,
+    /// How many commands can be undone.
+    pub can_undo: usize,
+    /// How many undone commands can be redone.
+    pub can_redo: usize,
+}
+
+/// Why a live fight could not be opened, or a command was refused (the fight is then as it was).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LiveError {
+    /// The scenario did not load.
+    #[error("{0}")]
+    Scenario(#[from] fray_rules::scenario::ScenarioError),
+    /// A command that does not fit what the fight waits for.
+    #[error("{0}")]
+    Refused(String),
+    /// A journal that does not replay.
+    #[error("journal: {0}")]
+    Journal(String),
+}
+
+/// One live fight.
+pub struct Session {
+    scenario: Box<dyn fray_rules::Scenario>,
+    journal: Journal,
+    snapshot: Snapshot,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session").field("journal", &self.journal).finish_non_exhaustive()
+    }
+}
+
+impl Session {
+    /// Opens a fight of the scenario `text` (read from `file`) with these `--set`s, seed and
+    /// dice; a person decides for the combatants named in `people`, the AI for the others.
+    pub fn open(
+        file: &str,
+        text: &str,
+        set: Vec<(String, String)>,
+        seed: u64,
+        dice: DiceMode,
+        people: Vec<String>,
+    ) -> Result<Session, LiveError> {
+        let journal = Journal {
+            fray: env!("CARGO_PKG_VERSION").to_owned(),
+            file: file.to_owned(),
+            scenario: text.to_owned(),
+            set,
+            seed,
+            generator: fray_dice::GENERATOR.to_owned(),
+            dice,
+            people,
+            commands: Vec::new(),
+        };
+        Session::restore(journal)
+    }
+
+    /// The fight a journal records, replayed to where it stopped. A journal of another fray
+    /// version is replayed all the same (its rules may differ); a command that no longer fits
+    /// is an error naming it.
+    pub fn restore(journal: Journal) -> Result<Session, LiveError> {
+        let scenario = fray_rules::load(&journal.file, &journal.scenario, &journal.set)?;
+        let names = scenario.combatants();
+        if let Some(unknown) = journal.people.iter().find(|p| !names.contains(p)) {
+            return Err(LiveError::Journal(format!(
+                "no combatant `{unknown}` to be played by a person (combatants: {})",
+                names.join(", ")
+            )));
+        }
+        if journal.commands.len() > MAX_COMMANDS {
+            return Err(LiveError::Journal(format!("more than {MAX_COMMANDS} commands")));
+        }
+        let snapshot = replay::replay(&*scenario, &journal, journal.commands.len()).map_err(|(at, why)| {
+            LiveError::Journal(format!("command {} ({}): {why}", at + 1, describe(&journal.commands[at])))
+        })?;
+        Ok(Session { scenario, journal, snapshot })
+    }
+
+    /// Reads a journal written by [`Session::journal_json`].
+    pub fn from_json(text: &str) -> Result<Session, LiveError> {
+        let journal: Journal = serde_json::from_str(text).map_err(|e| LiveError::Journal(e.to_string()))?;
+        Session::restore(journal)
+    }
+
+    /// Gives the fight a command. A command that does not fit (an answer while dice are awaited,
+    /// a face beyond the die, nothing to undo…) is refused with the reason, and the fight stays
+    /// as it was.
+    pub fn command(&mut self, command: Command) -> Result<&Snapshot, LiveError> {
+        if self.journal.commands.len() >= MAX_COMMANDS {
+            return Err(LiveError::Refused(format!("a fight takes at most {MAX_COMMANDS} commands")));
+        }
+        self.journal.commands.push(command);
+        match replay::replay(&*self.scenario, &self.journal, self.journal.commands.len()) {
+            Ok(snapshot) => {
+                self.snapshot = snapshot;
+                Ok(&self.snapshot)
+            }
+            Err((_, why)) => {
+                self.journal.commands.pop();
+                Err(LiveError::Refused(why))
+            }
+        }
+    }
+
+    /// The fight as it stands.
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.snapshot
+    }
+
+    /// The journal: everything needed to restore the fight.
+    pub fn journal(&self) -> &Journal {
+        &self.journal
+    }
+
+    /// The journal as pretty JSON.
+    pub fn journal_json(&self) -> String {
+        serde_json::to_string_pretty(&self.journal).unwrap_or_default()
+    }
+
+    /// The version of the fight: how many commands it has had. Two commands sent on the same
+    /// version conflict.
+    pub fn version(&self) -> usize {
+        self.journal.commands.len()
+    }
+
+    /// The loaded scenario.
+    pub fn scenario(&self) -> &dyn fray_rules::Scenario {
+        &*self.scenario
+    }
+}
+
+/// A command in a few words, for an error.
+fn describe(command: &Command) -> String {
+    serde_json::to_string(command).unwrap_or_default()
+}
