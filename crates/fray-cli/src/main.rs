@@ -28,7 +28,9 @@ enum Command {
     /// Run one fight, blow by blow (or as JSON events).
     Fight(cmd::fight::FightArgs),
     /// Run many fights in parallel and report win rates, lengths and ledgers.
-    Sim(cmd::fight::SimArgs),
+    Sim(cmd::sim::SimArgs),
+    /// Merge the parts of a run split with `fray sim --shard K/N --json` into the whole run's report.
+    Merge(cmd::shard::MergeArgs),
     /// List the rulesets, or one ruleset's options and AI policies.
     Rules(cmd::fight::RulesArgs),
 }
@@ -41,7 +43,8 @@ fn main() -> ExitCode {
         Command::Odds(args) => cmd::odds::run(&args, &mut out),
         Command::Check(args) => cmd::fight::check(&args, &mut out),
         Command::Fight(args) => cmd::fight::fight(&args, &mut out),
-        Command::Sim(args) => cmd::fight::sim(&args, &mut out),
+        Command::Sim(args) => cmd::sim::sim(&args, &mut out),
+        Command::Merge(args) => cmd::shard::merge(&args, &mut out),
         Command::Rules(args) => cmd::fight::rules(&args, &mut out),
     };
     match result {
@@ -52,7 +55,7 @@ fn main() -> ExitCode {
             {
                 return ExitCode::SUCCESS;
             }
-            let _ = writeln!(std::io::stderr(), "{err:#}");
+            let _ = writeln!(std::io::stderr(), "error: {err:#}");
             ExitCode::from(2)
         }
     }

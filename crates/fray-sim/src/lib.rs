@@ -150,8 +150,42 @@ pub fn simulate(
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Ledger, SimError> {
+    simulate_batches(scenario, fights, 0..batches(fights), seed, threads, progress)
+}
+
+/// The number of batches of a run of `fights` fights (the last one may be short).
+pub fn batches(fights: u64) -> u64 {
+    fights.div_ceil(BATCH)
+}
+
+/// The batches of part `k` (counted from 0) of `n` equal parts of `batches` batches: a
+/// contiguous range, the ranges of parts `0..n` following each other and covering every batch
+/// once. Parts differ in size by at most one batch.
+///
+/// # Panics
+///
+/// When `n` is 0 or `k` is not below `n`.
+pub fn shard_batches(batches: u64, k: u64, n: u64) -> std::ops::Range<u64> {
+    assert!(k < n, "part {k} of {n}");
+    let at = |i: u64| u64::try_from(u128::from(batches) * u128::from(i) / u128::from(n)).unwrap_or(batches);
+    at(k)..at(k + 1)
+}
+
+/// Runs the batches `range` of a run of `fights` fights (batch `b` holds fights `b × BATCH` to
+/// `(b + 1) × BATCH`, the last batch cut at `fights`): a part of the run, whose ledger added to
+/// those of the other parts gives the whole run's. `progress` hears the fights done so far in
+/// this call.
+pub fn simulate_batches(
+    scenario: &dyn Simulate,
+    fights: u64,
+    range: std::ops::Range<u64>,
+    seed: u64,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Ledger, SimError> {
     use rayon::prelude::*;
-    let batches = fights.div_ceil(BATCH);
+    let range = range.start.min(batches(fights))..range.end.min(batches(fights));
+    let batches = range.end.saturating_sub(range.start);
     // No more threads than batches: a thread with nothing to do is only a cost.
     let threads = if threads == 0 { 0 } else { threads.min(usize::try_from(batches).unwrap_or(usize::MAX).max(1)) };
     let pool =
@@ -159,7 +193,7 @@ pub fn simulate(
     let done = std::sync::atomic::AtomicU64::new(0);
     let n = scenario.combatant_count();
     pool.install(|| {
-        (0..batches)
+        range
             .into_par_iter()
             .map(|b| {
                 let count = BATCH.min(fights - b * BATCH);
@@ -196,6 +230,13 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     let lo = if k == 0.0 { 0.0 } else { (centre - half).max(0.0) };
     let hi = if k == n { 1.0 } else { (centre + half).min(1.0) };
     (lo, hi)
+}
+
+/// Half the width of the 95% Wilson interval of `k` successes in `n` trials: the precision that
+/// `fray sim --precision` asks of every outcome.
+pub fn half_width(k: u64, n: u64) -> f64 {
+    let (lo, hi) = wilson(k, n);
+    (hi - lo) / 2.0
 }
 
 /// The smallest length whose cumulative count reaches fraction `q` of the fights in `lengths`.
@@ -240,6 +281,32 @@ mod tests {
         ledger.tally(Tally::Attack { by, hit: true, crit: false });
         let c = &ledger.combatants[0];
         assert_eq!((c.attacks, c.hits, c.crits), (3, 2, 1));
+    }
+
+    #[test]
+    fn shards_cover_every_batch_once_in_order() {
+        for batches in [1, 2, 7, 8, 10, 1001] {
+            for n in 1..=batches.min(9) {
+                let parts: Vec<_> = (0..n).map(|k| shard_batches(batches, k, n)).collect();
+                assert_eq!(parts[0].start, 0);
+                assert_eq!(parts[n as usize - 1].end, batches);
+                for w in parts.windows(2) {
+                    assert_eq!(w[0].end, w[1].start);
+                }
+                let sizes: Vec<u64> = parts.iter().map(|r| r.end - r.start).collect();
+                let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+                assert!(max - min <= 1 && *min >= 1, "{batches} in {n}: {sizes:?}");
+            }
+        }
+        // No overflow for the largest counts.
+        assert_eq!(shard_batches(u64::MAX, 2, 3).end, u64::MAX);
+    }
+
+    #[test]
+    fn half_width_shrinks_with_fights() {
+        assert!((half_width(50, 100) - 0.0962).abs() < 1e-3);
+        assert!(half_width(5000, 10_000) < 0.01 && half_width(5000, 10_000) > 0.0095);
+        assert!(half_width(0, 10_000) < 0.0002);
     }
 
     #[test]

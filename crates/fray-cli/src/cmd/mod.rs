@@ -1,10 +1,16 @@
 //! One module per subcommand.
 
 pub mod fight;
+pub mod html;
 pub mod live;
+pub mod many;
 pub mod odds;
+pub mod plot;
 pub mod report;
 pub mod roll;
+pub mod shard;
+pub mod sim;
+pub mod solve;
 pub mod trial;
 
 /// The dice notation in brief, shown after `--help`; the README has the full guide.

@@ -7,6 +7,18 @@ use fray_sim::{Ledger, percentile, wilson};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
+/// Who a report is about: the combatants' and sides' names and the unit of a fight's length
+/// (with its length in seconds where the ruleset says).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Roster {
+    /// The combatants, in roster order.
+    pub names: Vec<String>,
+    /// The sides, in order.
+    pub sides: Vec<String>,
+    /// The unit of a fight's length, and its seconds of game time if known.
+    pub unit: (String, Option<f64>),
+}
+
 /// A simulation's results, ready to print.
 pub struct Report {
     names: Vec<String>,
@@ -14,7 +26,7 @@ pub struct Report {
     ledger: Ledger,
     seed: u64,
     fights_per_second: f64,
-    unit: (&'static str, Option<f64>),
+    unit: (String, Option<f64>),
     /// The scenario file and the `--set`s of the run, recorded so that it can be run again.
     file: String,
     sets: Vec<(String, String)>,
@@ -23,16 +35,72 @@ pub struct Report {
 impl Report {
     /// Gathers what to report.
     pub fn new(scenario: &dyn Scenario, ledger: &Ledger, seed: u64, fights_per_second: f64) -> Report {
-        Report {
-            names: scenario.combatants(),
-            sides: scenario.sides(),
-            ledger: ledger.clone(),
+        let (unit, seconds) = scenario.time_unit();
+        Report::from_parts(
+            Roster { names: scenario.combatants(), sides: scenario.sides(), unit: (unit.to_owned(), seconds) },
+            ledger.clone(),
             seed,
             fights_per_second,
-            unit: scenario.time_unit(),
+        )
+    }
+
+    /// A report of a ledger whose scenario is known only by its roster (a merge of parts).
+    pub fn from_parts(roster: Roster, ledger: Ledger, seed: u64, fights_per_second: f64) -> Report {
+        Report {
+            names: roster.names,
+            sides: roster.sides,
+            ledger,
+            seed,
+            fights_per_second,
+            unit: roster.unit,
             file: String::new(),
             sets: Vec::new(),
         }
+    }
+
+    /// The ledger reported.
+    pub fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+
+    /// The combatants, sides and time unit reported.
+    pub fn roster(&self) -> Roster {
+        Roster { names: self.names.clone(), sides: self.sides.clone(), unit: self.unit.clone() }
+    }
+
+    /// Each outcome's name (the sides', then `mutual` and `stalemate`) with the outcome.
+    pub fn outcome_names(&self) -> Vec<(String, Outcome)> {
+        self.outcomes()
+    }
+
+    /// Each outcome's (name, count, rate, 95% Wilson interval).
+    pub fn outcome_rates(&self) -> Vec<(String, u64, f64, (f64, f64))> {
+        self.rates()
+    }
+
+    /// The fight-length histogram of one outcome (`None`: of every fight).
+    pub fn length_histogram(&self, outcome: Option<Outcome>) -> BTreeMap<u32, u64> {
+        self.lengths(outcome)
+    }
+
+    /// The time unit of a fight's length and, when the ruleset says, its length in seconds.
+    pub fn unit(&self) -> (&str, Option<f64>) {
+        (&self.unit.0, self.unit.1)
+    }
+
+    /// The seed of the run.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The scenario file and the `--set`s of the run.
+    pub fn run_sets(&self) -> &[(String, String)] {
+        &self.sets
+    }
+
+    /// The combatants' names, in roster order.
+    pub fn names(&self) -> &[String] {
+        &self.names
     }
 
     /// Records the scenario file and the `--set`s the run used.
@@ -64,7 +132,8 @@ impl Report {
         out
     }
 
-    fn mean(lengths: &BTreeMap<u32, u64>) -> f64 {
+    /// The mean of a length histogram (0 when empty).
+    pub fn mean(lengths: &BTreeMap<u32, u64>) -> f64 {
         let total: u64 = lengths.values().sum();
         if total == 0 {
             return 0.0;
@@ -109,7 +178,7 @@ impl Report {
             "outcomes": outcomes,
             "rounds": {"mean": Self::mean(&all), "p50": percentile(&all, 0.5), "p90": percentile(&all, 0.9),
                        "histogram": histogram, "by_outcome": by_outcome},
-            "unit": self.unit.0,
+            "unit": &self.unit.0,
             "combatants": combatants,
             "fights_per_second": self.fights_per_second,
         });
@@ -199,7 +268,7 @@ impl Report {
     /// score interval for a difference of two proportions, from the two Wilson intervals). It is
     /// the interval for independent runs; the variant replays the same seeds, which makes the
     /// two runs alike and the true interval narrower, so this one errs wide.
-    fn differences(&self, variant: &Report) -> Vec<(String, f64, (f64, f64))> {
+    pub fn differences(&self, variant: &Report) -> Vec<(String, f64, (f64, f64))> {
         self.rates()
             .into_iter()
             .zip(variant.rates())
