@@ -46,3 +46,25 @@ fn every_example_fights_as_committed() {
         }
     });
 }
+
+#[test]
+fn every_ruleset_ends_a_fight_with_the_same_fields() {
+    for example in examples() {
+        let out = fight(&example, true);
+        let header: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+        let end: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+        assert_eq!(end["event"], "end", "{example}");
+        let unit = end["unit"].as_str().unwrap_or_else(|| panic!("{example}: {end}"));
+        assert!(["rounds", "turns", "ticks"].contains(&unit), "{example}: {end}");
+        assert!(end["length"].as_u64().is_some_and(|n| n >= 1) && end[unit] == end["length"], "{example}: {end}");
+        // The winner is one of the sides, or null with no side standing or at the cap.
+        let sides = header["sides"].as_array().unwrap();
+        match &end["winner"] {
+            serde_json::Value::Null => {
+                let outcome = end["outcome"].as_str().unwrap();
+                assert!(outcome == "mutual destruction" || outcome == "stalemate at the cap", "{example}: {end}");
+            }
+            winner => assert!(sides.contains(winner), "{example}: {end}"),
+        }
+    }
+}

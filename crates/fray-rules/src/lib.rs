@@ -533,6 +533,25 @@ pub fn outcome_text(sides: &[String], result: &FightResult) -> String {
     }
 }
 
+/// The `end` event's JSON, the same in every ruleset: the outcome in words, the winning side
+/// (`null` for mutual destruction or a stalemate), the length as `length` with its `unit`
+/// ("rounds", "turns", "ticks"), and the length again under the unit's own name.
+pub fn end_json(sides: &[String], result: &FightResult, unit: &str) -> serde_json::Value {
+    let winner = match result.outcome {
+        Outcome::Side(side) => serde_json::json!(sides[side.index()]),
+        Outcome::Mutual | Outcome::Stalemate => serde_json::Value::Null,
+    };
+    let mut json = serde_json::json!({
+        "event": "end",
+        "outcome": outcome_text(sides, result),
+        "winner": winner,
+        "length": result.length,
+        "unit": unit,
+    });
+    json[unit] = result.length.into();
+    json
+}
+
 /// The outcome when at most one side has anyone standing — that side, or mutual destruction when
 /// nobody stands — or `None` while two or more sides fight on. `standing` gives the side of each
 /// combatant still in the fight.

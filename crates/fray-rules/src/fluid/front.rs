@@ -648,7 +648,7 @@ impl FluidScenario {
             }
             Event::Ended { result } => (
                 Some(format!("combat ends after {} round(s): {}", result.length, outcome(result))),
-                json!({"event": "end", "outcome": outcome(result), "rounds": result.length}),
+                crate::end_json(&self.0.sides, result, "rounds"),
             ),
         };
         Line { text, json }

@@ -425,7 +425,7 @@ impl HardBoiledScenario {
             }
             Event::Ended { result } => (
                 Some(format!("combat ends after {} turn(s): {}", result.length, outcome(result))),
-                json!({"event": "end", "outcome": outcome(result), "turns": result.length}),
+                crate::end_json(&self.0.sides, result, "turns"),
             ),
         };
         Line { text, json }

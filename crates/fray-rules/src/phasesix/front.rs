@@ -461,7 +461,7 @@ impl PhaseSixScenario {
             Event::Woke { who } => (Some(format!("{} wakes up", n(who))), json!({"event": "woke", "who": n(who)})),
             Event::Ended { result } => (
                 Some(format!("combat ends after {} round(s): {}", result.length, outcome(result))),
-                json!({"event": "end", "outcome": outcome(result), "rounds": result.length}),
+                crate::end_json(&self.0.sides, result, "rounds"),
             ),
         };
         Line { text, json }

@@ -435,7 +435,11 @@ impl TicksScenario {
                     f64::from(result.length) * 0.5,
                     outcome(result)
                 )),
-                json!({"event": "end", "outcome": outcome(result), "ticks": result.length, "seconds": f64::from(result.length) * 0.5}),
+                {
+                    let mut json = crate::end_json(&self.0.sides, result, "ticks");
+                    json["seconds"] = (f64::from(result.length) * 0.5).into();
+                    json
+                },
             ),
         };
         Line { text, json }
