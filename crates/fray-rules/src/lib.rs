@@ -298,6 +298,29 @@ pub trait Scenario: fray_sim::Simulate + Send + Sync {
     ) -> board::Played;
 }
 
+/// Plays one fight of ruleset `R` with people at the table ([`Table`]), each event rendered by
+/// `line` for `out`: the body of most rulesets' [`Scenario::play`].
+pub fn play_at_table<R, F>(
+    front: &F,
+    setup: &R::Setup,
+    dice: &mut dyn Dice,
+    seats: &mut dyn Seats,
+    out: &mut dyn FnMut(&Line),
+    line: impl Fn(&R::Event) -> Line,
+    board: impl Fn(&R::State) -> Vec<board::CombatantStatus>,
+) -> board::Played
+where
+    R: Ruleset,
+    R::Choice: PartialEq + serde::Serialize,
+    F: Prompts<R> + Scenario,
+{
+    let table = Table { front, seats };
+    let sink = FnSink(|event: &R::Event| out(&line(event)));
+    let mut fight = Fight::<R, _, _, _>::new(setup, dice, table, sink);
+    let result = fight.run();
+    board::Played { result, status: board(fight.state()) }
+}
+
 /// The people at a table, as a fight sees them: who decides for whom, and their answers.
 pub trait Seats {
     /// Whether a person decides for `who` now (asked at each decision, so that control can pass

@@ -5,7 +5,7 @@ use super::policy::{Ai, ai_choice, illegal};
 use super::setup::{Attr, Setup};
 use super::{Act, Activity, Choice, Event, HardBoiled, Opportunity, Part, Request, State};
 use crate::{Line, Scenario};
-use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Pos, Ruleset};
+use fray_engine::{CombatantId, Dice, FightError, FightResult, Pos, Ruleset};
 use fray_sim::{Ledger, Simulate};
 use serde_json::json;
 
@@ -564,11 +564,7 @@ impl Scenario for HardBoiledScenario {
         seats: &mut dyn crate::Seats,
         out: &mut dyn FnMut(&Line),
     ) -> crate::board::Played {
-        let table = crate::Table { front: self, seats };
-        let sink = FnSink(|event: &Event| out(&self.line(event)));
-        let mut fight = Fight::<HardBoiled, _, _, _>::new(&self.0, dice, table, sink);
-        let result = fight.run();
-        crate::board::Played { result, status: self.board(fight.state()) }
+        crate::play_at_table::<HardBoiled, _>(self, &self.0, dice, seats, out, |e| self.line(e), |s| self.board(s))
     }
 }
 

@@ -7,7 +7,7 @@ use super::{
     Action, AttackPlan, Called, Choice, DamageCause, DefKind, Event, Loc, Mode, OpenD6, Ready, Request, Rolled, State,
 };
 use crate::{Line, Scenario};
-use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Ruleset};
+use fray_engine::{CombatantId, Dice, FightError, FightResult, Ruleset};
 use fray_sim::{Ledger, Simulate};
 use serde_json::json;
 
@@ -879,10 +879,6 @@ impl Scenario for OpenD6Scenario {
         seats: &mut dyn crate::Seats,
         out: &mut dyn FnMut(&Line),
     ) -> crate::board::Played {
-        let table = crate::Table { front: self, seats };
-        let sink = FnSink(|event: &Event| out(&self.line(event)));
-        let mut fight = Fight::<OpenD6, _, _, _>::new(&self.0, dice, table, sink);
-        let result = fight.run();
-        crate::board::Played { result, status: self.board(fight.state()) }
+        crate::play_at_table::<OpenD6, _>(self, &self.0, dice, seats, out, |e| self.line(e), |s| self.board(s))
     }
 }

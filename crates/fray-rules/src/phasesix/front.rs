@@ -5,7 +5,7 @@ use super::policy::{Ai, ai_choice, illegal, illegal_reaction};
 use super::setup::{Class, Mode, Setup};
 use super::{Act, Boost, BoostedRoll, Choice, Event, Hand, HitTerms, PhaseSix, Reaction, Request, Special, State};
 use crate::{Line, Scenario};
-use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Pos, Ruleset};
+use fray_engine::{CombatantId, Dice, FightError, FightResult, Pos, Ruleset};
 use fray_sim::{Ledger, Simulate};
 use serde_json::json;
 
@@ -615,11 +615,7 @@ impl Scenario for PhaseSixScenario {
         seats: &mut dyn crate::Seats,
         out: &mut dyn FnMut(&Line),
     ) -> crate::board::Played {
-        let table = crate::Table { front: self, seats };
-        let sink = FnSink(|event: &Event| out(&self.line(event)));
-        let mut fight = Fight::<PhaseSix, _, _, _>::new(&self.0, dice, table, sink);
-        let result = fight.run();
-        crate::board::Played { result, status: self.board(fight.state()) }
+        crate::play_at_table::<PhaseSix, _>(self, &self.0, dice, seats, out, |e| self.line(e), |s| self.board(s))
     }
 }
 
