@@ -18,8 +18,10 @@ pub struct OptionInfo {
     pub default: &'static str,
     /// The alternatives.
     pub alternatives: &'static str,
-    /// The catalogue clauses it affects.
+    /// The rulebook clauses it affects.
     pub clauses: &'static str,
+    /// What it decides, in one plain sentence.
+    pub meaning: &'static str,
 }
 
 impl OptionInfo {
@@ -29,8 +31,9 @@ impl OptionInfo {
         default: &'static str,
         alternatives: &'static str,
         clauses: &'static str,
+        meaning: &'static str,
     ) -> OptionInfo {
-        OptionInfo { name, default, alternatives, clauses }
+        OptionInfo { name, default, alternatives, clauses, meaning }
     }
 }
 
