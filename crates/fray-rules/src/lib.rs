@@ -4,6 +4,7 @@ pub mod fluid;
 pub mod hardboiled;
 pub mod opend6;
 pub mod phasesix;
+pub mod reference;
 pub mod scenario;
 pub mod ticks;
 
@@ -262,6 +263,8 @@ pub struct RulesetInfo {
     pub options: &'static [OptionInfo],
     /// Its named AI policies: field and accepted names (default first).
     pub policies: &'static [(&'static str, &'static [&'static str])],
+    /// Its turn structure, what its policies do and its scenario fields, for the user guide.
+    pub guide: &'static reference::Guide,
 }
 
 /// Every ruleset fray has. Adding one is one line here and its module.
@@ -271,30 +274,35 @@ pub const RULESETS: &[RulesetInfo] = &[
         summary: "Fluid Game System: 3d6 checks, tactics split, W/S damage",
         options: fluid::options::OPTIONS,
         policies: fluid::policy::POLICIES,
+        guide: &fluid::guide::GUIDE,
     },
     RulesetInfo {
         id: "opend6",
         summary: "OpenD6 / D6 Space: die codes with the Wild Die, actions with −1D each, wound levels",
         options: opend6::options::OPTIONS,
         policies: opend6::setup::POLICIES,
+        guide: &opend6::guide::GUIDE,
     },
     RulesetInfo {
         id: "hardboiled",
         summary: "USR Hard Boiled pulp combat: attribute-die contests, range bands, hit locations, one HP track",
         options: hardboiled::options::OPTIONS,
         policies: hardboiled::setup::POLICIES,
+        guide: &hardboiled::guide::GUIDE,
     },
     RulesetInfo {
         id: "phasesix",
         summary: "Phase Six: exploding d6 pools, action pools and reactions, crits and megacrits, cover rolls",
         options: phasesix::options::OPTIONS,
         policies: phasesix::setup::POLICIES,
+        guide: &phasesix::guide::GUIDE,
     },
     RulesetInfo {
         id: "ticks",
         summary: "Ticks: half-second ticks, opposed delta rolls, Effort, Body and Trauma, Stability recovering by ⌊√p⌋",
         options: ticks::options::OPTIONS,
         policies: ticks::setup::POLICIES,
+        guide: &ticks::guide::GUIDE,
     },
 ];
 
