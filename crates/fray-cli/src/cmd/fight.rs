@@ -1,10 +1,10 @@
-//! `fray check`, `fray fight`, `fray sim` and `fray rules`: scenario files of any ruleset.
+//! `fray fight` and `fray sim`: scenario files of any ruleset (and the flags `fray check` shares).
 
 use crate::cmd::report::Report;
 use anyhow::{Context, Result, bail};
 use fray_dice::{GENERATOR, SourceError};
 use fray_engine::{Dice, FightError, Reason};
-use fray_rules::{Prompt, RULESETS, Scenario};
+use fray_rules::{Prompt, Scenario};
 use serde_json::json;
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -69,7 +69,7 @@ impl ScenarioArgs {
     }
 
     /// Reads and validates the scenario, keeping the file's text.
-    fn load_text(&self) -> Result<(Box<dyn Scenario>, String)> {
+    pub fn load_text(&self) -> Result<(Box<dyn Scenario>, String)> {
         let name = self.file.display().to_string();
         let text = self.read()?;
         let scenario = fray_rules::load(&name, &text, &self.sets()?)?;
@@ -129,54 +129,6 @@ pub struct SimArgs {
 
 /// The most values one `--sweep` runs.
 pub const MAX_SWEEP: usize = 64;
-
-/// Flags of `fray rules`.
-#[derive(clap::Args, Debug)]
-pub struct RulesArgs {
-    /// A ruleset id; without it, the list of rulesets.
-    pub id: Option<String>,
-}
-
-/// Runs `fray check`: validates and explains the scenario, then runs a short trial of seeded
-/// fights and warns when most of them end with no winner ([`crate::cmd::trial`]).
-pub fn check(args: &ScenarioArgs, out: &mut impl Write) -> Result<()> {
-    let (scenario, text) = args.load_text()?;
-    writeln!(out, "{}: ok", args.file.display())?;
-    write!(out, "{}", scenario.explain())?;
-    // The options that differ from the ruleset's defaults: the file's, then `--set`'s (which win).
-    let table: toml::Table = toml::from_str(&text).unwrap_or_default();
-    let mut set: Vec<String> = table
-        .get("rules")
-        .and_then(|r| r.get("options"))
-        .and_then(|o| o.as_table())
-        .map(|o| o.iter().map(|(k, v)| format!("{k} = {v}")).collect())
-        .unwrap_or_default();
-    // A `--set` that names a combatant and a field edited the file (shown in the summary above).
-    let names = scenario.combatants();
-    let (edits, options): (Vec<_>, Vec<_>) = args
-        .sets()?
-        .into_iter()
-        .partition(|(k, _)| names.iter().any(|n| k.strip_prefix(n.as_str()).is_some_and(|r| r.starts_with('.'))));
-    set.extend(options.into_iter().map(|(k, v)| format!("{k} = {v} (--set)")));
-    if !edits.is_empty() {
-        writeln!(out, "combatants edited by --set (as shown above):")?;
-        for (k, v) in edits {
-            writeln!(out, "  {k} = {v}")?;
-        }
-    }
-    if set.is_empty() {
-        writeln!(out, "options: the defaults (`fray rules {}` lists them)", scenario.ruleset())?;
-    } else {
-        writeln!(out, "options (every other one at its default, `fray rules {}`):", scenario.ruleset())?;
-        for line in set {
-            writeln!(out, "  {line}")?;
-        }
-    }
-    // A short trial of seeded fights: does the scenario produce a winner?
-    let trial = crate::cmd::trial::run(&*scenario).context("the trial fights")?;
-    write!(out, "{}", crate::cmd::trial::text(&*scenario, &trial))?;
-    Ok(())
-}
 
 fn fresh_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
@@ -442,6 +394,13 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
             }
         };
         let ledger = fray_sim::simulate(scenario, args.fights, args.seed, usize::from(args.threads), &progress)?;
+        // Most fights at the cap: say so on stderr, as `fray check` does (the report is unchanged).
+        if let Some(warning) = super::trial::warning(scenario, &ledger, "fights") {
+            match &bar {
+                Some(bar) => bar.suspend(|| say(format_args!("{warning}\n"))),
+                None => say(format_args!("{warning}\n")),
+            }
+        }
         let fights_per_second = ledger.fights() as f64 / started.elapsed().as_secs_f64().max(1e-9);
         Ok(Report::new(scenario, &ledger, args.seed, fights_per_second).with_run(&file, sets))
     };
@@ -557,38 +516,4 @@ fn sweep_variants(args: &SimArgs, sweep: &str) -> Result<Vec<SweepPoint>> {
         points.push((value, scenario, sets));
     }
     Ok(points)
-}
-
-/// Runs `fray rules`.
-pub fn rules(args: &RulesArgs, out: &mut impl Write) -> Result<()> {
-    let Some(id) = &args.id else {
-        for ruleset in RULESETS {
-            writeln!(out, "{:<12} {}", ruleset.id, ruleset.summary)?;
-        }
-        return Ok(());
-    };
-    let Some(ruleset) = RULESETS.iter().find(|r| r.id == id) else {
-        let known: Vec<&str> = RULESETS.iter().map(|r| r.id).collect();
-        let hint = fray_rules::did_you_mean(&id.to_lowercase(), known.iter().copied())
-            .map_or(String::new(), |k| format!("; did you mean `{k}`?"));
-        bail!("unknown ruleset `{id}`; the rulesets are {}{hint}", known.join(", "));
-    };
-    writeln!(
-        out,
-        "{} — {}\n\noptions ([rules.options] in a scenario, or --set NAME=VALUE):",
-        ruleset.id, ruleset.summary
-    )?;
-    let width = ruleset.options.iter().map(|o| o.name.len()).max().unwrap_or(0);
-    for option in ruleset.options {
-        writeln!(
-            out,
-            "  {:<width$}  default {:<16} alternatives: {:<24} clauses: {}",
-            option.name, option.default, option.alternatives, option.clauses
-        )?;
-    }
-    writeln!(out, "\nAI policies (policy = {{ FIELD = \"NAME\" }} per combatant; the first is the default):")?;
-    for (field, names) in ruleset.policies {
-        writeln!(out, "  {field:<8} {}", names.join(", "))?;
-    }
-    Ok(())
 }
