@@ -143,7 +143,7 @@ const FIELDS: &[FieldInfo] = &[
         "weapon",
         "weapon id (string) or table",
         "unarmed",
-        "an id from the weapon table (e.g. \"automatic_45\") or a full table",
+        "unarmed, brass_knuckles, blackjack, knife, club, sword, spear, walther_ppk, revolver_38, automatic_45, shotgun, tommy_gun, hunting_rifle; or a table",
         "The wielded weapon.",
     ),
     FieldInfo::new(
@@ -151,7 +151,7 @@ const FIELDS: &[FieldInfo] = &[
         "armour",
         "list of armour ids or tables",
         "none",
-        "ids from the armour table (e.g. \"bulletproof_vest\") or full tables",
+        "leather_jacket, bulletproof_vest, steel_helmet, thick_hide; or tables",
         "Armour worn.",
     ),
     FieldInfo::new(
