@@ -333,12 +333,16 @@ fn load_ruleset(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box
     #[derive(serde::Deserialize)]
     struct Head {
         rules: HeadRules,
+        combatants: Option<toml::Spanned<Vec<serde::de::IgnoredAny>>>,
     }
     #[derive(serde::Deserialize)]
     struct HeadRules {
         ruleset: toml::Spanned<String>,
     }
     let head: Head = toml::from_str(text).map_err(|e| ScenarioError::from_toml(file, text, &e))?;
+    if let Some(roster) = &head.combatants {
+        scenario::check_roster_size(file, text, roster.get_ref().len(), roster.span())?;
+    }
     let ruleset = head.rules.ruleset;
     match ruleset.get_ref().as_str() {
         "fluid" => Ok(Box::new(fluid::FluidScenario(fluid::scenario::load(file, text, sets)?))),

@@ -414,3 +414,21 @@ pub fn key_span(text: &str, within: Range<usize>, key: &str) -> Range<usize> {
     }
     within
 }
+
+/// The most combatants a scenario may have, in every ruleset: far above any table's fight, and
+/// low enough that a fight of that many stays quick (each combatant looks at the others).
+pub const MAX_COMBATANTS: usize = 64;
+
+/// Refuses a roster of more than [`MAX_COMBATANTS`], pointing at the list (`span`) with the
+/// count and the limit.
+pub fn check_roster_size(file: &str, text: &str, count: usize, span: Range<usize>) -> Result<(), ScenarioError> {
+    if count <= MAX_COMBATANTS {
+        return Ok(());
+    }
+    Err(ScenarioError::at(
+        file,
+        text,
+        span,
+        format!("{count} combatants; a scenario may have at most {MAX_COMBATANTS} (in every ruleset)"),
+    ))
+}
