@@ -69,10 +69,12 @@ impl ScenarioError {
                 let ours = pair[1 - other];
                 expected.contains(&ours).then_some(ours)
             });
+            // The suggestion comes first, the list of keys after it.
+            let list = message.split_once(", expected ").map_or(String::new(), |(_, l)| format!(" (expected {l})"));
             if let Some(ours) = synonym {
-                message = format!("{message}; this ruleset calls it `{ours}`");
+                message = format!("unknown field `{unknown}`; this ruleset calls it `{ours}`{list}");
             } else if let Some(close) = did_you_mean(unknown, expected.iter().copied()) {
-                message = format!("{message}; did you mean `{close}`?");
+                message = format!("unknown field `{unknown}`; did you mean `{close}`?{list}");
             } else if ["max_rounds", "max_turns", "max_ticks", "round_cap", "tick_cap", "cap"].contains(&unknown) {
                 message = format!(
                     "{message}; a fight's cap is `max_rounds` under [rules] in fluid and opend6, `max_turns` in \
@@ -92,14 +94,14 @@ fn plain_types(message: &str) -> String {
         .replace("invalid type: integer `", "integer `")
         .replace("` as i128, expected", "` is too large, expected");
     for (rust, words) in [
-        ("u8", "a whole number of 0 or more"),
-        ("u16", "a whole number of 0 or more"),
-        ("u32", "a whole number of 0 or more"),
+        ("u8", "a whole number from 0 to 255"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u32", "a whole number from 0 to 4294967295"),
         ("u64", "a whole number of 0 or more"),
         ("usize", "a whole number of 0 or more"),
-        ("i8", "a whole number"),
-        ("i16", "a whole number"),
-        ("i32", "a whole number"),
+        ("i8", "a whole number from -128 to 127"),
+        ("i16", "a whole number from -32768 to 32767"),
+        ("i32", "a whole number from -2147483648 to 2147483647"),
         ("i64", "a whole number"),
         ("i128", "a whole number"),
         ("f32", "a number"),
