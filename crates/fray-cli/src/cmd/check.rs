@@ -18,13 +18,12 @@ pub struct CheckArgs {
     pub json: bool,
 }
 
+/// `name = value` pairs, in order.
+type Pairs = Vec<(String, String)>;
+
 /// The options a scenario sets away from the defaults, the file's first and then `--set`'s
 /// (which win), and the `--set`s that edited a combatant instead.
-fn settings(
-    args: &ScenarioArgs,
-    scenario: &dyn Scenario,
-    text: &str,
-) -> Result<(Vec<(String, String)>, Vec<(String, String)>)> {
+fn settings(args: &ScenarioArgs, scenario: &dyn Scenario, text: &str) -> Result<(Pairs, Pairs)> {
     let table: toml::Table = toml::from_str(text).unwrap_or_default();
     let mut options: Vec<(String, String)> = table
         .get("rules")
