@@ -32,6 +32,10 @@ fn a_misspelt_key_gets_its_suggestion_before_the_list() {
     let list = first.find("expected one of").expect(first);
     assert!(suggestion < list, "{first}");
     assert!(err.contains("| pcc = 16") && err.contains("| ^^^"), "{err}");
+    // A misspelt value too.
+    let file = edited("kind = \"melee\"", "kind = \"meele\"");
+    let err = refused(&["check", file.path()]);
+    assert!(err.contains("unknown item kind `meele`; did you mean `melee`? (expected one of melee,"), "{err}");
 }
 
 #[test]

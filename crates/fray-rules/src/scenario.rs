@@ -36,7 +36,7 @@ impl ScenarioError {
             file: file.to_owned(),
             line,
             column,
-            message: message.into(),
+            message: suggestion_first(message.into()),
             source_line: text[line_start..line_end].trim_end_matches('\r').to_owned(),
             width,
         }
@@ -84,6 +84,17 @@ impl ScenarioError {
         }
         ScenarioError::at(file, text, err.span().unwrap_or(0..0), message)
     }
+}
+
+/// "X, expected one of A, B; did you mean `A`?" said with the suggestion first: "X; did you mean
+/// `A`? (expected one of A, B)", so that a long list does not hide it.
+fn suggestion_first(message: String) -> String {
+    let Some((before, hint)) = message.rsplit_once("; did you mean `") else { return message };
+    let Some((head, list)) = before.split_once(", expected one of ") else { return message };
+    if !hint.ends_with("`?") || hint.contains('\n') {
+        return message;
+    }
+    format!("{head}; did you mean `{hint} (expected one of {list})")
 }
 
 /// A deserializer's message with Rust's type names said in words: "expected u32" becomes
@@ -209,14 +220,16 @@ pub fn word(
     what: &str,
 ) -> Result<usize, ScenarioError> {
     choices.iter().position(|c| *c == w.get_ref()).ok_or_else(|| {
-        let hint = did_you_mean(w.get_ref(), choices.iter().copied())
-            .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
-        ScenarioError::at(
-            file,
-            text,
-            w.span(),
-            format!("unknown {what} `{}`, expected one of {}{hint}", w.get_ref(), choices.join(", ")),
-        )
+        // The suggestion first, the list after it.
+        let message = match did_you_mean(w.get_ref(), choices.iter().copied()) {
+            Some(close) => format!(
+                "unknown {what} `{}`; did you mean `{close}`? (expected one of {})",
+                w.get_ref(),
+                choices.join(", ")
+            ),
+            None => format!("unknown {what} `{}`, expected one of {}", w.get_ref(), choices.join(", ")),
+        };
+        ScenarioError::at(file, text, w.span(), message)
     })
 }
 
