@@ -36,6 +36,12 @@ fn a_misspelt_key_gets_its_suggestion_before_the_list() {
     let file = edited("kind = \"melee\"", "kind = \"meele\"");
     let err = refused(&["check", file.path()]);
     assert!(err.contains("unknown item kind `meele`; did you mean `melee`? (expected one of melee,"), "{err}");
+    // And a misspelt option value.
+    let err = refused(&["check", DUEL, "--set", "check_direction=rol_high"]);
+    assert!(
+        err.contains("found `rol_high`; did you mean `roll_high`? (expected one of roll_high, roll_under)"),
+        "{err}"
+    );
 }
 
 #[test]

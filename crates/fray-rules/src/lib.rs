@@ -44,7 +44,12 @@ pub mod option_value {
     pub fn pick<T: Copy>(value: &str, choices: &[(&str, T)]) -> Result<T, String> {
         choices.iter().find(|(text, _)| *text == value).map(|(_, v)| *v).ok_or_else(|| {
             let names: Vec<&str> = choices.iter().map(|(text, _)| *text).collect();
-            format!("expected one of {}, found `{value}`", names.join(", "))
+            match crate::did_you_mean(value, names.iter().copied()) {
+                Some(close) => {
+                    format!("found `{value}`; did you mean `{close}`? (expected one of {})", names.join(", "))
+                }
+                None => format!("expected one of {}, found `{value}`", names.join(", ")),
+            }
         })
     }
 
