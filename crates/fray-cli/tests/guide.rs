@@ -141,6 +141,11 @@ policy = { move = "hold" }
         stderr.contains("warning: 100% of the fights reached the turn cap (5 turns) with no winner; check positions"),
         "{stderr}"
     );
+    // With a variant, each run's warning says which run it is.
+    let out = fray(&["sim", scenario.path(), "-n", "300", "--compare", "moving_shot_penalty=0"]);
+    let stderr = String::from_utf8(out.stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 2, "{stderr}");
+    assert!(stderr.lines().nth(1).unwrap().ends_with("policies — set moving_shot_penalty=0"), "{stderr}");
     // The JSON report stays clean on stdout; the warning goes to stderr.
     let out = fray(&["sim", scenario.path(), "-n", "300", "--json"]);
     serde_json::from_slice::<Json>(&out.stdout).unwrap();

@@ -396,9 +396,11 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
         let ledger = fray_sim::simulate(scenario, args.fights, args.seed, usize::from(args.threads), &progress)?;
         // Most fights at the cap: say so on stderr, as `fray check` does (the report is unchanged).
         if let Some(warning) = super::trial::warning(scenario, &ledger, "fights") {
+            // With several runs (--compare, --sweep), say which one.
+            let which = if runs > 1 { set_text(sets) } else { String::new() };
             match &bar {
-                Some(bar) => bar.suspend(|| say(format_args!("{warning}\n"))),
-                None => say(format_args!("{warning}\n")),
+                Some(bar) => bar.suspend(|| say(format_args!("{warning}{which}\n"))),
+                None => say(format_args!("{warning}{which}\n")),
             }
         }
         let fights_per_second = ledger.fights() as f64 / started.elapsed().as_secs_f64().max(1e-9);

@@ -54,7 +54,14 @@ const POLICIES: &[PolicyInfo] = &[
 /// Every key a scenario file may have, table by table.
 const FIELDS: &[FieldInfo] = &[
     FieldInfo::new("", "rules", "table", "required", "", "The ruleset and its settings."),
-    FieldInfo::new("", "combatants", "list of tables ([[combatants]])", "required", "", "One entry per fighter."),
+    FieldInfo::new(
+        "",
+        "combatants",
+        "list of tables ([[combatants]])",
+        "required",
+        "at most 64 (in every ruleset), on at least two sides",
+        "One entry per fighter.",
+    ),
     FieldInfo::new("rules", "ruleset", "string", "required", "hardboiled", "Which ruleset the file is for."),
     FieldInfo::new(
         "rules",

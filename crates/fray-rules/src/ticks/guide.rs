@@ -51,7 +51,14 @@ const POLICIES: &[PolicyInfo] = &[
 const FIELDS: &[FieldInfo] = &[
     FieldInfo::new("", "rules", "table", "required", "", "The ruleset and its settings."),
     FieldInfo::new("", "cover", "list of tables ([[cover]])", "none", "", "The map's cover squares."),
-    FieldInfo::new("", "combatants", "list of tables ([[combatants]])", "required", "", "One entry per fighter."),
+    FieldInfo::new(
+        "",
+        "combatants",
+        "list of tables ([[combatants]])",
+        "required",
+        "at most 64 (in every ruleset), on at least two sides",
+        "One entry per fighter.",
+    ),
     FieldInfo::new("rules", "ruleset", "string", "required", "ticks", "Which ruleset the file is for."),
     FieldInfo::new(
         "rules",
