@@ -142,7 +142,7 @@ const FIELDS: &[FieldInfo] = &[
         "min_roll",
         "integer",
         "5",
-        "2 or more",
+        "2 to 30",
         "The number a die needs to count as a success.",
     ),
     FieldInfo::new(
@@ -150,7 +150,7 @@ const FIELDS: &[FieldInfo] = &[
         "actions",
         "integer",
         "2",
-        "0 or more",
+        "0 to 10",
         "Actions in the pool each turn (unspent ones are reactions).",
     ),
     FieldInfo::new("combatants", "lineage_evasion", "integer", "0", "", "Evasion from the character's lineage."),
