@@ -133,10 +133,10 @@ const FIELDS: &[FieldInfo] = &[
         "hp_max",
         "integer",
         "rolled: Action die + Wits die",
-        "1 or more",
+        "1 to 1000",
         "Maximum hit points.",
     ),
-    FieldInfo::new("combatants", "hp", "integer", "`hp_max`", "may be below 0", "Hit points at the start."),
+    FieldInfo::new("combatants", "hp", "integer", "`hp_max`", "-1000 to 1000", "Hit points at the start."),
     FieldInfo::new(
         "combatants",
         "second_wind_used",
@@ -166,7 +166,7 @@ const FIELDS: &[FieldInfo] = &[
         "ward",
         "integer",
         "0",
-        "0 or more",
+        "0 to 100",
         "Protection other than armour, subtracted from every hit.",
     ),
     FieldInfo::new(
@@ -227,7 +227,7 @@ const FIELDS: &[FieldInfo] = &[
         "range_m",
         "number (metres)",
         "none",
-        "",
+        "0 to 10000",
         "A ranged weapon's listed range R (bands at ¼, ½, 1 and 2 × R).",
     ),
     FieldInfo::new(
@@ -260,7 +260,7 @@ const FIELDS: &[FieldInfo] = &[
         "stop",
         "integer",
         "required",
-        "0 or more",
+        "0 to 20",
         "Damage it stops on the locations it covers.",
     ),
     FieldInfo::new(

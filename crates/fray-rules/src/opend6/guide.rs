@@ -185,7 +185,7 @@ const FIELDS: &[FieldInfo] = &[
         "move",
         "integer (metres)",
         "10",
-        "0 or more",
+        "0 to 1000",
         "How far the combatant moves in one move action.",
     ),
     FieldInfo::new(
@@ -193,7 +193,7 @@ const FIELDS: &[FieldInfo] = &[
         "actions_allotment",
         "integer",
         "1",
-        "1 or more",
+        "1 to 9",
         "Actions per round without the multi-action penalty.",
     ),
     FieldInfo::new(
@@ -225,7 +225,7 @@ const FIELDS: &[FieldInfo] = &[
         "body_points_max",
         "integer",
         "20 + a Strength roll",
-        "1 or more",
+        "1 to 10000",
         "Maximum Body Points, under `damage_track = body_points`.",
     ),
     FieldInfo::new(
@@ -274,7 +274,7 @@ const FIELDS: &[FieldInfo] = &[
         "position",
         "integer (metres)",
         "0",
-        "0 to 2000",
+        "-1000 to 1000",
         "Where the combatant starts on the line.",
     ),
     FieldInfo::new(
@@ -423,11 +423,18 @@ const FIELDS: &[FieldInfo] = &[
         "multi_fire_max",
         "integer",
         "0",
-        "",
+        "0 to 10",
         "The most extra shots in one multi-fire attack.",
     ),
     FieldInfo::new("combatants.weapons", "ammo_max", "integer", "none (unlimited)", "", "Magazine size."),
-    FieldInfo::new("combatants.weapons", "ammo", "integer", "`ammo_max`", "", "Rounds loaded at the start."),
+    FieldInfo::new(
+        "combatants.weapons",
+        "ammo",
+        "integer",
+        "`ammo_max`",
+        "0 to ammo_max",
+        "Rounds loaded at the start.",
+    ),
     FieldInfo::new("combatants.weapons", "burst_ammo", "integer", "3", "", "Rounds a burst uses."),
     FieldInfo::new("combatants.weapons", "auto_ammo", "integer", "10", "", "Rounds full auto or a sweep uses."),
     FieldInfo::new(
@@ -435,7 +442,7 @@ const FIELDS: &[FieldInfo] = &[
         "difficulty_mod",
         "integer",
         "0",
-        "",
+        "-100 to 100",
         "Added to the difficulty of its attacks (e.g. 5 for an unwieldy weapon).",
     ),
     FieldInfo::new(

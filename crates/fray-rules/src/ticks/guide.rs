@@ -103,7 +103,7 @@ const FIELDS: &[FieldInfo] = &[
         "crouch_wall, window, slit_window, pole, thick_pole",
         "A named cover, which sets the rating.",
     ),
-    FieldInfo::new("cover", "resistance", "integer", "0", "0 or more", "What a shot must penetrate to go through."),
+    FieldInfo::new("cover", "resistance", "integer", "0", "0 to 100", "What a shot must penetrate to go through."),
     FieldInfo::new(
         "cover",
         "material",
@@ -284,7 +284,7 @@ const FIELDS: &[FieldInfo] = &[
         "range_step_m",
         "number (metres)",
         "the base's",
-        "",
+        "0.1 to 1000",
         "Every this many metres of range costs 1.",
     ),
     FieldInfo::new("combatants.gun", "damage", "integer", "the base's", "", "Damage on a bare win (the graze)."),
@@ -391,7 +391,7 @@ const FIELDS: &[FieldInfo] = &[
         "crouch_wall, window, slit_window, pole, thick_pole",
         "A named cover.",
     ),
-    FieldInfo::new("combatants.cover", "resistance", "integer", "0", "0 or more", "What a shot must penetrate."),
+    FieldInfo::new("combatants.cover", "resistance", "integer", "0", "0 to 100", "What a shot must penetrate."),
     FieldInfo::new(
         "combatants.cover",
         "material",
