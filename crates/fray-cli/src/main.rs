@@ -3,13 +3,13 @@
 
 mod cmd;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
 
 /// fray — a combat engine for tabletop role-playing games: exact odds, reproducible fights, simulations.
 #[derive(Parser, Debug)]
-#[command(name = "fray", version, about, long_about = None, after_help = cmd::DICE_HELP)]
+#[command(name = "fray", version, about, long_about = None, after_help = cmd::help::MAIN, max_term_width = 100)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -18,21 +18,34 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Roll a dice expression and show every die.
-    #[command(after_help = cmd::DICE_HELP)]
+    #[command(after_help = cmd::help::ROLL)]
     Roll(cmd::roll::Args),
     /// The exact distribution of a dice expression, as fractions.
-    #[command(after_help = cmd::DICE_HELP)]
+    #[command(after_help = cmd::help::ODDS)]
     Odds(cmd::odds::Args),
     /// Validate a scenario file and explain what it sets up.
-    Check(cmd::fight::ScenarioArgs),
+    #[command(after_help = cmd::help::CHECK)]
+    Check(cmd::check::CheckArgs),
     /// Run one fight, blow by blow (or as JSON events).
+    #[command(after_help = cmd::help::FIGHT)]
     Fight(cmd::fight::FightArgs),
     /// Run many fights in parallel and report win rates, lengths and ledgers.
+    #[command(after_help = cmd::help::SIM)]
     Sim(cmd::sim::SimArgs),
     /// Merge the parts of a run split with `fray sim --shard K/N --json` into the whole run's report.
     Merge(cmd::shard::MergeArgs),
     /// List the rulesets, or one ruleset's options and AI policies.
-    Rules(cmd::fight::RulesArgs),
+    #[command(after_help = cmd::help::RULES)]
+    Rules(cmd::rules::RulesArgs),
+    /// Write the user guide's per-ruleset pages (docs/rulesets/*.md).
+    #[command(after_help = cmd::help::DOCS)]
+    Docs(cmd::docs::DocsArgs),
+    /// Print a shell completion script.
+    #[command(after_help = cmd::help::COMPLETIONS)]
+    Completions(cmd::docs::CompletionsArgs),
+    /// Print the man page (roff).
+    #[command(after_help = cmd::help::MAN)]
+    Man,
 }
 
 fn main() -> ExitCode {
@@ -41,11 +54,14 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Roll(args) => cmd::roll::run(&args, &mut out),
         Command::Odds(args) => cmd::odds::run(&args, &mut out),
-        Command::Check(args) => cmd::fight::check(&args, &mut out),
+        Command::Check(args) => cmd::check::run(&args, &mut out),
         Command::Fight(args) => cmd::fight::fight(&args, &mut out),
         Command::Sim(args) => cmd::sim::sim(&args, &mut out),
         Command::Merge(args) => cmd::shard::merge(&args, &mut out),
-        Command::Rules(args) => cmd::fight::rules(&args, &mut out),
+        Command::Rules(args) => cmd::rules::run(&args, &mut out),
+        Command::Docs(args) => cmd::docs::run(&args, &mut out),
+        Command::Completions(args) => cmd::docs::completions(&args, Cli::command(), &mut out),
+        Command::Man => cmd::docs::man(Cli::command(), &mut out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -55,7 +71,10 @@ fn main() -> ExitCode {
             {
                 return ExitCode::SUCCESS;
             }
-            let _ = writeln!(std::io::stderr(), "error: {err:#}");
+            // Every error starts with `error:`, as clap's own do.
+            let text = format!("{err:#}");
+            let text = if text.starts_with("error:") { text } else { format!("error: {text}") };
+            let _ = writeln!(std::io::stderr(), "{text}");
             ExitCode::from(2)
         }
     }

@@ -121,7 +121,7 @@ fn check_explains_and_rules_lists() {
     assert!(text.starts_with("fluid"), "{text}");
     let text = ok(&fray(&["rules", "fluid"]));
     assert!(text.contains("check_direction") && text.contains("roll_under") && text.contains("FLUID-DICE-9"), "{text}");
-    assert!(text.contains("tactics  normal, aggressive, defensive, answer"), "{text}");
+    assert!(text.contains("tactics: normal, aggressive, defensive, answer"), "{text}");
     assert_eq!(fray(&["rules", "flud"]).status.code(), Some(2));
 }
 

@@ -278,7 +278,12 @@ impl<W: Weight> Dist<W> {
             return Ok(());
         }
         let width = limits.width(self.w.len() as i128 + other.w.len() as i128 - 1)?;
-        limits.work(self.w.len() as u64 * other.w.len() as u64 * out.denom.cost())?;
+        // A sliding window costs a step per value of the result; otherwise every pair multiplies.
+        let steps = match other.uniform() {
+            Some(_) => width as u64 * 2,
+            None => self.w.len() as u64 * other.w.len() as u64,
+        };
+        limits.work(steps * out.denom.cost())?;
         out.w.resize(width, W::zero());
         if let Some(step) = other.uniform() {
             // Every weight of `other` is `step`: a sliding window sum, additions only.

@@ -88,6 +88,9 @@ impl Error {
     }
 }
 
+/// The most characters of the input an error shows: a longer input is cut around the caret.
+const SHOWN: usize = 80;
+
 impl fmt::Display for Error {
     /// Renders `error: MESSAGE`, then the expression, then a caret line under the span.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -98,8 +101,21 @@ impl fmt::Display for Error {
         let start = chars_before(self.span.start.min(self.input.len()));
         let end = chars_before(self.span.end.min(self.input.len()));
         let width = end.saturating_sub(start).max(1);
-        writeln!(f, "  {line}")?;
-        write!(f, "  {}{}", " ".repeat(start), "^".repeat(width))
+        // A long input is shown cut to a window around the caret, marked with `…`.
+        let chars: Vec<char> = line.chars().collect();
+        let (from, to) = if chars.len() <= SHOWN {
+            (0, chars.len())
+        } else {
+            let from = start.saturating_sub(SHOWN / 2).min(chars.len() - SHOWN);
+            (from, from + SHOWN)
+        };
+        let head = if from > 0 { "…" } else { "" };
+        let tail = if to < chars.len() { "…" } else { "" };
+        let shown: String = chars[from..to].iter().collect();
+        let caret_at = start - from + head.chars().count();
+        let width = width.min(to.saturating_sub(start).max(1));
+        writeln!(f, "  {head}{shown}{tail}")?;
+        write!(f, "  {}{}", " ".repeat(caret_at), "^".repeat(width))
     }
 }
 

@@ -313,9 +313,37 @@ impl Parser<'_> {
     }
 
     fn unexpected(&self) -> Error {
-        match self.peek() {
-            Some(c) => self.error(format!("unexpected `{c}`"), self.here()),
-            None => self.error("unexpected end of expression", self.here()),
+        let Some(c) = self.peek() else { return self.error("unexpected end of expression", self.here()) };
+        // A dice modifier after a space: the modifier must touch its dice.
+        let before = self.src[..self.pos].trim_end();
+        let modifier = ["kh", "kl", "dh", "dl", "k", "cs", "!"].into_iter().find(|m| self.rest().starts_with(m));
+        if let Some(modifier) = modifier
+            && before.len() < self.pos
+            && before.ends_with(|c: char| c.is_ascii_digit() || c == '%')
+        {
+            let dice = before.rsplit(|c: char| c.is_whitespace() || "+-*/(,".contains(c)).next().unwrap_or(before);
+            let word: String = self.rest().chars().take_while(|c| !c.is_whitespace()).collect();
+            return self.error(
+                format!(
+                    "unexpected `{modifier}`: a dice modifier must touch its dice, with no space: write \
+                     `{dice}{word}`"
+                ),
+                self.here(),
+            );
+        }
+        // Look-alike characters from a word processor or a maths text.
+        let hint = match c {
+            '≥' => Some(">="),
+            '≤' => Some("<="),
+            '≠' => Some("!="),
+            '×' | '·' => Some("*"),
+            '÷' => Some("/"),
+            '−' | '–' | '—' => Some("-"),
+            _ => None,
+        };
+        match hint {
+            Some(ascii) => self.error(format!("unexpected `{c}`; write `{ascii}` instead"), self.here()),
+            None => self.error(format!("unexpected `{c}`"), self.here()),
         }
     }
 
@@ -615,6 +643,12 @@ impl Parser<'_> {
             } else {
                 break;
             }
+        }
+        if self.rest().starts_with("vs") {
+            return Err(self.error(
+                "unknown dice modifier `vs`: a contest needs spaces around `vs`, e.g. `d6 vs d6`",
+                Span::new(self.pos, self.pos + 2),
+            ));
         }
         if self.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
             return Err(

@@ -60,6 +60,17 @@ pub(crate) fn split(text: &str, sets: &[(String, String)]) -> Result<Split, Scen
                 out.edits.push(format!("{name}={value}"));
             }
             None => {
+                if let Some((prefix, close)) = misnamed_combatant(&mut doc, text, name) {
+                    return Err(at_set(
+                        sets,
+                        place,
+                        0..prefix.len(),
+                        format!(
+                            "no combatant is called `{prefix}`; did you mean `{close}`? (`--set NAME.FIELD=VALUE` \
+                             names a combatant exactly as its file does)"
+                        ),
+                    ));
+                }
                 out.options.push((name.clone(), value.clone()));
                 out.places.push(place);
             }
@@ -70,6 +81,38 @@ pub(crate) fn split(text: &str, sets: &[(String, String)]) -> Result<Split, Scen
         out.edited = doc.map(|d| d.to_string());
     }
     Ok(out)
+}
+
+/// For a `--set` name that is no option and whose part before a dot is close to a combatant's
+/// name (another case, a typo): that part and the combatant's name.
+fn misnamed_combatant<'n>(doc: &mut Option<DocumentMut>, text: &str, name: &'n str) -> Option<(&'n str, String)> {
+    let is_option = crate::RULESETS.iter().flat_map(|r| r.options).any(|o| {
+        o.name == name
+            || o.name.split_once('.').is_some_and(|(head, _)| name.split_once('.').is_some_and(|(h, _)| h == head))
+    });
+    if is_option {
+        return None;
+    }
+    let doc = doc.get_or_insert_with(|| text.parse::<DocumentMut>().unwrap_or_default());
+    let roster: Vec<String> = match doc.get("combatants")? {
+        Item::ArrayOfTables(list) => list.iter().flat_map(|t| names(t)).flatten().map(str::to_owned).collect(),
+        Item::Value(Value::Array(list)) => list
+            .iter()
+            .filter_map(|v| v.as_inline_table())
+            .flat_map(|t| names(t))
+            .flatten()
+            .map(str::to_owned)
+            .collect(),
+        _ => return None,
+    };
+    name.match_indices('.').find_map(|(dot, _)| {
+        let prefix = &name[..dot];
+        let same_but_case = roster.iter().find(|n| n.to_lowercase() == prefix.to_lowercase());
+        let close = same_but_case
+            .cloned()
+            .or_else(|| crate::did_you_mean(prefix, roster.iter().map(String::as_str)).map(str::to_owned));
+        close.map(|c| (prefix, c))
+    })
 }
 
 /// An error at bytes `within` of the `--set` at `place` (its `name=value`; the `--set`s read as

@@ -5,6 +5,7 @@ pub mod fluid;
 pub mod hardboiled;
 pub mod opend6;
 pub mod phasesix;
+pub mod reference;
 pub mod scenario;
 pub mod ticks;
 
@@ -19,8 +20,10 @@ pub struct OptionInfo {
     pub default: &'static str,
     /// The alternatives.
     pub alternatives: &'static str,
-    /// The catalogue clauses it affects.
+    /// The rulebook clauses it affects.
     pub clauses: &'static str,
+    /// What it decides, in one plain sentence.
+    pub meaning: &'static str,
 }
 
 impl OptionInfo {
@@ -30,8 +33,9 @@ impl OptionInfo {
         default: &'static str,
         alternatives: &'static str,
         clauses: &'static str,
+        meaning: &'static str,
     ) -> OptionInfo {
-        OptionInfo { name, default, alternatives, clauses }
+        OptionInfo { name, default, alternatives, clauses, meaning }
     }
 }
 
@@ -41,7 +45,12 @@ pub mod option_value {
     pub fn pick<T: Copy>(value: &str, choices: &[(&str, T)]) -> Result<T, String> {
         choices.iter().find(|(text, _)| *text == value).map(|(_, v)| *v).ok_or_else(|| {
             let names: Vec<&str> = choices.iter().map(|(text, _)| *text).collect();
-            format!("expected one of {}, found `{value}`", names.join(", "))
+            match crate::did_you_mean(value, names.iter().copied()) {
+                Some(close) => {
+                    format!("found `{value}`; did you mean `{close}`? (expected one of {})", names.join(", "))
+                }
+                None => format!("expected one of {}, found `{value}`", names.join(", ")),
+            }
         })
     }
 
@@ -383,6 +392,8 @@ pub struct RulesetInfo {
     pub options: &'static [OptionInfo],
     /// Its named AI policies: field and accepted names (default first).
     pub policies: &'static [(&'static str, &'static [&'static str])],
+    /// Its turn structure, what its policies do and its scenario fields, for the user guide.
+    pub guide: &'static reference::Guide,
 }
 
 /// Every ruleset fray has. Adding one is one line here and its module.
@@ -392,30 +403,35 @@ pub const RULESETS: &[RulesetInfo] = &[
         summary: "Fluid Game System: 3d6 checks, tactics split, W/S damage",
         options: fluid::options::OPTIONS,
         policies: fluid::policy::POLICIES,
+        guide: &fluid::guide::GUIDE,
     },
     RulesetInfo {
         id: "opend6",
         summary: "OpenD6 / D6 Space: die codes with the Wild Die, actions with −1D each, wound levels",
         options: opend6::options::OPTIONS,
         policies: opend6::setup::POLICIES,
+        guide: &opend6::guide::GUIDE,
     },
     RulesetInfo {
         id: "hardboiled",
         summary: "USR Hard Boiled pulp combat: attribute-die contests, range bands, hit locations, one HP track",
         options: hardboiled::options::OPTIONS,
         policies: hardboiled::setup::POLICIES,
+        guide: &hardboiled::guide::GUIDE,
     },
     RulesetInfo {
         id: "phasesix",
         summary: "Phase Six: exploding d6 pools, action pools and reactions, crits and megacrits, cover rolls",
         options: phasesix::options::OPTIONS,
         policies: phasesix::setup::POLICIES,
+        guide: &phasesix::guide::GUIDE,
     },
     RulesetInfo {
         id: "ticks",
         summary: "Ticks: half-second ticks, opposed delta rolls, Effort, Body and Trauma, Stability recovering by ⌊√p⌋",
         options: ticks::options::OPTIONS,
         policies: ticks::setup::POLICIES,
+        guide: &ticks::guide::GUIDE,
     },
 ];
 
@@ -446,12 +462,16 @@ fn load_ruleset(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box
     #[derive(serde::Deserialize)]
     struct Head {
         rules: HeadRules,
+        combatants: Option<toml::Spanned<Vec<serde::de::IgnoredAny>>>,
     }
     #[derive(serde::Deserialize)]
     struct HeadRules {
         ruleset: toml::Spanned<String>,
     }
     let head: Head = toml::from_str(text).map_err(|e| ScenarioError::from_toml(file, text, &e))?;
+    if let Some(roster) = &head.combatants {
+        scenario::check_roster_size(file, text, roster.get_ref().len(), roster.span())?;
+    }
     let ruleset = head.rules.ruleset;
     match ruleset.get_ref().as_str() {
         "fluid" => Ok(Box::new(fluid::FluidScenario(fluid::scenario::load(file, text, sets)?))),

@@ -36,7 +36,7 @@ impl ScenarioError {
             file: file.to_owned(),
             line,
             column,
-            message: message.into(),
+            message: suggestion_first(message.into()),
             source_line: text[line_start..line_end].trim_end_matches('\r').to_owned(),
             width,
         }
@@ -69,10 +69,12 @@ impl ScenarioError {
                 let ours = pair[1 - other];
                 expected.contains(&ours).then_some(ours)
             });
+            // The suggestion comes first, the list of keys after it.
+            let list = message.split_once(", expected ").map_or(String::new(), |(_, l)| format!(" (expected {l})"));
             if let Some(ours) = synonym {
-                message = format!("{message}; this ruleset calls it `{ours}`");
+                message = format!("unknown field `{unknown}`; this ruleset calls it `{ours}`{list}");
             } else if let Some(close) = did_you_mean(unknown, expected.iter().copied()) {
-                message = format!("{message}; did you mean `{close}`?");
+                message = format!("unknown field `{unknown}`; did you mean `{close}`?{list}");
             } else if ["max_rounds", "max_turns", "max_ticks", "round_cap", "tick_cap", "cap"].contains(&unknown) {
                 message = format!(
                     "{message}; a fight's cap is `max_rounds` under [rules] in fluid and opend6, `max_turns` in \
@@ -84,6 +86,17 @@ impl ScenarioError {
     }
 }
 
+/// "X, expected one of A, B; did you mean `A`?" said with the suggestion first: "X; did you mean
+/// `A`? (expected one of A, B)", so that a long list does not hide it.
+fn suggestion_first(message: String) -> String {
+    let Some((before, hint)) = message.rsplit_once("; did you mean `") else { return message };
+    let Some((head, list)) = before.split_once(", expected one of ") else { return message };
+    if !hint.ends_with("`?") || hint.contains('\n') {
+        return message;
+    }
+    format!("{head}; did you mean `{hint} (expected one of {list})")
+}
+
 /// A deserializer's message with Rust's type names said in words: "expected u32" becomes
 /// "expected a whole number of 0 or more".
 fn plain_types(message: &str) -> String {
@@ -92,14 +105,14 @@ fn plain_types(message: &str) -> String {
         .replace("invalid type: integer `", "integer `")
         .replace("` as i128, expected", "` is too large, expected");
     for (rust, words) in [
-        ("u8", "a whole number of 0 or more"),
-        ("u16", "a whole number of 0 or more"),
-        ("u32", "a whole number of 0 or more"),
+        ("u8", "a whole number from 0 to 255"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u32", "a whole number from 0 to 4294967295"),
         ("u64", "a whole number of 0 or more"),
         ("usize", "a whole number of 0 or more"),
-        ("i8", "a whole number"),
-        ("i16", "a whole number"),
-        ("i32", "a whole number"),
+        ("i8", "a whole number from -128 to 127"),
+        ("i16", "a whole number from -32768 to 32767"),
+        ("i32", "a whole number from -2147483648 to 2147483647"),
         ("i64", "a whole number"),
         ("i128", "a whole number"),
         ("f32", "a number"),
@@ -207,14 +220,16 @@ pub fn word(
     what: &str,
 ) -> Result<usize, ScenarioError> {
     choices.iter().position(|c| *c == w.get_ref()).ok_or_else(|| {
-        let hint = did_you_mean(w.get_ref(), choices.iter().copied())
-            .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
-        ScenarioError::at(
-            file,
-            text,
-            w.span(),
-            format!("unknown {what} `{}`, expected one of {}{hint}", w.get_ref(), choices.join(", ")),
-        )
+        // The suggestion first, the list after it.
+        let message = match did_you_mean(w.get_ref(), choices.iter().copied()) {
+            Some(close) => format!(
+                "unknown {what} `{}`; did you mean `{close}`? (expected one of {})",
+                w.get_ref(),
+                choices.join(", ")
+            ),
+            None => format!("unknown {what} `{}`, expected one of {}", w.get_ref(), choices.join(", ")),
+        };
+        ScenarioError::at(file, text, w.span(), message)
     })
 }
 
@@ -413,4 +428,22 @@ pub fn key_span(text: &str, within: Range<usize>, key: &str) -> Range<usize> {
         offset += line.len();
     }
     within
+}
+
+/// The most combatants a scenario may have, in every ruleset: far above any table's fight, and
+/// low enough that a fight of that many stays quick (each combatant looks at the others).
+pub const MAX_COMBATANTS: usize = 64;
+
+/// Refuses a roster of more than [`MAX_COMBATANTS`], pointing at the list (`span`) with the
+/// count and the limit.
+pub fn check_roster_size(file: &str, text: &str, count: usize, span: Range<usize>) -> Result<(), ScenarioError> {
+    if count <= MAX_COMBATANTS {
+        return Ok(());
+    }
+    Err(ScenarioError::at(
+        file,
+        text,
+        span,
+        format!("{count} combatants; a scenario may have at most {MAX_COMBATANTS} (in every ruleset)"),
+    ))
 }

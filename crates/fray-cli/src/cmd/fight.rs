@@ -1,9 +1,9 @@
-//! `fray check`, `fray fight`, `fray sim` and `fray rules`: scenario files of any ruleset.
+//! `fray fight`: scenario files of any ruleset (and the flags `fray check` and `fray sim` share).
 
 use anyhow::{Context, Result, bail};
 use fray_dice::GENERATOR;
 use fray_live::{DiceMode, Session};
-use fray_rules::{RULESETS, Scenario};
+use fray_rules::Scenario;
 use serde_json::json;
 use std::io::Write;
 
@@ -68,7 +68,7 @@ impl ScenarioArgs {
     }
 
     /// Reads and validates the scenario, keeping the file's text.
-    fn load_text(&self) -> Result<(Box<dyn Scenario>, String)> {
+    pub fn load_text(&self) -> Result<(Box<dyn Scenario>, String)> {
         let name = self.file.display().to_string();
         let text = self.read()?;
         let scenario = fray_rules::load(&name, &text, &self.sets()?)?;
@@ -107,54 +107,6 @@ pub struct FightArgs {
     /// log.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "sets", "seed", "control"])]
     pub resume: Option<std::path::PathBuf>,
-}
-
-/// Flags of `fray rules`.
-#[derive(clap::Args, Debug)]
-pub struct RulesArgs {
-    /// A ruleset id; without it, the list of rulesets.
-    pub id: Option<String>,
-}
-
-/// Runs `fray check`: validates and explains the scenario, then runs a short trial of seeded
-/// fights and warns when most of them end with no winner ([`crate::cmd::trial`]).
-pub fn check(args: &ScenarioArgs, out: &mut impl Write) -> Result<()> {
-    let (scenario, text) = args.load_text()?;
-    writeln!(out, "{}: ok", args.file.display())?;
-    write!(out, "{}", scenario.explain())?;
-    // The options that differ from the ruleset's defaults: the file's, then `--set`'s (which win).
-    let table: toml::Table = toml::from_str(&text).unwrap_or_default();
-    let mut set: Vec<String> = table
-        .get("rules")
-        .and_then(|r| r.get("options"))
-        .and_then(|o| o.as_table())
-        .map(|o| o.iter().map(|(k, v)| format!("{k} = {v}")).collect())
-        .unwrap_or_default();
-    // A `--set` that names a combatant and a field edited the file (shown in the summary above).
-    let names = scenario.combatants();
-    let (edits, options): (Vec<_>, Vec<_>) = args
-        .sets()?
-        .into_iter()
-        .partition(|(k, _)| names.iter().any(|n| k.strip_prefix(n.as_str()).is_some_and(|r| r.starts_with('.'))));
-    set.extend(options.into_iter().map(|(k, v)| format!("{k} = {v} (--set)")));
-    if !edits.is_empty() {
-        writeln!(out, "combatants edited by --set (as shown above):")?;
-        for (k, v) in edits {
-            writeln!(out, "  {k} = {v}")?;
-        }
-    }
-    if set.is_empty() {
-        writeln!(out, "options: the defaults (`fray rules {}` lists them)", scenario.ruleset())?;
-    } else {
-        writeln!(out, "options (every other one at its default, `fray rules {}`):", scenario.ruleset())?;
-        for line in set {
-            writeln!(out, "  {line}")?;
-        }
-    }
-    // A short trial of seeded fights: does the scenario produce a winner?
-    let trial = crate::cmd::trial::run(&*scenario).context("the trial fights")?;
-    write!(out, "{}", crate::cmd::trial::text(&*scenario, &trial))?;
-    Ok(())
 }
 
 fn fresh_seed() -> u64 {
@@ -242,36 +194,3 @@ pub fn set_text(sets: &[(String, String)]) -> String {
     format!(" — set {}", pairs.join(", "))
 }
 
-/// Runs `fray rules`.
-pub fn rules(args: &RulesArgs, out: &mut impl Write) -> Result<()> {
-    let Some(id) = &args.id else {
-        for ruleset in RULESETS {
-            writeln!(out, "{:<12} {}", ruleset.id, ruleset.summary)?;
-        }
-        return Ok(());
-    };
-    let Some(ruleset) = RULESETS.iter().find(|r| r.id == id) else {
-        let known: Vec<&str> = RULESETS.iter().map(|r| r.id).collect();
-        let hint = fray_rules::did_you_mean(&id.to_lowercase(), known.iter().copied())
-            .map_or(String::new(), |k| format!("; did you mean `{k}`?"));
-        bail!("unknown ruleset `{id}`; the rulesets are {}{hint}", known.join(", "));
-    };
-    writeln!(
-        out,
-        "{} — {}\n\noptions ([rules.options] in a scenario, or --set NAME=VALUE):",
-        ruleset.id, ruleset.summary
-    )?;
-    let width = ruleset.options.iter().map(|o| o.name.len()).max().unwrap_or(0);
-    for option in ruleset.options {
-        writeln!(
-            out,
-            "  {:<width$}  default {:<16} alternatives: {:<24} clauses: {}",
-            option.name, option.default, option.alternatives, option.clauses
-        )?;
-    }
-    writeln!(out, "\nAI policies (policy = {{ FIELD = \"NAME\" }} per combatant; the first is the default):")?;
-    for (field, names) in ruleset.policies {
-        writeln!(out, "  {field:<8} {}", names.join(", "))?;
-    }
-    Ok(())
-}

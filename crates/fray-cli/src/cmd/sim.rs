@@ -371,6 +371,14 @@ pub fn sim(args: &SimArgs, out: &mut impl Write) -> Result<()> {
         writeln!(out, "{}", shard::part_json(&id, k + 1, range, seconds, &parts))?;
         return Ok(());
     }
+    // Most fights at the cap: say so on stderr, as `fray check` does (the report is unchanged);
+    // with several runs (--compare, --sweep), say which one.
+    for (run, ledger) in runs.iter().zip(&ledgers) {
+        if let Some(warning) = super::trial::warning(&*run.scenario, ledger, "fights") {
+            let which = if runs.len() > 1 { super::fight::set_text(&run.sets) } else { String::new() };
+            let _ = writeln!(std::io::stderr(), "{warning}{which}");
+        }
+    }
     let total: u64 = ledgers.iter().map(Ledger::fights).sum();
     let fights_per_second = total as f64 / seconds.max(1e-9);
     let reports: Vec<(String, Report)> = runs

@@ -101,21 +101,28 @@ pub fn text(scenario: &dyn Scenario, trial: &Trial) -> String {
         String::new()
     };
     let mut out = format!("trial of {fights} fights (seed {SEED}{fewer}): {}\n", rates.join(", "));
-    if fights > 0 && stalemates as f64 >= WARN_AT * fights as f64 {
-        let at_cap = ledger.lengths.get(&(Outcome::Stalemate, cap)).copied().unwrap_or(0);
-        let how = if at_cap == stalemates {
-            format!("reached the {unit} cap ({cap} {units}) with no winner")
-        } else {
-            format!(
-                "ended in a stalemate with no winner ({} at the {unit} cap of {cap} {units})",
-                percent(at_cap, fights)
-            )
-        };
-        let _ = writeln!(
-            out,
-            "warning: {} of the trial fights {how}; check positions, weapons and policies",
-            percent(stalemates, fights)
-        );
+    if let Some(warning) = warning(scenario, ledger, "trial fights") {
+        let _ = writeln!(out, "{warning}");
     }
     out
+}
+
+/// The warning when at least [`WARN_AT`] of a ledger's fights (called `what`: "trial fights",
+/// "fights") ended in a stalemate: how many, the cap they reached, and what to look at.
+pub fn warning(scenario: &dyn Scenario, ledger: &Ledger, what: &str) -> Option<String> {
+    let (units, _) = scenario.time_unit();
+    let unit = units.strip_suffix('s').unwrap_or(units);
+    let cap = scenario.cap();
+    let fights = ledger.fights();
+    let stalemates = ledger.outcomes.get(&Outcome::Stalemate).copied().unwrap_or(0);
+    if fights == 0 || (stalemates as f64) < WARN_AT * fights as f64 {
+        return None;
+    }
+    let at_cap = ledger.lengths.get(&(Outcome::Stalemate, cap)).copied().unwrap_or(0);
+    let how = if at_cap == stalemates {
+        format!("reached the {unit} cap ({cap} {units}) with no winner")
+    } else {
+        format!("ended in a stalemate with no winner ({} at the {unit} cap of {cap} {units})", percent(at_cap, fights))
+    };
+    Some(format!("warning: {} of the {what} {how}; check positions, weapons and policies", percent(stalemates, fights)))
 }

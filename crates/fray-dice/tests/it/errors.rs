@@ -171,6 +171,22 @@ fn absurd_requests_are_refused_at_once() {
 }
 
 #[test]
+fn ordinary_big_sums_answer_and_a_hostile_one_is_refused_at_once() {
+    // Sums of many like dice are a sliding window per die: work in proportion to the result.
+    for (expr, mean) in [("100d100", 5050), ("200d6", 700)] {
+        let dist = Program::parse(expr).unwrap().distribution(&Options::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(dist.mean_of_outcomes(), [num_rational::BigRational::from_integer(mean.into())], "{expr}");
+        assert_eq!(dist.len(), if expr == "100d100" { 9901 } else { 1001 }, "{expr}");
+    }
+    let started = Instant::now();
+    for expr in ["1000d1000", "1000d10000"] {
+        let err = Program::parse(expr).unwrap().distribution(&Options::default()).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::TooLarge(_)), "{expr}: {err}");
+    }
+    assert!(started.elapsed().as_secs() < 5, "refusing took {:?}", started.elapsed());
+}
+
+#[test]
 fn long_chains_do_not_overflow_the_stack() {
     let chain = "d6+".repeat(320) + "1";
     let program = Program::parse(&chain).unwrap();

@@ -13,6 +13,7 @@
 pub mod attack;
 pub mod check;
 mod front;
+pub mod guide;
 pub mod odds;
 pub mod options;
 pub mod policy;

@@ -10,6 +10,7 @@
 
 pub mod attack;
 mod front;
+pub mod guide;
 pub mod odds;
 pub mod options;
 pub mod policy;

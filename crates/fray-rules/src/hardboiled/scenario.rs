@@ -124,9 +124,6 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         Some(cap) => *cap.get_ref(),
         None => DEFAULT_MAX_TURNS,
     };
-    if parsed.combatants.len() > 64 {
-        return Err(ScenarioError::whole(file, "at most 64 combatants"));
-    }
     let weapons = weapon_table();
     let armours = armour_table();
     let locations = |l: &Spanned<Vec<u8>>| -> Result<Locations, ScenarioError> {

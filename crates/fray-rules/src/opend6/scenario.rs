@@ -176,9 +176,6 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         Some(g) => [Gravity::Normal, Gravity::Low, Gravity::Zero, Gravity::Heavy]
             [word(g, &["normal", "low", "zero", "heavy"], "gravity")?],
     };
-    if parsed.combatants.len() > 64 {
-        return Err(ScenarioError::whole(file, "at most 64 combatants"));
-    }
 
     let smoke_words = ["none", "light", "thick", "very_thick"];
     let light_words = ["normal", "poor", "moonlit", "dark"];

@@ -200,9 +200,6 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
     let word = |w: &Spanned<String>, choices: &[&str], what: &str| crate::scenario::word(file, text, w, choices, what);
     let mut options = Options::default();
     crate::scenario::apply_options(file, text, &parsed.rules.options, sets, |n, v| options.set(n, v))?;
-    if parsed.combatants.len() > 64 {
-        return Err(ScenarioError::whole(file, "at most 64 combatants"));
-    }
     let names: Vec<String> = parsed.combatants.iter().map(|c| c.get_ref().name.get_ref().clone()).collect();
     let mut sides: Vec<String> = Vec::new();
     let mut combatants = Vec::new();

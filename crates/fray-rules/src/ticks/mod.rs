@@ -11,6 +11,7 @@
 
 pub mod attack;
 pub mod front;
+pub mod guide;
 pub mod odds;
 pub mod options;
 pub mod policy;

@@ -367,9 +367,6 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         }
         (None, false) => {}
     }
-    if parsed.combatants.len() > 64 {
-        return Err(ScenarioError::whole(file, "at most 64 combatants"));
-    }
     if parsed.cover.len() > 10_000 {
         return Err(ScenarioError::whole(file, "at most 10000 cover squares"));
     }
