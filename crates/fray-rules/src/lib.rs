@@ -567,6 +567,23 @@ pub fn default_index<C: PartialEq>(choices: &[(String, C)], ai: &C) -> usize {
     choices.iter().position(|(_, c)| c == ai).unwrap_or(0)
 }
 
+/// The start of the label of a choice a menu did not list but the AI makes: [`Table`] adds it,
+/// so that Enter always takes the AI's choice; a ruleset's menus should never need it (tests
+/// look for this label).
+pub const NOT_OFFERED: &str = "(the AI's choice, missing from this menu) ";
+
+/// The index of the AI's answer `ai` among `choices`; when it is not one of them, it is added
+/// at the end, labelled [`NOT_OFFERED`] and its debug form, and that index is returned.
+pub fn ai_default<C: PartialEq + std::fmt::Debug>(choices: &mut Vec<(String, C)>, ai: C) -> usize {
+    match choices.iter().position(|(_, c)| *c == ai) {
+        Some(at) => at,
+        None => {
+            choices.push((format!("{NOT_OFFERED}{ai:?}"), ai));
+            choices.len() - 1
+        }
+    }
+}
+
 /// A ruleset's side facing a person at the table: how a request is put as a question with
 /// labelled legal choices, and what its AI would answer.
 pub trait Prompts<R: Ruleset> {
@@ -621,7 +638,7 @@ where
         }
         let (question, choices) = self.front.prompt(state, who, request);
         let side = self.front.side_of(who.index());
-        let choices = arrange_targets(
+        let mut choices = arrange_targets(
             choices,
             |c| self.front.hostile_target(c),
             |t| self.front.side_of(t.index()) == side,
@@ -629,7 +646,7 @@ where
             |t| self.front.person_name(t),
         );
         // An empty answer takes what the AI would choose for this combatant.
-        let default = default_index(&choices, &self.front.ai(setup, state, who, request));
+        let default = ai_default(&mut choices, self.front.ai(setup, state, who, request));
         ask_person(self.ask, self.front.person_name(who), question, choices, default)
     }
 

@@ -137,6 +137,8 @@ impl TicksScenario {
             out.push(Action::Move((me.pos.0 + dx, me.pos.1 + dy)));
             out.push(Action::Run { to: (me.pos.0 + 2 * dx, me.pos.1 + 2 * dy), attack: None });
         }
+        // What the AI would announce, so that it is always offered (listed above as a rule).
+        out.push(super::policy::announce(setup, state, who));
         let mut seen = Vec::with_capacity(out.len());
         out.retain(|a| {
             let fresh = !seen.contains(a);
