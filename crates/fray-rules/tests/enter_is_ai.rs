@@ -27,15 +27,31 @@ fn fight(scenario: &dyn fray_rules::Scenario, seed: u64, humans: &[String]) -> (
 fn enter_at_every_prompt_plays_the_ai_fight() {
     let mut failures = Vec::new();
     let mut played = 0;
-    for path in common::example_files() {
+    // Every example as shipped, and duels fought from afar, where the AI closes in.
+    let set = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    };
+    let mut cases: Vec<_> = common::example_files().into_iter().map(|f| (f, vec![])).collect();
+    for (file, sets) in [
+        ("ticks/pistol-duel.toml", set(&[("Vic.position", "[50, 0]")])),
+        ("ticks/rifle-vs-pistol.toml", set(&[("Tom.position", "[100, 0]")])),
+        ("opend6/blaster-duel.toml", set(&[("Hunter.position", "100")])),
+        ("hardboiled/bar-room-brawl.toml", set(&[("Docker.position", "40")])),
+        ("phasesix/sword-and-shield.toml", set(&[("Robber.position", "40")])),
+        ("fluid/tiered-duel.toml", set(&[("militiaman.position", "40")])),
+    ] {
+        cases.push((format!("{}/{file}", common::EXAMPLES).into(), sets));
+    }
+    for (path, sets) in cases {
         let text = std::fs::read_to_string(&path).unwrap();
         let name = path.strip_prefix(common::EXAMPLES).unwrap_or(&path).display().to_string();
+        let name = if sets.is_empty() { name } else { format!("{name} {sets:?}") };
         // opend6's prompts carry exact odds with Wild-Die chains, slow in a test build: one seed
         // there, and the group fight two rounds.
         let opend6 = text.contains("ruleset = \"opend6\"");
         let text =
             if name.ends_with("mixed-group.toml") { text.replace("max_rounds = 60", "max_rounds = 3") } else { text };
-        let scenario = fray_rules::load(&name, &text, &[]).unwrap_or_else(|e| panic!("{e}"));
+        let scenario = fray_rules::load(&name, &text, &sets).unwrap_or_else(|e| panic!("{e}"));
         let seeds: &[u64] = if opend6 { &[3] } else { &[1, 3] };
         for &seed in seeds {
             let (plain, none) = fight(scenario.as_ref(), seed, &[]);

@@ -614,7 +614,8 @@ fn best_shot_margin(setup: &Setup, state: &State, who: CombatantId, target: Comb
     let sheet = &setup.combatants[who.index()];
     let Some(gun) = sheet.gun.as_ref() else { return i32::MIN / 2 };
     let (a_at, b_at) = (state.fighter(who).pos, state.fighter(target).pos);
-    let (range, penalty) = range_modifier(&setup.options, gun, setup.distance_m(a_at, b_at), chebyshev(a_at, b_at) <= 1);
+    let (range, penalty) =
+        range_modifier(&setup.options, gun, setup.distance_m(a_at, b_at), chebyshev(a_at, b_at) <= 1);
     let a = sheet.shoot + range + aim_bonus(&setup.options, 5, penalty) - wound_penalty(setup, state, who);
     let cover = cover_of(setup, state, target).filter(|c| c.rating > 0).map_or(0, |c| cover_bonus(c, gun.penetration));
     let d = setup.combatants[target.index()].evade + cover - wound_penalty(setup, state, target);
