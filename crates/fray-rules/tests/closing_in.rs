@@ -36,6 +36,23 @@ fn placed(anchor: &str, mover: &str, d: u32, plane: bool, extra: &[(&str, &str)]
     sets
 }
 
+/// A duel cut from the example at `path`: its combatants before the one named `first_left_out`.
+fn duel_from(path: &str, first_left_out: &str) -> String {
+    let text = std::fs::read_to_string(format!("{}/{path}", common::EXAMPLES)).unwrap();
+    let cut = text.find(&format!("[[combatants]]\nname = \"{first_left_out}\"")).unwrap();
+    text[..cut].to_owned()
+}
+
+/// Stalemates under 1% of `fights` at every swept distance of `mover` from `anchor` in the
+/// scenario `text`.
+fn sweep_text(name: &str, text: &str, anchor: &str, mover: &str, fights: u64) {
+    for d in DISTANCES {
+        let scenario = fray_rules::load(name, text, &placed(anchor, mover, d, false, &[])).unwrap();
+        let n = stalemates(scenario.as_ref(), fights);
+        assert!(100 * n < fights, "{name}: {n} stalemates of {fights} at {d} m");
+    }
+}
+
 /// Sweeps the duel example `path` over [`DISTANCES`] and asserts stalemates under 1% of `fights`
 /// at each; returns the stalemates per distance.
 fn sweep(path: &str, anchor: &str, mover: &str, plane: bool, fights: u64) -> Vec<u64> {
@@ -62,11 +79,17 @@ fn fluid_duels_end_at_every_distance() {
 #[test]
 fn hardboiled_duels_end_at_every_distance() {
     sweep("hardboiled/bar-room-brawl.toml", "Joe Bruno", "Docker", false, 500);
+    // A gun duel: the gunfight's Lou against Vito alone.
+    let text = duel_from("hardboiled/gunfight.toml", "Sal");
+    sweep_text("gunfight (Lou, Vito)", &text, "Lou", "Vito", 300);
 }
 
 #[test]
 fn phasesix_duels_end_at_every_distance() {
     sweep("phasesix/sword-and-shield.toml", "Hagen", "Robber", false, 300);
+    // A gun duel: the firefight's soldier against one raider with a 30 m pistol.
+    let text = duel_from("phasesix/firefight.toml", "Raider 2");
+    sweep_text("firefight (Soldier, Raider 1)", &text, "Soldier", "Raider 1", 300);
 }
 
 #[test]
