@@ -57,9 +57,11 @@ fn every_choice_a_person_is_offered_is_legal() {
                 assert!(asked < 20_000, "{name}, seed {seed}: no end in sight:\n{:#?}", recent.borrow());
                 // The AI's choice is among the ruleset's own options, wherever the fight has gone.
                 missing.extend(
-                    prompt.options.iter().filter(|o| o.starts_with(fray_rules::NOT_OFFERED)).map(|o| {
-                        format!("{name}, seed {seed}: {} at {:?}: {o}", prompt.who, prompt.question)
-                    }),
+                    prompt
+                        .options
+                        .iter()
+                        .filter(|o| o.starts_with(fray_rules::NOT_OFFERED))
+                        .map(|o| format!("{name}, seed {seed}: {} at {:?}: {o}", prompt.who, prompt.question)),
                 );
                 state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
                 let pick = ((state >> 33) as usize) % prompt.options.len().max(1);

@@ -211,13 +211,28 @@ impl TicksScenario {
                         };
                         let odds = match attack {
                             Some((target, kind, weak_point)) => {
+                                // As the AI would play it, and the roll alone when the abort or
+                                // decline policy would call some rolls off (the person decides).
                                 let o = super::odds::odds_of(setup, state, who, target, kind, Some(weak_point));
-                                format!(
+                                let r = super::odds::roll_odds_of(setup, state, who, target, kind, Some(weak_point));
+                                let played = format!(
                                     " — wins {} ({}), takes out {}",
                                     chance(&o.hit),
                                     fray_dice::fraction(&o.hit),
                                     chance(&o.down)
-                                )
+                                );
+                                if r.hit == o.hit && r.down == o.down {
+                                    played
+                                } else {
+                                    let off = if kind == Kind::Shot { "declining" } else { "aborting" };
+                                    format!(
+                                        "{played} as the AI would play it ({off} poor rolls); the roll alone: wins {} \
+                                         ({}), takes out {}",
+                                        chance(&r.hit),
+                                        fray_dice::fraction(&r.hit),
+                                        chance(&r.down)
+                                    )
+                                }
                             }
                             None => String::new(),
                         };
