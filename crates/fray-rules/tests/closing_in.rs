@@ -4,10 +4,12 @@
 //! the line from the other), and stalemates at the fight-length cap stay under 1% at every
 //! distance: in every duel example both sides carry a weapon that can reach the other once close.
 
-mod common;
-
 use fray_engine::Outcome;
-use fray_sim::Simulate;
+
+mod common {
+    /// The examples directory.
+    pub const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+}
 
 /// The distances swept, in metres (squares of 1 m in `ticks`).
 const DISTANCES: [u32; 8] = [1, 2, 5, 10, 20, 50, 100, 200];
