@@ -219,3 +219,30 @@ fn ticks_gunman_closing_in_takes_cover_on_the_way() {
     assert!(stay.iter().all(|s| s.1 == 0), "{stay:?}");
     assert!(stay.last().unwrap().0 < 100, "{stay:?}");
 }
+
+#[test]
+fn a_ticks_gunman_awaits_a_knife_fighter_who_comes_to_him() {
+    use fray_engine::{CombatantId, Ruleset};
+    use fray_rules::ticks::{Action, Ticks, policy};
+    // Sam's pistol against a knife fighter 50 m off: the knife closes in itself, so Sam aims and
+    // waits for him; a knife fighter who holds is run at, as a gunman is.
+    let duel = |knife_policy: &str| {
+        format!(
+            "[rules]\nruleset = \"ticks\"\n[[combatants]]\nname = \"Sam\"\nside = \"a\"\nposition = [0, 0]\n\
+             skills = {{ shoot = 6, melee = 4, evade = 5 }}\ngun = \"pistol\"\n[[combatants]]\nname = \"Kit\"\n\
+             side = \"b\"\nposition = [50, 0]\nmelee_weapon = \"knife\"\npolicy = {knife_policy}\n"
+        )
+    };
+    let (sam, kit) = (CombatantId(0), CombatantId(1));
+    let comes = fray_rules::ticks::scenario::load("duel.toml", &duel("{ move = \"close\" }"), &[]).unwrap();
+    assert_eq!(policy::announce(&comes, &Ticks::initial_state(&comes), sam), Action::Aim(kit));
+    let holds = fray_rules::ticks::scenario::load("duel.toml", &duel("{ move = \"hold\" }"), &[]).unwrap();
+    assert_eq!(policy::announce(&holds, &Ticks::initial_state(&holds), sam), Action::Run { to: (50, 0), attack: None });
+    // Fought out, the gun-and-knife duel ends at every distance.
+    for d in DISTANCES {
+        let text = duel("{ move = \"close\" }").replace("position = [50, 0]", &format!("position = [{d}, 0]"));
+        let scenario = fray_rules::load("duel.toml", &text, &[]).unwrap();
+        let n = stalemates(scenario.as_ref(), 300);
+        assert!(100 * n < 300, "{d} m: {n} stalemates of 300");
+    }
+}

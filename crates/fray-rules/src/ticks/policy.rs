@@ -623,14 +623,20 @@ fn best_shot_margin(setup: &Setup, state: &State, who: CombatantId, target: Comb
 }
 
 /// How a gunman under `move = close` closes on `target` when the shot from where it stands is
-/// not worth making ([`worth_shooting`]); `None` when it stays and shoots. One in cover stays
-/// while its shot can win at all. Otherwise it runs (TICK-MOVE-3) toward the target, or, under
+/// not worth making ([`worth_shooting`]); `None` when it stays and shoots. It waits for a target
+/// without a gun that closes in itself (`move = close`), and in cover it stays while its shot
+/// can win at all. Otherwise it runs (TICK-MOVE-3) toward the target, or, under
 /// `cover = seek`, to a free cover square on the way: nearer the target than it stands now, at
 /// most two squares out of its way, the nearest such (ties to the lowest (x, y)), reachable
 /// without crossing anyone. The catalogue gives the draft's movement rules but no policy for
 /// when to move: this is what a sensible gunman does, so that two gunmen out of useful range
 /// do not stand and aim until the tick cap.
 fn close_in(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> Option<Action> {
+    // An enemy without a gun who closes in itself is awaited, aiming.
+    let them = &setup.combatants[target.index()];
+    if them.gun.is_none() && them.policy.movement() == 0 {
+        return None;
+    }
     let margin = best_shot_margin(setup, state, who, target);
     let (worth, any) = margins(setup);
     if margin >= worth || margin >= any && cover_of(setup, state, who).is_some_and(|c| c.rating > 0) {
