@@ -108,8 +108,8 @@ pub struct Prompt {
     pub question: String,
     /// The legal choices; the answer is an index into them.
     pub options: Vec<String>,
-    /// The index of the choice the combatant's AI would make (the first when the AI's answer is
-    /// not among the options): what an empty answer takes.
+    /// The index of the choice the combatant's AI would make: what an empty answer takes. (A
+    /// menu that lacks the AI's answer gets it added, labelled [`NOT_OFFERED`].)
     pub default: usize,
 }
 
