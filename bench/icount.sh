@@ -21,7 +21,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 printf '%-45s %12s\n' scenario instr/fight
 for s in "${scenarios[@]}"; do
-    valgrind --tool=callgrind --callgrind-out-file="$out" target/release/fray sim "$s" -n "$fights" --threads 1 \
+    valgrind --tool=callgrind --callgrind-out-file="$out" ${FRAY:-target/release/fray} sim "$s" -n "$fights" --threads 1 \
         >/dev/null 2>&1
     total=$(callgrind_annotate "$out" | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
     printf '%-45s %12d\n' "$s" $((total / fights))

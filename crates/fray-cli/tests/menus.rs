@@ -60,7 +60,7 @@ fn menus_list_enemies_first_mark_allies_and_leave_out_the_dead() {
     // opend6: Korr, Rhea's ally, dies in round 1; Rhea's menus then offer no attack on him, and
     // Enter never shoots an ally.
     let (log, prompts) = enter_throughout("opend6/mixed-group.toml", "3", "Rhea");
-    assert!(log.contains("Korr: injury 13 → dead"), "{log}");
+    assert!(log.contains("Korr: injury 25 → dead"), "{log}");
     let after_death = prompts.split("Rhea — how many actions this round?").nth(1).unwrap();
     assert!(!after_death.contains("attack Korr"), "{after_death}");
     assert!(after_death.contains("1. attack Trooper 1 with blaster pistol"), "{after_death}");

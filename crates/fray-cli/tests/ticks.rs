@@ -48,7 +48,10 @@ fn check_rules_odds_and_errors() {
     // Sam's snap shot: 1 + 5 + 0 − 10 against Vic's evade 6, a d20 each: 9/80.
     let odds = ok(&fray(&["odds", "--scenario", DUEL, "--attacker", "Sam", "--defender", "Vic"]));
     assert!(odds.contains("P(hit) = 9/80"), "{odds}");
-    assert!(odds.contains("expected effort Vic spends on this defence: 10/1"), "{odds}");
+    // The shots Sam declines as hopeless once rolled (his d20 at 11 or less, TICK-GUN-11) meet no
+    // defence: Vic spends effort on the other 9/20 only (10 were every shot carried through).
+    assert!(odds.contains("expected effort Vic spends on this defence: 105/16"), "{odds}");
+    assert!(odds.contains("declines the shot by decline_policy = hopeless (TICK-GUN-11): 11/20 of the time"), "{odds}");
     let bad = std::fs::read_to_string(DUEL).unwrap().replace("\"pistol\"", "\"pistl\"");
     let path = TempScenario::new(&bad);
     let out = fray(&["check", path.path()]);

@@ -65,11 +65,6 @@ fn take_the_ai(session: &mut Session) {
     panic!("no end after 5,000 decisions");
 }
 
-/// The combatants whose menus do not offer their AI's choice yet (issue 25): Enter cannot
-/// reproduce their AI's fight.
-const MENUS_WITHOUT_THE_AI: &[&str] =
-    &["raider_1", "raider_3", "assassin_1", "assassin_2", "Vito", "Sal", "The Shadow", "Knife", "Club", "Sap", "Fists"];
-
 #[test]
 fn the_ai_suggestion_at_every_decision_gives_the_plain_fight() {
     for (file, text) in examples() {
@@ -77,9 +72,6 @@ fn the_ai_suggestion_at_every_decision_gives_the_plain_fight() {
         let seed = 3;
         let want = plain(&file, &text, seed);
         for who in combatants(&file, &text) {
-            if MENUS_WITHOUT_THE_AI.contains(&who.as_str()) {
-                continue;
-            }
             let mut session = Session::open(&file, &text, vec![], seed, DiceMode::Fray, vec![who.clone()]).unwrap();
             take_the_ai(&mut session);
             let got = session.snapshot();
@@ -93,11 +85,7 @@ fn the_ai_suggestion_at_every_decision_gives_the_plain_fight() {
 #[test]
 fn answering_undoing_and_answering_again_gives_the_same_fight() {
     for (file, text) in examples().into_iter().filter(|(f, _)| !f.contains("opend6")) {
-        let people: Vec<String> =
-            combatants(&file, &text).into_iter().filter(|c| !MENUS_WITHOUT_THE_AI.contains(&c.as_str())).collect();
-        if people.is_empty() {
-            continue;
-        }
+        let people = combatants(&file, &text);
         let want = plain(&file, &text, 5);
         let mut session = Session::open(&file, &text, vec![], 5, DiceMode::Fray, people).unwrap();
         let mut decisions = 0;

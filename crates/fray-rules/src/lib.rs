@@ -118,8 +118,8 @@ pub struct Prompt {
     pub question: String,
     /// The legal choices; the answer is an index into them.
     pub options: Vec<String>,
-    /// The index of the choice the combatant's AI would make (the first when the AI's answer is
-    /// not among the options): what an empty answer takes.
+    /// The index of the choice the combatant's AI would make: what an empty answer takes. (A
+    /// menu that lacks the AI's answer gets it added, labelled [`NOT_OFFERED`].)
     pub default: usize,
     /// Each choice as structured data, derived with serde from the ruleset's choice type: the
     /// action's kind (the variant's name), its target (a combatant's index in the roster), its
@@ -742,6 +742,23 @@ pub fn default_index<C: PartialEq>(choices: &[(String, C)], ai: &C) -> usize {
     choices.iter().position(|(_, c)| c == ai).unwrap_or(0)
 }
 
+/// The start of the label of a choice a menu did not list but the AI makes: [`Table`] adds it,
+/// so that Enter always takes the AI's choice; a ruleset's menus should never need it (tests
+/// look for this label).
+pub const NOT_OFFERED: &str = "(the AI's choice, missing from this menu) ";
+
+/// The index of the AI's answer `ai` among `choices`; when it is not one of them, it is added
+/// at the end, labelled [`NOT_OFFERED`] and its debug form, and that index is returned.
+pub fn ai_default<C: PartialEq + std::fmt::Debug>(choices: &mut Vec<(String, C)>, ai: C) -> usize {
+    match choices.iter().position(|(_, c)| *c == ai) {
+        Some(at) => at,
+        None => {
+            choices.push((format!("{NOT_OFFERED}{ai:?}"), ai));
+            choices.len() - 1
+        }
+    }
+}
+
 /// A ruleset's side facing a person at the table: how a request is put as a question with
 /// labelled legal choices, and what its AI would answer.
 pub trait Prompts<R: Ruleset> {
@@ -798,7 +815,7 @@ where
         }
         let (question, choices) = building_prompt(self.seats.shown(), || self.front.prompt(state, who, request));
         let side = self.front.side_of(who.index());
-        let choices = arrange_targets(
+        let mut choices = arrange_targets(
             choices,
             |c| self.front.hostile_target(c),
             |t| self.front.side_of(t.index()) == side,
@@ -806,7 +823,7 @@ where
             |t| self.front.person_name(t),
         );
         // An empty answer takes what the AI would choose for this combatant.
-        let default = default_index(&choices, &self.front.ai(setup, state, who, request));
+        let default = ai_default(&mut choices, self.front.ai(setup, state, who, request));
         let odds = odds_beside(self.seats.shown(), &choices, |c| self.front.odds(state, who, c));
         ask_person(&mut |p| self.seats.ask(p), self.front.person_name(who), question, choices, default, odds)
     }

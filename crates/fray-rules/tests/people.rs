@@ -51,9 +51,18 @@ fn every_choice_a_person_is_offered_is_legal() {
                 }
             };
             let mut asked = 0u32;
+            let mut missing = Vec::new();
             let mut ask = |prompt: &fray_rules::Prompt| {
                 asked += 1;
                 assert!(asked < 20_000, "{name}, seed {seed}: no end in sight:\n{:#?}", recent.borrow());
+                // The AI's choice is among the ruleset's own options, wherever the fight has gone.
+                missing.extend(
+                    prompt
+                        .options
+                        .iter()
+                        .filter(|o| o.starts_with(fray_rules::NOT_OFFERED))
+                        .map(|o| format!("{name}, seed {seed}: {} at {:?}: {o}", prompt.who, prompt.question)),
+                );
                 state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
                 let pick = ((state >> 33) as usize) % prompt.options.len().max(1);
                 note(format!("{} ? {} → {:?}", prompt.who, prompt.question, prompt.options.get(pick)));
@@ -66,6 +75,7 @@ fn every_choice_a_person_is_offered_is_legal() {
                 }
             };
             let result = scenario.fight(&mut dice, Some(seed), &humans, &mut ask, &mut out);
+            assert!(missing.is_empty(), "the AI's choice missing from a menu:\n{}", missing.join("\n"));
             match result {
                 Ok(_) => {}
                 Err(e @ (FightError::IllegalChoice { .. } | FightError::Pending(_))) => {

@@ -1141,13 +1141,14 @@ fn an_out_target_does_not_defend_in_the_odds_either() {
 fn the_expected_effort_line_meets_cover_with_the_blows_penetration() {
     // rule: TICK-COVER-8, TICK-COVER-5
     // Under `cover_vs_melee = true` Max's knife (pen 6) halves Tia's table cover (50 %, res 3) to
-    // +5, for the expected effort as for the hit chance: melee 5 against 5 + 5, base 10.
+    // +5, for the expected effort as for the hit chance: melee 5 against 5 + 5, base 10. (Every
+    // blow carried through, `abort_policy = never`: the odds follow the abort policy.)
     let text = two(
         "melee_weapon = \"knife\"",
         "position = [1, 0]\ncover = { preset = \"crouch_wall\", material = \"table\" }",
         1,
     );
-    let s = setup(&text, &[("cover_vs_melee", "true")]);
+    let s = setup(&text, &[("cover_vs_melee", "true"), ("abort_policy", "never")]);
     let odds = fray_rules::ticks::odds::attack_odds(&s, "A", "B").unwrap();
     let e = expected_effort(&s, &delta_distribution(&s, 5, 10), 10);
     let line = format!("expected effort B spends on this defence: {}", q(&e));

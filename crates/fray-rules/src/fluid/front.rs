@@ -145,9 +145,15 @@ impl Decider<Fluid> for Table<'_> {
             Request::Declare { .. } if revising => Choice::Plan(fighter.plan.clone()),
             _ => ai_choice(setup, state, who, request),
         };
+        // The AI's plan is always offered: a plan the menu's own lines do not list (a burst, a
+        // blast aimed at a point, a shield with an attack…) is added, in words.
+        let mut choices = choices;
+        if !choices.iter().any(|(_, c)| *c == ai) {
+            choices.push((self.scenario.ai_label(who, &ai), ai.clone()));
+        }
         // Attacks on allies last and marked, none on the dead; an empty answer takes the AI's choice.
         let side = setup.combatants[who.index()].side;
-        let choices = crate::arrange_targets(
+        let mut choices = crate::arrange_targets(
             choices,
             |c| match c {
                 Choice::Plan(plan) | Choice::Revise(Some(plan)) => plan.attacks.first().map(|a| a.target),
@@ -157,7 +163,7 @@ impl Decider<Fluid> for Table<'_> {
             |t| state.fighter(t).dead,
             |t| self.scenario.name(t),
         );
-        let default = crate::default_index(&choices, &ai);
+        let default = crate::ai_default(&mut choices, ai);
         let odds = crate::odds_beside(self.seats.shown(), &choices, |c| self.scenario.choice_odds(state, who, c));
         let mut choice =
             crate::ask_person(&mut |p| self.seats.ask(p), self.scenario.name(who), question, choices, default, odds)?;
@@ -216,6 +222,33 @@ impl FluidScenario {
             super::odds::Fire::SINGLE,
         );
         Some(crate::ChoiceOdds::new(&odds.hit, &odds.down))
+    }
+
+    /// The AI's choice as a menu line, for a choice the menu does not list otherwise: a plan in
+    /// words with its fire modes and blast points.
+    fn ai_label(&self, who: CombatantId, choice: &Choice) -> String {
+        match choice {
+            Choice::Plan(plan) | Choice::Revise(Some(plan)) => {
+                let fire: Vec<String> = plan
+                    .attacks
+                    .iter()
+                    .filter_map(|a| {
+                        let mode = match (a.rounds, a.spray) {
+                            (0 | 1, _) => String::new(),
+                            (r, false) => format!("a burst of {r}"),
+                            (r, true) => format!("a spray of {r}"),
+                        };
+                        let blast = a.blast.map_or(String::new(), |p| format!("blast at ({:.1}, {:.1})", p.x, p.y));
+                        let parts: Vec<&str> =
+                            [mode.as_str(), blast.as_str()].into_iter().filter(|s| !s.is_empty()).collect();
+                        (!parts.is_empty()).then(|| format!("{}: {}", self.name(a.target), parts.join(", ")))
+                    })
+                    .collect();
+                let fire = if fire.is_empty() { String::new() } else { format!(" ({})", fire.join("; ")) };
+                format!("{}{fire} (the AI's plan)", self.plan_text(who, plan))
+            }
+            other => format!("{other:?} (the AI's choice)"),
+        }
     }
 
     /// A plan in words, as the log and the prompts show it.

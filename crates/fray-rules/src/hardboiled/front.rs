@@ -79,6 +79,13 @@ impl HardBoiledScenario {
                         x: me.pos.x - (to.x - me.pos.x) * k,
                         y: me.pos.y - (to.y - me.pos.y) * k,
                     }));
+                    // The AI's own moves: closing to strike with the weapon or fists, and a
+                    // step into a better range band.
+                    for fists in [false, true] {
+                        let w = super::policy::weapon(setup, state, who, fists);
+                        out.push(Act::Move(super::policy::toward(setup, state, who, t, w)));
+                        out.extend(super::policy::better_band(setup, state, who, t, w).map(Act::Move));
+                    }
                 }
             }
         }
@@ -88,7 +95,14 @@ impl HardBoiledScenario {
         }
         out.push(Act::PickUp);
         out.push(Act::End);
-        out
+        // Each once, in the order first met (a move the AI makes may be listed above already).
+        let mut unique: Vec<Act> = Vec::with_capacity(out.len());
+        for act in out {
+            if !unique.contains(&act) {
+                unique.push(act);
+            }
+        }
+        unique
     }
 
     fn act_label(&self, state: &State, who: CombatantId, act: &Act) -> String {
@@ -131,7 +145,16 @@ impl HardBoiledScenario {
                     if matches!(act, Act::End | Act::PickUp) {
                         continue;
                     }
-                    if matches!(act, Act::Move(_)) || illegal(&self.0, state, who, &act_request, &act).is_none() {
+                    // An attack may be declared on a target it can reach this turn, after a Move
+                    // if need be (USR-ROUND-4), as the AI declares it.
+                    let reachable = match act {
+                        Act::Attack { .. } => super::policy::illegal_target(&self.0, state, who, &act).is_none(),
+                        _ => false,
+                    };
+                    if matches!(act, Act::Move(_))
+                        || reachable
+                        || illegal(&self.0, state, who, &act_request, &act).is_none()
+                    {
                         out.push((format!("declare: {}", self.act_label(state, who, &act)), Choice::Intent(Some(act))));
                     }
                 }

@@ -32,7 +32,7 @@ pub fn act_request(setup: &Setup, state: &State, who: CombatantId) -> Request {
 }
 
 /// The wielded weapon or fists an attack uses.
-fn weapon<'a>(setup: &'a Setup, state: &State, who: CombatantId, fists: bool) -> &'a Weapon {
+pub(super) fn weapon<'a>(setup: &'a Setup, state: &State, who: CombatantId, fists: bool) -> &'a Weapon {
     let sheet = &setup.combatants[who.index()];
     if fists || state.fighter(who).dropped { unarmed() } else { &sheet.weapon }
 }
@@ -375,7 +375,7 @@ fn plan(setup: &Setup, state: &State, who: CombatantId) -> Option<Act> {
 }
 
 /// The point `who` moves to, closing on `target` to strike with `w`.
-fn toward(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, w: &Weapon) -> Pos {
+pub(super) fn toward(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, w: &Weapon) -> Pos {
     let from = state.fighter(who).pos;
     let to = state.fighter(target).pos;
     let d = from.distance(to);
@@ -390,7 +390,13 @@ fn toward(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, w
 /// The point one Move away toward `target` that puts the shot with ranged `w` in the best band
 /// short of Point Blank, when that band is better than the present one by at least the
 /// moving-shot penalty (USR-RNG-2/3/7); `None` when no such step exists.
-fn better_band(setup: &Setup, state: &State, who: CombatantId, target: CombatantId, w: &Weapon) -> Option<Pos> {
+pub(super) fn better_band(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    target: CombatantId,
+    w: &Weapon,
+) -> Option<Pos> {
     let options = &setup.options;
     let from = state.fighter(who).pos;
     let at = state.fighter(target).pos;

@@ -326,6 +326,10 @@ impl OpenD6Scenario {
             candidates.push(Action::Revive(CombatantId(i as u16)));
         }
         candidates.push(Action::Pass);
+        // What the AI would do, so that it is always offered (listed above as a rule).
+        if let Choice::Act(action) = super::policy::ai_choice(setup, state, who, request) {
+            candidates.push(action);
+        }
         let mut seen = Vec::new();
         candidates
             .into_iter()

@@ -563,6 +563,24 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
     {
         return Action::Ready(weapon, Ready::Reload);
     }
+    // Under `move = close`, a target in the weapon's Long band is first closed on with the free
+    // move (OD6-MOVE-2), up to the Medium band's edge: it costs no action, and the shot from
+    // Medium is 5 easier (OD6-MOVE-3). (Not under the `aim` policy: aiming forbids moving,
+    // OD6-ATK-4.)
+    if *free_move_m > 0
+        && actions != ACTIONS_AIM
+        && policy(setup, who, 4) == MOVE_CLOSE
+        && !setup.options.bands
+        && let Some([_, medium, _]) = sheet.weapons[weapon as usize].ranges
+        && attack::band(setup, state, who, target, &sheet.weapons[weapon as usize]) == Some(3)
+    {
+        let d = state.distance(who, target);
+        let dir = (state.fighter(target).pos - x.pos).signum();
+        let step = (*free_move_m).min(d - medium as i32).max(0);
+        if step > 0 {
+            return Action::Move { to: x.pos + dir * step, free: true };
+        }
+    }
     // Aim at a far target first (the `aim` policy), but only while unhurt: a wound of Stunned or
     // worse breaks the aim (OD6-ATK-4), so one being shot fires what aim it has instead of
     // starting over. Under `aim_interrupted_by = any_attack` a miss breaks it too, so one

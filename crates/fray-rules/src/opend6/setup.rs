@@ -358,7 +358,9 @@ pub struct Policy {
     pub option: u8,
     /// Character Point spending (`points`): 0 follows `ai_point_spending`.
     pub points: u8,
-    /// Whether to close in (`move`).
+    /// Whether to close in (`move`): 0 `close` moves toward a target out of every weapon's
+    /// reach (the free move, then move actions), and spends the free move (OD6-MOVE-2) closing on a
+    /// target in the weapon's Long band to the Medium band's edge before shooting; 1 `hold` stays.
     pub movement: u8,
 }
 

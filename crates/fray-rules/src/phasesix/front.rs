@@ -147,6 +147,13 @@ impl PhaseSixScenario {
                     Act::SpendBonus,
                     Act::End,
                 ]);
+                // What the AI would do (a walk into reach with its attack among them), so that it
+                // is always offered.
+                if let Choice::Act(act) = super::policy::ai_choice(setup, state, who, request)
+                    && !candidates.contains(&act)
+                {
+                    candidates.push(act);
+                }
                 let out = candidates
                     .into_iter()
                     .filter(|a| illegal(setup, state, who, a).is_none())

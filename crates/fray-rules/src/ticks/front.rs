@@ -137,6 +137,8 @@ impl TicksScenario {
             out.push(Action::Move((me.pos.0 + dx, me.pos.1 + dy)));
             out.push(Action::Run { to: (me.pos.0 + 2 * dx, me.pos.1 + 2 * dy), attack: None });
         }
+        // What the AI would announce, so that it is always offered (listed above as a rule).
+        out.push(super::policy::announce(setup, state, who));
         let mut seen = Vec::with_capacity(out.len());
         out.retain(|a| {
             let fresh = !seen.contains(a);
@@ -209,13 +211,28 @@ impl TicksScenario {
                         };
                         let odds = match attack {
                             Some((target, kind, weak_point)) if crate::odds_shown() => {
+                                // As the AI would play it, and the roll alone when the abort or
+                                // decline policy would call some rolls off (the person decides).
                                 let o = super::odds::odds_of(setup, state, who, target, kind, Some(weak_point));
-                                format!(
+                                let r = super::odds::roll_odds_of(setup, state, who, target, kind, Some(weak_point));
+                                let played = format!(
                                     " — wins {} ({}), takes out {}",
                                     chance(&o.hit),
                                     fray_dice::fraction(&o.hit),
                                     chance(&o.down)
-                                )
+                                );
+                                if r.hit == o.hit && r.down == o.down {
+                                    played
+                                } else {
+                                    let off = if kind == Kind::Shot { "declining" } else { "aborting" };
+                                    format!(
+                                        "{played} as the AI would play it ({off} poor rolls); the roll alone: wins {} \
+                                         ({}), takes out {}",
+                                        chance(&r.hit),
+                                        fray_dice::fraction(&r.hit),
+                                        chance(&r.down)
+                                    )
+                                }
                             }
                             _ => String::new(),
                         };

@@ -124,9 +124,88 @@ fn result_distribution(setup: &Setup, a: i32) -> Vec<(i32, BigRational)> {
     counts.iter().enumerate().filter(|(_, w)| **w > 0).map(|(x, &w)| (x as i32 + a, q(w, total))).collect()
 }
 
+/// The exact distribution of delta for an attack of `kind` by `who` on `target` in `state` as the
+/// attacker's AI plays it, with `a` and `d` added to the attacker's and the defender's dice: once
+/// the attacker has rolled, a blow whose chance of landing is too poor is aborted
+/// (`abort_policy`, TICK-MELEE-5/10) and a shot declined (`decline_policy`, TICK-GUN-8/11), by
+/// the AI's own decision ([`super::policy::ai_choice`]); neither then meets a defence. Returns
+/// the deltas of the attacks carried through, whose probabilities sum to 1 less the second
+/// value, the chance that the attack is called off. Under `delta_tie = reroll` a tie is rolled
+/// again from scratch (both sides, TICK-DICE-3) with no second decision, as in the fight.
+pub fn played_distribution(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    target: CombatantId,
+    kind: Kind,
+    a: i32,
+    d: i32,
+) -> (Vec<(i32, BigRational)>, BigRational) {
+    use super::{Choice, Request};
+    let counts = dice_counts(setup);
+    let n: u64 = counts.iter().sum();
+    let fresh = delta_distribution(setup, a, d);
+    let mut by: BTreeMap<i32, BigRational> = BTreeMap::new();
+    let mut off = 0u64;
+    let mut ties = 0u64;
+    for (x, &wx) in counts.iter().enumerate().filter(|(_, w)| **w > 0) {
+        let result = x as i32 + a;
+        let request = match kind {
+            Kind::Shot => Request::Decline { target, a: result, base: a },
+            Kind::Melee(_) => Request::Abort { target, a: result, base: a },
+        };
+        if super::policy::ai_choice(setup, state, who, &request) == Choice::Yes(true) {
+            off += wx;
+            continue;
+        }
+        for (y, &wy) in counts.iter().enumerate().filter(|(_, w)| **w > 0) {
+            let delta = result - (y as i32 + d);
+            if setup.options.tie_reroll && delta == 0 {
+                ties += wx * wy;
+            } else {
+                *by.entry(delta).or_insert_with(BigRational::zero) += q(wx * wy, n * n);
+            }
+        }
+    }
+    if ties > 0 {
+        let tied = q(ties, n * n);
+        for (k, p) in &fresh {
+            *by.entry(*k).or_insert_with(BigRational::zero) += &tied * p;
+        }
+    }
+    (by.into_iter().filter(|(_, p)| !p.is_zero()).collect(), q(off, n))
+}
+
+/// The policy that calls off an attack of `kind` once rolled, as an option's value: (option,
+/// value, clause).
+fn call_off_policy(setup: &Setup, kind: Kind) -> (&'static str, &'static str, &'static str) {
+    match kind {
+        Kind::Shot => (
+            "decline_policy",
+            match setup.options.decline_policy {
+                1 => "never",
+                2 => "below_one_third",
+                _ => "hopeless",
+            },
+            "TICK-GUN-11",
+        ),
+        Kind::Melee(_) => (
+            "abort_policy",
+            match setup.options.abort_policy {
+                1 => "never",
+                2 => "below_half",
+                _ => "below_one_third",
+            },
+            "TICK-MELEE-10",
+        ),
+    }
+}
+
 /// The exact odds of one attack of `kind` by `who` on `target` in `state` — a shot, or a melee
 /// blow of the given type — with weak-point aim declared or not (`None`: as the policy would):
-/// hit chance, harm given a hit, and the chance of taking the target out.
+/// hit chance, harm given a hit, and the chance of taking the target out, as the attacker's AI
+/// plays it: a blow it would abort or a shot it would decline once rolled does not land
+/// ([`played_distribution`]). [`roll_odds_of`] gives the roll alone, every roll carried through.
 ///
 /// As in the fight: a defence the target wins but cannot pay for with the effort it has left
 /// this tick lands as a graze (TICK-DEF-5, TICK-DEF-8), and a target already out of the fight,
@@ -140,12 +219,44 @@ pub fn odds_of(
     kind: Kind,
     weak_point: Option<bool>,
 ) -> AttackOdds {
+    odds_played(setup, state, who, target, kind, weak_point, true)
+}
+
+/// [`odds_of`] for the roll alone: every roll carried through, whatever the attacker's abort and
+/// decline policies would make of it — the odds for a person who decides that themselves.
+pub fn roll_odds_of(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    target: CombatantId,
+    kind: Kind,
+    weak_point: Option<bool>,
+) -> AttackOdds {
+    odds_played(setup, state, who, target, kind, weak_point, false)
+}
+
+fn odds_played(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    target: CombatantId,
+    kind: Kind,
+    weak_point: Option<bool>,
+    as_played: bool,
+) -> AttackOdds {
     let sheet = &setup.combatants[who.index()];
     let Numbers { kind, a, weapon, range, aim, dn } = numbers(setup, state, who, target, kind);
     let weak_point = weak_point.unwrap_or_else(|| super::policy::wants_weak_point(setup, target, weapon.penetration));
     let tf = state.fighter(target);
     let defends = !tf.out();
-    let dist = if defends { delta_distribution(setup, a, dn.total) } else { result_distribution(setup, a) };
+    let (dist, off) = if !defends {
+        // A target out of the fight is never worth calling an attack off against.
+        (result_distribution(setup, a), BigRational::zero())
+    } else if as_played {
+        played_distribution(setup, state, who, target, kind, a, dn.total)
+    } else {
+        (delta_distribution(setup, a, dn.total), BigRational::zero())
+    };
     let tsheet = &setup.combatants[target.index()];
     let cover = if defends && (kind == Kind::Shot || setup.options.cover_vs_melee) { dn.cover } else { None };
     let effort = effort_available(setup, state, target);
@@ -221,6 +332,17 @@ pub fn odds_of(
     if weak_point {
         assumptions.push("weak-point aim declared".to_owned());
     }
+    let (option, value, clause) = call_off_policy(setup, kind);
+    let what = if kind == Kind::Shot { "declines the shot" } else { "aborts the blow" };
+    assumptions.push(if as_played {
+        format!(
+            "as {}'s AI plays it: once rolled, {what} by {option} = {value} ({clause}): {} of the time",
+            name(who),
+            fray_dice::fraction(&off)
+        )
+    } else {
+        format!("the roll alone: every roll carried through, whatever {option} would make of it")
+    });
     AttackOdds {
         distance: Some(squares_apart(state.fighter(who).pos, state.fighter(target).pos)),
         distance_unit: "squares",
@@ -330,7 +452,8 @@ pub fn attack_odds_at(
     let e = if state.fighter(d).out() {
         BigRational::zero()
     } else {
-        let dist = delta_distribution(setup, n.a, n.dn.total);
+        // A blow aborted or a shot declined meets no defence (TICK-MELEE-5, TICK-GUN-8).
+        let (dist, _) = played_distribution(setup, &state, a, d, n.kind, n.a, n.dn.total);
         let effort = effort_available(setup, &state, d);
         dist.iter().fold(BigRational::zero(), |acc, (k, p)| {
             let cost = attack::effort_cost(&setup.options, n.dn.effort_base, *k).min(effort);
@@ -338,5 +461,14 @@ pub fn attack_odds_at(
         })
     };
     odds.assumptions.push(format!("expected effort {defender} spends on this defence: {}", fray_dice::fraction(&e)));
+    // The roll alone, for a person who decides the abort or the decline themselves.
+    let alone = roll_odds_of(setup, &state, a, d, kind, None);
+    if alone.hit != odds.hit || alone.down != odds.down {
+        odds.assumptions.push(format!(
+            "the roll alone, every roll carried through: hit {}, takes {defender} out {}",
+            fray_dice::fraction(&alone.hit),
+            fray_dice::fraction(&alone.down)
+        ));
+    }
     Ok(odds)
 }

@@ -288,6 +288,11 @@ pub fn dice_counts(setup: &Setup) -> [u64; MAX_TOTAL + 1] {
 /// The counts of each total and their prefix sums (`below[k]`: totals under `k`), made once per
 /// kind of delta dice.
 fn tables(setup: &Setup) -> &'static ([u64; MAX_TOTAL + 1], [u64; MAX_TOTAL + 2]) {
+    tables_of(setup.options.delta_die)
+}
+
+/// [`tables`] for one kind of delta dice.
+fn tables_of(die: super::options::DeltaDie) -> &'static ([u64; MAX_TOTAL + 1], [u64; MAX_TOTAL + 2]) {
     use super::options::DeltaDie;
     type Tables = ([u64; MAX_TOTAL + 1], [u64; MAX_TOTAL + 2]);
     fn make(die: DeltaDie) -> Tables {
@@ -311,13 +316,44 @@ fn tables(setup: &Setup) -> &'static ([u64; MAX_TOTAL + 1], [u64; MAX_TOTAL + 2]
     }
     static TABLES: std::sync::LazyLock<[Tables; 3]> =
         std::sync::LazyLock::new(|| [make(DeltaDie::D20), make(DeltaDie::TwoD10), make(DeltaDie::ThreeD6)]);
-    &TABLES[setup.options.delta_die as usize]
+    &TABLES[die as usize]
+}
+
+/// The least margin (attack total less defence total, before the dice) at which a shot wins at
+/// least a third of the time by [`win_odds`], and the least at which it can win at all: made once
+/// per kind of delta dice and tie rule, so that the policy weighs no odds per tick.
+fn margins(setup: &Setup) -> (i32, i32) {
+    type Margins = [[(i32, i32); 2]; 3];
+    static MARGINS: std::sync::LazyLock<Margins> = std::sync::LazyLock::new(|| {
+        use super::options::DeltaDie;
+        let mut out = [[(0, 0); 2]; 3];
+        for die in [DeltaDie::D20, DeltaDie::TwoD10, DeltaDie::ThreeD6] {
+            for tie_reroll in [false, true] {
+                let least = |good: &dyn Fn(u64, u64) -> bool| {
+                    (-(MAX_TOTAL as i32) - 1..=MAX_TOTAL as i32 + 1)
+                        .find(|&m| {
+                            let (win, tie, all) = beats_with(tables_of(die), m, 0);
+                            good(win, if tie_reroll { all - tie } else { all })
+                        })
+                        .unwrap_or(MAX_TOTAL as i32 + 1)
+                };
+                out[die as usize][usize::from(tie_reroll)] = (least(&|w, a| 3 * w >= a), least(&|w, _| w > 0));
+            }
+        }
+        out
+    });
+    MARGINS[setup.options.delta_die as usize][usize::from(setup.options.tie_reroll)]
 }
 
 /// Outcomes of two delta rolls with `a` and `d` added: (attacker wins, ties, all), as counts of
 /// equally likely face pairs.
 pub fn beats(setup: &Setup, a: i32, d: i32) -> (u64, u64, u64) {
-    let (counts, below) = tables(setup);
+    beats_with(tables(setup), a, d)
+}
+
+/// [`beats`] with the tables of one kind of delta dice.
+fn beats_with(tables: &([u64; MAX_TOTAL + 1], [u64; MAX_TOTAL + 2]), a: i32, d: i32) -> (u64, u64, u64) {
+    let (counts, below) = tables;
     let total = below[MAX_TOTAL + 1];
     let (mut win, mut tie) = (0, 0);
     for (x, &wx) in counts.iter().enumerate().filter(|(_, w)| **w > 0) {
@@ -564,6 +600,74 @@ pub fn strikes(setup: &Setup, state: &State, who: CombatantId, target: Combatant
     3 * win >= all || (f.pressed && win > 0)
 }
 
+/// Whether a shot of `who` at `target` from where it stands is worth making: the best shot it
+/// can build up here — gun ready, stability recovered (p = 0), five ticks of aim (TICK-AIM-1/3),
+/// its wounds counted — wins at least a third of the time (the abort policy's threshold,
+/// TICK-MELEE-10) against the target's Evade, the bonus of the cover it stands in
+/// (TICK-COVER-2/5) and its wounds, its passing stability not counted.
+pub fn worth_shooting(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> bool {
+    best_shot_margin(setup, state, who, target) >= margins(setup).0
+}
+
+/// [`worth_shooting`]'s best shot's total less the defence's.
+fn best_shot_margin(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> i32 {
+    let sheet = &setup.combatants[who.index()];
+    let Some(gun) = sheet.gun.as_ref() else { return i32::MIN / 2 };
+    let (a_at, b_at) = (state.fighter(who).pos, state.fighter(target).pos);
+    let (range, penalty) =
+        range_modifier(&setup.options, gun, setup.distance_m(a_at, b_at), chebyshev(a_at, b_at) <= 1);
+    let a = sheet.shoot + range + aim_bonus(&setup.options, 5, penalty) - wound_penalty(setup, state, who);
+    let cover = cover_of(setup, state, target).filter(|c| c.rating > 0).map_or(0, |c| cover_bonus(c, gun.penetration));
+    let d = setup.combatants[target.index()].evade + cover - wound_penalty(setup, state, target);
+    a - d
+}
+
+/// How a gunman under `move = close` closes on `target` when the shot from where it stands is
+/// not worth making ([`worth_shooting`]); `None` when it stays and shoots. It waits for a target
+/// without a gun that closes in itself (`move = close`), and in cover it stays while its shot
+/// can win at all. Otherwise it runs (TICK-MOVE-3) toward the target, or, under
+/// `cover = seek`, to a free cover square on the way: nearer the target than it stands now, at
+/// most two squares out of its way, the nearest such (ties to the lowest (x, y)), reachable
+/// without crossing anyone. The catalogue gives the draft's movement rules but no policy for
+/// when to move: this is what a sensible gunman does, so that two gunmen out of useful range
+/// do not stand and aim until the tick cap.
+fn close_in(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> Option<Action> {
+    // An enemy without a gun who closes in itself is awaited, aiming.
+    let them = &setup.combatants[target.index()];
+    if them.gun.is_none() && them.policy.movement() == 0 {
+        return None;
+    }
+    let margin = best_shot_margin(setup, state, who, target);
+    let (worth, any) = margins(setup);
+    if margin >= worth || margin >= any && cover_of(setup, state, who).is_some_and(|c| c.rating > 0) {
+        return None;
+    }
+    let f = state.fighter(who);
+    let there = state.fighter(target).pos;
+    let distance = chebyshev(f.pos, there);
+    let seek = setup.combatants[who.index()].policy.cover() == 0;
+    let on_the_way = seek
+        .then(|| {
+            setup
+                .cover
+                .iter()
+                .filter(|(sq, c)| {
+                    c.rating > 0
+                        && *sq != f.pos
+                        && chebyshev(*sq, there) < distance
+                        && chebyshev(f.pos, *sq) + chebyshev(*sq, there) <= distance + 2
+                        && state.occupant(*sq).is_none()
+                        && path_clear(setup, state, who, *sq)
+                })
+                .map(|(sq, _)| (chebyshev(f.pos, *sq), *sq))
+                .min()
+                .map(|(_, sq)| sq)
+        })
+        .flatten();
+    let to = on_the_way.unwrap_or(there);
+    Some(if chebyshev(f.pos, to) > 1 { Action::Run { to, attack: None } } else { Action::Move(to) })
+}
+
 /// One announcement by the named policies.
 pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
     let sheet = &setup.combatants[who.index()];
@@ -609,6 +713,13 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
                         Action::Move(sq)
                     };
                 }
+            }
+            // Close in (`move = close`) when the shot from here is not worth making.
+            if policy.movement() == 0
+                && distance > 1
+                && let Some(step) = close_in(setup, state, who, t)
+            {
+                return step;
             }
             let shots = if policy.shots() == 1 { 1 } else { gun.rate.clamp(1, 3) as u8 };
             let weak_point = wants_weak_point(setup, t, gun.penetration);

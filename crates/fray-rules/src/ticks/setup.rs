@@ -247,7 +247,12 @@ impl Policy {
     pub fn cover(&self) -> u8 {
         self.0[4]
     }
-    /// Movement: 0 close in (melee fighters, and shooters out of range), 1 hold.
+    /// Movement: 0 close in, 1 hold. Closing in, a fighter without a gun runs at its target
+    /// until within reach; a gunman whose best shot from where it stands would win less than a
+    /// third of the time runs at its target (under `cover = seek` to a free cover square on the
+    /// way) until the shot is worth making, staying put once in cover while the shot can win at
+    /// all ([`super::policy::worth_shooting`]), and waiting, aiming, for an enemy without a gun
+    /// who closes in itself.
     pub fn movement(&self) -> u8 {
         self.0[5]
     }
