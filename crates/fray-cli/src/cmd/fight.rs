@@ -193,4 +193,3 @@ pub fn set_text(sets: &[(String, String)]) -> String {
     let pairs: Vec<String> = sets.iter().map(|(k, v)| format!("{k}={v}")).collect();
     format!(" — set {}", pairs.join(", "))
 }
-
