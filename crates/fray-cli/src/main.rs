@@ -31,6 +31,8 @@ enum Command {
     Sim(cmd::fight::SimArgs),
     /// List the rulesets, or one ruleset's options and AI policies.
     Rules(cmd::fight::RulesArgs),
+    /// Run live fights at the table: a web page for the GM, one per side for the players.
+    Serve(cmd::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Command::Fight(args) => cmd::fight::fight(&args, &mut out),
         Command::Sim(args) => cmd::fight::sim(&args, &mut out),
         Command::Rules(args) => cmd::fight::rules(&args, &mut out),
+        Command::Serve(args) => cmd::serve::run(&args, &mut out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,6 +5,7 @@ pub mod live;
 pub mod odds;
 pub mod report;
 pub mod roll;
+pub mod serve;
 pub mod trial;
 
 /// The dice notation in brief, shown after `--help`; the README has the full guide.
