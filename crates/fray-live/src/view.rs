@@ -7,7 +7,9 @@
 //!   only what everyone at the table sees of its combatants (position, standing, weapon in hand)
 //!   and a word for their state ("unhurt", "wounded", "badly hurt", "down"); log lines that give
 //!   the numbers of its combatants' tracks are left out of the other sides' views.
-//! - A decision is shown to its own side only; the others see whom the fight waits for.
+//! - A decision is shown to its own side only; the others see whom the fight waits for. In its
+//!   question and choices, a combatant hidden from the side is called "someone" (the choices
+//!   keep their order, so an answer's index is the same).
 
 use crate::{Ending, Pending, Snapshot};
 use fray_rules::Line;
@@ -93,7 +95,18 @@ impl Snapshot {
             })
             .collect();
         let (pending, waiting_for) = match &self.pending {
-            Some(p @ Pending::Decision { side: own, .. }) if own == side => (Some(p.clone()), None),
+            Some(Pending::Decision { side: own, who, combatant, question, choices, ai }) if own == side => {
+                let unnamed = |text: &String| hidden.iter().fold(text.clone(), |text, name| text.replace(name, "someone"));
+                let decision = Pending::Decision {
+                    who: who.clone(),
+                    combatant: *combatant,
+                    side: own.clone(),
+                    question: unnamed(question),
+                    choices: choices.iter().map(unnamed).collect(),
+                    ai: *ai,
+                };
+                (Some(decision), None)
+            }
             Some(Pending::Decision { who, .. }) if hidden.contains(&who.as_str()) => (None, Some("someone".to_owned())),
             Some(Pending::Decision { who, .. }) => (None, Some(who.clone())),
             Some(Pending::Roll { .. }) => (None, Some("dice".to_owned())),

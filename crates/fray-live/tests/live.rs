@@ -270,3 +270,21 @@ proptest! {
         prop_assert_eq!(restored.snapshot(), session.snapshot());
     }
 }
+
+#[test]
+fn a_sides_own_decision_calls_a_combatant_hidden_from_it_someone() {
+    let file = format!("{EXAMPLES}/hardboiled/bar-room-brawl.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut session =
+        Session::open(&file, &text, vec![], 1, DiceMode::Fray, vec!["Joe Bruno".into()]).unwrap();
+    let Some(Pending::Decision { choices: before, .. }) = session.snapshot().view("Joe").pending else { panic!() };
+    assert!(before.iter().any(|c| c.contains("Docker")), "{before:?}");
+    session.command(Command::Hide { who: "Docker".into(), hidden: true }).unwrap();
+    let view = session.snapshot().view("Joe");
+    let Some(Pending::Decision { choices, ai, .. }) = &view.pending else { panic!("{view:?}") };
+    // The same choices in the same order, the hidden combatant unnamed.
+    assert_eq!(choices.len(), before.len());
+    assert_eq!(*choices, before.iter().map(|c| c.replace("Docker", "someone")).collect::<Vec<_>>());
+    assert!(!serde_json::to_string(&view).unwrap().contains("Docker"));
+    assert_eq!(Some(*ai), session.snapshot().pending.as_ref().and_then(Pending::ai));
+}

@@ -179,9 +179,11 @@ async fn bad_bodies_are_answered_with_400_and_huge_ones_with_413() {
         assert!(error["error"].as_str().unwrap().starts_with("the body is not the JSON expected"), "{text}");
     }
     // A command the fight refuses: 400 with the reason, and the fight as it was.
-    let (status, error) = send(&app, &id, 0, json!({"answer": 0})).await;
+    let (status, error) = send(&app, &id, 0, json!({"dice": [1]})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{error}");
     assert!(!error["error"].as_str().unwrap().is_empty());
+    let (status, error) = send(&app, &id, 0, json!({"answer": 999})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{error}");
     let (status, error) = send(&app, &id, 0, json!({"undo": 1})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{error}");
     let huge = json!({ "scenario": "#".repeat(fray_server::MAX_BODY + 1) }).to_string();
