@@ -8,11 +8,16 @@
   const say = (text) => { if (message) message.textContent = text; };
   const version = () => Number(board.querySelector("[data-version]").dataset.version);
 
+  let shown = null;
   async function refresh() {
     const response = await fetch(board.dataset.board, { credentials: "same-origin" });
     if (!response.ok) return;
+    const html = await response.text();
+    // The same board again (the answer and the event both ask): keep the page as it is.
+    if (html === shown) return;
+    shown = html;
     const active = document.activeElement && document.activeElement.name;
-    board.innerHTML = await response.text();
+    board.innerHTML = html;
     const faces = board.querySelector("input[name=faces]");
     if (faces && (active === "faces" || !active)) faces.focus();
   }

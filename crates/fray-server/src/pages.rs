@@ -356,7 +356,7 @@ fn pending(pending: Option<&Pending>, gm: bool) -> Markup {
                     @if gm {
                         form.dice data-kind="dice" data-dice=(dice) data-sides=(sides) {
                             input name="faces" inputmode="numeric" autocomplete="off" required
-                                placeholder={ (dice) " faces from 1 to " (sides) ", e.g. 3 5" } aria-label="faces";
+                                placeholder=(placeholder(*dice, *sides)) aria-label="faces";
                             button type="submit" { "Enter" }
                         }
                     }
@@ -364,6 +364,14 @@ fn pending(pending: Option<&Pending>, gm: bool) -> Markup {
             }
             None => {}
         }
+    }
+}
+
+/// What the dice field asks for: "a face from 1 to 8", "3 faces from 1 to 6, e.g. 3 5 2".
+fn placeholder(dice: u32, sides: u32) -> String {
+    match dice {
+        1 => format!("a face from 1 to {sides}"),
+        n => format!("{n} faces from 1 to {sides}, e.g. {}", (0..n).map(|k| (k % sides + 1).to_string()).collect::<Vec<_>>().join(" ")),
     }
 }
 

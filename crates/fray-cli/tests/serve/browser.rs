@@ -39,7 +39,7 @@ impl Browser {
         let addr = format!("127.0.0.1:{port}");
         let mut browser = Browser { driver, addr, session: String::new() };
         let started = Instant::now();
-        while request(&browser.addr, "GET", "/status", None, None).map(|r| r.status) != Ok(200) {
+        while request(&browser.addr, "GET", "/status", None, None).map(|r| r.status).ok() != Some(200) {
             assert!(started.elapsed() < Duration::from_secs(20), "{driver_path} did not answer within 20 s");
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -67,11 +67,29 @@ impl Browser {
 
     /// A WebDriver call; its `value`, or a panic with the driver's error.
     fn raw(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        self.try_raw(method, path, body).unwrap_or_else(|value| panic!("WebDriver {method} {path}: {value}"))
+    }
+
+    /// A WebDriver call; its `value`, or the driver's error.
+    fn try_raw(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, Value> {
         let body = body.map(|b| b.to_string());
         let reply = request(&self.addr, method, path, None, body.as_deref()).unwrap();
         let value = reply.json()["value"].clone();
-        assert_eq!(reply.status, 200, "WebDriver {method} {path}: {value}");
-        value
+        if reply.status == 200 { Ok(value) } else { Err(value) }
+    }
+
+    /// Acts on the element `css` finds; again if the page replaced it meanwhile (a live update).
+    fn on_element(&self, css: &str, action: &str, body: Value) {
+        for _ in 0..20 {
+            let element = self.find(css);
+            let path = format!("/session/{}/element/{element}/{action}", self.session);
+            match self.try_raw("POST", &path, Some(body.clone())) {
+                Ok(_) => return,
+                Err(error) if error["error"] == "stale element reference" => std::thread::sleep(Duration::from_millis(30)),
+                Err(error) => panic!("WebDriver {action} on {css}: {error}"),
+            }
+        }
+        panic!("{css} kept being replaced");
     }
 
     fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
@@ -88,13 +106,11 @@ impl Browser {
     }
 
     fn click(&self, css: &str) {
-        let element = self.find(css);
-        self.call("POST", &format!("/element/{element}/click"), Some(json!({})));
+        self.on_element(css, "click", json!({}));
     }
 
     fn type_into(&self, css: &str, text: &str) {
-        let element = self.find(css);
-        self.call("POST", &format!("/element/{element}/value"), Some(json!({ "text": text })));
+        self.on_element(css, "value", json!({ "text": text }));
     }
 
     fn script(&self, script: &str) -> Value {

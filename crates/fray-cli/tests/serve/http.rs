@@ -37,9 +37,31 @@ pub fn request(addr: &str, method: &str, path: &str, token: Option<&str>, body: 
     head.push_str("\r\n");
     stream.write_all(head.as_bytes())?;
     stream.write_all(body.as_bytes())?;
+    // Read what the headers announce: some servers keep the connection open all the same.
     let mut raw = Vec::new();
-    stream.read_to_end(&mut raw)?;
+    let mut buffer = [0u8; 16 * 1024];
+    loop {
+        let n = stream.read(&mut buffer)?;
+        raw.extend_from_slice(&buffer[..n]);
+        if n == 0 || complete(&raw) {
+            break;
+        }
+    }
     parse(&raw)
+}
+
+/// Whether `raw` holds a whole response: its headers and the body they announce.
+fn complete(raw: &[u8]) -> bool {
+    let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") else { return false };
+    let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
+    let body = &raw[split + 4..];
+    if head.contains("transfer-encoding: chunked") {
+        return body.ends_with(b"0\r\n\r\n");
+    }
+    match head.lines().find_map(|l| l.strip_prefix("content-length:")) {
+        Some(length) => length.trim().parse::<usize>().is_ok_and(|n| body.len() >= n),
+        None => false,
+    }
 }
 
 fn parse(raw: &[u8]) -> std::io::Result<Reply> {
