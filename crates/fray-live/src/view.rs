@@ -96,7 +96,8 @@ impl Snapshot {
             .collect();
         let (pending, waiting_for) = match &self.pending {
             Some(Pending::Decision { side: own, who, combatant, question, choices, ai }) if own == side => {
-                let unnamed = |text: &String| hidden.iter().fold(text.clone(), |text, name| text.replace(name, "someone"));
+                let unnamed =
+                    |text: &String| hidden.iter().fold(text.clone(), |text, name| text.replace(name, "someone"));
                 let decision = Pending::Decision {
                     who: who.clone(),
                     combatant: *combatant,

@@ -275,8 +275,7 @@ proptest! {
 fn a_sides_own_decision_calls_a_combatant_hidden_from_it_someone() {
     let file = format!("{EXAMPLES}/hardboiled/bar-room-brawl.toml");
     let text = std::fs::read_to_string(&file).unwrap();
-    let mut session =
-        Session::open(&file, &text, vec![], 1, DiceMode::Fray, vec!["Joe Bruno".into()]).unwrap();
+    let mut session = Session::open(&file, &text, vec![], 1, DiceMode::Fray, vec!["Joe Bruno".into()]).unwrap();
     let Some(Pending::Decision { choices: before, .. }) = session.snapshot().view("Joe").pending else { panic!() };
     assert!(before.iter().any(|c| c.contains("Docker")), "{before:?}");
     session.command(Command::Hide { who: "Docker".into(), hidden: true }).unwrap();

@@ -67,7 +67,9 @@ fn next_command(state: &Value, x: &mut u64) -> Value {
 /// One open page: listens to the events, fetches its board on each new version.
 fn page(addr: String, events: String, board: String, timings: Arc<Mutex<Timings>>) {
     let mut stream = TcpStream::connect(&addr).expect("connect");
-    let head = format!("GET {events} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {GM}\r\nAccept: text/event-stream\r\n\r\n");
+    let head = format!(
+        "GET {events} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {GM}\r\nAccept: text/event-stream\r\n\r\n"
+    );
     stream.write_all(head.as_bytes()).unwrap();
     let reader = BufReader::new(stream);
     for line in reader.lines() {
@@ -92,7 +94,8 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 fn main() {
-    let args: Vec<u64> = std::env::args().skip(1).map(|a| a.parse().expect("numbers: FIGHTS PAGES COMMANDS SECONDS")).collect();
+    let args: Vec<u64> =
+        std::env::args().skip(1).map(|a| a.parse().expect("numbers: FIGHTS PAGES COMMANDS SECONDS")).collect();
     let arg = |i: usize, default: u64| args.get(i).copied().unwrap_or(default);
     let (n_fights, n_pages, n_commands, seconds) = (arg(0, 20) as usize, arg(1, 5) as usize, arg(2, 100), arg(3, 60));
     let db = std::env::temp_dir().join(format!("fray-load-{}.db", std::process::id()));
@@ -107,7 +110,12 @@ fn main() {
         });
     });
     let addr = addr_rx.recv().unwrap();
-    let examples = ["hardboiled/bar-room-brawl.toml", "opend6/blaster-duel.toml", "ticks/knife-fight.toml", "phasesix/sword-and-shield.toml"];
+    let examples = [
+        "hardboiled/bar-room-brawl.toml",
+        "opend6/blaster-duel.toml",
+        "ticks/knife-fight.toml",
+        "phasesix/sword-and-shield.toml",
+    ];
     let mut fights = Vec::new();
     for i in 0..n_fights {
         let path = examples[i % examples.len()];
@@ -117,7 +125,8 @@ fn main() {
         assert_eq!(status, 201, "{text}");
         let created: Value = serde_json::from_str(&text).unwrap();
         let id = created["id"].as_str().unwrap().to_owned();
-        let tokens: Vec<String> = created["players"].as_object().unwrap().values().map(|t| t.as_str().unwrap().to_owned()).collect();
+        let tokens: Vec<String> =
+            created["players"].as_object().unwrap().values().map(|t| t.as_str().unwrap().to_owned()).collect();
         let timings = Arc::new(Mutex::new(Timings::default()));
         for p in 0..n_pages {
             let (events, board) = if p == 0 {
@@ -177,9 +186,25 @@ fn main() {
     }
     acked.sort();
     seen.sort();
-    println!("{n_fights} fights x {n_pages} pages, {} commands in {:.1} s ({:.0} commands/s)", acked.len(), elapsed.as_secs_f64(), acked.len() as f64 / elapsed.as_secs_f64());
-    println!("command acknowledged:      p50 {:>7.2?}  p99 {:>7.2?}  max {:>7.2?}", percentile(&acked, 0.5), percentile(&acked, 0.99), percentile(&acked, 1.0));
-    println!("seen on every page (board): p50 {:>7.2?}  p99 {:>7.2?}  max {:>7.2?}  ({} versions skipped by a lagging page)", percentile(&seen, 0.5), percentile(&seen, 0.99), percentile(&seen, 1.0), missing);
+    println!(
+        "{n_fights} fights x {n_pages} pages, {} commands in {:.1} s ({:.0} commands/s)",
+        acked.len(),
+        elapsed.as_secs_f64(),
+        acked.len() as f64 / elapsed.as_secs_f64()
+    );
+    println!(
+        "command acknowledged:      p50 {:>7.2?}  p99 {:>7.2?}  max {:>7.2?}",
+        percentile(&acked, 0.5),
+        percentile(&acked, 0.99),
+        percentile(&acked, 1.0)
+    );
+    println!(
+        "seen on every page (board): p50 {:>7.2?}  p99 {:>7.2?}  max {:>7.2?}  ({} versions skipped by a lagging page)",
+        percentile(&seen, 0.5),
+        percentile(&seen, 0.99),
+        percentile(&seen, 1.0),
+        missing
+    );
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
     }

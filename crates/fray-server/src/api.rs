@@ -228,7 +228,11 @@ fn find(state: &State, id: &str) -> Result<Arc<Fight>, ApiError> {
 }
 
 /// `GET /api/fights/{id}`.
-pub async fn show(_: Gm, axum::extract::State(state): AppState, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+pub async fn show(
+    _: Gm,
+    axum::extract::State(state): AppState,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
     let fight = find(&state, &id)?;
     let session = fight.session();
     Ok(Json(state_json(&fight, &session)))
@@ -256,7 +260,11 @@ pub async fn command(
 }
 
 /// `GET /api/fights/{id}/journal`: the journal, as `fray fight --journal` writes it.
-pub async fn journal(_: Gm, axum::extract::State(state): AppState, Path(id): Path<String>) -> Result<Response, ApiError> {
+pub async fn journal(
+    _: Gm,
+    axum::extract::State(state): AppState,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     let fight = find(&state, &id)?;
     let text = fight.session().journal_json();
     Ok(download(text, &format!("{}.journal.json", fight.id)))

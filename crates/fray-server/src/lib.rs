@@ -215,7 +215,12 @@ pub fn run(
 
 /// Applies a command to a fight: checks the version, replays, commits it to the database, then
 /// tells the fight's listeners. Blocking: call it off the async executor.
-fn apply(state: &State, fight: &Fight, version: usize, command: fray_live::Command) -> Result<serde_json::Value, api::ApiError> {
+fn apply(
+    state: &State,
+    fight: &Fight,
+    version: usize,
+    command: fray_live::Command,
+) -> Result<serde_json::Value, api::ApiError> {
     let mut session = fight.session();
     if session.version() != version {
         return Err(api::ApiError::Conflict {

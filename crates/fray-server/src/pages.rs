@@ -172,13 +172,18 @@ fn new_fight(form: &StartForm) -> Result<NewFight, String> {
         let (name, value) = line.split_once('=').ok_or_else(|| format!("option `{line}`: expected name=value"))?;
         set.insert(name.trim().to_owned(), value.trim().into());
     }
-    let dice = if form.dice.as_deref() == Some("entered") { fray_live::DiceMode::Entered } else { fray_live::DiceMode::Fray };
+    let dice =
+        if form.dice.as_deref() == Some("entered") { fray_live::DiceMode::Entered } else { fray_live::DiceMode::Fray };
     Ok(NewFight { scenario, file: Some(file), set, seed, dice, people: None })
 }
 
 /// `POST /fights` (the form): starts a fight and opens its page, or shows the form again with
 /// the error (a scenario's with line, column and caret).
-pub async fn start(_: Gm, axum::extract::State(state): AppState, form: Result<Form<StartForm>, FormRejection>) -> Response {
+pub async fn start(
+    _: Gm,
+    axum::extract::State(state): AppState,
+    form: Result<Form<StartForm>, FormRejection>,
+) -> Response {
     let form = match form {
         Ok(Form(form)) => form,
         Err(e) => return (e.status(), home_page(&state, Some(&e.body_text()), &StartForm::default())).into_response(),
@@ -219,7 +224,11 @@ pub async fn fight_page(
 }
 
 /// `GET /fights/{id}/board`: the GM's board alone, for the script's refresh.
-pub async fn fight_board(_: Gm, axum::extract::State(state): AppState, Path(id): Path<String>) -> Result<Html<String>, ApiError> {
+pub async fn fight_board(
+    _: Gm,
+    axum::extract::State(state): AppState,
+    Path(id): Path<String>,
+) -> Result<Html<String>, ApiError> {
     let fight = state.fight(&id).ok_or(ApiError::NotFound("fight"))?;
     let board = gm_board(&fight, &fight.session());
     Ok(Html(board.into_string()))
@@ -371,7 +380,10 @@ fn pending(pending: Option<&Pending>, gm: bool) -> Markup {
 fn placeholder(dice: u32, sides: u32) -> String {
     match dice {
         1 => format!("a face from 1 to {sides}"),
-        n => format!("{n} faces from 1 to {sides}, e.g. {}", (0..n).map(|k| (k % sides + 1).to_string()).collect::<Vec<_>>().join(" ")),
+        n => format!(
+            "{n} faces from 1 to {sides}, e.g. {}",
+            (0..n).map(|k| (k % sides + 1).to_string()).collect::<Vec<_>>().join(" ")
+        ),
     }
 }
 
@@ -407,14 +419,21 @@ fn events(fight: &Fight, now: usize) -> Sse<impl futures_util::Stream<Item = Res
 }
 
 /// `GET /fights/{id}/events`: the fight's versions, for the GM's page.
-pub async fn fight_events(_: Gm, axum::extract::State(state): AppState, Path(id): Path<String>) -> Result<Response, ApiError> {
+pub async fn fight_events(
+    _: Gm,
+    axum::extract::State(state): AppState,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     let fight = state.fight(&id).ok_or(ApiError::NotFound("fight"))?;
     let now = fight.session().version();
     Ok(events(&fight, now).into_response())
 }
 
 /// `GET /play/{token}/events`: the fight's versions, for a players' page (nothing else).
-pub async fn player_events(axum::extract::State(state): AppState, Path(token): Path<String>) -> Result<Response, ApiError> {
+pub async fn player_events(
+    axum::extract::State(state): AppState,
+    Path(token): Path<String>,
+) -> Result<Response, ApiError> {
     let (fight, _) = state.player(&token).ok_or(ApiError::NotFound("player token"))?;
     let now = fight.session().version();
     Ok(events(&fight, now).into_response())
@@ -458,6 +477,9 @@ pub async fn player_page(axum::extract::State(state): AppState, Path(token): Pat
 }
 
 /// `GET /play/{token}/board`: a side's board alone, for the script's refresh.
-pub async fn player_board_route(axum::extract::State(state): AppState, Path(token): Path<String>) -> Result<Html<String>, ApiError> {
+pub async fn player_board_route(
+    axum::extract::State(state): AppState,
+    Path(token): Path<String>,
+) -> Result<Html<String>, ApiError> {
     Ok(Html(player_markup(&state, &token)?.0.into_string()))
 }

@@ -130,7 +130,8 @@ impl Store {
     /// Every stored fight with its commands, oldest first.
     pub fn load(&self) -> Result<Vec<StoredFight>, StoreError> {
         let connection = self.connection();
-        let mut fights = connection.prepare("SELECT id, title, journal, players, created FROM fights ORDER BY created, id")?;
+        let mut fights =
+            connection.prepare("SELECT id, title, journal, players, created FROM fights ORDER BY created, id")?;
         let mut commands = connection.prepare("SELECT command, at FROM commands WHERE fight = ?1 ORDER BY seq")?;
         let rows = fights
             .query_map([], |row| {
@@ -167,7 +168,8 @@ impl Store {
         if known.is_none() {
             return Ok(None);
         }
-        let n: i64 = connection.query_row("SELECT COUNT(*) FROM commands WHERE fight = ?1", [fight], |row| row.get(0))?;
+        let n: i64 =
+            connection.query_row("SELECT COUNT(*) FROM commands WHERE fight = ?1", [fight], |row| row.get(0))?;
         Ok(Some(n as usize))
     }
 }

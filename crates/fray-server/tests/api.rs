@@ -105,7 +105,8 @@ fn next_command(state: &Value, turn: &mut u64) -> Option<Value> {
 }
 
 async fn send(app: &Router, id: &str, version: u64, command: Value) -> (StatusCode, Value) {
-    gm(app, "POST", &format!("/api/fights/{id}/commands"), Some(json!({ "version": version, "command": command }))).await
+    gm(app, "POST", &format!("/api/fights/{id}/commands"), Some(json!({ "version": version, "command": command })))
+        .await
 }
 
 /// Plays the fight to its end through the API; gives the final state and the commands sent.
@@ -367,7 +368,10 @@ async fn a_player_token_sees_its_sides_view_and_nothing_of_the_gm() {
     let want = {
         let (_, state) = gm(&app, "GET", &format!("/api/fights/{id}"), None).await;
         assert!(state["status"].to_string().contains("Docker"));
-        let journal = fray_live::Session::from_json(&call(&app, "GET", &format!("/api/fights/{id}/journal"), Some(GM), None).await.2).unwrap();
+        let journal = fray_live::Session::from_json(
+            &call(&app, "GET", &format!("/api/fights/{id}/journal"), Some(GM), None).await.2,
+        )
+        .unwrap();
         serde_json::to_value(journal.snapshot().view("Joe")).unwrap()
     };
     assert_eq!(view, want);
@@ -397,7 +401,9 @@ async fn names_and_texts_are_escaped_on_every_page() {
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let id = created["id"].as_str().unwrap();
     let token = created["players"]["Joe"].as_str().unwrap();
-    for (uri, auth) in [(format!("/fights/{id}"), Some(GM)), (format!("/play/{token}"), None), ("/".to_owned(), Some(GM))] {
+    for (uri, auth) in
+        [(format!("/fights/{id}"), Some(GM)), (format!("/play/{token}"), None), ("/".to_owned(), Some(GM))]
+    {
         let (status, _, page) = call(&app, "GET", &uri, auth, None).await;
         assert_eq!(status, StatusCode::OK, "{uri}");
         assert!(!page.contains(evil) && !page.contains("<b>bold"), "{uri}: {page}");
@@ -408,7 +414,13 @@ async fn names_and_texts_are_escaped_on_every_page() {
 }
 
 /// A cookie-carrying browser request to a page.
-async fn page(app: &Router, method: &str, uri: &str, cookie: &str, form: Option<&str>) -> (StatusCode, axum::http::HeaderMap, String) {
+async fn page(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    cookie: &str,
+    form: Option<&str>,
+) -> (StatusCode, axum::http::HeaderMap, String) {
     let request = Request::builder().method(method).uri(uri).header(header::COOKIE, cookie);
     let request = match form {
         Some(form) => request
@@ -438,7 +450,8 @@ async fn the_gm_pages_log_in_start_fights_and_show_scenario_errors() {
     assert!(!page(&app, "GET", "/", "fray_gm=wrong", None).await.0.is_success());
 
     // A pasted scenario with an error: the form again, the error escaped with its caret.
-    let form = "example=&seed=3&dice=entered&set=&scenario=ruleset+%3D+%22hardboiled%22%0A%5B%5Bcombatant%5D%0A%3Cscript%3E";
+    let form =
+        "example=&seed=3&dice=entered&set=&scenario=ruleset+%3D+%22hardboiled%22%0A%5B%5Bcombatant%5D%0A%3Cscript%3E";
     let (status, _, again) = page(&app, "POST", "/fights", &cookie, Some(form)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(again.contains("scenario.toml:2:13: "), "{again}");
@@ -480,7 +493,11 @@ async fn the_gm_pages_log_in_start_fights_and_show_scenario_errors() {
 /// The next server-sent event's data, within a second.
 async fn next_event(body: &mut Body) -> String {
     loop {
-        let frame = tokio::time::timeout(std::time::Duration::from_secs(1), body.frame()).await.expect("an event").unwrap().unwrap();
+        let frame = tokio::time::timeout(std::time::Duration::from_secs(1), body.frame())
+            .await
+            .expect("an event")
+            .unwrap()
+            .unwrap();
         if let Ok(data) = frame.into_data() {
             let text = String::from_utf8(data.to_vec()).unwrap();
             if let Some(data) = text.strip_prefix("data: ") {
@@ -535,7 +552,11 @@ fn every_shipped_example_is_compiled_in() {
         for file in std::fs::read_dir(&ruleset).unwrap() {
             let file = file.unwrap().path();
             if file.extension().is_some_and(|e| e == "toml") {
-                let name = format!("{}/{}", ruleset.file_name().unwrap().to_str().unwrap(), file.file_name().unwrap().to_str().unwrap());
+                let name = format!(
+                    "{}/{}",
+                    ruleset.file_name().unwrap().to_str().unwrap(),
+                    file.file_name().unwrap().to_str().unwrap()
+                );
                 on_disk.push(name);
             }
         }

@@ -112,7 +112,7 @@ fn question(pending: &Pending) -> String {
     }
 }
 
-/// The prompt line for `pending`: "choice [3]: " or "roll 3d6 for Joe's attack: ".
+/// The prompt line for `pending`: "choice \[3\]: " or "roll 3d6 for Joe's attack: ".
 fn prompt_line(pending: &Pending) -> String {
     match pending {
         Pending::Decision { ai, .. } => format!("choice [{}]: ", ai + 1),

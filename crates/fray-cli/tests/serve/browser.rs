@@ -85,7 +85,9 @@ impl Browser {
             let path = format!("/session/{}/element/{element}/{action}", self.session);
             match self.try_raw("POST", &path, Some(body.clone())) {
                 Ok(_) => return,
-                Err(error) if error["error"] == "stale element reference" => std::thread::sleep(Duration::from_millis(30)),
+                Err(error) if error["error"] == "stale element reference" => {
+                    std::thread::sleep(Duration::from_millis(30))
+                }
                 Err(error) => panic!("WebDriver {action} on {css}: {error}"),
             }
         }
@@ -228,7 +230,8 @@ fn a_gm_plays_a_shipped_example_in_a_real_browser() {
     version = browser.wait_version(Some(version));
 
     // The players' page, in a second window, live.
-    let href = browser.script(&format!("return document.querySelector(\"a.player-link[data-side='{WATCHING}']\").href;"));
+    let href =
+        browser.script(&format!("return document.querySelector(\"a.player-link[data-side='{WATCHING}']\").href;"));
     let gm_window = browser.call("GET", "/window", None);
     let players_window = browser.call("POST", "/window/new", Some(json!({ "type": "window" })))["handle"].clone();
     let to = |window: &Value| {

@@ -19,7 +19,9 @@ fn send_until_killed(addr: String, fights: Vec<String>, acked: Arc<Mutex<Vec<Vec
         let state = state.json();
         let command = next_command(&state, &mut x);
         let body = json!({ "version": state["version"], "command": command }).to_string();
-        let Ok(reply) = request(&addr, "POST", &format!("/api/fights/{id}/commands"), Some(GM), Some(&body)) else { return };
+        let Ok(reply) = request(&addr, "POST", &format!("/api/fights/{id}/commands"), Some(GM), Some(&body)) else {
+            return;
+        };
         match reply.status {
             200 => acked.lock().unwrap()[i].push(command),
             _ => panic!("{command}: {} {}", reply.status, reply.body),
@@ -36,7 +38,11 @@ fn a_killed_server_keeps_every_acknowledged_command() {
     let mut fights = Vec::new();
     for path in examples {
         let text = std::fs::read_to_string(format!("{}/../../examples/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-        let reply = server.gm("POST", "/api/fights", Some(&json!({ "scenario": text, "file": path, "seed": 2, "dice": "entered" })));
+        let reply = server.gm(
+            "POST",
+            "/api/fights",
+            Some(&json!({ "scenario": text, "file": path, "seed": 2, "dice": "entered" })),
+        );
         assert_eq!(reply.status, 201, "{}", reply.body);
         fights.push(reply.json()["id"].as_str().unwrap().to_owned());
     }
@@ -54,7 +60,12 @@ fn a_killed_server_keeps_every_acknowledged_command() {
             let journal = running.gm("GET", &format!("/api/fights/{id}/journal"), None);
             assert_eq!(journal.status, 200, "{}", journal.body);
             let stored: Vec<Value> = journal.json()["commands"].as_array().unwrap().clone();
-            assert!(stored.len() == want[i].len() || stored.len() == want[i].len() + 1, "round {round}, fight {i}: {} stored, {} acknowledged", stored.len(), want[i].len());
+            assert!(
+                stored.len() == want[i].len() || stored.len() == want[i].len() + 1,
+                "round {round}, fight {i}: {} stored, {} acknowledged",
+                stored.len(),
+                want[i].len()
+            );
             assert_eq!(stored[..want[i].len()], want[i][..], "round {round}, fight {i}");
             want[i] = stored;
         }

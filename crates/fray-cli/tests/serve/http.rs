@@ -23,11 +23,18 @@ impl Reply {
 }
 
 /// One request on a fresh connection (`Connection: close`).
-pub fn request(addr: &str, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> std::io::Result<Reply> {
+pub fn request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&str>,
+) -> std::io::Result<Reply> {
     let mut stream = TcpStream::connect(addr)?;
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
     let body = body.unwrap_or("");
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+    let mut head =
+        format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
     if !body.is_empty() {
         head.push_str("Content-Type: application/json\r\n");
     }
@@ -75,7 +82,8 @@ fn parse(raw: &[u8]) -> std::io::Result<Reply> {
         let mut rest = &body[..];
         loop {
             let line_end = rest.windows(2).position(|w| w == b"\r\n").ok_or_else(|| bad("bad chunk"))?;
-            let size = usize::from_str_radix(String::from_utf8_lossy(&rest[..line_end]).trim(), 16).map_err(|_| bad("bad chunk size"))?;
+            let size = usize::from_str_radix(String::from_utf8_lossy(&rest[..line_end]).trim(), 16)
+                .map_err(|_| bad("bad chunk size"))?;
             if size == 0 {
                 break;
             }
