@@ -6,8 +6,9 @@
 //!
 //! Run it with `cargo run --release -p fray-server --example load` (options:
 //! `-- FIGHTS PAGES COMMANDS_PER_FIGHT SECONDS`, defaults `20 5 100 60`). It listens on
-//! 127.0.0.1 only, with a database in the temporary folder, and stops after the commands or the
-//! seconds, whichever come first.
+//! 127.0.0.1 only, with a database in the temporary folder (or in the file `FRAY_LOAD_DB` names,
+//! which is then kept: a database of many fights for timing `fray serve`'s start), and stops
+//! after the commands or the seconds, whichever come first.
 
 use fray_server::{State, Store, app};
 use serde_json::{Value, json};
@@ -98,7 +99,8 @@ fn main() {
         std::env::args().skip(1).map(|a| a.parse().expect("numbers: FIGHTS PAGES COMMANDS SECONDS")).collect();
     let arg = |i: usize, default: u64| args.get(i).copied().unwrap_or(default);
     let (n_fights, n_pages, n_commands, seconds) = (arg(0, 20) as usize, arg(1, 5) as usize, arg(2, 100), arg(3, 60));
-    let db = std::env::temp_dir().join(format!("fray-load-{}.db", std::process::id()));
+    let keep = std::env::var_os("FRAY_LOAD_DB").map(std::path::PathBuf::from);
+    let db = keep.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("fray-load-{}.db", std::process::id())));
     let state = Arc::new(State::new(Store::open(&db).unwrap(), GM.to_owned()).unwrap());
     let (addr_tx, addr_rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {

@@ -6,7 +6,8 @@ use fray_live::{Command, Journal};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
 
 /// The schema. `commands` is append-only: triggers refuse to change or delete a row, so a
 /// fight's history is only ever added to (an undo is a command like any other).
@@ -32,7 +33,7 @@ BEGIN SELECT RAISE(ABORT, 'the commands table is append-only'); END;
 ";
 
 /// A database error, in words.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 #[error("database: {0}")]
 pub struct StoreError(String);
 
@@ -63,10 +64,61 @@ pub struct StoredFight {
     pub updated: i64,
 }
 
+/// A command to append, and where to say whether it is committed.
+struct Append {
+    fight: String,
+    seq: usize,
+    command: String,
+    done: mpsc::SyncSender<Result<(), StoreError>>,
+}
+
 /// The database of fights. Its calls block: call them off the async executor.
+///
+/// Commands are appended by one writer thread that commits whatever has queued up meanwhile in
+/// one transaction (group commit): many fights' commands share one sync to disk, and each
+/// caller returns only once its own command is committed.
 #[derive(Debug)]
 pub struct Store {
-    connection: Mutex<Connection>,
+    connection: Arc<Mutex<Connection>>,
+    writer: Mutex<mpsc::Sender<Append>>,
+}
+
+/// The writer thread: takes one append, and every other one already waiting, and commits them
+/// together.
+fn write_appends(connection: Arc<Mutex<Connection>>, queue: mpsc::Receiver<Append>) {
+    let commit = |batch: &[Append]| -> Result<(), String> {
+        let mut connection = connection.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let transaction = connection.transaction().map_err(|e| e.to_string())?;
+        {
+            let mut insert = transaction
+                .prepare_cached("INSERT INTO commands (fight, seq, command, at) VALUES (?1, ?2, ?3, ?4)")
+                .map_err(|e| e.to_string())?;
+            for append in batch {
+                insert
+                    .execute(params![append.fight, append.seq as i64, append.command, now()])
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+        transaction.commit().map_err(|e| e.to_string())
+    };
+    while let Ok(first) = queue.recv() {
+        let mut batch = vec![first];
+        batch.extend(queue.try_iter());
+        match commit(&batch) {
+            Ok(()) => {
+                for append in batch {
+                    let _ = append.done.send(Ok(()));
+                }
+            }
+            // One bad row fails only its own command: the others are committed one by one.
+            Err(_) => {
+                for append in batch {
+                    let result = commit(std::slice::from_ref(&append)).map_err(StoreError);
+                    let _ = append.done.send(result);
+                }
+            }
+        }
+    }
 }
 
 /// Seconds since 1970, for "last change" (the server's own bookkeeping, never a fight's).
@@ -93,7 +145,14 @@ impl Store {
         connection.pragma_update(None, "foreign_keys", "ON")?;
         connection.busy_timeout(std::time::Duration::from_secs(5))?;
         connection.execute_batch(SCHEMA)?;
-        Ok(Store { connection: Mutex::new(connection) })
+        let connection = Arc::new(Mutex::new(connection));
+        let (writer, queue) = mpsc::channel();
+        let shared = connection.clone();
+        std::thread::Builder::new()
+            .name("fray-store-writer".to_owned())
+            .spawn(move || write_appends(shared, queue))
+            .map_err(|e| StoreError(format!("writer thread: {e}")))?;
+        Ok(Store { connection, writer: Mutex::new(writer) })
     }
 
     fn connection(&self) -> std::sync::MutexGuard<'_, Connection> {
@@ -118,13 +177,13 @@ impl Store {
         Ok(())
     }
 
-    /// Appends the fight's command number `seq` (from 0) and commits it.
+    /// Appends the fight's command number `seq` (from 0); returns once it is committed.
     pub fn append(&self, fight: &str, seq: usize, command: &Command) -> Result<(), StoreError> {
-        self.connection().execute(
-            "INSERT INTO commands (fight, seq, command, at) VALUES (?1, ?2, ?3, ?4)",
-            params![fight, seq as i64, serde_json::to_string(command)?, now()],
-        )?;
-        Ok(())
+        let (done, committed) = mpsc::sync_channel(1);
+        let append = Append { fight: fight.to_owned(), seq, command: serde_json::to_string(command)?, done };
+        let gone = || StoreError("the writer thread has stopped".to_owned());
+        self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).send(append).map_err(|_| gone())?;
+        committed.recv().map_err(|_| gone())?
     }
 
     /// Every stored fight with its commands, oldest first.

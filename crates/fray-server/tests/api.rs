@@ -568,3 +568,54 @@ fn every_shipped_example_is_compiled_in() {
         assert!(fray_rules::load(path, text, &[]).is_ok(), "{path}");
     }
 }
+
+#[test]
+fn the_store_commits_concurrent_appends_each_in_order_and_refuses_a_second_seq() {
+    let db = TempDb::new("appends");
+    let store = Arc::new(Store::open(&db.0).unwrap());
+    let session = fray_live::Session::open(
+        "brawl.toml",
+        &example("hardboiled/bar-room-brawl.toml"),
+        vec![],
+        1,
+        fray_live::DiceMode::Entered,
+        vec![],
+    )
+    .unwrap();
+    let fights: Vec<String> = (0..8).map(|i| format!("fight-{i}")).collect();
+    for id in &fights {
+        store.insert_fight(id, "brawl.toml", session.journal(), &Default::default()).unwrap();
+    }
+    let threads: Vec<_> = fights
+        .iter()
+        .map(|id| {
+            let (store, id) = (store.clone(), id.clone());
+            std::thread::spawn(move || {
+                for seq in 0..40 {
+                    store.append(&id, seq, &fray_live::Command::Dice(vec![seq as u32 + 1])).unwrap();
+                }
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap();
+    }
+    // A second command at a taken place fails, alone: the next append still commits.
+    let error = store.append("fight-0", 3, &fray_live::Command::Undo(1)).unwrap_err();
+    assert!(error.to_string().contains("UNIQUE"), "{error}");
+    assert!(store.append("no-such-fight", 0, &fray_live::Command::Undo(1)).is_err());
+    store.append("fight-1", 40, &fray_live::Command::Undo(1)).unwrap();
+    drop(store);
+    let store = Store::open(&db.0).unwrap();
+    let loaded = store.load().unwrap();
+    assert_eq!(loaded.len(), 8);
+    for fight in &loaded {
+        let want: usize = if fight.id == "fight-1" { 41 } else { 40 };
+        assert_eq!(fight.journal.commands.len(), want, "{}", fight.id);
+        for (seq, command) in fight.journal.commands.iter().take(40).enumerate() {
+            assert_eq!(*command, fray_live::Command::Dice(vec![seq as u32 + 1]));
+        }
+    }
+    assert_eq!(store.count("fight-1").unwrap(), Some(41));
+    assert_eq!(store.count("nope").unwrap(), None);
+}
