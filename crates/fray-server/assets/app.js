@@ -2,6 +2,17 @@
 // refreshed from the server whenever its server-sent events announce a new version.
 "use strict";
 (function () {
+  // The new-fight form: a chosen file is read into the scenario field (nothing is uploaded
+  // until the form is sent).
+  const upload = document.getElementById("upload");
+  if (upload) {
+    upload.addEventListener("change", async () => {
+      const file = upload.files[0];
+      if (!file) return;
+      upload.form.elements.scenario.value = await file.text();
+      upload.form.elements.example.value = "";
+    });
+  }
   const board = document.getElementById("board");
   if (!board) return;
   const message = document.getElementById("message");

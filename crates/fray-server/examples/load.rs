@@ -200,15 +200,19 @@ fn main() {
         percentile(&acked, 0.99),
         percentile(&acked, 1.0)
     );
-    println!(
-        "seen on every page (board): p50 {:>7.2?}  p99 {:>7.2?}  max {:>7.2?}  ({} versions skipped by a lagging page)",
-        percentile(&seen, 0.5),
-        percentile(&seen, 0.99),
-        percentile(&seen, 1.0),
-        missing
-    );
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    if n_pages > 0 {
+        println!(
+            "seen on every page (board): p50 {:>7.2?}  p99 {:>7.2?}  max {:>7.2?}  ({} versions skipped by a lagging page)",
+            percentile(&seen, 0.5),
+            percentile(&seen, 0.99),
+            percentile(&seen, 1.0),
+            missing
+        );
+    }
+    if keep.is_none() {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+        }
     }
     std::process::exit(0);
 }

@@ -126,6 +126,7 @@ fn home_page(state: &State, error: Option<&str>, form: &StartForm) -> Html<Strin
                                 option value=(path) selected[form.example.as_deref() == Some(*path)] { (path) }
                             }
                         } }
+                        label { "Scenario file " input #upload type="file" accept=".toml,text/plain"; }
                         label { "Scenario (TOML)" textarea name="scenario" rows="8" { (form.scenario.as_deref().unwrap_or("")) } }
                         label { "Options, one " code { "name=value" } " a line" textarea name="set" rows="2" { (form.set.as_deref().unwrap_or("")) } }
                         label { "Seed " input type="number" name="seed" min="0" value=(form.seed.as_deref().unwrap_or("1")); }

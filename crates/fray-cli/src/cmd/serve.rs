@@ -29,6 +29,9 @@ pub fn run(args: &Args, out: &mut impl Write) -> anyhow::Result<()> {
                 writeln!(out, "fight {id} no longer replays and is left out: {why}")?;
             }
             writeln!(out, "GM page: http://{address}/?token={}", state.gm_token())?;
+            if !address.ip().is_loopback() {
+                writeln!(out, "note: listening on {address}: other machines can reach this server")?;
+            }
             out.flush()
         })();
     });

@@ -90,3 +90,30 @@ fn a_killed_server_keeps_every_acknowledged_command() {
     assert!(total > 20, "only {total} commands acknowledged in all");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_bad_address_or_database_is_a_clear_error() {
+    let dir = temp_dir("bad-flags");
+    let fray = env!("CARGO_BIN_EXE_fray");
+    let out = std::process::Command::new(fray)
+        .args(["serve", "--bind", "nowhere", "--db"])
+        .arg(dir.join("f.db"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--bind nowhere"), "{stderr}");
+    let out =
+        std::process::Command::new(fray).args(["serve", "--db"]).arg(dir.join("no/such/folder/f.db")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no/such/folder/f.db"), "{stderr}");
+    let out = std::process::Command::new(fray)
+        .args(["serve", "--gm-token", "", "--db"])
+        .arg(dir.join("f.db"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("empty token"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
