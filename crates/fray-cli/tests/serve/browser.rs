@@ -258,10 +258,15 @@ fn a_gm_plays_a_shipped_example_in_a_real_browser() {
     // The whole fight: the AI's choice at each decision, the faces of a roll typed in one field.
     let mut x = 11;
     let mut steps = 0;
+    let mut shot = false;
     loop {
         let state = browser.page_state();
         if state["ended"] == true {
             break;
+        }
+        if state["decision"] == true && steps >= 30 && !shot {
+            browser.screenshot("gm.png");
+            shot = true;
         }
         if state["decision"] == true {
             browser.click("button.take-ai");
@@ -299,7 +304,6 @@ fn a_gm_plays_a_shipped_example_in_a_real_browser() {
     let api = server.gm("GET", &format!("/api{}", url.strip_prefix(&base).unwrap()), None).json();
     assert_eq!(api["version"], version);
     assert_eq!(api["can_redo"], 2);
-    browser.screenshot("gm.png");
     check_players(version);
     to(&players_window);
     browser.screenshot("players.png");
