@@ -307,6 +307,12 @@ fn a_gm_plays_a_shipped_example_in_a_real_browser() {
     check_players(version);
     to(&players_window);
     browser.screenshot("players.png");
+    // Both pages fit a phone's width: nothing to scroll sideways.
+    let fits = "return document.documentElement.scrollWidth <= window.innerWidth;";
+    assert_eq!(browser.script(fits), true, "the players' page is wider than a phone");
+    to(&gm_window);
+    browser.size(400, 900);
+    assert_eq!(browser.script(fits), true, "the GM's page is wider than a phone");
     drop(browser);
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
