@@ -619,3 +619,14 @@ fn the_store_commits_concurrent_appends_each_in_order_and_refuses_a_second_seq()
     assert_eq!(store.count("fight-1").unwrap(), Some(41));
     assert_eq!(store.count("nope").unwrap(), None);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_shipped_example_plays_to_its_end_with_entered_dice() {
+    let (_, app) = memory_app();
+    for (path, _) in fray_server::EXAMPLES {
+        let (id, _) = start(&app, path, "entered", None).await;
+        let (end, sent) = play_to_the_end(&app, &id).await;
+        assert!(end["outcome"]["text"].is_string(), "{path}: {end}");
+        assert!(sent > 0, "{path}");
+    }
+}
