@@ -49,6 +49,17 @@
     await refresh();
   }
 
+  async function setting(url, body) {
+    const response = await fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    if (!response.ok) say((await response.json().catch(() => ({ error: response.statusText }))).error);
+    await refresh();
+  }
+
   board.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-command]");
     if (!button) return;
@@ -59,7 +70,10 @@
 
   board.addEventListener("change", (event) => {
     const box = event.target.closest("input[type=checkbox][data-on]");
-    if (box) send(JSON.parse(box.checked ? box.dataset.on : box.dataset.off));
+    if (!box) return;
+    const body = box.checked ? box.dataset.on : box.dataset.off;
+    if (box.dataset.url) setting(box.dataset.url, body);
+    else send(JSON.parse(body));
   });
 
   board.addEventListener("submit", (event) => {
@@ -79,6 +93,7 @@
 
   if (board.dataset.events && window.EventSource) {
     const events = new EventSource(board.dataset.events);
-    events.onmessage = (event) => { if (Number(event.data) !== version()) refresh(); };
+    // Each event says the fight changed (a command, or a setting): look again.
+    events.onmessage = () => refresh();
   }
 })();

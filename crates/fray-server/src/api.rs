@@ -25,6 +25,8 @@ pub enum ApiError {
     Bad(String),
     /// 401: no valid GM token.
     Unauthorized,
+    /// 403: a player may not do this.
+    Forbidden(String),
     /// 404: no such fight or token.
     NotFound(&'static str),
     /// 409: the command was sent on an old version; the current state comes along.
@@ -48,6 +50,7 @@ impl IntoResponse for ApiError {
                 StatusCode::UNAUTHORIZED,
                 json!({ "error": "this needs the GM token: `Authorization: Bearer <token>` (printed by `fray serve`)" }),
             ),
+            ApiError::Forbidden(message) => (StatusCode::FORBIDDEN, json!({ "error": message })),
             ApiError::NotFound(what) => (StatusCode::NOT_FOUND, json!({ "error": format!("no such {what}") })),
             ApiError::Conflict { message, state } => {
                 (StatusCode::CONFLICT, json!({ "error": message, "state": state }))
@@ -155,7 +158,7 @@ pub fn create_fight(state: &State, new: NewFight) -> Result<(String, BTreeMap<St
         players.insert(side, token(())?);
     }
     state.store.insert_fight(&id, &file, session.journal(), &players).map_err(|e| ApiError::Internal(e.to_string()))?;
-    let fight = Fight::new(id.clone(), file, players.clone(), session, crate::store::now());
+    let fight = Fight::new(id.clone(), file, players.clone(), session, crate::store::now(), false);
     {
         let mut tokens = state.players.write().unwrap_or_else(|p| p.into_inner());
         for (side, token) in &players {
@@ -220,6 +223,7 @@ pub fn state_json(fight: &Fight, session: &Session) -> Value {
         "can_undo": snapshot.can_undo,
         "can_redo": snapshot.can_redo,
         "players": fight.players,
+        "players_answer": fight.players_answer(),
     })
 }
 
@@ -255,7 +259,85 @@ pub async fn command(
 ) -> Result<Json<Value>, ApiError> {
     let fight = find(&state, &id)?;
     let sent: Versioned = read_json(body)?;
-    let done = blocking(move || apply(&state, &fight, sent.version, sent.command)).await?;
+    let done = blocking(move || apply(&state, &fight, sent.version, sent.command, |_| Ok(()), state_json)).await?;
+    Ok(Json(done))
+}
+
+/// A side's view as its page and `GET /api/view/{token}` give it.
+pub fn view_json(fight: &Fight, session: &Session, side: &str) -> Value {
+    let mut view = serde_json::to_value(session.snapshot().view(side)).unwrap_or_default();
+    if let Value::Object(map) = &mut view {
+        map.insert("version".into(), session.version().into());
+        map.insert("title".into(), fight.title.clone().into());
+        map.insert("players_answer".into(), fight.players_answer().into());
+    }
+    view
+}
+
+/// `POST /play/{token}/commands`: a player answers their own side's decision, when the GM lets
+/// the players answer (`403` otherwise); the answer is the side's view (after a `409` too).
+pub async fn player_command(
+    axum::extract::State(state): AppState,
+    Path(token): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let (fight, side) = state.player(&token).ok_or(ApiError::NotFound("player token"))?;
+    let sent: Versioned = read_json(body)?;
+    if !matches!(sent.command, Command::Answer(_)) {
+        return Err(ApiError::Forbidden("a player's page only answers its own side's decisions".into()));
+    }
+    let own = side.clone();
+    let allowed = move |session: &Session| {
+        if !waits_for_side(session, &own) {
+            return Err(ApiError::Forbidden(format!("no decision of {own}'s waits")));
+        }
+        Ok(())
+    };
+    let worker = fight.clone();
+    let done = blocking(move || {
+        if !worker.players_answer() {
+            return Err(ApiError::Forbidden("the GM answers the decisions of this fight".into()));
+        }
+        apply(&state, &worker, sent.version, sent.command, allowed, |fight, session| view_json(fight, session, &side))
+    })
+    .await?;
+    Ok(Json(done))
+}
+
+/// Whether the fight waits for a decision of `side`'s.
+fn waits_for_side(session: &Session, side: &str) -> bool {
+    matches!(&session.snapshot().pending, Some(fray_live::Pending::Decision { side: own, .. }) if own == side)
+}
+
+/// The fight's settings, as `POST /api/fights/{id}/settings` takes them.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Settings {
+    players_answer: bool,
+}
+
+/// `POST /api/fights/{id}/settings` with `{"players_answer": true}`: the players answer their
+/// own side's decisions from their page (or no longer).
+pub async fn settings(
+    _: Gm,
+    axum::extract::State(state): AppState,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let fight = find(&state, &id)?;
+    let settings: Settings = read_json(body)?;
+    let done = blocking(move || {
+        let session = fight.session();
+        state
+            .store
+            .set_players_answer(&fight.id, settings.players_answer)
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        fight.players_answer.store(settings.players_answer, std::sync::atomic::Ordering::Relaxed);
+        // The pages look again.
+        let _ = fight.versions.send(session.version());
+        Ok(state_json(&fight, &session))
+    })
+    .await?;
     Ok(Json(done))
 }
 
@@ -287,10 +369,5 @@ fn download(text: String, name: &str) -> Response {
 pub async fn view(axum::extract::State(state): AppState, Path(token): Path<String>) -> Result<Json<Value>, ApiError> {
     let (fight, side) = state.player(&token).ok_or(ApiError::NotFound("player token"))?;
     let session = fight.session();
-    let mut view = serde_json::to_value(session.snapshot().view(&side)).unwrap_or_default();
-    if let Value::Object(map) = &mut view {
-        map.insert("version".into(), session.version().into());
-        map.insert("title".into(), fight.title.clone().into());
-    }
-    Ok(Json(view))
+    Ok(Json(view_json(&fight, &session, &side)))
 }

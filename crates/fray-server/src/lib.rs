@@ -21,7 +21,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use fray_live::Session;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use tokio::sync::broadcast;
 
@@ -41,13 +41,34 @@ pub struct Fight {
     pub players: BTreeMap<String, String>,
     session: Mutex<Session>,
     updated: AtomicI64,
+    players_answer: AtomicBool,
     versions: broadcast::Sender<usize>,
 }
 
 impl Fight {
-    fn new(id: String, title: String, players: BTreeMap<String, String>, session: Session, updated: i64) -> Fight {
+    fn new(
+        id: String,
+        title: String,
+        players: BTreeMap<String, String>,
+        session: Session,
+        updated: i64,
+        players_answer: bool,
+    ) -> Fight {
         let (versions, _) = broadcast::channel(64);
-        Fight { id, title, players, session: Mutex::new(session), updated: AtomicI64::new(updated), versions }
+        Fight {
+            id,
+            title,
+            players,
+            session: Mutex::new(session),
+            updated: AtomicI64::new(updated),
+            players_answer: AtomicBool::new(players_answer),
+            versions,
+        }
+    }
+
+    /// Whether the players answer their own side's decisions from their page.
+    pub fn players_answer(&self) -> bool {
+        self.players_answer.load(Ordering::Relaxed)
     }
 
     /// The session, locked. Commands hold the lock while they are stored, so the stored order
@@ -106,7 +127,14 @@ impl State {
                     for (side, token) in &stored.players {
                         players.insert(token.clone(), (stored.id.clone(), side.clone()));
                     }
-                    let fight = Fight::new(stored.id.clone(), stored.title, stored.players, session, stored.updated);
+                    let fight = Fight::new(
+                        stored.id.clone(),
+                        stored.title,
+                        stored.players,
+                        session,
+                        stored.updated,
+                        stored.players_answer,
+                    );
                     fights.insert(stored.id, Arc::new(fight));
                 }
                 Err(e) => broken.push((stored.id, e.to_string())),
@@ -166,11 +194,13 @@ pub fn app(state: Arc<State>) -> Router {
         .route("/play/{token}", get(pages::player_page))
         .route("/play/{token}/board", get(pages::player_board_route))
         .route("/play/{token}/events", get(pages::player_events))
+        .route("/play/{token}/commands", post(api::player_command))
         .route("/assets/app.js", get(pages::script))
         .route("/assets/style.css", get(pages::style))
         .route("/api/fights", post(api::create).get(api::list))
         .route("/api/fights/{id}", get(api::show))
         .route("/api/fights/{id}/commands", post(api::command))
+        .route("/api/fights/{id}/settings", post(api::settings))
         .route("/api/fights/{id}/journal", get(api::journal))
         .route("/api/fights/{id}/log", get(api::log))
         .route("/api/view/{token}", get(api::view))
@@ -213,13 +243,17 @@ pub fn run(
     })
 }
 
-/// Applies a command to a fight: checks the version, replays, commits it to the database, then
-/// tells the fight's listeners. Blocking: call it off the async executor.
+/// Applies a command to a fight: checks the version and `allowed` (under the fight's lock),
+/// replays, commits it to the database, then tells the fight's listeners; answers with what
+/// `answer` makes of the fight (the GM's state, or a side's view, also after a conflict).
+/// Blocking: call it off the async executor.
 fn apply(
     state: &State,
     fight: &Fight,
     version: usize,
     command: fray_live::Command,
+    allowed: impl FnOnce(&Session) -> Result<(), api::ApiError>,
+    answer: impl Fn(&Fight, &Session) -> serde_json::Value,
 ) -> Result<serde_json::Value, api::ApiError> {
     let mut session = fight.session();
     if session.version() != version {
@@ -228,9 +262,10 @@ fn apply(
                 "the fight moved on: version {version} was sent, the fight is at version {}",
                 session.version()
             ),
-            state: api::state_json(fight, &session),
+            state: answer(fight, &session),
         });
     }
+    allowed(&session)?;
     session.command(command.clone()).map_err(|e| api::ApiError::Bad(e.to_string()))?;
     if let Err(e) = state.store.append(&fight.id, version, &command) {
         // Not stored, so not done: back to the fight as it was.
@@ -244,5 +279,5 @@ fn apply(
     fight.updated.store(store::now(), Ordering::Relaxed);
     // Sent while the lock is held, so listeners hear the versions in order.
     let _ = fight.versions.send(session.version());
-    Ok(api::state_json(fight, &session))
+    Ok(answer(fight, &session))
 }

@@ -247,7 +247,7 @@ fn gm_board(fight: &Fight, session: &Session) -> Markup {
             h1 { (fight.title) }
             span.version data-version=(session.version()) { "version " (session.version()) }
         }
-        section #pending { (pending(snapshot.pending.as_ref(), true)) (ending(snapshot)) }
+        section #pending { (pending(snapshot.pending.as_ref(), Viewer::Gm)) (ending(snapshot)) }
         section #controls {
             button #undo data-command=(command(json!({"undo": 1}))) disabled[snapshot.can_undo == 0] { "Undo" }
             button #redo data-command=(command(json!({"redo": 1}))) disabled[snapshot.can_redo == 0] { "Redo" }
@@ -269,6 +269,13 @@ fn gm_board(fight: &Fight, session: &Session) -> Markup {
         }
         section #players {
             h2 { "Players' pages" }
+            label {
+                input #players-answer type="checkbox" checked[fight.players_answer()]
+                    data-url={ "/api/fights/" (fight.id) "/settings" }
+                    data-on=(command(json!({"players_answer": true})))
+                    data-off=(command(json!({"players_answer": false})));
+                " the players answer their own side's decisions on their page"
+            }
             ul {
                 @for (side, token) in &fight.players {
                     li {
@@ -332,7 +339,21 @@ fn card(combatant: &CombatantStatus, gm: bool, extra: Markup) -> Markup {
     }
 }
 
-fn pending(pending: Option<&Pending>, gm: bool) -> Markup {
+/// Who looks at a pending request, and what they may do about it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Viewer {
+    /// The GM: answers, takes the AI's choice, enters dice.
+    Gm,
+    /// A side's players, who answer their own decisions when the GM lets them.
+    Players {
+        /// Whether they may answer.
+        answer: bool,
+    },
+}
+
+fn pending(pending: Option<&Pending>, viewer: Viewer) -> Markup {
+    let gm = viewer == Viewer::Gm;
+    let answer = gm || viewer == (Viewer::Players { answer: true });
     html! {
         @match pending {
             Some(Pending::Decision { who, side, question, choices, ai, .. }) => {
@@ -344,7 +365,7 @@ fn pending(pending: Option<&Pending>, gm: bool) -> Markup {
                     ol.choices start="0" {
                         @for (i, choice) in choices.iter().enumerate() {
                             li {
-                                @if gm {
+                                @if answer {
                                     button.choice.ai[i == *ai] data-command=(command(json!({"answer": i}))) {
                                         (choice) @if i == *ai { " ★ AI" }
                                     }
@@ -440,14 +461,14 @@ pub async fn player_events(
     Ok(events(&fight, now).into_response())
 }
 
-fn player_board(view: &View, title: &str, version: usize) -> Markup {
+fn player_board(view: &View, title: &str, version: usize, answer: bool) -> Markup {
     html! {
         header {
             h1 { (title) }
             span.version data-version=(version) { (view.side) }
         }
         section #pending {
-            (pending(view.pending.as_ref(), false))
+            (pending(view.pending.as_ref(), Viewer::Players { answer }))
             @if let Some(who) = &view.waiting_for { p.waiting { "Waiting for " (who) "." } }
             @if let Some(ending) = &view.ending { p #ending { "The fight is over: " (ending.text) } }
         }
@@ -460,7 +481,7 @@ fn player_markup(state: &State, token: &str) -> Result<(Markup, String), ApiErro
     let (fight, side) = state.player(token).ok_or(ApiError::NotFound("player token"))?;
     let session = fight.session();
     let view = session.snapshot().view(&side);
-    Ok((player_board(&view, &fight.title, session.version()), fight.title.clone()))
+    Ok((player_board(&view, &fight.title, session.version(), fight.players_answer()), fight.title.clone()))
 }
 
 /// `GET /play/{token}`: a side's page.
@@ -469,7 +490,9 @@ pub async fn player_page(axum::extract::State(state): AppState, Path(token): Pat
         Ok((board, title)) => layout(
             &title,
             html! {
-                main #board data-board={ "/play/" (token) "/board" } data-events={ "/play/" (token) "/events" } { (board) }
+                p #message role="status" {}
+                main #board data-board={ "/play/" (token) "/board" } data-events={ "/play/" (token) "/events" }
+                    data-api={ "/play/" (token) "/commands" } { (board) }
             },
         )
         .into_response(),

@@ -17,7 +17,8 @@ CREATE TABLE IF NOT EXISTS fights (
     title TEXT NOT NULL,
     journal TEXT NOT NULL,
     players TEXT NOT NULL,
-    created INTEGER NOT NULL
+    created INTEGER NOT NULL,
+    players_answer INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS commands (
     fight TEXT NOT NULL REFERENCES fights(id),
@@ -62,6 +63,8 @@ pub struct StoredFight {
     pub players: BTreeMap<String, String>,
     /// When it last changed, in seconds since 1970.
     pub updated: i64,
+    /// Whether the players answer their own side's decisions.
+    pub players_answer: bool,
 }
 
 /// A command to append, and where to say whether it is committed.
@@ -177,6 +180,12 @@ impl Store {
         Ok(())
     }
 
+    /// Records whether the fight's players answer their own side's decisions.
+    pub fn set_players_answer(&self, fight: &str, on: bool) -> Result<(), StoreError> {
+        self.connection().execute("UPDATE fights SET players_answer = ?2 WHERE id = ?1", params![fight, on])?;
+        Ok(())
+    }
+
     /// Appends the fight's command number `seq` (from 0); returns once it is committed.
     pub fn append(&self, fight: &str, seq: usize, command: &Command) -> Result<(), StoreError> {
         let (done, committed) = mpsc::sync_channel(1);
@@ -189,8 +198,8 @@ impl Store {
     /// Every stored fight with its commands, oldest first.
     pub fn load(&self) -> Result<Vec<StoredFight>, StoreError> {
         let connection = self.connection();
-        let mut fights =
-            connection.prepare("SELECT id, title, journal, players, created FROM fights ORDER BY created, id")?;
+        let mut fights = connection
+            .prepare("SELECT id, title, journal, players, created, players_answer FROM fights ORDER BY created, id")?;
         let mut commands = connection.prepare("SELECT command, at FROM commands WHERE fight = ?1 ORDER BY seq")?;
         let rows = fights
             .query_map([], |row| {
@@ -200,11 +209,12 @@ impl Store {
                     row.get::<_, String>(2)?,
                     row.get::<_, String>(3)?,
                     row.get::<_, i64>(4)?,
+                    row.get::<_, bool>(5)?,
                 ))
             })?
             .collect::<Result<Vec<_>, _>>()?;
         let mut out = Vec::with_capacity(rows.len());
-        for (id, title, journal, players, created) in rows {
+        for (id, title, journal, players, created, players_answer) in rows {
             let mut journal: Journal = serde_json::from_str(&journal)?;
             let mut updated = created;
             let stored = commands
@@ -214,7 +224,8 @@ impl Store {
                 journal.commands.push(serde_json::from_str(&command)?);
                 updated = updated.max(at);
             }
-            out.push(StoredFight { id, title, journal, players: serde_json::from_str(&players)?, updated });
+            let players = serde_json::from_str(&players)?;
+            out.push(StoredFight { id, title, journal, players, updated, players_answer });
         }
         Ok(out)
     }

@@ -365,6 +365,7 @@ async fn a_player_token_sees_its_sides_view_and_nothing_of_the_gm() {
     assert_eq!(view["version"], 1);
     view.as_object_mut().unwrap().remove("version");
     view.as_object_mut().unwrap().remove("title");
+    assert_eq!(view.as_object_mut().unwrap().remove("players_answer"), Some(json!(false)));
     let want = {
         let (_, state) = gm(&app, "GET", &format!("/api/fights/{id}"), None).await;
         assert!(state["status"].to_string().contains("Docker"));
@@ -629,4 +630,65 @@ async fn every_shipped_example_plays_to_its_end_with_entered_dice() {
         assert!(end["outcome"]["text"].is_string(), "{path}: {end}");
         assert!(sent > 0, "{path}");
     }
+}
+
+/// A player's command from their page.
+async fn player_send(app: &Router, token: &str, version: u64, command: Value) -> (StatusCode, Value) {
+    let body = json!({ "version": version, "command": command }).to_string();
+    let (status, _, text) = call(app, "POST", &format!("/play/{token}/commands"), None, Some(body)).await;
+    (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")))
+}
+
+#[tokio::test]
+async fn players_answer_their_own_sides_decisions_only_when_the_gm_lets_them() {
+    let db = TempDb::new("players-answer");
+    let open = || app(Arc::new(State::new(Store::open(&db.0).unwrap(), GM.to_owned()).unwrap()));
+    let app1 = open();
+    let (id, players) = start(&app1, "hardboiled/bar-room-brawl.toml", "fray", None).await;
+    let (joe, docks) = (players["Joe"].as_str().unwrap(), players["docks"].as_str().unwrap());
+    let (_, fight) = gm(&app1, "GET", &format!("/api/fights/{id}"), None).await;
+    assert_eq!(fight["pending"]["side"], "Joe", "{fight}");
+    assert_eq!(fight["players_answer"], false);
+    // Off by default.
+    let (status, error) = player_send(&app1, joe, 0, json!({"answer": 1})).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{error}");
+    let (_, _, page) = call(&app1, "GET", &format!("/play/{joe}/board"), None, None).await;
+    assert!(!page.contains("data-command"), "{page}");
+    // The GM turns it on (a GM route: not with a player token).
+    let settings = format!("/api/fights/{id}/settings");
+    let (status, _, _) =
+        call(&app1, "POST", &settings, Some(joe), Some(json!({"players_answer": true}).to_string())).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, on) = gm(&app1, "POST", &settings, Some(json!({"players_answer": true}))).await;
+    assert_eq!(status, StatusCode::OK, "{on}");
+    assert_eq!(on["players_answer"], true);
+    let (_, _, page) = call(&app1, "GET", &format!("/play/{joe}/board"), None, None).await;
+    assert!(page.contains("data-command=\"{&quot;answer&quot;:0}\""), "{page}");
+    // Only answers, only their own side's, on the current version.
+    let (status, error) = player_send(&app1, joe, 0, json!({"undo": 1})).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{error}");
+    let (status, error) = player_send(&app1, docks, 0, json!({"answer": 1})).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{error}");
+    assert_eq!(error["error"], "no decision of docks's waits");
+    let (status, view) = player_send(&app1, joe, 0, json!({"answer": 1})).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["side"], "Joe");
+    assert_eq!(view["version"], 1);
+    // Joe's answer goes back the side's view, never the GM's state.
+    assert!(view.get("players").is_none() && !view.to_string().contains(docks), "{view}");
+    let (status, conflict) = player_send(&app1, joe, 0, json!({"answer": 1})).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(conflict["state"]["side"], "Joe");
+    assert!(conflict["state"].get("players").is_none());
+    // Stored: a restart keeps the answer and the setting.
+    drop(app1);
+    let app2 = open();
+    let (_, fight) = gm(&app2, "GET", &format!("/api/fights/{id}"), None).await;
+    assert_eq!(fight["version"], 1);
+    assert_eq!(fight["players_answer"], true);
+    let (status, off) = gm(&app2, "POST", &settings, Some(json!({"players_answer": false}))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(off["players_answer"], false);
+    let (status, body, _) = call(&app2, "POST", &settings, Some(GM), Some("{\"players_answer\": 1}".into())).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body:?}");
 }
