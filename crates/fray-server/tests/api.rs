@@ -692,3 +692,34 @@ async fn players_answer_their_own_sides_decisions_only_when_the_gm_lets_them() {
     let (status, body, _) = call(&app2, "POST", &settings, Some(GM), Some("{\"players_answer\": 1}".into())).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body:?}");
 }
+
+#[tokio::test]
+async fn a_stored_fight_that_no_longer_replays_is_listed_as_broken_not_served() {
+    let db = TempDb::new("broken");
+    let store = Store::open(&db.0).unwrap();
+    let session = fray_live::Session::open(
+        "brawl.toml",
+        &example("hardboiled/bar-room-brawl.toml"),
+        vec![],
+        1,
+        fray_live::DiceMode::Entered,
+        vec!["Joe Bruno".into()],
+    )
+    .unwrap();
+    store.insert_fight("good", "brawl.toml", session.journal(), &Default::default()).unwrap();
+    store.insert_fight("bad", "brawl.toml", session.journal(), &Default::default()).unwrap();
+    // As if a newer fray offered fewer choices than a stored answer picked.
+    store.append("bad", 0, &fray_live::Command::Answer(999)).unwrap();
+    drop(store);
+    let state = Arc::new(State::new(Store::open(&db.0).unwrap(), GM.to_owned()).unwrap());
+    assert_eq!(state.broken().len(), 1);
+    assert_eq!(state.broken()[0].0, "bad");
+    assert!(state.broken()[0].1.contains("command 1"), "{:?}", state.broken());
+    let app = app(state);
+    let (status, _) = gm(&app, "GET", "/api/fights/good", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = gm(&app, "GET", "/api/fights/bad", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (_, _, home) = call(&app, "GET", "/", Some(GM), None).await;
+    assert!(home.contains("Fight bad no longer replays: journal: command 1"), "{home}");
+}
