@@ -1,7 +1,8 @@
 //! A real browser at the GM's table: headless Chromium, driven through ChromeDriver's WebDriver
 //! protocol, plays a shipped example to its end on the GM's page of the real `fray serve`,
 //! undoes twice, reloads and finds the same state, and the players' page, live beside it, never
-//! shows the combatant the GM hid. A browser that cannot start fails the test.
+//! shows the combatant the GM hid; the hero's player answers three of their decisions from
+//! their page. Both pages fit a phone's width. A browser that cannot start fails the test.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/install-browser.sh`); `FRAY_CHROMIUM`
 //! and `FRAY_CHROMEDRIVER` name other binaries. With `FRAY_SCREENSHOTS_TO=<folder>` the
@@ -143,9 +144,12 @@ impl Browser {
         self.script(
             "const v = document.querySelector('[data-version]');
              const dice = document.querySelector('form.dice');
+             const who = document.querySelector('#pending .question strong');
              return { version: v ? Number(v.dataset.version) : null,
                       ended: !!document.getElementById('ending'),
                       decision: !!document.querySelector('button.take-ai'),
+                      who: who ? who.textContent : null,
+                      choices: document.querySelectorAll('button.choice').length,
                       dice: dice ? Number(dice.dataset.dice) : null,
                       sides: dice ? Number(dice.dataset.sides) : null,
                       busy: !!document.querySelector('button[data-command]:disabled:not(#undo):not(#redo)') };",
@@ -254,11 +258,19 @@ fn a_gm_plays_a_shipped_example_in_a_real_browser() {
         to(&gm_window);
     };
     check_players(version);
+    // The GM lets the players answer their own decisions.
+    browser.click("#players-answer");
+    let started = Instant::now();
+    while browser.script("return document.getElementById('players-answer').checked;") != true {
+        assert!(started.elapsed() < Duration::from_secs(10), "the setting did not stick");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 
     // The whole fight: the AI's choice at each decision, the faces of a roll typed in one field.
     let mut x = 11;
     let mut steps = 0;
     let mut shot = false;
+    let mut answered_by_players = 0;
     loop {
         let state = browser.page_state();
         if state["ended"] == true {
@@ -268,7 +280,18 @@ fn a_gm_plays_a_shipped_example_in_a_real_browser() {
             browser.screenshot("gm.png");
             shot = true;
         }
-        if state["decision"] == true {
+        if state["decision"] == true && state["who"] == "The Shadow" && answered_by_players < 3 {
+            // The hero's player answers on their own page; the GM's page follows.
+            to(&players_window);
+            let started = Instant::now();
+            while browser.page_state()["choices"].as_u64() != state["choices"].as_u64() {
+                assert!(started.elapsed() < Duration::from_secs(10), "the players' page shows no choices");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            browser.click("button.choice.ai");
+            to(&gm_window);
+            answered_by_players += 1;
+        } else if state["decision"] == true {
             browser.click("button.take-ai");
         } else if let Some(n) = state["dice"].as_u64() {
             let sides = state["sides"].as_u64().unwrap();
@@ -285,6 +308,7 @@ fn a_gm_plays_a_shipped_example_in_a_real_browser() {
         }
     }
     assert!(steps > 10, "a real fight: {steps} commands");
+    assert_eq!(answered_by_players, 3, "the hero's player answered from their page");
     check_players(version);
     let ended = browser.text();
     assert!(ended.contains("The fight is over"), "{ended}");
