@@ -151,11 +151,12 @@ pub fn create_fight(state: &State, new: NewFight) -> Result<(String, BTreeMap<St
     drop(scenario);
     let session = Session::open(&file, &new.scenario, set, new.seed, new.dice, people)
         .map_err(|e| ApiError::Bad(e.to_string()))?;
-    let token = |_| crate::random_token().map_err(|e| ApiError::Internal(format!("random token: {e}")));
-    let id = token(())?[..16].to_owned();
+    let token = || crate::random_token().map_err(|e| ApiError::Internal(format!("random token: {e}")));
+    // 64 bits name a fight (the GM token guards it); 128 bits guard a side's view.
+    let id = token()?[..16].to_owned();
     let mut players = BTreeMap::new();
     for side in sides {
-        players.insert(side, token(())?);
+        players.insert(side, token()?);
     }
     state.store.insert_fight(&id, &file, session.journal(), &players).map_err(|e| ApiError::Internal(e.to_string()))?;
     let fight = Fight::new(id.clone(), file, players.clone(), session, crate::store::now(), false);
@@ -184,15 +185,13 @@ pub async fn create(
 ) -> Result<Response, ApiError> {
     let new: NewFight = read_json(body)?;
     let (id, players) = blocking(move || create_fight(&state, new)).await?;
-    Ok((StatusCode::CREATED, Json(json!({ "id": id, "players": players })).into_response()).into_response())
+    Ok((StatusCode::CREATED, Json(json!({ "id": id, "players": players }))).into_response())
 }
 
 /// `GET /api/fights`: the fights, most recently changed first.
-pub async fn list(_: Gm, axum::extract::State(state): AppState) -> Json<Value> {
-    let fights: Vec<Value> = state
-        .fights()
-        .iter()
-        .map(|fight| {
+pub async fn list(_: Gm, axum::extract::State(state): AppState) -> Result<Json<Value>, ApiError> {
+    let fights = blocking(move || {
+        let fights = state.fights().into_iter().map(|fight| {
             let session = fight.session();
             json!({
                 "id": fight.id,
@@ -201,9 +200,24 @@ pub async fn list(_: Gm, axum::extract::State(state): AppState) -> Json<Value> {
                 "version": session.version(),
                 "updated": fight.updated(),
             })
-        })
-        .collect();
-    Json(Value::Array(fights))
+        });
+        Ok(fights.collect())
+    })
+    .await?;
+    Ok(Json(Value::Array(fights)))
+}
+
+/// Reads a fight under its lock, off the async executor: a command holds the lock while it is
+/// replayed and committed, and waiting for it must not stall the executor.
+pub async fn read<T: Send + 'static>(
+    fight: Arc<Fight>,
+    work: impl FnOnce(&Fight, &Session) -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    blocking(move || {
+        let session = fight.session();
+        Ok(work(&fight, &session))
+    })
+    .await
 }
 
 /// The GM's state of a fight, as the API gives it.
@@ -238,8 +252,7 @@ pub async fn show(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let fight = find(&state, &id)?;
-    let session = fight.session();
-    Ok(Json(state_json(&fight, &session)))
+    Ok(Json(read(fight, state_json).await?))
 }
 
 /// A command with the version it was sent on.
@@ -348,14 +361,16 @@ pub async fn journal(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let fight = find(&state, &id)?;
-    let text = fight.session().journal_json();
+    let text = read(fight.clone(), |_, session| session.journal_json()).await?;
     Ok(download(text, &format!("{}.journal.json", fight.id)))
 }
 
 /// `GET /api/fights/{id}/log`: the log, each line's text and JSON event.
 pub async fn log(_: Gm, axum::extract::State(state): AppState, Path(id): Path<String>) -> Result<Response, ApiError> {
     let fight = find(&state, &id)?;
-    let text = serde_json::to_string_pretty(&fight.session().snapshot().log).unwrap_or_default();
+    let text =
+        read(fight.clone(), |_, session| serde_json::to_string_pretty(&session.snapshot().log).unwrap_or_default())
+            .await?;
     Ok(download(text, &format!("{}.log.json", fight.id)))
 }
 
@@ -368,6 +383,5 @@ fn download(text: String, name: &str) -> Response {
 /// `GET /api/view/{token}`: what that side may see.
 pub async fn view(axum::extract::State(state): AppState, Path(token): Path<String>) -> Result<Json<Value>, ApiError> {
     let (fight, side) = state.player(&token).ok_or(ApiError::NotFound("player token"))?;
-    let session = fight.session();
-    Ok(Json(view_json(&fight, &session, &side)))
+    Ok(Json(read(fight, move |fight, session| view_json(fight, session, &side)).await?))
 }

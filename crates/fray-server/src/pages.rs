@@ -3,7 +3,7 @@
 //! script that sends commands to the JSON API and refreshes the board when the server-sent
 //! events say the fight moved.
 
-use crate::api::{ApiError, Gm, NewFight, blocking, create_fight, request_token};
+use crate::api::{ApiError, Gm, NewFight, blocking, create_fight, read, request_token};
 use crate::{EXAMPLES, Fight, State};
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Form, Path, Query};
@@ -89,7 +89,11 @@ pub async fn home(
     if !request_token(&headers).is_some_and(|t| state.is_gm(t)) {
         return unauthorized();
     }
-    home_page(&state, None, &StartForm::default()).into_response()
+    // The list reads every fight under its lock: off the async executor.
+    match blocking(move || Ok(home_page(&state, None, &StartForm::default()))).await {
+        Ok(page) => page.into_response(),
+        Err(e) => e.into_response(),
+    }
 }
 
 fn home_page(state: &State, error: Option<&str>, form: &StartForm) -> Html<String> {
@@ -211,7 +215,10 @@ pub async fn fight_page(
         return unauthorized();
     }
     let Some(fight) = state.fight(&id) else { return ApiError::NotFound("fight").into_response() };
-    let board = gm_board(&fight, &fight.session());
+    let board = match read(fight.clone(), gm_board).await {
+        Ok(board) => board,
+        Err(e) => return e.into_response(),
+    };
     layout(
         &fight.title,
         html! {
@@ -231,8 +238,7 @@ pub async fn fight_board(
     Path(id): Path<String>,
 ) -> Result<Html<String>, ApiError> {
     let fight = state.fight(&id).ok_or(ApiError::NotFound("fight"))?;
-    let board = gm_board(&fight, &fight.session());
-    Ok(Html(board.into_string()))
+    Ok(Html(read(fight, |fight, session| gm_board(fight, session).into_string()).await?))
 }
 
 fn command(value: serde_json::Value) -> String {
@@ -422,8 +428,12 @@ fn log(lines: &[Line]) -> Markup {
 }
 
 /// The version of a fight, as server-sent events: the current one at once, then each new one.
-fn events(fight: &Fight, now: usize) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>> + use<>> {
+/// (Subscribed before the version is read, so no command falls between the two.)
+async fn events(
+    fight: Arc<Fight>,
+) -> Result<Sse<impl futures_util::Stream<Item = Result<Event, Infallible>> + use<>>, ApiError> {
     let receiver = fight.subscribe();
+    let now = read(fight, |_, session| session.version()).await?;
     let stream = futures_util::stream::unfold((receiver, Some(now)), |(mut receiver, first)| async move {
         if let Some(version) = first {
             return Some((Ok(Event::default().data(version.to_string())), (receiver, None)));
@@ -437,7 +447,7 @@ fn events(fight: &Fight, now: usize) -> Sse<impl futures_util::Stream<Item = Res
             }
         }
     });
-    Sse::new(stream).keep_alive(KeepAlive::default())
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
 /// `GET /fights/{id}/events`: the fight's versions, for the GM's page.
@@ -447,8 +457,7 @@ pub async fn fight_events(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let fight = state.fight(&id).ok_or(ApiError::NotFound("fight"))?;
-    let now = fight.session().version();
-    Ok(events(&fight, now).into_response())
+    Ok(events(fight).await?.into_response())
 }
 
 /// `GET /play/{token}/events`: the fight's versions, for a players' page (nothing else).
@@ -457,8 +466,7 @@ pub async fn player_events(
     Path(token): Path<String>,
 ) -> Result<Response, ApiError> {
     let (fight, _) = state.player(&token).ok_or(ApiError::NotFound("player token"))?;
-    let now = fight.session().version();
-    Ok(events(&fight, now).into_response())
+    Ok(events(fight).await?.into_response())
 }
 
 fn player_board(view: &View, title: &str, version: usize, answer: bool) -> Markup {
@@ -477,16 +485,18 @@ fn player_board(view: &View, title: &str, version: usize, answer: bool) -> Marku
     }
 }
 
-fn player_markup(state: &State, token: &str) -> Result<(Markup, String), ApiError> {
+async fn player_markup(state: &State, token: &str) -> Result<(Markup, String), ApiError> {
     let (fight, side) = state.player(token).ok_or(ApiError::NotFound("player token"))?;
-    let session = fight.session();
-    let view = session.snapshot().view(&side);
-    Ok((player_board(&view, &fight.title, session.version(), fight.players_answer()), fight.title.clone()))
+    read(fight, move |fight, session| {
+        let view = session.snapshot().view(&side);
+        (player_board(&view, &fight.title, session.version(), fight.players_answer()), fight.title.clone())
+    })
+    .await
 }
 
 /// `GET /play/{token}`: a side's page.
 pub async fn player_page(axum::extract::State(state): AppState, Path(token): Path<String>) -> Response {
-    match player_markup(&state, &token) {
+    match player_markup(&state, &token).await {
         Ok((board, title)) => layout(
             &title,
             html! {
@@ -505,5 +515,5 @@ pub async fn player_board_route(
     axum::extract::State(state): AppState,
     Path(token): Path<String>,
 ) -> Result<Html<String>, ApiError> {
-    Ok(Html(player_markup(&state, &token)?.0.into_string()))
+    Ok(Html(player_markup(&state, &token).await?.0.into_string()))
 }
