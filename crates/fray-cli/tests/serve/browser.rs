@@ -79,14 +79,19 @@ impl Browser {
         if reply.status == 200 { Ok(value) } else { Err(value) }
     }
 
-    /// Acts on the element `css` finds; again if the page replaced it meanwhile (a live update).
+    /// Acts on the element `css` finds; again if the page replaced or moved it meanwhile (a live
+    /// update).
     fn on_element(&self, css: &str, action: &str, body: Value) {
         for _ in 0..20 {
             let element = self.find(css);
             let path = format!("/session/{}/element/{element}/{action}", self.session);
             match self.try_raw("POST", &path, Some(body.clone())) {
                 Ok(_) => return,
-                Err(error) if error["error"] == "stale element reference" => {
+                Err(error)
+                    if ["stale element reference", "element click intercepted", "element not interactable"]
+                        .contains(&error["error"].as_str().unwrap_or("")) =>
+                {
+                    eprintln!("{action} on {css}: {}, again", error["error"]);
                     std::thread::sleep(Duration::from_millis(30))
                 }
                 Err(error) => panic!("WebDriver {action} on {css}: {error}"),
