@@ -46,6 +46,8 @@ enum Command {
     /// Print the man page (roff).
     #[command(after_help = cmd::help::MAN)]
     Man,
+    /// Run live fights at the table: a web page for the GM, one per side for the players.
+    Serve(cmd::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
         Command::Docs(args) => cmd::docs::run(&args, &mut out),
         Command::Completions(args) => cmd::docs::completions(&args, Cli::command(), &mut out),
         Command::Man => cmd::docs::man(Cli::command(), &mut out),
+        Command::Serve(args) => cmd::serve::run(&args, &mut out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,7 +7,9 @@
 //!   only what everyone at the table sees of its combatants (position, standing, weapon in hand)
 //!   and a word for their state ("unhurt", "wounded", "badly hurt", "down"); log lines that give
 //!   the numbers of its combatants' tracks are left out of the other sides' views.
-//! - A decision is shown to its own side only; the others see whom the fight waits for.
+//! - A decision is shown to its own side only; the others see whom the fight waits for. In its
+//!   question and choices, a combatant hidden from the side is called "someone" (the choices
+//!   keep their order, so an answer's index is the same).
 
 use crate::{Ending, Pending, Snapshot};
 use fray_rules::Line;

@@ -14,6 +14,7 @@ pub mod plot;
 pub mod report;
 pub mod roll;
 pub mod rules;
+pub mod serve;
 pub mod shard;
 pub mod sim;
 pub mod solve;

@@ -1,0 +1,99 @@
+// fray serve: the pages' small script. Commands go up as POSTs to the JSON API; the board is
+// refreshed from the server whenever its server-sent events announce a new version.
+"use strict";
+(function () {
+  // The new-fight form: a chosen file is read into the scenario field (nothing is uploaded
+  // until the form is sent).
+  const upload = document.getElementById("upload");
+  if (upload) {
+    upload.addEventListener("change", async () => {
+      const file = upload.files[0];
+      if (!file) return;
+      upload.form.elements.scenario.value = await file.text();
+      upload.form.elements.example.value = "";
+    });
+  }
+  const board = document.getElementById("board");
+  if (!board) return;
+  const message = document.getElementById("message");
+  const say = (text) => { if (message) message.textContent = text; };
+  const version = () => Number(board.querySelector("[data-version]").dataset.version);
+
+  let shown = null;
+  async function refresh() {
+    const response = await fetch(board.dataset.board, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const html = await response.text();
+    // The same board again (the answer and the event both ask): keep the page as it is.
+    if (html === shown) return;
+    shown = html;
+    const active = document.activeElement && document.activeElement.name;
+    board.innerHTML = html;
+    const faces = board.querySelector("input[name=faces]");
+    if (faces && (active === "faces" || !active)) faces.focus();
+  }
+
+  async function send(command) {
+    if (!board.dataset.api) return;
+    const response = await fetch(board.dataset.api, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ version: version(), command }),
+    });
+    if (response.ok) say("");
+    else {
+      const body = await response.json().catch(() => ({ error: response.statusText }));
+      say(body.error);
+    }
+    await refresh();
+  }
+
+  async function setting(url, body) {
+    const response = await fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    if (!response.ok) say((await response.json().catch(() => ({ error: response.statusText }))).error);
+    await refresh();
+  }
+
+  board.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-command]");
+    if (!button) return;
+    event.preventDefault();
+    button.disabled = true;
+    send(JSON.parse(button.dataset.command));
+  });
+
+  board.addEventListener("change", (event) => {
+    const box = event.target.closest("input[type=checkbox][data-on]");
+    if (!box) return;
+    const body = box.checked ? box.dataset.on : box.dataset.off;
+    if (box.dataset.url) setting(box.dataset.url, body);
+    else send(JSON.parse(body));
+  });
+
+  board.addEventListener("submit", (event) => {
+    const form = event.target.closest("form[data-kind]");
+    if (!form) return;
+    event.preventDefault();
+    if (form.dataset.kind === "dice") {
+      const text = form.elements.faces.value;
+      const faces = text.split(/[^0-9]+/).filter((s) => s !== "").map(Number);
+      if (faces.length === 0) return say("Type the faces, e.g. 3 5 6.");
+      send({ dice: faces });
+    } else if (form.dataset.kind === "end") {
+      const winner = form.elements.winner.value;
+      send({ end: { winner: winner === "" ? null : winner } });
+    }
+  });
+
+  if (board.dataset.events && window.EventSource) {
+    const events = new EventSource(board.dataset.events);
+    // Each event says the fight changed (a command, or a setting): look again.
+    events.onmessage = () => refresh();
+  }
+})();
