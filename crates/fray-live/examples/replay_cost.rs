@@ -11,9 +11,13 @@ use std::time::Instant;
 
 fn main() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
-    println!("{:<36} {:>8} {:>10} {:>10} {:>10}", "example (seed 1, everyone a person)", "commands", "p50 ms", "p99 ms", "max ms");
+    println!(
+        "{:<36} {:>8} {:>10} {:>10} {:>10}",
+        "example (seed 1, everyone a person)", "commands", "p50 ms", "p99 ms", "max ms"
+    );
     for ruleset in ["fluid", "opend6", "hardboiled", "phasesix", "ticks"] {
-        let mut files: Vec<_> = std::fs::read_dir(format!("{root}/{ruleset}")).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut files: Vec<_> =
+            std::fs::read_dir(format!("{root}/{ruleset}")).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
         for path in files {
             let text = std::fs::read_to_string(&path).unwrap();

@@ -272,7 +272,9 @@ pub async fn command(
 ) -> Result<Json<Value>, ApiError> {
     let fight = find(&state, &id)?;
     let sent: Versioned = read_json(body)?;
-    let done = blocking(move || apply(&state, &fight, sent.version, sent.command, |_, command| Ok(command), state_json)).await?;
+    let done =
+        blocking(move || apply(&state, &fight, sent.version, sent.command, |_, command| Ok(command), state_json))
+            .await?;
     Ok(Json(done))
 }
 
