@@ -2,6 +2,16 @@
 
 /// Every shipped example: its path under `examples/` and its text.
 pub const EXAMPLES: &[(&str, &str)] = &[
+    ("compare/fluid-pistols.toml", include_str!("../../../examples/compare/fluid-pistols.toml")),
+    ("compare/fluid-swords.toml", include_str!("../../../examples/compare/fluid-swords.toml")),
+    ("compare/hardboiled-pistols.toml", include_str!("../../../examples/compare/hardboiled-pistols.toml")),
+    ("compare/hardboiled-swords.toml", include_str!("../../../examples/compare/hardboiled-swords.toml")),
+    ("compare/opend6-pistols.toml", include_str!("../../../examples/compare/opend6-pistols.toml")),
+    ("compare/opend6-swords.toml", include_str!("../../../examples/compare/opend6-swords.toml")),
+    ("compare/phasesix-pistols.toml", include_str!("../../../examples/compare/phasesix-pistols.toml")),
+    ("compare/phasesix-swords.toml", include_str!("../../../examples/compare/phasesix-swords.toml")),
+    ("compare/ticks-pistols.toml", include_str!("../../../examples/compare/ticks-pistols.toml")),
+    ("compare/ticks-swords.toml", include_str!("../../../examples/compare/ticks-swords.toml")),
     ("fluid/barbarian-vs-marauder.toml", include_str!("../../../examples/fluid/barbarian-vs-marauder.toml")),
     ("fluid/firefight.toml", include_str!("../../../examples/fluid/firefight.toml")),
     ("fluid/tiered-duel.toml", include_str!("../../../examples/fluid/tiered-duel.toml")),
