@@ -362,21 +362,28 @@ fn pending(pending: Option<&Pending>, viewer: Viewer) -> Markup {
     let answer = gm || viewer == (Viewer::Players { answer: true });
     html! {
         @match pending {
-            Some(Pending::Decision { who, side, question, choices, ai, .. }) => {
+            Some(Pending::Decision { who, side, question, choices, data, ai, .. }) => {
                 div.decision {
                     p.question { strong { (who) } " (" (side) ") — " (question) }
                     @if gm {
                         button.take-ai data-command=(command(json!({"answer": ai}))) { "Take the AI's choice" }
                     }
-                    ol.choices start="0" {
-                        @for (i, choice) in choices.iter().enumerate() {
-                            li {
-                                @if answer {
-                                    button.choice.ai[i == *ai] data-command=(command(json!({"answer": i}))) {
-                                        (choice) @if i == *ai { " ★ AI" }
+                    // The choices grouped by their kind (attack, move, …), from their structured
+                    // data; each keeps its number, the index an answer takes.
+                    @for (kind, members) in groups(choices.len(), data) {
+                        div.group {
+                            @if let Some(kind) = kind { h3.kind { (kind) } }
+                            ol.choices {
+                                @for i in members {
+                                    li value=(i) {
+                                        @if answer {
+                                            button.choice.ai[i == *ai] data-command=(command(json!({"answer": i}))) {
+                                                (choices[i]) @if i == *ai { " ★ AI" }
+                                            }
+                                        } @else {
+                                            span.ai[i == *ai] { (choices[i]) }
+                                        }
                                     }
-                                } @else {
-                                    span.ai[i == *ai] { (choice) }
                                 }
                             }
                         }
@@ -402,6 +409,36 @@ fn pending(pending: Option<&Pending>, viewer: Viewer) -> Markup {
             None => {}
         }
     }
+}
+
+/// The kind of a choice from its structured data: the names of the variants it is made of, outer
+/// to inner (`{"Intent": {"Attack": {…}}}` is "Intent · Attack"), down to the first value that is
+/// not a single variant; `None` for data without one.
+fn kind(data: &serde_json::Value) -> Option<String> {
+    let mut names = Vec::new();
+    let mut at = data;
+    while let Some(map) = at.as_object().filter(|m| m.len() == 1) {
+        let (name, inner) = map.iter().next()?;
+        names.push(name.clone());
+        at = inner;
+    }
+    if let Some(name) = at.as_str().filter(|_| names.len() < 3) {
+        names.push(name.to_owned());
+    }
+    (!names.is_empty()).then(|| names.join(" · "))
+}
+
+/// The choices' indices grouped by kind, the groups in the order their first choice comes.
+fn groups(count: usize, data: &[serde_json::Value]) -> Vec<(Option<String>, Vec<usize>)> {
+    let mut groups: Vec<(Option<String>, Vec<usize>)> = Vec::new();
+    for i in 0..count {
+        let kind = data.get(i).and_then(kind);
+        match groups.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, members)) => members.push(i),
+            None => groups.push((kind, vec![i])),
+        }
+    }
+    groups
 }
 
 /// What the dice field asks for: "a face from 1 to 8", "3 faces from 1 to 6, e.g. 3 5 2".
@@ -516,4 +553,36 @@ pub async fn player_board_route(
     Path(token): Path<String>,
 ) -> Result<Html<String>, ApiError> {
     Ok(Html(player_markup(&state, &token).await?.0.into_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choices_are_grouped_by_the_kind_their_data_names() {
+        let data = vec![
+            json!({ "Intent": null }),
+            json!({ "Intent": { "Attack": { "target": 1, "fists": true } } }),
+            json!({ "Intent": { "Move": { "x": 0.0, "y": 0.0 } } }),
+            json!({ "Intent": { "Attack": { "target": 2, "fists": false } } }),
+            json!({ "Yes": true }),
+            json!("End"),
+        ];
+        assert_eq!(kind(&data[1]).as_deref(), Some("Intent · Attack"));
+        assert_eq!(kind(&data[5]).as_deref(), Some("End"));
+        let groups = groups(7, &data);
+        let shape: Vec<(Option<&str>, &[usize])> = groups.iter().map(|(k, m)| (k.as_deref(), &m[..])).collect();
+        assert_eq!(
+            shape,
+            [
+                (Some("Intent"), &[0][..]),
+                (Some("Intent · Attack"), &[1, 3][..]),
+                (Some("Intent · Move"), &[2][..]),
+                (Some("Yes"), &[4][..]),
+                (Some("End"), &[5][..]),
+                (None, &[6][..]),
+            ]
+        );
+    }
 }
