@@ -130,6 +130,12 @@ pub struct Prompt {
     pub odds: Vec<Option<ChoiceOdds>>,
 }
 
+/// A probability as a menu shows it beside a choice: "55.0%".
+pub fn chance(p: &fray_dice::BigRational) -> String {
+    use num_traits::ToPrimitive;
+    format!("{:.1}%", p.to_f64().unwrap_or(f64::NAN) * 100.0)
+}
+
 /// The exact odds of an attack offered at a prompt: of hitting, and of taking its target out.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct ChoiceOdds {

@@ -30,11 +30,6 @@ impl Simulate for HardBoiledScenario {
     }
 }
 
-fn chance(p: &fray_dice::BigRational) -> String {
-    use num_traits::ToPrimitive;
-    format!("{:.1}%", p.to_f64().unwrap_or(f64::NAN) * 100.0)
-}
-
 pub(super) fn pos_text(p: Pos) -> String {
     if p.y == 0.0 { format!("{:.1} m", p.x) } else { format!("({:.1}, {:.1})", p.x, p.y) }
 }
@@ -115,7 +110,12 @@ impl HardBoiledScenario {
                 let odds = crate::odds_shown().then(|| super::odds::odds_of(&self.0, state, who, act)).flatten();
                 let odds = odds.map_or(String::new(), |o| {
                     let down = &o.hit * &o.down_given_hit;
-                    format!(" — hit {} ({}), takes out {}", chance(&o.hit), fray_dice::fraction(&o.hit), chance(&down))
+                    format!(
+                        " — hit {} ({}), takes out {}",
+                        crate::chance(&o.hit),
+                        fray_dice::fraction(&o.hit),
+                        crate::chance(&down)
+                    )
                 });
                 format!(
                     "attack {} with {weapon}{}{}{odds}",

@@ -146,11 +146,6 @@ fn plan_json(plan: &AttackPlan) -> serde_json::Value {
 }
 
 /// An exact probability for a prompt.
-fn chance(p: &fray_dice::BigRational) -> String {
-    use num_traits::ToPrimitive;
-    format!("{:.1}%", p.to_f64().unwrap_or(f64::NAN) * 100.0)
-}
-
 impl OpenD6Scenario {
     /// A request as a question with labelled legal choices.
     fn prompt_for(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
@@ -350,7 +345,12 @@ impl OpenD6Scenario {
                 let odds = crate::odds_shown().then(|| super::odds::odds_in_state(setup, state, who, &plan)).flatten();
                 let odds = odds.map_or(String::new(), |o| {
                     let down = &o.hit * &o.down_given_hit;
-                    format!(" — hit {} ({}), takes out {}", chance(&o.hit), fray_dice::fraction(&o.hit), chance(&down))
+                    format!(
+                        " — hit {} ({}), takes out {}",
+                        crate::chance(&o.hit),
+                        fray_dice::fraction(&o.hit),
+                        crate::chance(&down)
+                    )
                 });
                 format!(
                     "attack {} with {}{}{odds}",

@@ -66,11 +66,6 @@ impl<D: Dice> Dice for OrderStream<D> {
     }
 }
 
-fn chance(p: &fray_dice::BigRational) -> String {
-    use num_traits::ToPrimitive;
-    format!("{:.1}%", p.to_f64().unwrap_or(f64::NAN) * 100.0)
-}
-
 fn sq(s: Square) -> String {
     format!("({}, {})", s.0, s.1)
 }
@@ -217,9 +212,9 @@ impl TicksScenario {
                                 let r = super::odds::roll_odds_of(setup, state, who, target, kind, Some(weak_point));
                                 let played = format!(
                                     " — wins {} ({}), takes out {}",
-                                    chance(&o.hit),
+                                    crate::chance(&o.hit),
                                     fray_dice::fraction(&o.hit),
-                                    chance(&o.down)
+                                    crate::chance(&o.down)
                                 );
                                 if r.hit == o.hit && r.down == o.down {
                                     played
@@ -228,9 +223,9 @@ impl TicksScenario {
                                     format!(
                                         "{played} as the AI would play it ({off} poor rolls); the roll alone: wins {} \
                                          ({}), takes out {}",
-                                        chance(&r.hit),
+                                        crate::chance(&r.hit),
                                         fray_dice::fraction(&r.hit),
-                                        chance(&r.down)
+                                        crate::chance(&r.down)
                                     )
                                 }
                             }
