@@ -62,8 +62,9 @@ pub const FIGHT: &str = "Examples:
                                    one fight, reproducible from its seed
   fray fight examples/ticks/pistol-duel.toml --json
                                    one JSON event per line after a header
-  fray fight examples/hardboiled/gunfight.toml --control Lou=human --dice manual
-                                   play Lou yourself, rolling physical dice";
+  fray fight examples/hardboiled/gunfight.toml --control Lou=human --dice manual --journal j.json
+                                   play Lou yourself, rolling physical dice; `?` at a prompt
+                                   lists undo, status, save…; `fray fight --resume j.json` goes on";
 
 /// After `fray sim --help`.
 pub const SIM: &str = "Examples:
