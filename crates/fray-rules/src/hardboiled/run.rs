@@ -420,6 +420,70 @@ fn confirm<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     Ok(confirmed)
 }
 
+/// A roll against a difficulty, its critical and fumble confirmed when `options.ranged_crits`
+/// (USR-RNG-*, USR-CRIT-2, USR-FUM-2): the natural top face confirmed a critical succeeds (at
+/// margin 0 under `crit_forces_hit`), a natural 1 confirmed a fumble fails under
+/// `fumble_forces_miss`. Gives the success, the margin, and whether it was a critical or a fumble.
+#[allow(clippy::too_many_arguments)] // reason: the roll's pieces, as each caller has them
+#[inline]
+fn difficulty_crits<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    natural: u8,
+    sides: u8,
+    mut success: bool,
+    mut margin: i32,
+    pending: &mut Option<Confirmation>,
+) -> Result<(bool, i32, bool, bool), FightError> {
+    let options = &fight.setup().options;
+    let (crits, forces_hit, forces_miss) = (options.ranged_crits, options.crit_forces_hit, options.fumble_forces_miss);
+    let (mut critical, mut fumbled) = (false, false);
+    if crits && natural == sides && confirm(fight, who, Opportunity::Critical, pending)? {
+        critical = true;
+        if forces_hit && !success {
+            success = true;
+            margin = 0;
+        }
+    } else if crits && natural == 1 && confirm(fight, who, Opportunity::Fumble, pending)? {
+        // A confirmed fumble has its effect, as on any roll (USR-CRIT-7, USR-FUM-4).
+        fumbled = true;
+        if forces_miss {
+            success = false;
+        }
+    }
+    Ok((success, margin, critical, fumbled))
+}
+
+/// A contest's critical and fumble (USR-CRIT-2, USR-CRIT-6, USR-FUM-2): the actor's top face
+/// against the opponent's 1, confirmed, is a critical — `on_crit` added to the margin (an
+/// attack's armour, which a critical ignores), at least 1 under `crit_forces_hit`; the actor's 1
+/// against the opponent's top face, confirmed, a fumble. Gives the margin, and whether it was a
+/// critical or a fumble.
+#[allow(clippy::too_many_arguments)] // reason: the two dice of a contest, as each caller has them
+#[inline]
+fn contest_crits<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
+    fight: F<'_, '_, D, P, S>,
+    who: CombatantId,
+    (an, a_sides): (u8, u8),
+    (dn, d_sides): (u8, u8),
+    mut margin: i32,
+    on_crit: i32,
+    pending: &mut Option<Confirmation>,
+) -> Result<(i32, bool, bool), FightError> {
+    let forces_hit = fight.setup().options.crit_forces_hit;
+    let (mut critical, mut fumbled) = (false, false);
+    if an == a_sides && dn == 1 && confirm(fight, who, Opportunity::Critical, pending)? {
+        critical = true;
+        margin += on_crit;
+        if forces_hit && margin <= 0 {
+            margin = 1;
+        }
+    } else if an == 1 && dn == d_sides && confirm(fight, who, Opportunity::Fumble, pending)? {
+        fumbled = true;
+    }
+    Ok((margin, critical, fumbled))
+}
+
 /// Logs a roll's `Contest`, then its confirm die, in the order of the rules (USR-DICE-5), then a
 /// confirmed fumble's effect (USR-FUM-4).
 #[inline(always)]
@@ -504,22 +568,10 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
         let natural = die(fight, who, sides, "attack")?;
         let total = i32::from(natural) + actor.sum();
         let terms = ContestTerms::shot(actor, opponent, d);
-        let mut hit = if options.greater_than { total > difficulty } else { total >= difficulty };
-        let mut margin = total - difficulty;
-        let (mut critical, mut fumbled) = (false, false);
+        let hit = if options.greater_than { total > difficulty } else { total >= difficulty };
         let mut pending = None;
-        if options.ranged_crits && natural == sides && confirm(fight, who, Opportunity::Critical, &mut pending)? {
-            critical = true;
-            if options.crit_forces_hit && !hit {
-                hit = true;
-                margin = 0;
-            }
-        } else if options.ranged_crits && natural == 1 && confirm(fight, who, Opportunity::Fumble, &mut pending)? {
-            fumbled = true;
-            if options.fumble_forces_miss {
-                hit = false;
-            }
-        }
+        let (hit, margin, critical, fumbled) =
+            difficulty_crits(fight, who, natural, sides, hit, total - difficulty, &mut pending)?;
         let roll = Roll { die: sides, natural, total };
         log_contest(
             fight,
@@ -587,18 +639,9 @@ fn attack<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     }
     let roll = Roll { die: a_sides, natural: an, total: i32::from(an) + a_mod };
     let against = Roll { die: d_sides, natural: dn, total: i32::from(dn) + d_mod };
-    let mut margin = roll.total - against.total;
-    let (mut critical, mut fumbled) = (false, false);
     let mut pending = None;
-    if an == a_sides && dn == 1 && confirm(fight, who, Opportunity::Critical, &mut pending)? {
-        critical = true;
-        margin += armour;
-        if options.crit_forces_hit && margin <= 0 {
-            margin = 1;
-        }
-    } else if an == 1 && dn == d_sides && confirm(fight, who, Opportunity::Fumble, &mut pending)? {
-        fumbled = true;
-    }
+    let (margin, critical, fumbled) =
+        contest_crits(fight, who, (an, a_sides), (dn, d_sides), roll.total - against.total, armour, &mut pending)?;
     let mut hit = margin > 0;
     if fumbled && options.fumble_forces_miss {
         hit = false;
@@ -669,24 +712,9 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let Some(target) = target else {
         let natural = die(fight, who, sides, activity.name())?;
         let total = i32::from(natural) + a_mod;
-        let mut success = total >= difficulty;
-        let mut margin = total - difficulty;
-        let mut critical = false;
-        let mut fumbled = false;
         let mut pending = None;
-        if options.ranged_crits && natural == sides && confirm(fight, who, Opportunity::Critical, &mut pending)? {
-            critical = true;
-            if options.crit_forces_hit && !success {
-                success = true;
-                margin = 0;
-            }
-        } else if options.ranged_crits && natural == 1 && confirm(fight, who, Opportunity::Fumble, &mut pending)? {
-            // A confirmed fumble has its effect, as on any roll (USR-CRIT-7, USR-FUM-4).
-            fumbled = true;
-            if options.fumble_forces_miss {
-                success = false;
-            }
-        }
+        let (success, margin, critical, fumbled) =
+            difficulty_crits(fight, who, natural, sides, total >= difficulty, total - difficulty, &mut pending)?;
         let roll = Roll { die: sides, natural, total };
         log_contest(
             fight,
@@ -724,18 +752,10 @@ fn other<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     }
     let roll = Roll { die: sides, natural: an, total: i32::from(an) + a_mod };
     let against = Roll { die: d_sides, natural: dn, total: i32::from(dn) + d_mod };
-    let mut margin = roll.total - against.total;
-    let (mut fumbled, mut critical) = (false, false);
     let mut pending = None;
-    if an == sides && dn == 1 && confirm(fight, who, Opportunity::Critical, &mut pending)? {
-        // A critical success (USR-CRIT-6).
-        critical = true;
-        if options.crit_forces_hit && margin <= 0 {
-            margin = 1;
-        }
-    } else if an == 1 && dn == d_sides && confirm(fight, who, Opportunity::Fumble, &mut pending)? {
-        fumbled = true;
-    }
+    // A critical success (USR-CRIT-6), with no armour to ignore.
+    let (margin, critical, fumbled) =
+        contest_crits(fight, who, (an, sides), (dn, d_sides), roll.total - against.total, 0, &mut pending)?;
     let success = margin > 0 && !(fumbled && options.fumble_forces_miss);
     log_contest(
         fight,
