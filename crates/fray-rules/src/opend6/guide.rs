@@ -48,7 +48,7 @@ const POLICIES: &[PolicyInfo] = &[
     },
     PolicyInfo {
         field: "move",
-        meaning: "Whether it closes in before attacking (`close`) or stays where it is (`hold`).",
+        meaning: "`close`: it closes in before attacking, spending the free move to leave the Long band for the Medium one (not while aiming, which forbids moving). `hold`: it stays where it is.",
     },
 ];
 

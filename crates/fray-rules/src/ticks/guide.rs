@@ -44,7 +44,10 @@ const POLICIES: &[PolicyInfo] = &[
         field: "cover",
         meaning: "Whether it moves to a cover square in reach (`seek`) or stays where it is (`stay`).",
     },
-    PolicyInfo { field: "move", meaning: "Whether it closes in (`close`) or holds its square (`hold`)." },
+    PolicyInfo {
+        field: "move",
+        meaning: "`close`: a gunman runs at the target while his best shot from where he stands (gun ready, steadied, five ticks of aim) would win under a third of the time, or to a free cover square on the way under `cover = seek`, and waits, aiming, for an enemy without a gun who is closing in himself; a melee fighter closes to reach. `hold`: it holds its square.",
+    },
 ];
 
 /// Every key a scenario file may have, table by table.
