@@ -71,6 +71,17 @@ pub struct CombatantStatus {
     pub fields: Vec<StatusField>,
 }
 
+/// The names of the conditions that hold, in order: `flags(&[(dead, "dead"), (stunned, "stunned")])`.
+pub fn flags(conditions: &[(bool, &str)]) -> Vec<String> {
+    conditions.iter().filter(|(on, _)| *on).map(|(_, name)| (*name).to_owned()).collect()
+}
+
+/// What a combatant has left of each item that counts its ammunition: "pistol 5", in the items'
+/// order, `None` for an item that does not count.
+pub fn ammo<'a>(items: impl Iterator<Item = (&'a str, Option<i32>)>) -> Vec<String> {
+    items.filter_map(|(name, left)| left.map(|left| format!("{name} {left}"))).collect()
+}
+
 /// The word for a combatant's state when its numbers are hidden: from the share of its capacity
 /// left (`left` of `max`) and whether it still stands.
 pub fn condition_word(standing: bool, left: i64, max: i64) -> &'static str {

@@ -2,7 +2,7 @@
 
 use super::State;
 use super::front::FluidScenario;
-use crate::board::{CombatantStatus, StatusField, condition_word};
+use crate::board::{CombatantStatus, StatusField, ammo, condition_word, flags};
 
 impl FluidScenario {
     /// Every combatant's status at `state`.
@@ -14,8 +14,7 @@ impl FluidScenario {
             .zip(&setup.combatants)
             .map(|(f, sheet)| {
                 let standing = !f.out(&setup.options);
-                let mut conditions = Vec::new();
-                for (on, name) in [
+                let conditions = flags(&[
                     (f.dead, "Dead"),
                     (f.dying, "Dying"),
                     (f.unconscious, "Unconscious"),
@@ -23,17 +22,8 @@ impl FluidScenario {
                     (f.stabilized, "stabilized"),
                     (f.hidden, "hidden"),
                     (f.full_defense, "Full Defense"),
-                ] {
-                    if on {
-                        conditions.push(name.to_owned());
-                    }
-                }
-                let ammo: Vec<String> = sheet
-                    .items
-                    .iter()
-                    .zip(f.ammo.iter())
-                    .filter_map(|(item, a)| a.map(|a| format!("{} {a}", item.id)))
-                    .collect();
+                ]);
+                let ammo = ammo(sheet.items.iter().map(|item| item.id.as_str()).zip(f.ammo.iter().copied()));
                 let left = i64::from(f.w.min(sheet.w)) + i64::from(f.s.min(sheet.s_max));
                 CombatantStatus {
                     name: sheet.id.clone(),

@@ -2,7 +2,7 @@
 
 use super::State;
 use super::front::PhaseSixScenario;
-use crate::board::{CombatantStatus, StatusField, condition_word};
+use crate::board::{CombatantStatus, StatusField, ammo, condition_word, flags};
 
 /// The conditions of [`super::Fighter::cond`], in order.
 const CONDITIONS: [&str; 6] = ["Dying", "Unconscious", "Shocked", "Burning", "Bleeding", "Poisoned"];
@@ -23,19 +23,13 @@ impl PhaseSixScenario {
                     .filter(|(_, n)| *n > 0)
                     .map(|(name, n)| format!("{name} ({n})"))
                     .collect();
-                for (on, name) in
-                    [(f.dead, "dead"), (f.stabilised, "stabilised"), (f.sleeping, "sleeping"), (f.hunkered, "hunkered")]
-                {
-                    if on {
-                        conditions.push(name.to_owned());
-                    }
-                }
-                let ammo: Vec<String> = sheet
-                    .weapons
-                    .iter()
-                    .zip(f.ammo.iter())
-                    .filter_map(|(w, a)| a.map(|a| format!("{} {a}", w.name)))
-                    .collect();
+                conditions.extend(flags(&[
+                    (f.dead, "dead"),
+                    (f.stabilised, "stabilised"),
+                    (f.sleeping, "sleeping"),
+                    (f.hunkered, "hunkered"),
+                ]));
+                let ammo = ammo(sheet.weapons.iter().map(|w| w.name.as_str()).zip(f.ammo.iter().copied()));
                 let left = i64::from(sheet.max_wounds - f.wounds);
                 CombatantStatus {
                     name: sheet.name.clone(),
