@@ -743,11 +743,6 @@ pub fn arrange_targets<'n, C>(
     first
 }
 
-/// The index of the AI's answer `ai` among `choices`, or 0 when it is not one of them.
-pub fn default_index<C: PartialEq>(choices: &[(String, C)], ai: &C) -> usize {
-    choices.iter().position(|(_, c)| c == ai).unwrap_or(0)
-}
-
 /// The start of the label of a choice a menu did not list but the AI makes: [`Table`] adds it,
 /// so that Enter always takes the AI's choice; a ruleset's menus should never need it (tests
 /// look for this label).

@@ -121,6 +121,37 @@ fn bar<DB: DrawingBackend>(
     Ok(())
 }
 
+/// A chart of outcome rates on `area`: one column per outcome in `names`, rates in percent, the
+/// axes drawn and labelled.
+fn rates_chart<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, plotters::coord::Shift>,
+    caption: &str,
+    names: &[String],
+) -> Result<
+    ChartContext<'a, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>,
+> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, text_style(20))
+        .margin(12)
+        .x_label_area_size(45)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5f64..(names.len() as f64 - 0.5), 0f64..110f64)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(names.len() * 2 + 1)
+        .x_label_formatter(&category(names))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .x_desc("outcome")
+        .y_desc("rate (% of fights)")
+        .label_style(text_style(14))
+        .axis_desc_style(text_style(15))
+        .draw()
+        .map_err(err)?;
+    Ok(chart)
+}
+
 fn single(report: &Report) -> Result<String> {
     let mut out = String::new();
     {
@@ -130,25 +161,8 @@ fn single(report: &Report) -> Result<String> {
         let outcomes = report.outcome_names();
         let names: Vec<String> = outcomes.iter().map(|(n, _)| n.clone()).collect();
         let fights = report.ledger().fights();
-        let mut chart = ChartBuilder::on(&top)
-            .caption(format!("Outcomes of {fights} fights (95% Wilson intervals)"), text_style(20))
-            .margin(12)
-            .x_label_area_size(45)
-            .y_label_area_size(60)
-            .build_cartesian_2d(-0.5f64..(names.len() as f64 - 0.5), 0f64..110f64)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(names.len() * 2 + 1)
-            .x_label_formatter(&category(&names))
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .x_desc("outcome")
-            .y_desc("rate (% of fights)")
-            .label_style(text_style(14))
-            .axis_desc_style(text_style(15))
-            .draw()
-            .map_err(err)?;
+        let caption = format!("Outcomes of {fights} fights (95% Wilson intervals)");
+        let mut chart = rates_chart(&top, &caption, &names)?;
         for (i, ((_, outcome), (_, _, rate, ci))) in outcomes.iter().zip(report.outcome_rates()).enumerate() {
             let x = i as f64;
             bar(&mut chart, (x - 0.3, x + 0.3), (rate, ci), colour(*outcome), true)?;
@@ -224,25 +238,8 @@ fn compare(base: &Report, variant: &Report) -> Result<String> {
         let (top, bottom) = root.split_vertically(380);
         let outcomes = base.outcome_names();
         let names: Vec<String> = outcomes.iter().map(|(n, _)| n.clone()).collect();
-        let mut chart = ChartBuilder::on(&top)
-            .caption("Baseline (left, lighter) and variant (right) — 95% intervals", text_style(20))
-            .margin(12)
-            .x_label_area_size(45)
-            .y_label_area_size(60)
-            .build_cartesian_2d(-0.5f64..(names.len() as f64 - 0.5), 0f64..110f64)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(names.len() * 2 + 1)
-            .x_label_formatter(&category(&names))
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .x_desc("outcome")
-            .y_desc("rate (% of fights)")
-            .label_style(text_style(14))
-            .axis_desc_style(text_style(15))
-            .draw()
-            .map_err(err)?;
+        let caption = "Baseline (left, lighter) and variant (right) — 95% intervals";
+        let mut chart = rates_chart(&top, caption, &names)?;
         for (i, (((_, outcome), (_, _, p0, ci0)), (_, _, p1, ci1))) in
             outcomes.iter().zip(base.outcome_rates()).zip(variant.outcome_rates()).enumerate()
         {

@@ -1,4 +1,4 @@
-//! `ticks`: the half-second gunfight draft (../shared/rules/ticks.md). No rounds and no
+//! `ticks`: the half-second gunfight draft. No rounds and no
 //! initiative: in each tick everyone may announce one action, and the announced actions resolve
 //! together; every attack is an opposed delta roll whose margin buys damage or costs the defender
 //! Effort; exertion builds a Stability penalty that recovers by ⌊√p⌋ a tick.
