@@ -71,6 +71,15 @@ pub trait Decider<R: Ruleset> {
     fn passes_optional(&self, _setup: &R::Setup, _who: CombatantId, _request: &R::Request) -> bool {
         false
     }
+
+    /// The events of a game master's adjustment to make before `who` is asked (a track set by
+    /// hand, a combatant taken out), at a live table; empty when there is none. [`Fight::decide`]
+    /// applies them and asks again until none is left. Default: none (an AI or a script never
+    /// interjects, and the simulator's path does no work for it).
+    #[inline(always)]
+    fn interject(&mut self, _setup: &R::Setup, _state: &R::State, _who: CombatantId) -> Vec<R::Event> {
+        Vec::new()
+    }
 }
 
 impl<R: Ruleset, P: Decider<R> + ?Sized> Decider<R> for &mut P {
@@ -88,6 +97,11 @@ impl<R: Ruleset, P: Decider<R> + ?Sized> Decider<R> for &mut P {
 
     fn passes_optional(&self, setup: &R::Setup, who: CombatantId, request: &R::Request) -> bool {
         (**self).passes_optional(setup, who, request)
+    }
+
+    #[inline(always)]
+    fn interject(&mut self, setup: &R::Setup, state: &R::State, who: CombatantId) -> Vec<R::Event> {
+        (**self).interject(setup, state, who)
     }
 }
 
@@ -243,10 +257,21 @@ impl<'a, R: Ruleset, D: Dice, P: Decider<R>, S: Sink<R::Event>> Fight<'a, R, D, 
         P::CHECKED || cfg!(debug_assertions)
     }
 
-    /// Asks `who` to answer `request`, and checks that the answer is legal. Inlined, so that a
+    /// Asks `who` to answer `request`, after any adjustments its decider interjects
+    /// ([`Decider::interject`]), and checks that the answer is legal. Inlined, so that a
     /// decider that is inlined too sees which request it answers.
     #[inline(always)]
     pub fn decide(&mut self, who: CombatantId, request: &R::Request) -> Result<R::Choice, FightError> {
+        // A game master's adjustments come first ([`Decider::interject`]).
+        loop {
+            let events = self.decider.interject(self.setup, &self.state, who);
+            if events.is_empty() {
+                break;
+            }
+            for event in events {
+                self.emit(event);
+            }
+        }
         let choice =
             self.decider.decide(self.setup, &self.state, who, request).map_err(|Pending| FightError::Pending(who))?;
         if self.checks_choices() {

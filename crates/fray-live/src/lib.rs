@@ -42,7 +42,7 @@ pub enum DiceMode {
 
 /// One command of a live fight, as the journal keeps it: `{"answer": 2}`, `{"dice": [3, 4]}`,
 /// `{"undo": 1}`, `{"redo": 1}`, `{"control": {"who": "Lou", "person": false}}`,
-/// `{"end": {"winner": "heroes"}}`.
+/// `{"adjust": {"set": {"who": "Lou", "field": "hp", "value": 3}}}`, `{"end": {"winner": "heroes"}}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Command {
@@ -77,6 +77,12 @@ pub enum Command {
         /// Whether its numbers are kept from the others.
         secret: bool,
     },
+    /// The GM adjusts the fight where it waits for a decision: sets a combatant's track by hand
+    /// (hit points, wounds, a condition, ammunition — the ruleset's
+    /// [`fray_rules::RulesetInfo::adjustable`]) or takes a combatant out:
+    /// `{"adjust": {"set": {"who": "Lou", "field": "hp", "value": 3}}}`,
+    /// `{"adjust": {"out": {"who": "Lou"}}}`. It becomes an event of the fight's log.
+    Adjust(fray_rules::board::Adjustment),
     /// The GM ends the fight here, naming the winning side or none.
     End {
         /// The winning side's name, if any.

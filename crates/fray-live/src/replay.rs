@@ -74,6 +74,8 @@ struct Cursor<'a> {
     roll: Option<(Reason, u32, u32)>,
     /// An event came since the last die.
     event_since: bool,
+    /// The journal index of the adjustment last taken.
+    adjusting: Option<usize>,
 }
 
 impl Cursor<'_> {
@@ -112,6 +114,23 @@ impl Cursor<'_> {
                 }
                 _ => return,
             }
+        }
+    }
+
+    /// The adjustment at the head of the commands, taken, when the fight stops at a person's
+    /// decision.
+    fn adjustment(&mut self) -> Option<fray_rules::board::Adjustment> {
+        self.absorb();
+        if self.stopped() {
+            return None;
+        }
+        match self.steps.get(self.next) {
+            Some(&(at, Command::Adjust(adjustment))) => {
+                self.adjusting = Some(at);
+                self.next += 1;
+                Some(adjustment.clone())
+            }
+            _ => None,
         }
     }
 
@@ -160,8 +179,9 @@ impl Cursor<'_> {
                     None
                 }
             }
-            Some(&(at, _)) => {
-                self.misfit(at, format!("a decision of {} is awaited ({}), not dice", prompt.who, prompt.question));
+            Some(&(at, command)) => {
+                let given = if matches!(command, Command::Adjust(_)) { "an adjustment" } else { "dice" };
+                self.misfit(at, format!("a decision of {} is awaited ({}), not {given}", prompt.who, prompt.question));
                 None
             }
         }
@@ -227,6 +247,16 @@ impl Cursor<'_> {
                 self.next += 1;
                 self.face(at, faces[0], sides, reason, taken, step, 0)
             }
+            Some(&(at, Command::Adjust(_))) => {
+                self.misfit(
+                    at,
+                    format!(
+                        "dice are awaited ({}, d{sides}): enter them first; the GM adjusts where a decision is awaited",
+                        self.whose(reason)
+                    ),
+                );
+                stop()
+            }
             Some(&(at, _)) => {
                 self.misfit(at, format!("dice are awaited ({}, d{sides}), not an answer", self.whose(reason)));
                 stop()
@@ -276,13 +306,23 @@ impl Seats for Seated<'_, '_> {
     /// Only the prompt no command answers yet is shown: the others need no odds.
     fn shown(&self) -> bool {
         let cursor = self.0.borrow();
-        cursor.steps[cursor.next..]
-            .iter()
-            .all(|(_, c)| matches!(c, Command::Control { .. } | Command::Hide { .. } | Command::Secret { .. }))
+        cursor.steps[cursor.next..].iter().all(|(_, c)| {
+            matches!(c, Command::Control { .. } | Command::Hide { .. } | Command::Secret { .. } | Command::Adjust(_))
+        })
     }
 
     fn ask(&mut self, prompt: &Prompt) -> Option<usize> {
         self.0.borrow_mut().ask(prompt)
+    }
+
+    fn adjustment(&mut self, _who: CombatantId) -> Option<fray_rules::board::Adjustment> {
+        self.0.borrow_mut().adjustment()
+    }
+
+    fn refuse(&mut self, why: String) {
+        let mut cursor = self.0.borrow_mut();
+        let at = cursor.adjusting.unwrap_or(0);
+        cursor.misfit(at, why);
     }
 }
 
@@ -318,6 +358,7 @@ pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize) -> Re
         entering: None,
         roll: None,
         event_since: false,
+        adjusting: None,
     });
     let mut log = Vec::new();
     let mut seats = Seated(&cursor);

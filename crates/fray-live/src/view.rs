@@ -20,7 +20,7 @@ use serde::Serialize;
 /// combatant of a secret side is left out of the other sides' views.
 const TRACK_KEYS: &[&str] = &[
     "hp", "hp_loss", "max", "tally", "recorded", "w", "s", "body", "trauma", "wounds", "bp", "level", "effort", "p",
-    "ammo", "actions", "boosts",
+    "ammo", "actions", "boosts", "value",
 ];
 
 /// What one side may see of a live fight.

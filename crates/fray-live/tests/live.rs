@@ -3,6 +3,7 @@
 //! restoring the same fight.
 
 use fray_live::{Command, DiceMode, Journal, Pending, Session, Snapshot};
+use fray_rules::board::{Adjustable, Adjustment};
 use proptest::prelude::*;
 
 /// The examples directory (examples/compare holds copies of fights in every ruleset: skipped
@@ -220,8 +221,17 @@ fn control_passes_to_the_ai_and_back() {
 
 /// A random command for a fight at `snapshot`: mostly a legal answer or roll, sometimes an undo,
 /// a redo, a change of control or something that does not fit.
-fn random_command(snapshot: &Snapshot, names: &[String], r: u64) -> Command {
-    match (r % 16, &snapshot.pending) {
+fn random_command(snapshot: &Snapshot, names: &[String], tracks: &[Adjustable], r: u64) -> Command {
+    let who = names[(r >> 8) as usize % names.len()].clone();
+    match (r % 18, &snapshot.pending) {
+        (4, _) if !tracks.is_empty() => {
+            let track = &tracks[(r >> 16) as usize % tracks.len()];
+            // Per-item tracks name the combatant's first ammunition line's item, or none.
+            let item = track.per_item.then(|| first_item(snapshot, &who)).flatten();
+            let value = (r >> 24) as i64 % 16 - 3;
+            Command::Adjust(Adjustment::Set { who, field: track.key.to_owned(), item, value })
+        }
+        (5, _) if (r >> 32) % 4 == 0 => Command::Adjust(Adjustment::Out { who }),
         (0, _) => Command::Undo(1 + (r >> 8) as u32 % 3),
         (1, _) => Command::Redo(1),
         (2, _) => Command::Control { who: names[(r >> 8) as usize % names.len()].clone(), person: (r >> 12) % 2 == 0 },
@@ -234,6 +244,20 @@ fn random_command(snapshot: &Snapshot, names: &[String], r: u64) -> Command {
     }
 }
 
+/// The item of the first line of `who`'s ammunition on the status board, if any.
+fn first_item(snapshot: &Snapshot, who: &str) -> Option<String> {
+    let status = snapshot.status.iter().find(|c| c.name == who)?;
+    let ammo = status.fields.iter().find(|f| f.key == "ammo")?;
+    let line = ammo.value.as_array()?.first()?.as_str()?;
+    line.rsplit_once(' ').map(|(item, _)| item.to_owned())
+}
+
+/// The tracks the ruleset of a scenario lets the GM set.
+fn tracks(file: &str, text: &str) -> &'static [Adjustable] {
+    let ruleset = fray_rules::load(file, text, &[]).unwrap().ruleset();
+    fray_rules::ruleset_info(ruleset).unwrap().adjustable
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
@@ -244,10 +268,11 @@ proptest! {
         let (file, text) = examples().into_iter().cycle().nth(example).unwrap();
         let text = shortened(&text);
         let names = combatants(&file, &text);
+        let tracks = tracks(&file, &text);
         let dice = if entered { DiceMode::Entered } else { DiceMode::Fray };
         let mut session = Session::open(&file, &text, vec![], seed, dice, names.clone()).unwrap();
         for r in picks {
-            let command = random_command(session.snapshot(), &names, r);
+            let command = random_command(session.snapshot(), &names, tracks, r);
             let before = session.snapshot().clone();
             if session.command(command).is_err() {
                 prop_assert_eq!(session.snapshot(), &before);
@@ -372,7 +397,7 @@ proptest! {
             let command = match r % 7 {
                 0 => Command::Hide { who: names[(r >> 8) as usize % names.len()].clone(), hidden: (r >> 16) % 3 != 0 },
                 1 => Command::Secret { side: sides[(r >> 8) as usize % sides.len()].clone(), secret: (r >> 16) % 3 != 0 },
-                _ => random_command(session.snapshot(), &names, r),
+                _ => random_command(session.snapshot(), &names, tracks(&file, &text), r),
             };
             let _ = session.command(command);
             for side in &sides {
@@ -402,4 +427,96 @@ fn choices_come_as_structured_data_with_the_odds_beside_each_attack() {
     let nothing = choices.iter().position(|c| c == "declare nothing").unwrap();
     assert_eq!(odds[nothing], None);
     assert_eq!(data[nothing], serde_json::json!({ "Intent": null }));
+}
+
+/// A duel of `ruleset` with its first combatant played by a person.
+fn duel(ruleset: &str, name: &str) -> (Session, Vec<String>) {
+    let (file, text) = examples().into_iter().find(|(f, _)| f.ends_with(&format!("{ruleset}/{name}"))).unwrap();
+    let names = combatants(&file, &text);
+    let session = Session::open(&file, &text, vec![], 3, DiceMode::Fray, vec![names[0].clone()]).unwrap();
+    (session, names)
+}
+
+/// The status field `key` of combatant `who`, as text.
+fn field(snapshot: &Snapshot, who: &str, key: &str) -> String {
+    let status = snapshot.status.iter().find(|c| c.name == who).unwrap();
+    status.fields.iter().find(|f| f.key == key).map(|f| f.text.clone()).unwrap_or_else(|| panic!("{who}: no {key}"))
+}
+
+fn set(who: &str, field: &str, value: i64) -> Command {
+    Command::Adjust(Adjustment::Set { who: who.into(), field: field.into(), item: None, value })
+}
+
+#[test]
+fn the_gm_sets_a_track_and_the_rules_follow_it() {
+    // rule: FLUID-TRACK-5
+    let (mut session, names) = duel("fluid", "barbarian-vs-marauder.toml");
+    let foe = &names[1];
+    let lines = session.snapshot().log.len();
+    session.command(set(foe, "w", -1)).unwrap();
+    let snapshot = session.snapshot().clone();
+    let new: Vec<&str> = snapshot.log[lines..].iter().filter_map(|l| l.text.as_deref()).collect();
+    assert_eq!(new[..2], [format!("The GM sets {foe}'s W to -1."), format!("{foe} is now dying")], "{new:?}");
+    assert!(field(&snapshot, foe, "w").starts_with("-1 of"), "{:?}", field(&snapshot, foe, "w"));
+    assert!(field(&snapshot, foe, "conditions").contains("Dying"));
+    assert!(snapshot.pending.is_some(), "the same decision is asked again");
+    // The journal restores it; undo takes it back.
+    let restored = Session::from_json(&session.journal_json()).unwrap();
+    assert_eq!(restored.snapshot(), session.snapshot());
+    session.command(Command::Undo(1)).unwrap();
+    assert_eq!(session.snapshot().log.len(), lines);
+    // Refusals say what is wrong and change nothing.
+    for (command, why) in [
+        (set(foe, "hp", 3), "no track `hp`"),
+        (set(foe, "w", 1_000), "w takes a whole number from -999 to"),
+        (set("Nobody", "w", 3), "no combatant `Nobody`"),
+        (set(foe, "stunned", 2), "stunned is a condition"),
+        (
+            Command::Adjust(Adjustment::Set { who: foe.clone(), field: "ammo".into(), item: None, value: 3 }),
+            "name the item",
+        ),
+    ] {
+        let before = session.snapshot().clone();
+        let error = session.command(command).unwrap_err().to_string();
+        assert!(error.contains(why), "{error}");
+        assert_eq!(session.snapshot(), &before);
+    }
+}
+
+#[test]
+fn the_gm_takes_a_combatant_out_and_the_fight_ends() {
+    for (ruleset, example) in [
+        ("fluid", "barbarian-vs-marauder.toml"),
+        ("opend6", "blaster-duel.toml"),
+        ("hardboiled", "bar-room-brawl.toml"),
+        ("phasesix", "sword-and-shield.toml"),
+        ("ticks", "pistol-duel.toml"),
+    ] {
+        let (mut session, names) = duel(ruleset, example);
+        let sides = session.scenario().sides();
+        let foes: Vec<String> = names
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| session.scenario().side_of(*i) != session.scenario().side_of(0))
+            .map(|(_, n)| n.clone())
+            .collect();
+        for foe in &foes {
+            if session.snapshot().ending.is_some() {
+                break;
+            }
+            session.command(Command::Adjust(Adjustment::Out { who: foe.clone() })).unwrap();
+            let status = session.snapshot().status.iter().find(|c| &c.name == foe).unwrap().clone();
+            assert!(!status.standing, "{ruleset}: {foe} taken out still stands");
+        }
+        // The fight plays on (the person's decisions answered by the AI) to its end: the person's
+        // side wins.
+        take_the_ai(&mut session);
+        let ending = session.snapshot().ending.clone().unwrap();
+        let own = &sides[session.scenario().side_of(0)];
+        assert_eq!(ending.winner.as_deref(), Some(own.as_str()), "{ruleset}: {ending:?}");
+        let text: Vec<&str> = session.snapshot().log.iter().filter_map(|l| l.text.as_deref()).collect();
+        assert!(text.iter().any(|t| t.contains("The GM takes")), "{ruleset}");
+        let restored = Session::from_json(&session.journal_json()).unwrap();
+        assert_eq!(restored.snapshot(), session.snapshot(), "{ruleset}");
+    }
 }

@@ -2,7 +2,7 @@
 //! a fight played as far as its answers go ([`Played`]).
 
 use fray_engine::{FightError, FightResult};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One thing a ruleset tracks of a combatant, as a status board shows it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -104,4 +104,154 @@ pub struct Played {
     pub result: Result<FightResult, FightError>,
     /// The status board where it stopped.
     pub status: Vec<CombatantStatus>,
+}
+
+/// A game master's adjustment of a live fight, as a command gives it: set one of a combatant's
+/// tracks by hand, or take a combatant out of the fight. A ruleset turns it into an event of its
+/// own (so that replay gives the same state) or refuses it with the reason. JSON:
+/// `{"set": {"who": "Lou", "field": "hp", "value": 3}}`,
+/// `{"set": {"who": "Lou", "field": "ammo", "item": "pistol", "value": 6}}`,
+/// `{"out": {"who": "Lou"}}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Adjustment {
+    /// Sets one of a combatant's tracks ([`Adjustable`]) to a value.
+    Set {
+        /// The combatant's name.
+        who: String,
+        /// The track's key: one of the ruleset's [`Adjustable`] keys (the status board's).
+        field: String,
+        /// For a track kept per item (ammunition), the item's name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        item: Option<String>,
+        /// The new value: a number, or 1 and 0 for a condition that holds or not.
+        value: i64,
+    },
+    /// Takes a combatant out of the fight (fled, captured, or down by the GM's word).
+    Out {
+        /// The combatant's name.
+        who: String,
+    },
+}
+
+impl Adjustment {
+    /// The name of the combatant it adjusts.
+    pub fn who(&self) -> &str {
+        match self {
+            Adjustment::Set { who, .. } | Adjustment::Out { who } => who,
+        }
+    }
+}
+
+/// One track a ruleset lets a game master set by hand ([`Adjustment::Set`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Adjustable {
+    /// Its key, the same as the status board's field.
+    pub key: &'static str,
+    /// What it is, for a person.
+    pub label: &'static str,
+    /// The values it takes, for a person: "a whole number", "0 to the sheet's maximum".
+    pub values: &'static str,
+    /// Whether it is kept per item and needs the item's name (ammunition).
+    pub per_item: bool,
+}
+
+impl Adjustable {
+    /// A track of a combatant.
+    pub const fn new(key: &'static str, label: &'static str, values: &'static str) -> Adjustable {
+        Adjustable { key, label, values, per_item: false }
+    }
+
+    /// A track kept per item.
+    pub const fn per_item(key: &'static str, label: &'static str, values: &'static str) -> Adjustable {
+        Adjustable { key, label, values, per_item: true }
+    }
+}
+
+/// The combatant an adjustment names, as an id, or the error listing the roster.
+pub fn adjusted<'a>(
+    names: impl Iterator<Item = &'a str> + Clone,
+    adjustment: &Adjustment,
+) -> Result<fray_engine::CombatantId, String> {
+    crate::find_combatant(names, adjustment.who())
+}
+
+/// The refusal of a track the ruleset does not let a game master set, listing those it does.
+pub fn unknown_track(field: &str, tracks: &[Adjustable]) -> String {
+    let keys: Vec<&str> = tracks.iter().map(|t| t.key).collect();
+    match crate::did_you_mean(field, keys.iter().copied()) {
+        Some(close) => format!("no track `{field}`; did you mean `{close}`? (tracks: {})", keys.join(", ")),
+        None => format!("no track `{field}` to set (tracks: {})", keys.join(", ")),
+    }
+}
+
+/// `value` as a number from `min` to `max`, or the refusal naming the track and the range.
+pub fn in_range(field: &str, value: i64, min: i64, max: i64) -> Result<i32, String> {
+    if (min..=max).contains(&value) {
+        Ok(value as i32)
+    } else {
+        Err(format!("{field} takes a whole number from {min} to {max}, found {value}"))
+    }
+}
+
+/// The index of the item named `item` among `items` for a per-item track, or the refusal.
+pub fn item_index<'a>(
+    field: &str,
+    item: Option<&str>,
+    items: impl Iterator<Item = &'a str> + Clone,
+) -> Result<usize, String> {
+    let all: Vec<&str> = items.clone().collect();
+    let Some(item) = item else {
+        return Err(format!("{field} is kept per item: name the item (items: {})", all.join(", ")));
+    };
+    items.clone().position(|name| name == item).ok_or_else(|| format!("no item `{item}` (items: {})", all.join(", ")))
+}
+
+/// What a game master's adjustment changed, as a ruleset's `Adjusted` event carries it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A track ([`Adjustable::key`]) set to a value; `item` is the item's index for a track kept
+    /// per item, else 0.
+    Set {
+        /// The track's key.
+        track: &'static str,
+        /// The item's index, for a per-item track.
+        item: u8,
+        /// The new value.
+        value: i32,
+    },
+    /// The combatant is taken out of the fight.
+    Out,
+}
+
+/// The log line of an adjustment of `name`'s tracks: `label` is the track's label and `item` the
+/// item's name for a per-item track. The same in every ruleset.
+pub fn adjusted_line(name: &str, change: &Change, label: &str, item: Option<&str>) -> crate::Line {
+    match change {
+        Change::Set { track, value, .. } => {
+            let what = match item {
+                Some(item) => format!("{label} ({item})"),
+                None => label.to_owned(),
+            };
+            crate::Line {
+                text: Some(format!("The GM sets {name}'s {what} to {value}.")),
+                json: serde_json::json!({ "event": "adjusted", "who": name, "field": track, "item": item, "value": value }),
+            }
+        }
+        Change::Out => crate::Line {
+            text: Some(format!("The GM takes {name} out of the fight.")),
+            json: serde_json::json!({ "event": "taken_out", "who": name }),
+        },
+    }
+}
+
+/// The label of the track `key` among `tracks` (the key itself if it is not there).
+pub fn track_label(tracks: &[Adjustable], key: &str) -> &'static str {
+    tracks.iter().find(|t| t.key == key).map_or("track", |t| t.label)
+}
+
+/// A track kept on or off, from an adjustment's value: 1 for on, 0 for off.
+pub fn flag_value(field: &str, value: i64) -> Result<i32, String> {
+    in_range(field, value, 0, 1)
+        .map_err(|_| format!("{field} is a condition: 1 (it holds) or 0 (it does not), found {value}"))
 }

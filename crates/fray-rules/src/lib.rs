@@ -350,6 +350,31 @@ pub trait Seats {
     /// A person's answer: an index into the prompt's options, or `None` when no answer will
     /// come (the fight then stops with [`FightError::Pending`]).
     fn ask(&mut self, prompt: &Prompt) -> Option<usize>;
+    /// The game master's next adjustment, made before `who`'s decision is asked (only when a
+    /// person decides for `who`: a live fight stops there): `None` when there is none.
+    /// Default: none.
+    fn adjustment(&mut self, _who: CombatantId) -> Option<board::Adjustment> {
+        None
+    }
+    /// The ruleset refused the adjustment just given, for this reason; the fight then stops.
+    fn refuse(&mut self, _why: String) {}
+}
+
+/// The events of the adjustments `seats` make before `who` is asked (a person's decision),
+/// built by `adjust` from the state: a ruleset's [`Decider::interject`] at a table.
+pub fn interjection<E>(
+    seats: &mut dyn Seats,
+    who: CombatantId,
+    adjust: impl FnOnce(&board::Adjustment) -> Result<Vec<E>, String>,
+) -> Vec<E> {
+    if !seats.person(who) {
+        return Vec::new();
+    }
+    let Some(adjustment) = seats.adjustment(who) else { return Vec::new() };
+    adjust(&adjustment).unwrap_or_else(|why| {
+        seats.refuse(why);
+        Vec::new()
+    })
 }
 
 /// The same people for the whole fight, answering through a closure.
@@ -400,6 +425,13 @@ pub struct RulesetInfo {
     pub policies: &'static [(&'static str, &'static [&'static str])],
     /// Its turn structure, what its policies do and its scenario fields, for the user guide.
     pub guide: &'static reference::Guide,
+    /// The tracks a game master may set by hand in a live fight ([`board::Adjustment::Set`]).
+    pub adjustable: &'static [board::Adjustable],
+}
+
+/// The ruleset registered under `id`.
+pub fn ruleset_info(id: &str) -> Option<&'static RulesetInfo> {
+    RULESETS.iter().find(|r| r.id == id)
 }
 
 /// Every ruleset fray has. Adding one is one line here and its module.
@@ -410,6 +442,7 @@ pub const RULESETS: &[RulesetInfo] = &[
         options: fluid::options::OPTIONS,
         policies: fluid::policy::POLICIES,
         guide: &fluid::guide::GUIDE,
+        adjustable: fluid::status::ADJUSTABLE,
     },
     RulesetInfo {
         id: "opend6",
@@ -417,6 +450,7 @@ pub const RULESETS: &[RulesetInfo] = &[
         options: opend6::options::OPTIONS,
         policies: opend6::setup::POLICIES,
         guide: &opend6::guide::GUIDE,
+        adjustable: opend6::status::ADJUSTABLE,
     },
     RulesetInfo {
         id: "hardboiled",
@@ -424,6 +458,7 @@ pub const RULESETS: &[RulesetInfo] = &[
         options: hardboiled::options::OPTIONS,
         policies: hardboiled::setup::POLICIES,
         guide: &hardboiled::guide::GUIDE,
+        adjustable: hardboiled::status::ADJUSTABLE,
     },
     RulesetInfo {
         id: "phasesix",
@@ -431,6 +466,7 @@ pub const RULESETS: &[RulesetInfo] = &[
         options: phasesix::options::OPTIONS,
         policies: phasesix::setup::POLICIES,
         guide: &phasesix::guide::GUIDE,
+        adjustable: phasesix::status::ADJUSTABLE,
     },
     RulesetInfo {
         id: "ticks",
@@ -438,6 +474,7 @@ pub const RULESETS: &[RulesetInfo] = &[
         options: ticks::options::OPTIONS,
         policies: ticks::setup::POLICIES,
         guide: &ticks::guide::GUIDE,
+        adjustable: ticks::status::ADJUSTABLE,
     },
 ];
 
@@ -789,6 +826,15 @@ pub trait Prompts<R: Ruleset> {
     fn gone(&self, _state: &R::State, _who: CombatantId) -> bool {
         false
     }
+    /// Whether the game master took `who` out of the fight ([`board::Adjustment::Out`]).
+    fn taken_out(&self, _state: &R::State, _who: CombatantId) -> bool {
+        false
+    }
+    /// The events of a game master's adjustment at `state` ([`board::Adjustment`]), or why it is
+    /// refused. Default: every adjustment is refused.
+    fn adjust(&self, _state: &R::State, _adjustment: &board::Adjustment) -> Result<Vec<R::Event>, String> {
+        Err("this ruleset has no adjustments".to_owned())
+    }
 }
 
 /// Answers with a person's choices for the combatants in `humans`, the AI for the others. People
@@ -811,7 +857,8 @@ where
         who: CombatantId,
         request: &R::Request,
     ) -> Result<R::Choice, fray_engine::Pending> {
-        if !self.seats.person(who) {
+        // A combatant the game master took out is no one's to play: its AI answers.
+        if !self.seats.person(who) || self.front.taken_out(state, who) {
             return Ok(self.front.ai(setup, state, who, request));
         }
         let (question, choices) = building_prompt(self.seats.shown(), || self.front.prompt(state, who, request));
@@ -831,5 +878,9 @@ where
 
     fn passes_optional(&self, setup: &R::Setup, who: CombatantId, request: &R::Request) -> bool {
         !self.seats.person(who) && self.front.ai_passes(setup, who, request)
+    }
+
+    fn interject(&mut self, _setup: &R::Setup, state: &R::State, who: CombatantId) -> Vec<R::Event> {
+        interjection(self.seats, who, |a| self.front.adjust(state, a))
     }
 }

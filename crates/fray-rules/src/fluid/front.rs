@@ -125,8 +125,13 @@ impl Table<'_> {
 }
 
 impl Decider<Fluid> for Table<'_> {
+    fn interject(&mut self, setup: &Setup, state: &State, who: CombatantId) -> Vec<Event> {
+        crate::interjection(self.seats, who, |a| super::status::adjust_events(setup, state, a))
+    }
+
     fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
-        if !self.seats.person(who) {
+        // A combatant the game master took out is no one's to play: its AI answers.
+        if !self.seats.person(who) || state.fighter(who).removed {
             return Ok(ai_choice(setup, state, who, request));
         }
         let (mut question, choices) =
@@ -678,6 +683,17 @@ impl FluidScenario {
                     Some(format!("{} {} {name}", n(who), if *gained { "is now" } else { "is no longer" })),
                     json!({"event": "condition", "who": n(who), "condition": name, "gained": gained}),
                 )
+            }
+            Event::Adjusted { who, change } => {
+                let sheet = &self.0.combatants[who.index()];
+                let (label, item) = match change {
+                    crate::board::Change::Set { track, item, .. } => (
+                        crate::board::track_label(super::status::ADJUSTABLE, track),
+                        (*track == "ammo").then(|| sheet.items[usize::from(*item)].id.as_str()),
+                    ),
+                    crate::board::Change::Out => ("", None),
+                };
+                return crate::board::adjusted_line(&sheet.id, change, label, item);
             }
             Event::Ended { result } => (
                 Some(format!("combat ends after {} round(s): {}", result.length, outcome(result))),

@@ -20,7 +20,7 @@ pub mod policy;
 mod run;
 pub mod scenario;
 pub mod setup;
-mod status;
+pub mod status;
 
 use check::{Check, CheckRoll};
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, Ruleset, Sink, Tally};
@@ -489,6 +489,14 @@ pub enum Event {
         /// Gained (true) or lost.
         gained: bool,
     },
+    /// A game master's adjustment at a live table: a track set by hand, or the combatant taken
+    /// out of the fight.
+    Adjusted {
+        /// Whose.
+        who: CombatantId,
+        /// What changed.
+        change: crate::board::Change,
+    },
     /// The fight is over.
     Ended {
         /// How it ended.
@@ -551,6 +559,8 @@ pub struct Fighter {
     pub dq: List<i32, 4>,
     /// Current armour AV.
     pub av: i32,
+    /// Taken out of the fight by the game master (and counted as dead).
+    pub removed: bool,
     /// Ammunition counts left per item (`None`: not tracked) (FLUID-GEAR-4).
     pub ammo: List<Option<i32>, 4>,
     /// Rounds each item fired this round (FLUID-SPECIAL-11 `per_round`).
@@ -662,6 +672,7 @@ impl Fighter {
             oq: per_item(&sheet.items, |_, i| i.oq),
             dq: per_item(&sheet.items, |_, i| i.dq),
             av: sheet.armor.as_ref().map_or(0, |a| a.av),
+            removed: false,
             ammo: per_item(&sheet.items, |_, i| i.ammo.filter(|_| setup.options.ammo_tracking)),
             fired: per_item(&sheet.items, |_, _| 0),
         }
@@ -914,6 +925,7 @@ impl Ruleset for Fluid {
                 };
                 *flag = *gained;
             }
+            Event::Adjusted { who, change } => status::adjust(setup, state, *who, change),
             Event::Ended { result } => state.ended = Some(*result),
         }
     }

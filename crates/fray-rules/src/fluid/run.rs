@@ -288,29 +288,36 @@ fn dying_tests<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
 /// Emits the condition changes that the tracks now imply (FLUID-TRACK-5, -7, -9).
 fn update_conditions<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, who: CombatantId) {
     let sheet = &fight.setup().combatants[who.index()];
-    let fighter = fight.state().fighter(who);
+    for (condition, gained) in
+        implied_conditions(fight.setup(), sheet, fight.state().fighter(who)).into_iter().flatten()
+    {
+        fight.emit(Event::Condition { who, condition, gained });
+    }
+}
+
+/// The condition changes that a fighter's tracks imply, in the order they are emitted
+/// (FLUID-TRACK-5, -7, -9): none for the dead.
+pub(super) fn implied_conditions(
+    setup: &Setup,
+    sheet: &super::setup::Sheet,
+    fighter: &super::Fighter,
+) -> [Option<(Condition, bool)>; 2] {
     let (was_dead, was_dying, was_unconscious, w, s) =
         (fighter.dead, fighter.dying, fighter.unconscious, fighter.w, fighter.s);
     if was_dead {
-        return;
+        return [None, None];
     }
     let dead = w <= -sheet.stats[BOD];
     let dying = w <= 0 && !dead;
     // Under `stress_zero = stunned_gate` S ≤ 0 is no condition of its own (FLUID-TRACK-9).
-    let unconscious = s <= 0 && !fight.setup().options.stress_zero_gate;
+    let unconscious = s <= 0 && !setup.options.stress_zero_gate;
     if dead {
-        if was_dying {
-            fight.emit(Event::Condition { who, condition: Condition::Dying, gained: false });
-        }
-        fight.emit(Event::Condition { who, condition: Condition::Dead, gained: true });
-        return;
+        return [was_dying.then_some((Condition::Dying, false)), Some((Condition::Dead, true))];
     }
-    if dying != was_dying {
-        fight.emit(Event::Condition { who, condition: Condition::Dying, gained: dying });
-    }
-    if unconscious != was_unconscious {
-        fight.emit(Event::Condition { who, condition: Condition::Unconscious, gained: unconscious });
-    }
+    [
+        (dying != was_dying).then_some((Condition::Dying, dying)),
+        (unconscious != was_unconscious).then_some((Condition::Unconscious, unconscious)),
+    ]
 }
 
 /// Every (target, weapon) within reach, and the per-item attack limit (FLUID-ACT-7, FLUID-MOVE-10).

@@ -1,8 +1,11 @@
 //! The `fluid` status board: W and S, the tactics split, conditions, item qualities, ammunition.
 
-use super::State;
 use super::front::FluidScenario;
+use super::setup::Setup;
+use super::{Event, State};
+use crate::board::{Adjustable, Adjustment, Change};
 use crate::board::{CombatantStatus, StatusField, ammo, condition_word, flags};
+use fray_engine::CombatantId;
 
 impl FluidScenario {
     /// Every combatant's status at `state`.
@@ -15,7 +18,8 @@ impl FluidScenario {
             .map(|(f, sheet)| {
                 let standing = !f.out(&setup.options);
                 let conditions = flags(&[
-                    (f.dead, "Dead"),
+                    (f.removed, "taken out by the GM"),
+                    (f.dead && !f.removed, "Dead"),
                     (f.dying, "Dying"),
                     (f.unconscious, "Unconscious"),
                     (f.stunned, "Stunned (this round)"),
@@ -45,4 +49,82 @@ impl FluidScenario {
             })
             .collect()
     }
+}
+
+/// The tracks a game master may set by hand.
+pub const ADJUSTABLE: &[Adjustable] = &[
+    Adjustable::new("w", "W", "a whole number up to PC; at 0 or below Dying, at −BOD or below Dead"),
+    Adjustable::new("s", "S", "a whole number up to the S maximum; at 0 or below Unconscious"),
+    Adjustable::new("av", "armour AV", "0 to 99"),
+    Adjustable::new("stunned", "Stunned (this round)", "1 (stunned) or 0"),
+    Adjustable::new("stabilized", "stabilized", "1 (stabilized) or 0"),
+    Adjustable::per_item("ammo", "ammunition", "0 to 9999, for an item that counts its ammunition"),
+];
+
+/// The events of a game master's adjustment at `state`: the `Adjusted` event and the conditions
+/// the new tracks imply, as damage would give them (FLUID-TRACK-5, -7, -9); or why it is refused.
+pub(super) fn adjust_events(setup: &Setup, state: &State, adjustment: &Adjustment) -> Result<Vec<Event>, String> {
+    let who = crate::board::adjusted(setup.combatants.iter().map(|c| c.id.as_str()), adjustment)?;
+    let (sheet, fighter) = (&setup.combatants[who.index()], state.fighter(who));
+    if fighter.dead {
+        return Err(format!("{} is out of the fight (dead or taken out): undo to bring it back", sheet.id));
+    }
+    let Adjustment::Set { field, item, value, .. } = adjustment else {
+        return Ok(vec![Event::Adjusted { who, change: Change::Out }]);
+    };
+    let value = *value;
+    let (track, item, value) = match field.as_str() {
+        "w" => ("w", 0, crate::board::in_range(field, value, -999, sheet.pc.into())?),
+        "s" => ("s", 0, crate::board::in_range(field, value, -999, sheet.s_max.into())?),
+        "av" => ("av", 0, crate::board::in_range(field, value, 0, 99)?),
+        "stunned" => ("stunned", 0, crate::board::flag_value(field, value)?),
+        "stabilized" => ("stabilized", 0, crate::board::flag_value(field, value)?),
+        "ammo" => {
+            let i = crate::board::item_index(field, item.as_deref(), sheet.items.iter().map(|i| i.id.as_str()))?;
+            if fighter.ammo[i].is_none() {
+                return Err(format!("{}'s {} does not count its ammunition", sheet.id, sheet.items[i].id));
+            }
+            ("ammo", i as u8, crate::board::in_range(field, value, 0, 9999)?)
+        }
+        other => return Err(crate::board::unknown_track(other, ADJUSTABLE)),
+    };
+    let change = Change::Set { track, item, value };
+    let mut after = fighter.clone();
+    set(&mut after, &change);
+    let mut events = vec![Event::Adjusted { who, change }];
+    if matches!(track, "w" | "s") {
+        let implied = super::run::implied_conditions(setup, sheet, &after);
+        events.extend(implied.into_iter().flatten().map(|(condition, gained)| Event::Condition {
+            who,
+            condition,
+            gained,
+        }));
+    }
+    Ok(events)
+}
+
+/// Sets a fighter's track as `change` says.
+fn set(fighter: &mut super::Fighter, change: &Change) {
+    match *change {
+        Change::Set { track: "w", value, .. } => fighter.w = value,
+        Change::Set { track: "s", value, .. } => fighter.s = value,
+        Change::Set { track: "av", value, .. } => fighter.av = value,
+        Change::Set { track: "stunned", value, .. } => fighter.stunned = value != 0,
+        Change::Set { track: "stabilized", value, .. } => fighter.stabilized = value != 0,
+        Change::Set { track: "ammo", item, value } => fighter.ammo[usize::from(item)] = Some(value),
+        Change::Set { .. } => {}
+        Change::Out => {
+            fighter.removed = true;
+            fighter.dead = true;
+        }
+    }
+}
+
+/// Applies an `Adjusted` event: a taken-out combatant counts as dead, and who stands may have
+/// changed (FLUID-ROUND-4).
+pub(super) fn adjust(_setup: &Setup, state: &mut State, who: CombatantId, change: &Change) {
+    if *change == Change::Out {
+        state.standing_changes += 1;
+    }
+    set(&mut state.fighters[who.index()], change);
 }

@@ -57,3 +57,6 @@ impl HardBoiledScenario {
             .collect()
     }
 }
+
+/// The tracks a game master may set by hand.
+pub const ADJUSTABLE: &[crate::board::Adjustable] = &[];

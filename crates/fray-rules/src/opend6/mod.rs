@@ -21,7 +21,7 @@ pub mod roll;
 mod run;
 pub mod scenario;
 pub mod setup;
-mod status;
+pub mod status;
 
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, Ruleset, Sink, Tally};
 pub use front::OpenD6Scenario;

@@ -62,3 +62,6 @@ impl OpenD6Scenario {
             .collect()
     }
 }
+
+/// The tracks a game master may set by hand.
+pub const ADJUSTABLE: &[crate::board::Adjustable] = &[];

@@ -18,7 +18,7 @@ pub mod policy;
 mod run;
 pub mod scenario;
 pub mod setup;
-mod status;
+pub mod status;
 
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, Pos, Ruleset, Sink, Tally};
 pub use front::PhaseSixScenario;

@@ -53,3 +53,6 @@ impl PhaseSixScenario {
             .collect()
     }
 }
+
+/// The tracks a game master may set by hand.
+pub const ADJUSTABLE: &[crate::board::Adjustable] = &[];

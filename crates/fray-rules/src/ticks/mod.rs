@@ -18,7 +18,7 @@ pub mod policy;
 pub mod run;
 pub mod scenario;
 pub mod setup;
-mod status;
+pub mod status;
 
 pub use front::TicksScenario;
 pub use options::Options;

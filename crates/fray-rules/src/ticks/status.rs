@@ -52,3 +52,6 @@ impl TicksScenario {
             .collect()
     }
 }
+
+/// The tracks a game master may set by hand.
+pub const ADJUSTABLE: &[crate::board::Adjustable] = &[];
