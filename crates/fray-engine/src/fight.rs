@@ -189,17 +189,26 @@ pub struct Fight<'a, R: Ruleset, D, P, S> {
     dice: D,
     decider: P,
     sink: S,
+    interjections: u32,
 }
 
 impl<'a, R: Ruleset, D: Dice, P: Decider<R>, S: Sink<R::Event>> Fight<'a, R, D, P, S> {
     /// A fight at its initial state.
     pub fn new(setup: &'a R::Setup, dice: D, decider: P, sink: S) -> Self {
-        Fight { state: R::initial_state(setup), setup, dice, decider, sink }
+        Fight { state: R::initial_state(setup), setup, dice, decider, sink, interjections: 0 }
     }
 
     /// Starts the fight again from its initial state (the dice, decider and sink stay).
     pub fn restart(&mut self) {
         R::reset_state(self.setup, &mut self.state);
+        self.interjections = 0;
+    }
+
+    /// How many events its decider has interjected so far ([`Decider::interject`]): a ruleset
+    /// that looks for the fight's end only where its own events may have changed who stands
+    /// looks again when this has changed.
+    pub fn interjections(&self) -> u32 {
+        self.interjections
     }
 
     /// The fight's dice, e.g. to reseed them between fights.
@@ -269,6 +278,7 @@ impl<'a, R: Ruleset, D: Dice, P: Decider<R>, S: Sink<R::Event>> Fight<'a, R, D, 
                 break;
             }
             for event in events {
+                self.interjections += 1;
                 self.emit(event);
             }
         }

@@ -168,12 +168,25 @@ impl Adjustable {
     }
 }
 
-/// The combatant an adjustment names, as an id, or the error listing the roster.
-pub fn adjusted<'a>(
-    names: impl Iterator<Item = &'a str> + Clone,
-    adjustment: &Adjustment,
-) -> Result<fray_engine::CombatantId, String> {
-    crate::find_combatant(names, adjustment.who())
+/// A track to set: its key, the item named for a per-item track, and the value.
+pub type Setting<'a> = (&'a str, Option<&'a str>, i64);
+
+/// The combatant an adjustment names, as an id, and for [`Adjustment::Set`] what to set
+/// (`None` for [`Adjustment::Out`]); refused for a name not in the roster (`names`), or for a
+/// combatant already out of the fight (`out`), which only an undo brings back.
+pub fn target<'a, 'n>(
+    names: impl Iterator<Item = &'n str> + Clone,
+    adjustment: &'a Adjustment,
+    out: impl Fn(fray_engine::CombatantId) -> bool,
+) -> Result<(fray_engine::CombatantId, Option<Setting<'a>>), String> {
+    let who = crate::find_combatant(names, adjustment.who())?;
+    if out(who) {
+        return Err(format!("{} is out of the fight: undo to bring it back", adjustment.who()));
+    }
+    Ok(match adjustment {
+        Adjustment::Set { field, item, value, .. } => (who, Some((field.as_str(), item.as_deref(), *value))),
+        Adjustment::Out { .. } => (who, None),
+    })
 }
 
 /// The refusal of a track the ruleset does not let a game master set, listing those it does.
@@ -245,9 +258,22 @@ pub fn adjusted_line(name: &str, change: &Change, label: &str, item: Option<&str
     }
 }
 
-/// The label of the track `key` among `tracks` (the key itself if it is not there).
-pub fn track_label(tracks: &[Adjustable], key: &str) -> &'static str {
-    tracks.iter().find(|t| t.key == key).map_or("track", |t| t.label)
+/// The log line of a ruleset's `Adjusted` event: `tracks` are its [`Adjustable`]s, `item`
+/// names an item of the combatant by its index (for a per-item track).
+pub fn adjusted_event_line<'a>(
+    name: &str,
+    change: &Change,
+    tracks: &[Adjustable],
+    item: impl Fn(u8) -> &'a str,
+) -> crate::Line {
+    match change {
+        Change::Set { track, item: i, .. } => {
+            let track = tracks.iter().find(|t| t.key == *track);
+            let label = track.map_or("track", |t| t.label);
+            adjusted_line(name, change, label, track.filter(|t| t.per_item).map(|_| item(*i)))
+        }
+        Change::Out => adjusted_line(name, change, "", None),
+    }
 }
 
 /// A track kept on or off, from an adjustment's value: 1 for on, 0 for off.

@@ -686,14 +686,8 @@ impl FluidScenario {
             }
             Event::Adjusted { who, change } => {
                 let sheet = &self.0.combatants[who.index()];
-                let (label, item) = match change {
-                    crate::board::Change::Set { track, item, .. } => (
-                        crate::board::track_label(super::status::ADJUSTABLE, track),
-                        (*track == "ammo").then(|| sheet.items[usize::from(*item)].id.as_str()),
-                    ),
-                    crate::board::Change::Out => ("", None),
-                };
-                return crate::board::adjusted_line(&sheet.id, change, label, item);
+                let item = |i: u8| sheet.items[usize::from(i)].id.as_str();
+                return crate::board::adjusted_event_line(&sheet.id, change, super::status::ADJUSTABLE, item);
             }
             Event::Ended { result } => (
                 Some(format!("combat ends after {} round(s): {}", result.length, outcome(result))),

@@ -64,23 +64,20 @@ pub const ADJUSTABLE: &[Adjustable] = &[
 /// The events of a game master's adjustment at `state`: the `Adjusted` event and the conditions
 /// the new tracks imply, as damage would give them (FLUID-TRACK-5, -7, -9); or why it is refused.
 pub(super) fn adjust_events(setup: &Setup, state: &State, adjustment: &Adjustment) -> Result<Vec<Event>, String> {
-    let who = crate::board::adjusted(setup.combatants.iter().map(|c| c.id.as_str()), adjustment)?;
+    let names = setup.combatants.iter().map(|c| c.id.as_str());
+    let (who, setting) = crate::board::target(names, adjustment, |w| state.fighter(w).dead)?;
     let (sheet, fighter) = (&setup.combatants[who.index()], state.fighter(who));
-    if fighter.dead {
-        return Err(format!("{} is out of the fight (dead or taken out): undo to bring it back", sheet.id));
-    }
-    let Adjustment::Set { field, item, value, .. } = adjustment else {
+    let Some((field, item, value)) = setting else {
         return Ok(vec![Event::Adjusted { who, change: Change::Out }]);
     };
-    let value = *value;
-    let (track, item, value) = match field.as_str() {
+    let (track, item, value) = match field {
         "w" => ("w", 0, crate::board::in_range(field, value, -999, sheet.pc.into())?),
         "s" => ("s", 0, crate::board::in_range(field, value, -999, sheet.s_max.into())?),
         "av" => ("av", 0, crate::board::in_range(field, value, 0, 99)?),
         "stunned" => ("stunned", 0, crate::board::flag_value(field, value)?),
         "stabilized" => ("stabilized", 0, crate::board::flag_value(field, value)?),
         "ammo" => {
-            let i = crate::board::item_index(field, item.as_deref(), sheet.items.iter().map(|i| i.id.as_str()))?;
+            let i = crate::board::item_index(field, item, sheet.items.iter().map(|i| i.id.as_str()))?;
             if fighter.ammo[i].is_none() {
                 return Err(format!("{}'s {} does not count its ammunition", sheet.id, sheet.items[i].id));
             }

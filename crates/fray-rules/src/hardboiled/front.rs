@@ -446,6 +446,10 @@ impl HardBoiledScenario {
             Event::Lamed { who } => {
                 (Some(format!("{} is lamed: half Move", n(who))), json!({"event": "lamed", "who": n(who)}))
             }
+            Event::Adjusted { who, change } => {
+                let name = &self.0.combatants[who.index()].name;
+                return crate::board::adjusted_event_line(name, change, super::status::ADJUSTABLE, |_| "");
+            }
             Event::Ended { result } => (
                 Some(format!("combat ends after {} turn(s): {}", result.length, outcome(result))),
                 crate::end_json(&self.0.sides, result, "turns"),
@@ -483,6 +487,14 @@ impl crate::Prompts<HardBoiled> for HardBoiledScenario {
             },
             _ => None,
         }
+    }
+
+    fn taken_out(&self, state: &State, who: CombatantId) -> bool {
+        state.fighter(who).removed
+    }
+
+    fn adjust(&self, state: &State, adjustment: &crate::board::Adjustment) -> Result<Vec<Event>, String> {
+        super::status::adjust_events(&self.0, state, adjustment)
     }
 }
 

@@ -268,6 +268,8 @@ pub struct Fighter {
     pub lame: bool,
     /// Initiative this turn.
     pub init: i32,
+    /// Taken out of the fight by the game master (and at 0 HP at most).
+    pub removed: bool,
 }
 
 impl Fighter {
@@ -515,6 +517,14 @@ pub enum Event {
         /// Who.
         who: CombatantId,
     },
+    /// A game master's adjustment at a live table: a track set by hand, or the combatant taken
+    /// out of the fight.
+    Adjusted {
+        /// Whose.
+        who: CombatantId,
+        /// What changed.
+        change: crate::board::Change,
+    },
     /// The fight is over.
     Ended {
         /// How.
@@ -561,6 +571,7 @@ impl Ruleset for HardBoiled {
                 acted_on: false,
                 engaged_before: false,
                 lame: false,
+                removed: false,
                 init: 0,
             });
         }
@@ -608,6 +619,7 @@ impl Ruleset for HardBoiled {
             | Event::Confirm { .. }
             | Event::DamageRoll { .. }
             | Event::Ended { .. } => {}
+            Event::Adjusted { who, change } => status::set(&mut state.fighters[who.index()], change),
             Event::Moved { who, to, in_cover, .. } => {
                 // Out of an enemy's melee reach that held it where it stood (USR-MOVE-2).
                 let disengaged = policy::disengages(setup, state, *who, *to);

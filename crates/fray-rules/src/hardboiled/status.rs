@@ -1,7 +1,9 @@
 //! The `hardboiled` status board: HP, KnockedOut, the Second Wind, the weapon in hand.
 
-use super::State;
 use super::front::HardBoiledScenario;
+use super::setup::Setup;
+use super::{Event, Fighter, State};
+use crate::board::{Adjustable, Adjustment, Change};
 use crate::board::{CombatantStatus, StatusField, condition_word};
 use fray_engine::CombatantId;
 
@@ -15,7 +17,9 @@ impl HardBoiledScenario {
                 let (sheet, f) = (&setup.combatants[i], state.fighter(CombatantId(i as u16)));
                 let standing = !f.out(&setup.options, turn);
                 let mut conditions = Vec::new();
-                if f.down() {
+                if f.removed {
+                    conditions.push("taken out by the GM".to_owned());
+                } else if f.down() {
                     conditions.push("down".to_owned());
                 } else if f.knocked_out(turn) {
                     conditions.push(if f.ko_until == u32::MAX {
@@ -59,4 +63,45 @@ impl HardBoiledScenario {
 }
 
 /// The tracks a game master may set by hand.
-pub const ADJUSTABLE: &[crate::board::Adjustable] = &[];
+pub const ADJUSTABLE: &[Adjustable] = &[
+    Adjustable::new("hp", "HP", "a whole number up to the maximum; at 0 or below down"),
+    Adjustable::new("knocked_out", "KnockedOut", "1 (for the rest of the fight) or 0"),
+    Adjustable::new("second_wind", "Second Wind used", "1 (used) or 0"),
+    Adjustable::new("lame", "lame (move halved)", "1 or 0"),
+    Adjustable::new("dropped", "weapon dropped", "1 or 0"),
+];
+
+/// The event of a game master's adjustment at `state`, or why it is refused.
+pub(super) fn adjust_events(setup: &Setup, state: &State, adjustment: &Adjustment) -> Result<Vec<Event>, String> {
+    let names = setup.combatants.iter().map(|c| c.name.as_str());
+    let (who, setting) = crate::board::target(names, adjustment, |w| state.fighter(w).removed)?;
+    let fighter = state.fighter(who);
+    let Some((field, _, value)) = setting else {
+        return Ok(vec![Event::Adjusted { who, change: Change::Out }]);
+    };
+    let (track, value) = match field {
+        "hp" => ("hp", crate::board::in_range(field, value, -999, fighter.hp_max.into())?),
+        "knocked_out" => ("knocked_out", crate::board::flag_value(field, value)?),
+        "second_wind" => ("second_wind", crate::board::flag_value(field, value)?),
+        "lame" => ("lame", crate::board::flag_value(field, value)?),
+        "dropped" => ("dropped", crate::board::flag_value(field, value)?),
+        other => return Err(crate::board::unknown_track(other, ADJUSTABLE)),
+    };
+    Ok(vec![Event::Adjusted { who, change: Change::Set { track, item: 0, value } }])
+}
+
+/// Applies an adjustment to a fighter; a combatant taken out is down (USR-TRACK-3).
+pub(super) fn set(fighter: &mut Fighter, change: &Change) {
+    match *change {
+        Change::Set { track: "hp", value, .. } => fighter.hp = value,
+        Change::Set { track: "knocked_out", value, .. } => fighter.ko_until = if value != 0 { u32::MAX } else { 0 },
+        Change::Set { track: "second_wind", value, .. } => fighter.second_wind_used = value != 0,
+        Change::Set { track: "lame", value, .. } => fighter.lame = value != 0,
+        Change::Set { track: "dropped", value, .. } => fighter.dropped = value != 0,
+        Change::Set { .. } => {}
+        Change::Out => {
+            fighter.removed = true;
+            fighter.hp = fighter.hp.min(0);
+        }
+    }
+}

@@ -734,6 +734,11 @@ impl OpenD6Scenario {
                 )),
                 json!({"event": "quick_draw", "who": n(who), "weapon": self.weapon(*who, draw.weapon), "actions": draw.n, "moved": draw.k}),
             ),
+            Event::Adjusted { who, change } => {
+                let sheet = &self.0.combatants[who.index()];
+                let item = |i: u8| sheet.weapons[usize::from(i)].name.as_str();
+                return crate::board::adjusted_event_line(&sheet.name, change, super::status::ADJUSTABLE, item);
+            }
             Event::Ended { result } => (
                 Some(format!("combat ends after {} round(s): {}", result.length, outcome(result))),
                 crate::end_json(&self.0.sides, result, "rounds"),
@@ -778,6 +783,14 @@ impl crate::Prompts<OpenD6> for OpenD6Scenario {
 
     fn gone(&self, state: &State, who: CombatantId) -> bool {
         state.fighter(who).level == Level::Dead
+    }
+
+    fn taken_out(&self, state: &State, who: CombatantId) -> bool {
+        state.fighter(who).removed
+    }
+
+    fn adjust(&self, state: &State, adjustment: &crate::board::Adjustment) -> Result<Vec<Event>, String> {
+        super::status::adjust_events(&self.0, state, adjustment)
     }
 }
 

@@ -476,6 +476,8 @@ pub struct Fighter {
     /// The last round an attack was rolled at him, hit or miss (0: never). Under
     /// `aim_interrupted_by = any_attack` such an attack breaks an aim (OD6-ATK-4).
     pub attacked_round: u32,
+    /// Taken out of the fight by the game master (and counted as dead).
+    pub removed: bool,
 }
 
 impl Fighter {
@@ -897,6 +899,14 @@ pub enum Event {
         /// The draw.
         draw: QuickDraw,
     },
+    /// A game master's adjustment at a live table: a track set by hand, or the combatant taken
+    /// out of the fight.
+    Adjusted {
+        /// Whose.
+        who: CombatantId,
+        /// What changed.
+        change: crate::board::Change,
+    },
     /// The fight is over.
     Ended {
         /// How.
@@ -973,6 +983,7 @@ impl Ruleset for OpenD6 {
                 no_actions_round: 0,
                 quick_draw: None,
                 attacked_round: 0,
+                removed: false,
             };
             if i < state.fighters.len() {
                 state.fighters[i] = fighter;
@@ -1228,6 +1239,7 @@ impl Ruleset for OpenD6 {
                 x.quick_draw = Some((skill, draw.k));
                 x.weapons[draw.weapon as usize].drawn = true;
             }
+            Event::Adjusted { who, change } => status::set(&mut state.fighters[who.index()], change),
             Event::Ended { .. } => {}
         }
     }

@@ -1,8 +1,10 @@
 //! The `opend6` status board: wound level (or Body Points), actions, points, ammunition.
 
-use super::State;
 use super::front::OpenD6Scenario;
 use super::setup::Level;
+use super::setup::{LEVELS, Setup};
+use super::{Event, Fighter, State};
+use crate::board::{Adjustable, Adjustment, Change};
 use crate::board::{CombatantStatus, StatusField};
 
 impl OpenD6Scenario {
@@ -28,6 +30,9 @@ impl OpenD6Scenario {
                 }
                 if f.unconscious_until > 0 {
                     conditions.push("unconscious".to_owned());
+                }
+                if f.removed {
+                    conditions.push("taken out by the GM".to_owned());
                 }
                 let ammo: Vec<String> = sheet
                     .weapons
@@ -64,4 +69,72 @@ impl OpenD6Scenario {
 }
 
 /// The tracks a game master may set by hand.
-pub const ADJUSTABLE: &[crate::board::Adjustable] = &[];
+pub const ADJUSTABLE: &[Adjustable] = &[
+    Adjustable::new(
+        "level",
+        "wound level",
+        "0 Healthy, 1 Stunned, 2 Wounded, 3 Severely Wounded, 4 Incapacitated, 5 Mortally Wounded, 6 Dead",
+    ),
+    Adjustable::new("bp", "Body Points", "0 to the maximum (under damage_track = body_points)"),
+    Adjustable::new("unconscious", "unconscious", "1 (for the rest of the fight) or 0"),
+    Adjustable::new("cp", "Character Points", "0 to 999"),
+    Adjustable::new("fp", "Fate Points", "0 to 99"),
+    Adjustable::per_item("ammo", "ammunition", "0 to 9999, for a weapon that counts its shots"),
+];
+
+/// The event of a game master's adjustment at `state`, or why it is refused.
+pub(super) fn adjust_events(setup: &Setup, state: &State, adjustment: &Adjustment) -> Result<Vec<Event>, String> {
+    let names = setup.combatants.iter().map(|c| c.name.as_str());
+    let (who, setting) = crate::board::target(names, adjustment, |w| state.fighter(w).removed)?;
+    let (sheet, fighter) = (&setup.combatants[who.index()], state.fighter(who));
+    let Some((field, item, value)) = setting else {
+        return Ok(vec![Event::Adjusted { who, change: Change::Out }]);
+    };
+    let (track, item, value) = match field {
+        "level" => ("level", 0, crate::board::in_range(field, value, 0, LEVELS.len() as i64 - 1)?),
+        "bp" => {
+            let Some(max) = sheet.body_points_max.filter(|_| fighter.bp_max > 0) else {
+                return Err(format!("{} has no Body Points (damage_track = body_points)", sheet.name));
+            };
+            ("bp", 0, crate::board::in_range(field, value, 0, max.into())?)
+        }
+        "unconscious" => ("unconscious", 0, crate::board::flag_value(field, value)?),
+        "cp" => ("cp", 0, crate::board::in_range(field, value, 0, 999)?),
+        "fp" => ("fp", 0, crate::board::in_range(field, value, 0, 99)?),
+        "ammo" => {
+            let i = crate::board::item_index(field, item, sheet.weapons.iter().map(|w| w.name.as_str()))?;
+            if fighter.weapons[i].ammo.is_none() {
+                return Err(format!("{}'s {} does not count its shots", sheet.name, sheet.weapons[i].name));
+            }
+            ("ammo", i as u8, crate::board::in_range(field, value, 0, 9999)?)
+        }
+        other => return Err(crate::board::unknown_track(other, ADJUSTABLE)),
+    };
+    Ok(vec![Event::Adjusted { who, change: Change::Set { track, item, value } }])
+}
+
+/// Applies an adjustment to a fighter: a wound level set by hand is the deepest entered if it
+/// is deeper; a combatant taken out counts as dead (OD6-ROUND-4).
+pub(super) fn set(fighter: &mut Fighter, change: &Change) {
+    match *change {
+        Change::Set { track: "level", value, .. } => {
+            fighter.level = LEVELS[value.clamp(0, LEVELS.len() as i32 - 1) as usize];
+            fighter.deepest = fighter.deepest.max(fighter.level);
+        }
+        Change::Set { track: "bp", value, .. } => fighter.bp = value,
+        Change::Set { track: "unconscious", value, .. } => {
+            fighter.unconscious_until = if value != 0 { u32::MAX } else { 0 };
+        }
+        Change::Set { track: "cp", value, .. } => fighter.cp = value.max(0) as u32,
+        Change::Set { track: "fp", value, .. } => fighter.fp = value.max(0) as u32,
+        Change::Set { track: "ammo", item, value } => {
+            fighter.weapons[usize::from(item)].ammo = Some(value.max(0) as u32)
+        }
+        Change::Set { .. } => {}
+        Change::Out => {
+            fighter.removed = true;
+            fighter.level = super::setup::Level::Dead;
+            fighter.deepest = fighter.level;
+        }
+    }
+}

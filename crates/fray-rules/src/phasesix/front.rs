@@ -466,6 +466,11 @@ impl PhaseSixScenario {
                 (Some(format!("{} is stabilised", n(who))), json!({"event": "stabilised", "who": n(who)}))
             }
             Event::Woke { who } => (Some(format!("{} wakes up", n(who))), json!({"event": "woke", "who": n(who)})),
+            Event::Adjusted { who, change } => {
+                let sheet = &self.0.combatants[who.index()];
+                let item = |i: u8| sheet.weapons[usize::from(i)].name.as_str();
+                return crate::board::adjusted_event_line(&sheet.name, change, super::status::ADJUSTABLE, item);
+            }
             Event::Ended { result } => (
                 Some(format!("combat ends after {} round(s): {}", result.length, outcome(result))),
                 crate::end_json(&self.0.sides, result, "rounds"),
@@ -499,6 +504,14 @@ impl crate::Prompts<PhaseSix> for PhaseSixScenario {
             Choice::Act(Act::Attack { target, .. } | Act::Throw { target, .. }) => Some(*target),
             _ => None,
         }
+    }
+
+    fn taken_out(&self, state: &State, who: CombatantId) -> bool {
+        state.fighter(who).removed
+    }
+
+    fn adjust(&self, state: &State, adjustment: &crate::board::Adjustment) -> Result<Vec<Event>, String> {
+        super::status::adjust_events(&self.0, state, adjustment)
     }
 
     fn gone(&self, state: &State, who: CombatantId) -> bool {

@@ -353,6 +353,8 @@ pub struct Fighter {
     pub armour_pct: List<i32, 4>,
     /// Throwables left per item.
     pub items: List<u8, 4>,
+    /// Taken out of the fight by the game master (and counted as dead).
+    pub removed: bool,
 }
 
 impl Fighter {
@@ -834,6 +836,14 @@ pub enum Event {
         /// Who.
         who: CombatantId,
     },
+    /// A game master's adjustment at a live table: a track set by hand, or the combatant taken
+    /// out of the fight.
+    Adjusted {
+        /// Whose.
+        who: CombatantId,
+        /// What changed.
+        change: crate::board::Change,
+    },
     /// The fight is over.
     Ended {
         /// How.
@@ -893,6 +903,7 @@ impl Ruleset for PhaseSix {
                 pos: s.position,
                 armour_pct: s.armour.iter().map(|a| a.condition_pct).collect(),
                 items: s.items.iter().map(|i| i.count).collect(),
+                removed: false,
             });
         }
     }
@@ -934,6 +945,11 @@ impl Ruleset for PhaseSix {
             }
             Event::Out { .. } => state.outs += 1,
             Event::Ended { .. } => {}
+            Event::Adjusted { who, change } => {
+                // Any adjustment may change who is out: the next act looks for the end (P6-TRACK-8).
+                state.outs += 1;
+                status::set(&mut state.fighters[who.index()], change);
+            }
             Event::Refreshed { who, actions } => {
                 state.actor = Some(*who);
                 let x = &mut state.fighters[who.index()];

@@ -107,8 +107,15 @@ pub(super) fn run<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         }
         for k in 0..fight.state().order.len() {
             let who = fight.state().order[k];
+            let seen = fight.interjections();
             turn(fight, &mut ended, who)?;
             if let Some(r) = ended {
+                return Ok(r);
+            }
+            // A game master's adjustment in the turn may have sent someone out.
+            if fight.interjections() != seen
+                && let Some(r) = end_check(fight, &mut ended, round)
+            {
                 return Ok(r);
             }
         }

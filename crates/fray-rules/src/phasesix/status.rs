@@ -1,7 +1,9 @@
 //! The `phasesix` status board: wounds, actions in the pool, conditions, boosts, ammunition.
 
-use super::State;
 use super::front::PhaseSixScenario;
+use super::setup::Setup;
+use super::{Event, Fighter, State};
+use crate::board::{Adjustable, Adjustment, Change};
 use crate::board::{CombatantStatus, StatusField, ammo, condition_word, flags};
 
 /// The conditions of [`super::Fighter::cond`], in order.
@@ -24,7 +26,8 @@ impl PhaseSixScenario {
                     .map(|(name, n)| format!("{name} ({n})"))
                     .collect();
                 conditions.extend(flags(&[
-                    (f.dead, "dead"),
+                    (f.removed, "taken out by the GM"),
+                    (f.dead && !f.removed, "dead"),
                     (f.stabilised, "stabilised"),
                     (f.sleeping, "sleeping"),
                     (f.hunkered, "hunkered"),
@@ -55,4 +58,64 @@ impl PhaseSixScenario {
 }
 
 /// The tracks a game master may set by hand.
-pub const ADJUSTABLE: &[crate::board::Adjustable] = &[];
+pub const ADJUSTABLE: &[Adjustable] = &[
+    Adjustable::new("wounds", "wounds", "0 to the wound maximum"),
+    Adjustable::new("actions", "actions left", "0 to 99"),
+    Adjustable::new("dying", "Dying", "its level, 0 (none) to 99"),
+    Adjustable::new("unconscious", "Unconscious", "its level, 0 (none) to 99"),
+    Adjustable::new("shocked", "Shocked", "its level, 0 (none) to 99"),
+    Adjustable::new("burning", "Burning", "its level, 0 (none) to 99"),
+    Adjustable::new("bleeding", "Bleeding", "its level, 0 (none) to 99"),
+    Adjustable::new("poisoned", "Poisoned", "its level, 0 (none) to 99"),
+    Adjustable::new("boosts", "boosts", "0 to 99"),
+    Adjustable::new("bonus_dice", "bonus dice", "0 to 99"),
+    Adjustable::new("destiny_dice", "destiny dice", "0 to 99"),
+    Adjustable::per_item("ammo", "ammunition", "0 to 9999, for a weapon that counts its ammunition"),
+];
+
+/// The event of a game master's adjustment at `state`, or why it is refused.
+pub(super) fn adjust_events(setup: &Setup, state: &State, adjustment: &Adjustment) -> Result<Vec<Event>, String> {
+    let names = setup.combatants.iter().map(|c| c.name.as_str());
+    let (who, setting) = crate::board::target(names, adjustment, |w| state.fighter(w).removed)?;
+    let (sheet, fighter) = (&setup.combatants[who.index()], state.fighter(who));
+    let Some((field, item, value)) = setting else {
+        return Ok(vec![Event::Adjusted { who, change: Change::Out }]);
+    };
+    let Some(track) = ADJUSTABLE.iter().find(|t| t.key == field) else {
+        return Err(crate::board::unknown_track(field, ADJUSTABLE));
+    };
+    let (item, value) = match track.key {
+        "wounds" => (0, crate::board::in_range(field, value, 0, sheet.max_wounds.into())?),
+        "ammo" => {
+            let i = crate::board::item_index(field, item, sheet.weapons.iter().map(|w| w.name.as_str()))?;
+            if fighter.ammo[i].is_none() {
+                return Err(format!("{}'s {} does not count its ammunition", sheet.name, sheet.weapons[i].name));
+            }
+            (i as u8, crate::board::in_range(field, value, 0, 9999)?)
+        }
+        _ => (0, crate::board::in_range(field, value, 0, 99)?),
+    };
+    Ok(vec![Event::Adjusted { who, change: Change::Set { track: track.key, item, value } }])
+}
+
+/// Applies an adjustment to a fighter; a combatant taken out counts as dead (P6-TRACK-8).
+pub(super) fn set(fighter: &mut Fighter, change: &Change) {
+    match *change {
+        Change::Set { track: "wounds", value, .. } => fighter.wounds = value,
+        Change::Set { track: "actions", value, .. } => fighter.actions = value,
+        Change::Set { track: "boosts", value, .. } => fighter.boosts = value,
+        Change::Set { track: "bonus_dice", value, .. } => fighter.bonus_dice = value,
+        Change::Set { track: "destiny_dice", value, .. } => fighter.destiny_dice = value,
+        Change::Set { track: "ammo", item, value } => fighter.ammo[usize::from(item)] = Some(value),
+        Change::Set { track, value, .. } => {
+            let condition = ["dying", "unconscious", "shocked", "burning", "bleeding", "poisoned"];
+            if let Some(i) = condition.iter().position(|c| *c == track) {
+                fighter.cond[i] = value;
+            }
+        }
+        Change::Out => {
+            fighter.removed = true;
+            fighter.dead = true;
+        }
+    }
+}

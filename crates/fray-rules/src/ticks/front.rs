@@ -440,6 +440,10 @@ impl TicksScenario {
             Event::KnockedOut { who } => {
                 (Some(format!("{} is knocked out", n(who))), json!({"event": "knocked_out", "who": n(who)}))
             }
+            Event::Adjusted { who, change } => {
+                let name = &self.0.combatants[who.index()].name;
+                return crate::board::adjusted_event_line(name, change, super::status::ADJUSTABLE, |_| "");
+            }
             Event::Ended { result } => (
                 Some(format!(
                     "combat ends after {} tick(s) ({:.1} s): {}",
@@ -556,6 +560,14 @@ impl crate::Prompts<Ticks> for TicksScenario {
     }
 
     /// Out of the fight, a combatant is no target unless `out_targetable` (TICK-TRACK-5).
+    fn taken_out(&self, state: &State, who: CombatantId) -> bool {
+        state.fighter(who).removed
+    }
+
+    fn adjust(&self, state: &State, adjustment: &crate::board::Adjustment) -> Result<Vec<Event>, String> {
+        super::status::adjust_events(&self.0, state, adjustment)
+    }
+
     fn gone(&self, state: &State, who: CombatantId) -> bool {
         state.fighter(who).out() && !self.0.options.out_targetable
     }

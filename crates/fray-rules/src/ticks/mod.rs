@@ -408,6 +408,14 @@ pub enum Event {
         /// Who.
         who: CombatantId,
     },
+    /// A game master's adjustment at a live table: a track set by hand, or the combatant taken
+    /// out of the fight.
+    Adjusted {
+        /// Whose.
+        who: CombatantId,
+        /// What changed.
+        change: crate::board::Change,
+    },
     /// The fight is over (TICK-TRACK-6).
     Ended {
         /// The result.
@@ -493,6 +501,8 @@ pub struct Fighter {
     pub pend_p: i32,
     /// Idle ticks in a row, and p when the streak began (TICK-STAB-5).
     pub idle: (i32, i32),
+    /// Taken out of the fight by the game master (and Down).
+    pub removed: bool,
 }
 
 impl Fighter {
@@ -770,6 +780,7 @@ impl Ruleset for Ticks {
                 f.aim_ticks = 0;
             }
             Event::Ended { .. } => {}
+            Event::Adjusted { who, change } => status::set(&mut state.fighters[who.index()], &change),
         }
     }
 

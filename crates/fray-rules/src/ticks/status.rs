@@ -1,7 +1,9 @@
 //! The `ticks` status board: Body, Trauma, wounds, effort, the stability penalty, the gun.
 
-use super::State;
 use super::front::TicksScenario;
+use super::setup::Setup;
+use super::{Event, Fighter, State};
+use crate::board::{Adjustable, Adjustment, Change};
 use crate::board::{CombatantStatus, StatusField, condition_word};
 
 impl TicksScenario {
@@ -15,7 +17,9 @@ impl TicksScenario {
             .map(|(f, sheet)| {
                 let standing = !f.out();
                 let mut conditions = Vec::new();
-                if f.down {
+                if f.removed {
+                    conditions.push("taken out by the GM".to_owned());
+                } else if f.down {
                     conditions.push("Down".to_owned());
                 }
                 if f.knocked_out {
@@ -54,4 +58,49 @@ impl TicksScenario {
 }
 
 /// The tracks a game master may set by hand.
-pub const ADJUSTABLE: &[crate::board::Adjustable] = &[];
+pub const ADJUSTABLE: &[Adjustable] = &[
+    Adjustable::new("body", "Body", "a whole number up to the maximum"),
+    Adjustable::new("trauma", "Trauma", "0 to 999"),
+    Adjustable::new("wounds", "wounds", "0 to 999"),
+    Adjustable::new("effort", "effort", "0 to 999"),
+    Adjustable::new("p", "stability penalty p", "0 to 999"),
+    Adjustable::new("down", "Down", "1 or 0"),
+    Adjustable::new("knocked_out", "KnockedOut", "1 or 0"),
+];
+
+/// The event of a game master's adjustment at `state`, or why it is refused.
+pub(super) fn adjust_events(setup: &Setup, state: &State, adjustment: &Adjustment) -> Result<Vec<Event>, String> {
+    let names = setup.combatants.iter().map(|c| c.name.as_str());
+    let (who, setting) = crate::board::target(names, adjustment, |w| state.fighter(w).removed)?;
+    let sheet = &setup.combatants[who.index()];
+    let Some((field, _, value)) = setting else {
+        return Ok(vec![Event::Adjusted { who, change: Change::Out }]);
+    };
+    let Some(track) = ADJUSTABLE.iter().find(|t| t.key == field) else {
+        return Err(crate::board::unknown_track(field, ADJUSTABLE));
+    };
+    let value = match track.key {
+        "body" => crate::board::in_range(field, value, -999, sheet.body_max.into())?,
+        "down" | "knocked_out" => crate::board::flag_value(field, value)?,
+        _ => crate::board::in_range(field, value, 0, 999)?,
+    };
+    Ok(vec![Event::Adjusted { who, change: Change::Set { track: track.key, item: 0, value } }])
+}
+
+/// Applies an adjustment to a fighter; a combatant taken out is Down (TICK-TRACK-5).
+pub(super) fn set(fighter: &mut Fighter, change: &Change) {
+    match *change {
+        Change::Set { track: "body", value, .. } => fighter.body = value,
+        Change::Set { track: "trauma", value, .. } => fighter.trauma = value,
+        Change::Set { track: "wounds", value, .. } => fighter.wounds = value,
+        Change::Set { track: "effort", value, .. } => fighter.effort = value,
+        Change::Set { track: "p", value, .. } => fighter.p = value,
+        Change::Set { track: "down", value, .. } => fighter.down = value != 0,
+        Change::Set { track: "knocked_out", value, .. } => fighter.knocked_out = value != 0,
+        Change::Set { .. } => {}
+        Change::Out => {
+            fighter.removed = true;
+            fighter.down = true;
+        }
+    }
+}
