@@ -38,6 +38,13 @@ pub trait Ruleset: Sized {
     /// Whether `choice` answers `request` legally; the reason when it does not.
     fn check_choice(setup: &Self::Setup, request: &Self::Request, choice: &Self::Choice) -> Result<(), String>;
 
+    /// The end of the fight as it stands after a game master's adjustment
+    /// ([`Decider::interject`]), if it has ended: the result and the event that says so.
+    /// Default: none (a ruleset without adjustments).
+    fn end_after_adjustment(_setup: &Self::Setup, _state: &Self::State) -> Option<(FightResult, Self::Event)> {
+        None
+    }
+
     /// Runs one fight to its end.
     fn run<D: Dice, P: Decider<Self>, S: Sink<Self::Event>>(
         fight: &mut Fight<'_, Self, D, P, S>,
@@ -172,6 +179,10 @@ pub enum FightError {
     /// A decision is needed and its decider has no answer yet.
     #[error("waiting for a decision of combatant {0}")]
     Pending(CombatantId),
+    /// A game master's adjustment ended the fight where a decision was asked
+    /// ([`Ruleset::end_after_adjustment`]); [`Fight::run`] returns the result.
+    #[error("the fight ended after an adjustment")]
+    Over(FightResult),
     /// A decider answered with a choice the request does not allow.
     #[error("illegal choice for combatant {who}: {reason}")]
     IllegalChoice {
@@ -189,26 +200,17 @@ pub struct Fight<'a, R: Ruleset, D, P, S> {
     dice: D,
     decider: P,
     sink: S,
-    interjections: u32,
 }
 
 impl<'a, R: Ruleset, D: Dice, P: Decider<R>, S: Sink<R::Event>> Fight<'a, R, D, P, S> {
     /// A fight at its initial state.
     pub fn new(setup: &'a R::Setup, dice: D, decider: P, sink: S) -> Self {
-        Fight { state: R::initial_state(setup), setup, dice, decider, sink, interjections: 0 }
+        Fight { state: R::initial_state(setup), setup, dice, decider, sink }
     }
 
     /// Starts the fight again from its initial state (the dice, decider and sink stay).
     pub fn restart(&mut self) {
         R::reset_state(self.setup, &mut self.state);
-        self.interjections = 0;
-    }
-
-    /// How many events its decider has interjected so far ([`Decider::interject`]): a ruleset
-    /// that looks for the fight's end only where its own events may have changed who stands
-    /// looks again when this has changed.
-    pub fn interjections(&self) -> u32 {
-        self.interjections
     }
 
     /// The fight's dice, e.g. to reseed them between fights.
@@ -218,7 +220,10 @@ impl<'a, R: Ruleset, D: Dice, P: Decider<R>, S: Sink<R::Event>> Fight<'a, R, D, 
 
     /// Runs the fight to its end.
     pub fn run(&mut self) -> Result<FightResult, FightError> {
-        R::run(self)
+        match R::run(self) {
+            Err(FightError::Over(result)) => Ok(result),
+            other => other,
+        }
     }
 
     /// The setup.
@@ -271,15 +276,18 @@ impl<'a, R: Ruleset, D: Dice, P: Decider<R>, S: Sink<R::Event>> Fight<'a, R, D, 
     /// decider that is inlined too sees which request it answers.
     #[inline(always)]
     pub fn decide(&mut self, who: CombatantId, request: &R::Request) -> Result<R::Choice, FightError> {
-        // A game master's adjustments come first ([`Decider::interject`]).
+        // A game master's adjustments come first ([`Decider::interject`]), and may end the fight.
         loop {
             let events = self.decider.interject(self.setup, &self.state, who);
             if events.is_empty() {
                 break;
             }
             for event in events {
-                self.interjections += 1;
                 self.emit(event);
+            }
+            if let Some((result, event)) = R::end_after_adjustment(self.setup, &self.state) {
+                self.emit(event);
+                return Err(FightError::Over(result));
             }
         }
         let choice =

@@ -450,21 +450,30 @@ fn set(who: &str, field: &str, value: i64) -> Command {
 #[test]
 fn the_gm_sets_a_track_and_the_rules_follow_it() {
     // rule: FLUID-TRACK-5
+    // rule: FLUID-ROUND-4
     let (mut session, names) = duel("fluid", "barbarian-vs-marauder.toml");
     let foe = &names[1];
     let lines = session.snapshot().log.len();
-    session.command(set(foe, "w", -1)).unwrap();
+    session.command(set(foe, "w", 2)).unwrap();
     let snapshot = session.snapshot().clone();
     let new: Vec<&str> = snapshot.log[lines..].iter().filter_map(|l| l.text.as_deref()).collect();
-    assert_eq!(new[..2], [format!("The GM sets {foe}'s W to -1."), format!("{foe} is now dying")], "{new:?}");
-    assert!(field(&snapshot, foe, "w").starts_with("-1 of"), "{:?}", field(&snapshot, foe, "w"));
-    assert!(field(&snapshot, foe, "conditions").contains("Dying"));
+    assert_eq!(new[..1], [format!("The GM sets {foe}'s W to 2.")], "{new:?}");
+    assert!(field(&snapshot, foe, "w").starts_with("2 of"), "{:?}", field(&snapshot, foe, "w"));
     assert!(snapshot.pending.is_some(), "the same decision is asked again");
     // The journal restores it; undo takes it back.
     let restored = Session::from_json(&session.journal_json()).unwrap();
     assert_eq!(restored.snapshot(), session.snapshot());
     session.command(Command::Undo(1)).unwrap();
     assert_eq!(session.snapshot().log.len(), lines);
+    // W at 0 or below is Dying (FLUID-TRACK-5), out of the fight under the default
+    // `side_out_when = incapacitated` (FLUID-ROUND-4): the fight ends there.
+    session.command(set(foe, "w", -1)).unwrap();
+    let snapshot = session.snapshot().clone();
+    let new: Vec<&str> = snapshot.log[lines..].iter().filter_map(|l| l.text.as_deref()).collect();
+    assert_eq!(new[..2], [format!("The GM sets {foe}'s W to -1."), format!("{foe} is now dying")], "{new:?}");
+    assert!(field(&snapshot, foe, "conditions").contains("Dying"));
+    assert!(snapshot.ending.as_ref().is_some_and(|e| e.winner.is_some() && !e.by_gm), "{:?}", snapshot.ending);
+    session.command(Command::Undo(1)).unwrap();
     // Refusals say what is wrong and change nothing.
     for (command, why) in [
         (set(foe, "hp", 3), "no track `hp`"),

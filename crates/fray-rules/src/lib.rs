@@ -653,6 +653,18 @@ pub fn standing_outcome(standing: impl IntoIterator<Item = fray_engine::SideId>)
     Some(first.map_or(Outcome::Mutual, Outcome::Side))
 }
 
+/// A ruleset's [`Ruleset::end_after_adjustment`]: the end when at most one side has anyone
+/// standing (`standing`, each standing combatant's side), after `length` of the ruleset's unit,
+/// with the ruleset's end event (`ended`).
+pub fn end_after_adjustment<E>(
+    standing: impl IntoIterator<Item = fray_engine::SideId>,
+    length: u32,
+    ended: impl FnOnce(FightResult) -> E,
+) -> Option<(FightResult, E)> {
+    let result = FightResult { outcome: standing_outcome(standing)?, length };
+    Some((result, ended(result)))
+}
+
 /// The ids of the combatants named in `humans` (names not in the roster are ignored).
 pub fn human_ids<'a>(roster: impl Iterator<Item = &'a str> + Clone, humans: &[String]) -> Vec<CombatantId> {
     humans.iter().filter_map(|h| roster.clone().position(|name| name == h)).map(|i| CombatantId(i as u16)).collect()

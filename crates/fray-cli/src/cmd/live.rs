@@ -4,6 +4,7 @@
 
 use anyhow::{Context, Result, bail};
 use fray_live::{Command, Pending, Session, Snapshot};
+use fray_rules::board::Adjustment;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
@@ -40,10 +41,30 @@ at a prompt:
   u, undo [N]    take back the last command (or N)       r, redo [N]   put it back
   s, status      every combatant's status                l, log [N]    the last N lines (20)
   ai             let the AI play this combatant from now on
+  set WHO.TRACK=N          set a track by hand (e.g. `set Lou.hp=3`, `set Vic.ammo[pistol]=6`)
+  out WHO        take a combatant out of the fight       (both at a decision; see `s` for the tracks)
   end [SIDE]     end the fight here (SIDE wins, or nobody)
   save FILE      write the journal to FILE (resume with `fray fight --resume FILE`)
   q, quit        stop here; ?, help  this help
 ";
+
+/// Reads `WHO.TRACK=N` or `WHO.TRACK[ITEM]=N`, a track set by hand.
+fn setting(text: &str) -> Result<Adjustment, String> {
+    let usage = "expected WHO.TRACK=N, e.g. `set Lou.hp=3` or `set Vic.ammo[pistol]=6`";
+    let (place, value) = text.rsplit_once('=').ok_or_else(|| usage.to_owned())?;
+    let value = value.trim();
+    let value = value.parse::<i64>().map_err(|_| format!("expected a whole number after `=`, found `{value}`"))?;
+    let place = place.trim();
+    let (place, item) = match place.strip_suffix(']').and_then(|p| p.rsplit_once('[')) {
+        Some((place, item)) => (place, Some(item.to_owned())),
+        None => (place, None),
+    };
+    let (who, field) = place.rsplit_once('.').ok_or_else(|| usage.to_owned())?;
+    if who.is_empty() || field.is_empty() {
+        return Err(usage.to_owned());
+    }
+    Ok(Adjustment::Set { who: who.to_owned(), field: field.to_owned(), item, value })
+}
 
 /// Reads one typed line at a prompt for `pending`.
 fn parse(line: &str, pending: &Pending) -> Typed {
@@ -80,6 +101,9 @@ fn parse(line: &str, pending: &Pending) -> Typed {
             }
         },
         "end" => Typed::Command(Command::End { winner: (!rest.is_empty()).then(|| rest.to_owned()) }),
+        "set" => command(setting(rest).map(Command::Adjust)),
+        "out" if rest.is_empty() => Typed::Bad("out WHO: name the combatant".to_owned()),
+        "out" => Typed::Command(Command::Adjust(Adjustment::Out { who: rest.to_owned() })),
         _ => match pending {
             Pending::Decision { choices, .. } => match line.parse::<usize>() {
                 Ok(n) if (1..=choices.len()).contains(&n) => Typed::Command(Command::Answer(n - 1)),
@@ -229,7 +253,18 @@ pub fn play(session: &mut Session, style: &LogStyle, journal: Option<&Path>, out
                 }
                 Err(e) => say(format_args!("{e}\n")),
             },
-            Typed::Status => say(format_args!("{}", status_text(session.snapshot()))),
+            Typed::Status => {
+                let tracks = fray_rules::ruleset_info(session.scenario().ruleset()).map_or(&[][..], |r| r.adjustable);
+                let keys: Vec<String> = tracks
+                    .iter()
+                    .map(|t| if t.per_item { format!("{}[ITEM]", t.key) } else { t.key.to_owned() })
+                    .collect();
+                say(format_args!(
+                    "{}tracks to set (set WHO.TRACK=N): {}\n",
+                    status_text(session.snapshot()),
+                    keys.join(", ")
+                ))
+            }
             Typed::Log(n) => {
                 let log = &session.snapshot().log;
                 let texts: Vec<&str> = log.iter().filter_map(|l| l.text.as_deref()).collect();
@@ -307,6 +342,23 @@ mod tests {
         assert_eq!(parse("save j.json", &roll()), Typed::Save("j.json".into()));
         assert_eq!(parse("ai", &decision()), Typed::Command(Command::Control { who: "Joe".into(), person: false }));
         assert_eq!(parse("end heroes", &decision()), Typed::Command(Command::End { winner: Some("heroes".into()) }));
+        let set = |who: &str, field: &str, item: Option<&str>, value| {
+            Typed::Command(Command::Adjust(Adjustment::Set {
+                who: who.into(),
+                field: field.into(),
+                item: item.map(Into::into),
+                value,
+            }))
+        };
+        assert_eq!(parse("set Joe Bruno.hp=3", &decision()), set("Joe Bruno", "hp", None, 3));
+        assert_eq!(parse("set Vic.ammo[pistol] = -1", &decision()), set("Vic", "ammo", Some("pistol"), -1));
+        assert_eq!(
+            parse("out The Shadow", &decision()),
+            Typed::Command(Command::Adjust(Adjustment::Out { who: "The Shadow".into() }))
+        );
+        for bad in ["set Lou", "set Lou.hp=x", "set hp=3", "out"] {
+            assert!(matches!(parse(bad, &decision()), Typed::Bad(_)), "{bad}");
+        }
         assert_eq!(parse("?", &decision()), Typed::Help);
     }
 

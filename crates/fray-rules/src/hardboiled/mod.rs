@@ -692,6 +692,12 @@ impl Ruleset for HardBoiled {
         }
     }
 
+    fn end_after_adjustment(setup: &Setup, state: &State) -> Option<(FightResult, Event)> {
+        let standing =
+            state.fighters.iter().zip(&setup.combatants).filter(|(f, _)| !f.out(&setup.options, state.turn.max(1)));
+        crate::end_after_adjustment(standing.map(|(_, c)| c.side), state.turn, |result| Event::Ended { result })
+    }
+
     fn tally(event: &Event) -> Option<Tally> {
         match event {
             Event::Contest { who, act: Act::Attack { .. } | Act::Power(_), success, critical, .. } => {

@@ -32,15 +32,9 @@ pub(super) fn run<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     if let Some(result) = end_check(fight, &mut ended, 0) {
         return Ok(result);
     }
-    // A game master's adjustments may change who stands at any decision: the end is looked for
-    // again after each phase and step that had one.
-    let mut seen = fight.interjections();
     for turn in 1..=setup.max_turns {
         fight.emit(Event::TurnStarted { turn });
         declare(fight)?;
-        if let Some(result) = adjusted_end(fight, &mut ended, turn, &mut seen) {
-            return Ok(result);
-        }
         let order = initiative(fight, turn)?;
         // The order lists the members of each step together, step after step.
         for step in order.chunk_by(|a, b| a.1 == b.1) {
@@ -51,9 +45,6 @@ pub(super) fn run<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
                     if let Some(result) = ended.result {
                         return Ok(result);
                     }
-                }
-                if let Some(result) = adjusted_end(fight, &mut ended, turn, &mut seen) {
-                    return Ok(result);
                 }
                 continue;
             }
@@ -78,9 +69,6 @@ pub(super) fn run<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             }
             ended.hold = false;
             if hold && let Some(result) = end_check(fight, &mut ended, turn) {
-                return Ok(result);
-            }
-            if let Some(result) = adjusted_end(fight, &mut ended, turn, &mut seen) {
                 return Ok(result);
             }
         }
@@ -127,20 +115,6 @@ fn end_check<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     fight.emit(Event::Ended { result });
     ended.result = Some(result);
     Some(result)
-}
-
-/// The end check after a game master's adjustments, if any came since `seen`.
-fn adjusted_end<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
-    fight: F<'_, '_, D, P, S>,
-    ended: &mut Ending,
-    turn: u32,
-    seen: &mut u32,
-) -> Option<FightResult> {
-    if fight.interjections() == *seen {
-        return None;
-    }
-    *seen = fight.interjections();
-    end_check(fight, ended, turn)
 }
 
 /// How the fight ends in `turn` as it stands, if it ends (USR-ROUND-6).

@@ -1244,6 +1244,11 @@ impl Ruleset for OpenD6 {
         }
     }
 
+    fn end_after_adjustment(setup: &Setup, state: &State) -> Option<(FightResult, Event)> {
+        let standing = state.fighters.iter().zip(&setup.combatants).filter(|(f, _)| !f.out(&setup.options));
+        crate::end_after_adjustment(standing.map(|(_, c)| c.side), state.round, |result| Event::Ended { result })
+    }
+
     fn tally(event: &Event) -> Option<Tally> {
         match event {
             Event::Attack { attacker, hit, roll, .. } => {

@@ -945,11 +945,7 @@ impl Ruleset for PhaseSix {
             }
             Event::Out { .. } => state.outs += 1,
             Event::Ended { .. } => {}
-            Event::Adjusted { who, change } => {
-                // Any adjustment may change who is out: the next act looks for the end (P6-TRACK-8).
-                state.outs += 1;
-                status::set(&mut state.fighters[who.index()], change);
-            }
+            Event::Adjusted { who, change } => status::set(&mut state.fighters[who.index()], change),
             Event::Refreshed { who, actions } => {
                 state.actor = Some(*who);
                 let x = &mut state.fighters[who.index()];
@@ -1071,6 +1067,11 @@ impl Ruleset for PhaseSix {
                 x.aim = 0;
             }
         }
+    }
+
+    fn end_after_adjustment(setup: &Setup, state: &State) -> Option<(FightResult, Event)> {
+        let standing = state.fighters.iter().zip(&setup.combatants).filter(|(f, _)| !f.out(&setup.options));
+        crate::end_after_adjustment(standing.map(|(_, c)| c.side), state.round, |result| Event::Ended { result })
     }
 
     fn tally(event: &Event) -> Option<Tally> {

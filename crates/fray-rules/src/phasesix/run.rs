@@ -107,15 +107,8 @@ pub(super) fn run<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         }
         for k in 0..fight.state().order.len() {
             let who = fight.state().order[k];
-            let seen = fight.interjections();
             turn(fight, &mut ended, who)?;
             if let Some(r) = ended {
-                return Ok(r);
-            }
-            // A game master's adjustment in the turn may have sent someone out.
-            if fight.interjections() != seen
-                && let Some(r) = end_check(fight, &mut ended, round)
-            {
                 return Ok(r);
             }
         }
@@ -145,7 +138,7 @@ fn end_check<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 }
 
 /// The outcome when one side is left with participants not out (P6-TRACK-8).
-fn over(setup: &super::Setup, state: &super::State) -> Option<Outcome> {
+pub(super) fn over(setup: &super::Setup, state: &super::State) -> Option<Outcome> {
     let standing =
         state.fighters.iter().zip(&setup.combatants).filter(|(x, _)| !x.out(&setup.options)).map(|(_, c)| c.side);
     crate::standing_outcome(standing)

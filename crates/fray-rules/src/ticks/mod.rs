@@ -784,6 +784,11 @@ impl Ruleset for Ticks {
         }
     }
 
+    fn end_after_adjustment(setup: &Setup, state: &State) -> Option<(FightResult, Event)> {
+        let standing = state.fighters.iter().zip(&setup.combatants).filter(|(f, _)| !f.out());
+        crate::end_after_adjustment(standing.map(|(_, c)| c.side), state.tick, |result| Event::Ended { result })
+    }
+
     fn tally(event: &Event) -> Option<Tally> {
         match *event {
             Event::Exchange { attacker, hit, .. } => Some(Tally::Attack { by: attacker, hit, crit: false }),
