@@ -529,3 +529,17 @@ fn the_gm_takes_a_combatant_out_and_the_fight_ends() {
         assert_eq!(restored.snapshot(), session.snapshot(), "{ruleset}");
     }
 }
+
+#[test]
+fn the_guide_lists_every_track_each_ruleset_lets_the_gm_set() {
+    let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/live.md")).unwrap();
+    for ruleset in fray_rules::RULESETS {
+        let row = guide
+            .lines()
+            .find(|l| l.starts_with(&format!("| {} |", ruleset.id)))
+            .unwrap_or_else(|| panic!("docs/live.md: no row for {} in the table of adjustments", ruleset.id));
+        for track in ruleset.adjustable {
+            assert!(row.contains(&format!("`{}", track.key)), "docs/live.md: {} lacks `{}`", ruleset.id, track.key);
+        }
+    }
+}

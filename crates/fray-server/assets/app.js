@@ -85,6 +85,11 @@
       const faces = text.split(/[^0-9]+/).filter((s) => s !== "").map(Number);
       if (faces.length === 0) return say("Type the faces, e.g. 3 5 6.");
       send({ dice: faces });
+    } else if (form.dataset.kind === "adjust") {
+      const set = { who: form.dataset.who, field: form.elements.field.value, value: Number(form.elements.value.value) };
+      const item = form.elements.item.value.trim();
+      if (item !== "") set.item = item;
+      send({ adjust: { set } });
     } else if (form.dataset.kind === "end") {
       const winner = form.elements.winner.value;
       send({ end: { winner: winner === "" ? null : winner } });

@@ -12,7 +12,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use fray_live::{Pending, Session, Snapshot, View};
 use fray_rules::Line;
-use fray_rules::board::CombatantStatus;
+use fray_rules::board::{Adjustable, CombatantStatus};
 use maud::{DOCTYPE, Markup, html};
 use serde::Deserialize;
 use serde_json::json;
@@ -248,6 +248,7 @@ fn command(value: serde_json::Value) -> String {
 fn gm_board(fight: &Fight, session: &Session) -> Markup {
     let snapshot: &Snapshot = session.snapshot();
     let sides: Vec<&String> = fight.players.keys().collect();
+    let tracks = fray_rules::ruleset_info(session.scenario().ruleset()).map_or(&[][..], |r| r.adjustable);
     html! {
         header {
             h1 { (fight.title) }
@@ -270,7 +271,7 @@ fn gm_board(fight: &Fight, session: &Session) -> Markup {
         section #status {
             h2 { "Status" }
             div.board {
-                @for combatant in &snapshot.status { (gm_combatant(combatant, snapshot)) }
+                @for combatant in &snapshot.status { (gm_combatant(combatant, snapshot, tracks)) }
             }
         }
         section #players {
@@ -306,7 +307,26 @@ fn gm_board(fight: &Fight, session: &Session) -> Markup {
     }
 }
 
-fn gm_combatant(combatant: &CombatantStatus, snapshot: &Snapshot) -> Markup {
+/// The GM's adjustments of a combatant still in a fight that goes on: set a track, take it out.
+fn adjustments(combatant: &CombatantStatus, snapshot: &Snapshot, tracks: &[Adjustable]) -> Markup {
+    if !combatant.standing || snapshot.ending.is_some() || tracks.is_empty() {
+        return html! {};
+    }
+    let out = json!({"adjust": {"out": {"who": combatant.name}}});
+    html! {
+        form.adjust data-kind="adjust" data-who=(combatant.name) {
+            select name="field" aria-label="track" {
+                @for track in tracks { option value=(track.key) title=(track.values) { (track.label) } }
+            }
+            input name="item" placeholder="item (ammunition)" aria-label="item" size="8";
+            input name="value" type="number" required aria-label="value" size="4";
+            button type="submit" { "Set" }
+            button.take-out type="button" data-command=(command(out)) { "Take out" }
+        }
+    }
+}
+
+fn gm_combatant(combatant: &CombatantStatus, snapshot: &Snapshot, tracks: &[Adjustable]) -> Markup {
     let person = snapshot.people.contains(&combatant.name);
     let hidden = snapshot.hidden.contains(&combatant.name);
     let switches = html! {
@@ -324,6 +344,7 @@ fn gm_combatant(combatant: &CombatantStatus, snapshot: &Snapshot) -> Markup {
                 " hidden"
             }
         }
+        (adjustments(combatant, snapshot, tracks))
     };
     card(combatant, true, switches)
 }

@@ -723,3 +723,39 @@ async fn a_stored_fight_that_no_longer_replays_is_listed_as_broken_not_served() 
     let (_, _, home) = call(&app, "GET", "/", Some(GM), None).await;
     assert!(home.contains("Fight bad no longer replays: journal: command 1"), "{home}");
 }
+
+#[tokio::test]
+async fn the_gm_adjusts_a_track_and_takes_a_combatant_out_through_the_api() {
+    let (_, app) = memory_app();
+    let (id, _) = start(&app, "hardboiled/bar-room-brawl.toml", "fray", Some(vec!["Joe Bruno"])).await;
+    let (_, state) = gm(&app, "GET", &format!("/api/fights/{id}"), None).await;
+    assert_eq!(state["pending"]["kind"], "decision", "{state}");
+    let names: Vec<String> =
+        state["status"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_owned()).collect();
+    let foe = names.iter().find(|n| n.as_str() != "Joe Bruno").unwrap().clone();
+    let set = json!({"adjust": {"set": {"who": foe, "field": "hp", "value": 1}}});
+    let (status, after) = send(&app, &id, 0, set).await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    let hp =
+        after["status"].as_array().unwrap().iter().find(|c| c["name"] == foe.as_str()).unwrap()["fields"][0].clone();
+    assert_eq!(hp["value"]["now"], 1, "{hp}");
+    assert!(after["log"].as_array().unwrap().iter().any(|e| e["event"] == "adjusted" && e["value"] == 1));
+    // A track the ruleset does not have: 400 with the tracks it has, and nothing changes.
+    let bad = json!({"adjust": {"set": {"who": foe, "field": "wounds", "value": 1}}});
+    let (status, error) = send(&app, &id, 1, bad).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(error["error"].as_str().unwrap().contains("no track `wounds`"), "{error}");
+    // Every foe taken out: the fight ends with Joe's side the winner.
+    let mut version = 1;
+    for name in names.iter().filter(|n| n.as_str() != "Joe Bruno") {
+        let (status, after) = send(&app, &id, version, json!({"adjust": {"out": {"who": name}}})).await;
+        assert_eq!(status, StatusCode::OK, "{after}");
+        version += 1;
+        if !after["outcome"].is_null() {
+            assert!(after["pending"].is_null());
+            assert!(after["outcome"]["winner"].is_string(), "{after}");
+            return;
+        }
+    }
+    panic!("the fight did not end with every foe out");
+}
