@@ -746,11 +746,9 @@ async fn the_gm_adjusts_a_track_and_takes_a_combatant_out_through_the_api() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(error["error"].as_str().unwrap().contains("no track `wounds`"), "{error}");
     // Every foe taken out: the fight ends with Joe's side the winner.
-    let mut version = 1;
-    for name in names.iter().filter(|n| n.as_str() != "Joe Bruno") {
+    for (version, name) in (1..).zip(names.iter().filter(|n| n.as_str() != "Joe Bruno")) {
         let (status, after) = send(&app, &id, version, json!({"adjust": {"out": {"who": name}}})).await;
         assert_eq!(status, StatusCode::OK, "{after}");
-        version += 1;
         if !after["outcome"].is_null() {
             assert!(after["pending"].is_null());
             assert!(after["outcome"]["winner"].is_string(), "{after}");
