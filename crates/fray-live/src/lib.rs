@@ -205,6 +205,10 @@ pub struct Snapshot {
     pub can_undo: usize,
     /// How many undone commands can be redone.
     pub can_redo: usize,
+    /// Whether the pending decision's exact odds are worked out ([`Pending::Decision`]'s
+    /// `odds`); `false` only while a session that defers them ([`Session::defer_odds`]) has not
+    /// yet worked them out ([`Session::work_out_odds`]).
+    pub odds_worked_out: bool,
 }
 
 /// Why a live fight could not be opened, or a command was refused (the fight is then as it was).
@@ -227,6 +231,8 @@ pub struct Session {
     scenario: Box<dyn fray_rules::Scenario>,
     journal: Journal,
     snapshot: Snapshot,
+    /// Commands replay without the pending decision's odds ([`Session::defer_odds`]).
+    defer_odds: bool,
 }
 
 impl std::fmt::Debug for Session {
@@ -275,10 +281,10 @@ impl Session {
         if journal.commands.len() > MAX_COMMANDS {
             return Err(LiveError::Journal(format!("more than {MAX_COMMANDS} commands")));
         }
-        let snapshot = replay::replay(&*scenario, &journal, journal.commands.len()).map_err(|(at, why)| {
+        let snapshot = replay::replay(&*scenario, &journal, journal.commands.len(), true).map_err(|(at, why)| {
             LiveError::Journal(format!("command {} ({}): {why}", at + 1, describe(&journal.commands[at])))
         })?;
-        Ok(Session { scenario, journal, snapshot })
+        Ok(Session { scenario, journal, snapshot, defer_odds: false })
     }
 
     /// Reads a journal written by [`Session::journal_json`].
@@ -295,7 +301,7 @@ impl Session {
             return Err(LiveError::Refused(format!("a fight takes at most {MAX_COMMANDS} commands")));
         }
         self.journal.commands.push(command);
-        match replay::replay(&*self.scenario, &self.journal, self.journal.commands.len()) {
+        match replay::replay(&*self.scenario, &self.journal, self.journal.commands.len(), !self.defer_odds) {
             Ok(snapshot) => {
                 self.snapshot = snapshot;
                 Ok(&self.snapshot)
@@ -304,6 +310,28 @@ impl Session {
                 self.journal.commands.pop();
                 Err(LiveError::Refused(why))
             }
+        }
+    }
+
+    /// From now on, whether a command leaves the exact odds of the next decision's choices to a
+    /// later [`Session::work_out_odds`] (`true`), so that it is answered at once: a tracker
+    /// shows the new state first and the odds when they are ready. Default: `false`.
+    pub fn defer_odds(&mut self, defer: bool) {
+        self.defer_odds = defer;
+    }
+
+    /// Works out the exact odds of the pending decision's choices, if a command deferred them
+    /// ([`Snapshot::odds_worked_out`]); whether it did. The fight is otherwise unchanged.
+    pub fn work_out_odds(&mut self) -> bool {
+        if self.snapshot.odds_worked_out {
+            return false;
+        }
+        match replay::replay(&*self.scenario, &self.journal, self.journal.commands.len(), true) {
+            Ok(snapshot) => {
+                self.snapshot = snapshot;
+                true
+            }
+            Err(_) => false,
         }
     }
 

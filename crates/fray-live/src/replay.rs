@@ -76,6 +76,8 @@ struct Cursor<'a> {
     event_since: bool,
     /// The journal index of the adjustment last taken.
     adjusting: Option<usize>,
+    /// Whether the prompt the fight stops at gets the exact odds of its choices.
+    odds: bool,
 }
 
 impl Cursor<'_> {
@@ -306,9 +308,13 @@ impl Seats for Seated<'_, '_> {
     /// Only the prompt no command answers yet is shown: the others need no odds.
     fn shown(&self) -> bool {
         let cursor = self.0.borrow();
-        cursor.steps[cursor.next..].iter().all(|(_, c)| {
-            matches!(c, Command::Control { .. } | Command::Hide { .. } | Command::Secret { .. } | Command::Adjust(_))
-        })
+        cursor.odds
+            && cursor.steps[cursor.next..].iter().all(|(_, c)| {
+                matches!(
+                    c,
+                    Command::Control { .. } | Command::Hide { .. } | Command::Secret { .. } | Command::Adjust(_)
+                )
+            })
     }
 
     fn ask(&mut self, prompt: &Prompt) -> Option<usize> {
@@ -326,8 +332,9 @@ impl Seats for Seated<'_, '_> {
     }
 }
 
-/// The fight of `journal` after its first `n` commands, or the first command that does not fit.
-pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize) -> Result<Snapshot, Misfit> {
+/// The fight of `journal` after its first `n` commands, or the first command that does not fit;
+/// with `odds`, the decision it stops at has the exact odds of its choices.
+pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize, odds: bool) -> Result<Snapshot, Misfit> {
     let (steps, can_redo) = fold(&journal.commands[..n])?;
     let names = scenario.combatants();
     let sides = scenario.sides();
@@ -359,6 +366,7 @@ pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize) -> Re
         roll: None,
         event_since: false,
         adjusting: None,
+        odds,
     });
     let mut log = Vec::new();
     let mut seats = Seated(&cursor);
@@ -408,6 +416,7 @@ pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize) -> Re
     if let Some(&(at, _)) = cursor.steps.get(cursor.next) {
         return Err((at, "the fight is over: no decision or dice are awaited".to_owned()));
     }
+    let odds_worked_out = odds || !matches!(pending, Some(Pending::Decision { .. }));
     Ok(Snapshot {
         log,
         pending,
@@ -418,5 +427,6 @@ pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize) -> Re
         secret: cursor.secret,
         can_undo,
         can_redo,
+        odds_worked_out,
     })
 }

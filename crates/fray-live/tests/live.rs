@@ -543,3 +543,30 @@ fn the_guide_lists_every_track_each_ruleset_lets_the_gm_set() {
         }
     }
 }
+
+#[test]
+fn deferred_odds_leave_the_fight_the_same_and_come_when_worked_out() {
+    let (file, text) = examples().into_iter().find(|(f, _)| f.ends_with("opend6/blaster-duel.toml")).unwrap();
+    let names = combatants(&file, &text);
+    let mut plain = Session::open(&file, &text, vec![], 4, DiceMode::Fray, names.clone()).unwrap();
+    let mut deferred = Session::open(&file, &text, vec![], 4, DiceMode::Fray, names).unwrap();
+    deferred.defer_odds(true);
+    let mut compared = 0;
+    for _ in 0..12 {
+        let Some(ai) = plain.snapshot().pending.as_ref().and_then(Pending::ai) else { break };
+        plain.command(Command::Answer(ai)).unwrap();
+        deferred.command(Command::Answer(ai)).unwrap();
+        let (want, got) = (plain.snapshot(), deferred.snapshot());
+        assert_eq!((&got.log, &got.status), (&want.log, &want.status));
+        if let Some(Pending::Decision { odds, .. }) = &got.pending {
+            assert!(!got.odds_worked_out && odds.iter().all(Option::is_none), "no odds before they are worked out");
+            assert!(deferred.work_out_odds());
+            compared += usize::from(
+                matches!(&want.pending, Some(Pending::Decision { odds, .. }) if odds.iter().any(Option::is_some)),
+            );
+        }
+        assert_eq!(deferred.snapshot(), plain.snapshot());
+        assert!(!deferred.work_out_odds(), "worked out once");
+    }
+    assert!(compared > 0, "some decision offered an attack with its odds");
+}

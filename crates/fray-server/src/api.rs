@@ -236,6 +236,7 @@ pub fn state_json(fight: &Fight, session: &Session) -> Value {
         "secret": snapshot.secret,
         "can_undo": snapshot.can_undo,
         "can_redo": snapshot.can_redo,
+        "odds_worked_out": snapshot.odds_worked_out,
         "players": fight.players,
         "players_answer": fight.players_answer(),
     })

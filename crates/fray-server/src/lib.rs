@@ -55,6 +55,10 @@ impl Fight {
         players_answer: bool,
     ) -> Fight {
         let (versions, _) = broadcast::channel(64);
+        // A command is answered and shown at once; the next decision's exact odds follow
+        // (`work_out_odds`).
+        let mut session = session;
+        session.defer_odds(true);
         Fight {
             id,
             title,
@@ -250,7 +254,7 @@ pub fn run(
 /// Blocking: call it off the async executor.
 fn apply(
     state: &State,
-    fight: &Fight,
+    fight: &Arc<Fight>,
     version: usize,
     command: fray_live::Command,
     admit: impl FnOnce(&Session, fray_live::Command) -> Result<fray_live::Command, api::ApiError>,
@@ -280,5 +284,22 @@ fn apply(
     fight.updated.store(store::now(), Ordering::Relaxed);
     // Sent while the lock is held, so listeners hear the versions in order.
     let _ = fight.versions.send(session.version());
-    Ok(answer(fight, &session))
+    let done = answer(fight, &session);
+    if !session.snapshot().odds_worked_out {
+        work_out_odds(fight.clone(), session.version());
+    }
+    Ok(done)
+}
+
+/// Works out the exact odds of the decision a fight waits for at `version`, off the command's
+/// path, and tells the fight's listeners when they are in; skipped if a later command came first
+/// (its own odds follow it).
+fn work_out_odds(fight: Arc<Fight>, version: usize) {
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+    runtime.spawn_blocking(move || {
+        let mut session = fight.session();
+        if session.version() == version && session.work_out_odds() {
+            let _ = fight.versions.send(version);
+        }
+    });
 }

@@ -757,3 +757,37 @@ async fn the_gm_adjusts_a_track_and_takes_a_combatant_out_through_the_api() {
     }
     panic!("the fight did not end with every foe out");
 }
+
+#[tokio::test]
+async fn a_command_is_answered_before_the_next_decisions_odds_which_follow() {
+    let (_, app) = memory_app();
+    let (id, _) = start(&app, "opend6/blaster-duel.toml", "fray", Some(vec!["Smuggler", "Hunter"])).await;
+    let (_, state) = gm(&app, "GET", &format!("/api/fights/{id}"), None).await;
+    assert_eq!(state["odds_worked_out"], true, "a new fight's first decision has its odds");
+    let mut state = state;
+    // The AI's answer at each decision: answered with the next decision's odds still to come,
+    // which then follow for the same version, until a decision offers attacks with their odds.
+    for version in 0..30u64 {
+        let (status, next) = send(&app, &id, version, json!({"answer": state["pending"]["ai"]})).await;
+        assert_eq!(status, StatusCode::OK, "{next}");
+        if next["pending"].is_null() {
+            break;
+        }
+        assert_eq!(next["odds_worked_out"], false, "{next}");
+        state = next;
+        for _ in 0..500 {
+            let (_, now) = gm(&app, "GET", &format!("/api/fights/{id}"), None).await;
+            if now["odds_worked_out"] == true {
+                assert_eq!(now["version"], version + 1);
+                state = now;
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        assert_eq!(state["odds_worked_out"], true, "the odds came");
+        if state["pending"]["odds"].as_array().unwrap().iter().any(|o| !o.is_null()) {
+            return;
+        }
+    }
+    panic!("no decision offered an attack with its odds");
+}
