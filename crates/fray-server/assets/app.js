@@ -28,9 +28,28 @@
     if (html === shown) return;
     shown = html;
     const active = document.activeElement && document.activeElement.name;
+    // What the GM is typing in an adjustment form outlives the new board (the odds of a decision
+    // arrive a moment after it, and redraw the page).
+    const key = (form, field) => `${form.dataset.who}\u0000${field.name}`;
+    const typed = new Map();
+    let focused = null;
+    for (const form of board.querySelectorAll("form.adjust")) {
+      for (const field of form.elements) {
+        if (!field.name) continue;
+        typed.set(key(form, field), field.value);
+        if (field === document.activeElement) focused = key(form, field);
+      }
+    }
     board.innerHTML = html;
+    for (const form of board.querySelectorAll("form.adjust")) {
+      for (const field of form.elements) {
+        if (!field.name || !typed.has(key(form, field))) continue;
+        field.value = typed.get(key(form, field));
+        if (key(form, field) === focused) field.focus();
+      }
+    }
     const faces = board.querySelector("input[name=faces]");
-    if (faces && (active === "faces" || !active)) faces.focus();
+    if (faces && !focused && (active === "faces" || !active)) faces.focus();
   }
 
   async function send(command) {
@@ -86,8 +105,10 @@
       if (faces.length === 0) return say("Type the faces, e.g. 3 5 6.");
       send({ dice: faces });
     } else if (form.dataset.kind === "adjust") {
-      const set = { who: form.dataset.who, field: form.elements.field.value, value: Number(form.elements.value.value) };
-      const item = form.elements.item.value.trim();
+      // `namedItem`: `elements.item` is the collection's own method.
+      const field = (name) => { const input = form.elements.namedItem(name); return input ? input.value : ""; };
+      const set = { who: form.dataset.who, field: field("field"), value: Number(field("value")) };
+      const item = field("item").trim();
       if (item !== "") set.item = item;
       send({ adjust: { set } });
     } else if (form.dataset.kind === "end") {

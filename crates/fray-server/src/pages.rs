@@ -318,7 +318,9 @@ fn adjustments(combatant: &CombatantStatus, snapshot: &Snapshot, tracks: &[Adjus
             select name="field" aria-label="track" {
                 @for track in tracks { option value=(track.key) title=(track.values) { (track.label) } }
             }
-            input name="item" placeholder="item (ammunition)" aria-label="item" size="8";
+            @if tracks.iter().any(|t| t.per_item) {
+                input name="item" placeholder="item (ammunition)" aria-label="item" size="8";
+            }
             input name="value" type="number" required aria-label="value" size="4";
             button type="submit" { "Set" }
             button.take-out type="button" data-command=(command(out)) { "Take out" }

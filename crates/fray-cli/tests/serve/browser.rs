@@ -1,6 +1,6 @@
 //! A real browser at the GM's table: headless Chromium, driven through ChromeDriver's WebDriver
 //! protocol, plays a shipped example to its end on the GM's page of the real `fray serve`,
-//! undoes twice, reloads and finds the same state, and the players' page, live beside it, never
+//! sets a track by hand, undoes twice, reloads and finds the same state, and the players' page, live beside it, never
 //! shows the combatant the GM hid; the hero's player answers three of their decisions from
 //! their page. Both pages fit a phone's width. A browser that cannot start fails the test.
 //!
@@ -276,6 +276,7 @@ fn a_gm_plays_a_shipped_example_in_a_real_browser() {
     let mut steps = 0;
     let mut shot = false;
     let mut answered_by_players = 0;
+    let mut adjusted = false;
     loop {
         let state = browser.page_state();
         if state["ended"] == true {
@@ -284,6 +285,16 @@ fn a_gm_plays_a_shipped_example_in_a_real_browser() {
         if state["decision"] == true && steps >= 30 && !shot {
             browser.screenshot("gm.png");
             shot = true;
+        }
+        if state["decision"] == true && steps >= 5 && !adjusted {
+            // The GM sets Fists's HP by hand from its card: an event of the log.
+            browser.click("article[data-name='Fists'] form.adjust option[value='hp']");
+            browser.type_into("article[data-name='Fists'] form.adjust input[name=value]", "1\u{E007}");
+            version = browser.wait_version(Some(version));
+            let text = browser.text();
+            assert!(text.contains("The GM sets Fists's HP to 1."), "{text}");
+            adjusted = true;
+            continue;
         }
         if state["decision"] == true && state["who"] == "The Shadow" && answered_by_players < 3 {
             // The hero's player answers on their own page; the GM's page follows.
@@ -320,6 +331,7 @@ fn a_gm_plays_a_shipped_example_in_a_real_browser() {
     }
     assert!(steps > 10, "a real fight: {steps} commands");
     assert_eq!(answered_by_players, 3, "the hero's player answered from their page");
+    assert!(adjusted, "the GM adjusted a track");
     check_players(version);
     let ended = browser.text();
     assert!(ended.contains("The fight is over"), "{ended}");
