@@ -350,7 +350,29 @@ impl FluidScenario {
                                     intent,
                                     super::odds::Fire::SINGLE,
                                 );
-                                format!(" (each: hit {}, takes out {})", chance(&odds.hit), chance(&odds.down))
+                                let alone = super::odds::roll_odds_in_state(
+                                    setup,
+                                    state,
+                                    who,
+                                    target,
+                                    item,
+                                    count as i32,
+                                    intent,
+                                    super::odds::Fire::SINGLE,
+                                );
+                                if alone.hit == odds.hit && alone.down == odds.down {
+                                    format!(" (each: hit {}, takes out {})", chance(&odds.hit), chance(&odds.down))
+                                } else {
+                                    // A sunder the AI would make on a Block (FLUID-SUNDER-7); the
+                                    // person decides it.
+                                    format!(
+                                        " (each: hit {}, takes out {} as the AI would play it, sundering a Block; \
+                                         the roll alone: takes out {})",
+                                        chance(&odds.hit),
+                                        chance(&odds.down),
+                                        chance(&alone.down)
+                                    )
+                                }
                             };
                             let label = format!(
                                 "{count} × {} {} with {}{odds}",

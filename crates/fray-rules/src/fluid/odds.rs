@@ -139,6 +139,15 @@ pub fn attack_odds_at(
     let declared = super::run::declared_actions(setup, &state, a);
     let fire = Fire { rounds: u32::from(attack.rounds.max(1)), spray: attack.spray };
     let mut odds = odds_in_state(setup, &state, a, d, item, declared, attack.intent, fire);
+    // The roll alone, for a person who decides the sunder themselves.
+    let alone = roll_odds_in_state(setup, &state, a, d, item, declared, attack.intent, fire);
+    if alone.hit != odds.hit || alone.down != odds.down {
+        odds.assumptions.push(format!(
+            "the roll alone, every hit doing its damage: hit {}, takes {defender} out {}",
+            fray_dice::fraction(&alone.hit),
+            fray_dice::fraction(&alone.down)
+        ));
+    }
     if distance.is_some() {
         odds.assumptions.insert(
             0,
@@ -183,6 +192,11 @@ impl Fire {
 /// takes its recoil and multiplies its successes (FLUID-SPECIAL-5, -6); a spray's odds are those
 /// of one of its shots (FLUID-SPECIAL-8); an area weapon's are those of the victim at the blast
 /// point, with the band's edge (FLUID-SPECIAL-2).
+///
+/// The odds follow the attacker's AI through the decisions after the defence is known: a Blocked
+/// attack its `sunder` policy puts into the blocking item does no damage to the target
+/// (FLUID-SUNDER-7, FLUID-ATK-11). [`roll_odds_in_state`] gives the roll alone, for a person who
+/// decides that.
 #[allow(clippy::too_many_arguments, reason = "the attack as declared")]
 pub fn odds_in_state(
     setup: &super::Setup,
@@ -193,6 +207,55 @@ pub fn odds_in_state(
     declared: i32,
     intent: Intent,
     fire: Fire,
+) -> AttackOdds {
+    odds_played(setup, state, a, d, item, declared, intent, fire, true)
+}
+
+/// [`odds_in_state`] for the roll alone: every hit does its damage, whatever the attacker's
+/// `sunder` policy would make of a Block — the odds for a person who decides that.
+#[allow(clippy::too_many_arguments, reason = "the attack as declared")]
+pub fn roll_odds_in_state(
+    setup: &super::Setup,
+    state: &super::State,
+    a: CombatantId,
+    d: CombatantId,
+    item: usize,
+    declared: i32,
+    intent: Intent,
+    fire: Fire,
+) -> AttackOdds {
+    odds_played(setup, state, a, d, item, declared, intent, fire, false)
+}
+
+/// Whether `a`'s AI makes its attack with `item` on `d`, met by `defence`, a sunder attack: the
+/// fight's own questions ([`super::run::sunder_request`]), answered by the AI.
+fn ai_sunders(
+    setup: &super::Setup,
+    state: &super::State,
+    a: CombatantId,
+    d: CombatantId,
+    item: usize,
+    defence: Option<super::DefenceOption>,
+) -> bool {
+    let yes = |request: &Request| ai_choice(setup, state, a, request) == Choice::Sunder(true);
+    match super::run::sunder_request(setup, a, item, d, defence) {
+        super::run::SunderAsk::Named => super::run::named_sunder_request(setup, a, item, d).is_some_and(|r| yes(&r)),
+        super::run::SunderAsk::Ask(block) => yes(&Request::SunderAttack { target: d, weapon: item as u8, block }),
+        super::run::SunderAsk::No => false,
+    }
+}
+
+#[allow(clippy::too_many_arguments, reason = "the attack as declared")]
+fn odds_played(
+    setup: &super::Setup,
+    state: &super::State,
+    a: CombatantId,
+    d: CombatantId,
+    item: usize,
+    declared: i32,
+    intent: Intent,
+    fire: Fire,
+    as_played: bool,
 ) -> AttackOdds {
     let (attacker, defender) = (&setup.combatants[a.index()].id, &setup.combatants[d.index()].id);
     // The defender's choice of defence (FLUID-DEF-4); against a blast, Dodge or a shield's
@@ -234,6 +297,9 @@ pub fn odds_in_state(
     } else {
         target_side(setup, state, a, item, d, defence, base_tn, false)
     };
+    // A Blocked attack the attacker puts into the blocking item (FLUID-SUNDER-7).
+    let sunder_rule = !area && ai_sunders(setup, state, a, d, item, defence);
+    let sunder = as_played && sunder_rule;
     let recoil = super::attack::recoil_penalty(weapon_item, fire.rounds);
     let ranged = matches!(weapon_item.kind, super::setup::ItemKind::Ranged | super::setup::ItemKind::Area);
     let movement = super::attack::movement_penalty(state, &setup.options, a, d, ranged);
@@ -271,9 +337,25 @@ pub fn odds_in_state(
             for (bw, pw) in &base_w {
                 for (bs, ps) in &base_s {
                     let p = &p * pw * ps;
-                    let h =
-                        hit_damage(setup, state, a, item, d, intent, defence, margin * multiplier, (*bw, charge), *bs);
-                    let (w_after, s_after) = (target_state.w - h.w, target_state.s - h.s);
+                    let (hw, hs) = if sunder {
+                        // All of it into the blocking item: none to the target (FLUID-SUNDER-7).
+                        (0, 0)
+                    } else {
+                        let h = hit_damage(
+                            setup,
+                            state,
+                            a,
+                            item,
+                            d,
+                            intent,
+                            defence,
+                            margin * multiplier,
+                            (*bw, charge),
+                            *bs,
+                        );
+                        (h.w, h.s)
+                    };
+                    let (w_after, s_after) = (target_state.w - hw, target_state.s - hs);
                     // Out as `Fighter::out` says: S ≤ 0 is no condition of its own under
                     // `stress_zero = stunned_gate` (FLUID-TRACK-9).
                     let dead = w_after <= -target.stats[BOD];
@@ -285,7 +367,7 @@ pub fn odds_in_state(
                     if out {
                         down += &p;
                     }
-                    *damage.entry((h.w, h.s)).or_insert_with(zero) += p;
+                    *damage.entry((hw, hs)).or_insert_with(zero) += p;
                 }
             }
         }
@@ -322,6 +404,19 @@ pub fn odds_in_state(
     }
     if cp < 0 {
         assumptions.push(format!("{attacker} starts with CP {cp} (pain policy: {})", sheet.policy.name(4)));
+    }
+    if sunder_rule {
+        assumptions.push(if as_played {
+            format!(
+                "as {attacker}'s AI plays it (sunder = {}): a hit on the Block goes into the blocking item, no damage \
+                 to {defender} (FLUID-SUNDER-7)",
+                sheet.policy.name(5)
+            )
+        } else {
+            format!(
+                "the roll alone: every hit does its damage, whatever {attacker}'s sunder policy would make of the Block"
+            )
+        });
     }
     let damage_given_hit = if hit == zero() {
         Vec::new()

@@ -872,13 +872,7 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     // A target unaware of a hidden attacker does not defend (FLUID-ATK-10).
     let unaware = fight.state().fighter(attacker).hidden;
     // Under `sunder_declare = with_attack` the sunder attack is named before the defence.
-    let named_sunder = if options.sunder_with_attack
-        && !ranged
-        && options.sunder_checks
-        && weapon.tier.is_some()
-        && target_sheet.items.iter().any(|i| i.tier.is_some() && i.defends())
-    {
-        let request = Request::SunderAttack { target, weapon: item as u8, block: None };
+    let named_sunder = if let Some(request) = named_sunder_request(setup, attacker, item, target) {
         let Choice::Sunder(yes) = fight.decide(attacker, &request)? else { unreachable!("checked by check_choice") };
         yes
     } else {
@@ -928,18 +922,16 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
 
     // A sunder attack: chosen once the Block is known, or named beforehand under `with_attack`,
     // when it lapses unless the target Blocks with a tiered item (FLUID-SUNDER-7, FLUID-ATK-11).
-    let blocking =
-        defence.filter(|d| d.skill == DefenceSkill::Block && !d.knocks_aim && d.guard.is_none()).and_then(|d| d.item);
-    let tiered_block = blocking.is_some_and(|b| target_sheet.items[usize::from(b)].tier.is_some());
-    let may_sunder = !ranged && options.sunder_checks && weapon.tier.is_some();
-    let sunder_attack = if options.sunder_with_attack {
-        named_sunder && tiered_block
-    } else if may_sunder && tiered_block {
-        let request = Request::SunderAttack { target, weapon: item as u8, block: blocking };
-        let Choice::Sunder(yes) = fight.decide(attacker, &request)? else { unreachable!("checked by check_choice") };
-        yes
-    } else {
-        false
+    let sunder_attack = match sunder_request(setup, attacker, item, target, defence) {
+        SunderAsk::Named => named_sunder,
+        SunderAsk::Ask(block) => {
+            let request = Request::SunderAttack { target, weapon: item as u8, block };
+            let Choice::Sunder(yes) = fight.decide(attacker, &request)? else {
+                unreachable!("checked by check_choice")
+            };
+            yes
+        }
+        SunderAsk::No => false,
     };
 
     // The attack check (FLUID-ATK-2, FLUID-ATK-6, FLUID-ACT-4).
@@ -993,6 +985,64 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     }
     reveal(fight, attacker);
     Ok(())
+}
+
+/// The attacker's request to name a sunder attack with the attack, before the defence is known,
+/// under `sunder_declare = with_attack` (FLUID-ATK-11): a tiered melee weapon against a target
+/// with a tiered item it could block with (FLUID-SUNDER-7, -13); `None` otherwise. The fight and
+/// the odds both ask it.
+pub(super) fn named_sunder_request(
+    setup: &Setup,
+    attacker: CombatantId,
+    item: usize,
+    target: CombatantId,
+) -> Option<Request> {
+    let options = &setup.options;
+    let weapon = &setup.combatants[attacker.index()].items[item];
+    let named = options.sunder_with_attack
+        && weapon.kind != ItemKind::Ranged
+        && options.sunder_checks
+        && weapon.tier.is_some()
+        && setup.combatants[target.index()].items.iter().any(|i| i.tier.is_some() && i.defends());
+    named.then_some(Request::SunderAttack { target, weapon: item as u8, block: None })
+}
+
+/// Whether an attack met by `defence` can be a sunder attack, and how that is decided
+/// ([`sunder_request`]).
+pub(super) enum SunderAsk {
+    /// A sunder attack if it was named with the attack (`sunder_declare = with_attack`) and the
+    /// target Blocks with a tiered item.
+    Named,
+    /// The attacker is asked, the Block with this item being known (`sunder_declare =
+    /// after_defense`): a [`Request::SunderAttack`] with it as `block`.
+    Ask(Option<u8>),
+    /// Not a sunder attack.
+    No,
+}
+
+/// How an attack with `item` on `target`, met by `defence`, becomes a sunder attack
+/// (FLUID-SUNDER-7, FLUID-ATK-11): only a tiered melee weapon against a Block with a tiered item
+/// (FLUID-SUNDER-13). The fight and the odds both ask it.
+pub(super) fn sunder_request(
+    setup: &Setup,
+    attacker: CombatantId,
+    item: usize,
+    target: CombatantId,
+    defence: Option<super::DefenceOption>,
+) -> SunderAsk {
+    let options = &setup.options;
+    let weapon = &setup.combatants[attacker.index()].items[item];
+    let blocking =
+        defence.filter(|d| d.skill == DefenceSkill::Block && !d.knocks_aim && d.guard.is_none()).and_then(|d| d.item);
+    let tiered_block = blocking.is_some_and(|b| setup.combatants[target.index()].items[usize::from(b)].tier.is_some());
+    let may_sunder = weapon.kind != ItemKind::Ranged && options.sunder_checks && weapon.tier.is_some();
+    if options.sunder_with_attack {
+        if tiered_block { SunderAsk::Named } else { SunderAsk::No }
+    } else if may_sunder && tiered_block {
+        SunderAsk::Ask(blocking)
+    } else {
+        SunderAsk::No
+    }
 }
 
 /// Whether `who` may declare shielding `ally`'s body (FLUID-DEF-15): an incapacitated (stunned,

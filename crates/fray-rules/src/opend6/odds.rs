@@ -446,6 +446,31 @@ fn inputs(
     }
 }
 
+/// The attack the odds in context give for `a` on `d` when `a` is asked `request` (an
+/// [`Request::Act`](super::Request::Act)) in `state`: its AI's attack when that is aimed at `d`,
+/// else its most damaging weapon that reaches `d`; `None` when none does.
+pub fn opening_attack(
+    setup: &super::Setup,
+    state: &State,
+    a: CombatantId,
+    d: CombatantId,
+    request: &super::Request,
+) -> Option<AttackPlan> {
+    if let super::Choice::Act(super::Action::Attack(p)) = policy::ai_choice(setup, state, a, request)
+        && p.target == d
+    {
+        return Some(p);
+    }
+    let only = matches!(request, super::Request::Act { only: true, .. });
+    let options = attack::attack_options(setup, state, a, only);
+    let weapon = options
+        .iter()
+        .filter(|o| o.0 == d)
+        .max_by_key(|o| attack::damage_code(setup, a, &AttackPlan::new(d, o.1), false).pips_value())
+        .map(|o| o.1)?;
+    Some(AttackPlan::new(d, weapon))
+}
+
 /// The odds of `attacker`'s attack on `defender` at the start of the fight, as their policies
 /// play it: the attacker's declared actions, weapon and combat option; the defender's active
 /// defence as his `actions` policy makes it (a full defence, a partial dodge at −1D, or none).
@@ -494,35 +519,20 @@ pub fn attack_odds_at(
         _ => 1,
     };
     state.fighters[a.index()].declared = n;
-    let options = attack::attack_options(setup, &state, a, n == 1);
     let sheet = &setup.combatants[a.index()];
-    let weapon = options
-        .iter()
-        .filter(|o| o.0 == d)
-        .max_by_key(|o| attack::damage_code(setup, a, &AttackPlan::new(d, o.1), false).pips_value())
-        .map(|o| o.1)
-        .ok_or_else(|| {
-            let at = if setup.options.bands { String::new() } else { format!(" at {} m", state.distance(a, d)) };
-            format!("`{defender}` is not within reach or range of any of `{attacker}`'s weapons{at}")
-        })?;
-    let mut plan = AttackPlan::new(d, weapon);
-    if let super::Choice::Act(super::Action::Attack(p)) = policy::ai_choice(
-        setup,
-        &state,
-        a,
-        &super::Request::Act {
-            remaining: n,
-            only: n == 1,
-            move_m: 0,
-            free_move_m: 0,
-            held: false,
-            defend_only: false,
-            free_ok: false,
-        },
-    ) && p.target == d
-    {
-        plan = p;
-    }
+    let request = super::Request::Act {
+        remaining: n,
+        only: n == 1,
+        move_m: 0,
+        free_move_m: 0,
+        held: false,
+        defend_only: false,
+        free_ok: false,
+    };
+    let plan = opening_attack(setup, &state, a, d, &request).ok_or_else(|| {
+        let at = if setup.options.bands { String::new() } else { format!(" at {} m", state.distance(a, d)) };
+        format!("`{defender}` is not within reach or range of any of `{attacker}`'s weapons{at}")
+    })?;
     let band = attack::band(setup, &state, a, d, &sheet.weapons[plan.weapon as usize]).unwrap_or(1);
     // The defender's active defence as his policy rolls it.
     let def_sheet = &setup.combatants[d.index()];

@@ -460,6 +460,21 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
     Some(Odds { hit, wounds, down, residual })
 }
 
+/// The attack the odds in context give for `a` on `d`: with the main-hand weapon, a burst when
+/// `a`'s `fire` policy is `burst` and the weapon can fire one, no walk and not from behind.
+pub fn opening_attack(setup: &Setup, a: CombatantId, d: CombatantId) -> Act {
+    let (w, _) = weapon_of(setup, a, Hand::Main);
+    let mode = match w.class {
+        Class::Melee => Mode::Melee,
+        Class::Thrown => Mode::Thrown,
+        Class::Ranged if setup.combatants[a.index()].policy.name(3) == "burst" && w.modes & Mode::Burst.bit() != 0 => {
+            Mode::Burst
+        }
+        Class::Ranged => Mode::Single,
+    };
+    Act::Attack { target: d, hand: Hand::Main, mode, special: Special::None, walk: None, from_behind: false }
+}
+
 /// `attacker`'s attack on `defender` as its policies play it, the defender holding the actions
 /// his `keep` policy keeps for reactions.
 pub fn attack_odds(setup: &Setup, attacker: &str, defender: &str) -> Result<AttackOdds, String> {
@@ -496,15 +511,8 @@ pub fn attack_odds_at(
     };
     state.fighters[d.index()].actions = keep;
     let (w, _) = weapon_of(setup, a, Hand::Main);
-    let mode = match w.class {
-        Class::Melee => Mode::Melee,
-        Class::Thrown => Mode::Thrown,
-        Class::Ranged if setup.combatants[a.index()].policy.name(3) == "burst" && w.modes & Mode::Burst.bit() != 0 => {
-            Mode::Burst
-        }
-        Class::Ranged => Mode::Single,
-    };
-    let act = Act::Attack { target: d, hand: Hand::Main, mode, special: Special::None, walk: None, from_behind: false };
+    let act = opening_attack(setup, a, d);
+    let Act::Attack { mode, .. } = act else { unreachable!("an attack") };
     if let Some(why) = super::policy::illegal(setup, &state, a, &act) {
         let when = match distance {
             Some(_) => format!("from {}", crate::distance_text(state.distance(a, d), "m")),

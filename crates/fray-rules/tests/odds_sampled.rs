@@ -1,0 +1,644 @@
+//! Odds in context checked against the fight: for every shipped example and every attacker and
+//! defender whose opening attack the odds give (`fray odds --scenario FILE --attacker A
+//! --defender D`), the fight plays that attack from the opening state in at least 100,000
+//! sampled fights, and the exact odds of a hit and of taking the defender out must lie inside the
+//! sample's 99.9% (Wilson) interval, widened by the odds' residual.
+//!
+//! Each sampled fight is the real fight, every decision by the combatants' AI policies, except
+//! that the attacker's opening attack is aimed at the defender as the odds assume it (its weapon,
+//! mode and aim as its policies choose them against that defender). A fight is followed only up
+//! to the end of that attack: from the first attack any combatant makes to the next attack, or
+//! the next round (tick, turn). A fight in which someone else attacks first is not counted (the
+//! odds are those of the opening attack), and the sampler plays on with new fights until 100,000
+//! have counted. What the defender decides after the roll (a defence, a reaction, Second Wind, a
+//! sunder, a stay-up roll) is the fight's own, by the policies: the odds must follow them.
+//!
+//! `FRAY_ODDS_SAMPLES=N` changes the number of counted fights per pair (e.g. a million for a
+//! closer look); the default is 100,000. `FRAY_ODDS_ALL=1` samples the pairs listed in [`KNOWN`]
+//! too (they then fail), `FRAY_ODDS_VERBOSE=1` prints every pair's counts.
+
+mod common;
+
+use fray_dice::BigRational;
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, Pending, Reason, Ruleset, Sink, Tally};
+use num_traits::ToPrimitive;
+use std::cell::{Cell, RefCell};
+
+/// What a ruleset tells the sampler.
+trait Case: Ruleset {
+    /// The combatants' names, as the odds take them.
+    fn names(setup: &Self::Setup) -> Vec<String>;
+    /// The exact odds of `a`'s opening attack on `d`, or why there are none.
+    fn odds(setup: &Self::Setup, a: &str, d: &str) -> Result<fray_rules::AttackOdds, String>;
+    /// The attacker's answer to `request` before its opening attack, when it is not its AI's:
+    /// the opening attack aimed at the defender as the odds assume it.
+    fn force(
+        setup: &Self::Setup,
+        state: &Self::State,
+        a: CombatantId,
+        d: CombatantId,
+        request: &Self::Request,
+    ) -> Option<Self::Choice>;
+    /// Whether the attacker's forced `choice` can be made in `state`: when it cannot, someone
+    /// has moved since the opening (the fight is then not counted).
+    fn legal(_setup: &Self::Setup, _state: &Self::State, _a: CombatantId, _choice: &Self::Choice) -> bool {
+        true
+    }
+    /// Whether `event` calls off `a`'s attack once rolled (it then neither hits nor is tallied).
+    fn called_off(_event: &Self::Event, _a: CombatantId) -> bool {
+        false
+    }
+    /// Whether `event` starts a new round (tick, turn).
+    fn new_round(event: &Self::Event) -> bool;
+    /// Whether `d` is out of the fight, as the odds count it.
+    fn out(setup: &Self::Setup, state: &Self::State, d: CombatantId) -> bool;
+    /// The ruleset's AI.
+    fn ai(setup: &Self::Setup, state: &Self::State, who: CombatantId, request: &Self::Request) -> Self::Choice;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Before any attack.
+    Waiting,
+    /// The attacker's opening attack is being resolved.
+    Resolving,
+    /// It is resolved: the fight stops.
+    Done,
+    /// Someone else attacked first: the fight stops and is not counted.
+    Discarded,
+}
+
+struct Probe<R: Ruleset> {
+    phase: Phase,
+    hit: bool,
+    out: bool,
+    /// Rounds (ticks, turns) begun.
+    rounds: u32,
+    /// The fight's state, kept beside it from its events.
+    shadow: R::State,
+}
+
+/// Stops the fight (a dice error) once the probe is done with it.
+struct StopDice<'p, D> {
+    inner: D,
+    stop: &'p Cell<bool>,
+}
+
+impl<D: Dice> Dice for StopDice<'_, D> {
+    fn roll(&mut self, sides: u32, reason: Reason) -> Result<u32, fray_dice::SourceError> {
+        if self.stop.get() {
+            return Err(fray_dice::SourceError("the sampled attack is over".to_owned()));
+        }
+        self.inner.roll(sides, reason)
+    }
+}
+
+struct Watch<'p, R: Case> {
+    setup: &'p R::Setup,
+    probe: &'p RefCell<Probe<R>>,
+    stop: &'p Cell<bool>,
+    a: CombatantId,
+    d: CombatantId,
+}
+
+impl<R: Case> Sink<R::Event> for Watch<'_, R> {
+    fn event(&mut self, event: &R::Event) {
+        let mut p = self.probe.borrow_mut();
+        let attack = R::tally(event);
+        match p.phase {
+            Phase::Waiting => match attack {
+                Some(Tally::Attack { by, hit, .. }) if by == self.a => {
+                    p.phase = Phase::Resolving;
+                    p.hit = hit;
+                }
+                Some(Tally::Attack { .. }) => {
+                    p.phase = Phase::Discarded;
+                    self.stop.set(true);
+                }
+                _ if R::called_off(event, self.a) => {
+                    p.phase = Phase::Resolving;
+                    p.hit = false;
+                }
+                // A second round began and the attacker has not attacked: its opening attack did
+                // not come (a melee attacker fell short of its target), a miss.
+                _ if R::new_round(event) && p.rounds >= 1 => {
+                    p.out = R::out(self.setup, &p.shadow, self.d);
+                    p.phase = Phase::Done;
+                    self.stop.set(true);
+                }
+                _ => {}
+            },
+            Phase::Resolving if matches!(attack, Some(Tally::Attack { .. })) || R::new_round(event) => {
+                p.out = R::out(self.setup, &p.shadow, self.d);
+                p.phase = Phase::Done;
+                self.stop.set(true);
+            }
+            _ => {}
+        }
+        if R::new_round(event) {
+            p.rounds += 1;
+        }
+        R::apply(self.setup, &mut p.shadow, event);
+    }
+}
+
+struct Play<'p, R: Case> {
+    probe: &'p RefCell<Probe<R>>,
+    a: CombatantId,
+    d: CombatantId,
+}
+
+impl<R: Case> Decider<R> for Play<'_, R> {
+    const CHECKED: bool = true;
+
+    fn decide(
+        &mut self,
+        setup: &R::Setup,
+        state: &R::State,
+        who: CombatantId,
+        request: &R::Request,
+    ) -> Result<R::Choice, Pending> {
+        let phase = self.probe.borrow().phase;
+        match phase {
+            Phase::Done | Phase::Discarded => Err(Pending),
+            Phase::Waiting if who == self.a => match R::force(setup, state, self.a, self.d, request) {
+                Some(choice) if !R::legal(setup, state, self.a, &choice) => {
+                    self.probe.borrow_mut().phase = Phase::Discarded;
+                    Err(Pending)
+                }
+                Some(choice) => Ok(choice),
+                None => Ok(R::ai(setup, state, who, request)),
+            },
+            _ => Ok(R::ai(setup, state, who, request)),
+        }
+    }
+}
+
+/// Pairs whose odds the fight does not play yet, or that the sampler cannot follow, with why:
+/// (example file, attacker, defender — `*` for every one —, reason). They are not sampled; each is
+/// an open item of odds in context (see the project's ARCHITECTURE.md, "Odds in context").
+const KNOWN: &[(&str, &str, &str, &str)] = &[
+    (
+        "firefight.toml",
+        "guard_1",
+        "raider_3",
+        "fluid: raider_3 runs in before the guards shoot (simultaneous movement, FLUID-MOVE-8, and a running \
+         target's penalty, FLUID-MOVE-5); the odds take him standing where the file puts him",
+    ),
+    ("firefight.toml", "guard_2", "raider_3", "fluid: as guard_1 → raider_3"),
+    (
+        "firefight.toml",
+        "raider_1",
+        "*",
+        "fluid: a grenade (area): the odds give the victim at the blast point; the sampler takes the first victim's \
+         roll, which may be another's",
+    ),
+    ("two-assassins.toml", "assassin_2", "*", "fluid: assassin_2 never attacks first (it lets assassin_1 go first)"),
+    (
+        "brawl.toml",
+        "*",
+        "*",
+        "opend6: the defender's active defence as the fight plays it (an interrupting dodge or block only when the \
+         attack would hit, OD6-DEF-*) differs from the one the odds assume by the `actions` policy's name",
+    ),
+    ("blaster-duel.toml", "*", "*", "opend6: as brawl.toml"),
+    ("mixed-group.toml", "*", "*", "opend6: as brawl.toml; Trooper 2 and 3 never attack first"),
+    (
+        "sword-and-shield.toml",
+        "*",
+        "*",
+        "phasesix: the chance of taking the defender out is about 0.0004 by the odds and near twice that in the \
+         fight (100,000 fights); not yet traced",
+    ),
+    (
+        "grenade.toml",
+        "*",
+        "*",
+        "phasesix: the grenade's blast (and the cultists' reactions to it) is not followed by the odds of one attack",
+    ),
+];
+
+/// The reason `a` → `d` in `file` is known not to agree, if it is.
+fn known(file: &str, a: &str, d: &str) -> Option<&'static str> {
+    KNOWN.iter().find(|k| k.0 == file && (k.1 == "*" || k.1 == a) && (k.2 == "*" || k.2 == d)).map(|k| k.3)
+}
+
+/// Counted fights per pair.
+fn samples() -> u32 {
+    std::env::var("FRAY_ODDS_SAMPLES").ok().and_then(|n| n.parse().ok()).unwrap_or(100_000)
+}
+
+/// What the sample found for one pair.
+struct Sampled {
+    counted: u32,
+    hits: u32,
+    downs: u32,
+    discarded: u32,
+}
+
+fn sample<R: Case>(setup: &R::Setup, a: CombatantId, d: CombatantId, n: u32, seed: u64) -> Sampled {
+    let probe = RefCell::new(Probe::<R> {
+        phase: Phase::Waiting,
+        hit: false,
+        out: false,
+        rounds: 0,
+        shadow: R::initial_state(setup),
+    });
+    let stop = Cell::new(false);
+    let dice = StopDice { inner: fray_engine::FromSource(fray_dice::seeded(seed)), stop: &stop };
+    let watch = Watch::<R> { setup, probe: &probe, stop: &stop, a, d };
+    let mut fight = Fight::<R, _, _, _>::new(setup, dice, Play { probe: &probe, a, d }, watch);
+    let mut out = Sampled { counted: 0, hits: 0, downs: 0, discarded: 0 };
+    let mut fights = 0u32;
+    while out.counted < n {
+        fights += 1;
+        if fights > 20 * n {
+            break;
+        }
+        {
+            let mut p = probe.borrow_mut();
+            p.phase = Phase::Waiting;
+            p.hit = false;
+            p.out = false;
+            p.rounds = 0;
+            R::reset_state(setup, &mut p.shadow);
+        }
+        stop.set(false);
+        fight.restart();
+        match fight.run() {
+            Ok(_) | Err(FightError::Pending(_)) | Err(FightError::Dice { .. }) => {}
+            Err(e) => panic!("the sampled fight failed: {e}"),
+        }
+        let mut p = probe.borrow_mut();
+        if p.phase == Phase::Resolving {
+            p.out = R::out(setup, &p.shadow, d);
+            p.phase = Phase::Done;
+        }
+        match p.phase {
+            Phase::Done => {
+                out.counted += 1;
+                out.hits += u32::from(p.hit);
+                out.downs += u32::from(p.out);
+            }
+            Phase::Discarded => out.discarded += 1,
+            // The fight ended before anyone attacked: not the opening attack either.
+            _ => out.discarded += 1,
+        }
+    }
+    out
+}
+
+/// The 99.9% Wilson interval of `k` successes in `n`.
+fn wilson(k: u32, n: u32) -> (f64, f64) {
+    let z = 3.290_526_731_491_926_f64;
+    let (k, n) = (f64::from(k), f64::from(n));
+    let p = k / n;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    (centre - half, centre + half)
+}
+
+/// Checks every pair of every example of ruleset `R` in `dir`; returns the report lines of the
+/// pairs that disagree.
+fn check_examples<R: Case>(dir: &str, load: impl Fn(&str, &str) -> R::Setup) -> Vec<String> {
+    let n = samples();
+    let mut failures = Vec::new();
+    let started = std::time::Instant::now();
+    let (mut pairs, mut open) = (0, 0);
+    for file in common::example_files().into_iter().filter(|f| f.parent().is_some_and(|p| p.ends_with(dir))) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let setup = load(&name, &text);
+        let names = R::names(&setup);
+        for (ai, a) in names.iter().enumerate() {
+            for (di, d) in names.iter().enumerate() {
+                if ai == di {
+                    continue;
+                }
+                let Ok(odds) = R::odds(&setup, a, d) else { continue };
+                if let Some(why) = known(&name, a, d).filter(|_| std::env::var_os("FRAY_ODDS_ALL").is_none()) {
+                    eprintln!("{name}: {a} → {d}: not sampled: {why}");
+                    open += 1;
+                    continue;
+                }
+                pairs += 1;
+                let seed = 0x0dd5 + (ai * 64 + di) as u64;
+                let s = sample::<R>(&setup, CombatantId(ai as u16), CombatantId(di as u16), n, seed);
+                if std::env::var_os("FRAY_ODDS_VERBOSE").is_some() {
+                    eprintln!("{name}: {a} → {d}: {} counted, {} not", s.counted, s.discarded);
+                }
+                if s.counted < n {
+                    failures.push(format!(
+                        "{name}: {a} → {d}: someone else attacks first in {} of {} fights",
+                        s.discarded,
+                        s.discarded + s.counted
+                    ));
+                    continue;
+                }
+                let residual = odds.residual.to_f64().unwrap_or(0.0);
+                let mut check = |what: &str, exact: &BigRational, k: u32| {
+                    let (lo, hi) = wilson(k, s.counted);
+                    let p = exact.to_f64().unwrap();
+                    if p < lo - residual || p > hi + residual {
+                        failures.push(format!(
+                            "{name}: {a} → {d}: {what} exact {} ≈ {p:.5}, sampled {k}/{} = {:.5}, 99.9% interval \
+                             [{lo:.5}, {hi:.5}] ({} fights not counted)",
+                            fray_dice::fraction(exact),
+                            s.counted,
+                            f64::from(k) / f64::from(s.counted),
+                            s.discarded
+                        ));
+                    }
+                };
+                check("hit", &odds.hit, s.hits);
+                check("down", &odds.down, s.downs);
+            }
+        }
+    }
+    eprintln!("{dir}: {pairs} pairs, {n} counted fights each, in {:.1?}", started.elapsed());
+    assert!(pairs + open > 0, "no pair in {dir}");
+    failures
+}
+
+fn report(failures: Vec<String>) {
+    assert!(failures.is_empty(), "the odds and the fight disagree:\n{}", failures.join("\n"));
+}
+
+mod ticks {
+    use super::*;
+    use fray_rules::ticks::{Action, Event, Request, Ticks};
+
+    impl Case for Ticks {
+        fn names(setup: &Self::Setup) -> Vec<String> {
+            setup.combatants.iter().map(|c| c.name.clone()).collect()
+        }
+        fn odds(setup: &Self::Setup, a: &str, d: &str) -> Result<fray_rules::AttackOdds, String> {
+            fray_rules::ticks::odds::attack_odds(setup, a, d)
+        }
+        fn force(
+            setup: &Self::Setup,
+            _state: &Self::State,
+            _a: CombatantId,
+            d: CombatantId,
+            request: &Self::Request,
+        ) -> Option<Self::Choice> {
+            let Request::Announce { .. } = request else { return None };
+            let sheet = &setup.combatants[_a.index()];
+            Some(fray_rules::ticks::Choice::Announce(match &sheet.gun {
+                Some(gun) => {
+                    let pen = fray_rules::ticks::attack::Weapon::gun(gun).penetration;
+                    Action::fire(d, 1, fray_rules::ticks::policy::wants_weak_point(setup, d, pen))
+                }
+                None => {
+                    let blow = fray_rules::ticks::setup::Blow::Strike;
+                    let pen = fray_rules::ticks::attack::Weapon::melee(setup, sheet, blow).penetration;
+                    Action::Melee {
+                        target: d,
+                        blow,
+                        weak_point: fray_rules::ticks::policy::wants_weak_point(setup, d, pen),
+                    }
+                }
+            }))
+        }
+        fn called_off(event: &Self::Event, a: CombatantId) -> bool {
+            matches!(event, Event::Declined { who, .. } | Event::Aborted { who } if *who == a)
+        }
+        fn new_round(event: &Self::Event) -> bool {
+            matches!(event, Event::TickStarted { .. })
+        }
+        fn out(_setup: &Self::Setup, state: &Self::State, d: CombatantId) -> bool {
+            state.fighter(d).out()
+        }
+        fn ai(setup: &Self::Setup, state: &Self::State, who: CombatantId, request: &Self::Request) -> Self::Choice {
+            fray_rules::ticks::policy::ai_choice(setup, state, who, request)
+        }
+    }
+
+    #[test]
+    fn the_fight_plays_the_odds_of_every_opening_attack() {
+        report(check_examples::<Ticks>("ticks", |name, text| {
+            fray_rules::ticks::scenario::load(name, text, &[]).unwrap()
+        }));
+    }
+}
+
+mod hardboiled {
+    use super::*;
+    use fray_rules::hardboiled::{Act, Choice, Event, HardBoiled, Request};
+
+    impl Case for HardBoiled {
+        fn names(setup: &Self::Setup) -> Vec<String> {
+            setup.combatants.iter().map(|c| c.name.clone()).collect()
+        }
+        fn odds(setup: &Self::Setup, a: &str, d: &str) -> Result<fray_rules::AttackOdds, String> {
+            fray_rules::hardboiled::odds::attack_odds(setup, a, d)
+        }
+        fn force(
+            setup: &Self::Setup,
+            state: &Self::State,
+            a: CombatantId,
+            d: CombatantId,
+            request: &Self::Request,
+        ) -> Option<Self::Choice> {
+            use fray_rules::hardboiled::policy;
+            let fists = policy::fists(setup, state, a, d);
+            let weapon = if fists { policy::unarmed() } else { &setup.combatants[a.index()].weapon };
+            let act = Act::Attack {
+                target: d,
+                fists,
+                called: policy::called(setup, state, a, d, weapon),
+                off_balance: false,
+            };
+            match request {
+                Request::Declare => Some(Choice::Intent(Some(act))),
+                Request::Act { .. } => Some(Choice::Act(act)),
+                _ => None,
+            }
+        }
+        fn new_round(event: &Self::Event) -> bool {
+            matches!(event, Event::TurnStarted { .. })
+        }
+        fn out(setup: &Self::Setup, state: &Self::State, d: CombatantId) -> bool {
+            state.fighter(d).out(&setup.options, state.turn)
+        }
+        fn ai(setup: &Self::Setup, state: &Self::State, who: CombatantId, request: &Self::Request) -> Self::Choice {
+            fray_rules::hardboiled::policy::ai_choice(setup, state, who, request)
+        }
+    }
+
+    #[test]
+    fn the_fight_plays_the_odds_of_every_opening_attack() {
+        report(check_examples::<HardBoiled>("hardboiled", |name, text| {
+            fray_rules::hardboiled::scenario::load(name, text, &[]).unwrap()
+        }));
+    }
+}
+
+mod fluid {
+    use super::*;
+    use fray_rules::fluid::{Event, Fluid, Request};
+
+    impl Case for Fluid {
+        fn names(setup: &Self::Setup) -> Vec<String> {
+            setup.combatants.iter().map(|c| c.id.clone()).collect()
+        }
+        fn odds(setup: &Self::Setup, a: &str, d: &str) -> Result<fray_rules::AttackOdds, String> {
+            fray_rules::fluid::odds::attack_odds(setup, a, d)
+        }
+        fn force(
+            setup: &Self::Setup,
+            state: &Self::State,
+            a: CombatantId,
+            d: CombatantId,
+            request: &Self::Request,
+        ) -> Option<Self::Choice> {
+            // The declaration its policy makes with the defender as its only target, as the odds
+            // take it.
+            let Request::Declare { .. } = request else { return None };
+            let mut request = request.clone();
+            if let Request::Declare { options, .. } = &mut request {
+                options.retain(|(t, _)| *t == d);
+            }
+            Some(fray_rules::fluid::policy::ai_choice(setup, state, a, &request))
+        }
+        fn new_round(event: &Self::Event) -> bool {
+            matches!(event, Event::RoundStarted { .. })
+        }
+        fn out(setup: &Self::Setup, state: &Self::State, d: CombatantId) -> bool {
+            state.fighter(d).out(&setup.options)
+        }
+        fn ai(setup: &Self::Setup, state: &Self::State, who: CombatantId, request: &Self::Request) -> Self::Choice {
+            fray_rules::fluid::policy::ai_choice(setup, state, who, request)
+        }
+    }
+
+    fn tiered_duel(sunder: &str) -> fray_rules::fluid::Setup {
+        let text = std::fs::read_to_string(format!("{}/fluid/tiered-duel.toml", common::EXAMPLES)).unwrap();
+        let text = text.replace("sunder = \"superior\"", &format!("sunder = \"{sunder}\""));
+        fray_rules::fluid::scenario::load("tiered-duel.toml", &text, &[]).unwrap()
+    }
+
+    #[test]
+    fn the_odds_follow_the_sunder_policy() {
+        // rule: FLUID-SUNDER-7, FLUID-ATK-11
+        // The knight's fine sword (T4) meets the militiaman's Block with a primitive buckler
+        // (T1): under `sunder = superior` his AI puts every hit into the buckler, so the odds (as
+        // the fight plays it) give no damage and no chance of taking the militiaman out; under
+        // `never` the hits do their damage. The roll alone is the same under both.
+        let superior = fray_rules::fluid::odds::attack_odds(&tiered_duel("superior"), "knight", "militiaman").unwrap();
+        let never = fray_rules::fluid::odds::attack_odds(&tiered_duel("never"), "knight", "militiaman").unwrap();
+        assert_eq!(superior.hit, never.hit);
+        assert_eq!(fray_dice::fraction(&superior.down), "0/1");
+        assert_eq!(fray_dice::fraction(&never.down), "5/108");
+        assert_eq!(superior.damage_given_hit.len(), 1, "{:?}", superior.damage_given_hit);
+        assert_eq!(superior.damage_given_hit[0].0, "0W 0S");
+        let alone = format!(
+            "the roll alone, every hit doing its damage: hit {}, takes militiaman out 5/108",
+            fray_dice::fraction(&never.hit)
+        );
+        assert!(superior.assumptions.contains(&alone), "{:?}", superior.assumptions);
+        assert!(superior.assumptions.iter().any(|a| a.contains("sunder = superior")), "{:?}", superior.assumptions);
+        assert!(!never.assumptions.iter().any(|a| a.contains("roll alone")), "{:?}", never.assumptions);
+        // And the fight plays it so: no take-down in 20,000 opening attacks under `superior`, the
+        // odds' rate under `never`.
+        for (sunder, odds) in [("superior", &superior), ("never", &never)] {
+            let setup = tiered_duel(sunder);
+            let s = sample::<Fluid>(&setup, CombatantId(0), CombatantId(1), 20_000, 7);
+            let (lo, hi) = wilson(s.downs, s.counted);
+            let p = odds.down.to_f64().unwrap();
+            assert!(lo <= p && p <= hi, "{sunder}: exact {p}, sampled [{lo}, {hi}]");
+        }
+    }
+
+    #[test]
+    fn the_fight_plays_the_odds_of_every_opening_attack() {
+        report(check_examples::<Fluid>("fluid", |name, text| {
+            fray_rules::fluid::scenario::load(name, text, &[]).unwrap()
+        }));
+    }
+}
+
+mod phasesix {
+    use super::*;
+    use fray_rules::phasesix::{Choice, Event, PhaseSix, Request};
+
+    impl Case for PhaseSix {
+        fn names(setup: &Self::Setup) -> Vec<String> {
+            setup.combatants.iter().map(|c| c.name.clone()).collect()
+        }
+        fn odds(setup: &Self::Setup, a: &str, d: &str) -> Result<fray_rules::AttackOdds, String> {
+            fray_rules::phasesix::odds::attack_odds(setup, a, d)
+        }
+        fn force(
+            setup: &Self::Setup,
+            _state: &Self::State,
+            a: CombatantId,
+            d: CombatantId,
+            request: &Self::Request,
+        ) -> Option<Self::Choice> {
+            let Request::Act { .. } = request else { return None };
+            Some(Choice::Act(fray_rules::phasesix::odds::opening_attack(setup, a, d)))
+        }
+        fn legal(setup: &Self::Setup, state: &Self::State, a: CombatantId, choice: &Self::Choice) -> bool {
+            let Choice::Act(act) = choice else { return true };
+            fray_rules::phasesix::policy::illegal(setup, state, a, act).is_none()
+        }
+        fn new_round(event: &Self::Event) -> bool {
+            matches!(event, Event::RoundStarted { .. })
+        }
+        fn out(setup: &Self::Setup, state: &Self::State, d: CombatantId) -> bool {
+            state.fighter(d).out(&setup.options)
+        }
+        fn ai(setup: &Self::Setup, state: &Self::State, who: CombatantId, request: &Self::Request) -> Self::Choice {
+            fray_rules::phasesix::policy::ai_choice(setup, state, who, request)
+        }
+    }
+
+    #[test]
+    fn the_fight_plays_the_odds_of_every_opening_attack() {
+        report(check_examples::<PhaseSix>("phasesix", |name, text| {
+            fray_rules::phasesix::scenario::load(name, text, &[]).unwrap()
+        }));
+    }
+}
+
+mod opend6 {
+    use super::*;
+    use fray_rules::opend6::{Action, Choice, Event, OpenD6, Request};
+
+    impl Case for OpenD6 {
+        fn names(setup: &Self::Setup) -> Vec<String> {
+            setup.combatants.iter().map(|c| c.name.clone()).collect()
+        }
+        fn odds(setup: &Self::Setup, a: &str, d: &str) -> Result<fray_rules::AttackOdds, String> {
+            fray_rules::opend6::odds::attack_odds(setup, a, d)
+        }
+        fn force(
+            setup: &Self::Setup,
+            state: &Self::State,
+            a: CombatantId,
+            d: CombatantId,
+            request: &Self::Request,
+        ) -> Option<Self::Choice> {
+            let Request::Act { .. } = request else { return None };
+            let plan = fray_rules::opend6::odds::opening_attack(setup, state, a, d, request)?;
+            Some(Choice::Act(Action::Attack(plan)))
+        }
+        fn new_round(event: &Self::Event) -> bool {
+            matches!(event, Event::RoundStarted { .. })
+        }
+        fn out(setup: &Self::Setup, state: &Self::State, d: CombatantId) -> bool {
+            state.fighter(d).out(&setup.options)
+        }
+        fn ai(setup: &Self::Setup, state: &Self::State, who: CombatantId, request: &Self::Request) -> Self::Choice {
+            fray_rules::opend6::policy::ai_choice(setup, state, who, request)
+        }
+    }
+
+    #[test]
+    fn the_fight_plays_the_odds_of_every_opening_attack() {
+        report(check_examples::<OpenD6>("opend6", |name, text| {
+            fray_rules::opend6::scenario::load(name, text, &[]).unwrap()
+        }));
+    }
+}
