@@ -479,7 +479,7 @@ fn the_gm_sets_a_track_and_the_rules_follow_it() {
         (set(foe, "hp", 3), "no track `hp`"),
         (set(foe, "w", 1_000), "w takes a whole number from -999 to"),
         (set("Nobody", "w", 3), "no combatant `Nobody`"),
-        (set(foe, "stunned", 2), "stunned is a condition"),
+        (set(foe, "stunned", 2), "stunned takes a whole number from 0 to 1"),
         (
             Command::Adjust(Adjustment::Set { who: foe.clone(), field: "ammo".into(), item: None, value: 3 }),
             "name the item",

@@ -168,25 +168,51 @@ impl Adjustable {
     }
 }
 
-/// A track to set: its key, the item named for a per-item track, and the value.
-pub type Setting<'a> = (&'a str, Option<&'a str>, i64);
-
-/// The combatant an adjustment names, as an id, and for [`Adjustment::Set`] what to set
-/// (`None` for [`Adjustment::Out`]); refused for a name not in the roster (`names`), or for a
-/// combatant already out of the fight (`out`), which only an undo brings back.
-pub fn target<'a, 'n>(
+/// What a game master's adjustment changes, checked: the combatant it names (an id into
+/// `names`, the roster) and the [`Change`]. Refused, with the reason, for a name not in the
+/// roster, a combatant already out of the fight (`out`, which only an undo brings back), a track
+/// not among `tracks`, or a value outside the range `limits` gives for the track: the ruleset's
+/// part, which names the item's index for a per-item track ([`counted_item`]) and the smallest and
+/// largest value, or refuses.
+pub fn change<'n>(
+    tracks: &'static [Adjustable],
     names: impl Iterator<Item = &'n str> + Clone,
-    adjustment: &'a Adjustment,
+    adjustment: &Adjustment,
     out: impl Fn(fray_engine::CombatantId) -> bool,
-) -> Result<(fray_engine::CombatantId, Option<Setting<'a>>), String> {
+    limits: impl FnOnce(fray_engine::CombatantId, &Adjustable, Option<&str>) -> Result<(u8, i64, i64), String>,
+) -> Result<(fray_engine::CombatantId, Change), String> {
     let who = crate::find_combatant(names, adjustment.who())?;
     if out(who) {
         return Err(format!("{} is out of the fight: undo to bring it back", adjustment.who()));
     }
-    Ok(match adjustment {
-        Adjustment::Set { field, item, value, .. } => (who, Some((field.as_str(), item.as_deref(), *value))),
-        Adjustment::Out { .. } => (who, None),
-    })
+    let Adjustment::Set { field, item, value, .. } = adjustment else { return Ok((who, Change::Out)) };
+    let Some(track) = tracks.iter().find(|t| t.key == field) else {
+        return Err(unknown_track(field, tracks));
+    };
+    let (item, min, max) = limits(who, track, item.as_deref())?;
+    if !(min..=max).contains(value) {
+        return Err(format!("{field} takes a whole number from {min} to {max} ({}), found {value}", track.values));
+    }
+    Ok((who, Change::Set { track: track.key, item, value: *value as i32 }))
+}
+
+/// The index of the item named `item` among `items` for a per-item track of `who`'s, when it
+/// `counts` (its ammunition, say); or the refusal.
+pub fn counted_item<'a>(
+    who: &str,
+    item: Option<&str>,
+    items: impl Iterator<Item = &'a str> + Clone,
+    counts: impl Fn(usize) -> bool,
+) -> Result<u8, String> {
+    let all: Vec<&str> = items.clone().collect();
+    let Some(item) = item else {
+        return Err(format!("the track is kept per item: name the item (items: {})", all.join(", ")));
+    };
+    let i = items
+        .clone()
+        .position(|name| name == item)
+        .ok_or_else(|| format!("no item `{item}` (items: {})", all.join(", ")))?;
+    if counts(i) { Ok(i as u8) } else { Err(format!("{who}'s {item} does not count its ammunition")) }
 }
 
 /// The refusal of a track the ruleset does not let a game master set, listing those it does.
@@ -196,28 +222,6 @@ pub fn unknown_track(field: &str, tracks: &[Adjustable]) -> String {
         Some(close) => format!("no track `{field}`; did you mean `{close}`? (tracks: {})", keys.join(", ")),
         None => format!("no track `{field}` to set (tracks: {})", keys.join(", ")),
     }
-}
-
-/// `value` as a number from `min` to `max`, or the refusal naming the track and the range.
-pub fn in_range(field: &str, value: i64, min: i64, max: i64) -> Result<i32, String> {
-    if (min..=max).contains(&value) {
-        Ok(value as i32)
-    } else {
-        Err(format!("{field} takes a whole number from {min} to {max}, found {value}"))
-    }
-}
-
-/// The index of the item named `item` among `items` for a per-item track, or the refusal.
-pub fn item_index<'a>(
-    field: &str,
-    item: Option<&str>,
-    items: impl Iterator<Item = &'a str> + Clone,
-) -> Result<usize, String> {
-    let all: Vec<&str> = items.clone().collect();
-    let Some(item) = item else {
-        return Err(format!("{field} is kept per item: name the item (items: {})", all.join(", ")));
-    };
-    items.clone().position(|name| name == item).ok_or_else(|| format!("no item `{item}` (items: {})", all.join(", ")))
 }
 
 /// What a game master's adjustment changed, as a ruleset's `Adjusted` event carries it.
@@ -274,10 +278,4 @@ pub fn adjusted_event_line<'a>(
         }
         Change::Out => adjusted_line(name, change, "", None),
     }
-}
-
-/// A track kept on or off, from an adjustment's value: 1 for on, 0 for off.
-pub fn flag_value(field: &str, value: i64) -> Result<i32, String> {
-    in_range(field, value, 0, 1)
-        .map_err(|_| format!("{field} is a condition: 1 (it holds) or 0 (it does not), found {value}"))
 }

@@ -65,32 +65,30 @@ pub const ADJUSTABLE: &[Adjustable] = &[
 /// the new tracks imply, as damage would give them (FLUID-TRACK-5, -7, -9); or why it is refused.
 pub(super) fn adjust_events(setup: &Setup, state: &State, adjustment: &Adjustment) -> Result<Vec<Event>, String> {
     let names = setup.combatants.iter().map(|c| c.id.as_str());
-    let (who, setting) = crate::board::target(names, adjustment, |w| state.fighter(w).dead)?;
-    let (sheet, fighter) = (&setup.combatants[who.index()], state.fighter(who));
-    let Some((field, item, value)) = setting else {
-        return Ok(vec![Event::Adjusted { who, change: Change::Out }]);
-    };
-    let (track, item, value) = match field {
-        "w" => ("w", 0, crate::board::in_range(field, value, -999, sheet.pc.into())?),
-        "s" => ("s", 0, crate::board::in_range(field, value, -999, sheet.s_max.into())?),
-        "av" => ("av", 0, crate::board::in_range(field, value, 0, 99)?),
-        "stunned" => ("stunned", 0, crate::board::flag_value(field, value)?),
-        "stabilized" => ("stabilized", 0, crate::board::flag_value(field, value)?),
-        "ammo" => {
-            let i = crate::board::item_index(field, item, sheet.items.iter().map(|i| i.id.as_str()))?;
-            if fighter.ammo[i].is_none() {
-                return Err(format!("{}'s {} does not count its ammunition", sheet.id, sheet.items[i].id));
-            }
-            ("ammo", i as u8, crate::board::in_range(field, value, 0, 9999)?)
-        }
-        other => return Err(crate::board::unknown_track(other, ADJUSTABLE)),
-    };
-    let change = Change::Set { track, item, value };
-    let mut after = fighter.clone();
-    set(&mut after, &change);
+    let (who, change) = crate::board::change(
+        ADJUSTABLE,
+        names,
+        adjustment,
+        |w| state.fighter(w).dead,
+        |who, track, item| {
+            let (sheet, fighter) = (&setup.combatants[who.index()], state.fighter(who));
+            Ok(match track.key {
+                "w" => (0, -999, sheet.pc.into()),
+                "s" => (0, -999, sheet.s_max.into()),
+                "av" => (0, 0, 99),
+                "ammo" => {
+                    let items = sheet.items.iter().map(|i| i.id.as_str());
+                    (crate::board::counted_item(&sheet.id, item, items, |i| fighter.ammo[i].is_some())?, 0, 9999)
+                }
+                _ => (0, 0, 1),
+            })
+        },
+    )?;
     let mut events = vec![Event::Adjusted { who, change }];
-    if matches!(track, "w" | "s") {
-        let implied = super::run::implied_conditions(setup, sheet, &after);
+    if let Change::Set { track: "w" | "s", .. } = change {
+        let mut after = state.fighter(who).clone();
+        set(&mut after, &change);
+        let implied = super::run::implied_conditions(setup, &setup.combatants[who.index()], &after);
         events.extend(implied.into_iter().flatten().map(|(condition, gained)| Event::Condition {
             who,
             condition,

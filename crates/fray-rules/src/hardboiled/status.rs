@@ -74,20 +74,14 @@ pub const ADJUSTABLE: &[Adjustable] = &[
 /// The event of a game master's adjustment at `state`, or why it is refused.
 pub(super) fn adjust_events(setup: &Setup, state: &State, adjustment: &Adjustment) -> Result<Vec<Event>, String> {
     let names = setup.combatants.iter().map(|c| c.name.as_str());
-    let (who, setting) = crate::board::target(names, adjustment, |w| state.fighter(w).removed)?;
-    let fighter = state.fighter(who);
-    let Some((field, _, value)) = setting else {
-        return Ok(vec![Event::Adjusted { who, change: Change::Out }]);
-    };
-    let (track, value) = match field {
-        "hp" => ("hp", crate::board::in_range(field, value, -999, fighter.hp_max.into())?),
-        "knocked_out" => ("knocked_out", crate::board::flag_value(field, value)?),
-        "second_wind" => ("second_wind", crate::board::flag_value(field, value)?),
-        "lame" => ("lame", crate::board::flag_value(field, value)?),
-        "dropped" => ("dropped", crate::board::flag_value(field, value)?),
-        other => return Err(crate::board::unknown_track(other, ADJUSTABLE)),
-    };
-    Ok(vec![Event::Adjusted { who, change: Change::Set { track, item: 0, value } }])
+    let (who, change) = crate::board::change(
+        ADJUSTABLE,
+        names,
+        adjustment,
+        |w| state.fighter(w).removed,
+        |who, track, _| Ok(if track.key == "hp" { (0, -999, state.fighter(who).hp_max.into()) } else { (0, 0, 1) }),
+    )?;
+    Ok(vec![Event::Adjusted { who, change }])
 }
 
 /// Applies an adjustment to a fighter; a combatant taken out is down (USR-TRACK-3).

@@ -85,32 +85,34 @@ pub const ADJUSTABLE: &[Adjustable] = &[
 /// The event of a game master's adjustment at `state`, or why it is refused.
 pub(super) fn adjust_events(setup: &Setup, state: &State, adjustment: &Adjustment) -> Result<Vec<Event>, String> {
     let names = setup.combatants.iter().map(|c| c.name.as_str());
-    let (who, setting) = crate::board::target(names, adjustment, |w| state.fighter(w).removed)?;
-    let (sheet, fighter) = (&setup.combatants[who.index()], state.fighter(who));
-    let Some((field, item, value)) = setting else {
-        return Ok(vec![Event::Adjusted { who, change: Change::Out }]);
-    };
-    let (track, item, value) = match field {
-        "level" => ("level", 0, crate::board::in_range(field, value, 0, LEVELS.len() as i64 - 1)?),
-        "bp" => {
-            let Some(max) = sheet.body_points_max.filter(|_| fighter.bp_max > 0) else {
-                return Err(format!("{} has no Body Points (damage_track = body_points)", sheet.name));
-            };
-            ("bp", 0, crate::board::in_range(field, value, 0, max.into())?)
-        }
-        "unconscious" => ("unconscious", 0, crate::board::flag_value(field, value)?),
-        "cp" => ("cp", 0, crate::board::in_range(field, value, 0, 999)?),
-        "fp" => ("fp", 0, crate::board::in_range(field, value, 0, 99)?),
-        "ammo" => {
-            let i = crate::board::item_index(field, item, sheet.weapons.iter().map(|w| w.name.as_str()))?;
-            if fighter.weapons[i].ammo.is_none() {
-                return Err(format!("{}'s {} does not count its shots", sheet.name, sheet.weapons[i].name));
-            }
-            ("ammo", i as u8, crate::board::in_range(field, value, 0, 9999)?)
-        }
-        other => return Err(crate::board::unknown_track(other, ADJUSTABLE)),
-    };
-    Ok(vec![Event::Adjusted { who, change: Change::Set { track, item, value } }])
+    let (who, change) = crate::board::change(
+        ADJUSTABLE,
+        names,
+        adjustment,
+        |w| state.fighter(w).removed,
+        |who, track, item| {
+            let (sheet, fighter) = (&setup.combatants[who.index()], state.fighter(who));
+            Ok(match track.key {
+                "level" => (0, 0, LEVELS.len() as i64 - 1),
+                "bp" => match sheet.body_points_max.filter(|_| fighter.bp_max > 0) {
+                    Some(max) => (0, 0, max.into()),
+                    None => return Err(format!("{} has no Body Points (damage_track = body_points)", sheet.name)),
+                },
+                "unconscious" => (0, 0, 1),
+                "cp" => (0, 0, 999),
+                "fp" => (0, 0, 99),
+                _ => {
+                    let weapons = sheet.weapons.iter().map(|w| w.name.as_str());
+                    (
+                        crate::board::counted_item(&sheet.name, item, weapons, |i| fighter.weapons[i].ammo.is_some())?,
+                        0,
+                        9999,
+                    )
+                }
+            })
+        },
+    )?;
+    Ok(vec![Event::Adjusted { who, change }])
 }
 
 /// Applies an adjustment to a fighter: a wound level set by hand is the deepest entered if it

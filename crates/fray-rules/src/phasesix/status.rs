@@ -76,26 +76,24 @@ pub const ADJUSTABLE: &[Adjustable] = &[
 /// The event of a game master's adjustment at `state`, or why it is refused.
 pub(super) fn adjust_events(setup: &Setup, state: &State, adjustment: &Adjustment) -> Result<Vec<Event>, String> {
     let names = setup.combatants.iter().map(|c| c.name.as_str());
-    let (who, setting) = crate::board::target(names, adjustment, |w| state.fighter(w).removed)?;
-    let (sheet, fighter) = (&setup.combatants[who.index()], state.fighter(who));
-    let Some((field, item, value)) = setting else {
-        return Ok(vec![Event::Adjusted { who, change: Change::Out }]);
-    };
-    let Some(track) = ADJUSTABLE.iter().find(|t| t.key == field) else {
-        return Err(crate::board::unknown_track(field, ADJUSTABLE));
-    };
-    let (item, value) = match track.key {
-        "wounds" => (0, crate::board::in_range(field, value, 0, sheet.max_wounds.into())?),
-        "ammo" => {
-            let i = crate::board::item_index(field, item, sheet.weapons.iter().map(|w| w.name.as_str()))?;
-            if fighter.ammo[i].is_none() {
-                return Err(format!("{}'s {} does not count its ammunition", sheet.name, sheet.weapons[i].name));
-            }
-            (i as u8, crate::board::in_range(field, value, 0, 9999)?)
-        }
-        _ => (0, crate::board::in_range(field, value, 0, 99)?),
-    };
-    Ok(vec![Event::Adjusted { who, change: Change::Set { track: track.key, item, value } }])
+    let (who, change) = crate::board::change(
+        ADJUSTABLE,
+        names,
+        adjustment,
+        |w| state.fighter(w).removed,
+        |who, track, item| {
+            let (sheet, fighter) = (&setup.combatants[who.index()], state.fighter(who));
+            Ok(match track.key {
+                "wounds" => (0, 0, sheet.max_wounds.into()),
+                "ammo" => {
+                    let weapons = sheet.weapons.iter().map(|w| w.name.as_str());
+                    (crate::board::counted_item(&sheet.name, item, weapons, |i| fighter.ammo[i].is_some())?, 0, 9999)
+                }
+                _ => (0, 0, 99),
+            })
+        },
+    )?;
+    Ok(vec![Event::Adjusted { who, change }])
 }
 
 /// Applies an adjustment to a fighter; a combatant taken out counts as dead (P6-TRACK-8).

@@ -71,20 +71,20 @@ pub const ADJUSTABLE: &[Adjustable] = &[
 /// The event of a game master's adjustment at `state`, or why it is refused.
 pub(super) fn adjust_events(setup: &Setup, state: &State, adjustment: &Adjustment) -> Result<Vec<Event>, String> {
     let names = setup.combatants.iter().map(|c| c.name.as_str());
-    let (who, setting) = crate::board::target(names, adjustment, |w| state.fighter(w).removed)?;
-    let sheet = &setup.combatants[who.index()];
-    let Some((field, _, value)) = setting else {
-        return Ok(vec![Event::Adjusted { who, change: Change::Out }]);
-    };
-    let Some(track) = ADJUSTABLE.iter().find(|t| t.key == field) else {
-        return Err(crate::board::unknown_track(field, ADJUSTABLE));
-    };
-    let value = match track.key {
-        "body" => crate::board::in_range(field, value, -999, sheet.body_max.into())?,
-        "down" | "knocked_out" => crate::board::flag_value(field, value)?,
-        _ => crate::board::in_range(field, value, 0, 999)?,
-    };
-    Ok(vec![Event::Adjusted { who, change: Change::Set { track: track.key, item: 0, value } }])
+    let (who, change) = crate::board::change(
+        ADJUSTABLE,
+        names,
+        adjustment,
+        |w| state.fighter(w).removed,
+        |who, track, _| {
+            Ok(match track.key {
+                "body" => (0, -999, setup.combatants[who.index()].body_max.into()),
+                "down" | "knocked_out" => (0, 0, 1),
+                _ => (0, 0, 999),
+            })
+        },
+    )?;
+    Ok(vec![Event::Adjusted { who, change }])
 }
 
 /// Applies an adjustment to a fighter; a combatant taken out is Down (TICK-TRACK-5).
