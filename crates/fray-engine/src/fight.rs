@@ -59,6 +59,10 @@ pub trait Decider<R: Ruleset> {
     /// Scripts and people are always checked.
     const CHECKED: bool = true;
 
+    /// Whether this decider may interject a game master's adjustments ([`Decider::interject`]):
+    /// `false` for an AI or a script, so that [`Fight::decide`] does no work for them at all.
+    const INTERJECTS: bool = false;
+
     /// The choice of `who` for `request`, given the setup and the current state. `Err(Pending)`
     /// when no answer is available yet (a person who has not answered).
     fn decide(
@@ -81,8 +85,8 @@ pub trait Decider<R: Ruleset> {
 
     /// The events of a game master's adjustment to make before `who` is asked (a track set by
     /// hand, a combatant taken out), at a live table; empty when there is none. [`Fight::decide`]
-    /// applies them and asks again until none is left. Default: none (an AI or a script never
-    /// interjects, and the simulator's path does no work for it).
+    /// applies them and asks again until none is left, when [`Decider::INTERJECTS`]. Default:
+    /// none.
     #[inline(always)]
     fn interject(&mut self, _setup: &R::Setup, _state: &R::State, _who: CombatantId) -> Vec<R::Event> {
         Vec::new()
@@ -91,6 +95,7 @@ pub trait Decider<R: Ruleset> {
 
 impl<R: Ruleset, P: Decider<R> + ?Sized> Decider<R> for &mut P {
     const CHECKED: bool = P::CHECKED;
+    const INTERJECTS: bool = P::INTERJECTS;
 
     fn decide(
         &mut self,
@@ -277,17 +282,19 @@ impl<'a, R: Ruleset, D: Dice, P: Decider<R>, S: Sink<R::Event>> Fight<'a, R, D, 
     #[inline(always)]
     pub fn decide(&mut self, who: CombatantId, request: &R::Request) -> Result<R::Choice, FightError> {
         // A game master's adjustments come first ([`Decider::interject`]), and may end the fight.
-        loop {
-            let events = self.decider.interject(self.setup, &self.state, who);
-            if events.is_empty() {
-                break;
-            }
-            for event in events {
-                self.emit(event);
-            }
-            if let Some((result, event)) = R::end_after_adjustment(self.setup, &self.state) {
-                self.emit(event);
-                return Err(FightError::Over(result));
+        if P::INTERJECTS {
+            loop {
+                let events = self.decider.interject(self.setup, &self.state, who);
+                if events.is_empty() {
+                    break;
+                }
+                for event in events {
+                    self.emit(event);
+                }
+                if let Some((result, event)) = R::end_after_adjustment(self.setup, &self.state) {
+                    self.emit(event);
+                    return Err(FightError::Over(result));
+                }
             }
         }
         let choice =

@@ -862,6 +862,8 @@ impl<R: Ruleset, F: Prompts<R> + Scenario> Decider<R> for Table<'_, F>
 where
     R::Choice: PartialEq + serde::Serialize,
 {
+    const INTERJECTS: bool = true;
+
     fn decide(
         &mut self,
         setup: &R::Setup,

@@ -125,6 +125,8 @@ impl Table<'_> {
 }
 
 impl Decider<Fluid> for Table<'_> {
+    const INTERJECTS: bool = true;
+
     fn interject(&mut self, setup: &Setup, state: &State, who: CombatantId) -> Vec<Event> {
         crate::interjection(self.seats, who, |a| super::status::adjust_events(setup, state, a))
     }
