@@ -34,6 +34,13 @@ fn the_generated_ruleset_pages_are_current() {
         if fresh != committed {
             stale.push(format!("docs/rulesets/{id}.md"));
         }
+        // The JSON Schema of the fight events: a changed event type needs it regenerated.
+        let schema = format!("schema/{id}.events.json");
+        let fresh_schema = std::fs::read_to_string(out.join(&schema)).unwrap();
+        if std::fs::read_to_string(repo().join("docs").join(&schema)).unwrap_or_default() != fresh_schema {
+            stale.push(format!("docs/{schema}"));
+        }
+        assert!(fresh.contains("## Fight events (JSON)"), "{id}: no events section");
         // The page has every option with its meaning and every policy.
         let info: Json = serde_json::from_str(&ok(&fray(&["rules", id, "--json"]))).unwrap();
         let options_section = fresh.split("## Options").nth(1).unwrap_or_default();

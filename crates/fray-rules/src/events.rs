@@ -75,7 +75,13 @@ pub fn schema<E: schemars::JsonSchema>(ruleset: &str, unit: &str, extra: &[Extra
     });
     if let Some(variants) = schema.get_mut("oneOf").and_then(Value::as_array_mut) {
         variants.push(end);
-        variants.extend(extra);
+        // An extra kind of line is an enum of one variant, tagged like the events: its variants.
+        for schema in extra {
+            match schema.get("oneOf").and_then(Value::as_array) {
+                Some(inner) => variants.extend(inner.iter().cloned()),
+                None => variants.push(schema),
+            }
+        }
     }
     if let Some(object) = schema.as_object_mut() {
         object.insert("title".into(), json!(format!("fray {ruleset} fight events")));

@@ -34,18 +34,21 @@ impl Simulate for TicksScenario {
 
 /// The JSON Schema of the `ticks` log: its events, the `end` and the status line.
 pub fn events_schema() -> serde_json::Value {
-    crate::events::schema::<Event>("ticks", "ticks", &[|g| g.subschema_for::<TickStatus>()])
+    crate::events::schema::<Event>("ticks", "ticks", &[|g| <TickStatus as schemars::JsonSchema>::json_schema(g)])
 }
 
 /// The line of the log after each tick: every character's tracks (not an event: the state the
 /// tick's events left).
 #[derive(serde::Serialize, schemars::JsonSchema)]
-#[serde(tag = "event", rename = "status")]
-struct TickStatus {
-    /// The tick that ended.
-    tick: u32,
-    /// Every character, in roster order.
-    fighters: Vec<FighterStatus>,
+#[serde(tag = "event", rename_all = "snake_case")]
+enum TickStatus {
+    /// The end of a tick: every character's tracks.
+    Status {
+        /// The tick that ended.
+        tick: u32,
+        /// Every character, in roster order.
+        fighters: Vec<FighterStatus>,
+    },
 }
 
 /// A character's tracks in the status line.
@@ -447,7 +450,7 @@ impl TicksScenario {
                 )
             })
             .collect();
-        let status = TickStatus {
+        let status = TickStatus::Status {
             tick: state.tick,
             fighters: state
                 .fighters
