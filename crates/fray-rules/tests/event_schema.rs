@@ -22,7 +22,8 @@ fn validate(root: &Value, schema: &Value, value: &Value, at: &str) -> Result<(),
             // Every object is held to its listed keys already (see above).
             "additionalProperties" if rule == &Value::Bool(false) => {}
             "$ref" => {
-                let name = rule.as_str().and_then(|r| r.strip_prefix("#/$defs/")).ok_or(format!("{at}: $ref {rule}"))?;
+                let name =
+                    rule.as_str().and_then(|r| r.strip_prefix("#/$defs/")).ok_or(format!("{at}: $ref {rule}"))?;
                 let target = root.pointer(&format!("/$defs/{name}")).ok_or(format!("{at}: no definition {name}"))?;
                 validate(root, target, value, at)?;
             }
@@ -118,7 +119,8 @@ fn every_example_fight_validates_against_its_rulesets_schema() {
         for seed in 1..=4 {
             let mut dice = FromSource(fray_dice::seeded(seed));
             let mut lines = Vec::new();
-            let _ = scenario.fight(&mut dice, Some(seed), &[], &mut |_| None, &mut |line| lines.push(line.json.clone()));
+            let _ =
+                scenario.fight(&mut dice, Some(seed), &[], &mut |_| None, &mut |line| lines.push(line.json.clone()));
             assert!(!lines.is_empty(), "{name}: no events");
             for line in &lines {
                 if let Err(e) = validate(&schema, &schema, line, "") {
