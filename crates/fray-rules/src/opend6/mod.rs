@@ -65,6 +65,7 @@ pub struct Rolled {
 
 /// Why a damage roll is made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum DamageCause {
     /// An attack that hit (OD6-ATK-2).
     Hit,
@@ -81,16 +82,6 @@ impl DamageCause {
     /// The damage is the weapon's listed code alone: no Strength Damage, no bonus (OD6-DEF-6/7).
     pub fn listed_only(self) -> bool {
         matches!(self, DamageCause::ParryCut | DamageCause::BodyBlock)
-    }
-
-    /// The name the JSON log gives it.
-    pub fn name(self) -> &'static str {
-        match self {
-            DamageCause::Hit => "hit",
-            DamageCause::ParryCut => "parry_cut",
-            DamageCause::BodyBlock => "body_block",
-            DamageCause::Squeeze => "squeeze",
-        }
     }
 }
 
