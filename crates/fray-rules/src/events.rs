@@ -347,7 +347,7 @@ mod tests {
     use super::*;
     use fray_engine::{CombatantId, SideId};
 
-    #[derive(Serialize)]
+    #[derive(serde::Serialize)]
     #[serde(tag = "event", rename_all = "snake_case")]
     enum Sample {
         Hit { by: CombatantId, target: Option<CombatantId>, order: Vec<(CombatantId, u8)>, side: SideId, n: u16 },
