@@ -10,37 +10,18 @@ pub struct CombatantId(pub u16);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 pub struct SideId(pub u16);
 
-/// In a fight's JSON events a combatant is its name, one of the log header's `combatants`: the
-/// events are serialized through a serializer that knows the roster, which writes the id as the
-/// name (the id is a newtype struct named `CombatantId` to serde). Elsewhere (a prompt's
-/// structured choices) the id is its index in that list.
-impl schemars::JsonSchema for CombatantId {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Combatant".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "string",
-            "description": "A combatant's name: one of the log header's `combatants`."
-        })
-    }
-}
-
-/// In a fight's JSON events a side is its name, one of the log header's `sides` (see
-/// [`CombatantId`]'s schema).
-impl schemars::JsonSchema for SideId {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Side".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "string",
-            "description": "A side's name: one of the log header's `sides`."
-        })
-    }
-}
+// In a fight's JSON events a combatant is its name, one of the log header's `combatants`, and a
+// side its name: the events are serialized through a serializer that knows the roster, which
+// writes these ids (newtype structs named `CombatantId` and `SideId` to serde) as names.
+// Elsewhere (a prompt's structured choices) an id is its index in that list.
+crate::fixed_schema!(CombatantId, "Combatant", {
+    "type": "string",
+    "description": "A combatant's name: one of the log header's `combatants`."
+});
+crate::fixed_schema!(SideId, "Side", {
+    "type": "string",
+    "description": "A side's name: one of the log header's `sides`."
+});
 
 impl CombatantId {
     /// The roster index.

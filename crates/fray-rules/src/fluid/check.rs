@@ -27,20 +27,12 @@ impl serde::Serialize for Faces {
     }
 }
 
-impl schemars::JsonSchema for Faces {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Faces".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "array",
-            "description": "The faces rolled: three d6 and any edge dice.",
-            "items": { "type": "integer", "minimum": 1, "maximum": 6 },
-            "maxItems": 9
-        })
-    }
-}
+fray_engine::fixed_schema!(Faces, "Faces", {
+    "type": "array",
+    "description": "The faces rolled: three d6 and any edge dice.",
+    "items": { "type": "integer", "minimum": 1, "maximum": 6 },
+    "maxItems": 9
+});
 
 impl Faces {
     /// The faces from a slice (at most nine).

@@ -68,18 +68,10 @@ impl serde::Serialize for DieCode {
     }
 }
 
-impl schemars::JsonSchema for DieCode {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "DieCode".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "string",
-            "description": "A die code: dice and pips, e.g. `3D+1`."
-        })
-    }
-}
+fray_engine::fixed_schema!(DieCode, "DieCode", {
+    "type": "string",
+    "description": "A die code: dice and pips, e.g. `3D+1`."
+});
 
 impl fmt::Display for DieCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
