@@ -387,13 +387,8 @@ impl OpenD6Scenario {
                 Some(format!("{} declares {count} action(s){p}", n(who)))
             }
             Event::Forfeit { who, why } => Some(format!("{}: {why}", n(who))),
-            Event::Acted { who, action } => {
-                let text = match action {
-                    Action::Wait => Some(format!("{} waits", n(who))),
-                    _ => None,
-                };
-                text
-            }
+            Event::Acted { who, action: Action::Wait } => Some(format!("{} waits", n(who))),
+            Event::Acted { .. } => None,
             Event::DefenceSet { .. } => None,
             Event::Out { who } => Some(format!("{} is out of the fight", n(who))),
             Event::Resumed { who, interrupting } => Some(match interrupting {
