@@ -34,6 +34,13 @@ fn the_generated_ruleset_pages_are_current() {
         if fresh != committed {
             stale.push(format!("docs/rulesets/{id}.md"));
         }
+        // The JSON Schema of the fight events: a changed event type needs it regenerated.
+        let schema = format!("schema/{id}.events.json");
+        let fresh_schema = std::fs::read_to_string(out.join(&schema)).unwrap();
+        if std::fs::read_to_string(repo().join("docs").join(&schema)).unwrap_or_default() != fresh_schema {
+            stale.push(format!("docs/{schema}"));
+        }
+        assert!(fresh.contains("## Fight events (JSON)"), "{id}: no events section");
         // The page has every option with its meaning and every policy.
         let info: Json = serde_json::from_str(&ok(&fray(&["rules", id, "--json"]))).unwrap();
         let options_section = fresh.split("## Options").nth(1).unwrap_or_default();
@@ -205,4 +212,27 @@ fn every_error_starts_with_error() {
     }
     let stderr = String::from_utf8(fray(&["rules", "fluidd"]).stderr).unwrap();
     assert!(stderr.starts_with("error: unknown ruleset `fluidd`; did you mean `fluid`?"), "{stderr}");
+}
+
+#[test]
+fn the_json_page_lists_every_kind_of_fight_line_from_the_schemas() {
+    let page = std::fs::read_to_string(repo().join("docs/json.md")).unwrap();
+    for id in RULESETS {
+        let schema: Json = serde_json::from_str(
+            &std::fs::read_to_string(repo().join(format!("docs/schema/{id}.events.json"))).unwrap(),
+        )
+        .unwrap();
+        let kinds: Vec<String> = schema["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| format!("`{}`", v["properties"]["event"]["const"].as_str().unwrap()))
+            .collect();
+        let row = page
+            .lines()
+            .find(|l| l.starts_with(&format!("| [`{id}`]")))
+            .unwrap_or_else(|| panic!("docs/json.md: no row for {id}"));
+        let listed = row.rsplit('|').nth(1).unwrap().trim();
+        assert_eq!(listed, kinds.join(", "), "docs/json.md's row for {id} against its schema");
+    }
 }

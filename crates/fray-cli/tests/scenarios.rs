@@ -32,9 +32,11 @@ fn json_events_follow_a_header() {
         (Some("0.1.0"), Some("ChaCha8"), Some(7))
     );
     assert_eq!(header["combatants"], serde_json::json!(["barbarian", "marauder"]));
-    assert_eq!(lines[1]["event"], "round");
+    assert_eq!(lines[1]["event"], "round_started");
     assert_eq!(lines.last().unwrap()["event"], "end");
-    assert!(lines.iter().any(|l| l["event"] == "attack" && l["faces"].as_array().is_some_and(|f| f.len() == 3)));
+    assert!(
+        lines.iter().any(|l| l["event"] == "attack" && l["roll"]["faces"].as_array().is_some_and(|f| f.len() == 3))
+    );
     assert_eq!(header["set"], serde_json::json!({}));
 }
 

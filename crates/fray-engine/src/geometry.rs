@@ -1,7 +1,7 @@
 //! Positions in metres on a 2-D plane (a 1-D scenario uses `y = 0`).
 
 /// A point, in metres.
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Pos {
     /// East, metres.
     pub x: f64,

@@ -23,3 +23,21 @@ pub use fight::{Decider, Fight, FightError, FightResult, Outcome, Pending, Rules
 pub use geometry::Pos;
 pub use ids::{CombatantId, SideId};
 pub use sink::{Discard, FnSink, Record, Sink};
+
+/// Implements `schemars::JsonSchema` for a type serialized by hand as a fixed schema:
+/// `fixed_schema!(Type, "Name", { "type": "string", "description": "…" })`. The calling crate
+/// depends on `schemars`.
+#[macro_export]
+macro_rules! fixed_schema {
+    ($ty:ty, $name:literal, $schema:tt) => {
+        impl ::schemars::JsonSchema for $ty {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                $name.into()
+            }
+
+            fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                ::schemars::json_schema!($schema)
+            }
+        }
+    };
+}

@@ -16,11 +16,12 @@ use fray_rules::Line;
 use fray_rules::board::CombatantStatus;
 use serde::Serialize;
 
-/// The JSON keys of a log line that give a combatant's tracks: a line with one of them about a
-/// combatant of a secret side is left out of the other sides' views.
+/// The JSON keys of a log line that give a combatant's tracks (the field names of the rulesets'
+/// events, as their schemas list them): a line with one of them about a combatant of a secret
+/// side is left out of the other sides' views.
 const TRACK_KEYS: &[&str] = &[
     "hp", "hp_loss", "max", "tally", "recorded", "w", "s", "body", "trauma", "wounds", "bp", "level", "effort", "p",
-    "ammo", "actions", "boosts", "value",
+    "ammo", "actions", "boosts", "value", "track", "gained", "n",
 ];
 
 /// What one side may see of a live fight.

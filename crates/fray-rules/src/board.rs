@@ -225,7 +225,8 @@ pub fn unknown_track(field: &str, tracks: &[Adjustable]) -> String {
 }
 
 /// What a game master's adjustment changed, as a ruleset's `Adjusted` event carries it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Change {
     /// A track ([`Adjustable::key`]) set to a value; `item` is the item's index for a track kept
     /// per item, else 0.
@@ -243,39 +244,33 @@ pub enum Change {
 
 /// The log line of an adjustment of `name`'s tracks: `label` is the track's label and `item` the
 /// item's name for a per-item track. The same in every ruleset.
-pub fn adjusted_line(name: &str, change: &Change, label: &str, item: Option<&str>) -> crate::Line {
+pub fn adjusted_text(name: &str, change: &Change, label: &str, item: Option<&str>) -> String {
     match change {
-        Change::Set { track, value, .. } => {
+        Change::Set { value, .. } => {
             let what = match item {
                 Some(item) => format!("{label} ({item})"),
                 None => label.to_owned(),
             };
-            crate::Line {
-                text: Some(format!("The GM sets {name}'s {what} to {value}.")),
-                json: serde_json::json!({ "event": "adjusted", "who": name, "field": track, "item": item, "value": value }),
-            }
+            format!("The GM sets {name}'s {what} to {value}.")
         }
-        Change::Out => crate::Line {
-            text: Some(format!("The GM takes {name} out of the fight.")),
-            json: serde_json::json!({ "event": "taken_out", "who": name }),
-        },
+        Change::Out => format!("The GM takes {name} out of the fight."),
     }
 }
 
-/// The log line of a ruleset's `Adjusted` event: `tracks` are its [`Adjustable`]s, `item`
-/// names an item of the combatant by its index (for a per-item track).
-pub fn adjusted_event_line<'a>(
+/// The text of a ruleset's `Adjusted` event: `tracks` are its [`Adjustable`]s, `item` names an
+/// item of the combatant by its index (for a per-item track).
+pub fn adjusted_event_text<'a>(
     name: &str,
     change: &Change,
     tracks: &[Adjustable],
     item: impl Fn(u8) -> &'a str,
-) -> crate::Line {
+) -> String {
     match change {
         Change::Set { track, item: i, .. } => {
             let track = tracks.iter().find(|t| t.key == *track);
             let label = track.map_or("track", |t| t.label);
-            adjusted_line(name, change, label, track.filter(|t| t.per_item).map(|_| item(*i)))
+            adjusted_text(name, change, label, track.filter(|t| t.per_item).map(|_| item(*i)))
         }
-        Change::Out => adjusted_line(name, change, "", None),
+        Change::Out => adjusted_text(name, change, "", None),
     }
 }

@@ -1,6 +1,7 @@
 //! The rulesets of fray, one module each, and the registry the command line reads.
 
 pub mod board;
+pub mod events;
 pub mod fluid;
 pub mod hardboiled;
 pub mod opend6;
@@ -101,7 +102,7 @@ use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Fn
 use scenario::ScenarioError;
 
 /// One event of a fight, rendered for a person and for a script.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Line {
     /// The blow-by-blow text, if the event is worth a line.
     pub text: Option<String>,
@@ -137,7 +138,7 @@ pub fn chance(p: &fray_dice::BigRational) -> String {
 }
 
 /// The exact odds of an attack offered at a prompt: of hitting, and of taking its target out.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct ChoiceOdds {
     /// P(the attack hits) (or wins its contest), as an exact fraction, e.g. `"11/20"`.
     pub hit: String,
@@ -427,6 +428,8 @@ pub struct RulesetInfo {
     pub guide: &'static reference::Guide,
     /// The tracks a game master may set by hand in a live fight ([`board::Adjustment::Set`]).
     pub adjustable: &'static [board::Adjustable],
+    /// The JSON Schema of its fight's log lines after the header ([`events::schema`]).
+    pub events_schema: fn() -> serde_json::Value,
 }
 
 /// The ruleset registered under `id`.
@@ -443,6 +446,7 @@ pub const RULESETS: &[RulesetInfo] = &[
         policies: fluid::policy::POLICIES,
         guide: &fluid::guide::GUIDE,
         adjustable: fluid::status::ADJUSTABLE,
+        events_schema: fluid::events_schema,
     },
     RulesetInfo {
         id: "opend6",
@@ -451,6 +455,7 @@ pub const RULESETS: &[RulesetInfo] = &[
         policies: opend6::setup::POLICIES,
         guide: &opend6::guide::GUIDE,
         adjustable: opend6::status::ADJUSTABLE,
+        events_schema: opend6::events_schema,
     },
     RulesetInfo {
         id: "hardboiled",
@@ -459,6 +464,7 @@ pub const RULESETS: &[RulesetInfo] = &[
         policies: hardboiled::setup::POLICIES,
         guide: &hardboiled::guide::GUIDE,
         adjustable: hardboiled::status::ADJUSTABLE,
+        events_schema: hardboiled::events_schema,
     },
     RulesetInfo {
         id: "phasesix",
@@ -467,6 +473,7 @@ pub const RULESETS: &[RulesetInfo] = &[
         policies: phasesix::setup::POLICIES,
         guide: &phasesix::guide::GUIDE,
         adjustable: phasesix::status::ADJUSTABLE,
+        events_schema: phasesix::events_schema,
     },
     RulesetInfo {
         id: "ticks",
@@ -475,6 +482,7 @@ pub const RULESETS: &[RulesetInfo] = &[
         policies: ticks::setup::POLICIES,
         guide: &ticks::guide::GUIDE,
         adjustable: ticks::status::ADJUSTABLE,
+        events_schema: ticks::events_schema,
     },
 ];
 

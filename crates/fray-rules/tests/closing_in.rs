@@ -117,8 +117,8 @@ fn opend6_closes_from_long_range_with_the_free_move() {
     let mut moves = Vec::new();
     let mut dice = fray_engine::FromSource(fray_dice::seeded(5));
     let mut out = |line: &fray_rules::Line| {
-        if line.json["event"] == "action" && line.json["action"]["kind"] == "move" {
-            moves.push((line.json["who"].as_str().unwrap().to_owned(), line.json["action"].clone()));
+        if line.json["event"] == "acted" && line.json["action"].get("Move").is_some() {
+            moves.push((line.json["who"].as_str().unwrap().to_owned(), line.json["action"]["Move"].clone()));
         }
     };
     scenario.fight(&mut dice, Some(5), &[], &mut |_| None, &mut out).unwrap();

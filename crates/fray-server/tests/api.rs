@@ -758,7 +758,7 @@ async fn the_gm_adjusts_a_track_and_takes_a_combatant_out_through_the_api() {
     let hp =
         after["status"].as_array().unwrap().iter().find(|c| c["name"] == foe.as_str()).unwrap()["fields"][0].clone();
     assert_eq!(hp["value"]["now"], 1, "{hp}");
-    assert!(after["log"].as_array().unwrap().iter().any(|e| e["event"] == "adjusted" && e["value"] == 1));
+    assert!(after["log"].as_array().unwrap().iter().any(|e| e["event"] == "adjusted" && e["change"]["value"] == 1));
     // A track the ruleset does not have: 400 with the tracks it has, and nothing changes.
     let bad = json!({"adjust": {"set": {"who": foe, "field": "wounds", "value": 1}}});
     let (status, error) = send(&app, &id, 1, bad).await;

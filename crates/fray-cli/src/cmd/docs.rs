@@ -3,6 +3,7 @@
 
 use anyhow::{Context, Result};
 use fray_rules::{RULESETS, RulesetInfo};
+use serde_json::Value;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
@@ -13,7 +14,8 @@ pub const REGENERATE: &str = "cargo run -p fray-cli -- docs --out docs/";
 /// Flags of `fray docs`.
 #[derive(clap::Args, Debug)]
 pub struct DocsArgs {
-    /// The user guide's folder: the pages go to `OUT/rulesets/ID.md`.
+    /// The user guide's folder: the pages go to `OUT/rulesets/ID.md`, the schemas of the fight
+    /// events to `OUT/schema/ID.events.json`.
     #[arg(long, value_name = "DIR", default_value = "docs")]
     pub out: PathBuf,
 }
@@ -26,16 +28,30 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
-/// Runs `fray docs`: writes one page per ruleset and says which.
+/// Runs `fray docs`: writes one page per ruleset and the JSON Schema of its fight events
+/// (`OUT/schema/ID.events.json`), and says which.
 pub fn run(args: &DocsArgs, out: &mut impl Write) -> Result<()> {
     let folder = args.out.join("rulesets");
-    std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    let schemas = args.out.join("schema");
+    for dir in [&folder, &schemas] {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
     for ruleset in RULESETS {
         let path = folder.join(format!("{}.md", ruleset.id));
         std::fs::write(&path, page(ruleset)).with_context(|| format!("cannot write {}", path.display()))?;
         writeln!(out, "wrote {}", path.display())?;
+        let path = schemas.join(format!("{}.events.json", ruleset.id));
+        std::fs::write(&path, schema_text(ruleset)).with_context(|| format!("cannot write {}", path.display()))?;
+        writeln!(out, "wrote {}", path.display())?;
     }
     Ok(())
+}
+
+/// The JSON Schema of a ruleset's fight events as committed: pretty-printed, one final newline.
+pub fn schema_text(ruleset: &RulesetInfo) -> String {
+    let mut text = serde_json::to_string_pretty(&(ruleset.events_schema)()).unwrap_or_default();
+    text.push('\n');
+    text
 }
 
 /// Writes the completion script of `command` for `shell`.
@@ -145,5 +161,122 @@ pub fn page(ruleset: &RulesetInfo) -> String {
         let values: Vec<String> = values.iter().map(|v| format!("`{v}`")).collect();
         let _ = writeln!(out, "| `{field}` | {} | {} |", values.join(", "), cell(meaning));
     }
+    out + &events_section(ruleset.id, &(ruleset.events_schema)())
+}
+
+/// The page's section on the fight events, rendered from their JSON Schema: each event with its
+/// fields, then the types they use.
+fn events_section(id: &str, schema: &Value) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\n## Fight events (JSON)\n\n`fray fight --json` writes a header line, then one line per event: an object whose \
+         `event` names its kind, with the fields below. A combatant is its name and a side its name, as in the \
+         header's `combatants` and `sides`; an item or weapon is its index in the combatant's list in the scenario \
+         file. This section is generated from the JSON Schema [`schema/{id}.events.json`](../schema/{id}.events.json).\n"
+    );
+    let defs = schema.get("$defs").and_then(Value::as_object);
+    let resolve = |v: &'_ Value| -> Value {
+        match v.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/")) {
+            Some(name) => defs.and_then(|d| d.get(name)).cloned().unwrap_or(Value::Null),
+            None => v.clone(),
+        }
+    };
+    for variant in schema.get("oneOf").and_then(Value::as_array).into_iter().flatten() {
+        let variant = resolve(variant);
+        let name = variant.pointer("/properties/event/const").and_then(Value::as_str).unwrap_or("?");
+        let _ = writeln!(out, "### `{name}`\n\n{}\n", described(&variant));
+        fields_table(&mut out, &variant, &["event"]);
+    }
+    if let Some(defs) = defs.filter(|d| !d.is_empty()) {
+        let _ = writeln!(out, "### Types the events use\n");
+        for (name, def) in defs {
+            let variants = def.get("oneOf").and_then(Value::as_array);
+            let kind = if variants.is_some() { "one of these".to_owned() } else { type_text(def) };
+            let _ = writeln!(out, "#### Type {name}\n\n{} ({kind})\n", described(def));
+            fields_table(&mut out, def, &[]);
+            for variant in variants.into_iter().flatten() {
+                let _ = writeln!(out, "- {}: {}\n", variant_text(variant), described(variant));
+                if variant.pointer("/properties/kind/const").is_some() {
+                    fields_table(&mut out, variant, &["kind"]);
+                }
+            }
+        }
+    }
     out
+}
+
+/// One alternative of an enumeration: a name (`"Lethal"`), a name holding a value
+/// (`{"Point": Pos}`), or an object tagged by its `kind`.
+fn variant_text(variant: &Value) -> String {
+    let properties = variant.get("properties").and_then(Value::as_object);
+    match properties {
+        Some(p) if p.len() == 1 && !p.contains_key("kind") => {
+            let (key, value) = p.iter().next().map(|(k, v)| (k.as_str(), v)).unwrap_or(("", &Value::Null));
+            format!("`{{\"{key}\": …}}` with {}", type_text(value))
+        }
+        Some(p) if p.contains_key("kind") => format!("`kind` {}", type_text(&p["kind"])),
+        _ => type_text(variant),
+    }
+}
+
+/// A schema's description on one line.
+fn described(schema: &Value) -> String {
+    let text = schema.get("description").and_then(Value::as_str).unwrap_or("");
+    // Intra-doc links read as plain code here.
+    let text = text.replace("[`", "`").replace("`]", "`");
+    cell(&text.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// The table of an object schema's fields, but those in `skip`; nothing for other schemas.
+fn fields_table(out: &mut String, schema: &Value, skip: &[&str]) {
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else { return };
+    let fields: Vec<_> = properties.iter().filter(|(k, _)| !skip.contains(&k.as_str())).collect();
+    if fields.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "| Field | Type | Meaning |\n|---|---|---|");
+    for (key, field) in fields {
+        let _ = writeln!(out, "| `{key}` | {} | {} |", cell(&type_text(field)), described(field));
+    }
+    out.push('\n');
+}
+
+/// A schema's type in words: `integer`, `string or null`, [Combatant](#combatant), `array of …`.
+fn type_text(schema: &Value) -> String {
+    if let Some(name) = schema.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/")) {
+        return format!("[{name}](#type-{})", name.to_lowercase());
+    }
+    if let Some(value) = schema.get("const") {
+        return format!("`{value}`");
+    }
+    if let Some(any) = schema.get("anyOf").or_else(|| schema.get("oneOf")).and_then(Value::as_array) {
+        let alternatives: Vec<String> = any.iter().map(type_text).collect();
+        return if schema.get("oneOf").is_some() && schema.get("type").is_none() {
+            format!("one of {}", alternatives.join(", "))
+        } else {
+            alternatives.join(" or ")
+        };
+    }
+    let types: Vec<&str> = match schema.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let words: Vec<String> = types
+        .iter()
+        .map(|&t| match t {
+            "array" => match (schema.get("prefixItems").and_then(Value::as_array), schema.get("items")) {
+                (Some(items), _) => {
+                    let items: Vec<String> = items.iter().map(type_text).collect();
+                    format!("[{}]", items.join(", "))
+                }
+                (None, Some(items)) => format!("array of {}", type_text(items)),
+                (None, None) => "array".to_owned(),
+            },
+            "object" if schema.get("properties").is_some() => "object".to_owned(),
+            other => other.to_owned(),
+        })
+        .collect();
+    if words.is_empty() { "any".to_owned() } else { words.join(" or ") }
 }

@@ -226,6 +226,8 @@ pub struct Situation {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AttackTerms(pub [i8; 11]);
 
+crate::events::terms_json!(AttackTerms, |terms| terms.named());
+
 impl AttackTerms {
     /// The name of each term as the log shows it.
     pub const NAMES: [&'static str; 11] = [

@@ -21,6 +21,19 @@ pub struct Faces {
     faces: [u8; 9],
 }
 
+impl serde::Serialize for Faces {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.as_slice().serialize(serializer)
+    }
+}
+
+fray_engine::fixed_schema!(Faces, "Faces", {
+    "type": "array",
+    "description": "The faces rolled: three d6 and any edge dice.",
+    "items": { "type": "integer", "minimum": 1, "maximum": 6 },
+    "maxItems": 9
+});
+
 impl Faces {
     /// The faces from a slice (at most nine).
     pub fn from_slice(faces: &[u8]) -> Faces {
@@ -36,7 +49,7 @@ impl Faces {
 }
 
 /// A check: net edge (Superior > 0, Inferior < 0), the sum of bonuses, and the TN.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Check {
     /// Net Superior (+) or Inferior (−) levels, before the cap.
     pub edge: i32,
@@ -47,7 +60,7 @@ pub struct Check {
 }
 
 /// A rolled check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct CheckRoll {
     /// Every die rolled, kept or not.
     pub faces: Faces,

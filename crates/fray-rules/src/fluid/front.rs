@@ -9,11 +9,15 @@ use fray_engine::{
     CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Pending, PerCombatant, Ruleset, stream_key,
 };
 use fray_sim::{Ledger, Simulate};
-use serde_json::json;
 
 /// A loaded `fluid` scenario.
 #[derive(Clone, Debug)]
 pub struct FluidScenario(pub Setup);
+
+/// The JSON Schema of the `fluid` log's events, the `end` among them.
+pub fn events_schema() -> serde_json::Value {
+    crate::events::schema::<Event>("fluid", "rounds", &[])
+}
 
 impl FluidScenario {
     fn name(&self, who: CombatantId) -> &str {
@@ -544,11 +548,8 @@ impl FluidScenario {
             format!("[{}] natural {}{crit}{extra} {}", faces.join(","), roll.natural, crate::Signed(check.bonus))
         };
         let outcome = |result: &FightResult| crate::outcome_text(&self.0.sides, result);
-        let (text, json) = match event {
-            Event::RoundStarted { round } => (
-                Some(format!("— round {round} (t = {} s) —", (round - 1) * 3)),
-                json!({"event": "round", "round": round}),
-            ),
+        let text = match event {
+            Event::RoundStarted { round } => Some(format!("— round {round} (t = {} s) —", (round - 1) * 3)),
             Event::Check { who, kind, check, roll } => {
                 let what = match kind {
                     CheckKind::Bod => "BOD test",
@@ -557,124 +558,75 @@ impl FluidScenario {
                     CheckKind::Heal => "Heal check",
                 };
                 let result = margin_text(roll.margin, "", "");
-                (
-                    Some(format!("{} {what}: {} vs {} → {result}", n(who), rolled(check, roll), check.tn)),
-                    json!({"event": "check", "who": n(who), "kind": what, "faces": roll.faces.as_slice(),
-                           "natural": roll.natural, "effective": roll.effective, "extra": roll.extra, "bonus": check.bonus, "tn": check.tn,
-                           "margin": roll.margin}),
-                )
+                Some(format!("{} {what}: {} vs {} → {result}", n(who), rolled(check, roll), check.tn))
             }
-            Event::TacticsSet { who, ot, dt } => (
-                Some(format!("{} splits tactics: oT {ot}, dT {dt}", n(who))),
-                json!({"event": "tactics", "who": n(who), "ot": ot, "dt": dt}),
-            ),
-            Event::Declared { who, plan } => {
-                let sheet = &self.0.combatants[who.index()];
-                let text = self.plan_text(*who, plan);
-                let named = plan.defence.map(|d| defence_name(sheet, d));
-                let mut line = json!({"event": "declared", "who": n(who), "full_defense": plan.full_defense, "attacks": plan.attacks.iter().map(|a| json!({
-                        "target": n(&a.target), "item": sheet.items[a.weapon()].id,
-                        "intent": if a.intent == Intent::Lethal { "lethal" } else { "stunning" }})).collect::<Vec<_>>()});
-                if let Some(named) = named {
-                    line["defence"] = json!(named);
-                }
-                (Some(format!("{} declares: {text}", n(who))), line)
+            Event::TacticsSet { who, ot, dt } => Some(format!("{} splits tactics: oT {ot}, dT {dt}", n(who))),
+            Event::Declared { who, plan } => Some(format!("{} declares: {}", n(who), self.plan_text(*who, plan))),
+            Event::Initiative { who, faces, total } => {
+                Some(format!("{} initiative: [{},{},{}] + tactics = {total}", n(who), faces[0], faces[1], faces[2]))
             }
-            Event::Initiative { who, faces, total } => (
-                Some(format!("{} initiative: [{},{},{}] + tactics = {total}", n(who), faces[0], faces[1], faces[2])),
-                json!({"event": "initiative", "who": n(who), "faces": faces, "total": total}),
-            ),
-            Event::TieBreak { who, face } => (
-                Some(format!("{} tie-break d6: {face}", n(who))),
-                json!({"event": "tie_break", "who": n(who), "face": face}),
-            ),
-            Event::Step { who } => (None, json!({"event": "step", "who": n(who)})),
-            Event::AttackDone { who } => (None, json!({"event": "attack_done", "who": n(who)})),
-            Event::Revised { who, plan, changes, .. } => (
-                Some(format!(
-                    "{} changes plans: {}{}",
-                    n(who),
-                    if plan.full_defense {
-                        "Full Defense".to_owned()
-                    } else {
-                        format!("{} attack(s) left", plan.attacks.len())
-                    },
-                    if *changes > 0 { format!(" (−{changes} on checks this round)") } else { String::new() }
-                )),
-                json!({"event": "revised", "who": n(who), "full_defense": plan.full_defense, "attacks": plan.attacks.len(), "changes": changes}),
-            ),
-            Event::RunCheck { who, check, roll } => (
-                Some(format!(
-                    "{} Run check: {} vs {} → margin {} m",
-                    n(who),
-                    rolled(check, roll),
-                    check.tn,
-                    crate::Signed(roll.margin)
-                )),
-                json!({"event": "run_check", "who": n(who), "faces": roll.faces.as_slice(), "bonus": check.bonus,
-                       "tn": check.tn, "margin": roll.margin}),
-            ),
-            Event::Shielded { who, target } => (
-                Some(format!("{} shields {}'s body and takes the shot", n(who), n(target))),
-                json!({"event": "shielded", "who": n(who), "target": n(target)}),
-            ),
+            Event::TieBreak { who, face } => Some(format!("{} tie-break d6: {face}", n(who))),
+            Event::Step { .. } => None,
+            Event::AttackDone { .. } => None,
+            Event::Revised { who, plan, changes, .. } => Some(format!(
+                "{} changes plans: {}{}",
+                n(who),
+                if plan.full_defense {
+                    "Full Defense".to_owned()
+                } else {
+                    format!("{} attack(s) left", plan.attacks.len())
+                },
+                if *changes > 0 { format!(" (−{changes} on checks this round)") } else { String::new() }
+            )),
+            Event::RunCheck { who, check, roll } => Some(format!(
+                "{} Run check: {} vs {} → margin {} m",
+                n(who),
+                rolled(check, roll),
+                check.tn,
+                crate::Signed(roll.margin)
+            )),
+            Event::Shielded { who, target } => {
+                Some(format!("{} shields {}'s body and takes the shot", n(who), n(target)))
+            }
             Event::Moved { who, mode, from, to, charge } => {
                 let moved = from.distance(*to);
                 let charge_text = charge.map_or(String::new(), |(t, b)| format!(", charging {} (+{b}W)", n(&t)));
-                (
-                    Some(format!(
-                        "{} {} {moved:.1} m to ({:.1}, {:.1}){charge_text}",
-                        n(who),
-                        format!("{mode:?}").to_lowercase() + "s",
-                        to.x,
-                        to.y
-                    )),
-                    json!({"event": "moved", "who": n(who), "mode": format!("{mode:?}").to_lowercase(),
-                           "from": [from.x, from.y], "to": [to.x, to.y],
-                           "charge": charge.map(|(t, b)| json!({"target": n(&t), "bonus": b}))}),
-                )
+                Some(format!(
+                    "{} {} {moved:.1} m to ({:.1}, {:.1}){charge_text}",
+                    n(who),
+                    format!("{mode:?}").to_lowercase() + "s",
+                    to.x,
+                    to.y
+                ))
             }
             Event::AmmoSpent { who, item } => {
                 let weapon = &self.0.combatants[who.index()].items[*item].id;
-                (
-                    Some(format!("{}'s {weapon} loses an ammunition count", n(who))),
-                    json!({"event": "ammo", "who": n(who), "item": weapon}),
-                )
+                Some(format!("{}'s {weapon} loses an ammunition count", n(who)))
             }
             Event::Order { order } => {
                 let names: Vec<String> = order.iter().map(n).collect();
-                (Some(format!("order: {}", names.join(", "))), json!({"event": "order", "order": names}))
+                Some(format!("order: {}", names.join(", ")))
             }
-            Event::Attack { attacker, target, item, intent, rounds, defence, check, terms, roll } => {
+            Event::Attack { attacker, target, item, rounds, defence, check, terms, roll, .. } => {
                 let weapon = &self.0.combatants[attacker.index()].items[*item].id;
                 let defence_text = match defence {
                     None => "no defence".to_owned(),
                     Some(d) => format!("{:?}", d.skill).to_lowercase(),
                 };
                 let result = margin_text(roll.margin, "hit, ", "miss, ");
-                (
-                    Some(format!(
-                        "{} attacks {} with {weapon}{} ({defence_text}, TN {}): {}{} → {result}",
-                        n(attacker),
-                        n(target),
-                        if *rounds > 1 { format!(" ({rounds}-round burst)") } else { String::new() },
-                        check.tn,
-                        rolled(check, roll),
-                        crate::terms_text(terms.named_for(check.bonus))
-                    )),
-                    json!({"event": "attack", "attacker": n(attacker), "target": n(target), "item": weapon, "rounds": rounds,
-                           "intent": if *intent == Intent::Lethal { "lethal" } else { "stunning" },
-                           "defence": defence.map(|d| format!("{:?}", d.skill).to_lowercase()),
-                           "edge": check.edge, "bonus": check.bonus, "terms": crate::terms_json(terms.named_for(check.bonus)),
-                           "tn": check.tn, "faces": roll.faces.as_slice(),
-                           "natural": roll.natural, "effective": roll.effective, "extra": roll.extra, "margin": roll.margin}),
-                )
+                Some(format!(
+                    "{} attacks {} with {weapon}{} ({defence_text}, TN {}): {}{} → {result}",
+                    n(attacker),
+                    n(target),
+                    if *rounds > 1 { format!(" ({rounds}-round burst)") } else { String::new() },
+                    check.tn,
+                    rolled(check, roll),
+                    crate::terms_text(terms.named_for(check.bonus))
+                ))
             }
-            Event::Damage { by, target, before, av, w, s } => (
-                Some(format!("{} takes {w}W {s}S ({}W {}S before AV {av})", n(target), before.0, before.1)),
-                json!({"event": "damage", "by": n(by), "target": n(target), "before": [before.0, before.1],
-                       "av": av, "w": w, "s": s}),
-            ),
+            Event::Damage { target, before, av, w, s, .. } => {
+                Some(format!("{} takes {w}W {s}S ({}W {}S before AV {av})", n(target), before.0, before.1))
+            }
             Event::Sunder { who, quality, check, roll, loss } => {
                 let sheet = &self.0.combatants[who.index()];
                 let (item, what) = match quality {
@@ -683,16 +635,7 @@ impl FluidScenario {
                     super::Quality::Av => (sheet.armor.as_ref().map_or(String::new(), |a| a.name.clone()), "armor"),
                 };
                 let result = if *loss > 0 { format!("Sunder (−{loss} {what})") } else { "no loss".to_owned() };
-                (
-                    Some(format!(
-                        "{}'s {item} sunder check: {} vs {} → {result}",
-                        n(who),
-                        rolled(check, roll),
-                        check.tn
-                    )),
-                    json!({"event": "sunder", "who": n(who), "item": item, "quality": what, "tn": check.tn,
-                           "bonus": check.bonus, "faces": roll.faces.as_slice(), "margin": roll.margin, "loss": loss}),
-                )
+                Some(format!("{}'s {item} sunder check: {} vs {} → {result}", n(who), rolled(check, roll), check.tn))
             }
             Event::Condition { who, condition, gained } => {
                 let name = match condition {
@@ -703,22 +646,20 @@ impl FluidScenario {
                     Condition::Stabilized => "stabilized",
                     Condition::Hidden => "hidden",
                 };
-                (
-                    Some(format!("{} {} {name}", n(who), if *gained { "is now" } else { "is no longer" })),
-                    json!({"event": "condition", "who": n(who), "condition": name, "gained": gained}),
-                )
+                Some(format!("{} {} {name}", n(who), if *gained { "is now" } else { "is no longer" }))
             }
             Event::Adjusted { who, change } => {
                 let sheet = &self.0.combatants[who.index()];
                 let item = |i: u8| sheet.items[usize::from(i)].id.as_str();
-                return crate::board::adjusted_event_line(&sheet.id, change, super::status::ADJUSTABLE, item);
+                Some(crate::board::adjusted_event_text(&sheet.id, change, super::status::ADJUSTABLE, item))
             }
-            Event::Ended { result } => (
-                Some(format!("combat ends after {} round(s): {}", result.length, outcome(result))),
-                crate::end_json(&self.0.sides, result, "rounds"),
-            ),
+            Event::Ended { result } => {
+                Some(format!("combat ends after {} round(s): {}", result.length, outcome(result)))
+            }
         };
-        Line { text, json }
+        let ended = if let Event::Ended { result } = event { Some(result) } else { None };
+        let roster = crate::events::Roster { combatant: &|i| self.0.combatants[i].id.as_str(), sides: &self.0.sides };
+        crate::events::line(event, text, ended, "rounds", roster)
     }
 }
 

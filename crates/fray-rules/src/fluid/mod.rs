@@ -28,7 +28,7 @@ use smallvec::SmallVec;
 
 /// A short list stored inline (no allocation for typical fights; larger ones spill to the heap).
 pub type List<T, const N: usize> = SmallVec<[T; N]>;
-pub use front::FluidScenario;
+pub use front::{FluidScenario, events_schema};
 pub use options::Options;
 pub use setup::{DefenceSkill, Setup};
 
@@ -37,7 +37,7 @@ pub use setup::{DefenceSkill, Setup};
 pub struct Fluid;
 
 /// Lethal or stunning (FLUID-ATK-1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Intent {
     /// Successes go to W.
     Lethal,
@@ -46,7 +46,7 @@ pub enum Intent {
 }
 
 /// One declared attack.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct DeclaredAttack {
     /// The target.
     pub target: CombatantId,
@@ -80,7 +80,7 @@ impl DeclaredAttack {
 }
 
 /// How a combatant moves (FLUID-MOVE-2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, schemars::JsonSchema)]
 pub enum MoveMode {
     /// ×1, no check.
     Walk,
@@ -110,7 +110,7 @@ impl MoveMode {
 }
 
 /// Where a declared move goes (FLUID-MOVE-11).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub enum Destination {
     /// To a point.
     Point(fray_engine::Pos),
@@ -119,7 +119,7 @@ pub enum Destination {
 }
 
 /// A declared move.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Movement {
     /// Walk, jog, run or sprint.
     pub mode: MoveMode,
@@ -128,7 +128,7 @@ pub struct Movement {
 }
 
 /// A combatant's plan for the round (FLUID-ACT-1).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Plan {
     /// Attacks, in the order they will be made.
     pub attacks: List<DeclaredAttack, 4>,
@@ -149,7 +149,7 @@ pub struct Plan {
 }
 
 /// A defence the target may use against one attack (FLUID-DEF-1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct DefenceOption {
     /// Dodge, Parry or Block.
     pub skill: DefenceSkill,
@@ -254,7 +254,7 @@ impl Request {
 }
 
 /// An answer to a [`Request`].
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub enum Choice {
     /// oT and dT.
     Split {
@@ -278,7 +278,7 @@ pub enum Choice {
 }
 
 /// A condition (FLUID-TRACK-5 … FLUID-TRACK-11).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Condition {
     /// W ≤ 0.
     Dying,
@@ -295,7 +295,7 @@ pub enum Condition {
 }
 
 /// An item quality that sunder wears down.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Quality {
     /// The OQ of an item.
     Oq(usize),
@@ -306,7 +306,7 @@ pub enum Quality {
 }
 
 /// What a check was for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum CheckKind {
     /// The dying BOD test (FLUID-TRACK-6).
     Bod,
@@ -319,7 +319,8 @@ pub enum CheckKind {
 }
 
 /// Everything that happens in a `fluid` fight.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
+#[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// A round begins.
     RoundStarted {
@@ -498,6 +499,7 @@ pub enum Event {
         change: crate::board::Change,
     },
     /// The fight is over.
+    #[serde(skip)]
     Ended {
         /// How it ended.
         result: FightResult,

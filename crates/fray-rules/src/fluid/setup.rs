@@ -13,7 +13,7 @@ pub const BOD: usize = 2;
 pub const NER: usize = 6;
 
 /// The three defence skills (FLUID-DEF-1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
 pub enum DefenceSkill {
     /// Dodge: no item.
     Dodge,

@@ -61,6 +61,16 @@ impl Terms {
         self.0.iter().map(|&t| i32::from(t)).sum()
     }
 
+    /// The actor's terms as the events write them ([`crate::events::serialize_terms`]).
+    fn actor_json<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        crate::events::serialize_terms(self.named(&Terms::ACTOR), serializer)
+    }
+
+    /// The opponent's terms as the events write them.
+    fn opponent_json<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        crate::events::serialize_terms(self.named(&Terms::OPPONENT), serializer)
+    }
+
     /// Each term with its name from `names`, zeros included.
     pub fn named<'a>(&'a self, names: &'a [&'static str; 4]) -> impl Iterator<Item = (&'static str, i32)> + 'a {
         names.iter().copied().zip(self.0.iter().map(|&t| i32::from(t)))
@@ -70,11 +80,15 @@ impl Terms {
 /// The itemised totals of a roll: the actor's terms, the opponent's (its die's, or a shot's
 /// difficulty's beyond the range band's: the band is the one whose difficulty is the rest, see
 /// [`shot_band`]), and a shot's distance.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct ContestTerms {
     /// What the actor adds to its die.
+    #[serde(serialize_with = "Terms::actor_json")]
+    #[schemars(schema_with = "crate::events::terms_schema")]
     pub actor: Terms,
     /// What the opponent adds to its die, or what a shot's difficulty adds to the band's.
+    #[serde(serialize_with = "Terms::opponent_json")]
+    #[schemars(schema_with = "crate::events::terms_schema")]
     pub opponent: Terms,
     /// A shot's distance in decimetres (saturating); 0 for a contest.
     pub distance_dm: u16,

@@ -7,11 +7,15 @@ use super::{Act, Activity, Choice, Event, HardBoiled, Opportunity, Part, Request
 use crate::{Line, Scenario};
 use fray_engine::{CombatantId, Dice, FightError, FightResult, Pos, Ruleset};
 use fray_sim::{Ledger, Simulate};
-use serde_json::json;
 
 /// A loaded `hardboiled` scenario.
 #[derive(Clone, Debug)]
 pub struct HardBoiledScenario(pub Setup);
+
+/// The JSON Schema of the `hardboiled` log's events, the `end` among them.
+pub fn events_schema() -> serde_json::Value {
+    crate::events::schema::<Event>("hardboiled", "turns", &[])
+}
 
 impl HardBoiledScenario {
     fn name(&self, who: CombatantId) -> &str {
@@ -229,40 +233,26 @@ impl HardBoiledScenario {
     pub fn line(&self, event: &Event) -> Line {
         let n = |who: &CombatantId| self.name(*who).to_owned();
         let outcome = |result: &FightResult| crate::outcome_text(&self.0.sides, result);
-        let (text, json) = match event {
-            Event::HpSet { who, faces, max } => (
-                Some(if faces[0] == 0 {
-                    format!("{} max HP {max} (largest faces)", n(who))
+        let text = match event {
+            Event::HpSet { who, faces, max } => Some(if faces[0] == 0 {
+                format!("{} max HP {max} (largest faces)", n(who))
+            } else {
+                format!("{} max HP: Action {} + Wits {} = {max}", n(who), faces[0], faces[1])
+            }),
+            Event::TurnStarted { turn } => Some(format!("— combat turn {turn} —")),
+            Event::Declared { who, intent } => Some(format!("{} declares: {}", n(who), self.act_text(intent))),
+            Event::Initiative { who, roll, bonus } => Some(format!(
+                "{} initiative: d{} → {}{}",
+                n(who),
+                roll.die,
+                roll.natural,
+                if *bonus != 0 {
+                    format!(" {} (reach) = {}", crate::Signed(*bonus), roll.total + bonus)
                 } else {
-                    format!("{} max HP: Action {} + Wits {} = {max}", n(who), faces[0], faces[1])
-                }),
-                json!({"event": "hp", "who": n(who), "faces": faces, "max": max}),
-            ),
-            Event::TurnStarted { turn } => {
-                (Some(format!("— combat turn {turn} —")), json!({"event": "turn", "turn": turn}))
-            }
-            Event::Declared { who, intent } => (
-                Some(format!("{} declares: {}", n(who), self.act_text(intent))),
-                json!({"event": "declared", "who": n(who), "intent": self.act_text(intent)}),
-            ),
-            Event::Initiative { who, roll, bonus } => (
-                Some(format!(
-                    "{} initiative: d{} → {}{}",
-                    n(who),
-                    roll.die,
-                    roll.natural,
-                    if *bonus != 0 {
-                        format!(" {} (reach) = {}", crate::Signed(*bonus), roll.total + bonus)
-                    } else {
-                        String::new()
-                    }
-                )),
-                json!({"event": "initiative", "who": n(who), "die": roll.die, "natural": roll.natural, "bonus": bonus}),
-            ),
-            Event::TieBreak { who, face } => (
-                Some(format!("{} tie reroll: {face}", n(who))),
-                json!({"event": "tie_break", "who": n(who), "face": face}),
-            ),
+                    String::new()
+                }
+            )),
+            Event::TieBreak { who, face } => Some(format!("{} tie reroll: {face}", n(who))),
             Event::Order { order } => {
                 let mut parts: Vec<String> = Vec::new();
                 let mut last = u8::MAX;
@@ -276,25 +266,16 @@ impl HardBoiledScenario {
                     }
                     last = step;
                 }
-                (
-                    Some(format!("order: {}", parts.join(", "))),
-                    json!({"event": "order", "order": order.iter().map(|(w, s)| json!({"who": n(w), "step": s})).collect::<Vec<_>>()}),
-                )
+                Some(format!("order: {}", parts.join(", ")))
             }
-            Event::Moved { who, from, to, in_cover } => (
-                Some(format!(
-                    "{} moves from {} to {}{}",
-                    n(who),
-                    pos_text(*from),
-                    pos_text(*to),
-                    if *in_cover { " (into cover)" } else { "" }
-                )),
-                json!({"event": "moved", "who": n(who), "from": [from.x, from.y], "to": [to.x, to.y], "in_cover": in_cover}),
-            ),
-            Event::Failed { who, act, why } => (
-                Some(format!("{}: {} — {why}", n(who), self.act_text(act))),
-                json!({"event": "failed", "who": n(who), "action": self.act_text(act), "why": why}),
-            ),
+            Event::Moved { who, from, to, in_cover } => Some(format!(
+                "{} moves from {} to {}{}",
+                n(who),
+                pos_text(*from),
+                pos_text(*to),
+                if *in_cover { " (into cover)" } else { "" }
+            )),
+            Event::Failed { who, act, why } => Some(format!("{}: {} — {why}", n(who), self.act_text(act))),
             Event::Contest { who, act, roll, against, difficulty, terms, margin, success, critical, declared } => {
                 use super::attack::{BAND_DIFFICULTY, BAND_NAMES, Terms, shot_band};
                 let opponent = terms.opponent.named(&Terms::OPPONENT);
@@ -323,61 +304,39 @@ impl HardBoiledScenario {
                     (true, false) => format!("success, margin {margin}"),
                     _ => format!("fails (margin {margin})"),
                 };
-                let actor = terms.actor.named(&Terms::ACTOR);
-                (
-                    Some(format!(
-                        "{} {}: d{} {}{} → {} {vs}: {result}{}",
-                        n(who),
-                        self.act_done(act),
-                        roll.die,
-                        roll.natural,
-                        crate::terms_inline(terms.actor.named(&Terms::ACTOR)),
-                        roll.total,
-                        if *declared { "" } else { " [undeclared]" }
-                    )),
-                    json!({"event": "contest", "who": n(who), "action": self.act_text(act), "die": roll.die, "natural": roll.natural,
-                           "terms": crate::terms_json(actor), "total": roll.total,
-                           "against": against.map(|d| json!({"die": d.die, "natural": d.natural,
-                               "terms": crate::terms_json(terms.opponent.named(&Terms::OPPONENT)), "total": d.total})),
-                           "difficulty": difficulty,
-                           "difficulty_terms": shot.map(|band| {
-                               let mut parts = vec![json!([format!("{} range", BAND_NAMES[band]), BAND_DIFFICULTY[band]])];
-                               if let serde_json::Value::Array(rest) = crate::terms_json(terms.opponent.named(&Terms::OPPONENT)) {
-                                   parts.extend(rest);
-                               }
-                               json!(parts)
-                           }),
-                           "distance": shot.map(|_| terms.distance()),
-                           "margin": margin, "success": success, "critical": critical, "undeclared": !declared}),
-                )
+                let _actor = terms.actor.named(&Terms::ACTOR);
+                Some(format!(
+                    "{} {}: d{} {}{} → {} {vs}: {result}{}",
+                    n(who),
+                    self.act_done(act),
+                    roll.die,
+                    roll.natural,
+                    crate::terms_inline(terms.actor.named(&Terms::ACTOR)),
+                    roll.total,
+                    if *declared { "" } else { " [undeclared]" }
+                ))
             }
             Event::DamageRoll { who, sides, faces, plus } => {
                 let list: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
                 let total = plus + faces.iter().map(|&f| i32::from(f)).sum::<i32>();
-                (
-                    Some(format!(
-                        "{} damage: {}d{sides} [{}] {} = {total}",
-                        n(who),
-                        faces.len(),
-                        list.join(", "),
-                        crate::Signed(*plus)
-                    )),
-                    json!({"event": "damage_roll", "who": n(who), "sides": sides, "faces": faces.as_slice(), "plus": plus, "total": total}),
-                )
+                Some(format!(
+                    "{} damage: {}d{sides} [{}] {} = {total}",
+                    n(who),
+                    faces.len(),
+                    list.join(", "),
+                    crate::Signed(*plus)
+                ))
             }
             Event::Confirm { who, kind, face, confirmed } => {
                 let what = if *kind == Opportunity::Critical { "critical" } else { "fumble" };
-                (
-                    Some(format!(
-                        "{} {what} opportunity: confirm d10 {face} → {}",
-                        n(who),
-                        if *confirmed { "confirmed" } else { "no" }
-                    )),
-                    json!({"event": "confirm", "who": n(who), "kind": what, "face": face, "confirmed": confirmed}),
-                )
+                Some(format!(
+                    "{} {what} opportunity: confirm d10 {face} → {}",
+                    n(who),
+                    if *confirmed { "confirmed" } else { "no" }
+                ))
             }
             Event::Hit {
-                by,
+                by: _,
                 target,
                 face,
                 called,
@@ -409,53 +368,34 @@ impl HardBoiledScenario {
                         if *ward > 0 { format!(", ward −{ward}") } else { String::new() },
                     )
                 };
-                (
-                    Some(text),
-                    json!({"event": "hit", "by": n(by), "target": n(target), "location": face, "part": part, "called": called,
-                           "base": base, "weapon_damage": weapon_damage, "cover_stopped": cover_stopped, "stop": stop, "ward": ward,
-                           "critical": critical, "recorded": recorded, "hp_loss": hp_loss, "hp": hp, "tally": tally}),
-                )
+                Some(text)
             }
-            Event::KnockedOut { who, until } => (
-                Some(if *until == u32::MAX {
-                    format!("{} is knocked out", n(who))
-                } else {
-                    format!("{} is knocked out through turn {until}", n(who))
-                }),
-                json!({"event": "knocked_out", "who": n(who), "until": if *until == u32::MAX { json!(null) } else { json!(until) }}),
-            ),
-            Event::Down { who } => (Some(format!("{} is down", n(who))), json!({"event": "down", "who": n(who)})),
-            Event::Out { who } => (None, json!({"event": "out", "who": n(who)})),
+            Event::KnockedOut { who, until } => Some(if *until == u32::MAX {
+                format!("{} is knocked out", n(who))
+            } else {
+                format!("{} is knocked out through turn {until}", n(who))
+            }),
+            Event::Down { who } => Some(format!("{} is down", n(who))),
+            Event::Out { .. } => None,
             Event::SecondWind { who, gained, hp, line } => {
                 let line = super::second_wind_line(&n(who), line.as_deref());
-                (
-                    Some(format!("{} catches a Second Wind: +{gained} HP (HP {hp}) — \"{line}\"", n(who))),
-                    json!({"event": "second_wind", "who": n(who), "gained": gained, "hp": hp, "line": line}),
-                )
+                Some(format!("{} catches a Second Wind: +{gained} HP (HP {hp}) — \"{line}\"", n(who)))
             }
-            Event::Fumbled { who, effect } => (
-                Some(format!("{} fumbles: {}", n(who), effect.name())),
-                json!({"event": "fumbled", "who": n(who), "effect": effect.name()}),
-            ),
-            Event::PickedUp { who } => {
-                (Some(format!("{} picks up the weapon", n(who))), json!({"event": "picked_up", "who": n(who)}))
-            }
-            Event::Dropped { who } => {
-                (Some(format!("{} drops the weapon", n(who))), json!({"event": "dropped", "who": n(who)}))
-            }
-            Event::Lamed { who } => {
-                (Some(format!("{} is lamed: half Move", n(who))), json!({"event": "lamed", "who": n(who)}))
+            Event::Fumbled { who, effect } => Some(format!("{} fumbles: {}", n(who), effect.name())),
+            Event::PickedUp { who } => Some(format!("{} picks up the weapon", n(who))),
+            Event::Dropped { who } => Some(format!("{} drops the weapon", n(who))),
+            Event::Lamed { who } => Some(format!("{} is lamed: half Move", n(who))),
+            Event::Ended { result } => {
+                Some(format!("combat ends after {} turn(s): {}", result.length, outcome(result)))
             }
             Event::Adjusted { who, change } => {
                 let name = &self.0.combatants[who.index()].name;
-                return crate::board::adjusted_event_line(name, change, super::status::ADJUSTABLE, |_| "");
+                Some(crate::board::adjusted_event_text(name, change, super::status::ADJUSTABLE, |_| ""))
             }
-            Event::Ended { result } => (
-                Some(format!("combat ends after {} turn(s): {}", result.length, outcome(result))),
-                crate::end_json(&self.0.sides, result, "turns"),
-            ),
         };
-        Line { text, json }
+        let ended = if let Event::Ended { result } = event { Some(result) } else { None };
+        let roster = crate::events::Roster { combatant: &|i| self.name(CombatantId(i as u16)), sides: &self.0.sides };
+        crate::events::line(event, text, ended, "turns", roster)
     }
 }
 

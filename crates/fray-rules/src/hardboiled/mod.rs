@@ -20,7 +20,7 @@ pub mod setup;
 pub mod status;
 
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, Pos, Ruleset, Sink, Tally};
-pub use front::HardBoiledScenario;
+pub use front::{HardBoiledScenario, events_schema};
 pub use options::Options;
 pub use setup::Setup;
 use smallvec::SmallVec;
@@ -33,7 +33,7 @@ pub type List<T, const N: usize> = SmallVec<[T; N]>;
 pub struct HardBoiled;
 
 /// A body part (USR-LOC-2) and the d10 face that stands for it in a called shot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Part {
     /// 1.
     Head,
@@ -84,7 +84,7 @@ impl Part {
 }
 
 /// An Other activity (USR-ACT-4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Activity {
     /// Grapple (Action).
     Grapple,
@@ -117,7 +117,7 @@ impl Activity {
 }
 
 /// What a combatant does, declared or chosen at its step.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub enum Act {
     /// Move to a point (USR-MOVE-1).
     Move(Pos),
@@ -172,7 +172,7 @@ impl Act {
 }
 
 /// A die roll with its natural value and total.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Roll {
     /// The die (sides).
     pub die: u8,
@@ -213,7 +213,7 @@ pub enum Request {
 }
 
 /// An answer.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub enum Choice {
     /// A declaration, or none.
     Intent(Option<Act>),
@@ -316,7 +316,7 @@ impl State {
 }
 
 /// What a confirm d10 was for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Opportunity {
     /// A critical (USR-CRIT-2).
     Critical,
@@ -325,7 +325,8 @@ pub enum Opportunity {
 }
 
 /// A change to the state, or a line of the log.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
+#[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// Maximum HP rolled (USR-TRACK-1) or set to the largest faces (USR-TRACK-2).
     HpSet {
@@ -526,6 +527,7 @@ pub enum Event {
         change: crate::board::Change,
     },
     /// The fight is over.
+    #[serde(skip)]
     Ended {
         /// How.
         result: FightResult,

@@ -340,7 +340,7 @@ pub enum Undeclared {
 }
 
 /// Fumble effects (USR-FUM-4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum FumbleEffect {
     /// Lose the next Attack or Other activity.
     LoseNextAction,

@@ -351,6 +351,8 @@ impl Modifiers {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DifficultyTerms(pub [i8; DifficultyTerms::LEN]);
 
+crate::events::terms_json!(DifficultyTerms, |terms| terms.named());
+
 impl DifficultyTerms {
     /// How many terms.
     pub const LEN: usize = 15;

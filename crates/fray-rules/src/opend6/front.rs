@@ -9,11 +9,15 @@ use super::{
 use crate::{Line, Scenario};
 use fray_engine::{CombatantId, Dice, FightError, FightResult, Ruleset};
 use fray_sim::{Ledger, Simulate};
-use serde_json::json;
 
 /// A loaded `opend6` scenario.
 #[derive(Clone, Debug)]
 pub struct OpenD6Scenario(pub Setup);
+
+/// The JSON Schema of the `opend6` log's events, the `end` among them.
+pub fn events_schema() -> serde_json::Value {
+    crate::events::schema::<Event>("opend6", "rounds", &[])
+}
 
 impl OpenD6Scenario {
     fn name(&self, who: CombatantId) -> &str {
@@ -62,11 +66,6 @@ pub fn rolled_text(r: &Rolled) -> String {
     s + &format!(" = {}", r.total)
 }
 
-fn roll_json(r: &Rolled) -> serde_json::Value {
-    json!({"code": r.code.to_string(), "faces": r.faces.as_slice(), "regular": r.regular, "wild": r.wild, "cp": r.cp,
-           "fate": r.fate, "total": r.total, "critical_failure": r.critical_failure, "complication": r.complication})
-}
-
 fn level_name(l: Level) -> String {
     l.name().replace('_', " ")
 }
@@ -99,50 +98,6 @@ pub(super) fn mode_text(plan: &AttackPlan) -> String {
         Called::Knockout => parts.push("knockout".to_owned()),
     }
     if parts.is_empty() { String::new() } else { format!(" ({})", parts.join(", ")) }
-}
-
-/// A defence's kind in the JSON log.
-fn def_kind_name(kind: DefKind) -> &'static str {
-    match kind {
-        DefKind::Dodge => "dodge",
-        DefKind::Block(None) => "block",
-        DefKind::Block(Some(_)) => "parry",
-    }
-}
-
-/// A firing or combat mode in the JSON log: a plain name (`"full_auto"`, `"multi"`, …).
-fn mode_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Normal => "normal",
-        Mode::BurstSingle => "burst_single",
-        Mode::FullAuto => "full_auto",
-        Mode::Multi(_) => "multi",
-        Mode::SweepRanged => "sweep_ranged",
-        Mode::AllOut => "all_out",
-        Mode::Lunge => "lunge",
-        Mode::SweepClose => "sweep_close",
-        Mode::Knockdown => "knockdown",
-        Mode::Push => "push",
-        Mode::Grab => "grab",
-        Mode::Tackle => "tackle",
-    }
-}
-
-/// A called shot in the JSON log: `null`, or an object naming its kind.
-fn called_json(called: Called) -> serde_json::Value {
-    match called {
-        Called::None => serde_json::Value::Null,
-        Called::Small { size, disarm } => json!({"kind": "small", "size": size, "disarm": disarm}),
-        Called::Location(loc) => json!({"kind": "location", "location": format!("{loc:?}").to_lowercase()}),
-        Called::Knockout => json!({"kind": "knockout"}),
-    }
-}
-
-/// A plan's modes and called shot in the JSON log.
-fn plan_json(plan: &AttackPlan) -> serde_json::Value {
-    let extra = |m: Mode| if let Mode::Multi(e) = m { json!(e) } else { serde_json::Value::Null };
-    json!({"mode": mode_name(plan.mode), "mode_extra": extra(plan.mode), "mode2": mode_name(plan.mode2),
-           "mode2_extra": extra(plan.mode2), "called": called_json(plan.called)})
 }
 
 /// An exact probability for a prompt.
@@ -391,48 +346,12 @@ impl OpenD6Scenario {
         }
     }
 
-    /// An action in the JSON log: an object with the action's name (`"kind"`) and its fields,
-    /// combatants and weapons by name.
-    fn action_json(&self, who: CombatantId, action: &Action) -> serde_json::Value {
-        match *action {
-            Action::Attack(plan) => json!({"kind": "attack", "target": self.name(plan.target),
-                                          "weapon": self.weapon(who, plan.weapon), "plan": plan_json(&plan)}),
-            Action::Defend { kind, full } => json!({"kind": "defend", "defence": def_kind_name(kind),
-                                                   "weapon": self.def_weapon(who, kind), "full": full}),
-            Action::Wait => json!({"kind": "wait"}),
-            Action::Move { to, free } => json!({"kind": "move", "to": to, "free": free}),
-            Action::Aim(t) => json!({"kind": "aim", "target": self.name(t)}),
-            Action::Ready(w, what) => json!({"kind": "ready", "weapon": self.weapon(who, w),
-                                            "what": format!("{what:?}").to_lowercase()}),
-            Action::StandUp => json!({"kind": "stand_up"}),
-            Action::Posture(p) => json!({"kind": "posture", "posture": format!("{p:?}").to_lowercase()}),
-            Action::Escape => json!({"kind": "escape"}),
-            Action::Squeeze => json!({"kind": "squeeze"}),
-            Action::FirstAid(p) => json!({"kind": "first_aid", "patient": self.name(p)}),
-            Action::Revive(p) => json!({"kind": "revive", "patient": self.name(p)}),
-            Action::MoveUp => json!({"kind": "move_up"}),
-            Action::Recover => json!({"kind": "recover"}),
-            Action::Pass => json!({"kind": "pass"}),
-        }
-    }
-
-    /// The weapon a block or parry uses, by name (`null` for a dodge or a bare-handed block).
-    fn def_weapon(&self, who: CombatantId, kind: DefKind) -> serde_json::Value {
-        match kind {
-            DefKind::Block(Some(w)) => json!(self.weapon(who, w)),
-            _ => serde_json::Value::Null,
-        }
-    }
-
     /// One event as a line of the blow-by-blow log and as JSON.
     pub fn line(&self, event: &Event) -> Line {
         let n = |who: &CombatantId| self.name(*who).to_owned();
         let outcome = |result: &FightResult| crate::outcome_text(&self.0.sides, result);
-        let (text, json) = match event {
-            Event::RoundStarted { round } => (
-                Some(format!("— round {round} (t = {} s) —", (round - 1) * 5)),
-                json!({"event": "round", "round": round}),
-            ),
+        let text = match event {
+            Event::RoundStarted { round } => Some(format!("— round {round} (t = {} s) —", (round - 1) * 5)),
             Event::Initiative { who, members, roll, bonus, total } => {
                 let names: Vec<String> = members.iter().map(n).collect();
                 let group = if members.len() > 1 { format!(" for {}", names.join(", ")) } else { String::new() };
@@ -442,10 +361,7 @@ impl OpenD6Scenario {
                     }
                     None => format!("{} initiative{group}: {total}", n(who)),
                 };
-                (
-                    Some(text),
-                    json!({"event": "initiative", "who": n(who), "members": names, "roll": roll.as_ref().map(roll_json), "bonus": bonus, "total": total}),
-                )
+                Some(text)
             }
             Event::Order { order } => {
                 let mut parts: Vec<String> = Vec::new();
@@ -460,56 +376,30 @@ impl OpenD6Scenario {
                     }
                     last = step;
                 }
-                (
-                    Some(format!("order: {}", parts.join(", "))),
-                    json!({"event": "order", "order": order.iter().map(|(w, s)| json!({"who": n(w), "step": s})).collect::<Vec<_>>()}),
-                )
+                Some(format!("order: {}", parts.join(", ")))
             }
-            Event::TurnLost { who } => (
-                Some(format!("{} cannot act and loses the turn", n(who))),
-                json!({"event": "turn_lost", "who": n(who)}),
-            ),
-            Event::TurnStarted { who, clear } => (None, json!({"event": "turn", "who": n(who), "clear": clear})),
-            Event::SurpriseUsed { who } => (None, json!({"event": "surprise_used", "who": n(who)})),
+            Event::TurnLost { who } => Some(format!("{} cannot act and loses the turn", n(who))),
+            Event::TurnStarted { .. } => None,
+            Event::SurpriseUsed { .. } => None,
             Event::Declared { who, n: count } => {
                 let penalty = (i32::from(*count) - self.0.combatants[who.index()].allotment).max(0);
                 let p = if penalty > 0 { format!(" (−{penalty}D on every roll this round)") } else { String::new() };
-                (
-                    Some(format!("{} declares {count} action(s){p}", n(who))),
-                    json!({"event": "declared", "who": n(who), "actions": count}),
-                )
+                Some(format!("{} declares {count} action(s){p}", n(who)))
             }
-            Event::Forfeit { who, why } => {
-                (Some(format!("{}: {why}", n(who))), json!({"event": "forfeit", "who": n(who), "why": why}))
-            }
-            Event::Acted { who, action } => {
-                let text = match action {
-                    Action::Wait => Some(format!("{} waits", n(who))),
-                    _ => None,
-                };
-                (text, json!({"event": "action", "who": n(who), "action": self.action_json(*who, action)}))
-            }
-            Event::DefenceSet { who, active, .. } => {
-                (None, json!({"event": "defence_set", "who": n(who), "value": active.value}))
-            }
-            Event::Out { who } => {
-                (Some(format!("{} is out of the fight", n(who))), json!({"event": "out", "who": n(who)}))
-            }
-            Event::Resumed { who, interrupting } => (
-                Some(match interrupting {
-                    Some((a, total)) => format!("{} interrupts {} (who rolled {total})", n(who), n(a)),
-                    None => format!("{} resumes", n(who)),
-                }),
-                json!({"event": "resumed", "who": n(who), "interrupting": interrupting.map(|(a, _)| n(&a)), "rolled": interrupting.map(|(_, t)| t)}),
-            ),
-            Event::Points { who, cp, fp } => (
-                Some(match (cp, fp) {
-                    (0, 2) => format!("{} spends the climactic Fate Point", n(who)),
-                    (0, _) => format!("{} spends a Fate Point", n(who)),
-                    _ => format!("{} spends {cp} Character Point(s)", n(who)),
-                }),
-                json!({"event": "points", "who": n(who), "cp": cp, "fp": fp}),
-            ),
+            Event::Forfeit { who, why } => Some(format!("{}: {why}", n(who))),
+            Event::Acted { who, action: Action::Wait } => Some(format!("{} waits", n(who))),
+            Event::Acted { .. } => None,
+            Event::DefenceSet { .. } => None,
+            Event::Out { who } => Some(format!("{} is out of the fight", n(who))),
+            Event::Resumed { who, interrupting } => Some(match interrupting {
+                Some((a, total)) => format!("{} interrupts {} (who rolled {total})", n(who), n(a)),
+                None => format!("{} resumes", n(who)),
+            }),
+            Event::Points { who, cp, fp } => Some(match (cp, fp) {
+                (0, 2) => format!("{} spends the climactic Fate Point", n(who)),
+                (0, _) => format!("{} spends a Fate Point", n(who)),
+                _ => format!("{} spends {cp} Character Point(s)", n(who)),
+            }),
             Event::Defence { who, kind, full, roll, value } => {
                 let what = match kind {
                     DefKind::Dodge => "dodges".to_owned(),
@@ -517,12 +407,9 @@ impl OpenD6Scenario {
                     DefKind::Block(Some(w)) => format!("parries with {}", self.weapon(*who, *w)),
                 };
                 let full_text = if *full { " + 10 (full defence)" } else { "" };
-                (
-                    Some(format!("{} {what}: {}{full_text} → defence {value}", n(who), rolled_text(roll))),
-                    json!({"event": "defence", "who": n(who), "kind": def_kind_name(*kind), "weapon": self.def_weapon(*who, *kind), "full": full, "roll": roll_json(roll), "value": value}),
-                )
+                Some(format!("{} {what}: {}{full_text} → defence {value}", n(who), rolled_text(roll)))
             }
-            Event::DefenceEnded { who } => (None, json!({"event": "defence_ended", "who": n(who)})),
+            Event::DefenceEnded { .. } => None,
             Event::Attack { attacker, target, weapon, plan, roll, base, difficulty, terms, hit } => {
                 let diff = if *difficulty == i32::MAX {
                     "out of reach".to_owned()
@@ -530,221 +417,156 @@ impl OpenD6Scenario {
                     let list = crate::terms_list(terms.named());
                     format!("difficulty {difficulty} (base {base}{}{list})", if list.is_empty() { "" } else { ", " })
                 };
-                (
-                    Some(format!(
-                        "{} attacks {} with {}{}: {} vs {diff} → {}",
-                        n(attacker),
-                        n(target),
-                        self.weapon(*attacker, *weapon),
-                        mode_text(plan),
-                        rolled_text(roll),
-                        if *hit { format!("hit by {}", roll.total - difficulty) } else { "miss".to_owned() }
-                    )),
-                    json!({"event": "attack", "attacker": n(attacker), "target": n(target), "weapon": self.weapon(*attacker, *weapon),
-                           "plan": plan_json(plan), "roll": roll_json(roll),
-                           "base": base, "terms": crate::terms_json(terms.named()),
-                           "difficulty": if *difficulty == i32::MAX { json!(null) } else { json!(difficulty) }, "hit": hit}),
-                )
-            }
-            Event::Ammo { who, weapon, used } => {
-                (None, json!({"event": "ammo", "who": n(who), "weapon": self.weapon(*who, *weapon), "used": used}))
-            }
-            Event::Damage { cause, by, target, roll, fixed, bonus, total } => (
                 Some(format!(
-                    "damage to {}{}{}: {}{}{}{}",
+                    "{} attacks {} with {}{}: {} vs {diff} → {}",
+                    n(attacker),
                     n(target),
-                    by.map_or(String::new(), |b| format!(" by {}", n(&b))),
-                    match cause {
-                        DamageCause::Hit => "",
-                        DamageCause::ParryCut => " (a sharp weapon parried bare hands: its listed damage)",
-                        DamageCause::BodyBlock => " (a blade blocked bare-handed: its listed damage)",
-                        DamageCause::Squeeze => " (a squeeze: Strength Damage)",
-                    },
+                    self.weapon(*attacker, *weapon),
+                    mode_text(plan),
                     rolled_text(roll),
-                    if *fixed != 0 { format!(" {} (location)", crate::Signed(*fixed)) } else { String::new() },
-                    if *bonus != 0 { format!(" {} (bonus)", crate::Signed(*bonus)) } else { String::new() },
-                    if *fixed != 0 || *bonus != 0 { format!(" = {total}") } else { String::new() }
-                )),
-                json!({"event": "damage", "cause": cause.name(), "by": by.map(|b| n(&b)), "target": n(target), "roll": roll_json(roll), "fixed": fixed, "bonus": bonus, "total": total}),
-            ),
-            Event::Resist { who, roll, total } => (
-                Some(match roll {
-                    Some(r) => {
-                        format!("{} resists: {}", n(who), rolled_text(r))
-                            + &if r.total != *total { format!(" → {total}") } else { String::new() }
-                    }
-                    None => format!("{} resists with nothing: 0", n(who)),
-                }),
-                json!({"event": "resist", "who": n(who), "roll": roll.as_ref().map(roll_json), "total": total}),
-            ),
-            Event::Wound { who, by, margin, incoming, from, to, bp } => {
+                    if *hit { format!("hit by {}", roll.total - difficulty) } else { "miss".to_owned() }
+                ))
+            }
+            Event::Ammo { .. } => None,
+            Event::Damage { cause, by, target, roll, fixed, bonus, total } => Some(format!(
+                "damage to {}{}{}: {}{}{}{}",
+                n(target),
+                by.map_or(String::new(), |b| format!(" by {}", n(&b))),
+                match cause {
+                    DamageCause::Hit => "",
+                    DamageCause::ParryCut => " (a sharp weapon parried bare hands: its listed damage)",
+                    DamageCause::BodyBlock => " (a blade blocked bare-handed: its listed damage)",
+                    DamageCause::Squeeze => " (a squeeze: Strength Damage)",
+                },
+                rolled_text(roll),
+                if *fixed != 0 { format!(" {} (location)", crate::Signed(*fixed)) } else { String::new() },
+                if *bonus != 0 { format!(" {} (bonus)", crate::Signed(*bonus)) } else { String::new() },
+                if *fixed != 0 || *bonus != 0 { format!(" = {total}") } else { String::new() }
+            )),
+            Event::Resist { who, roll, total } => Some(match roll {
+                Some(r) => {
+                    format!("{} resists: {}", n(who), rolled_text(r))
+                        + &if r.total != *total { format!(" → {total}") } else { String::new() }
+                }
+                None => format!("{} resists with nothing: 0", n(who)),
+            }),
+            Event::Wound { who, margin, incoming, from, to, bp, .. } => {
                 let track = if self.0.options.body_points { format!(", {bp} BP left") } else { String::new() };
-                (
-                    Some(format!(
-                        "{}: injury {margin} → {} ({} → {}){track}",
-                        n(who),
-                        level_name(*incoming),
-                        level_name(*from),
-                        level_name(*to)
-                    )),
-                    json!({"event": "wound", "who": n(who), "by": by.map(|b| n(&b)), "margin": margin, "incoming": incoming.name(),
-                           "from": from.name(), "to": to.name(), "bp": bp}),
-                )
+                Some(format!(
+                    "{}: injury {margin} → {} ({} → {}){track}",
+                    n(who),
+                    level_name(*incoming),
+                    level_name(*from),
+                    level_name(*to)
+                ))
             }
-            Event::StunWindow { who, until } => (
-                Some(format!("{} is stunned: −1D on actions through round {until}", n(who))),
-                json!({"event": "stun_window", "who": n(who), "until": until}),
-            ),
-            Event::StayUp { who, roll, difficulty, ok } => (
-                Some(format!(
-                    "{} stay-up roll: {} vs {difficulty} → {}",
-                    n(who),
-                    rolled_text(roll),
-                    if *ok { "stays conscious (−3D)" } else { "falls unconscious" }
-                )),
-                json!({"event": "stay_up", "who": n(who), "roll": roll_json(roll), "difficulty": difficulty, "ok": ok}),
-            ),
-            Event::Unconscious { who, until } => (
-                Some(if *until == u32::MAX {
-                    format!("{} is unconscious for the rest of the fight", n(who))
-                } else {
-                    format!("{} is unconscious through round {until}", n(who))
-                }),
-                json!({"event": "unconscious", "who": n(who), "until": if *until == u32::MAX { json!(null) } else { json!(until) }}),
-            ),
-            Event::Woke { who } => (Some(format!("{} wakes up", n(who))), json!({"event": "woke", "who": n(who)})),
-            Event::Survival { who, roll, need, died } => (
-                Some(format!(
-                    "{} survival check: {} vs {need} → {}",
-                    n(who),
-                    rolled_text(roll),
-                    if *died { "dies" } else { "hangs on" }
-                )),
-                json!({"event": "survival", "who": n(who), "roll": roll_json(roll), "need": need, "died": died}),
-            ),
-            Event::Moved { who, from, to, free } => (
-                Some(format!("{} {} from {from} m to {to} m", n(who), if *free { "moves (free)" } else { "moves" })),
-                json!({"event": "moved", "who": n(who), "from": from, "to": to, "free": free}),
-            ),
-            Event::Aimed { who, target, rounds } => (
-                Some(format!("{} aims at {} ({rounds} round(s), +{}D)", n(who), n(target), rounds.min(&3))),
-                json!({"event": "aimed", "who": n(who), "target": n(target), "rounds": rounds}),
-            ),
-            Event::AimEnded { who } => (None, json!({"event": "aim_ended", "who": n(who)})),
-            Event::Readied { who, weapon, what } => (
-                Some(format!(
-                    "{} {} {}",
-                    n(who),
-                    match what {
-                        Ready::Draw => "draws",
-                        Ready::Reload => "reloads",
-                        Ready::Switch => "switches the setting of",
-                    },
-                    self.weapon(*who, *weapon)
-                )),
-                json!({"event": "readied", "who": n(who), "weapon": self.weapon(*who, *weapon), "what": format!("{what:?}").to_lowercase()}),
-            ),
-            Event::Dropped { who, weapon } => (
-                Some(format!("{} drops {}", n(who), self.weapon(*who, *weapon))),
-                json!({"event": "dropped", "who": n(who), "weapon": self.weapon(*who, *weapon)}),
-            ),
-            Event::PostureChanged { who, posture, forced } => (
-                Some(format!(
-                    "{} {} {}",
-                    n(who),
-                    if *forced { "is knocked" } else { "goes" },
-                    format!("{posture:?}").to_lowercase()
-                )),
-                json!({"event": "posture", "who": n(who), "posture": format!("{posture:?}").to_lowercase(), "forced": forced}),
-            ),
-            Event::KnockPenalty { who, pending } => (
-                pending.then(|| format!("{} takes −2D on the next Agility roll", n(who))),
-                json!({"event": "knock_penalty", "who": n(who), "pending": pending}),
-            ),
-            Event::Held { who, by } => (
-                Some(match by {
-                    Some(h) => format!("{} is held by {}", n(who), n(h)),
-                    None => format!("{} is free", n(who)),
-                }),
-                json!({"event": "held", "who": n(who), "by": by.map(|b| n(&b))}),
-            ),
-            Event::Opposed { who, what, roll, against, ok } => (
-                Some(format!(
-                    "{} {what}: {} vs {against} → {}",
-                    n(who),
-                    rolled_text(roll),
-                    if *ok { "succeeds" } else { "fails" }
-                )),
-                json!({"event": "opposed", "who": n(who), "what": what, "roll": roll_json(roll), "against": against, "ok": ok}),
-            ),
-            Event::Aid { who, patient, roll, difficulty, to, ok } => (
-                Some(format!(
-                    "{} gives {} first aid: {} vs {difficulty} → {}",
-                    n(who),
-                    n(patient),
-                    rolled_text(roll),
-                    if *ok { format!("now {}", level_name(*to)) } else { "no effect".to_owned() }
-                )),
-                json!({"event": "aid", "who": n(who), "patient": n(patient), "roll": roll_json(roll), "difficulty": difficulty, "to": to.name(), "ok": ok}),
-            ),
-            Event::Restricted { who, from, until, recovered } => (
-                Some(if until < from {
-                    format!("{} shakes off the massive damage", n(who))
-                } else if *recovered {
-                    format!("{} recovers from the massive damage: normal actions from round {}", n(who), until + 1)
-                } else {
-                    format!(
-                        "{} reels from massive damage: defence and moving away only in rounds {from}–{until}",
-                        n(who)
-                    )
-                }),
-                json!({"event": "restricted", "who": n(who), "from": from, "until": until, "recovered": recovered}),
-            ),
-            Event::Recovery { who, roll, difficulty, ok } => (
-                Some(format!(
-                    "{} recovery roll: {} vs {difficulty} → {}",
-                    n(who),
-                    rolled_text(roll),
-                    if *ok { "success" } else { "failure" }
-                )),
-                json!({"event": "recovery", "who": n(who), "roll": roll_json(roll), "difficulty": difficulty, "ok": ok}),
-            ),
-            Event::LocationEffect { who, loc } => (
-                Some(format!("{}'s {} wound has a lasting effect", n(who), format!("{loc:?}").to_lowercase())),
-                json!({"event": "location_effect", "who": n(who), "location": format!("{loc:?}").to_lowercase()}),
-            ),
-            Event::DifficultyPenalty { who, penalty } => (
-                Some(format!("{} rolls at +{penalty} difficulty until healed", n(who))),
-                json!({"event": "difficulty_penalty", "who": n(who), "penalty": penalty}),
-            ),
-            Event::Recovered { who } => {
-                (Some(format!("{} is no longer stunned", n(who))), json!({"event": "recovered", "who": n(who)}))
+            Event::StunWindow { who, until } => {
+                Some(format!("{} is stunned: −1D on actions through round {until}", n(who)))
             }
-            Event::BodyPoints { who, roll, max } => (
-                Some(format!("{} Body Points: 20 + {} = {max}", n(who), rolled_text(roll))),
-                json!({"event": "body_points", "who": n(who), "roll": roll_json(roll), "max": max}),
-            ),
-            Event::QuickDrawn { who, draw } => (
-                Some(format!(
-                    "{} quick-draws {}: {} action(s), {}D moved to initiative",
-                    n(who),
-                    self.weapon(*who, draw.weapon),
-                    draw.n,
-                    draw.k
-                )),
-                json!({"event": "quick_draw", "who": n(who), "weapon": self.weapon(*who, draw.weapon), "actions": draw.n, "moved": draw.k}),
-            ),
+            Event::StayUp { who, roll, difficulty, ok } => Some(format!(
+                "{} stay-up roll: {} vs {difficulty} → {}",
+                n(who),
+                rolled_text(roll),
+                if *ok { "stays conscious (−3D)" } else { "falls unconscious" }
+            )),
+            Event::Unconscious { who, until } => Some(if *until == u32::MAX {
+                format!("{} is unconscious for the rest of the fight", n(who))
+            } else {
+                format!("{} is unconscious through round {until}", n(who))
+            }),
+            Event::Woke { who } => Some(format!("{} wakes up", n(who))),
+            Event::Survival { who, roll, need, died } => Some(format!(
+                "{} survival check: {} vs {need} → {}",
+                n(who),
+                rolled_text(roll),
+                if *died { "dies" } else { "hangs on" }
+            )),
+            Event::Moved { who, from, to, free } => {
+                Some(format!("{} {} from {from} m to {to} m", n(who), if *free { "moves (free)" } else { "moves" }))
+            }
+            Event::Aimed { who, target, rounds } => {
+                Some(format!("{} aims at {} ({rounds} round(s), +{}D)", n(who), n(target), rounds.min(&3)))
+            }
+            Event::AimEnded { .. } => None,
+            Event::Readied { who, weapon, what } => Some(format!(
+                "{} {} {}",
+                n(who),
+                match what {
+                    Ready::Draw => "draws",
+                    Ready::Reload => "reloads",
+                    Ready::Switch => "switches the setting of",
+                },
+                self.weapon(*who, *weapon)
+            )),
+            Event::Dropped { who, weapon } => Some(format!("{} drops {}", n(who), self.weapon(*who, *weapon))),
+            Event::PostureChanged { who, posture, forced } => Some(format!(
+                "{} {} {}",
+                n(who),
+                if *forced { "is knocked" } else { "goes" },
+                format!("{posture:?}").to_lowercase()
+            )),
+            Event::KnockPenalty { who, pending } => {
+                pending.then(|| format!("{} takes −2D on the next Agility roll", n(who)))
+            }
+            Event::Held { who, by } => Some(match by {
+                Some(h) => format!("{} is held by {}", n(who), n(h)),
+                None => format!("{} is free", n(who)),
+            }),
+            Event::Opposed { who, what, roll, against, ok } => Some(format!(
+                "{} {what}: {} vs {against} → {}",
+                n(who),
+                rolled_text(roll),
+                if *ok { "succeeds" } else { "fails" }
+            )),
+            Event::Aid { who, patient, roll, difficulty, to, ok } => Some(format!(
+                "{} gives {} first aid: {} vs {difficulty} → {}",
+                n(who),
+                n(patient),
+                rolled_text(roll),
+                if *ok { format!("now {}", level_name(*to)) } else { "no effect".to_owned() }
+            )),
+            Event::Restricted { who, from, until, recovered } => Some(if until < from {
+                format!("{} shakes off the massive damage", n(who))
+            } else if *recovered {
+                format!("{} recovers from the massive damage: normal actions from round {}", n(who), until + 1)
+            } else {
+                format!("{} reels from massive damage: defence and moving away only in rounds {from}–{until}", n(who))
+            }),
+            Event::Recovery { who, roll, difficulty, ok } => Some(format!(
+                "{} recovery roll: {} vs {difficulty} → {}",
+                n(who),
+                rolled_text(roll),
+                if *ok { "success" } else { "failure" }
+            )),
+            Event::LocationEffect { who, loc } => {
+                Some(format!("{}'s {} wound has a lasting effect", n(who), format!("{loc:?}").to_lowercase()))
+            }
+            Event::DifficultyPenalty { who, penalty } => {
+                Some(format!("{} rolls at +{penalty} difficulty until healed", n(who)))
+            }
+            Event::Recovered { who } => Some(format!("{} is no longer stunned", n(who))),
+            Event::BodyPoints { who, roll, max } => {
+                Some(format!("{} Body Points: 20 + {} = {max}", n(who), rolled_text(roll)))
+            }
+            Event::QuickDrawn { who, draw } => Some(format!(
+                "{} quick-draws {}: {} action(s), {}D moved to initiative",
+                n(who),
+                self.weapon(*who, draw.weapon),
+                draw.n,
+                draw.k
+            )),
+            Event::Ended { result } => {
+                Some(format!("combat ends after {} round(s): {}", result.length, outcome(result)))
+            }
             Event::Adjusted { who, change } => {
                 let sheet = &self.0.combatants[who.index()];
                 let item = |i: u8| sheet.weapons[usize::from(i)].name.as_str();
-                return crate::board::adjusted_event_line(&sheet.name, change, super::status::ADJUSTABLE, item);
+                Some(crate::board::adjusted_event_text(&sheet.name, change, super::status::ADJUSTABLE, item))
             }
-            Event::Ended { result } => (
-                Some(format!("combat ends after {} round(s): {}", result.length, outcome(result))),
-                crate::end_json(&self.0.sides, result, "rounds"),
-            ),
         };
-        Line { text, json }
+        let ended = if let Event::Ended { result } = event { Some(result) } else { None };
+        let roster = crate::events::Roster { combatant: &|i| self.name(CombatantId(i as u16)), sides: &self.0.sides };
+        crate::events::line(event, text, ended, "rounds", roster)
     }
 }
 

@@ -24,7 +24,7 @@ pub mod setup;
 pub mod status;
 
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, Ruleset, Sink, Tally};
-pub use front::OpenD6Scenario;
+pub use front::{OpenD6Scenario, events_schema};
 pub use options::Options;
 pub use setup::Setup;
 use setup::{DieCode, Level, Posture};
@@ -39,7 +39,7 @@ pub struct OpenD6;
 
 /// One die-code roll as it fell (OD6-DICE-3..9): faces in the scripted order (regular dice, the
 /// Wild Die's tosses, each Character Point die with its explosions).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Rolled {
     /// The code rolled (after Fate Point doubling and penalties).
     pub code: DieCode,
@@ -64,7 +64,8 @@ pub struct Rolled {
 }
 
 /// Why a damage roll is made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum DamageCause {
     /// An attack that hit (OD6-ATK-2).
     Hit,
@@ -82,20 +83,10 @@ impl DamageCause {
     pub fn listed_only(self) -> bool {
         matches!(self, DamageCause::ParryCut | DamageCause::BodyBlock)
     }
-
-    /// The name the JSON log gives it.
-    pub fn name(self) -> &'static str {
-        match self {
-            DamageCause::Hit => "hit",
-            DamageCause::ParryCut => "parry_cut",
-            DamageCause::BodyBlock => "body_block",
-            DamageCause::Squeeze => "squeeze",
-        }
-    }
 }
 
 /// An active defence's kind (OD6-DEF-4, OD6-DEF-5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum DefKind {
     /// Dodge: against everything.
     Dodge,
@@ -104,7 +95,7 @@ pub enum DefKind {
 }
 
 /// An active defence value in force.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Active {
     /// The value (roll, +10 for a full defence).
     pub value: i32,
@@ -115,7 +106,7 @@ pub struct Active {
 }
 
 /// Fire mode or close-combat manoeuvre (OD6-SPECIAL-1..10).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Mode {
     /// A normal attack.
     #[default]
@@ -145,7 +136,7 @@ pub enum Mode {
 }
 
 /// A hit location (OD6-SPECIAL-12).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Loc {
     /// +1D / +12.
     Head,
@@ -162,7 +153,7 @@ pub enum Loc {
 }
 
 /// A called shot (OD6-SPECIAL-11..13).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Called {
     /// None.
     #[default]
@@ -181,7 +172,7 @@ pub enum Called {
 }
 
 /// One planned attack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct AttackPlan {
     /// The target.
     pub target: CombatantId,
@@ -203,7 +194,7 @@ impl AttackPlan {
 }
 
 /// What readying does (OD6-GEAR-2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Ready {
     /// Draw or pick up the weapon.
     Draw,
@@ -214,7 +205,7 @@ pub enum Ready {
 }
 
 /// One action (or a free move).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Action {
     /// An attack.
     Attack(AttackPlan),
@@ -343,7 +334,7 @@ pub enum Request {
 
 /// A quick draw (OD6-INIT-10): the weapon, the actions declared for the round, and the dice
 /// moved from its skill to Perception.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct QuickDraw {
     /// The weapon drawn.
     pub weapon: u8,
@@ -354,7 +345,7 @@ pub struct QuickDraw {
 }
 
 /// An answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Choice {
     /// A quick draw, or none.
     QuickDraw(Option<QuickDraw>),
@@ -523,7 +514,8 @@ impl State {
 }
 
 /// A change to the state, or a line of the log.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
+#[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// A round begins.
     RoundStarted {
@@ -908,6 +900,7 @@ pub enum Event {
         change: crate::board::Change,
     },
     /// The fight is over.
+    #[serde(skip)]
     Ended {
         /// How.
         result: FightResult,

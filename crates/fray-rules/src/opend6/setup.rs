@@ -61,6 +61,18 @@ impl DieCode {
     }
 }
 
+/// A die code in the events: its text, `3D+1`.
+impl serde::Serialize for DieCode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+fray_engine::fixed_schema!(DieCode, "DieCode", {
+    "type": "string",
+    "description": "A die code: dice and pips, e.g. `3D+1`."
+});
+
 impl fmt::Display for DieCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.pips {
@@ -253,7 +265,7 @@ pub struct Armor {
 }
 
 /// A wound level (OD6-TRACK-1), ordered.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, schemars::JsonSchema)]
 pub enum Level {
     /// 0.
     #[default]
@@ -302,7 +314,7 @@ impl Level {
 }
 
 /// Standing, crouching or prone (OD6-DIFF-5).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Posture {
     /// Standing.
     #[default]

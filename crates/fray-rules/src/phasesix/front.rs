@@ -7,11 +7,15 @@ use super::{Act, Boost, BoostedRoll, Choice, Event, Hand, HitTerms, PhaseSix, Re
 use crate::{Line, Scenario};
 use fray_engine::{CombatantId, Dice, FightError, FightResult, Pos, Ruleset};
 use fray_sim::{Ledger, Simulate};
-use serde_json::json;
 
 /// A loaded `phasesix` scenario.
 #[derive(Clone, Debug)]
 pub struct PhaseSixScenario(pub Setup);
+
+/// The JSON Schema of the `phasesix` log's events, the `end` among them.
+pub fn events_schema() -> serde_json::Value {
+    crate::events::schema::<Event>("phasesix", "rounds", &[])
+}
 
 impl PhaseSixScenario {
     fn name(&self, who: CombatantId) -> &str {
@@ -245,88 +249,55 @@ impl PhaseSixScenario {
     pub fn line(&self, event: &Event) -> Line {
         let n = |who: &CombatantId| self.name(*who).to_owned();
         let outcome = |result: &FightResult| crate::outcome_text(&self.0.sides, result);
-        let (text, json) = match event {
+        let text = match event {
             Event::Initiative { who, dice, bonus, score } => {
                 let terms = [("quickness", *bonus)];
-                (
-                    Some(format!(
-                        "{} initiative: [{}]{} → {score}",
-                        n(who),
-                        totals_text(dice),
-                        crate::terms_inline(terms)
-                    )),
-                    json!({"event": "initiative", "who": n(who), "dice": dice.as_slice(), "terms": crate::terms_json(terms), "score": score}),
-                )
+                Some(format!("{} initiative: [{}]{} → {score}", n(who), totals_text(dice), crate::terms_inline(terms)))
             }
-            Event::TieBreak { who, draw } => (
-                Some(format!("{} tie-break: {draw}", n(who))),
-                json!({"event": "tie_break", "who": n(who), "draw": draw}),
-            ),
+            Event::TieBreak { who, draw } => Some(format!("{} tie-break: {draw}", n(who))),
             Event::Order { order } => {
                 let names: Vec<String> = order.iter().map(n).collect();
-                (Some(format!("order: {}", names.join(", "))), json!({"event": "order", "order": names}))
+                Some(format!("order: {}", names.join(", ")))
             }
-            Event::RoundStarted { round } => {
-                (Some(format!("— round {round} —")), json!({"event": "round", "round": round}))
-            }
-            Event::Check { who, what, dice, m, totals, successes } => (
-                Some(format!(
-                    "{} {what}: {dice} dice at {m}+ [{}] → {successes} success(es)",
-                    n(who),
-                    totals_text(totals)
-                )),
-                json!({"event": "check", "who": n(who), "what": what, "dice": dice, "m": m, "totals": totals.as_slice(), "successes": successes}),
-            ),
-            Event::Condition { who, cond, value } => (
-                Some(if *value == 0 {
-                    format!("{} is no longer {}", n(who), cond.name())
+            Event::RoundStarted { round } => Some(format!("— round {round} —")),
+            Event::Check { who, what, dice, m, totals, successes } => Some(format!(
+                "{} {what}: {dice} dice at {m}+ [{}] → {successes} success(es)",
+                n(who),
+                totals_text(totals)
+            )),
+            Event::Condition { who, cond, value } => Some(if *value == 0 {
+                format!("{} is no longer {}", n(who), cond.name())
+            } else {
+                format!("{} is {} {value}", n(who), cond.name())
+            }),
+            Event::Died { who } => Some(format!("{} dies", n(who))),
+            Event::Out { .. } => None,
+            Event::Refreshed { who, actions } => Some(format!("{}'s turn: {actions} action(s)", n(who))),
+            Event::Acted { who, act, cost } => (!matches!(act, Act::Attack { .. }))
+                .then(|| format!("{} — {} ({cost} action(s))", n(who), self.act_text(act))),
+            Event::Actions { who, delta, steal_later, bonus, destiny } => Some(format!(
+                "{}: {}{}{}",
+                n(who),
+                if *delta != 0 { format!("{} action(s) now", crate::Signed(*delta)) } else { String::new() },
+                if *steal_later > 0 {
+                    format!("{steal_later} action(s) fewer at the next refresh")
                 } else {
-                    format!("{} is {} {value}", n(who), cond.name())
-                }),
-                json!({"event": "condition", "who": n(who), "condition": cond.name(), "value": value}),
-            ),
-            Event::Died { who } => (Some(format!("{} dies", n(who))), json!({"event": "died", "who": n(who)})),
-            Event::Out { who } => (None, json!({"event": "out", "who": n(who)})),
-            Event::Refreshed { who, actions } => (
-                Some(format!("{}'s turn: {actions} action(s)", n(who))),
-                json!({"event": "refreshed", "who": n(who), "actions": actions}),
-            ),
-            Event::Acted { who, act, cost } => (
-                (!matches!(act, Act::Attack { .. }))
-                    .then(|| format!("{} — {} ({cost} action(s))", n(who), self.act_text(act))),
-                json!({"event": "act", "who": n(who), "act": self.act_text(act), "cost": cost}),
-            ),
-            Event::Actions { who, delta, steal_later, bonus, destiny } => (
-                Some(format!(
-                    "{}: {}{}{}",
-                    n(who),
-                    if *delta != 0 { format!("{} action(s) now", crate::Signed(*delta)) } else { String::new() },
-                    if *steal_later > 0 {
-                        format!("{steal_later} action(s) fewer at the next refresh")
-                    } else {
-                        String::new()
-                    },
-                    match (bonus, destiny) {
-                        (1.., _) => " (bonus die)",
-                        (_, 1..) => " (destiny die)",
-                        _ => "",
-                    }
-                )),
-                json!({"event": "actions", "who": n(who), "delta": delta, "steal_later": steal_later, "bonus": bonus, "destiny": destiny}),
-            ),
-            Event::Moved { who, from, to } => (
-                Some(format!("{} moves from {} to {}", n(who), pos_text(*from), pos_text(*to))),
-                json!({"event": "moved", "who": n(who), "from": [from.x, from.y], "to": [to.x, to.y]}),
-            ),
-            Event::Posture { who, hunkered } => (
-                Some(format!("{} {}", n(who), if *hunkered { "hunkers down" } else { "stands up" })),
-                json!({"event": "posture", "who": n(who), "hunkered": hunkered}),
-            ),
-            Event::Aimed { who, aim, accurate } => (
-                Some(format!("{} aims: C −{aim}, M −{accurate}", n(who))),
-                json!({"event": "aimed", "who": n(who), "aim": aim, "accurate": accurate}),
-            ),
-            Event::AttackRoll { attacker, target: _, act, dice, m, c, terms, totals, normals, crits, ammo, chain } => {
+                    String::new()
+                },
+                match (bonus, destiny) {
+                    (1.., _) => " (bonus die)",
+                    (_, 1..) => " (destiny die)",
+                    _ => "",
+                }
+            )),
+            Event::Moved { who, from, to } => {
+                Some(format!("{} moves from {} to {}", n(who), pos_text(*from), pos_text(*to)))
+            }
+            Event::Posture { who, hunkered } => {
+                Some(format!("{} {}", n(who), if *hunkered { "hunkers down" } else { "stands up" }))
+            }
+            Event::Aimed { who, aim, accurate } => Some(format!("{} aims: C −{aim}, M −{accurate}", n(who))),
+            Event::AttackRoll { attacker, act, dice, m, c, terms, totals, normals, crits, chain, .. } => {
                 // The skill rolled, by the weapon's class (P6-ATK-1); the rest from the event.
                 let hand = if let Act::Attack { hand, .. } = act { *hand } else { Hand::Unarmed };
                 let skill = match super::run::weapon_of(&self.0, *attacker, hand).0.class {
@@ -353,130 +324,93 @@ impl PhaseSixScenario {
                         }
                     ),
                 };
-                (
-                    Some(format!(
-                        "{} — {}: {dice} dice{} at {m}+{}{} [{}] → {crit_text}, {normals} normal hit(s){}",
-                        n(attacker),
-                        self.act_text(act),
-                        crate::terms_text(dice_terms()),
-                        beside(&mut m_terms()),
-                        if *c > 0 { format!(", crits {c}+{}", beside(&mut c_terms())) } else { String::new() },
-                        totals_text(totals),
-                        if *chain > 1 { format!(" (recoil chain {chain})") } else { String::new() }
-                    )),
-                    json!({"event": "attack", "attacker": n(attacker), "act": self.act_text(act), "dice": dice, "m": m, "c": c,
-                           "dice_terms": crate::terms_json(dice_terms()), "m_terms": crate::terms_json(m_terms()),
-                           "c_terms": crate::terms_json(c_terms()),
-                           "totals": totals.as_slice(), "normals": normals, "crits": crits.as_slice(), "ammo": ammo, "chain": chain}),
-                )
+                Some(format!(
+                    "{} — {}: {dice} dice{} at {m}+{}{} [{}] → {crit_text}, {normals} normal hit(s){}",
+                    n(attacker),
+                    self.act_text(act),
+                    crate::terms_text(dice_terms()),
+                    beside(&mut m_terms()),
+                    if *c > 0 { format!(", crits {c}+{}", beside(&mut c_terms())) } else { String::new() },
+                    totals_text(totals),
+                    if *chain > 1 { format!(" (recoil chain {chain})") } else { String::new() }
+                ))
             }
-            Event::Reacted { who, reaction, dice, m, totals, successes } => (
-                Some(match reaction {
-                    Reaction::ShieldParry => format!("{} parries with the shield (its cover roll follows)", n(who)),
-                    Reaction::Hunker => format!("{} hunkers down", n(who)),
-                    Reaction::Attack { .. } => format!("{} replies with an attack", n(who)),
-                    _ => format!(
-                        "{} {}: {dice} dice at {m}+ [{}] → {successes} success(es)",
-                        n(who),
-                        match reaction {
-                            Reaction::Dodge => "dodges".to_owned(),
-                            _ => "parries".to_owned(),
-                        },
-                        totals_text(totals)
-                    ),
-                }),
-                json!({"event": "reaction", "who": n(who), "reaction": reaction.name(), "dice": dice, "m": m,
-                       "totals": totals.as_slice(), "successes": successes}),
-            ),
-            Event::CoverRoll { who, value, crit_totals, normal_totals, crits_removed, normals_removed } => (
+            Event::Reacted { who, reaction, dice, m, totals, successes } => Some(match reaction {
+                Reaction::ShieldParry => format!("{} parries with the shield (its cover roll follows)", n(who)),
+                Reaction::Hunker => format!("{} hunkers down", n(who)),
+                Reaction::Attack { .. } => format!("{} replies with an attack", n(who)),
+                _ => format!(
+                    "{} {}: {dice} dice at {m}+ [{}] → {successes} success(es)",
+                    n(who),
+                    match reaction {
+                        Reaction::Dodge => "dodges".to_owned(),
+                        _ => "parries".to_owned(),
+                    },
+                    totals_text(totals)
+                ),
+            }),
+            Event::CoverRoll { who, value, crit_totals, normal_totals, crits_removed, normals_removed } => {
                 Some(format!(
                     "{}'s cover {value}+: crits [{}], hits [{}] → {crits_removed} crit(s) and {normals_removed} hit(s) removed",
                     n(who),
                     totals_text(crit_totals),
                     totals_text(normal_totals)
-                )),
-                json!({"event": "cover", "who": n(who), "value": value, "crit_totals": crit_totals.as_slice(),
-                       "normal_totals": normal_totals.as_slice(), "crits_removed": crits_removed, "normals_removed": normals_removed}),
-            ),
-            Event::Wounded { who, by, normals, crits, wounds, boosts_used, track, .. } => (
-                Some(format!(
-                    "{} takes {wounds} wound(s) ({normals} hit(s), {} crit(s) left){} — {track} of {} hearts",
-                    n(who),
-                    crits.len(),
-                    if *boosts_used > 0 { format!(", {boosts_used} boost(s) used") } else { String::new() },
-                    self.0.combatants[who.index()].max_wounds
-                )),
-                json!({"event": "wounded", "who": n(who), "by": by.map(|b| n(&b)), "normals": normals, "crits": crits.as_slice(),
-                       "wounds": wounds, "boosts_used": boosts_used, "track": track}),
-            ),
-            Event::RollBoosted { who, roll, boost, totals, apart } => (
-                Some(format!(
-                    "{} {}: now [{}]{}",
-                    n(who),
-                    match boost {
-                        Boost::BonusDie => format!("adds a bonus die to the {} roll", roll.name()),
-                        Boost::DestinyDie => format!("adds a destiny die to the {} roll as a bonus die", roll.name()),
-                        Boost::Reroll => format!("rerolls the {} roll", roll.name()),
-                        Boost::DestinyReroll => format!("spends a destiny die to reroll the {} roll", roll.name()),
-                    },
-                    totals_text(totals),
-                    if apart.is_empty() { String::new() } else { format!(" + destiny [{}] (4+)", totals_text(apart)) }
-                )),
-                json!({"event": "roll_boosted", "who": n(who), "roll": roll.name(), "boost": format!("{boost:?}").to_lowercase(),
-                       "totals": totals.as_slice(), "apart": apart.as_slice()}),
-            ),
-            Event::AimLost { who } => {
-                (Some(format!("{} loses the aim", n(who))), json!({"event": "aim_lost", "who": n(who)}))
+                ))
             }
-            Event::ShieldBlock { who, up } => (
-                Some(format!("{} {} the shield block", n(who), if *up { "raises" } else { "lowers" })),
-                json!({"event": "shield_block", "who": n(who), "up": up}),
-            ),
-            Event::Braced { who, on } => (None, json!({"event": "braced", "who": n(who), "on": on})),
-            Event::Readied { who, reload } => (None, json!({"event": "readied", "who": n(who), "reload": reload})),
-            Event::Disarmed { who } => {
-                (Some(format!("{} is disarmed", n(who))), json!({"event": "disarmed", "who": n(who)}))
+            Event::Wounded { who, normals, crits, wounds, boosts_used, track, .. } => Some(format!(
+                "{} takes {wounds} wound(s) ({normals} hit(s), {} crit(s) left){} — {track} of {} hearts",
+                n(who),
+                crits.len(),
+                if *boosts_used > 0 { format!(", {boosts_used} boost(s) used") } else { String::new() },
+                self.0.combatants[who.index()].max_wounds
+            )),
+            Event::RollBoosted { who, roll, boost, totals, apart } => Some(format!(
+                "{} {}: now [{}]{}",
+                n(who),
+                match boost {
+                    Boost::BonusDie => format!("adds a bonus die to the {} roll", roll.name()),
+                    Boost::DestinyDie => format!("adds a destiny die to the {} roll as a bonus die", roll.name()),
+                    Boost::Reroll => format!("rerolls the {} roll", roll.name()),
+                    Boost::DestinyReroll => format!("spends a destiny die to reroll the {} roll", roll.name()),
+                },
+                totals_text(totals),
+                if apart.is_empty() { String::new() } else { format!(" + destiny [{}] (4+)", totals_text(apart)) }
+            )),
+            Event::AimLost { who } => Some(format!("{} loses the aim", n(who))),
+            Event::ShieldBlock { who, up } => {
+                Some(format!("{} {} the shield block", n(who), if *up { "raises" } else { "lowers" }))
             }
-            Event::Landed { who, item, at, deviation } => (
-                Some(format!(
-                    "{}'s {} lands at {}{}",
-                    n(who),
-                    self.0.combatants[who.index()].items.get(*item as usize).map_or("?", |i| i.name.as_str()),
-                    pos_text(*at),
-                    deviation.map_or(String::new(), |(h, d)| format!(" (deviated: {h} o'clock, {d} m)"))
-                )),
-                json!({"event": "landed", "who": n(who), "item": item, "at": [at.x, at.y], "deviation": deviation}),
-            ),
-            Event::Protected { who, protection, piercing, stopped } => (
-                Some(format!(
-                    "{}'s protection {protection}{} stops {stopped} hit(s)",
-                    n(who),
-                    if *piercing > 0 { format!(" − piercing {piercing}") } else { String::new() }
-                )),
-                json!({"event": "protected", "who": n(who), "protection": protection, "piercing": piercing, "stopped": stopped}),
-            ),
-            Event::ArmourWorn { who, piece, pct } => (
-                Some(format!("{}'s armour wears to {pct} %", n(who))),
-                json!({"event": "armour_worn", "who": n(who), "piece": piece, "pct": pct}),
-            ),
-            Event::Boosted { who } => {
-                (Some(format!("{} gains a boost", n(who))), json!({"event": "boosted", "who": n(who)}))
+            Event::Braced { .. } => None,
+            Event::Readied { .. } => None,
+            Event::Disarmed { who } => Some(format!("{} is disarmed", n(who))),
+            Event::Landed { who, item, at, deviation } => Some(format!(
+                "{}'s {} lands at {}{}",
+                n(who),
+                self.0.combatants[who.index()].items.get(*item as usize).map_or("?", |i| i.name.as_str()),
+                pos_text(*at),
+                deviation.map_or(String::new(), |(h, d)| format!(" (deviated: {h} o'clock, {d} m)"))
+            )),
+            Event::Protected { who, protection, piercing, stopped } => Some(format!(
+                "{}'s protection {protection}{} stops {stopped} hit(s)",
+                n(who),
+                if *piercing > 0 { format!(" − piercing {piercing}") } else { String::new() }
+            )),
+            Event::ArmourWorn { who, pct, .. } => Some(format!("{}'s armour wears to {pct} %", n(who))),
+            Event::Boosted { who } => Some(format!("{} gains a boost", n(who))),
+            Event::Stabilised { who } => Some(format!("{} is stabilised", n(who))),
+            Event::Woke { who } => Some(format!("{} wakes up", n(who))),
+            Event::Ended { result } => {
+                Some(format!("combat ends after {} round(s): {}", result.length, outcome(result)))
             }
-            Event::Stabilised { who } => {
-                (Some(format!("{} is stabilised", n(who))), json!({"event": "stabilised", "who": n(who)}))
-            }
-            Event::Woke { who } => (Some(format!("{} wakes up", n(who))), json!({"event": "woke", "who": n(who)})),
             Event::Adjusted { who, change } => {
                 let sheet = &self.0.combatants[who.index()];
                 let item = |i: u8| sheet.weapons[usize::from(i)].name.as_str();
-                return crate::board::adjusted_event_line(&sheet.name, change, super::status::ADJUSTABLE, item);
+                Some(crate::board::adjusted_event_text(&sheet.name, change, super::status::ADJUSTABLE, item))
             }
-            Event::Ended { result } => (
-                Some(format!("combat ends after {} round(s): {}", result.length, outcome(result))),
-                crate::end_json(&self.0.sides, result, "rounds"),
-            ),
         };
-        Line { text, json }
+        let ended = if let Event::Ended { result } = event { Some(result) } else { None };
+        let roster = crate::events::Roster { combatant: &|i| self.name(CombatantId(i as u16)), sides: &self.0.sides };
+        crate::events::line(event, text, ended, "rounds", roster)
     }
 }
 

@@ -21,7 +21,7 @@ pub mod setup;
 pub mod status;
 
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, Pos, Ruleset, Sink, Tally};
-pub use front::PhaseSixScenario;
+pub use front::{PhaseSixScenario, events_schema};
 pub use options::Options;
 pub use run::deviate;
 use setup::Mode;
@@ -36,7 +36,7 @@ pub type List<T, const N: usize> = SmallVec<[T; N]>;
 pub struct PhaseSix;
 
 /// Which weapon an attack uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Hand {
     /// The main-hand weapon.
     Main,
@@ -47,7 +47,7 @@ pub enum Hand {
 }
 
 /// A special attack (P6-SPECIAL-*).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Special {
     /// None.
     #[default]
@@ -63,7 +63,7 @@ pub enum Special {
 }
 
 /// A condition with a value (P6-TRACK-3/5, P6-COND-*).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Cond {
     /// Dying.
     Dying,
@@ -87,7 +87,7 @@ impl Cond {
 }
 
 /// One act (P6-ACT-*).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub enum Act {
     /// An attack.
     Attack {
@@ -149,7 +149,7 @@ pub enum Act {
 }
 
 /// A reaction to an attack (P6-REACT-*, P6-DEF-*, P6-SHLD-3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Reaction {
     /// Dodge: all or nothing.
     Dodge,
@@ -183,7 +183,7 @@ impl Reaction {
 }
 
 /// A resource spent on a roll already seen (P6-RES-4/5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Boost {
     /// A bonus die: one more ordinary die of the roll.
     BonusDie,
@@ -214,7 +214,7 @@ impl Boost {
 }
 
 /// The roll a boost is offered on (P6-RES-4): any roll its roller has just seen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum BoostedRoll {
     /// An attack's hit roll, by the attacker.
     Hit,
@@ -287,7 +287,7 @@ pub enum Request {
 }
 
 /// An answer.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub enum Choice {
     /// An act.
     Act(Act),
@@ -429,6 +429,40 @@ pub struct HitTerms {
     pub values: [i8; 11],
 }
 
+/// [`HitTerms`] as the events write them.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct HitTermsJson {
+    /// The dice's terms: the skill (named `skill`), damage potential or the unarmed bonus, and
+    /// the rest (P6-ATK-1).
+    dice: crate::events::TermList,
+    /// M's terms (P6-ATK-2).
+    m: crate::events::TermList,
+    /// C's terms (P6-CRIT-1); none for a burst.
+    c: crate::events::TermList,
+}
+
+impl serde::Serialize for HitTerms {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use crate::events::TermList;
+        let json = HitTermsJson {
+            dice: TermList(self.dice("skill").to_vec()),
+            m: TermList(self.m().to_vec()),
+            c: TermList(self.c().to_vec()),
+        };
+        json.serialize(serializer)
+    }
+}
+
+impl schemars::JsonSchema for HitTerms {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "HitTerms".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        HitTermsJson::json_schema(generator)
+    }
+}
+
 impl HitTerms {
     /// The terms of a fixed size, name and value: the burst's (dice), then M's.
     pub const FIXED: [(&'static str, i32); 7] =
@@ -550,7 +584,8 @@ impl HitTerms {
 }
 
 /// A change to the state, or a line of the log.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
+#[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// An initiative roll (P6-INIT-1/3).
     Initiative {
@@ -845,6 +880,7 @@ pub enum Event {
         change: crate::board::Change,
     },
     /// The fight is over.
+    #[serde(skip)]
     Ended {
         /// How.
         result: FightResult,

@@ -15,7 +15,7 @@ pub enum Class {
 }
 
 /// An attack mode (P6-MODE-1..4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Mode {
     /// Melee: parried, dodged, crits, aimed.
     Melee,

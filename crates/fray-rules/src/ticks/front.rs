@@ -7,7 +7,6 @@ use super::{Action, Choice, Event, Kind, Request, State, Ticks};
 use crate::{Line, Scenario};
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Ruleset};
 use fray_sim::{Ledger, Simulate};
-use serde_json::json;
 
 /// A loaded `ticks` scenario.
 #[derive(Clone, Debug)]
@@ -31,6 +30,46 @@ impl Simulate for TicksScenario {
         let ended = |e: &Event| if let Event::Ended { result } = e { Some(*result) } else { None };
         crate::simulate::<Ticks, _, _>(&self.0, dice, Ai, fights, ledger, ended)
     }
+}
+
+/// The JSON Schema of the `ticks` log: its events, the `end` and the status line.
+pub fn events_schema() -> serde_json::Value {
+    crate::events::schema::<Event>("ticks", "ticks", &[|g| <TickStatus as schemars::JsonSchema>::json_schema(g)])
+}
+
+/// The line of the log after each tick: every character's tracks (not an event: the state the
+/// tick's events left).
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[serde(tag = "event", rename_all = "snake_case")]
+enum TickStatus {
+    /// The end of a tick: every character's tracks.
+    Status {
+        /// The tick that ended.
+        tick: u32,
+        /// Every character, in roster order.
+        fighters: Vec<FighterStatus>,
+    },
+}
+
+/// A character's tracks in the status line.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct FighterStatus {
+    /// Who.
+    who: CombatantId,
+    /// Body (TICK-DMG-1).
+    body: i32,
+    /// Trauma.
+    trauma: i32,
+    /// Wounds.
+    wounds: i32,
+    /// Effort.
+    effort: i32,
+    /// The stability penalty p.
+    p: i32,
+    /// The square it stands on.
+    square: super::setup::Square,
+    /// Whether it is out of the fight.
+    out: bool,
 }
 
 /// The reason the announcement order is drawn for (TICK-TIME-6).
@@ -265,47 +304,26 @@ impl TicksScenario {
         let n = |who: &CombatantId| self.name(*who).to_owned();
         let outcome = |result: &FightResult| crate::outcome_text(&self.0.sides, result);
         let faces = |f: &[u8; 3]| f.iter().filter(|x| **x > 0).map(u8::to_string).collect::<Vec<_>>().join(" ");
-        let (text, json) = match event {
-            Event::TickStarted { tick } => (
-                Some(format!("— tick {tick} ({:.1} s) —", f64::from(*tick) * 0.5)),
-                json!({"event": "tick", "tick": tick}),
-            ),
-            Event::Order { order } => {
-                (None, json!({"event": "order", "order": order.iter().map(&n).collect::<Vec<_>>()}))
-            }
-            Event::Announced { who, action } => (
+        let text = match event {
+            Event::TickStarted { tick } => Some(format!("— tick {tick} ({:.1} s) —", f64::from(*tick) * 0.5)),
+            Event::Order { .. } => None,
+            Event::Announced { who, action } => {
                 if *action == Action::Nothing {
                     None
                 } else {
                     Some(format!("{} announces: {}", n(who), self.action_text(action)))
-                },
-                json!({"event": "announced", "who": n(who), "action": self.action_text(action)}),
-            ),
-            Event::Moved { who, from, to, run } => (
-                (from != to).then(|| {
-                    format!("{} {} from {} to {}", n(who), if *run { "runs" } else { "moves" }, sq(*from), sq(*to))
-                }),
-                json!({"event": "moved", "who": n(who), "from": [from.0, from.1], "to": [to.0, to.1], "run": run}),
-            ),
-            Event::Blocked { who, at } => (
-                Some(format!("{} is blocked at {}", n(who), sq(*at))),
-                json!({"event": "blocked", "who": n(who), "at": [at.0, at.1]}),
-            ),
-            Event::Readied { who, penalty } => (
-                Some(format!("{} brings the gun up: p +{penalty}", n(who))),
-                json!({"event": "readied", "who": n(who), "penalty": penalty}),
-            ),
-            Event::Lowered { who } => {
-                (Some(format!("{} lowers the gun", n(who))), json!({"event": "lowered", "who": n(who)}))
+                }
             }
-            Event::Aimed { who, target, ticks } => (
-                Some(format!("{} aims at {} (tick {ticks} of aim)", n(who), n(target))),
-                json!({"event": "aimed", "who": n(who), "target": n(target), "ticks": ticks}),
-            ),
-            Event::AimEnded { who, spoiled } => (
-                spoiled.then(|| format!("{}'s aim is spoiled", n(who))),
-                json!({"event": "aim_ended", "who": n(who), "spoiled": spoiled}),
-            ),
+            Event::Moved { who, from, to, run } => (from != to).then(|| {
+                format!("{} {} from {} to {}", n(who), if *run { "runs" } else { "moves" }, sq(*from), sq(*to))
+            }),
+            Event::Blocked { who, at } => Some(format!("{} is blocked at {}", n(who), sq(*at))),
+            Event::Readied { who, penalty } => Some(format!("{} brings the gun up: p +{penalty}", n(who))),
+            Event::Lowered { who } => Some(format!("{} lowers the gun", n(who))),
+            Event::Aimed { who, target, ticks } => {
+                Some(format!("{} aims at {} (tick {ticks} of aim)", n(who), n(target)))
+            }
+            Event::AimEnded { who, spoiled } => spoiled.then(|| format!("{}'s aim is spoiled", n(who))),
             Event::AttackRoll { who, target, kind, faces: f, a, range, aim, p } => {
                 let what = match kind {
                     Kind::Shot => "shoots at".to_owned(),
@@ -325,61 +343,37 @@ impl TicksScenario {
                     ),
                     Kind::Melee(_) => format!("skill and modifiers {}, p −{p}", crate::Signed(rest)),
                 };
-                (
-                    Some(format!("{} {what} {}: [{}] → A = {a} ({terms})", n(who), n(target), faces(f))),
-                    json!({"event": "attack_roll", "who": n(who), "target": n(target), "kind": match kind { Kind::Shot => "shot".to_owned(), Kind::Melee(b) => b.name().to_owned() },
-                           "faces": f.iter().filter(|x| **x > 0).collect::<Vec<_>>(), "a": a, "range": range, "aim": aim, "p": p}),
-                )
+                Some(format!("{} {what} {}: [{}] → A = {a} ({terms})", n(who), n(target), faces(f)))
             }
-            Event::Declined { who } => {
-                (Some(format!("{} declines the shot", n(who))), json!({"event": "declined", "who": n(who)}))
-            }
-            Event::Aborted { who } => {
-                (Some(format!("{} aborts the blow", n(who))), json!({"event": "aborted", "who": n(who)}))
-            }
-            Event::OutOfReach { who, target } => (
-                Some(format!("{}'s blow finds {} out of reach", n(who), n(target))),
-                json!({"event": "out_of_reach", "who": n(who), "target": n(target)}),
-            ),
-            Event::Cost { who, p, effort, held, .. } => (
-                (*p != 0 || *effort != 0 || *held != 0).then(|| {
-                    format!(
-                        "{}: p +{p}{}{}",
-                        n(who),
-                        if *effort > 0 { format!(", effort −{effort}") } else { String::new() },
-                        if *held > 0 { format!(" ({held} held back)") } else { String::new() }
-                    )
-                }),
-                json!({"event": "cost", "who": n(who), "p": p, "effort": effort, "held": held}),
-            ),
-            Event::Released { who, p } => (
-                Some(format!("{}: the held-back {p} comes due", n(who))),
-                json!({"event": "released", "who": n(who), "p": p}),
-            ),
-            Event::Defence { who, faces: f, d, skill, cover, p, wounds, dive, .. } => (
-                Some(format!(
-                    "{} defends: [{}] → D = {d} (skill {}{}, p −{p}{}){}",
+            Event::Declined { who } => Some(format!("{} declines the shot", n(who))),
+            Event::Aborted { who } => Some(format!("{} aborts the blow", n(who))),
+            Event::OutOfReach { who, target } => Some(format!("{}'s blow finds {} out of reach", n(who), n(target))),
+            Event::Cost { who, p, effort, held, .. } => (*p != 0 || *effort != 0 || *held != 0).then(|| {
+                format!(
+                    "{}: p +{p}{}{}",
                     n(who),
-                    faces(f),
-                    crate::Signed(*skill),
-                    if *cover > 0 { format!(", cover {}", crate::Signed(*cover)) } else { String::new() },
-                    if *wounds > 0 { format!(", wounds −{wounds}") } else { String::new() },
-                    dive.map_or(String::new(), |s| format!(" diving for cover at {}", sq(s)))
-                )),
-                json!({"event": "defence", "who": n(who), "faces": f.iter().filter(|x| **x > 0).collect::<Vec<_>>(), "d": d,
-                       "skill": skill, "cover": cover, "p": p, "wounds": wounds, "dive": dive.map(|s| [s.0, s.1])}),
-            ),
-            Event::TieRerolled => (Some("a tie: both roll again".to_owned()), json!({"event": "tie_rerolled"})),
-            Event::Exchange { attacker, target, delta, effort, hit, shortfall, .. } => (
-                Some(if *shortfall {
-                    format!("{} wins but has no effort left: a graze", n(target))
-                } else if *hit {
-                    format!("{} wins by {delta}; {} spends {effort} effort", n(attacker), n(target))
-                } else {
-                    format!("{} wins by {}; spends {effort} effort", n(target), -delta)
-                }),
-                json!({"event": "exchange", "attacker": n(attacker), "target": n(target), "delta": delta, "effort": effort, "hit": hit, "shortfall": shortfall}),
-            ),
+                    if *effort > 0 { format!(", effort −{effort}") } else { String::new() },
+                    if *held > 0 { format!(" ({held} held back)") } else { String::new() }
+                )
+            }),
+            Event::Released { who, p } => Some(format!("{}: the held-back {p} comes due", n(who))),
+            Event::Defence { who, faces: f, d, skill, cover, p, wounds, dive, .. } => Some(format!(
+                "{} defends: [{}] → D = {d} (skill {}{}, p −{p}{}){}",
+                n(who),
+                faces(f),
+                crate::Signed(*skill),
+                if *cover > 0 { format!(", cover {}", crate::Signed(*cover)) } else { String::new() },
+                if *wounds > 0 { format!(", wounds −{wounds}") } else { String::new() },
+                dive.map_or(String::new(), |s| format!(" diving for cover at {}", sq(s)))
+            )),
+            Event::TieRerolled => Some("a tie: both roll again".to_owned()),
+            Event::Exchange { attacker, target, delta, effort, hit, shortfall, .. } => Some(if *shortfall {
+                format!("{} wins but has no effort left: a graze", n(target))
+            } else if *hit {
+                format!("{} wins by {delta}; {} spends {effort} effort", n(attacker), n(target))
+            } else {
+                format!("{} wins by {}; spends {effort} effort", n(target), -delta)
+            }),
             Event::Hit { target, face, raw, slowed, armour, body, trauma, wounds, .. } => {
                 let part = match face {
                     0 => "torso",
@@ -390,75 +384,46 @@ impl TicksScenario {
                     7 | 8 => "right leg",
                     _ => "left leg",
                 };
-                (
-                    Some(format!(
-                        "{} hit in the {part}: damage {raw}{}{} → −{body} Body, +{trauma} Trauma{}",
-                        n(target),
-                        if *slowed { ", slowed by cover" } else { "" },
-                        armour.map_or(String::new(), |a| format!(
-                            ", {} armour (res {}) {}",
-                            if a.hard { "hard" } else { "soft" },
-                            a.resistance,
-                            if a.held { "holds" } else { "is pierced" }
-                        )),
-                        if *wounds > 0 { ", a wound" } else { "" }
+                Some(format!(
+                    "{} hit in the {part}: damage {raw}{}{} → −{body} Body, +{trauma} Trauma{}",
+                    n(target),
+                    if *slowed { ", slowed by cover" } else { "" },
+                    armour.map_or(String::new(), |a| format!(
+                        ", {} armour (res {}) {}",
+                        if a.hard { "hard" } else { "soft" },
+                        a.resistance,
+                        if a.held { "holds" } else { "is pierced" }
                     )),
-                    json!({"event": "hit", "target": n(target), "location": face, "raw": raw, "slowed": slowed,
-                           "armour": armour.map(|a| json!({"hard": a.hard, "resistance": a.resistance, "held": a.held})),
-                           "body": body, "trauma": trauma, "wounds": wounds}),
-                )
+                    if *wounds > 0 { ", a wound" } else { "" }
+                ))
             }
-            Event::WoundCheck { who, face, sides, wound } => (
-                Some(format!(
-                    "{} wound check d{sides} {face}: {}",
-                    n(who),
-                    if *wound { "a wound" } else { "no wound" }
-                )),
-                json!({"event": "wound_check", "who": n(who), "face": face, "sides": sides, "wound": wound}),
-            ),
-            Event::Settled { who, body, trauma, wounds, effort, p, .. } => (
-                Some(format!(
-                    "{}: −{body} Body, +{trauma} Trauma, +{wounds} wound(s), −{effort} effort, p +{p}",
-                    n(who)
-                )),
-                json!({"event": "settled", "who": n(who), "body": body, "trauma": trauma, "wounds": wounds, "effort": effort, "p": p}),
-            ),
-            Event::StringPenalty { who, p } => (
-                Some(format!("{}'s shots this tick: p +{p}", n(who))),
-                json!({"event": "string_penalty", "who": n(who), "p": p}),
-            ),
-            Event::StringClosed { who, p } => (
-                Some(format!("{}'s firing string closes: p +{p}", n(who))),
-                json!({"event": "string_closed", "who": n(who), "p": p}),
-            ),
-            Event::Recovered { who, from, to } => (
-                Some(format!("{}: p {from} → {to}", n(who))),
-                json!({"event": "recovered", "who": n(who), "from": from, "to": to}),
-            ),
-            Event::Rested { who, effort } => (None, json!({"event": "rested", "who": n(who), "effort": effort})),
-            Event::Down { who } => (Some(format!("{} is down", n(who))), json!({"event": "down", "who": n(who)})),
-            Event::KnockedOut { who } => {
-                (Some(format!("{} is knocked out", n(who))), json!({"event": "knocked_out", "who": n(who)}))
+            Event::WoundCheck { who, face, sides, wound } => {
+                Some(format!("{} wound check d{sides} {face}: {}", n(who), if *wound { "a wound" } else { "no wound" }))
             }
             Event::Adjusted { who, change } => {
                 let name = &self.0.combatants[who.index()].name;
-                return crate::board::adjusted_event_line(name, change, super::status::ADJUSTABLE, |_| "");
+                Some(crate::board::adjusted_event_text(name, change, super::status::ADJUSTABLE, |_| ""))
             }
-            Event::Ended { result } => (
-                Some(format!(
-                    "combat ends after {} tick(s) ({:.1} s): {}",
-                    result.length,
-                    f64::from(result.length) * 0.5,
-                    outcome(result)
-                )),
-                {
-                    let mut json = crate::end_json(&self.0.sides, result, "ticks");
-                    json["seconds"] = (f64::from(result.length) * 0.5).into();
-                    json
-                },
-            ),
+            Event::Settled { who, body, trauma, wounds, effort, p, .. } => Some(format!(
+                "{}: −{body} Body, +{trauma} Trauma, +{wounds} wound(s), −{effort} effort, p +{p}",
+                n(who)
+            )),
+            Event::StringPenalty { who, p } => Some(format!("{}'s shots this tick: p +{p}", n(who))),
+            Event::StringClosed { who, p } => Some(format!("{}'s firing string closes: p +{p}", n(who))),
+            Event::Recovered { who, from, to } => Some(format!("{}: p {from} → {to}", n(who))),
+            Event::Rested { .. } => None,
+            Event::Down { who } => Some(format!("{} is down", n(who))),
+            Event::KnockedOut { who } => Some(format!("{} is knocked out", n(who))),
+            Event::Ended { result } => Some(format!(
+                "combat ends after {} tick(s) ({:.1} s): {}",
+                result.length,
+                f64::from(result.length) * 0.5,
+                outcome(result)
+            )),
         };
-        Line { text, json }
+        let ended = if let Event::Ended { result } = event { Some(result) } else { None };
+        let roster = crate::events::Roster { combatant: &|i| self.name(CombatantId(i as u16)), sides: &self.0.sides };
+        crate::events::line(event, text, ended, "ticks", roster)
     }
 
     /// The status line after each tick: every character's Body, Trauma, effort and p.
@@ -485,18 +450,28 @@ impl TicksScenario {
                 )
             })
             .collect();
-        let fighters: Vec<serde_json::Value> = state
-            .fighters
-            .iter()
-            .enumerate()
-            .map(|(i, f)| {
-                json!({"who": self.0.combatants[i].name, "body": f.body, "trauma": f.trauma, "wounds": f.wounds,
-                       "effort": f.effort, "p": f.p, "square": [f.pos.0, f.pos.1], "out": f.out()})
-            })
-            .collect();
+        let status = TickStatus::Status {
+            tick: state.tick,
+            fighters: state
+                .fighters
+                .iter()
+                .enumerate()
+                .map(|(i, f)| FighterStatus {
+                    who: CombatantId(i as u16),
+                    body: f.body,
+                    trauma: f.trauma,
+                    wounds: f.wounds,
+                    effort: f.effort,
+                    p: f.p,
+                    square: f.pos,
+                    out: f.out(),
+                })
+                .collect(),
+        };
+        let roster = crate::events::Roster { combatant: &|i| self.name(CombatantId(i as u16)), sides: &self.0.sides };
         Line {
             text: Some(format!("  [end of tick {}: {}]", state.tick, parts.join("; "))),
-            json: json!({"event": "status", "tick": state.tick, "fighters": fighters}),
+            json: crate::events::to_json(&status, roster),
         }
     }
 }

@@ -20,7 +20,7 @@ pub mod scenario;
 pub mod setup;
 pub mod status;
 
-pub use front::TicksScenario;
+pub use front::{TicksScenario, events_schema};
 pub use options::Options;
 pub use setup::{Blow, Setup, Square};
 
@@ -30,7 +30,7 @@ use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, Ru
 pub type Roster = smallvec::SmallVec<[CombatantId; 8]>;
 
 /// What a combatant announces for a tick (TICK-TIME-12).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Action {
     /// Nothing this tick.
     Nothing,
@@ -125,7 +125,7 @@ pub enum Request {
 }
 
 /// An answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Choice {
     /// An announcement.
     Announce(Action),
@@ -134,7 +134,7 @@ pub enum Choice {
 }
 
 /// What an attack is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub enum Kind {
     /// A shot.
     Shot,
@@ -143,7 +143,7 @@ pub enum Kind {
 }
 
 /// Where armour met a hit (TICK-ARM-*).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct ArmourMet {
     /// Hard armour.
     pub hard: bool,
@@ -154,7 +154,8 @@ pub struct ArmourMet {
 }
 
 /// Everything that happens in a fight.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, schemars::JsonSchema)]
+#[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// A tick begins: each fighter's start-of-tick state is taken (TICK-TIME-4).
     TickStarted {
@@ -417,6 +418,7 @@ pub enum Event {
         change: crate::board::Change,
     },
     /// The fight is over (TICK-TRACK-6).
+    #[serde(skip)]
     Ended {
         /// The result.
         result: FightResult,

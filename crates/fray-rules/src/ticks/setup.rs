@@ -63,7 +63,7 @@ pub struct AttackType {
 }
 
 /// The three attack types (TICK-MELEE-3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, schemars::JsonSchema)]
 pub enum Blow {
     /// A jab.
     Jab,
