@@ -407,9 +407,9 @@ fn armour_reduces_same_size_weapons_and_converts_larger_ones() {
         (3, 5, 3)
     );
     // Leftover AV spills onto S (AV 10 against 8W and 2S), unless `armor_spill = false`.
-    let with_s = |spill: &str| {
+    let with_s = |av: i32, spill: &str| {
         let mut setup = duel(&[
-            ("position = 1.0", "position = 1.0\narmor = { name = \"plate\", av = 10, size = 4 }"),
+            ("position = 1.0", &format!("position = 1.0\narmor = {{ name = \"plate\", av = {av}, size = 4 }}")),
             ("damage = { w = 5 }", "damage = { w = 5, s = 2 }"),
         ]);
         setup.options.set("armor_spill", spill).unwrap();
@@ -420,8 +420,10 @@ fn armour_reduces_same_size_weapons_and_converts_larger_ones() {
         );
         damage(&log)[0]
     };
-    assert_eq!(with_s("true"), (10, 0, 0));
-    assert_eq!(with_s("false"), (10, 0, 2));
+    assert_eq!(with_s(10, "true"), (10, 0, 0));
+    assert_eq!(with_s(10, "false"), (10, 0, 2));
+    // The spill stops at 0 S: AV 14 leaves 6 over 8W, more than the 2S, and heals no stress.
+    assert_eq!(with_s(14, "true"), (14, 0, 0));
 }
 
 #[test]
