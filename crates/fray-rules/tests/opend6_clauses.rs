@@ -455,6 +455,21 @@ fn the_initiative_bonus() {
     assert_eq!(roll::initiative_bonus(&seven.combatants[0], &seven.options), 1);
     let eight = setup(&BRAWLERS.replace("perception = \"2D\"", "agility = \"8D\""), &[]);
     assert_eq!(roll::initiative_bonus(&eight.combatants[0], &eight.options), 2);
+    // Only full 2D of search count (rounded down), and a search below Perception takes nothing off.
+    let bonus = |perception: &str, search: &str| {
+        let s = setup(
+            &BRAWLERS.replace(
+                "perception = \"2D\"\nskills = { brawling = \"3D\" }",
+                &format!("perception = \"{perception}\"\nagility = \"4D\"\nskills = {{ search = \"{search}\" }}"),
+            ),
+            &[],
+        );
+        roll::initiative_bonus(&s.combatants[0], &s.options)
+    };
+    assert_eq!(bonus("3D", "4D+2"), 1);
+    assert_eq!(bonus("3D", "6D"), 2);
+    assert_eq!(bonus("4D", "1D"), 1);
+    assert_eq!(bonus("4D", "2D"), 1);
 }
 
 #[test]
