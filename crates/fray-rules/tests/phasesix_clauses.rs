@@ -456,8 +456,31 @@ fn reactions_only_by_the_target_and_not_from_behind() {
         (0, behind),
         (0, Choice::Act(Act::End)),
     ];
-    let (log, _, _) = run(&s, &[1, 5, 5, 5, 1], script(&entries));
+    // B's parry dice are there (5 1 1) should it wrongly be asked: it is not, and takes both hits.
+    let (log, state, result) = run(&s, &[1, 5, 5, 5, 1, 5, 1, 1], script(&entries));
+    result.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Reacted { .. })));
+    assert_eq!(state.fighter(B).wounds, 2);
+    // `awareness = scenario`: the target reacts to an attacker it perceives, whether or not the
+    // attacker perceives it, and never to one it does not perceive.
+    let parried = |a: &str, b: &str| {
+        let text = duel(&format!("perceives = [{a}]{SWORD}"), &format!("perception = 1\nperceives = [{b}]{SWORD}"));
+        let s = setup(&text, &[("awareness", "scenario")]);
+        let entries = [
+            (1, Choice::Act(Act::Aim { accurate: false })),
+            (1, Choice::Act(Act::End)),
+            (1, parry),
+            (0, Choice::Act(atk(B, Mode::Melee))),
+            (0, Choice::Act(Act::End)),
+        ];
+        let (log, state, result) = run(&s, &[1, 5, 5, 5, 1, 5, 1, 1], script(&entries));
+        result.unwrap();
+        let reacted = log.iter().any(|e| matches!(e, Event::Reacted { who: B, .. }));
+        assert_eq!(state.fighter(B).wounds, if reacted { 1 } else { 2 });
+        reacted
+    };
+    assert!(parried("", "\"A\""));
+    assert!(!parried("\"B\"", ""));
     // Unarmed: no parry unless `unarmed_parry`; a parry removes no crits unless `crit_successes`.
     let bare = setup(&duel(SWORD, ""), &[]);
     let st = ready(&bare);
@@ -562,6 +585,22 @@ fn aim_is_lost_when_hit_and_accurate_points() {
         setup(&duel(SWORD, &format!("perception = 2\ninnate_protection = 1{SWORD}")), &[("aim_lost_on", "wound")]);
     let (log, _, _) = run(&wound, &[1, 5, 5, 1, 1], script(&entries));
     assert!(!log.contains(&Event::AimLost { who: B }));
+    // A hit is counted after cover: B, aiming in 5+ cover, keeps its aim when the cover die stops
+    // A's one hit, and loses it when the die fails.
+    let covered = setup(&duel(RIFLE, &format!("position = 10\ncover = 5\nperception = 2{SWORD}")), &[]);
+    let entries = [
+        (1, Choice::Act(Act::Aim { accurate: false })),
+        (1, Choice::Act(Act::Aim { accurate: false })),
+        (0, Choice::Act(atk(B, Mode::Single))),
+        (0, Choice::Act(Act::End)),
+    ];
+    for (cover_die, lost) in [(5, false), (1, true)] {
+        let (log, state, result) = run(&covered, &[1, 5, 5, 1, 1, 1, 1, cover_die], script(&entries));
+        result.unwrap();
+        assert!(log.iter().any(|e| matches!(e, Event::CoverRoll { .. })), "{log:#?}");
+        assert_eq!(log.contains(&Event::AimLost { who: B }), lost, "{log:#?}");
+        assert_eq!(state.fighter(B).aim > 0, !lost);
+    }
     // Accurate points: M − 1 each, capped by Perception; another act discards them.
     let mut st = ready(&s);
     st.fighters[0].accurate = 2;
