@@ -6,7 +6,7 @@ use fray_rules::hardboiled::attack;
 use fray_rules::hardboiled::odds;
 use fray_rules::hardboiled::options::Options;
 use fray_rules::hardboiled::policy::Script;
-use fray_rules::hardboiled::{Act, Activity, Choice, Event, HardBoiled, Part, Setup, State, scenario};
+use fray_rules::hardboiled::{Act, Activity, Choice, Event, HardBoiled, Opportunity, Part, Setup, State, scenario};
 
 const A: CombatantId = CombatantId(0);
 const B: CombatantId = CombatantId(1);
@@ -110,9 +110,22 @@ fn contests_use_the_matching_attribute() {
     // rule: USR-DICE-7, USR-ACT-4
     let o = Options::default();
     let trick = Act::Other { activity: Activity::Trick, target: Some(B), difficulty: 0 };
+    let only = Options { action_only: true, ..Options::default() };
     assert_eq!(attack::contest_attribute(&o, &trick), fray_rules::hardboiled::setup::Attr::Wits);
     assert_eq!(attack::contest_attribute(&o, &Act::Power(B)), fray_rules::hardboiled::setup::Attr::Ego);
-    let only = Options { action_only: true, ..Options::default() };
+    use fray_rules::hardboiled::setup::Attr;
+    for (activity, attr) in [
+        (Activity::Grapple, Attr::Action),
+        (Activity::Shove, Attr::Action),
+        (Activity::Trip, Attr::Action),
+        (Activity::Intimidate, Attr::Ego),
+        (Activity::Trick, Attr::Wits),
+        (Activity::Task, Attr::Action),
+    ] {
+        let act = Act::Other { activity, target: Some(B), difficulty: 0 };
+        assert_eq!(attack::contest_attribute(&o, &act), attr, "{activity:?}");
+        assert_eq!(attack::contest_attribute(&only, &act), Attr::Action, "{activity:?}");
+    }
     assert_eq!(attack::contest_attribute(&only, &trick), fray_rules::hardboiled::setup::Attr::Action);
     // A trick: A's Wits d8 against B's Wits d10: 8 vs 2 → success, margin 6, no damage.
     let s = setup(&duel("", ""), &[]);
@@ -212,6 +225,17 @@ fn undeclared_actions_resolve_or_may_fail() {
     assert!(log.iter().any(|e| matches!(e, Event::Failed { who: CombatantId(2), .. })), "{log:#?}");
     let (log, _, _) = run(&setup(&text, &[]), &faces, switch());
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: CombatantId(2), declared: false, .. })));
+    // Attacking another foe while the declared one still stands is undeclared too (only a
+    // declared target gone may be swapped, USR-ROUND-4).
+    let foes = duel("", "position = 1")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\naction = 6\nwits = 8\nego = 10\nhp_max = 30\nposition = 1\n";
+    let declare_b = Choice::Intent(Some(Act::Attack { target: B, fists: true, called: None, off_balance: false }));
+    let hit_c = Choice::Act(Act::Attack { target: CombatantId(2), fists: true, called: None, off_balance: false });
+    let sc = script(&[(0, declare_b), (0, hit_c), (0, Choice::Act(Act::End))]);
+    let (log, _, result) = run(&setup(&foes, &[]), &[9, 2, 1, 5, 1, 1, 1, 1, 1, 1, 1, 1], sc);
+    result.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, declared: false, .. })), "{log:#?}");
+    assert!(!log.iter().any(|e| matches!(e, Event::Contest { who: A, declared: true, .. })), "{log:#?}");
 }
 
 #[test]
@@ -384,6 +408,11 @@ fn point_blank_shots_do_maximum_damage() {
         _ => None,
     });
     assert_eq!(rolled, Some(vec![4, 2]));
+    // Only Point Blank: at 3 m (Close, difficulty 4) the dice are rolled: margin 1 + 2d6 [4, 2].
+    let close = duel("weapon = { base = \"automatic_45\", damage = \"2d6\" }", "position = 3");
+    let (log, _, result) = run(&setup(&close, &[]), &[9, 1, 5, 3, 4, 2, 1, 1, 1], shoot());
+    result.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { base: 7, weapon_damage: Some(6), .. })), "{log:#?}");
 }
 
 #[test]
@@ -418,6 +447,28 @@ fn crits_force_hits_and_fumbles_misses() {
         log.contains(&Event::Fumbled { who: A, effect: fray_rules::hardboiled::options::FumbleEffect::LoseNextAction })
     );
     assert_eq!(state.fighter(A).lose_action_turn, 2);
+    // Only a 1 confirms: the same opportunity with a confirm 2 is no fumble.
+    let (log, unconfirmed, result) =
+        run(&setup(&duel("", ""), &[]), &[9, 1, 1, 8, 2], script(&[(0, attack_b(true, None)), (1, Choice::Act(Act::End))]));
+    result.unwrap();
+    assert!(log.contains(&Event::Confirm { who: A, kind: Opportunity::Fumble, face: 2, confirmed: false }), "{log:#?}");
+    assert!(!log.iter().any(|e| matches!(e, Event::Fumbled { .. })), "{log:#?}");
+    assert_eq!(unconfirmed.fighter(A).lose_action_turn, 0);
+    // A shot's natural 1 is an opportunity too, confirmed by its own d10 (USR-CRIT-7).
+    let gun = setup(&duel("weapon = \"automatic_45\"", "position = 5"), &[]);
+    for (face, fumbled) in [(5, false), (1, true)] {
+        let (log, _, result) = run(
+            &gun,
+            &[9, 1, 1, face],
+            script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]),
+        );
+        result.unwrap();
+        assert!(
+            log.contains(&Event::Confirm { who: A, kind: Opportunity::Fumble, face: face as u8, confirmed: fumbled }),
+            "{log:#?}"
+        );
+        assert_eq!(log.iter().any(|e| matches!(e, Event::Fumbled { who: A, .. })), fumbled, "{log:#?}");
+    }
     let req = fray_rules::hardboiled::policy::act_request(
         &plain,
         &{
@@ -589,6 +640,10 @@ fn brawling_halves_and_other_hits_do_not() {
     let s = setup(&duel("", "armour = [\"leather_jacket\"]"), &[]);
     assert_eq!(outcome(&s, 9, 8, false, false, "knife").hp_loss, 9);
     assert_eq!(outcome(&s, 9, 8, false, false, "unarmed").hp_loss, 4);
+    // Brass knuckles and a blackjack are brawling weapons of the table; a club is not.
+    assert_eq!(outcome(&s, 9, 8, false, false, "brass_knuckles").hp_loss, 4);
+    assert_eq!(outcome(&s, 9, 8, false, false, "blackjack").hp_loss, 4);
+    assert_eq!(outcome(&s, 9, 8, false, false, "club").hp_loss, 9);
     let ceil = setup(&duel("", ""), &[("brawl_rounding", "ceil")]);
     assert_eq!(outcome(&ceil, 9, 8, false, false, "unarmed").hp_loss, 5);
     // Halving before armour: ⌊9/2⌋ − 1 = 3 on the jacketed torso; recorded stays 8.
@@ -1120,6 +1175,27 @@ fn out_of_range_weapon_values_and_options_are_refused() {
         panic!("50 attack rolls accepted")
     };
     assert!(e.to_string().contains("from 1 to 20, found `50`"), "{e}");
+}
+
+#[test]
+fn second_wind_follows_a_hit_that_armour_cut_to_nothing_unless_on_damage() {
+    // rule: USR-RES-7
+    // A's shot at B (HP 4 of 30) hits; B's plate stops all of it. Under `on_hit` B is struck and
+    // takes its Second Wind (USR-RES-8); under `on_damage` no HP was lost and no window opens.
+    let text = duel(
+        "weapon = { base = \"automatic_45\", damage = \"1\" }",
+        "hp = 4\nposition = 5\npolicy = { move = \"hold\" }\narmour = [{ name = \"plate\", stop = 10, locations = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], natural = true }]",
+    );
+    let wind = |trigger: &str| {
+        let s = setup(&text, &[("armour_table", "custom"), ("second_wind_trigger", trigger)]);
+        let sc = script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]);
+        let (log, _, result) = run(&s, &[9, 2, 8, 3, 1, 1, 1, 1], sc);
+        result.unwrap();
+        assert!(log.iter().any(|e| matches!(e, Event::Hit { by: A, target: B, hp_loss: 0, .. })), "{log:#?}");
+        log.iter().any(|e| matches!(e, Event::SecondWind { who: B, .. }))
+    };
+    assert!(wind("on_hit"));
+    assert!(!wind("on_damage"));
 }
 
 #[test]
