@@ -311,6 +311,12 @@ fn reaction_strikes_and_follows() {
     Ticks::apply(&none, &mut moved_state, &Event::Announced { who: B, action: Action::Move((3, 0)) });
     assert!(illegal(&none, &moved_state, A, &Action::Follow(B)).is_some());
     assert!(illegal(&s, &moved_state, A, &Action::Follow(B)).is_none());
+    // An announcement lasts its tick only (TICK-TIME-2): at the next tick's start B's move of the
+    // tick before is gone, and A may no longer strike at it or follow it.
+    Ticks::apply(&s, &mut moved_state, &Event::TickStarted { tick: 2 });
+    assert_eq!(moved_state.fighter(B).announced, None);
+    assert!(illegal(&s, &moved_state, A, &Action::Follow(B)).is_some());
+    assert!(illegal(&s, &moved_state, A, &Action::Strike { target: B, blow: Blow::Jab, weak_point: false }).is_some());
     // A follow: B runs two squares... one square here; A ends adjacent to B's new square.
     let far = setup(&two("", "position = [2, 0]", 1), &[]);
     let entries = [(1, ann(Action::Move((4, 0)))), (0, ann(Action::Follow(B)))];
@@ -321,6 +327,27 @@ fn reaction_strikes_and_follows() {
     let two_sq = setup(&two("", "position = [2, 0]", 1), &[("follow_squares", "2")]);
     let (_, state, _) = run_with(&two_sq, &[], script(&entries), true);
     assert_eq!(state.fighter(A).pos, (2, 0));
+}
+
+#[test]
+fn a_reaction_strike_is_rolled_after_announcing_closes() {
+    // rule: TICK-TIME-5, TICK-TIME-7
+    // In roster order: M announces a move away from S, S answers with a reaction strike, and C
+    // announces after S. No roll of the tick, the strike's included, comes before C's announcement.
+    let text = "[rules]\nruleset = \"ticks\"\n[rules.options]\ntick_cap = 1\nannounce_order = \"roster\"\n\n\
+        [[combatants]]\nname = \"M\"\nside = \"b\"\nposition = [1, 0]\n\n\
+        [[combatants]]\nname = \"S\"\nside = \"a\"\nposition = [0, 0]\n\n\
+        [[combatants]]\nname = \"C\"\nside = \"b\"\nposition = [0, 3]\n";
+    let s = setup(text, &[]);
+    let (m, striker, c) = (CombatantId(0), CombatantId(1), CombatantId(2));
+    let strike = ann(Action::Strike { target: m, blow: Blow::Jab, weak_point: false });
+    let entries = [(0, ann(Action::Move((3, 0)))), (1, strike), (2, NOTHING)];
+    let (log, state, result) = run(&s, &[20, 1, 3, 1, 1, 1, 1, 1, 1, 1], script(&entries));
+    result.unwrap();
+    let first_roll = log.iter().position(|e| matches!(e, Event::AttackRoll { who, .. } if *who == striker));
+    let last_announced = log.iter().rposition(|e| matches!(e, Event::Announced { who, .. } if *who == c));
+    assert!(first_roll.is_some() && last_announced < first_roll, "{log:#?}");
+    assert_eq!(state.fighter(m).pos, (2, 0));
 }
 
 #[test]
