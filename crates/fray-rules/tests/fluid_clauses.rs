@@ -134,7 +134,9 @@ fn ot_adds_to_attacks_and_dt_to_defence_tns() {
 fn initiative_ties_go_to_tactics_then_fin_then_a_roll_off() {
     // rule: FLUID-INIT-1, FLUID-INIT-4, FLUID-INIT-2
     let order = |setup: &Setup, faces: &[u32]| {
-        let (log, _) = fight(setup, faces, vec![]);
+        let (log, ended) = fight(setup, faces, vec![]);
+        // The order is settled: the fight stops at the first attack, for want of its dice.
+        assert!(matches!(ended, Err(FightError::Dice { what: "attack", .. })), "{ended:?}");
         log.iter()
             .find_map(|e| match e {
                 Event::Order { order } => Some(order.to_vec()),
@@ -394,6 +396,10 @@ fn damage_dice_are_rolled_after_the_check() {
     for (dice, d6, read) in [("1d3", 1, 1), ("1d3", 3, 2), ("1d3", 6, 3), ("1d2", 3, 1), ("1d2", 4, 2)] {
         let setup = duel(&[("damage = { w = 5 }", &format!("damage = {{ w = 5, s = \"{dice}\" }}"))]);
         let (log, result) = fight(&setup, &[3, 3, 3, 1, 1, 1, 4, 4, 4, d6], splits());
+        assert_eq!(
+            result.as_ref().unwrap_err().to_string(),
+            "dice for initiative: the script ran out of faces after 10 dice"
+        );
         assert_eq!(damage(&log).first().map(|d| d.2), Some(read), "{dice} on a d6 showing {d6}: {result:?}");
     }
 }
@@ -685,7 +691,7 @@ fn a_parry_before_ones_step_earns_a_counterattack() {
     let parry = options.iter().position(|o| o.skill == DefenceSkill::Parry && o.item == Some(0)).unwrap();
     let block = options.iter().position(|o| o.skill == DefenceSkill::Block && o.item == Some(0)).unwrap();
     let run = |defence: usize| {
-        fight(
+        let (log, ended) = fight(
             &setup,
             &[6, 6, 6, 1, 1, 1, 2, 2, 2, 3, 3, 3],
             vec![
@@ -696,8 +702,9 @@ fn a_parry_before_ones_step_earns_a_counterattack() {
                 Choice::Defence(Some(defence)),
                 dodge(),
             ],
-        )
-        .0
+        );
+        assert_eq!(ended.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 12 dice");
+        log
     };
     let log = run(parry);
     let bonuses: Vec<(i32, i32)> = attacks(&log)
@@ -721,8 +728,10 @@ fn a_failed_unarmed_defence_hurts_the_arm() {
     let unarmed_block = options.iter().position(|o| o.skill == DefenceSkill::Block && o.item.is_none()).unwrap();
     let hit = |setup: &Setup, defence: usize| {
         // Attack 5,5,5 = 15 + 2 + size bonus 3 vs 11: success of 9 → 18W.
-        let (log, _) =
+        let (log, ended) =
             fight(setup, &[3, 3, 3, 1, 1, 1, 5, 5, 5], vec![split(), split(), Choice::Defence(Some(defence))]);
+        // The round is played out: the fight ends, or stops at the next round's initiative.
+        assert!(matches!(ended, Ok(_) | Err(FightError::Dice { what: "initiative", .. })), "{ended:?}");
         damage(&log)[0]
     };
     assert_eq!(hit(&setup, unarmed_parry), (0, 18, 4));
@@ -1358,7 +1367,7 @@ fn a_menus_hit_odds_are_those_of_the_check_the_fight_then_rolls() {
             let split = Choice::Split { ot, dt: 4 - ot };
             let attacks = vec![DeclaredAttack::single(B, 0, Intent::Lethal); count];
             let plan = Plan { attacks: attacks.into_iter().collect(), ..Plan::default() };
-            let (log, _) = fight(
+            let (log, ended) = fight(
                 &setup,
                 &[2, 5, 4, 3, 6, 1, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4],
                 vec![
@@ -1368,6 +1377,8 @@ fn a_menus_hit_odds_are_those_of_the_check_the_fight_then_rolls() {
                     Choice::Plan(Plan::default()),
                 ],
             );
+            // A's attacks are rolled: the fight ends, or stops later for want of an attack's dice.
+            assert!(matches!(ended, Ok(_) | Err(FightError::Dice { what: "attack", .. })), "{ended:?}");
             let (check, _) = first_attack(&log);
             let rolled: fray_dice::BigRational =
                 check.margin_distribution(&setup.options).into_iter().filter(|(m, _)| *m >= 0).map(|(_, p)| p).sum();

@@ -201,6 +201,7 @@ fn declared_targets_gone_are_retargeted_or_lost() {
     fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, declared: true, .. })));
     let (log, _, result) = run(&setup(&far, &[("declared_retarget", "lost")]), &[9, 2, 1, 1, 1, 1, 1, 1], sc());
+    result.as_ref().unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Failed { who: A, .. })), "{result:?} {log:#?}");
 }
 
@@ -1077,6 +1078,7 @@ fn a_friends_hit_opens_no_second_wind() {
     let sc =
         || script(&[(0, attack_b(false, Some(Part::Torso))), (1, Choice::Act(Act::End)), (2, Choice::Act(Act::End))]);
     let (log, _, result) = run(&s, &[9, 2, 1, 8, 1, 1, 1, 1], sc());
+    result.as_ref().unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Hit { by: A, target: B, .. })), "{result:?} {log:#?}");
     assert!(!log.iter().any(|e| matches!(e, Event::SecondWind { .. })), "{log:#?}");
     // The same shot by C, a foe 1 m from B, opens it.
@@ -1087,6 +1089,7 @@ fn a_friends_hit_opens_no_second_wind() {
     let c_shoots = Choice::Act(Act::Attack { target: B, fists: false, called: Some(Part::Torso), off_balance: false });
     let sc = script(&[(0, Choice::Act(Act::End)), (1, Choice::Act(Act::End)), (2, c_shoots)]);
     let (log, _, result) = run(&foe, &[1, 2, 6, 5, 1, 1, 1, 1], sc);
+    result.as_ref().unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Hit { by: CombatantId(2), target: B, .. })), "{result:?} {log:#?}");
     assert!(log.iter().any(|e| matches!(e, Event::SecondWind { who: B, .. })), "{result:?} {log:#?}");
 }
@@ -1188,6 +1191,7 @@ fn no_disengaging_after_an_attack_nor_into_another_enemys_reach() {
     };
     let faces = [9, 1, 1, 8, 1, 1, 1, 1, 1, 1];
     let (log, _, result) = run(&setup(&three, &[]), &faces, switch());
+    result.as_ref().unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, .. })), "{result:?}");
     let (_, _, result) = run(&setup(&three, &[("free_disengage", "false")]), &faces, switch());
     assert!(matches!(result, Err(FightError::IllegalChoice { who: A, .. })), "{result:?}");
@@ -1258,6 +1262,7 @@ fn one_already_down_gets_no_second_wind() {
     let s = setup(&text, &[]);
     let sc = script(&[(0, attack_b(false, Some(Part::Torso))), (2, Choice::Act(Act::End))]);
     let (log, _, result) = run(&s, &[9, 2, 8, 1, 1, 1, 1], sc);
+    result.as_ref().unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Hit { by: A, target: B, .. })), "{result:?} {log:#?}");
     assert!(!log.iter().any(|e| matches!(e, Event::SecondWind { .. })), "{log:#?}");
 }

@@ -508,6 +508,7 @@ fn a_quick_draw_moves_skill_dice_to_initiative() {
     let s = script(&[(0, Choice::QuickDraw(Some(draw))), (0, attack_on(B, 0)), (0, attack_on(B, 0))]);
     let faces = [1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2];
     let (log, _, result) = run(&setup, &faces, s);
+    result.as_ref().unwrap();
     assert!(log.contains(&Event::QuickDrawn { who: A, draw }), "{result:?} {log:#?}");
     let a_init = log.iter().find_map(|e| match e {
         Event::Initiative { who: A, roll: Some(r), .. } => Some(r.code),
@@ -1002,7 +1003,9 @@ fn negative_resistance_readings() {
     // B's resistance code −1D−4 rolls nothing: max(−4, 0)... the pips alone, 0.
     let faces = [6, 6, 6, 6, 6, 5, 2];
     let total = |sets: &[(&str, &str)]| {
-        let (log, state, _) = run(&setup(&text, sets), &faces, Script::new(2));
+        let (log, state, ended) = run(&setup(&text, sets), &faces, Script::new(2));
+        // Every scripted die is used, and the fight stops for want of the next.
+        assert!(ended.unwrap_err().to_string().ends_with("ran out of faces after 7 dice"));
         let resist = log.iter().find_map(|e| match e {
             Event::Resist { total, .. } => Some(*total),
             _ => None,
@@ -1022,7 +1025,15 @@ fn negative_resistance_readings() {
         duel("", "skills = { brawling = \"6D\" }\nstrength = \"2D\"", "strength = \"1D\"\nresistance_mod = \"1D-8\"");
     let faces2 = [6, 6, 6, 6, 6, 5, 2, 1, 1];
     let margin = |sets: &[(&str, &str)]| {
-        let (log, state, _) = run(&setup(&text2, sets), &faces2, Script::new(2));
+        let (log, state, ended) = run(&setup(&text2, sets), &faces2, Script::new(2));
+        // The fight ends, or stops for want of an attack's dice once every scripted die is used.
+        assert!(
+            ended.as_ref().map_or_else(
+                |e| e.to_string() == "dice for attack: the script ran out of faces after 9 dice",
+                |_| true
+            ),
+            "{ended:?}"
+        );
         let m = log.iter().find_map(|e| match e {
             Event::Wound { margin, .. } => Some(*margin),
             _ => None,

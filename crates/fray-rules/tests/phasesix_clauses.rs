@@ -1274,7 +1274,9 @@ fn boosts_reach_cover_rolls() {
     assert_eq!(wounds(&log), Some(2), "{log:#?}");
     let s =
         setup(&text("bonus_dice = 1\npolicy = { move = \"hold\", defend = \"never\", spend = \"to_defend\" }"), &[]);
-    assert_eq!(wounds(&run(&s, &faces, swing).0), Some(1));
+    let (log, _, fought) = run(&s, &faces, swing);
+    fought.unwrap();
+    assert_eq!(wounds(&log), Some(1));
 }
 
 /// A fencer (A) and, on the other side, B and C, who win the initiative (C, B, A) and keep their

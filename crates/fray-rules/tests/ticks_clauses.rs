@@ -435,7 +435,7 @@ fn the_announcement_order_has_its_own_stream() {
     let faces = |order_seed: u64| {
         let dice = OrderStream::new(fray_engine::FromSource(fray_dice::seeded(99)), Some(order_seed));
         let mut fight = Fight::<Ticks, _, _, _>::new(&s, dice, fray_rules::ticks::policy::Ai, Record::default());
-        let _ = fight.run();
+        fight.run().unwrap();
         let (_, record) = fight.into_parts();
         let orders: Vec<Vec<CombatantId>> = record
             .0
@@ -525,7 +525,11 @@ fn moving_running_and_squares() {
     fought.unwrap();
     assert_eq!(state.fighter(A).pos, (1, 0));
     // Running: 1, then 2 a tick; a tick without running ends the run.
-    let run3 = |s: &Setup, entries: &[(usize, Choice)]| run(s, &[], script(entries)).0;
+    let run3 = |s: &Setup, entries: &[(usize, Choice)]| {
+        let (log, _, fought) = run(s, &[], script(entries));
+        fought.unwrap();
+        log
+    };
     let r = ann(Action::Run { to: (8, 0), attack: None });
     let log = run3(&s, &[(0, r), (0, r), (0, r), (1, NOTHING), (1, NOTHING), (1, NOTHING)]);
     let ends: Vec<_> = log
