@@ -106,6 +106,44 @@ fn specialisms_add_two_where_their_tags_fit() {
 }
 
 #[test]
+fn each_roll_fits_its_own_specialism_tags() {
+    // rule: USR-DICE-3, USR-ATK-2
+    // Which tags each side's specialisms must carry to add to a roll: the attacker's and the
+    // defender's, for every kind of action, with a melee weapon, a brawling one and a gun.
+    let t = fray_rules::hardboiled::setup::weapon_table();
+    let weapon = |id: &str| t.iter().find(|(i, _)| *i == id).unwrap().1.clone();
+    let (knife, knuckles, gun) = (weapon("knife"), weapon("brass_knuckles"), weapon("automatic_45"));
+    let tags = |names: &[&str]| attack::Tags::of(names);
+    let hit = Act::Attack { target: B, fists: false, called: None, off_balance: false };
+    for (act, w, attacker, defender) in [
+        (hit, &knife, tags(&["melee"]), tags(&["melee", "dodge"])),
+        (hit, &knuckles, tags(&["melee", "brawling"]), tags(&["melee", "dodge", "brawling"])),
+        (hit, &gun, tags(&["shooting"]), tags(&["melee", "dodge"])),
+        (Act::Power(B), &knife, tags(&["psionics", "magic"]), tags(&["psionics", "magic", "willpower"])),
+        (Act::Move(Pos::new(1.0, 0.0)), &knife, tags(&[]), tags(&[])),
+    ] {
+        assert_eq!(attack::attacker_tags(&act, w), attacker, "{act:?} with {}", w.name);
+        assert_eq!(attack::defender_tags(&act, w), defender, "{act:?} with {}", w.name);
+    }
+    for (activity, attacker, defender) in [
+        (Activity::Grapple, tags(&["grapple"]), tags(&["grapple", "dodge"])),
+        (Activity::Shove, tags(&["shove"]), tags(&["dodge", "grapple"])),
+        (Activity::Trip, tags(&["trip"]), tags(&["dodge", "grapple"])),
+        (Activity::Intimidate, tags(&["intimidate"]), tags(&["willpower", "intimidate"])),
+        (Activity::Trick, tags(&["trick"]), tags(&["perception", "trick"])),
+        (Activity::Task, tags(&["task"]), tags(&[])),
+    ] {
+        let act = Act::Other { activity, target: Some(B), difficulty: 0 };
+        assert_eq!(attack::attacker_tags(&act, &knife), attacker, "{activity:?}");
+        assert_eq!(attack::defender_tags(&act, &knife), defender, "{activity:?}");
+    }
+    // Two sets meet when they share a tag.
+    assert!(tags(&["melee", "dodge"]).meet(tags(&["dodge"])));
+    assert!(!tags(&["melee"]).meet(tags(&["dodge", "shooting"])));
+    assert!(!tags(&[]).meet(tags(&[])));
+}
+
+#[test]
 fn contests_use_the_matching_attribute() {
     // rule: USR-DICE-7, USR-ACT-4
     let o = Options::default();
@@ -672,6 +710,25 @@ fn armour_by_location_in_the_total_or_both_and_layering() {
         &[("armour_table", "custom")],
     );
     assert_eq!(outcome(&custom, 8, 2, false, false, "knife").stop, 2);
+}
+
+#[test]
+fn ward_comes_off_every_hit_after_armour_even_a_critical() {
+    // rule: USR-DMG-1, USR-CRIT-4
+    // B's ward 2 and a leather jacket (stop 1 on the torso, face 3): 9 − 1 − 2 = 6 recorded; a
+    // critical skips the armour, never the ward: 9 − 2 = 7; never below 0.
+    let s = setup(&duel("", "ward = 2\narmour = [\"leather_jacket\"]"), &[]);
+    let o = outcome(&s, 9, 3, false, false, "knife");
+    assert_eq!((o.stop, o.ward, o.recorded, o.hp_loss), (1, 2, 6, 6));
+    let o = outcome(&s, 9, 3, true, false, "knife");
+    assert_eq!((o.stop, o.ward, o.recorded, o.hp_loss), (0, 2, 7, 7));
+    assert_eq!(outcome(&s, 2, 3, false, false, "knife").recorded, 0);
+    // A punch: recorded 6, half of it lost; halving first, ⌊9/2⌋ − 1 − 2 = 1.
+    assert_eq!(outcome(&s, 9, 3, false, false, "unarmed").hp_loss, 3);
+    let before = setup(&duel("", "ward = 2\narmour = [\"leather_jacket\"]"), &[("armour_before_halving", "false")]);
+    let o = outcome(&before, 9, 3, false, false, "unarmed");
+    assert_eq!((o.recorded, o.hp_loss), (6, 1));
+    assert_eq!(outcome(&before, 4, 3, false, false, "unarmed").hp_loss, 0);
 }
 
 #[test]

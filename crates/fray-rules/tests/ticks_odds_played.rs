@@ -134,7 +134,7 @@ fn the_odds_measure_the_straight_line_off_the_axis() {
     let odds = fray_rules::ticks::odds::attack_odds_at(&s, "Sam", "Vic", None).unwrap();
     assert_eq!(odds.distance, Some(10.0));
     // On the 10-square line from the file's pistol duel, the same odds as at 10 squares along x.
-    let along = fray_rules::ticks::odds::attack_odds_at(&knife_free_duel(), "Sam", "Vic", None).unwrap();
+    let along = fray_rules::ticks::odds::attack_odds_at(&shipped_pistol_duel(), "Sam", "Vic", None).unwrap();
     assert_eq!(q(&odds.hit), q(&along.hit));
     // Asked at 5 squares, Sam stands at [3, 4], 5 squares off.
     let at = fray_rules::ticks::odds::attack_odds_at(&s, "Sam", "Vic", Some(5.0)).unwrap();
@@ -143,7 +143,7 @@ fn the_odds_measure_the_straight_line_off_the_axis() {
 }
 
 /// The shipped pistol duel, unchanged.
-fn knife_free_duel() -> Setup {
+fn shipped_pistol_duel() -> Setup {
     let text = std::fs::read_to_string(format!("{EXAMPLES}/pistol-duel.toml")).unwrap();
     fray_rules::ticks::scenario::load("pistol-duel.toml", &text, &[]).unwrap()
 }
