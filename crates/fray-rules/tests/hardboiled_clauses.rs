@@ -137,6 +137,8 @@ fn each_roll_fits_its_own_specialism_tags() {
         assert_eq!(attack::attacker_tags(&act, &knife), attacker, "{activity:?}");
         assert_eq!(attack::defender_tags(&act, &knife), defender, "{activity:?}");
     }
+    // A tag listed twice is still the one tag.
+    assert_eq!(tags(&["melee", "melee"]), tags(&["melee"]));
     // Two sets meet when they share a tag.
     assert!(tags(&["melee", "dodge"]).meet(tags(&["dodge"])));
     assert!(!tags(&["melee"]).meet(tags(&["dodge", "shooting"])));
