@@ -1,6 +1,8 @@
 //! `fluid` area attacks: worked example F (a grenade), the band edges, the defences, the blast
 //! point.
 
+mod common;
+
 use fray_dice::{BigRational, fraction};
 use fray_engine::{CombatantId, Fight, Pos, Record, Scripted};
 use fray_rules::fluid::attack::area_edge;
@@ -40,11 +42,13 @@ blast_band = "nearby"
 /// Initiative: thrower 18, targets 3, 4, 5, 6, 7 (no ties).
 const INIT: [u32; 18] = [6, 6, 6, 1, 1, 1, 1, 1, 2, 1, 2, 2, 2, 2, 2, 2, 2, 3];
 
+#[track_caller]
 fn throw(setup: &Setup, blast: Option<Pos>, faces: &[u32]) -> Vec<Event> {
     throw_moving(setup, blast, None, faces)
 }
 
 /// [`throw`] after moving as `movement` says.
+#[track_caller]
 fn throw_moving(
     setup: &Setup,
     blast: Option<Pos>,
@@ -62,8 +66,10 @@ fn throw_moving(
     choices.extend((0..4).map(|_| Choice::Defence(Some(0))));
     let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
     let all: Vec<u32> = INIT.iter().chain(faces).copied().collect();
+    // One round: the throw's.
+    let setup = &Setup { max_rounds: 1, ..setup.clone() };
     let mut fight = Fight::<Fluid, _, _, _>::new(setup, Scripted::faces(all), decider, Record::default());
-    let _ = fight.run();
+    fight.run().unwrap();
     fight.into_parts().1.0
 }
 
@@ -185,7 +191,7 @@ fn a_safe_thrower_aims_at_a_point_a_charging_target_cannot_drag_onto_it() {
     for seed in 1..=5 {
         let dice = fray_engine::FromSource(fray_dice::seeded(seed));
         let mut fight = Fight::<Fluid, _, _, _>::new(&setup, dice, policy::Ai, Record::default());
-        let _ = fight.run();
+        fight.run().unwrap();
         let log = fight.into_parts().1.0;
         assert!(log.iter().any(|e| matches!(e, Event::AmmoSpent { .. })), "it throws");
         let own = log.iter().any(|e| matches!(e, Event::Damage { by, target, .. } if by == target));
@@ -283,7 +289,7 @@ fn a_safe_thrower_sees_the_moves_allies_declare_after_it() {
     for seed in 1..=40 {
         let dice = fray_engine::FromSource(fray_dice::seeded(seed));
         let mut fight = Fight::<Fluid, _, _, _>::new(&setup, dice, policy::Ai, Record::default());
-        let _ = fight.run();
+        fight.run().unwrap();
         let log = fight.into_parts().1.0;
         let friendly = log.iter().any(|e| matches!(e, Event::Damage { by, target, .. } if side(*by) == side(*target)));
         assert!(!friendly, "seed {seed}");

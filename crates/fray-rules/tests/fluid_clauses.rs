@@ -117,11 +117,12 @@ fn ot_adds_to_attacks_and_dt_to_defence_tns() {
     // rule: FLUID-TAC-2, FLUID-TAC-6, FLUID-ATK-2, FLUID-ATK-3
     let setup = duel(&[("tactics = 0", "tactics = 2"), ("tactics = 0\nstats", "tactics = 3\nstats")]);
     // A all-out (oT 2), B defensive (dT 3); B dodges at 11 + 3.
-    let (log, _) = fight(
+    let (log, fought) = fight(
         &setup,
         &[3, 3, 3, 1, 1, 1, 4, 4, 4],
         vec![Choice::Split { ot: 2, dt: 0 }, Choice::Split { ot: 0, dt: 3 }, dodge()],
     );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 9 dice");
     assert!(log.contains(&Event::TacticsSet { who: A, ot: 2, dt: 0 }));
     assert!(log.contains(&Event::TacticsSet { who: B, ot: 0, dt: 3 }));
     let (check, roll) = first_attack(&log);
@@ -133,7 +134,9 @@ fn ot_adds_to_attacks_and_dt_to_defence_tns() {
 fn initiative_ties_go_to_tactics_then_fin_then_a_roll_off() {
     // rule: FLUID-INIT-1, FLUID-INIT-4, FLUID-INIT-2
     let order = |setup: &Setup, faces: &[u32]| {
-        let (log, _) = fight(setup, faces, vec![]);
+        let (log, ended) = fight(setup, faces, vec![]);
+        // The order is settled: the fight stops at the first attack, for want of its dice.
+        assert!(matches!(ended, Err(FightError::Dice { what: "attack", .. })), "{ended:?}");
         log.iter()
             .find_map(|e| match e {
                 Event::Order { order } => Some(order.to_vec()),
@@ -146,7 +149,11 @@ fn initiative_ties_go_to_tactics_then_fin_then_a_roll_off() {
     assert_eq!(order(&fin, &[3, 3, 3, 3, 3, 3]), vec![B, A]);
     // Equal everything: a d6 roll-off in roster order, highest first (A 2, B 5).
     let same = duel(&[]);
-    let (log, _) = fight(&same, &[3, 3, 3, 3, 3, 3, 2, 5], vec![]);
+    let (log, fought) = fight(&same, &[3, 3, 3, 3, 3, 3, 2, 5], vec![]);
+    assert_eq!(
+        fought.unwrap_err().to_string(),
+        "dice for attack: dice for attack: the script ran out of faces after 8 dice"
+    );
     assert!(log.contains(&Event::TieBreak { who: A, face: 2 }) && log.contains(&Event::TieBreak { who: B, face: 5 }));
     assert_eq!(order(&same, &[3, 3, 3, 3, 3, 3, 2, 5]), vec![B, A]);
     // `roster` breaks ties by roster order without dice.
@@ -199,7 +206,8 @@ fn incapacitated_combatants_roll_no_initiative_and_do_not_defend() {
         &[],
     )
     .unwrap();
-    let (log, _) = fight(&setup, &[3, 3, 3, 1, 1, 1, 1, 1], vec![]);
+    let (log, fought) = fight(&setup, &[3, 3, 3, 1, 1, 1, 1, 1], vec![]);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 8 dice");
     assert_eq!(log.iter().filter(|e| matches!(e, Event::Initiative { .. })).count(), 1);
     let (check, _) = first_attack(&log);
     assert_eq!((check.edge, check.tn), (2, 10));
@@ -214,14 +222,22 @@ fn dying_targets_are_superior_plus_one() {
     let state = Fluid::initial_state(&setup);
     assert!(state.fighter(B).dying);
     // Round start: B's BOD test (margin +1 → W 1, no longer dying), its act test; then initiative.
-    let (log, _) = fight(&setup, &[4, 4, 3, 4, 4, 3, 2, 2, 2, 3, 3, 3, 1, 1, 1], vec![]);
+    let (log, fought) = fight(&setup, &[4, 4, 3, 4, 4, 3, 2, 2, 2, 3, 3, 3, 1, 1, 1], vec![]);
+    assert_eq!(
+        fought.unwrap_err().to_string(),
+        "dice for BOD test: dice for BOD test: the script ran out of faces after 15 dice"
+    );
     assert!(
         log.iter()
             .any(|e| matches!(e, Event::Condition { who, condition: Condition::Dying, gained: false } if *who == B))
     );
     // A failed BOD test (natural 7: failure of 3, W −3) keeps B dying; its act test (12 − 13 CP)
     // fails, so B is stunned and rolls no initiative; A's attack on it is Superior +1 (4 dice).
-    let (log, _) = fight(&setup, &[2, 2, 3, 4, 4, 4, 3, 3, 3, 1, 1, 1, 6], vec![]);
+    let (log, fought) = fight(&setup, &[2, 2, 3, 4, 4, 4, 3, 3, 3, 1, 1, 1, 6], vec![]);
+    assert_eq!(
+        fought.unwrap_err().to_string(),
+        "dice for BOD test: dice for BOD test: the script ran out of faces after 13 dice"
+    );
     let (check, roll) = first_attack(&log);
     assert_eq!(check.edge, 1);
     assert_eq!(roll.faces.as_slice().len(), 4);
@@ -272,7 +288,7 @@ fn the_multi_action_penalty_and_the_attack_limit() {
     assert!(with(&[0]).is_ok() && with(&[1]).is_ok());
     assert!(with(&[0, 1]).is_err(), "two attacks with the sword skill at rank 0");
     assert!(with(&[0, 2]).is_ok(), "one with each skill");
-    let (log, _) = fight(
+    let (log, fought) = fight(
         &setup,
         &[3, 3, 3, 1, 1, 1, 4, 4, 4, 4, 4, 4],
         vec![
@@ -284,6 +300,7 @@ fn the_multi_action_penalty_and_the_attack_limit() {
             dodge(),
         ],
     );
+    fought.unwrap();
     assert!(log.contains(&Event::Declared { who: B, plan: Plan::default() }));
     let bonuses: Vec<i32> = attacks(&log)
         .iter()
@@ -305,11 +322,12 @@ fn untrained_attacks_and_common_defences() {
     assert_eq!(a.skill_value("sword", &setup.options), 7);
     assert_eq!(a.skill_value("dodge", &setup.options), 10);
     assert_eq!(b.skill_value("block", &setup.options), 11);
-    let (log, _) = fight(
+    let (log, fought) = fight(
         &setup,
         &[3, 3, 3, 1, 1, 1, 4, 4, 4],
         vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }],
     );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 9 dice");
     let (check, _) = first_attack(&log);
     assert_eq!(check.bonus, -3);
 }
@@ -338,11 +356,12 @@ fn base_damage_successes_and_intent() {
     // rule: FLUID-DMG-1, FLUID-DMG-2, FLUID-DMG-3, FLUID-DMG-4, FLUID-ATK-1
     let setup = duel(&[("damage = { w = 5 }", "damage = { w = 5, s = 1 }")]);
     // A hit with 0 successes still deals base damage: 12 + 2 − 11 … natural 9 + 2 = 11 vs 11.
-    let (log, _) = fight(
+    let (log, fought) = fight(
         &setup,
         &[3, 3, 3, 1, 1, 1, 3, 3, 3],
         vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }, dodge()],
     );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 9 dice");
     assert_eq!(first_attack(&log).1.margin, 0);
     assert_eq!(damage(&log), vec![(0, 5, 1)]);
     // Stunning: successes go to S (margin 3 → 5W, 1 + 3 = 4S).
@@ -352,11 +371,12 @@ fn base_damage_successes_and_intent() {
         movement: None,
         ..Plan::default()
     };
-    let (log, _) = fight(
+    let (log, fought) = fight(
         &setup,
         &[3, 3, 3, 1, 1, 1, 4, 4, 4],
         vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }, Choice::Plan(stun), dodge()],
     );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 9 dice");
     assert_eq!(first_attack(&log).1.margin, 3);
     assert_eq!(damage(&log), vec![(0, 5, 4)]);
     let state = fray_engine::replay::<Fluid>(&setup, &log);
@@ -369,12 +389,17 @@ fn damage_dice_are_rolled_after_the_check() {
     let setup = duel(&[("damage = { w = 5 }", "damage = { w = \"2d6\", s = \"1d3\" }")]);
     // Attack 4,4,4 (margin 3) then 2d6 = 6 + 1 and 1d3 = 2 (a d6 showing 3 or 4): 10W, 2S.
     let splits = || vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }, dodge()];
-    let (log, _) = fight(&setup, &[3, 3, 3, 1, 1, 1, 4, 4, 4, 6, 1, 4], splits());
+    let (log, fought) = fight(&setup, &[3, 3, 3, 1, 1, 1, 4, 4, 4, 6, 1, 4], splits());
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 12 dice");
     assert_eq!(damage(&log), vec![(0, 10, 2)]);
     // A 1d3 or 1d2 is a d6 read: 1–2 → 1, 3–4 → 2, 5–6 → 3; 1–3 → 1, 4–6 → 2.
     for (dice, d6, read) in [("1d3", 1, 1), ("1d3", 3, 2), ("1d3", 6, 3), ("1d2", 3, 1), ("1d2", 4, 2)] {
         let setup = duel(&[("damage = { w = 5 }", &format!("damage = {{ w = 5, s = \"{dice}\" }}"))]);
         let (log, result) = fight(&setup, &[3, 3, 3, 1, 1, 1, 4, 4, 4, d6], splits());
+        assert_eq!(
+            result.as_ref().unwrap_err().to_string(),
+            "dice for initiative: the script ran out of faces after 10 dice"
+        );
         assert_eq!(damage(&log).first().map(|d| d.2), Some(read), "{dice} on a d6 showing {d6}: {result:?}");
     }
 }
@@ -388,11 +413,12 @@ fn armour_reduces_same_size_weapons_and_converts_larger_ones() {
         for (k, v) in sets {
             setup.options.set(k, v).unwrap();
         }
-        let (log, _) = fight(
+        let (log, fought) = fight(
             &setup,
             &[3, 3, 3, 1, 1, 1, 4, 4, 4],
             vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }, dodge()],
         );
+        assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 9 dice");
         damage(&log)[0]
     };
     // 5 + 3 = 8W. Medium armour AV 3 against a medium sword: reduced to 5W.
@@ -407,21 +433,24 @@ fn armour_reduces_same_size_weapons_and_converts_larger_ones() {
         (3, 5, 3)
     );
     // Leftover AV spills onto S (AV 10 against 8W and 2S), unless `armor_spill = false`.
-    let with_s = |spill: &str| {
+    let with_s = |av: i32, spill: &str| {
         let mut setup = duel(&[
-            ("position = 1.0", "position = 1.0\narmor = { name = \"plate\", av = 10, size = 4 }"),
+            ("position = 1.0", &format!("position = 1.0\narmor = {{ name = \"plate\", av = {av}, size = 4 }}")),
             ("damage = { w = 5 }", "damage = { w = 5, s = 2 }"),
         ]);
         setup.options.set("armor_spill", spill).unwrap();
-        let (log, _) = fight(
+        let (log, fought) = fight(
             &setup,
             &[3, 3, 3, 1, 1, 1, 4, 4, 4],
             vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }, dodge()],
         );
+        assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 9 dice");
         damage(&log)[0]
     };
-    assert_eq!(with_s("true"), (10, 0, 0));
-    assert_eq!(with_s("false"), (10, 0, 2));
+    assert_eq!(with_s(10, "true"), (10, 0, 0));
+    assert_eq!(with_s(10, "false"), (10, 0, 2));
+    // The spill stops at 0 S: AV 14 leaves 6 over 8W, more than the 2S, and heals no stress.
+    assert_eq!(with_s(14, "true"), (14, 0, 0));
 }
 
 #[test]
@@ -461,7 +490,11 @@ fn dying_tests_at_round_start() {
         .replace("pc = 12\nposition = 1.0", "pc = 12\nw = -3\nposition = 1.0");
     let setup = scenario::load("x", &text, &[]).unwrap();
     // BOD test 2,2,2 = 6 vs 10: failure of 4 → W −7; NER act test 1,1,1 fails: stunned.
-    let (log, _) = fight(&setup, &[2, 2, 2, 1, 1, 1, 6, 6, 6, 1, 1, 1], vec![]);
+    let (log, fought) = fight(&setup, &[2, 2, 2, 1, 1, 1, 6, 6, 6, 1, 1, 1], vec![]);
+    assert_eq!(
+        fought.unwrap_err().to_string(),
+        "dice for attack: dice for attack: the script ran out of faces after 12 dice"
+    );
     assert!(matches!(log[1], Event::Check { who: B, check, roll, .. } if check.tn == 10 && roll.margin == -4));
     assert!(log.contains(&Event::Condition { who: B, condition: Condition::Stunned, gained: true }));
     let state = fray_engine::replay::<Fluid>(&setup, &log[..4]);
@@ -479,7 +512,8 @@ fn a_bod_test_never_raises_w_above_pc() {
     let text = duel_text_with_option("side_out_when = \"dead\"")
         .replace("pc = 12\nposition = 1.0", "pc = 12\nw = -1\nposition = 1.0");
     let setup = scenario::load("x", &text, &[]).unwrap();
-    let (log, _) = fight(&setup, &[6, 6, 6], vec![]);
+    let (log, fought) = fight(&setup, &[6, 6, 6], vec![]);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 3 dice");
     assert!(matches!(log[1], Event::Check { who: B, roll, .. } if roll.margin == 21), "{:?}", log[1]);
     let state = fray_engine::replay::<Fluid>(&setup, &log[..2]);
     assert_eq!(state.fighters[1].w, 12);
@@ -529,7 +563,8 @@ fn the_ai_defends_with_the_best_tn_after_the_size_bonus() {
     let Choice::Defence(Some(i)) = choice else { panic!("{choice:?}") };
     // Unarmed Block 13 against S3 gives the attacker +3 (net 10); unarmed Parry 12 −3 = 9; Dodge 11.
     assert_eq!(options[i].skill, DefenceSkill::Dodge);
-    let (log, _) = fight(&setup, &[3, 3, 3, 1, 1, 1, 4, 4, 4], vec![]);
+    let (log, fought) = fight(&setup, &[3, 3, 3, 1, 1, 1, 4, 4, 4], vec![]);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 9 dice");
     assert!(matches!(attacks(&log)[0], Event::Attack { defence: Some(d), .. } if d.skill == DefenceSkill::Dodge));
     let _ = Ai;
 }
@@ -559,15 +594,16 @@ fn full_defense_makes_attacks_inferior_and_gives_up_actions() {
     };
     assert!(Fluid::check_choice(&setup, &request, &plan(&[(B, Intent::Lethal)], true)).is_err());
     // B declares Full Defense: A's attack rolls 4 dice and keeps the worst 3 (Inferior +1).
-    let (log, _) = fight(
+    let (log, fought) = fight(
         &setup,
         &[3, 3, 3, 1, 1, 1, 6, 6, 6, 1],
         vec![split(), split(), plan(&[(B, Intent::Lethal)], false), plan(&[], true), dodge()],
     );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 10 dice");
     let (check, roll) = first_attack(&log);
     assert_eq!((check.edge, roll.natural), (-1, 13));
     // It lasts to the end of the round: next round, without it, 3 dice again.
-    let (log, _) = fight(
+    let (log, fought) = fight(
         &setup,
         &[3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 1, 1, 1, 2, 2, 2],
         vec![
@@ -583,13 +619,14 @@ fn full_defense_makes_attacks_inferior_and_gives_up_actions() {
             dodge(),
         ],
     );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 19 dice");
     let edges: Vec<i32> =
         attacks(&log).iter().map(|e| if let Event::Attack { check, .. } = e { check.edge } else { 0 }).collect();
     assert_eq!(edges, vec![-1, 0]);
     // `until_next_step`: still in force in round 2 until B's step (A acts first there).
     let mut longer = setup.clone();
     longer.options.set("full_defense_duration", "until_next_step").unwrap();
-    let (log, _) = fight(
+    let (log, fought) = fight(
         &longer,
         &[3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 1, 1, 1, 2, 2, 2, 2],
         vec![
@@ -605,6 +642,7 @@ fn full_defense_makes_attacks_inferior_and_gives_up_actions() {
             dodge(),
         ],
     );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 20 dice");
     let edges: Vec<i32> =
         attacks(&log).iter().map(|e| if let Event::Attack { check, .. } = e { check.edge } else { 0 }).collect();
     assert_eq!(edges, vec![-1, -1]);
@@ -616,7 +654,7 @@ fn full_defense_dropped_in_a_revision_pass_no_longer_applies() {
     // B declares Full Defense, then revises its declaration to a plan without it before the
     // round's steps: A's attack rolls 3 dice, not Inferior +1.
     let setup = duel(&[]);
-    let (log, _) = fight(
+    let (log, fought) = fight(
         &setup,
         &[3, 3, 3, 1, 1, 1, 6, 6, 6, 1, 1, 1],
         vec![
@@ -629,6 +667,7 @@ fn full_defense_dropped_in_a_revision_pass_no_longer_applies() {
             dodge(),
         ],
     );
+    fought.unwrap();
     let (check, roll) = first_attack(&log);
     assert_eq!((check.edge, roll.natural), (0, 18));
 }
@@ -652,7 +691,7 @@ fn a_parry_before_ones_step_earns_a_counterattack() {
     let parry = options.iter().position(|o| o.skill == DefenceSkill::Parry && o.item == Some(0)).unwrap();
     let block = options.iter().position(|o| o.skill == DefenceSkill::Block && o.item == Some(0)).unwrap();
     let run = |defence: usize| {
-        fight(
+        let (log, ended) = fight(
             &setup,
             &[6, 6, 6, 1, 1, 1, 2, 2, 2, 3, 3, 3],
             vec![
@@ -663,8 +702,9 @@ fn a_parry_before_ones_step_earns_a_counterattack() {
                 Choice::Defence(Some(defence)),
                 dodge(),
             ],
-        )
-        .0
+        );
+        assert_eq!(ended.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 12 dice");
+        log
     };
     let log = run(parry);
     let bonuses: Vec<(i32, i32)> = attacks(&log)
@@ -688,8 +728,10 @@ fn a_failed_unarmed_defence_hurts_the_arm() {
     let unarmed_block = options.iter().position(|o| o.skill == DefenceSkill::Block && o.item.is_none()).unwrap();
     let hit = |setup: &Setup, defence: usize| {
         // Attack 5,5,5 = 15 + 2 + size bonus 3 vs 11: success of 9 → 18W.
-        let (log, _) =
+        let (log, ended) =
             fight(setup, &[3, 3, 3, 1, 1, 1, 5, 5, 5], vec![split(), split(), Choice::Defence(Some(defence))]);
+        // The round is played out: the fight ends, or stops at the next round's initiative.
+        assert!(matches!(ended, Ok(_) | Err(FightError::Dice { what: "initiative", .. })), "{ended:?}");
         damage(&log)[0]
     };
     assert_eq!(hit(&setup, unarmed_parry), (0, 18, 4));
@@ -708,7 +750,11 @@ fn one_who_falls_dying_tests_at_its_step_and_does_not_defend_until_then() {
     let setup = scenario::load("x", &text, &[]).unwrap();
     // Initiative A 1,1,1, B 6,6,6: B first; B hits A (5,5,5: 1 + 7 = 8W, W −6); A's act test
     // 1,1,1 fails.
-    let (log, _) = fight(&setup, &[1, 1, 1, 6, 6, 6, 5, 5, 5, 1, 1, 1], vec![]);
+    let (log, fought) = fight(&setup, &[1, 1, 1, 6, 6, 6, 5, 5, 5, 1, 1, 1], vec![]);
+    assert_eq!(
+        fought.unwrap_err().to_string(),
+        "dice for BOD test: dice for BOD test: the script ran out of faces after 12 dice"
+    );
     assert!(log.contains(&Event::Condition { who: A, condition: Condition::Dying, gained: true }));
     let act = log
         .iter()
@@ -721,7 +767,11 @@ fn one_who_falls_dying_tests_at_its_step_and_does_not_defend_until_then() {
     // `lose_round`: no test, simply no more actions this round.
     let mut lose = setup.clone();
     lose.options.set("dying_midround", "lose_round").unwrap();
-    let (log, _) = fight(&lose, &[1, 1, 1, 6, 6, 6, 5, 5, 5], vec![]);
+    let (log, fought) = fight(&lose, &[1, 1, 1, 6, 6, 6, 5, 5, 5], vec![]);
+    assert_eq!(
+        fought.unwrap_err().to_string(),
+        "dice for BOD test: dice for BOD test: the script ran out of faces after 9 dice"
+    );
     assert!(!log.iter().any(|e| matches!(e, Event::Check { kind: fray_rules::fluid::CheckKind::Act, .. })));
     assert!(log.contains(&Event::Condition { who: A, condition: Condition::Stunned, gained: true }));
 }
@@ -735,7 +785,11 @@ fn initiative_is_not_a_check() {
         "pc = 12\nw = 6\ntactics = 0\nstats = { BOD = 10, NER = 10, FIN = 10 }\nskills = { sword",
     )]);
     let total = |setup: &Setup| {
-        let (log, _) = fight(setup, &[3, 3, 3, 1, 1, 1], vec![]);
+        let (log, fought) = fight(setup, &[3, 3, 3, 1, 1, 1], vec![]);
+        assert_eq!(
+            fought.unwrap_err().to_string(),
+            "dice for attack: dice for attack: the script ran out of faces after 6 dice"
+        );
         log.iter()
             .find_map(|e| if let Event::Initiative { who: A, total, .. } = e { Some(*total) } else { None })
             .unwrap()
@@ -761,12 +815,14 @@ fn cp_applies_to_attacks_and_optionally_to_defence() {
             "policy = { tactics = \"normal\", pain = \"never\" }\n[[combatants.items]]",
         ),
     ]);
-    let (log, _) = fight(&setup, &[3, 3, 3, 1, 1, 1, 4, 4, 4], vec![split(), split(), dodge()]);
+    let (log, fought) = fight(&setup, &[3, 3, 3, 1, 1, 1, 4, 4, 4], vec![split(), split(), dodge()]);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 9 dice");
     assert_eq!(first_attack(&log).0.bonus, 2 - 3);
     // Trying the pain check: success (NER 6,6,6) → the attack ignores CP.
     let mut tries = setup.clone();
     tries.combatants[0].policy.set("pain", "always").unwrap();
-    let (log, _) = fight(&tries, &[3, 3, 3, 1, 1, 1, 6, 6, 6, 4, 4, 4], vec![split(), split(), dodge()]);
+    let (log, fought) = fight(&tries, &[3, 3, 3, 1, 1, 1, 6, 6, 6, 4, 4, 4], vec![split(), split(), dodge()]);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 12 dice");
     assert_eq!(first_attack(&log).0.bonus, 2);
     // `cp_on_defense`: a hurt defender's TNs drop by its CP.
     let hurt_b = duel(&[(
@@ -774,7 +830,8 @@ fn cp_applies_to_attacks_and_optionally_to_defence() {
         "pc = 12\nw = 8\ntactics = 0\nstats = { BOD = 10, NER = 10, FIN = 10 }\nskills = { block",
     )]);
     let tn = |setup: &Setup| {
-        let (log, _) = fight(setup, &[3, 3, 3, 1, 1, 1, 4, 4, 4], vec![split(), split(), dodge()]);
+        let (log, fought) = fight(setup, &[3, 3, 3, 1, 1, 1, 4, 4, 4], vec![split(), split(), dodge()]);
+        fought.unwrap();
         first_attack(&log).0.tn
     };
     assert_eq!(tn(&hurt_b), 11);
@@ -794,15 +851,17 @@ fn melee_needs_reach() {
     let request = fray_rules::fluid::policy::declare_options_for_tests(&far, &state, A);
     let Choice::Plan(ai_plan) = policy::ai_choice(&far, &state, A, &request) else { unreachable!() };
     assert!(ai_plan.attacks.is_empty());
-    let (log, _) = fight(&far, &[3, 3, 3, 1, 1, 1], vec![split(), split(), plan(&[(B, Intent::Lethal)], false)]);
+    let (log, fought) = fight(&far, &[3, 3, 3, 1, 1, 1], vec![split(), split(), plan(&[(B, Intent::Lethal)], false)]);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 6 dice");
     assert!(attacks(&log).is_empty());
     let mut long = far.clone();
     long.options.set("reach_m", "3").unwrap();
-    let (log, _) = fight(
+    let (log, fought) = fight(
         &long,
         &[3, 3, 3, 1, 1, 1, 4, 4, 4],
         vec![split(), split(), plan(&[(B, Intent::Lethal)], false), dodge()],
     );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 9 dice");
     assert_eq!(attacks(&log).len(), 1);
     // The weapon line of the scenario: OQ, DQ and base damage.
     let setup = duel(&[("damage = { w = 5 }", "damage = { w = 7 }\noq = 1\ndq = -1")]);
@@ -879,7 +938,8 @@ fn hidden_attackers_are_unseen_until_they_strike() {
     let Request::Declare { options, .. } = policy::declare_options_for_tests(&setup, &state, B) else { unreachable!() };
     assert!(options.is_empty());
     // A (initiative 18) attacks first: TN 10 although B split oT 1 / dT 1.
-    let (log, _) = fight(&setup, &[6, 6, 6, 1, 1, 1, 4, 4, 4], vec![]);
+    let (log, fought) = fight(&setup, &[6, 6, 6, 1, 1, 1, 4, 4, 4], vec![]);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 9 dice");
     assert!(log.contains(&Event::TacticsSet { who: B, ot: 1, dt: 1 }));
     let (check, _) = first_attack(&log);
     assert_eq!(check.tn, 10);
@@ -887,12 +947,14 @@ fn hidden_attackers_are_unseen_until_they_strike() {
     // `unaware_dt`: the unaware target still adds its dT.
     let mut with_dt = setup.clone();
     with_dt.options.set("unaware_dt", "true").unwrap();
-    let (log, _) = fight(&with_dt, &[6, 6, 6, 1, 1, 1, 4, 4, 4], vec![]);
+    let (log, fought) = fight(&with_dt, &[6, 6, 6, 1, 1, 1, 4, 4, 4], vec![]);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 9 dice");
     assert_eq!(first_attack(&log).0.tn, 11);
     // `scripted`: the attack does not reveal.
     let mut stays = setup.clone();
     stays.options.set("hidden_reveal", "scripted").unwrap();
-    let (log, _) = fight(&stays, &[6, 6, 6, 1, 1, 1, 4, 4, 4], vec![]);
+    let (log, fought) = fight(&stays, &[6, 6, 6, 1, 1, 1, 4, 4, 4], vec![]);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 9 dice");
     assert!(!log.iter().any(|e| matches!(e, Event::Condition { condition: Condition::Hidden, .. })));
 }
 
@@ -911,14 +973,22 @@ fn tactics_are_revised_after_the_announcements() {
             "pc = 12\nplayer = true\ntactics = 2\nposition = 1.0\npolicy = { tactics = \"aggressive\" }",
         );
     let setup = scenario::load("x", &text, &[]).unwrap();
-    let (log, _) = fight(&setup, &[3, 3, 3, 1, 1, 1], vec![]);
+    let (log, fought) = fight(&setup, &[3, 3, 3, 1, 1, 1], vec![]);
+    assert_eq!(
+        fought.unwrap_err().to_string(),
+        "dice for attack: dice for attack: the script ran out of faces after 6 dice"
+    );
     let splits: Vec<(i32, i32)> = log
         .iter()
         .filter_map(|e| if let Event::TacticsSet { who: A, ot, dt } = e { Some((*ot, *dt)) } else { None })
         .collect();
     assert_eq!(splits, vec![(1, 1), (0, 2)]);
     let none = scenario::load("x", &text, &[("tactics_passes".into(), "0".into())]).unwrap();
-    let (log, _) = fight(&none, &[3, 3, 3, 1, 1, 1], vec![]);
+    let (log, fought) = fight(&none, &[3, 3, 3, 1, 1, 1], vec![]);
+    assert_eq!(
+        fought.unwrap_err().to_string(),
+        "dice for attack: dice for attack: the script ran out of faces after 6 dice"
+    );
     assert_eq!(log.iter().filter(|e| matches!(e, Event::TacticsSet { who: A, .. })).count(), 1);
 }
 
@@ -932,7 +1002,11 @@ fn a_combatant_may_let_another_act_first() {
         delay_after: Some(B),
         ..Plan::default()
     });
-    let (log, _) = fight(&setup, &[6, 6, 6, 1, 1, 1], vec![split(), split(), delay]);
+    let (log, fought) = fight(&setup, &[6, 6, 6, 1, 1, 1], vec![split(), split(), delay]);
+    assert_eq!(
+        fought.unwrap_err().to_string(),
+        "dice for attack: dice for attack: the script ran out of faces after 6 dice"
+    );
     assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [B, A])));
 }
 
@@ -947,7 +1021,11 @@ fn a_heal_check_stabilizes_a_dying_ally() {
     let setup = scenario::load("x", &text, &[]).unwrap();
     // Round start: B's BOD test (4,4,3: +1 → W −1) and act test (6,6,6); initiative A 1,1,1,
     // B 2,2,2, C 6,6,6; C's Heal check 4,4,4.
-    let (log, _) = fight(&setup, &[4, 4, 3, 6, 6, 6, 1, 1, 1, 2, 2, 2, 6, 6, 6, 4, 4, 4], vec![]);
+    let (log, fought) = fight(&setup, &[4, 4, 3, 6, 6, 6, 1, 1, 1, 2, 2, 2, 6, 6, 6, 4, 4, 4], vec![]);
+    assert_eq!(
+        fought.unwrap_err().to_string(),
+        "dice for attack: dice for attack: the script ran out of faces after 18 dice"
+    );
     assert!(log.contains(&Event::Condition { who: B, condition: Condition::Stabilized, gained: true }));
     let mut state = fray_engine::replay::<Fluid>(&setup, &log);
     assert!(state.fighters[1].stabilized);
@@ -968,8 +1046,9 @@ fn a_heal_check_stabilizes_a_dying_ally() {
     let lone =
         scenario::load("x", &lone.replace("skills = { sword", "skills = { heal = { value = 12 }, sword"), &[]).unwrap();
     let heal_b = Plan { heal: Some(B), ..Plan::default() };
-    let (log, _) =
+    let (log, fought) =
         fight(&lone, &[4, 4, 3, 6, 6, 6, 6, 6, 6, 1, 1, 1, 4, 4, 4], vec![split(), Choice::Plan(heal_b.clone())]);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 15 dice");
     assert!(log.iter().any(|e| matches!(e, Event::Declared { who: A, plan } if plan.heal == Some(B))), "{log:#?}");
     assert!(
         !log.iter().any(|e| matches!(e, Event::Check { kind: fray_rules::fluid::CheckKind::Heal, .. })),
@@ -1001,11 +1080,12 @@ fn switching_to_full_defense_mid_round_costs_one_and_applies_at_once() {
         ..Plan::default()
     });
     let to_fd = Choice::Revise(Some(Plan { full_defense: true, ..Plan::default() }));
-    let (log, _) = fight(
+    let (log, fought) = fight(
         &setup,
         &[6, 6, 6, 1, 1, 1, 4, 4, 4, 4],
         vec![split(), split(), plan(&[(B, Intent::Lethal)], false), b_plan, Choice::Revise(None), to_fd, dodge()],
     );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 10 dice");
     assert!(log.iter().any(|e| matches!(e, Event::Revised { who: B, changes: 1, .. })));
     let (check, roll) = first_attack(&log);
     assert_eq!((check.edge, roll.faces.as_slice().len()), (-1, 4));
@@ -1035,7 +1115,8 @@ fn the_multi_action_count_is_fixed_by_the_declaration() {
         vec![split(), split(), plan(&[(B, Intent::Lethal), (B, Intent::Lethal)], false), revise, dodge(), dodge()]
     };
     let bonus = |setup: &Setup, revise: Choice| {
-        let (log, _) = fight(setup, &[6, 6, 6, 1, 1, 1, 4, 4, 4, 4, 4, 4], script(revise));
+        let (log, fought) = fight(setup, &[6, 6, 6, 1, 1, 1, 4, 4, 4, 4, 4, 4], script(revise));
+        assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 12 dice");
         attacks(&log)
             .iter()
             .map(|e| if let Event::Attack { check, .. } = e { check.bonus } else { 0 })
@@ -1064,7 +1145,8 @@ fn the_multi_action_count_is_fixed_by_the_declaration() {
             dodge(),
             dodge(),
         ];
-        let (log, _) = fight(&setup, &[6, 6, 6, 1, 1, 1, 4, 4, 4, 4, 4, 4], script);
+        let (log, fought) = fight(&setup, &[6, 6, 6, 1, 1, 1, 4, 4, 4, 4, 4, 4], script);
+        assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 12 dice");
         log.iter().find_map(|e| if let Event::Revised { changes, .. } = e { Some(*changes) } else { None })
     };
     let second_only = Choice::Revise(Some(Plan {
@@ -1085,10 +1167,18 @@ fn tied_players_choose_their_own_order() {
     let setup = scenario::load("x", &text, &[]).unwrap();
     let request = Request::TieOrder { tied: smallvec::smallvec![A, B] };
     assert!(Fluid::check_choice(&setup, &request, &Choice::Order(smallvec::smallvec![A])).is_err());
-    let (log, _) = fight(&setup, &[3, 3, 3, 3, 3, 3], vec![Choice::Order(smallvec::smallvec![B, A])]);
+    let (log, fought) = fight(&setup, &[3, 3, 3, 3, 3, 3], vec![Choice::Order(smallvec::smallvec![B, A])]);
+    assert_eq!(
+        fought.unwrap_err().to_string(),
+        "dice for attack: dice for attack: the script ran out of faces after 6 dice"
+    );
     assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [B, A])));
     assert!(!log.iter().any(|e| matches!(e, Event::TieBreak { .. })));
-    let (log, _) = fight(&setup, &[3, 3, 3, 3, 3, 3, 2, 5], vec![Choice::Order(Default::default())]);
+    let (log, fought) = fight(&setup, &[3, 3, 3, 3, 3, 3, 2, 5], vec![Choice::Order(Default::default())]);
+    assert_eq!(
+        fought.unwrap_err().to_string(),
+        "dice for attack: dice for attack: the script ran out of faces after 8 dice"
+    );
     assert!(log.iter().any(|e| matches!(e, Event::TieBreak { .. })));
 }
 
@@ -1102,7 +1192,11 @@ fn an_ally_may_guard_an_incapacitated_friend() {
         + "[[combatants]]\nid = \"c\"\nside = \"two\"\npc = 10\nskills = { parry = { value = 13 }, block = { value = 13 } }\nposition = 2.0\npolicy = { move = \"hold\" }\n[[combatants.items]]\nid = \"sword\"\nskill = \"parry\"\ndq = 1\n";
     let setup = scenario::load("x", &text, &[]).unwrap();
     // Initiative: A 6,6,6, C 1,1,1 (B is unconscious: no roll). A's attack 6,6,5 (natural 17).
-    let (log, _) = fight(&setup, &[6, 6, 6, 1, 1, 1, 6, 6, 5], vec![]);
+    let (log, fought) = fight(&setup, &[6, 6, 6, 1, 1, 1, 6, 6, 5], vec![]);
+    assert_eq!(
+        fought.unwrap_err().to_string(),
+        "dice for attack: dice for attack: the script ran out of faces after 9 dice"
+    );
     let Some(Event::Attack { target, defence: Some(d), check, .. }) = attacks(&log).first().copied().cloned() else {
         panic!("{log:?}")
     };
@@ -1110,11 +1204,16 @@ fn an_ally_may_guard_an_incapacitated_friend() {
     assert!(log.iter().any(|e| matches!(e, Event::Damage { target: B, .. })));
     // Nobody near: the attack on the helpless is Superior +2 against TN 10.
     let alone = scenario::load("x", &text.replace("position = 2.0", "position = 9.0"), &[]).unwrap();
-    let (log, _) = fight(&alone, &[6, 6, 6, 1, 1, 1, 6, 6, 5, 1, 1], vec![]);
+    let (log, fought) = fight(&alone, &[6, 6, 6, 1, 1, 1, 6, 6, 5, 1, 1], vec![]);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 11 dice");
     assert_eq!(first_attack(&log).0.edge, 2);
     // A parry by the guard gives the guard, not the guarded, the counterattack bonus of the
     // attack's failures (FLUID-ATK-7): A's faces 3,2,2 (natural 7, + 2) against TN 14, 5 failures.
-    let (log, _) = fight(&setup, &[6, 6, 6, 1, 1, 1, 3, 2, 2], vec![]);
+    let (log, fought) = fight(&setup, &[6, 6, 6, 1, 1, 1, 3, 2, 2], vec![]);
+    assert_eq!(
+        fought.unwrap_err().to_string(),
+        "dice for attack: dice for attack: the script ran out of faces after 9 dice"
+    );
     let at = log.iter().position(|e| matches!(e, Event::Attack { .. })).expect("an attack");
     let state = fray_engine::replay::<Fluid>(&setup, &log[..=at]);
     assert_eq!(state.fighters[2].counters.as_slice(), [(A, 5)], "{:?}", log[at]);
@@ -1127,7 +1226,8 @@ fn an_ally_may_guard_an_incapacitated_friend() {
         &[],
     )
     .unwrap();
-    let (log, _) = fight(&unarmed, &[6, 6, 6, 1, 1, 1, 6, 6, 5, 3, 3], vec![]);
+    let (log, fought) = fight(&unarmed, &[6, 6, 6, 1, 1, 1, 6, 6, 5, 3, 3], vec![]);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 11 dice");
     let Some(Event::Attack { defence: Some(d), roll, .. }) = attacks(&log).first().copied().cloned() else {
         panic!("{log:?}")
     };
@@ -1267,7 +1367,7 @@ fn a_menus_hit_odds_are_those_of_the_check_the_fight_then_rolls() {
             let split = Choice::Split { ot, dt: 4 - ot };
             let attacks = vec![DeclaredAttack::single(B, 0, Intent::Lethal); count];
             let plan = Plan { attacks: attacks.into_iter().collect(), ..Plan::default() };
-            let (log, _) = fight(
+            let (log, ended) = fight(
                 &setup,
                 &[2, 5, 4, 3, 6, 1, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4],
                 vec![
@@ -1277,6 +1377,8 @@ fn a_menus_hit_odds_are_those_of_the_check_the_fight_then_rolls() {
                     Choice::Plan(Plan::default()),
                 ],
             );
+            // A's attacks are rolled: the fight ends, or stops later for want of an attack's dice.
+            assert!(matches!(ended, Ok(_) | Err(FightError::Dice { what: "attack", .. })), "{ended:?}");
             let (check, _) = first_attack(&log);
             let rolled: fray_dice::BigRational =
                 check.margin_distribution(&setup.options).into_iter().filter(|(m, _)| *m >= 0).map(|(_, p)| p).sum();

@@ -2,6 +2,8 @@
 //! a tactics revision pass, simultaneous walks into reach, a switch to Full Defense as the first
 //! step begins, Inferior +1 dice and the parries' counterattack bonuses.
 
+mod common;
+
 use fray_engine::{CombatantId, Decider, Fight, Pending, Pos, Record, Scripted};
 use fray_rules::fluid::policy::ai_choice;
 use fray_rules::fluid::{
@@ -83,9 +85,10 @@ fn script(more: [Vec<Choice>; 3]) -> PerCombatant {
 /// Round 1's faces: initiative P, A1, A2; A1's attack (Inferior +1: four dice), A2's.
 const ROUND_ONE: [u32; 17] = [2, 3, 3, 5, 5, 4, 4, 4, 3, 6, 4, 2, 3, 6, 2, 2, 4];
 
+#[track_caller]
 fn run(setup: &Setup, script: PerCombatant, faces: &[u32]) -> Vec<Event> {
     let mut fight = Fight::<Fluid, _, _, _>::new(setup, Scripted::faces(faces), script, Record::default());
-    let _ = fight.run();
+    common::played_out(&fight.run());
     fight.into_parts().1.0
 }
 

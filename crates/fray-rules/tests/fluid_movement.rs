@@ -1,6 +1,8 @@
 //! `fluid` movement: Run checks, distances, timing, approach, penalties, charges (example H),
 //! range bands and flanking.
 
+mod common;
+
 use fray_engine::{CombatantId, Fight, Pos, Record, Scripted};
 use fray_rules::fluid::attack::band;
 use fray_rules::fluid::{
@@ -49,6 +51,7 @@ fn plan(items: &[u8], movement: Option<Movement>) -> Choice {
     Choice::Plan(Plan { attacks, full_defense: false, movement, ..Plan::default() })
 }
 
+#[track_caller]
 fn run(setup: &Setup, faces: &[u32], a_plan: Choice, b_plan: Choice) -> Vec<Event> {
     let choices = vec![
         Choice::Split { ot: 0, dt: 0 },
@@ -61,8 +64,10 @@ fn run(setup: &Setup, faces: &[u32], a_plan: Choice, b_plan: Choice) -> Vec<Even
         Choice::Defence(Some(0)),
     ];
     let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
+    // Round 1 only: the round the test scripts.
+    let setup = &Setup { max_rounds: 1, ..setup.clone() };
     let mut fight = Fight::<Fluid, _, _, _>::new(setup, Scripted::faces(faces), decider, Record::default());
-    let _ = fight.run();
+    fight.run().unwrap();
     fight.into_parts().1.0
 }
 

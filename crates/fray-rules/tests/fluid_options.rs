@@ -1,5 +1,7 @@
 //! `fluid` options and their alternatives, one test each, on small inline scenarios.
 
+mod common;
+
 use fray_engine::{CombatantId, Fight, Record, Ruleset, Scripted};
 use fray_rules::fluid::policy::{self, stance_split};
 use fray_rules::fluid::{
@@ -23,10 +25,13 @@ fn duel_text(a: &str, b: &str) -> String {
     )
 }
 
+#[track_caller]
 fn fight(setup: &Setup, faces: &[u32], choices: Vec<Choice>) -> Vec<Event> {
     let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
+    // Round 1 only: the round the test scripts.
+    let setup = &Setup { max_rounds: 1, ..setup.clone() };
     let mut fight = Fight::<Fluid, _, _, _>::new(setup, Scripted::faces(faces), decider, Record::default());
-    let _ = fight.run();
+    fight.run().unwrap();
     fight.into_parts().1.0
 }
 
@@ -89,7 +94,7 @@ fn declarations_are_revised_in_passes() {
             &mut counting,
             fray_engine::Discard,
         );
-        let _ = fight.run();
+        common::played_out(&fight.run());
         drop(fight);
         counting.0
     };
@@ -244,7 +249,7 @@ fn a_defence_may_be_named_once_per_round() {
             &mut counting,
             Record::default(),
         );
-        let _ = fight.run();
+        common::played_out(&fight.run());
         let log = fight.into_parts().1.0;
         let defences: Vec<_> = log
             .iter()

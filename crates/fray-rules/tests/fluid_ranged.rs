@@ -1,6 +1,8 @@
 //! `fluid` shooting: worked example E (bursts, sprays, recoil, ammunition) and the defences
 //! against shots.
 
+mod common;
+
 use fray_engine::{CombatantId, Fight, Record, Ruleset, Scripted};
 use fray_rules::fluid::{
     Choice, DeclaredAttack, DefenceSkill, Event, Fluid, Intent, Plan, Request, Setup, policy, scenario,
@@ -52,8 +54,15 @@ position = {distance}
 
 const SMG: &str = "fire = \"burst\"\nammo_counts = 10";
 
+#[track_caller]
 fn shoot(setup: &Setup, attack: DeclaredAttack, defence: Option<usize>, faces: &[u32]) -> Vec<Event> {
-    let choices = vec![
+    shoot_with(setup, attack, &[defence; 3], faces)
+}
+
+/// [`shoot`], the target's defences scripted one by one (any other defence is the AI's).
+#[track_caller]
+fn shoot_with(setup: &Setup, attack: DeclaredAttack, defences: &[Option<usize>], faces: &[u32]) -> Vec<Event> {
+    let mut choices = vec![
         Choice::Split { ot: 0, dt: 0 },
         Choice::Split { ot: 0, dt: 0 },
         Choice::Plan(Plan {
@@ -62,13 +71,13 @@ fn shoot(setup: &Setup, attack: DeclaredAttack, defence: Option<usize>, faces: &
             movement: None,
             ..Plan::default()
         }),
-        Choice::Defence(defence),
-        Choice::Defence(defence),
-        Choice::Defence(defence),
     ];
+    choices.extend(defences.iter().map(|&d| Choice::Defence(d)));
     let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
+    // Round 1 only: the round the test scripts.
+    let setup = &Setup { max_rounds: 1, ..setup.clone() };
     let mut fight = Fight::<Fluid, _, _, _>::new(setup, Scripted::faces(faces), decider, Record::default());
-    let _ = fight.run();
+    fight.run().unwrap();
     fight.into_parts().1.0
 }
 
@@ -265,7 +274,7 @@ fn fire_modes_cap_bursts_and_sprays() {
         decider,
         Record::default(),
     );
-    let _ = fight.run();
+    common::played_out(&fight.run());
     let log = fight.into_parts().1.0;
     assert_eq!(rolls(&log).iter().map(|r| r.0).collect::<Vec<_>>(), vec![3, 1]);
 }
@@ -315,8 +324,9 @@ fn an_empty_gun_cannot_fire() {
     ];
     let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
     let faces = Scripted::faces(with(&[6, 6, 6, 4, 4, 4, 1, 1, 1, 4, 4, 4]));
+    let two_shots = Setup { max_rounds: 1, ..two_shots };
     let mut fight = Fight::<Fluid, _, _, _>::new(&two_shots, faces, decider, Record::default());
-    let _ = fight.run();
+    common::played_out(&fight.run());
     let log = fight.into_parts().1.0;
     assert_eq!(ammo_lost(&log), 1);
     assert_eq!(rolls(&log).len(), 1, "{log:#?}");
@@ -357,7 +367,8 @@ fn defences_against_shots() {
     // A point-blank Block gives no absorption: 3 + 4 = 7W against no armour stays 7W.
     let setup = range("", shield, 1.0);
     let block = options(&setup).iter().position(|o| o.skill == DefenceSkill::Block && o.item == Some(0));
-    let log = shoot(&setup, burst(1), block, &with(&[6, 6, 2]));
+    // (The target then strikes back, and the shooter's AI defends.)
+    let log = shoot_with(&setup, burst(1), &[block], &with(&[6, 6, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1]));
     assert_eq!(damage(&log), vec![(3 + rolls(&log)[0].3, 0)]);
     assert!(log.iter().any(|e| matches!(e, Event::Damage { av: 0, .. })));
 }
@@ -388,7 +399,8 @@ fn foes_near_the_shooter_interfere() {
     let friend = "[[combatants]]\nid = \"friend\"\nside = \"two\"\npc = 10\nskills = { parry = { value = 13 } }\nposition = 1.0\n[[combatants.items]]\nid = \"sword\"\nskill = \"parry\"\ndq = 1";
     let setup = range("", friend, 10.0);
     assert_eq!(fray_rules::fluid::attack::interference(&setup, &Fluid::initial_state(&setup), SHOOTER, TARGET), 4);
-    let log = shoot(&setup, burst(1), Some(0), &[6, 6, 6, 1, 1, 1, 2, 2, 2, 4, 4, 4]);
+    // (The friend's own attack on the shooter follows.)
+    let log = shoot(&setup, burst(1), Some(0), &[6, 6, 6, 1, 1, 1, 2, 2, 2, 4, 4, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
     let tn = log.iter().find_map(|e| if let Event::Attack { check, .. } = e { Some(check.tn) } else { None });
     assert_eq!(tn, Some(12 + 4));
     // Only a free foe interferes: not a dying one, even one that passed its act test and may
@@ -478,7 +490,7 @@ fn an_ally_shields_a_helpless_friends_body_from_far_shots() {
         let decider = policy::Scripted { choices: choices.clone().into(), splits: Vec::new() };
         let faces = Scripted::faces(vec![6, 6, 6, 1, 1, 1, 4, 4, 4, 3, 3, 3]);
         let mut fight = Fight::<Fluid, _, _, _>::new(setup, faces, decider, Record::default());
-        let _ = fight.run();
+        common::played_out(&fight.run());
         fight.into_parts().1.0
     };
     let log = run(&setup);

@@ -6,7 +6,7 @@ use fray_rules::hardboiled::attack;
 use fray_rules::hardboiled::odds;
 use fray_rules::hardboiled::options::Options;
 use fray_rules::hardboiled::policy::Script;
-use fray_rules::hardboiled::{Act, Activity, Choice, Event, HardBoiled, Part, Setup, State, scenario};
+use fray_rules::hardboiled::{Act, Activity, Choice, Event, HardBoiled, Opportunity, Part, Setup, State, scenario};
 
 const A: CombatantId = CombatantId(0);
 const B: CombatantId = CombatantId(1);
@@ -106,18 +106,72 @@ fn specialisms_add_two_where_their_tags_fit() {
 }
 
 #[test]
+fn each_roll_fits_its_own_specialism_tags() {
+    // rule: USR-DICE-3, USR-ATK-2
+    // Which tags each side's specialisms must carry to add to a roll: the attacker's and the
+    // defender's, for every kind of action, with a melee weapon, a brawling one and a gun.
+    let t = fray_rules::hardboiled::setup::weapon_table();
+    let weapon = |id: &str| t.iter().find(|(i, _)| *i == id).unwrap().1.clone();
+    let (knife, knuckles, gun) = (weapon("knife"), weapon("brass_knuckles"), weapon("automatic_45"));
+    let tags = |names: &[&str]| attack::Tags::of(names);
+    let hit = Act::Attack { target: B, fists: false, called: None, off_balance: false };
+    for (act, w, attacker, defender) in [
+        (hit, &knife, tags(&["melee"]), tags(&["melee", "dodge"])),
+        (hit, &knuckles, tags(&["melee", "brawling"]), tags(&["melee", "dodge", "brawling"])),
+        (hit, &gun, tags(&["shooting"]), tags(&["melee", "dodge"])),
+        (Act::Power(B), &knife, tags(&["psionics", "magic"]), tags(&["psionics", "magic", "willpower"])),
+        (Act::Move(Pos::new(1.0, 0.0)), &knife, tags(&[]), tags(&[])),
+    ] {
+        assert_eq!(attack::attacker_tags(&act, w), attacker, "{act:?} with {}", w.name);
+        assert_eq!(attack::defender_tags(&act, w), defender, "{act:?} with {}", w.name);
+    }
+    for (activity, attacker, defender) in [
+        (Activity::Grapple, tags(&["grapple"]), tags(&["grapple", "dodge"])),
+        (Activity::Shove, tags(&["shove"]), tags(&["dodge", "grapple"])),
+        (Activity::Trip, tags(&["trip"]), tags(&["dodge", "grapple"])),
+        (Activity::Intimidate, tags(&["intimidate"]), tags(&["willpower", "intimidate"])),
+        (Activity::Trick, tags(&["trick"]), tags(&["perception", "trick"])),
+        (Activity::Task, tags(&["task"]), tags(&[])),
+    ] {
+        let act = Act::Other { activity, target: Some(B), difficulty: 0 };
+        assert_eq!(attack::attacker_tags(&act, &knife), attacker, "{activity:?}");
+        assert_eq!(attack::defender_tags(&act, &knife), defender, "{activity:?}");
+    }
+    // A tag listed twice is still the one tag.
+    assert_eq!(tags(&["melee", "melee"]), tags(&["melee"]));
+    // Two sets meet when they share a tag.
+    assert!(tags(&["melee", "dodge"]).meet(tags(&["dodge"])));
+    assert!(!tags(&["melee"]).meet(tags(&["dodge", "shooting"])));
+    assert!(!tags(&[]).meet(tags(&[])));
+}
+
+#[test]
 fn contests_use_the_matching_attribute() {
     // rule: USR-DICE-7, USR-ACT-4
     let o = Options::default();
     let trick = Act::Other { activity: Activity::Trick, target: Some(B), difficulty: 0 };
+    let only = Options { action_only: true, ..Options::default() };
     assert_eq!(attack::contest_attribute(&o, &trick), fray_rules::hardboiled::setup::Attr::Wits);
     assert_eq!(attack::contest_attribute(&o, &Act::Power(B)), fray_rules::hardboiled::setup::Attr::Ego);
-    let only = Options { action_only: true, ..Options::default() };
+    use fray_rules::hardboiled::setup::Attr;
+    for (activity, attr) in [
+        (Activity::Grapple, Attr::Action),
+        (Activity::Shove, Attr::Action),
+        (Activity::Trip, Attr::Action),
+        (Activity::Intimidate, Attr::Ego),
+        (Activity::Trick, Attr::Wits),
+        (Activity::Task, Attr::Action),
+    ] {
+        let act = Act::Other { activity, target: Some(B), difficulty: 0 };
+        assert_eq!(attack::contest_attribute(&o, &act), attr, "{activity:?}");
+        assert_eq!(attack::contest_attribute(&only, &act), Attr::Action, "{activity:?}");
+    }
     assert_eq!(attack::contest_attribute(&only, &trick), fray_rules::hardboiled::setup::Attr::Action);
     // A trick: A's Wits d8 against B's Wits d10: 8 vs 2 → success, margin 6, no damage.
     let s = setup(&duel("", ""), &[]);
     let sc = script(&[(0, Choice::Act(trick)), (1, Choice::Act(Act::End))]);
-    let (log, state, _) = run(&s, &[5, 1, 8, 2], sc);
+    let (log, state, fought) = run(&s, &[5, 1, 8, 2], sc);
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, roll, against: Some(d), margin: 6, success: true, .. } if roll.die == 8 && d.die == 10)));
     assert!(!log.iter().any(|e| matches!(e, Event::Hit { .. })));
     assert_eq!(state.fighter(B).hp, 30);
@@ -130,7 +184,8 @@ fn turns_run_declare_initiative_resolve() {
     // rule: USR-ROUND-1, USR-ROUND-5, USR-INIT-5, USR-ACT-1
     let s = setup(&duel("", "").replace("max_turns = 1", "max_turns = 2"), &[]);
     let faces = [5, 1, 1, 1, 1, 1, 2, 3, 1, 1, 1, 1];
-    let (log, _, _) = run(&s, &faces, Script::new(2));
+    let (log, _, fought) = run(&s, &faces, Script::new(2));
+    fought.unwrap();
     let kinds: Vec<&str> = log
         .iter()
         .filter_map(|e| match e {
@@ -182,9 +237,11 @@ fn declared_targets_gone_are_retargeted_or_lost() {
     let declare_b = Choice::Intent(Some(Act::Attack { target: B, fists: false, called: None, off_balance: false }));
     let hit_c = Choice::Act(Act::Attack { target: CombatantId(2), fists: false, called: None, off_balance: false });
     let sc = || script(&[(0, declare_b), (0, hit_c), (0, Choice::Act(Act::End))]);
-    let (log, _, _) = run(&setup(&far, &[]), &[9, 2, 1, 5, 1, 1, 1, 1, 1, 1, 1], sc());
+    let (log, _, fought) = run(&setup(&far, &[]), &[9, 2, 1, 5, 1, 1, 1, 1, 1, 1, 1], sc());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, declared: true, .. })));
     let (log, _, result) = run(&setup(&far, &[("declared_retarget", "lost")]), &[9, 2, 1, 1, 1, 1, 1, 1], sc());
+    result.as_ref().unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Failed { who: A, .. })), "{result:?} {log:#?}");
 }
 
@@ -196,22 +253,38 @@ fn undeclared_actions_resolve_or_may_fail() {
     // A (first) punches B; C (undeclared) then punches B too.
     let sc = || script(&[(2, Choice::Intent(None)), (2, attack_b(true, None)), (2, Choice::Act(Act::End))]);
     let faces = [9, 2, 1, 1, 2, 1, 1, 1, 2, 1, 1];
-    let (log, _, _) = run(&setup(&text, &[]), &faces, sc());
+    let (log, _, fought) = run(&setup(&text, &[]), &faces, sc());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: CombatantId(2), declared: false, .. })));
-    let (log, _, _) = run(&setup(&text, &[("undeclared_action", "fail_if_target_acted_on")]), &faces, sc());
+    let (log, _, fought) = run(&setup(&text, &[("undeclared_action", "fail_if_target_acted_on")]), &faces, sc());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Failed { who: CombatantId(2), .. })));
     // `gm_prompt`: the GM's ruling decides.
     let ask = script(&[(2, Choice::Intent(None)), (2, attack_b(true, None)), (2, Choice::Yes(false))]);
-    let (log, _, _) = run(&setup(&text, &[("undeclared_action", "gm_prompt")]), &faces, ask);
+    let (log, _, fought) = run(&setup(&text, &[("undeclared_action", "gm_prompt")]), &faces, ask);
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Failed { who: CombatantId(2), why, .. } if why.contains("GM"))));
     // An action other than the declared one is undeclared too: C declares a power on B, then
     // punches B (B acted on already): it fails like an undeclared one.
     let switch =
         || script(&[(2, Choice::Intent(Some(Act::Power(B)))), (2, attack_b(true, None)), (2, Choice::Act(Act::End))]);
-    let (log, _, _) = run(&setup(&text, &[("undeclared_action", "fail_if_target_acted_on")]), &faces, switch());
+    let (log, _, fought) = run(&setup(&text, &[("undeclared_action", "fail_if_target_acted_on")]), &faces, switch());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Failed { who: CombatantId(2), .. })), "{log:#?}");
-    let (log, _, _) = run(&setup(&text, &[]), &faces, switch());
+    let (log, _, fought) = run(&setup(&text, &[]), &faces, switch());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: CombatantId(2), declared: false, .. })));
+    // Attacking another foe while the declared one still stands is undeclared too (only a
+    // declared target gone may be swapped, USR-ROUND-4).
+    let foes = duel("", "position = 1")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\naction = 6\nwits = 8\nego = 10\nhp_max = 30\nposition = 1\n";
+    let declare_b = Choice::Intent(Some(Act::Attack { target: B, fists: true, called: None, off_balance: false }));
+    let hit_c = Choice::Act(Act::Attack { target: CombatantId(2), fists: true, called: None, off_balance: false });
+    let sc = script(&[(0, declare_b), (0, hit_c), (0, Choice::Act(Act::End))]);
+    let (log, _, result) = run(&setup(&foes, &[]), &[9, 2, 1, 5, 1, 1, 1, 1, 1, 1, 1, 1], sc);
+    result.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, declared: false, .. })), "{log:#?}");
+    assert!(!log.iter().any(|e| matches!(e, Event::Contest { who: A, declared: true, .. })), "{log:#?}");
 }
 
 #[test]
@@ -220,30 +293,37 @@ fn initiative_ego_ties_and_reach() {
     let s = setup(&duel("", ""), &[]);
     // A declares a power: its initiative die is its Ego d6.
     let sc = script(&[(0, Choice::Intent(Some(Act::Power(B))))]);
-    let (log, _, _) = run(&s, &[3, 2, 1, 1, 1, 1, 1, 1], sc);
+    let (log, _, fought) = run(&s, &[3, 2, 1, 1, 1, 1, 1, 1], sc);
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Initiative { who: A, roll, .. } if roll.die == 6)));
     let never = setup(&duel("", ""), &[("ego_initiative", "never")]);
     let sc = script(&[(0, Choice::Intent(Some(Act::Power(B))))]);
-    let (log, _, _) = run(&never, &[3, 2, 1, 1, 1, 1, 1, 1], sc);
+    let (log, _, fought) = run(&never, &[3, 2, 1, 1, 1, 1, 1, 1], sc);
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Initiative { who: A, roll, .. } if roll.die == 10)));
     // Ties reroll among the tied: 4 and 4, then B 6 over A 2.
-    let (log, _, _) = run(&s, &[4, 4, 2, 6, 1, 1, 1, 1, 1, 1], Script::new(2));
+    let (log, _, fought) = run(&s, &[4, 4, 2, 6, 1, 1, 1, 1, 1, 1], Script::new(2));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(B, 0), (A, 1)])));
     // `larger_die`: A's d10 goes before B's d8 without a reroll.
     let larger = setup(&duel("", ""), &[("initiative_tie", "larger_die")]);
-    let (log, _, _) = run(&larger, &[4, 4, 1, 1, 1, 1, 1, 1], Script::new(2));
+    let (log, _, fought) = run(&larger, &[4, 4, 1, 1, 1, 1, 1, 1], Script::new(2));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 1)])));
     assert!(!log.iter().any(|e| matches!(e, Event::TieBreak { .. })));
     // `simultaneous`: one step.
     let sim = setup(&duel("", ""), &[("initiative_tie", "simultaneous")]);
-    let (log, _, _) = run(&sim, &[4, 4, 1, 1, 1, 1, 1, 1], Script::new(2));
+    let (log, _, fought) = run(&sim, &[4, 4, 1, 1, 1, 1, 1, 1], Script::new(2));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 0)])));
     // Reach: A's spear against B's fists in their first engaged turn: +1.
     let reach = setup(&duel("weapon = \"spear\"", "position = 1"), &[("reach_initiative_bonus", "1")]);
-    let (log, _, _) = run(&reach, &[4, 5, 1, 1, 1, 1, 1, 1], Script::new(2));
+    let (log, _, fought) = run(&reach, &[4, 5, 1, 1, 1, 1, 1, 1], Script::new(2));
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative tie: the script ran out of faces after 8 dice");
     assert!(log.iter().any(|e| matches!(e, Event::Initiative { who: A, bonus: 1, .. })));
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&setup(&duel("weapon = \"spear\"", "position = 1"), &[]), &[4, 5, 1, 1, 1, 1, 1, 1], Script::new(2));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Initiative { who: A, bonus: 0, .. })));
 }
 
@@ -260,10 +340,12 @@ fn a_move_and_an_action_or_only_one() {
             (1, Choice::Act(Act::End)),
         ])
     };
-    let (log, state, _) = run(&setup(&far, &[]), &[9, 1, 1, 1, 1], sc());
+    let (log, state, fought) = run(&setup(&far, &[]), &[9, 1, 1, 1, 1], sc());
+    fought.unwrap();
     assert_eq!(state.fighter(A).pos.x, 7.0);
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, .. })));
-    let (log, _, _) = run(&setup(&far, &[("turn_economy", "single_action")]), &[9, 1, 1, 1], sc());
+    let (log, _, fought) = run(&setup(&far, &[("turn_economy", "single_action")]), &[9, 1, 1, 1], sc());
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Contest { who: A, .. })));
     // A move is at most 10 m.
     let too_far = script(&[(0, Choice::Act(Act::Move(Pos { x: 11.0, y: 0.0 })))]);
@@ -278,7 +360,8 @@ fn a_move_and_an_action_or_only_one() {
             (1, Choice::Act(Act::End)),
         ])
     };
-    let (log, _, _) = run(&setup(&near, &[]), &[9, 1, 1, 1, 1], leave());
+    let (log, _, fought) = run(&setup(&near, &[]), &[9, 1, 1, 1, 1], leave());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, .. })));
     let (_, _, result) = run(&setup(&near, &[("free_disengage", "false")]), &[9, 1], leave());
     assert!(matches!(result, Err(FightError::IllegalChoice { who: A, .. })));
@@ -289,19 +372,23 @@ fn other_activities_deal_no_damage_unless_margin() {
     // rule: USR-ACT-4, USR-ACT-5, USR-CRIT-6, USR-CRIT-7, USR-DICE-5
     let s = setup(&duel("", ""), &[]);
     let shove = Choice::Act(Act::Other { activity: Activity::Shove, target: Some(B), difficulty: 0 });
-    let (log, state, _) = run(&s, &[9, 1, 9, 2, 1, 1, 1], script(&[(0, shove), (1, Choice::Act(Act::End))]));
+    let (log, state, fought) = run(&s, &[9, 1, 9, 2, 1, 1, 1], script(&[(0, shove), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, margin: 7, success: true, .. })));
     assert_eq!(state.fighter(B).hp, 30);
     let dmg = setup(&duel("", ""), &[("other_activity_damage", "margin")]);
-    let (log, state, _) = run(&dmg, &[9, 1, 9, 2, 3, 1, 1], script(&[(0, shove), (1, Choice::Act(Act::End))]));
+    let (log, state, fought) = run(&dmg, &[9, 1, 9, 2, 3, 1, 1], script(&[(0, shove), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Hit { recorded: 7, .. })));
     assert_eq!(state.fighter(B).hp, 23);
     // A critical success: natural high against a 1, confirmed.
-    let (log, _, _) = run(&s, &[9, 1, 10, 1, 10, 1, 1, 1], script(&[(0, shove), (1, Choice::Act(Act::End))]));
+    let (log, _, fought) = run(&s, &[9, 1, 10, 1, 10, 1, 1, 1], script(&[(0, shove), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, critical: true, success: true, .. })));
     // An unopposed task against a difficulty.
     let task = Choice::Act(Act::Other { activity: Activity::Task, target: None, difficulty: 7 });
-    let (log, _, _) = run(&s, &[9, 1, 7, 1, 1, 1], script(&[(0, task), (1, Choice::Act(Act::End))]));
+    let (log, _, fought) = run(&s, &[9, 1, 7, 1, 1, 1], script(&[(0, task), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, difficulty: Some(7), success: true, .. })));
     // Its difficulty is on the 2–14 scale.
     let request = fray_rules::hardboiled::Request::Act { can_move: true, attacks_left: 1, can_act: true };
@@ -311,7 +398,8 @@ fn other_activities_deal_no_damage_unless_margin() {
         assert_eq!(fray_rules::hardboiled::policy::illegal(&s, &st, A, &request, &act).is_none(), legal, "{d}");
     }
     // A fumbled unopposed task (natural 1, confirmed by a 1) has the fumble's effect too.
-    let (log, _, _) = run(&s, &[9, 1, 1, 1, 1, 1, 1], script(&[(0, task), (1, Choice::Act(Act::End))]));
+    let (log, _, fought) = run(&s, &[9, 1, 1, 1, 1, 1, 1], script(&[(0, task), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Fumbled { who: A, .. })), "{log:#?}");
     // The confirming die is logged after the roll it confirms (USR-DICE-5).
     let at = |f: &dyn Fn(&Event) -> bool| log.iter().position(f).unwrap();
@@ -324,13 +412,15 @@ fn other_activities_deal_no_damage_unless_margin() {
 fn ties_do_nothing_or_reroll() {
     // rule: USR-ATK-5, USR-ATK-6
     let s = setup(&duel("", ""), &[]);
-    let (log, state, _) =
+    let (log, state, fought) =
         run(&s, &[9, 1, 5, 5, 1, 1], script(&[(0, attack_b(true, None)), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, margin: 0, success: false, .. })));
     assert_eq!((state.fighter(A).hp, state.fighter(B).hp), (30, 30));
     let reroll = setup(&duel("", ""), &[("contest_tie", "reroll")]);
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&reroll, &[9, 1, 5, 5, 7, 3, 3], script(&[(0, attack_b(true, None)), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, margin: 4, success: true, .. })));
 }
 
@@ -351,7 +441,8 @@ fn weapons_come_from_the_placeholder_table_or_the_scenario() {
         scenario::load("t.toml", &duel("weapon = \"sword\"", ""), &[("weapon_table".into(), "custom".into())]).is_err()
     );
     // The defender's weapon counts in its total: 7 + 2 against 5 + 1.
-    let (log, _, _) = run(&s, &[9, 1, 7, 5, 3], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
+    let (log, _, fought) = run(&s, &[9, 1, 7, 5, 3], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, margin: 3, .. })));
 }
 
@@ -374,9 +465,12 @@ fn point_blank_shots_do_maximum_damage() {
     let gun = duel("weapon = { base = \"automatic_45\", damage = \"2d6\" }", "position = 1");
     let shoot = || script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]);
     // d10 5 against 2: margin 3 + 12 (2d6 at its maximum) = 15; location torso.
-    let (log, _, _) = run(&setup(&gun, &[]), &[9, 1, 5, 3, 1, 1, 1], shoot());
+    let (log, _, fought) = run(&setup(&gun, &[]), &[9, 1, 5, 3, 1, 1, 1], shoot());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Hit { base: 15, weapon_damage: Some(12), .. })));
-    let (log, _, _) = run(&setup(&gun, &[("point_blank_max_damage", "false")]), &[9, 1, 5, 3, 4, 2, 1, 1, 1], shoot());
+    let (log, _, fought) =
+        run(&setup(&gun, &[("point_blank_max_damage", "false")]), &[9, 1, 5, 3, 4, 2, 1, 1, 1], shoot());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Hit { base: 9, weapon_damage: Some(6), .. })));
     // Every face of the damage dice is logged (USR-DICE-5): 2d6 [4, 2].
     let rolled = log.iter().find_map(|e| match e {
@@ -384,6 +478,11 @@ fn point_blank_shots_do_maximum_damage() {
         _ => None,
     });
     assert_eq!(rolled, Some(vec![4, 2]));
+    // Only Point Blank: at 3 m (Close, difficulty 4) the dice are rolled: margin 1 + 2d6 [4, 2].
+    let close = duel("weapon = { base = \"automatic_45\", damage = \"2d6\" }", "position = 3");
+    let (log, _, result) = run(&setup(&close, &[]), &[9, 1, 5, 3, 4, 2, 1, 1, 1], shoot());
+    result.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Hit { base: 7, weapon_damage: Some(6), .. })), "{log:#?}");
 }
 
 #[test]
@@ -397,8 +496,9 @@ fn crits_force_hits_and_fumbles_misses() {
         &[],
     );
     // A rolls 10 (its natural high) against B's 1 + 10: margin −1; confirmed: a hit of margin 1.
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&s, &[9, 1, 10, 1, 10, 3, 1, 1, 1, 1], script(&[(0, attack_b(true, None)), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, margin: 1, success: true, critical: true, .. })));
     let no_force = setup(
         &duel(
@@ -407,17 +507,41 @@ fn crits_force_hits_and_fumbles_misses() {
         ),
         &[("crit_forces_hit", "false")],
     );
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&no_force, &[9, 1, 10, 1, 10, 1, 1, 1], script(&[(0, attack_b(true, None)), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, success: false, .. })));
     // A fumble: A's 1 against B's 8 (its natural high), confirm 1: a miss, and A loses its next action.
     let plain = setup(&duel("", "").replace("max_turns = 1", "max_turns = 2"), &[]);
-    let (log, state, _) =
+    let (log, state, fought) =
         run(&plain, &[9, 1, 1, 8, 1, 1, 1, 1, 9, 1], script(&[(0, attack_b(true, None)), (1, Choice::Act(Act::End))]));
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative tie: scripted face 9 (die 9) does not fit a d8");
     assert!(
         log.contains(&Event::Fumbled { who: A, effect: fray_rules::hardboiled::options::FumbleEffect::LoseNextAction })
     );
     assert_eq!(state.fighter(A).lose_action_turn, 2);
+    // Only a 1 confirms: the same opportunity with a confirm 2 is no fumble.
+    let (log, unconfirmed, result) = run(
+        &setup(&duel("", ""), &[]),
+        &[9, 1, 1, 8, 2],
+        script(&[(0, attack_b(true, None)), (1, Choice::Act(Act::End))]),
+    );
+    result.unwrap();
+    assert!(log.contains(&Event::Confirm { who: A, kind: Opportunity::Fumble, face: 2, confirmed: false }), "{log:#?}");
+    assert!(!log.iter().any(|e| matches!(e, Event::Fumbled { .. })), "{log:#?}");
+    assert_eq!(unconfirmed.fighter(A).lose_action_turn, 0);
+    // A shot's natural 1 is an opportunity too, confirmed by its own d10 (USR-CRIT-7).
+    let gun = setup(&duel("weapon = \"automatic_45\"", "position = 5"), &[]);
+    for (face, fumbled) in [(5, false), (1, true)] {
+        let (log, _, result) =
+            run(&gun, &[9, 1, 1, face], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
+        result.unwrap();
+        assert!(
+            log.contains(&Event::Confirm { who: A, kind: Opportunity::Fumble, face: face as u8, confirmed: fumbled }),
+            "{log:#?}"
+        );
+        assert_eq!(log.iter().any(|e| matches!(e, Event::Fumbled { who: A, .. })), fumbled, "{log:#?}");
+    }
     let req = fray_rules::hardboiled::policy::act_request(
         &plain,
         &{
@@ -433,8 +557,9 @@ fn crits_force_hits_and_fumbles_misses() {
     assert!(matches!(req, fray_rules::hardboiled::Request::Act { attacks_left: 0, can_move: true, .. }));
     // `drop_weapon`: the weapon falls.
     let drop = setup(&duel("weapon = \"knife\"", ""), &[("fumble_effect", "drop_weapon")]);
-    let (_, state, _) =
+    let (_, state, fought) =
         run(&drop, &[9, 1, 1, 8, 1, 1, 1, 1], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(state.fighter(A).dropped);
     // `fumble_forces_miss = false`: a fumbling hit still lands (A 1 + 10 against 8).
     let lands = setup(
@@ -444,8 +569,9 @@ fn crits_force_hits_and_fumbles_misses() {
         ),
         &[("fumble_forces_miss", "false")],
     );
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&lands, &[9, 1, 1, 8, 1, 3, 1, 1, 1], script(&[(0, attack_b(true, None)), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, success: true, .. })));
 }
 
@@ -483,7 +609,8 @@ fn locations_and_called_shots() {
     // d10 vs d8: 44/80; against d8 + 2: 28/80.
     assert_eq!((plain.as_str(), called.as_str()), ("11/20", "7/20"));
     let sc = script(&[(0, attack_b(true, Some(Part::Head))), (1, Choice::Act(Act::End))]);
-    let (log, _, _) = run(&melee, &[9, 1, 10, 2], sc);
+    let (log, _, fought) = run(&melee, &[9, 1, 10, 2], sc);
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Hit { face: 1, called: true, .. })));
 }
 
@@ -494,16 +621,19 @@ fn debilitating_effects_drop_weapons_and_lame() {
     // d10 10: a critical opportunity (natural high), not confirmed (4); margin 6 + 6 = 12 on the
     // right arm (5): ≥ ⌈30/4⌉ = 8 → B drops his knife.
     let on = setup(&text, &[("debilitating_effects", "on")]);
-    let (log, state, _) =
+    let (log, state, fought) =
         run(&on, &[9, 1, 10, 4, 5, 1, 1, 1, 1], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.contains(&Event::Dropped { who: B }));
     assert!(state.fighter(B).dropped);
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&on, &[9, 1, 10, 4, 8, 1, 1, 1, 1], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.contains(&Event::Lamed { who: B }));
     let off = setup(&text, &[]);
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&off, &[9, 1, 10, 4, 5, 1, 1, 1, 1], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Dropped { .. } | Event::Lamed { .. })));
 }
 
@@ -543,11 +673,12 @@ fn cover_stops_shots_at_hidden_locations_unless_they_penetrate() {
     assert!(outcome(&melee, 8, 7, false, false, "knife").cover_stopped);
     // In a fight: a stopped shot is no strike (no Second Wind window).
     let text = duel("weapon = \"automatic_45\"", "cover = { preset = \"full\", hardness = 3 }\nposition = 5");
-    let (log, state, _) = run(
+    let (log, state, fought) = run(
         &setup(&text, &[]),
         &[9, 1, 8, 3, 1, 1, 1],
         script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]),
     );
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Hit { cover_stopped: true, hp_loss: 0, .. })));
     assert_eq!(state.fighter(B).hp, 30);
 }
@@ -584,11 +715,34 @@ fn armour_by_location_in_the_total_or_both_and_layering() {
 }
 
 #[test]
+fn ward_comes_off_every_hit_after_armour_even_a_critical() {
+    // rule: USR-DMG-1, USR-CRIT-4
+    // B's ward 2 and a leather jacket (stop 1 on the torso, face 3): 9 − 1 − 2 = 6 recorded; a
+    // critical skips the armour, never the ward: 9 − 2 = 7; never below 0.
+    let s = setup(&duel("", "ward = 2\narmour = [\"leather_jacket\"]"), &[]);
+    let o = outcome(&s, 9, 3, false, false, "knife");
+    assert_eq!((o.stop, o.ward, o.recorded, o.hp_loss), (1, 2, 6, 6));
+    let o = outcome(&s, 9, 3, true, false, "knife");
+    assert_eq!((o.stop, o.ward, o.recorded, o.hp_loss), (0, 2, 7, 7));
+    assert_eq!(outcome(&s, 2, 3, false, false, "knife").recorded, 0);
+    // A punch: recorded 6, half of it lost; halving first, ⌊9/2⌋ − 1 − 2 = 1.
+    assert_eq!(outcome(&s, 9, 3, false, false, "unarmed").hp_loss, 3);
+    let before = setup(&duel("", "ward = 2\narmour = [\"leather_jacket\"]"), &[("armour_before_halving", "false")]);
+    let o = outcome(&before, 9, 3, false, false, "unarmed");
+    assert_eq!((o.recorded, o.hp_loss), (6, 1));
+    assert_eq!(outcome(&before, 4, 3, false, false, "unarmed").hp_loss, 0);
+}
+
+#[test]
 fn brawling_halves_and_other_hits_do_not() {
     // rule: USR-DMG-2, USR-DMG-3, USR-DMG-4, USR-DMG-1
     let s = setup(&duel("", "armour = [\"leather_jacket\"]"), &[]);
     assert_eq!(outcome(&s, 9, 8, false, false, "knife").hp_loss, 9);
     assert_eq!(outcome(&s, 9, 8, false, false, "unarmed").hp_loss, 4);
+    // Brass knuckles and a blackjack are brawling weapons of the table; a club is not.
+    assert_eq!(outcome(&s, 9, 8, false, false, "brass_knuckles").hp_loss, 4);
+    assert_eq!(outcome(&s, 9, 8, false, false, "blackjack").hp_loss, 4);
+    assert_eq!(outcome(&s, 9, 8, false, false, "club").hp_loss, 9);
     let ceil = setup(&duel("", ""), &[("brawl_rounding", "ceil")]);
     assert_eq!(outcome(&ceil, 9, 8, false, false, "unarmed").hp_loss, 5);
     // Halving before armour: ⌊9/2⌋ − 1 = 3 on the jacketed torso; recorded stays 8.
@@ -604,11 +758,13 @@ fn brawling_halves_and_other_hits_do_not() {
 fn maximum_hp_rolled_or_largest() {
     // rule: USR-TRACK-1, USR-TRACK-2
     let text = duel("", "").replace("hp_max = 30\n", "");
-    let (log, state, _) = run(&setup(&text, &[]), &[7, 5, 2, 9, 1, 1, 1, 1, 1, 1], Script::new(2));
+    let (log, state, fought) = run(&setup(&text, &[]), &[7, 5, 2, 9, 1, 1, 1, 1, 1, 1], Script::new(2));
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative tie: the script ran out of faces after 10 dice");
     assert!(log.contains(&Event::HpSet { who: A, faces: [7, 5], max: 12 }));
     assert!(log.contains(&Event::HpSet { who: B, faces: [2, 9], max: 11 }));
     assert_eq!(state.fighter(B).hp_max, 11);
-    let (log, _, _) = run(&setup(&text, &[("hp_generation", "maximum")]), &[1, 1, 1, 1, 1, 1], Script::new(2));
+    let (log, _, fought) = run(&setup(&text, &[("hp_generation", "maximum")]), &[1, 1, 1, 1, 1, 1], Script::new(2));
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative tie: the script ran out of faces after 6 dice");
     assert!(log.contains(&Event::HpSet { who: A, faces: [0, 0], max: 18 }));
     assert!(log.contains(&Event::HpSet { who: B, faces: [0, 0], max: 18 }));
 }
@@ -641,7 +797,8 @@ fn knocked_out_for_a_few_turns() {
     let mut faces = vec![9, 2, 1, 9, 7];
     faces.extend([1; 60]);
     let only_once = script(&[(0, attack_b(false, None)), (0, Choice::Act(Act::End))]);
-    let (log, state, _) = run(&setup(&text, &sets), &faces, only_once);
+    let (log, state, fought) = run(&setup(&text, &sets), &faces, only_once);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative tie: the script ran out of faces after 65 dice");
     assert!(log.contains(&Event::KnockedOut { who: B, until: 3 }));
     // Missing turns 2 and 3, back in turn 4 with HP unchanged.
     assert!(state.fighter(B).able(4) && !state.fighter(B).able(3));
@@ -658,21 +815,25 @@ fn second_wind_holders_scope_and_cap() {
     let _ = faces;
     let s =
         setup(&text.replace("weapon = \"automatic_45\"", "weapon = { base = \"automatic_45\", damage = \"1\" }"), &[]);
-    let (log, _, _) = run(&s, &[9, 1, 8, 1, 1], sc());
+    let (log, _, fought) = run(&s, &[9, 1, 8, 1, 1], sc());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::SecondWind { who: B, gained: 7, .. })));
     let heroes = setup(
         &text.replace("weapon = \"automatic_45\"", "weapon = { base = \"automatic_45\", damage = \"1\" }"),
         &[("second_wind_holders", "heroes")],
     );
-    let (log, _, _) = run(&heroes, &[9, 1, 8, 1, 1], sc());
+    let (log, _, fought) = run(&heroes, &[9, 1, 8, 1, 1], sc());
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::SecondWind { .. })));
     // Used in an earlier fight of the game: none left, unless the scope is the fight.
     let used = text
         .replace("hp = 4", "hp = 4\nsecond_wind_used = true")
         .replace("weapon = \"automatic_45\"", "weapon = { base = \"automatic_45\", damage = \"1\" }");
-    let (log, _, _) = run(&setup(&used, &[]), &[9, 1, 8, 1, 1], sc());
+    let (log, _, fought) = run(&setup(&used, &[]), &[9, 1, 8, 1, 1], sc());
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::SecondWind { .. })));
-    let (log, _, _) = run(&setup(&used, &[("second_wind_scope", "fight")]), &[9, 1, 8, 1, 1], sc());
+    let (log, _, fought) = run(&setup(&used, &[("second_wind_scope", "fight")]), &[9, 1, 8, 1, 1], sc());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::SecondWind { .. })));
     // The cap: hit for 3 at full HP (a called torso shot, margin 2, policy first_hit), a Second
     // Wind adds only 3 of its 7.
@@ -680,9 +841,11 @@ fn second_wind_holders_scope_and_cap() {
         .replace("hp = 4", "hp = 30\npolicy = { second_wind = \"first_hit\", move = \"hold\" }")
         .replace("\nposition = 5\npolicy = { move = \"hold\" }", "\nposition = 5")
         .replace("weapon = \"automatic_45\"", "weapon = { base = \"automatic_45\", damage = \"1\" }");
-    let (log, _, _) = run(&setup(&full, &[]), &[9, 1, 8, 1, 1], sc());
+    let (log, _, fought) = run(&setup(&full, &[]), &[9, 1, 8, 1, 1], sc());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::SecondWind { who: B, gained: 3, hp: 30, .. })));
-    let (log, _, _) = run(&setup(&full, &[("second_wind_cap", "none")]), &[9, 1, 8, 1, 1], sc());
+    let (log, _, fought) = run(&setup(&full, &[("second_wind_cap", "none")]), &[9, 1, 8, 1, 1], sc());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::SecondWind { who: B, gained: 7, hp: 34, .. })));
 }
 
@@ -974,6 +1137,7 @@ fn a_friends_hit_opens_no_second_wind() {
     let sc =
         || script(&[(0, attack_b(false, Some(Part::Torso))), (1, Choice::Act(Act::End)), (2, Choice::Act(Act::End))]);
     let (log, _, result) = run(&s, &[9, 2, 1, 8, 1, 1, 1, 1], sc());
+    result.as_ref().unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Hit { by: A, target: B, .. })), "{result:?} {log:#?}");
     assert!(!log.iter().any(|e| matches!(e, Event::SecondWind { .. })), "{log:#?}");
     // The same shot by C, a foe 1 m from B, opens it.
@@ -984,6 +1148,7 @@ fn a_friends_hit_opens_no_second_wind() {
     let c_shoots = Choice::Act(Act::Attack { target: B, fists: false, called: Some(Part::Torso), off_balance: false });
     let sc = script(&[(0, Choice::Act(Act::End)), (1, Choice::Act(Act::End)), (2, c_shoots)]);
     let (log, _, result) = run(&foe, &[1, 2, 6, 5, 1, 1, 1, 1], sc);
+    result.as_ref().unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Hit { by: CombatantId(2), target: B, .. })), "{result:?} {log:#?}");
     assert!(log.iter().any(|e| matches!(e, Event::SecondWind { who: B, .. })), "{result:?} {log:#?}");
 }
@@ -995,15 +1160,17 @@ fn the_unarmed_drop_nothing() {
     // and a fumble under `fumble_effect = drop_weapon` has no effect.
     let text = duel("weapon = \"automatic_45\"", "position = 5");
     let on = setup(&text, &[("debilitating_effects", "on")]);
-    let (log, state, _) =
+    let (log, state, fought) =
         run(&on, &[9, 1, 10, 4, 5, 1, 1, 1, 1], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Hit { target: B, .. })), "{log:#?}");
     assert!(!log.contains(&Event::Dropped { who: B }));
     assert!(!state.fighter(B).dropped);
     // The fumble of the `drop_weapon` case above, punching: no weapon falls.
     let drop = setup(&duel("", ""), &[("fumble_effect", "drop_weapon")]);
-    let (log, state, _) =
+    let (log, state, fought) =
         run(&drop, &[9, 1, 1, 8, 1, 1, 1, 1], script(&[(0, attack_b(true, None)), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Fumbled { who: A, .. })), "{log:#?}");
     assert!(!state.fighter(A).dropped);
 }
@@ -1083,6 +1250,7 @@ fn no_disengaging_after_an_attack_nor_into_another_enemys_reach() {
     };
     let faces = [9, 1, 1, 8, 1, 1, 1, 1, 1, 1];
     let (log, _, result) = run(&setup(&three, &[]), &faces, switch());
+    result.as_ref().unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, .. })), "{result:?}");
     let (_, _, result) = run(&setup(&three, &[("free_disengage", "false")]), &faces, switch());
     assert!(matches!(result, Err(FightError::IllegalChoice { who: A, .. })), "{result:?}");
@@ -1123,6 +1291,27 @@ fn out_of_range_weapon_values_and_options_are_refused() {
 }
 
 #[test]
+fn second_wind_follows_a_hit_that_armour_cut_to_nothing_unless_on_damage() {
+    // rule: USR-RES-7
+    // A's shot at B (HP 4 of 30) hits; B's plate stops all of it. Under `on_hit` B is struck and
+    // takes its Second Wind (USR-RES-8); under `on_damage` no HP was lost and no window opens.
+    let text = duel(
+        "weapon = { base = \"automatic_45\", damage = \"1\" }",
+        "hp = 4\nposition = 5\npolicy = { move = \"hold\" }\narmour = [{ name = \"plate\", stop = 10, locations = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], natural = true }]",
+    );
+    let wind = |trigger: &str| {
+        let s = setup(&text, &[("armour_table", "custom"), ("second_wind_trigger", trigger)]);
+        let sc = script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]);
+        let (log, _, result) = run(&s, &[9, 2, 8, 3, 1, 1, 1, 1], sc);
+        result.unwrap();
+        assert!(log.iter().any(|e| matches!(e, Event::Hit { by: A, target: B, hp_loss: 0, .. })), "{log:#?}");
+        log.iter().any(|e| matches!(e, Event::SecondWind { who: B, .. }))
+    };
+    assert!(wind("on_hit"));
+    assert!(!wind("on_damage"));
+}
+
+#[test]
 fn one_already_down_gets_no_second_wind() {
     // rule: USR-RES-6, USR-RES-7, USR-TRACK-3
     // B is Down (HP 0) when a script has A shoot it again: it is out of the fight, so the hit
@@ -1132,6 +1321,7 @@ fn one_already_down_gets_no_second_wind() {
     let s = setup(&text, &[]);
     let sc = script(&[(0, attack_b(false, Some(Part::Torso))), (2, Choice::Act(Act::End))]);
     let (log, _, result) = run(&s, &[9, 2, 8, 1, 1, 1, 1], sc);
+    result.as_ref().unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Hit { by: A, target: B, .. })), "{result:?} {log:#?}");
     assert!(!log.iter().any(|e| matches!(e, Event::SecondWind { .. })), "{log:#?}");
 }
@@ -1247,11 +1437,12 @@ fn under_gm_table_the_gm_rules_the_fumbles_effect() {
     let s = setup(&duel("", ""), &[("fumble_effect", "gm_table")]);
     // A fumble (A's 1 against B's 8, confirm 1): whoever answers for A reads the table; here "no
     // effect", so A keeps its next action.
-    let (log, state, _) = run(
+    let (log, state, fought) = run(
         &s,
         &[9, 1, 1, 8, 1, 1, 1, 1, 9, 1],
         script(&[(0, attack_b(true, None)), (0, Choice::Fumble(FumbleEffect::None)), (1, Choice::Act(Act::End))]),
     );
+    fought.unwrap();
     assert!(log.contains(&Event::Fumbled { who: A, effect: FumbleEffect::None }), "{log:?}");
     assert_eq!(state.fighter(A).lose_action_turn, 0);
     // The AI, with no GM, takes the default effect; the table cannot answer "the table".

@@ -96,7 +96,8 @@ fn we1_variants() {
     assert!(log.contains(&Event::KnockedOut { who: B, until: u32::MAX }));
     assert_eq!(result.unwrap().outcome, Outcome::Side(SideId(0)));
     let lost = setup(&WE1.replace("hp_max = 18", "hp_max = 16"), &[("ko_damage_basis", "hp_lost")]);
-    let (log, state, _) = run(&lost, &[7, 2, 9, 3, 3, 1, 6], paulie_silent());
+    let (log, state, fought) = run(&lost, &[7, 2, 9, 3, 3, 1, 6], paulie_silent());
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::KnockedOut { .. })));
     assert_eq!(state.fighter(B).tally, 4);
 }
@@ -147,7 +148,8 @@ fn we2_the_45() {
     assert!(!log.iter().any(|e| matches!(e, Event::Down { .. } | Event::SecondWind { .. })));
     assert_eq!(state.fighter(B).hp, 3);
     // Location 7: the right leg, unarmoured: recorded 10, HP 0, knocked out and down.
-    let (log, state, _) = run(&setup, &[8, 4, 6, 7], Script::new(2));
+    let (log, state, fought) = run(&setup, &[8, 4, 6, 7], Script::new(2));
+    fought.unwrap();
     assert_eq!(hits(&log), [(1, 7, 10, 10, 10, 0)]);
     assert!(log.contains(&Event::KnockedOut { who: B, until: u32::MAX }) && log.contains(&Event::Down { who: B }));
     assert!(state.fighter(B).down());
@@ -191,18 +193,22 @@ fn we3_the_walther_ppk() {
         s
     };
     // Leaning on the bar: d8 2 + 2 = 4 against Close 4: a hit of margin 0; damage 0 + 4.
-    let (log, _, _) = run(&setup, &[5, 1, 2, 3, 1, 1], shoot(false));
+    let (log, _, fought) = run(&setup, &[5, 1, 2, 3, 1, 1], shoot(false));
+    fought.unwrap();
     assert_eq!(hits(&log), [(1, 3, 4, 4, 4, 16)]);
     // Diving for cover: the same 2 → total 2, a miss.
-    let (log, _, _) = run(&setup, &[5, 1, 2, 1, 1], shoot(true));
+    let (log, _, fought) = run(&setup, &[5, 1, 2, 1, 1], shoot(true));
+    fought.unwrap();
     assert!(hits(&log).is_empty());
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, roll, success: false, .. } if roll.total == 2)));
     // `ranged_hit_test = greater_than`: 4 against 4 misses too.
     let strict = self::setup(WE3, &[("ranged_hit_test", "greater_than")]);
-    let (log, _, _) = run(&strict, &[5, 1, 2, 1, 1], shoot(false));
+    let (log, _, fought) = run(&strict, &[5, 1, 2, 1, 1], shoot(false));
+    fought.unwrap();
     assert!(hits(&log).is_empty());
     // One shot a turn by default; three with `max_attacks_per_turn = 3`, at −2 and −4 more.
-    let (_, state, _) = run(&setup, &[5, 1, 1, 1, 1], shoot(false));
+    let (_, state, fought) = run(&setup, &[5, 1, 1, 1, 1], shoot(false));
+    fought.unwrap();
     assert_eq!(state.fighter(A).attacks, 1);
     let tough = WE3.replace("hp_max = 20\nposition = 3", "hp_max = 60\nposition = 3");
     let three = self::setup(&tough, &[("max_attacks_per_turn", "3")]);
@@ -210,7 +216,8 @@ fn we3_the_walther_ppk() {
     for _ in 0..3 {
         s.push(0, Choice::Act(Act::Attack { target: B, fists: false, called: None, off_balance: true }));
     }
-    let (log, _, _) = run(&three, &[5, 1, 8, 1, 4, 8, 8, 1, 8, 1, 1], s);
+    let (log, _, fought) = run(&three, &[5, 1, 8, 1, 4, 8, 8, 1, 8, 1, 1], s);
+    fought.unwrap();
     let totals: Vec<i32> = log
         .iter()
         .filter_map(|e| match e {
@@ -253,7 +260,8 @@ position = 1
 fn we4_melee_critical() {
     // rule: USR-CRIT-1, USR-CRIT-2, USR-CRIT-3, USR-CRIT-4, USR-ATK-3, USR-ARM-1, USR-TRACK-4
     let setup = setup(WE4, &[]);
-    let (log, state, _) = run(&setup, &[9, 2, 10, 1, 10, 3], Script::new(2));
+    let (log, state, fought) = run(&setup, &[9, 2, 10, 1, 10, 3], Script::new(2));
+    fought.unwrap();
     let contest = log.iter().find_map(|e| match e {
         Event::Contest { who: A, roll, against: Some(d), margin, critical, .. } => {
             Some((roll.total, d.total, *margin, *critical))
@@ -271,7 +279,8 @@ fn we4_melee_critical() {
     assert!(log.contains(&Event::KnockedOut { who: B, until: u32::MAX }));
     assert_eq!(state.fighter(B).hp, 1);
     // Confirm d10 4: no critical; the jacket counts: recorded 10, HP 2, still knocked out.
-    let (log, state, _) = run(&setup, &[9, 2, 10, 1, 4, 3], Script::new(2));
+    let (log, state, fought) = run(&setup, &[9, 2, 10, 1, 4, 3], Script::new(2));
+    fought.unwrap();
     assert_eq!(hits(&log), [(1, 3, 11, 10, 10, 2)]);
     assert!(state.fighter(B).knocked_out(1));
 }

@@ -30,7 +30,7 @@ fn logs<R: Ruleset, P: fray_engine::Decider<R> + Clone>(setup: &R::Setup, ai: P,
         .map(|seed| {
             let dice = FromSource(fray_dice::seeded(seed));
             let mut fight = Fight::<R, _, _, _>::new(setup, dice, ai.clone(), Record::default());
-            let _ = fight.run();
+            fight.run().unwrap();
             fight.into_parts().1.0
         })
         .collect()

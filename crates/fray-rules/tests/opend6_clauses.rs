@@ -126,7 +126,8 @@ fn zero_dice_cannot_roll_or_roll_pips_only() {
         (1, Choice::Count(1)),
         (1, Choice::Act(Action::Pass)),
     ]);
-    let (log, _, _) = run(&pips, &[], s);
+    let (log, _, fought) = run(&pips, &[], s);
+    fought.unwrap();
     assert_eq!(attacks(&log), [(A, 2, 5, false)]);
     // The AI never chooses such a roll: a Severely Wounded thug (−2D) with Agility 2D and no
     // skills has no dice for a punch or a dodge, so it passes, and the fight goes on (a debug
@@ -245,7 +246,8 @@ fn initiative_once_and_fixed_order() {
     // rule: OD6-INIT-2
     let once = setup(BRAWLERS, &[("initiative_method", "roll_once")]);
     let faces = [1, 2, 2, 2, 3, 1, 1, 2, 1, 1, 2, 1, 1, 2, 1, 1, 2];
-    let (log, _, _) = run(&once, &faces, Script::new(2));
+    let (log, _, fought) = run(&once, &faces, Script::new(2));
+    fought.unwrap();
     assert_eq!(log.iter().filter(|e| matches!(e, Event::Initiative { .. })).count(), 2);
     let order: Vec<CombatantId> = log
         .iter()
@@ -259,7 +261,8 @@ fn initiative_once_and_fixed_order() {
         &BRAWLERS.replace("max_rounds = 2", "max_rounds = 1\norder = [\"B\", \"A\"]"),
         &[("initiative_method", "fixed_order")],
     );
-    let (log, _, _) = run(&fixed, &[1, 1, 2, 1, 1, 2], Script::new(2));
+    let (log, _, fought) = run(&fixed, &[1, 1, 2, 1, 1, 2], Script::new(2));
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Initiative { .. })));
     assert_eq!(attacks(&log).iter().map(|a| a.0).collect::<Vec<_>>(), [B, A]);
 }
@@ -270,13 +273,15 @@ fn damage_at_once_or_at_the_end_of_the_round() {
     let text = duel("", "skills = { brawling = \"4D\" }\nstrength = \"4D\"", "strength = \"1D\"");
     // A hits: [6,6,6] W[5] = 23 vs 5; damage 2D [6] W[6,6,6,2] = 26, resist 1D W[2].
     let faces = [6, 6, 6, 5, 6, 6, 6, 6, 2, 2];
-    let (log, _, _) = run(&setup(&text, &[]), &faces, Script::new(2));
+    let (log, _, fought) = run(&setup(&text, &[]), &faces, Script::new(2));
+    fought.unwrap();
     // Immediate: B is dead before its turn, so it never acts.
     assert!(log.iter().any(|e| matches!(e, Event::Wound { who: B, to: Level::Dead, .. })));
     assert!(!log.iter().any(|e| matches!(e, Event::Attack { attacker: B, .. })));
     // End of round: B still takes its turn (it punches: [1,1] W[2] vs 5), then the damage lands.
     let faces = [6, 6, 6, 5, 1, 1, 2, 6, 6, 6, 6, 2, 2];
-    let (log, _, _) = run(&setup(&text, &[("damage_timing", "end_of_round")]), &faces, Script::new(2));
+    let (log, _, fought) = run(&setup(&text, &[("damage_timing", "end_of_round")]), &faces, Script::new(2));
+    fought.unwrap();
     let b_attack = log.iter().position(|e| matches!(e, Event::Attack { attacker: B, .. })).unwrap();
     let wound = log.iter().position(|e| matches!(e, Event::Wound { who: B, .. })).unwrap();
     assert!(b_attack < wound);
@@ -348,7 +353,8 @@ fn an_npc_group_shares_one_roll() {
         )
     };
     // The hero 3D [2,3] W[4] = 9; the squad rolls once, with T1's 2D: [1] W[5] = 6.
-    let (log, _, _) = run(&setup(SQUAD, &[]), &[2, 3, 4, 1, 5], passes(6));
+    let (log, _, fought) = run(&setup(SQUAD, &[]), &[2, 3, 4, 1, 5], passes(6));
+    fought.unwrap();
     assert_eq!(initiatives(&log), [(0, vec![0], 9), (1, vec![1, 2], 6)]);
     // The two troopers tie on the shared total: one simultaneous step after the hero.
     assert!(
@@ -356,7 +362,9 @@ fn an_npc_group_shares_one_roll() {
             .any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 1), (CombatantId(2), 1)]))
     );
     // Individually: T2 rolls its own 4D.
-    let (log, _, _) = run(&setup(SQUAD, &[("npc_group_initiative", "false")]), &[2, 3, 4, 1, 5, 1, 1, 1, 2], passes(6));
+    let (log, _, fought) =
+        run(&setup(SQUAD, &[("npc_group_initiative", "false")]), &[2, 3, 4, 1, 5, 1, 1, 1, 2], passes(6));
+    fought.unwrap();
     assert_eq!(initiatives(&log), [(0, vec![0], 9), (1, vec![1], 6), (2, vec![2], 5)]);
 }
 
@@ -369,14 +377,16 @@ fn ties_act_simultaneously_or_by_the_parent_order() {
         .replace("perception = \"2D\"", "perception = \"3D\"\nstrength = \"5D\"")
         .replace("max_rounds = 2", "max_rounds = 1");
     let faces = [2, 3, 4, 2, 3, 4, 6, 6, 5, 1, 1, 2, 6, 6, 6, 6, 2, 1, 1, 1];
-    let (log, _, _) = run(&setup(&text, &[]), &faces, Script::new(2));
+    let (log, _, fought) = run(&setup(&text, &[]), &faces, Script::new(2));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 0)])));
     let b_attack = log.iter().position(|e| matches!(e, Event::Attack { attacker: B, .. })).unwrap();
     let wound = log.iter().position(|e| matches!(e, Event::Wound { who: B, .. })).unwrap();
     assert!(b_attack < wound, "the tied B acts before A's result applies");
     // `parent_order`: the higher Perception code goes first — equal here, so search, Agility,
     // dodge, then scenario order: A, then B in its own step.
-    let (log, _, _) = run(&setup(&text, &[("initiative_ties", "parent_order")]), &faces, Script::new(2));
+    let (log, _, fought) = run(&setup(&text, &[("initiative_ties", "parent_order")]), &faces, Script::new(2));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 1)])));
 }
 
@@ -403,7 +413,8 @@ fn character_points_on_initiative_and_the_wound_penalty_option() {
     // A spends 1 CP on initiative: 2D [1] W[2] + CP[6, 3] = 12.
     let s = script(&[(0, Choice::Cp(1)), (0, Choice::Cp(0))]);
     let faces = [1, 2, 6, 3, 2, 2, 3, 1, 1, 2, 1, 1, 2];
-    let (log, state, _) = run(&setup(&text, &[]), &faces, s);
+    let (log, state, fought) = run(&setup(&text, &[]), &faces, s);
+    fought.unwrap();
     assert_eq!(initiatives(&log)[0].2, 12);
     assert_eq!(state.fighter(A).cp, 2);
     // No Fate Point is ever asked for initiative; the wound penalty does not reduce it by default.
@@ -416,8 +427,9 @@ fn character_points_on_initiative_and_the_wound_penalty_option() {
             .unwrap()
     };
     assert_eq!(code(&log), DieCode::new(2, 0));
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&setup(&text, &[("wound_penalty_on_initiative", "true")]), &[2, 2, 2, 3, 1, 1, 2, 1, 1, 2], Script::new(2));
+    fought.unwrap();
     assert_eq!(code(&log), DieCode::new(1, 0));
 }
 
@@ -426,12 +438,14 @@ fn surprise_acts_first_or_adds_a_die() {
     // rule: OD6-INIT-9
     let text =
         BRAWLERS.replace("position = 0", "position = 0\nsurprise = true").replace("max_rounds = 2", "max_rounds = 1");
-    let (log, _, _) = run(&setup(&text, &[]), &[2, 2, 3, 1, 1, 2, 1, 1, 2], Script::new(2));
+    let (log, _, fought) = run(&setup(&text, &[]), &[2, 2, 3, 1, 1, 2, 1, 1, 2], Script::new(2));
+    fought.unwrap();
     assert_eq!(initiatives(&log).len(), 1);
     assert_eq!(attacks(&log)[0].0, A);
     // `bonus_1d`: A rolls normally and its first skill roll of round 1 gets +1D (brawling 4D).
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&setup(&text, &[("surprise_effect", "bonus_1d")]), &[1, 2, 2, 2, 3, 1, 1, 1, 2, 1, 1, 2], Script::new(2));
+    assert_eq!(fought.unwrap_err().to_string(), "dice for damage: the script ran out of faces after 12 dice");
     assert_eq!(initiatives(&log).len(), 2);
     let a_code = log.iter().find_map(|e| match e {
         Event::Attack { attacker: A, roll, .. } => Some(roll.code),
@@ -455,6 +469,21 @@ fn the_initiative_bonus() {
     assert_eq!(roll::initiative_bonus(&seven.combatants[0], &seven.options), 1);
     let eight = setup(&BRAWLERS.replace("perception = \"2D\"", "agility = \"8D\""), &[]);
     assert_eq!(roll::initiative_bonus(&eight.combatants[0], &eight.options), 2);
+    // Only full 2D of search count (rounded down), and a search below Perception takes nothing off.
+    let bonus = |perception: &str, search: &str| {
+        let s = setup(
+            &BRAWLERS.replace(
+                "perception = \"2D\"\nskills = { brawling = \"3D\" }",
+                &format!("perception = \"{perception}\"\nagility = \"4D\"\nskills = {{ search = \"{search}\" }}"),
+            ),
+            &[],
+        );
+        roll::initiative_bonus(&s.combatants[0], &s.options)
+    };
+    assert_eq!(bonus("3D", "4D+2"), 1);
+    assert_eq!(bonus("3D", "6D"), 2);
+    assert_eq!(bonus("4D", "1D"), 1);
+    assert_eq!(bonus("4D", "2D"), 1);
 }
 
 #[test]
@@ -479,6 +508,7 @@ fn a_quick_draw_moves_skill_dice_to_initiative() {
     let s = script(&[(0, Choice::QuickDraw(Some(draw))), (0, attack_on(B, 0)), (0, attack_on(B, 0))]);
     let faces = [1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2];
     let (log, _, result) = run(&setup, &faces, s);
+    result.as_ref().unwrap();
     assert!(log.contains(&Event::QuickDrawn { who: A, draw }), "{result:?} {log:#?}");
     let a_init = log.iter().find_map(|e| match e {
         Event::Initiative { who: A, roll: Some(r), .. } => Some(r.code),
@@ -506,7 +536,8 @@ fn only_a_waiting_character_interrupts_and_nobody_moves_up_to_defend() {
     // rule: OD6-ACT-7, OD6-DEF-2, OD6-DEF-1
     // B acts after A and has not waited: A's punch uses passive 10 − 5, and B is never asked.
     let text = duel("", "skills = { brawling = \"3D\" }", "skills = { dodge = \"5D\" }");
-    let (log, _, _) = run(&setup(&text, &[]), &[1, 1, 2, 1, 1, 2], Script::new(2));
+    let (log, _, fought) = run(&setup(&text, &[]), &[1, 1, 2, 1, 1, 2], Script::new(2));
+    fought.unwrap();
     assert_eq!(attacks(&log)[0].2, 5);
     assert!(!log.iter().any(|e| matches!(e, Event::Resumed { .. } | Event::Defence { .. })));
     // An active defence made on B's own turn stays until his next turn: in round 2, before
@@ -519,7 +550,8 @@ fn only_a_waiting_character_interrupts_and_nobody_moves_up_to_defend() {
         (1, Choice::Count(1)),
         (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: false })),
     ]);
-    let (log, _, _) = run(&setup(&two, &[]), &[3, 3, 3, 3, 2, 1, 1, 2, 1, 1, 2], s);
+    let (log, _, fought) = run(&setup(&two, &[]), &[3, 3, 3, 3, 2, 1, 1, 2, 1, 1, 2], s);
+    fought.unwrap();
     // B's dodge 5D [3,3,3,3] W[2] = 14 replaces 10 into round 2: 14 − 5.
     assert_eq!(attacks(&log)[0].2, 14 - 5);
 }
@@ -555,7 +587,8 @@ fn free_actions_do_not_count_toward_n() {
         (0, Choice::Act(Action::Move { to: 7, free: false })),
         (0, attack_on(B, 0)),
     ]);
-    let (log, state, _) = run(&setup(&text, &[]), &[1, 1, 2, 1, 1, 2], s);
+    let (log, state, fought) = run(&setup(&text, &[]), &[1, 1, 2, 1, 1, 2], s);
+    fought.unwrap();
     assert_eq!(state.fighter(A).pos, 7);
     assert_eq!(state.fighter(A).used, 2);
     assert_eq!(state.distance(A, B), 2);
@@ -588,11 +621,13 @@ fn an_interrupted_action_resolves_or_is_void() {
     // A's punch 3D [6,6] W[5] = 17; B's interrupt 5D [6,6,6,6] W[5] = 29 → damage 3D [6,6] W[6,6,2]
     // = 26 + bonus 5 = 31 vs A's 1D W[2]: dead. Then A's punch: vs 5, hit; damage 1D W[3] vs B 6D.
     let faces = [6, 6, 5, 6, 6, 6, 6, 5, 6, 6, 6, 6, 2, 2, 3, 1, 1, 1, 1, 1, 2];
-    let (log, _, _) = run(&setup(&text, &[]), &faces, s.clone());
+    let (log, _, fought) = run(&setup(&text, &[]), &faces, s.clone());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Resumed { who: B, interrupting: Some((A, 17)) })));
     assert!(log.iter().any(|e| matches!(e, Event::Wound { who: A, to: Level::Dead, .. })));
     assert!(log.iter().any(|e| matches!(e, Event::Attack { attacker: A, hit: true, .. })));
-    let (log, _, _) = run(&setup(&text, &[("interrupted_action", "void_if_unable")]), &faces, s);
+    let (log, _, fought) = run(&setup(&text, &[("interrupted_action", "void_if_unable")]), &faces, s);
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Attack { attacker: A, .. })));
     assert!(log.iter().any(|e| matches!(e, Event::Forfeit { who: A, .. })));
     // An action without an attack roll (a dodge) interrupted the same way: it still resolves
@@ -608,7 +643,8 @@ fn an_interrupted_action_resolves_or_is_void() {
     };
     let faces = [6, 6, 6, 6, 5, 6, 6, 6, 6, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3];
     let dodged = |log: &[Event]| log.iter().any(|e| matches!(e, Event::Defence { who: A, .. }));
-    let (log, _, _) = run(&setup(&text, &[]), &faces, dodge());
+    let (log, _, fought) = run(&setup(&text, &[]), &faces, dodge());
+    fought.unwrap();
     // The interrupt comes after the dodge's roll and names its total (OD6-ACT-6).
     let dodge_total =
         log.iter().find_map(|e| if let Event::Defence { who: A, roll, .. } = e { Some(roll.total) } else { None });
@@ -618,7 +654,8 @@ fn an_interrupted_action_resolves_or_is_void() {
     assert!(dodge_total.is_some_and(|t| t > 0) && interrupted_at == dodge_total, "{log:#?}");
     assert!(log.iter().any(|e| matches!(e, Event::Wound { who: A, .. })), "{log:#?}");
     assert!(dodged(&log), "{log:#?}");
-    let (log, _, _) = run(&setup(&text, &[("interrupted_action", "void_if_unable")]), &faces, dodge());
+    let (log, _, fought) = run(&setup(&text, &[("interrupted_action", "void_if_unable")]), &faces, dodge());
+    fought.unwrap();
     assert!(!dodged(&log), "{log:#?}");
 }
 
@@ -728,7 +765,8 @@ fn rolled_difficulty_modifiers() {
     let s =
         script(&[(0, Choice::Count(1)), (0, attack_on(B, 0)), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
     // Attack 4D [1,1,1] W[2]; then 2D plain for the 50 % cover: 6 + 5 = 11 → difficulty 21.
-    let (log, _, _) = run(&setup(&text, &[("difficulty_modifiers", "rolled")]), &[1, 1, 1, 2, 6, 5], s);
+    let (log, _, fought) = run(&setup(&text, &[("difficulty_modifiers", "rolled")]), &[1, 1, 1, 2, 6, 5], s);
+    fought.unwrap();
     assert_eq!(attacks(&log), [(A, 5, 21, false)]);
     assert_eq!(roll::dice_value(3), 10);
     assert_eq!(roll::dice_value(-2), -6);
@@ -773,7 +811,8 @@ fn aiming_adds_a_die_a_round_up_to_three() {
     }
     entries.push((0, Choice::Count(1)));
     entries.push((0, attack_on(B, 0)));
-    let (log, _, _) = run(&setup(&text, &[]), &[1; 40], script(&entries));
+    let (log, _, fought) = run(&setup(&text, &[]), &[1; 40], script(&entries));
+    fought.unwrap();
     let aims: Vec<u8> = log
         .iter()
         .filter_map(|e| match e {
@@ -801,7 +840,9 @@ fn aiming_adds_a_die_a_round_up_to_three() {
         (1, Choice::Act(Action::Pass)),
     ]);
     entries.extend([(0, Choice::Count(1)), (0, Choice::Act(Action::Aim(B)))]);
-    let (log, _, _) = run(&setup(&text.replace("max_rounds = 5", "max_rounds = 3"), &[]), &[1; 40], script(&entries));
+    let (log, _, fought) =
+        run(&setup(&text.replace("max_rounds = 5", "max_rounds = 3"), &[]), &[1; 40], script(&entries));
+    fought.unwrap();
     let aims: Vec<u8> = log
         .iter()
         .filter_map(|e| match e {
@@ -830,7 +871,8 @@ fn full_defence_adds_ten_and_must_be_alone() {
         (0, Choice::Count(1)),
         (0, attack_on(B, 0)),
     ]);
-    let (log, _, _) = run(&setup(&text, &[]), &[2, 2, 2, 1, 1, 1, 2], s);
+    let (log, _, fought) = run(&setup(&text, &[]), &[2, 2, 2, 1, 1, 1, 2], s);
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, full: true, value: 16, .. })));
     assert_eq!(attacks(&log)[0].2, 16);
     // A partial dodge of 8 gives 8 (it replaces 10 though lower).
@@ -841,7 +883,8 @@ fn full_defence_adds_ten_and_must_be_alone() {
         (0, Choice::Count(1)),
         (0, attack_on(B, 0)),
     ]);
-    let (log, _, _) = run(&setup(&text, &[]), &[5, 3, 1, 1, 1, 2], s);
+    let (log, _, fought) = run(&setup(&text, &[]), &[5, 3, 1, 1, 1, 2], s);
+    fought.unwrap();
     assert_eq!(attacks(&log)[0].2, 8);
     // A full defence is not allowed with N = 2.
     let s = script(&[(1, Choice::Count(2)), (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: true }))]);
@@ -881,7 +924,8 @@ fn the_defence_window_ends_at_the_next_turn_or_when_helpless() {
         (1, Choice::Count(1)),
         (1, Choice::Act(Action::Pass)),
     ]);
-    let (log, state, _) = run(&setup(&text, &[]), &[3, 3, 3], s);
+    let (log, state, fought) = run(&setup(&text, &[]), &[3, 3, 3], s);
+    fought.unwrap();
     // Still in force after A's round-2 turn, gone once B's own round-2 turn starts.
     let set = log.iter().position(|e| matches!(e, Event::DefenceSet { who: B, .. })).unwrap();
     let b_turn2 = log.iter().rposition(|e| matches!(e, Event::TurnStarted { who: B, .. })).unwrap();
@@ -907,11 +951,14 @@ fn a_free_partial_defence_when_dimly_aware() {
     let s =
         script(&[(0, Choice::Count(1)), (0, attack_on(B, 0)), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
     // Attack [1,1,1] W[2] = 5; B's free dodge [4,4] W[4] = 12 (no multi-action penalty).
-    let (log, state, _) = run(&setup(&text, &[("free_partial_defense", "true")]), &[1, 1, 1, 2, 4, 4, 4], s.clone());
+    let (log, state, fought) =
+        run(&setup(&text, &[("free_partial_defense", "true")]), &[1, 1, 1, 2, 4, 4, 4], s.clone());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, value: 12, full: false, .. })));
     assert_eq!(attacks(&log)[0].2, 12);
     assert_eq!(state.fighter(B).used, 0);
-    let (log, _, _) = run(&setup(&text, &[]), &[1, 1, 1, 2, 4, 4, 4], s);
+    let (log, _, fought) = run(&setup(&text, &[]), &[1, 1, 1, 2, 4, 4, 4], s);
+    fought.unwrap();
     assert_eq!(attacks(&log)[0].2, 10);
 }
 
@@ -956,7 +1003,9 @@ fn negative_resistance_readings() {
     // B's resistance code −1D−4 rolls nothing: max(−4, 0)... the pips alone, 0.
     let faces = [6, 6, 6, 6, 6, 5, 2];
     let total = |sets: &[(&str, &str)]| {
-        let (log, state, _) = run(&setup(&text, sets), &faces, Script::new(2));
+        let (log, state, ended) = run(&setup(&text, sets), &faces, Script::new(2));
+        // Every scripted die is used, and the fight stops for want of the next.
+        assert!(ended.unwrap_err().to_string().ends_with("ran out of faces after 7 dice"));
         let resist = log.iter().find_map(|e| match e {
             Event::Resist { total, .. } => Some(*total),
             _ => None,
@@ -976,7 +1025,15 @@ fn negative_resistance_readings() {
         duel("", "skills = { brawling = \"6D\" }\nstrength = \"2D\"", "strength = \"1D\"\nresistance_mod = \"1D-8\"");
     let faces2 = [6, 6, 6, 6, 6, 5, 2, 1, 1];
     let margin = |sets: &[(&str, &str)]| {
-        let (log, state, _) = run(&setup(&text2, sets), &faces2, Script::new(2));
+        let (log, state, ended) = run(&setup(&text2, sets), &faces2, Script::new(2));
+        // The fight ends, or stops for want of an attack's dice once every scripted die is used.
+        assert!(
+            ended.as_ref().map_or_else(
+                |e| e.to_string() == "dice for attack: the script ran out of faces after 9 dice",
+                |_| true
+            ),
+            "{ended:?}"
+        );
         let m = log.iter().find_map(|e| match e {
             Event::Wound { margin, .. } => Some(*margin),
             _ => None,
@@ -1052,7 +1109,8 @@ fn a_stun_weapon_knocks_out_for_twelve_rounds_per_point() {
     .replace("position = 2", "position = 5");
     // Shot [1,1,1,1,1] W[5] = 10 vs 10: hit; damage 4D [1,1,1] W[2] = 5 vs 1D W[2]: D = 3 → Stunned.
     let faces = [1, 1, 1, 1, 1, 5, 1, 1, 1, 2, 2];
-    let (log, state, _) = run(&setup(&text, &[]), &faces, Script::new(2));
+    let (log, state, fought) = run(&setup(&text, &[]), &faces, Script::new(2));
+    fought.unwrap();
     assert!(log.contains(&Event::Unconscious { who: B, until: 1 + 36 }));
     assert_eq!(state.fighter(B).level, Level::Stunned);
 }
@@ -1117,7 +1175,8 @@ fn mortal_survival_checks() {
         .replace("max_rounds = 1", "max_rounds = 30")
         + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 1000\npolicy = { move = \"hold\" }\n";
     let checks = |sets: &[(&str, &str)], faces: &[u32]| {
-        let (log, state, _) = run(&setup(&text, sets), faces, Script::new(3));
+        let (log, state, fought) = run(&setup(&text, sets), faces, Script::new(3));
+        fought.unwrap();
         let rounds: Vec<(u32, i32, bool)> = {
             let mut round = 0;
             let mut out = Vec::new();
@@ -1155,11 +1214,12 @@ fn massive_damage_restricts_for_two_rounds() {
     // A punches: [6,6,6,6,6] W[5] = 35 vs 5 → bonus 6; damage 2D [3] W[3] = 6 + 6 = 12 vs 2D [1] W[2] = 3:
     // D = 9 → Incapacitated (0 → 4, two levels or more in one round); stay-up 3D [6,6] W[6,4] = 22.
     let faces = [6, 6, 6, 6, 6, 5, 3, 3, 1, 2, 6, 6, 6, 4];
-    let (log, state, _) = run(
+    let (log, state, fought) = run(
         &setup(&text.replace("max_rounds = 2", "max_rounds = 1"), &[("massive_damage", "true")]),
         &faces,
         Script::new(2),
     );
+    fought.unwrap();
     assert!(log.contains(&Event::Restricted { who: B, from: 2, until: 3, recovered: false }));
     // A successful recovery roll cuts it short, and the log says so.
     let scenario = fray_rules::opend6::OpenD6Scenario(setup(&text, &[("massive_damage", "true")]));
@@ -1174,7 +1234,8 @@ fn massive_damage_restricts_for_two_rounds() {
         },
         B
     ));
-    let (log, _, _) = run(&setup(&text.replace("max_rounds = 2", "max_rounds = 1"), &[]), &faces, Script::new(2));
+    let (log, _, fought) = run(&setup(&text.replace("max_rounds = 2", "max_rounds = 1"), &[]), &faces, Script::new(2));
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Restricted { .. })));
 }
 
@@ -1202,7 +1263,8 @@ fn body_points() {
     );
     // BP rolls: A 2D [3] W[4] = 7 → 27, B [2] W[2] = 4 → 24. A punches 35; damage 1D W[3] + 6 = 9.
     let faces = [3, 4, 2, 2, 6, 6, 6, 6, 6, 5, 3];
-    let (log, state, _) = run(&setup, &faces, Script::new(2));
+    let (log, state, fought) = run(&setup, &faces, Script::new(2));
+    assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 11 dice");
     assert!(log.iter().any(|e| matches!(e, Event::BodyPoints { who: B, max: 24, .. })));
     assert!(log.iter().any(|e| matches!(e, Event::Resist { who: B, roll: None, total: 0 })));
     assert_eq!(state.fighter(B).bp, 15);
@@ -1221,19 +1283,22 @@ fn held_characters_may_only_escape() {
     assert!(matches!(result, Err(FightError::IllegalChoice { who: B, .. })));
     // The AI escapes: Strength 2D [6] W[5] = 11 vs A's 3D [1,1] W[2] = 4: free. Ties go to the holder.
     let s = script(&[(0, Choice::Count(1)), (0, grab)]);
-    let (log, state, _) =
+    let (log, state, fought) =
         run(&setup(&text.replace("max_rounds = 2", "max_rounds = 1"), &[]), &[6, 6, 6, 6, 6, 5, 6, 5, 1, 1, 2], s);
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Held { who: B, by: Some(A) })));
     assert!(log.iter().any(|e| matches!(e, Event::Opposed { who: B, what: "escape", ok: true, against: 4, .. })));
     assert_eq!(state.fighter(B).held_by, None);
     let s = script(&[(0, Choice::Count(1)), (0, grab)]);
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&setup(&text.replace("max_rounds = 2", "max_rounds = 1"), &[]), &[6, 6, 6, 6, 6, 5, 1, 3, 1, 1, 2], s);
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Opposed { what: "escape", ok: false, against: 4, .. })));
     // `no_move`: the held character acts normally but cannot move.
     let no_move = setup(&text, &[("hold_restricts", "no_move")]);
     let s = script(&[(0, Choice::Count(1)), (0, grab), (1, Choice::Count(1)), (1, attack_on(A, 0))]);
-    let (log, _, _) = run(&no_move, &[6, 6, 6, 6, 6, 5, 1, 1, 2, 1, 1, 1, 1, 2, 1, 1, 2, 1, 1, 2], s);
+    let (log, _, fought) = run(&no_move, &[6, 6, 6, 6, 6, 5, 1, 1, 2, 1, 1, 1, 1, 2, 1, 1, 2, 1, 1, 2], s);
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Attack { attacker: B, .. })));
 }
 
@@ -1246,7 +1311,8 @@ fn a_tackle_deals_damage_and_the_holder_squeezes() {
     // Tackle 35 vs 5 + 3: held and damage 2D [1] W[2] + 6 = 9 vs 5D [6,6,6,6] W[5] = 29.
     let s = script(&[(0, Choice::Count(1)), (0, tackle), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
     let faces = [6, 6, 6, 6, 6, 5, 1, 2, 6, 6, 6, 6, 5, 2, 2, 2, 2, 2, 1, 1];
-    let (log, _, _) = run(&setup(&text, &[]), &faces, s);
+    let (log, _, fought) = run(&setup(&text, &[]), &faces, s);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for escape: the script ran out of faces after 20 dice");
     assert!(log.iter().any(|e| matches!(e, Event::Held { who: B, by: Some(A) })));
     assert!(log.iter().any(|e| matches!(e, Event::Damage { target: B, bonus: 6, .. })));
     // In round 2 the AI squeezes: Strength Damage 2D, no roll to hit, no bonus.
@@ -1267,7 +1333,8 @@ fn knockdown_push_and_the_strength_rule() {
         (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: false })),
     ]);
     // 35 vs 5 + 6: no damage; B prone, −2D on his next Agility roll (dodge 3D → 1D).
-    let (log, state, _) = run(&setup(&text, &[]), &[6, 6, 6, 6, 6, 5, 4], s);
+    let (log, state, fought) = run(&setup(&text, &[]), &[6, 6, 6, 6, 6, 5, 4], s);
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Damage { .. })));
     assert!(log.contains(&Event::PostureChanged {
         who: B,
@@ -1361,7 +1428,8 @@ fn fire_modes_change_difficulty_damage_and_ammunition() {
     // A fired burst uses 3 rounds of the 12.
     let s =
         script(&[(0, Choice::Count(1)), (0, attack_on(B, 0)), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
-    let (_, state, _) = run(&setup, &[1, 1, 1, 1, 2], s);
+    let (_, state, fought) = run(&setup, &[1, 1, 1, 1, 2], s);
+    fought.unwrap();
     assert_eq!(state.fighter(A).weapons[0].ammo, Some(9));
 }
 
@@ -1391,7 +1459,8 @@ fn close_combat_manoeuvres() {
     assert_eq!(difficulty_of(&free, &state, A, &both), 3);
     // After an all-out attack, attacks on him use 10 until his next turn: no defence allowed.
     let s = script(&[(0, Choice::Count(1)), (0, Choice::Act(Action::Attack(plan(Mode::AllOut))))]);
-    let (_, st, _) = run(&setup, &[1, 1, 1, 1, 2, 1, 1, 2], s);
+    let (_, st, fought) = run(&setup, &[1, 1, 1, 1, 2, 1, 1, 2], s);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for Wild Die: the script ran out of faces after 8 dice");
     assert!(st.fighter(A).no_defense);
 }
 
@@ -1427,11 +1496,13 @@ fn called_shots_and_hit_locations() {
     // 6D [6,6,6,6,6] W[5] = 35 vs 10: bonus 5; damage 4D [1,1,1] W[2] = 5 + 5 = 10 vs 1D W[2]: D 8.
     let mut faces = vec![6, 6, 6, 6, 6, 5, 1, 1, 1, 2, 2];
     faces.extend([1; 30]);
-    let (log, state, _) = run(&self::setup(&text, &[("hit_location_effects", "true")]), &faces, s.clone());
+    let (log, state, fought) = run(&self::setup(&text, &[("hit_location_effects", "true")]), &faces, s.clone());
+    fought.unwrap();
     assert!(log.contains(&Event::LocationEffect { who: B, loc: Loc::Chest }));
     assert_eq!(state.fighter(B).no_actions_round, 2);
     assert!(log.contains(&Event::TurnLost { who: B }));
-    let (log, _, _) = run(&self::setup(&text, &[]), &faces, s);
+    let (log, _, fought) = run(&self::setup(&text, &[]), &faces, s);
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::LocationEffect { .. })));
 }
 
@@ -1447,7 +1518,8 @@ fn a_disarm_lets_the_target_move_up_to_keep_his_weapon() {
     let s = script(&[(0, Choice::Count(1)), (0, disarm)]);
     // 35 vs 13: damage 4D [1,1,1] W[2] = 5 + 5 = 10 (no injury); B moves up: 2D [6] W[5] = 11 > 10.
     let faces = [6, 6, 6, 6, 6, 5, 1, 1, 1, 2, 6, 5];
-    let (log, state, _) = run(&setup(&text, &[]), &faces, s.clone());
+    let (log, state, fought) = run(&setup(&text, &[]), &faces, s.clone());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Opposed { who: B, what: "keep item", ok: true, .. })));
     assert!(!log.iter().any(|e| matches!(e, Event::Wound { .. })));
     assert!(state.fighter(B).weapons[0].drawn);
@@ -1455,7 +1527,8 @@ fn a_disarm_lets_the_target_move_up_to_keep_his_weapon() {
     assert!(state.fighter(B).turn_done);
     // Failing, he drops it and must ready it again.
     let faces = [6, 6, 6, 6, 6, 5, 1, 1, 1, 2, 1, 5];
-    let (log, state, _) = run(&setup(&text, &[]), &faces, s);
+    let (log, state, fought) = run(&setup(&text, &[]), &faces, s);
+    fought.unwrap();
     assert!(log.contains(&Event::Dropped { who: B, weapon: 0 }));
     assert!(!state.fighter(B).weapons[0].drawn);
 }
@@ -1505,7 +1578,8 @@ fn readying_costs_an_action() {
         (1, Choice::Count(1)),
         (1, Choice::Act(Action::Pass)),
     ]);
-    let (_, state, _) = run(&setup, &[], s);
+    let (_, state, fought) = run(&setup, &[], s);
+    fought.unwrap();
     let w = state.fighter(A).weapons[0];
     assert_eq!((w.drawn, w.ammo, w.stun, state.fighter(A).used), (true, Some(2), true, 3));
     // An undrawn weapon cannot attack.
@@ -1523,7 +1597,8 @@ fn first_aid_moves_the_patient_up_a_level() {
     let text = text.replace("side = \"b\"", "side = \"a\"");
     let s = script(&[(0, Choice::Count(1)), (0, Choice::Act(Action::FirstAid(B)))]);
     // Medicine 4D + medkit 1D = 5D: [6,6,4,2] W[3] = 21 ≥ 20 (Incapacitated): now Severely Wounded.
-    let (log, state, _) = run(&setup(&text, &[]), &[6, 6, 4, 2, 3], s);
+    let (log, state, fought) = run(&setup(&text, &[]), &[6, 6, 4, 2, 3], s);
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Aid { difficulty: 20, ok: true, to: Level::SeverelyWounded, .. })));
     assert_eq!(state.fighter(B).level, Level::SeverelyWounded);
     // Once per patient per day; only within Point Blank.
@@ -1543,7 +1618,8 @@ fn a_quiet_minute_clears_stunned() {
     let text = duel("", "policy = { move = \"hold\" }", "wound_level = \"stunned\"\npolicy = { move = \"hold\" }")
         .replace("max_rounds = 1", "max_rounds = 14")
         .replace("position = 2", "position = 900");
-    let (log, state, _) = run(&setup(&text, &[]), &[], Script::new(2));
+    let (log, state, fought) = run(&setup(&text, &[]), &[], Script::new(2));
+    fought.unwrap();
     let round = log.iter().fold((0, None), |(r, found), e| match e {
         Event::RoundStarted { round } => (*round, found),
         Event::Recovered { who: B } if found.is_none() => (r, Some(r)),
@@ -1573,7 +1649,8 @@ fn fate_points_double_the_characters_own_dice() {
     // Spent on the attack roll (one per roll, no CP with it): one FP left; a climactic one
     // doubles every roll for the rest of the round.
     let s = script(&[(0, Choice::Count(1)), (0, attack_on(B, 1)), (0, Choice::Fate(1))]);
-    let (log, state, _) = run(&setup, &[1; 40], s);
+    let (log, state, fought) = run(&setup, &[1; 40], s);
+    fought.unwrap();
     assert!(
         log.iter().any(
             |e| matches!(e, Event::Attack { attacker: A, roll, .. } if roll.fate && roll.code == DieCode::new(8, 4))
@@ -1581,7 +1658,8 @@ fn fate_points_double_the_characters_own_dice() {
     );
     assert_eq!(state.fighter(A).fp, 1);
     let s = script(&[(0, Choice::Count(2)), (0, attack_on(B, 1)), (0, Choice::Fate(2)), (0, attack_on(B, 1))]);
-    let (log, state, _) = run(&setup, &[1; 60], s);
+    let (log, state, fought) = run(&setup, &[1; 60], s);
+    fought.unwrap();
     let codes: Vec<DieCode> = log
         .iter()
         .filter_map(|e| match e {
@@ -1599,14 +1677,16 @@ fn the_ai_spends_no_points_by_default_or_up_to_a_threshold() {
     let text = duel("", &format!("skills = {{ firearms = \"4D\" }}\ncharacter_points = 9{BLASTER}"), "")
         .replace("position = 2", "position = 5");
     // Attack [1,1,1] W[2] = 5 < 10.
-    let (log, _, _) = run(&setup(&text, &[]), &[1, 1, 1, 2, 1, 1, 2], Script::new(2));
+    let (log, _, fought) = run(&setup(&text, &[]), &[1, 1, 1, 2, 1, 1, 2], Script::new(2));
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Points { .. })));
     // `threshold`: one CP die at a time while the total is short: CP 3 → 8, CP 1 → 9, then cap 2.
-    let (log, state, _) = run(
+    let (log, state, fought) = run(
         &setup(&text, &[("ai_point_spending", "threshold"), ("cp_cap_per_roll", "2")]),
         &[1, 1, 1, 2, 3, 1, 1, 1, 2],
         Script::new(2),
     );
+    fought.unwrap();
     assert_eq!(log.iter().filter(|e| matches!(e, Event::Points { who: A, cp: 1, .. })).count(), 2);
     assert_eq!(state.fighter(A).cp, 7);
     assert_eq!(attacks(&log)[0].1, 9);
@@ -1631,7 +1711,8 @@ fn acting_restarts_the_quiet_minute_and_the_mortally_wounded_stay_down_after_aid
         .replace("side = \"b\"", "side = \"a\"")
         + "\n[[combatants]]\nname = \"C\"\nside = \"c\"\nposition = 900\npolicy = { move = \"hold\" }\n";
     let s = script(&[(0, Choice::Count(1)), (0, Choice::Act(Action::FirstAid(B)))]);
-    let (log, state, _) = run(&self::setup(&text, &[]), &[6, 6, 6, 6, 6, 5], s);
+    let (log, state, fought) = run(&self::setup(&text, &[]), &[6, 6, 6, 6, 6, 5], s);
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Aid { difficulty: 30, ok: true, to: Level::Incapacitated, .. })));
     assert!(state.fighter(B).unconscious());
     assert_eq!(state.fighter(B).mortal_since, None);
@@ -1642,7 +1723,8 @@ fn a_climactic_fate_point_doubles_damage_too() {
     // rule: OD6-RES-4, OD6-RES-3
     let text = duel("", "skills = { brawling = \"4D\" }\nstrength = \"4D\"\nfate_points = 1", "strength = \"6D\"");
     let s = script(&[(0, Choice::Count(1)), (0, attack_on(B, 0)), (0, Choice::Fate(2))]);
-    let (log, state, _) = run(&setup(&text, &[]), &[3; 40], s);
+    let (log, state, fought) = run(&setup(&text, &[]), &[3; 40], s);
+    fought.unwrap();
     let damage = log
         .iter()
         .find_map(|e| match e {

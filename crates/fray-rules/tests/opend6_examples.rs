@@ -227,7 +227,8 @@ fn example_2_variants() {
         let mut faces = attack_damage.to_vec();
         faces.extend_from_slice(resist);
         faces.extend_from_slice(&[2, 2, 3]);
-        let (log, state, _) = run(&setup, &faces, Script::new(2));
+        let (log, state, fought) = run(&setup, &faces, Script::new(2));
+        fought.unwrap();
         (totals(&log), state.fighter(MERC).level, log)
     };
     // Complication: 4 + 3 + 2 + 1 = 10, D = 7 → Wounded on Wounded → Severely Wounded, no stay-up.
@@ -317,13 +318,15 @@ fn example_3_variants() {
     for extra in ["armor = { physical = \"0D+1\" }", "block_bladed = true"] {
         let text = EXAMPLE_3.replacen("position = 0", &format!("position = 0\n{extra}"), 1);
         let setup = setup(&text, &[]);
-        let (log, state, _) = run(&setup, &[5, 4, 5, 3, 2, 1, 2], tam_blocks());
+        let (log, state, fought) = run(&setup, &[5, 4, 5, 3, 2, 1, 2], tam_blocks());
+        fought.unwrap();
         assert!(!log.iter().any(|e| matches!(e, Event::Damage { .. })), "{extra}");
         assert_eq!(state.fighter(TAM).level, Level::Healthy);
     }
     // Had Rook hit (total 12 ≥ 9), the damage code is Strength Damage 2D + 1D = 3D plus the bonus.
     let setup = setup(EXAMPLE_3, &[]);
-    let (log, _, _) = run(&setup, &[5, 4, 5, 3, 3, 4, 2, 2, 2, 2, 1, 1, 1], tam_blocks());
+    let (log, _, fought) = run(&setup, &[5, 4, 5, 3, 3, 4, 2, 2, 2, 2, 1, 1, 1], tam_blocks());
+    fought.unwrap();
     assert_eq!(difficulty(&log), (9, true));
     assert!(
         log.iter()
@@ -349,7 +352,8 @@ fn example_3_variants() {
         .push(0, Choice::Act(Action::Pass))
         .push(1, Choice::Count(1))
         .push(1, Choice::Act(Action::Attack(fray_rules::opend6::AttackPlan::new(TAM, 1))));
-    let (log, state, _) = run(&setup, &[5, 4, 5, 3, 2, 1, 2, 4, 3, 2, 1, 1], script);
+    let (log, state, fought) = run(&setup, &[5, 4, 5, 3, 2, 1, 2, 4, 3, 2, 1, 1], script);
+    fought.unwrap();
     assert!(
         log.iter().any(
             |e| matches!(e, Event::Damage { cause: DamageCause::ParryCut, target, roll, .. } if *target == CombatantId(1) && roll.code.dice == 2)

@@ -244,16 +244,19 @@ fn initiative_ties_and_the_sum_rule() {
     // rule: P6-INIT-2, P6-INIT-3
     let s = setup(&duel("quickness = 2\ndeftness = 2", "quickness = 2\ndeftness = 2"), &[]);
     // Equal 4 + 2 each: a logged draw decides (700 against 300).
-    let (log, _, _) = run(&s, &[4, 4, 700, 300, 1, 1, 1, 1, 1, 1], Script::new(2));
+    let (log, _, fought) = run(&s, &[4, 4, 700, 300, 1, 1, 1, 1, 1, 1], Script::new(2));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::TieBreak { who: A, draw: 700 })));
     assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [A, B])));
     let reroll =
         setup(&duel("quickness = 2\ndeftness = 2", "quickness = 2\ndeftness = 2"), &[("initiative_tie", "reroll")]);
-    let (log, _, _) = run(&reroll, &[4, 4, 2, 5, 1, 1, 1, 1, 1, 1], Script::new(2));
+    let (log, _, fought) = run(&reroll, &[4, 4, 2, 5, 1, 1, 1, 1, 1, 1], Script::new(2));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [B, A])));
     // The sum: Quickness 4 rolling 4, 5, 1 and 6+6+5 scores 27.
     let sum = setup(&duel("quickness = 4", "quickness = 1"), &[("initiative_roll", "quickness_d6_sum")]);
-    let (log, _, _) = run(&sum, &[4, 5, 1, 6, 6, 5, 3, 1, 1, 1, 1], Script::new(2));
+    let (log, _, fought) = run(&sum, &[4, 5, 1, 6, 6, 5, 3, 1, 1, 1, 1], Script::new(2));
+    assert_eq!(fought.unwrap_err().to_string(), "dice for hit: the script ran out of faces after 11 dice");
     assert!(log.iter().any(|e| matches!(e, Event::Initiative { who: A, score: 27, .. })));
 }
 
@@ -270,7 +273,8 @@ fn turns_refresh_pools_and_acts_resolve_one_at_a_time() {
     assert!(illegal(&s, &st, A, &walk).is_none());
     assert!(illegal(&s, &st, A, &Act::Walk(Pos { x: 3.0, y: 0.0 })).is_some());
     // A turn refreshes to the maximum, not adding to what was kept.
-    let (log, state, _) = run(&s, &[5, 1], script(&[(0, Choice::Act(walk)), (0, Choice::Act(Act::End))]));
+    let (log, state, fought) = run(&s, &[5, 1], script(&[(0, Choice::Act(walk)), (0, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.contains(&Event::Refreshed { who: A, actions: 3 }));
     assert_eq!(state.fighter(A).actions, 2);
     // act costs from options
@@ -282,7 +286,8 @@ fn turns_refresh_pools_and_acts_resolve_one_at_a_time() {
     // Unconscious or dying: 0 actions.
     let ko = setup(&format!("{}{C_FAR}", duel("", "unconscious = 3")), &[]);
     let ends = [(0, Choice::Act(Act::End)), (2, Choice::Act(Act::End))];
-    let (log, _, _) = run(&ko, &[5, 1, 3, 1], script(&ends));
+    let (log, _, fought) = run(&ko, &[5, 1, 3, 1], script(&ends));
+    fought.unwrap();
     assert!(log.contains(&Event::Refreshed { who: B, actions: 0 }));
 }
 
@@ -311,15 +316,17 @@ fn two_weapons_bonus_dice_and_destiny() {
         .1,
         6
     );
-    let (log, _, _) = run(&s, &[5, 1], script(&[(0, Choice::Act(Act::End))]));
+    let (log, _, fought) = run(&s, &[5, 1], script(&[(0, Choice::Act(Act::End))]));
+    assert_eq!(fought.unwrap_err().to_string(), "dice for hit: the script ran out of faces after 2 dice");
     assert!(log.contains(&Event::Refreshed { who: A, actions: 3 }));
     // A destiny die: the spender gains 1 now; the opponent (not the actor) loses 1 at its next refresh.
     let d = setup(&duel("destiny_dice = 1", ""), &[]);
-    let (log, state, _) = run(
+    let (log, state, fought) = run(
         &d,
         &[5, 1],
         script(&[(0, Choice::Act(Act::Steal(B))), (0, Choice::Act(Act::End)), (1, Choice::Act(Act::End))]),
     );
+    fought.unwrap();
     assert!(log.contains(&Event::Actions { who: B, delta: 0, steal_later: 1, bonus: 0, destiny: 0 }));
     assert!(log.contains(&Event::Refreshed { who: B, actions: 1 }));
     assert_eq!(state.fighter(A).actions, 3);
@@ -384,7 +391,9 @@ fn modes_ammunition_and_readying() {
     assert!(illegal(&partial, &st, A, &atk(B, Mode::Burst)).is_none());
     // Reloading costs its actions and refills; bracing: M − 1 for shots.
     st.fighters[0].ammo[0] = Some(0);
-    let (log, state, _) = run(&s, &[5, 1, 1], script(&[(0, Choice::Act(Act::Reload)), (0, Choice::Act(Act::End))]));
+    let (log, state, fought) =
+        run(&s, &[5, 1, 1], script(&[(0, Choice::Act(Act::Reload)), (0, Choice::Act(Act::End))]));
+    assert_eq!(fought.unwrap_err().to_string(), "illegal choice for combatant #0: nothing to reload");
     let _ = log;
     assert_eq!(state.fighter(A).ammo[0], Some(30));
     let mut braced = ready(&s);
@@ -437,7 +446,8 @@ fn reactions_only_by_the_target_and_not_from_behind() {
         (0, Choice::Act(Act::End)),
     ];
     // Initiative A 1 + 1, B 5 + 1; A's 3 dice: 5 5 1; B's parry 3 dice: 5 1 1.
-    let (log, state, _) = run(&s, &[1, 5, 5, 5, 1, 5, 1, 1], script(&entries));
+    let (log, state, fought) = run(&s, &[1, 5, 5, 5, 1, 5, 1, 1], script(&entries));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Reacted { who: B, reaction: Reaction::Parry, successes: 1, .. })));
     assert_eq!(state.fighter(B).wounds, 1);
     // From behind: no reaction at all.
@@ -456,8 +466,31 @@ fn reactions_only_by_the_target_and_not_from_behind() {
         (0, behind),
         (0, Choice::Act(Act::End)),
     ];
-    let (log, _, _) = run(&s, &[1, 5, 5, 5, 1], script(&entries));
+    // B's parry dice are there (5 1 1) should it wrongly be asked: it is not, and takes both hits.
+    let (log, state, result) = run(&s, &[1, 5, 5, 5, 1, 5, 1, 1], script(&entries));
+    result.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Reacted { .. })));
+    assert_eq!(state.fighter(B).wounds, 2);
+    // `awareness = scenario`: the target reacts to an attacker it perceives, whether or not the
+    // attacker perceives it, and never to one it does not perceive.
+    let parried = |a: &str, b: &str| {
+        let text = duel(&format!("perceives = [{a}]{SWORD}"), &format!("perception = 1\nperceives = [{b}]{SWORD}"));
+        let s = setup(&text, &[("awareness", "scenario")]);
+        let entries = [
+            (1, Choice::Act(Act::Aim { accurate: false })),
+            (1, Choice::Act(Act::End)),
+            (1, parry),
+            (0, Choice::Act(atk(B, Mode::Melee))),
+            (0, Choice::Act(Act::End)),
+        ];
+        let (log, state, result) = run(&s, &[1, 5, 5, 5, 1, 5, 1, 1], script(&entries));
+        result.unwrap();
+        let reacted = log.iter().any(|e| matches!(e, Event::Reacted { who: B, .. }));
+        assert_eq!(state.fighter(B).wounds, if reacted { 1 } else { 2 });
+        reacted
+    };
+    assert!(parried("", "\"A\""));
+    assert!(!parried("\"B\"", ""));
     // Unarmed: no parry unless `unarmed_parry`; a parry removes no crits unless `crit_successes`.
     let bare = setup(&duel(SWORD, ""), &[]);
     let st = ready(&bare);
@@ -477,7 +510,8 @@ fn reactions_only_by_the_target_and_not_from_behind() {
         (0, Choice::Act(atk(B, Mode::Melee))),
         (0, Choice::Act(Act::End)),
     ];
-    let (log, _, _) = run(&unaware, &[1, 5, 5, 5, 1], script(&entries));
+    let (log, _, fought) = run(&unaware, &[1, 5, 5, 5, 1], script(&entries));
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Reacted { .. })));
     // Crit-parry option: a parry crit success removes a crit.
     let crit_parry = setup(&text, &[("parry_vs_crits", "crit_successes")]);
@@ -488,7 +522,8 @@ fn reactions_only_by_the_target_and_not_from_behind() {
         (0, Choice::Act(atk(B, Mode::Melee))),
         (0, Choice::Act(Act::End)),
     ];
-    let (_, state, _) = run(&crit_parry, &[1, 5, 6, 5, 1, 1, 6, 5, 1, 1], script(&entries));
+    let (_, state, fought) = run(&crit_parry, &[1, 5, 6, 5, 1, 1, 6, 5, 1, 1], script(&entries));
+    fought.unwrap();
     assert_eq!(state.fighter(B).wounds, 0);
 }
 
@@ -499,31 +534,36 @@ fn cover_crit_removal_stacking_and_modifiers() {
     let s = setup(&duel(RIFLE, "position = 10\ncover = 5"), &[]);
     let shot = Choice::Act(atk(B, Mode::Single));
     let faces = [5, 1, 6, 6, 6, 5, 6, 5, 1, 1, 1, 1, 5];
-    let (log, state, _) = run(&s, &faces, script(&[(0, shot), (0, Choice::Act(Act::End))]));
+    let (log, state, fought) = run(&s, &faces, script(&[(0, shot), (0, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::CoverRoll { crits_removed: 1, .. })));
     // Highest first: the level-2 crit goes; 1 wound is left (the plain crit).
     assert_eq!(state.fighter(B).wounds, 1);
     let order = setup(&duel(RIFLE, "position = 10\ncover = 5"), &[("cover_crit_removal", "roll_order")]);
-    let (_, state, _) = run(&order, &faces, script(&[(0, shot), (0, Choice::Act(Act::End))]));
+    let (_, state, fought) = run(&order, &faces, script(&[(0, shot), (0, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert_eq!(state.fighter(B).wounds, 3);
     // Best only, or one roll per source (hunkered 6+ then 5+).
     let both = duel(RIFLE, "position = 10\ncover = 5\nhunkered = true");
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&setup(&both, &[]), &[5, 1, 5, 5, 1, 1, 1, 1, 1], script(&[(0, shot), (0, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert_eq!(log.iter().filter(|e| matches!(e, Event::CoverRoll { .. })).count(), 1);
-    let (log, _, _) = run(
+    let (log, _, fought) = run(
         &setup(&both, &[("cover_stacking", "sequential")]),
         &[5, 1, 5, 5, 1, 1, 1, 1, 1, 1, 1],
         script(&[(0, shot), (0, Choice::Act(Act::End))]),
     );
+    fought.unwrap();
     assert_eq!(log.iter().filter(|e| matches!(e, Event::CoverRoll { .. })).count(), 2);
     // Cover values ignore the defender's conditions unless `defender_conditions`.
     let poisoned = duel(RIFLE, "position = 10\ncover = 5\npoisoned = 1");
-    let (log, _, _) = run(
+    let (log, _, fought) = run(
         &setup(&poisoned, &[("cover_roll_modifiers", "defender_conditions")]),
         &[5, 1, 1, 5, 5, 1, 1, 1, 1, 1],
         script(&[(0, shot), (0, Choice::Act(Act::End))]),
     );
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::CoverRoll { value: 6, .. })));
     // A shield block: raised for 2 actions, active from the next round (or at once), halves moves.
     let shield = setup(&duel(&format!("shield = {{ name = \"s\", protection = 2 }}{SWORD}"), ""), &[]);
@@ -555,22 +595,41 @@ fn aim_is_lost_when_hit_and_accurate_points() {
         (0, Choice::Act(atk(B, Mode::Melee))),
         (0, Choice::Act(Act::End)),
     ];
-    let (log, state, _) = run(&s, &[1, 5, 5, 1, 1], script(&entries));
+    let (log, state, fought) = run(&s, &[1, 5, 5, 1, 1], script(&entries));
+    fought.unwrap();
     assert!(log.contains(&Event::AimLost { who: B }));
     assert_eq!(state.fighter(B).aim, 0);
     let wound =
         setup(&duel(SWORD, &format!("perception = 2\ninnate_protection = 1{SWORD}")), &[("aim_lost_on", "wound")]);
-    let (log, _, _) = run(&wound, &[1, 5, 5, 1, 1], script(&entries));
+    let (log, _, fought) = run(&wound, &[1, 5, 5, 1, 1], script(&entries));
+    fought.unwrap();
     assert!(!log.contains(&Event::AimLost { who: B }));
+    // A hit is counted after cover: B, aiming in 5+ cover, keeps its aim when the cover die stops
+    // A's one hit, and loses it when the die fails.
+    let covered = setup(&duel(RIFLE, &format!("position = 10\ncover = 5\nperception = 2{SWORD}")), &[]);
+    let entries = [
+        (1, Choice::Act(Act::Aim { accurate: false })),
+        (1, Choice::Act(Act::Aim { accurate: false })),
+        (0, Choice::Act(atk(B, Mode::Single))),
+        (0, Choice::Act(Act::End)),
+    ];
+    for (cover_die, lost) in [(5, false), (1, true)] {
+        let (log, state, result) = run(&covered, &[1, 5, 5, 1, 1, 1, 1, cover_die], script(&entries));
+        result.unwrap();
+        assert!(log.iter().any(|e| matches!(e, Event::CoverRoll { .. })), "{log:#?}");
+        assert_eq!(log.contains(&Event::AimLost { who: B }), lost, "{log:#?}");
+        assert_eq!(state.fighter(B).aim > 0, !lost);
+    }
     // Accurate points: M − 1 each, capped by Perception; another act discards them.
     let mut st = ready(&s);
     st.fighters[0].accurate = 2;
     assert_eq!(attack_numbers(&s, &st, A, &atk(B, Mode::Melee)).1, 3);
-    let (_, state, _) =
+    let (_, state, fought) =
         run(&s, &[5, 1], script(&[(0, Choice::Act(Act::Aim { accurate: true })), (0, Choice::Act(Act::Hunker))]));
+    assert_eq!(fought.unwrap_err().to_string(), "dice for hit: the script ran out of faces after 2 dice");
     assert_eq!(state.fighter(A).accurate, 0);
     let combined = setup(&duel(SWORD, ""), &[("accurate_attack", "combined_cap")]);
-    let (_, state, _) = run(
+    let (_, state, fought) = run(
         &combined,
         &[5, 1],
         script(&[
@@ -579,6 +638,7 @@ fn aim_is_lost_when_hit_and_accurate_points() {
             (0, Choice::Act(Act::End)),
         ]),
     );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for hit: the script ran out of faces after 2 dice");
     assert_eq!((state.fighter(A).accurate, state.fighter(A).aim), (1, 1));
 }
 
@@ -596,11 +656,13 @@ fn special_attacks() {
         from_behind: false,
     });
     // 3 dice: 5 5 1 → 2 hits; Resistance 1 die: 1 → 0 successes: Unconscious 2, no wounds.
-    let (log, state, _) = run(&s, &[5, 1, 5, 5, 1, 1], script(&[(0, ko), (0, Choice::Act(Act::End))]));
+    let (log, state, fought) = run(&s, &[5, 1, 5, 5, 1, 1], script(&[(0, ko), (0, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.contains(&Event::Condition { who: B, cond: Cond::Unconscious, value: 2 }));
     assert_eq!(state.fighter(B).wounds, 0);
     let hits = setup(&duel(club, "resistance = 1"), &[("ko_depth", "hits")]);
-    let (log, _, _) = run(&hits, &[5, 1, 5, 5, 1, 5], script(&[(0, ko), (0, Choice::Act(Act::End))]));
+    let (log, _, fought) = run(&hits, &[5, 1, 5, 5, 1, 5], script(&[(0, ko), (0, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.contains(&Event::Condition { who: B, cond: Cond::Unconscious, value: 2 }));
     assert!(
         illegal(
@@ -681,7 +743,8 @@ fn special_attacks() {
         .1,
         8
     );
-    let (log, state, _) = run(&d, &[5, 1, 6, 3, 1, 1, 1], script(&[(0, disarm), (0, Choice::Act(Act::End))]));
+    let (log, state, fought) = run(&d, &[5, 1, 6, 3, 1, 1, 1], script(&[(0, disarm), (0, Choice::Act(Act::End))]));
+    assert_eq!(fought.unwrap_err().to_string(), "dice for hit: the script ran out of faces after 7 dice");
     assert!(log.contains(&Event::Disarmed { who: B }));
     // Disarmed, B spends its first act picking the weapon up again.
     let after = log
@@ -695,7 +758,8 @@ fn special_attacks() {
         [("disarm_resist", "strength"), ("disarm_hits_stage", "raw"), ("disarm_hits_stage", "after_protection")]
     {
         let o = setup(&text, &[(opt, v)]);
-        let (log, _, _) = run(&o, &[5, 1, 6, 3, 1, 1, 1], script(&[(0, disarm), (0, Choice::Act(Act::End))]));
+        let (log, _, fought) = run(&o, &[5, 1, 6, 3, 1, 1, 1], script(&[(0, disarm), (0, Choice::Act(Act::End))]));
+        assert_eq!(fought.unwrap_err().to_string(), "dice for hit: the script ran out of faces after 7 dice");
         assert!(log.contains(&Event::Disarmed { who: B }), "{opt}={v}");
     }
 }
@@ -706,13 +770,15 @@ fn weapon_conditions_and_round_start_checks() {
     let poison = "\n[[combatants.weapons]]\nname = \"venom blade\"\nclass = \"melee\"\ndamage_potential = 1\nconditions = { poisoned = 2, bleeding = 1 }\n";
     let s = setup(&duel(poison, ""), &[]);
     // 3 dice 5 5 1: 2 hits, 2 wounds; the conditions once per attack.
-    let (log, state, _) =
+    let (log, state, fought) =
         run(&s, &[5, 1, 5, 5, 1], script(&[(0, Choice::Act(atk(B, Mode::Melee))), (0, Choice::Act(Act::End))]));
+    assert_eq!(fought.unwrap_err().to_string(), "dice for hit: the script ran out of faces after 5 dice");
     assert!(log.contains(&Event::Condition { who: B, cond: Cond::Poisoned, value: 2 }));
     assert_eq!(state.fighter(B).condition(Cond::Bleeding), 1);
     let per_hit = setup(&duel(poison, ""), &[("weapon_condition_per", "wounding_hit")]);
-    let (_, state, _) =
+    let (_, state, fought) =
         run(&per_hit, &[5, 1, 5, 5, 1], script(&[(0, Choice::Act(atk(B, Mode::Melee))), (0, Choice::Act(Act::End))]));
+    assert_eq!(fought.unwrap_err().to_string(), "dice for hit: the script ran out of faces after 5 dice");
     assert_eq!(state.fighter(B).condition(Cond::Poisoned), 4);
     // Round-start checks: Unconscious (Willpower) wakes at successes ≥ v; Shocked and Poisoned fall
     // by successes; Bleeding wounds on 0 successes; Burning raises attack M.
@@ -728,7 +794,8 @@ fn weapon_conditions_and_round_start_checks() {
     // = 2 dice at 6+: 6,1 → 7 and 1, one success: wakes), shocked (Endurance 1 − 2: no dice), poisoned
     // (Resistance 1 − 2: no dice), bleeding (no dice → 0 successes → 2 wounds).
     let ends = [(0, Choice::Act(Act::End)), (1, Choice::Act(Act::End)), (2, Choice::Act(Act::End))];
-    let (log, state, _) = run(&c, &[5, 1, 3, 6, 1, 1], script(&ends));
+    let (log, state, fought) = run(&c, &[5, 1, 3, 6, 1, 1], script(&ends));
+    fought.unwrap();
     assert!(log.contains(&Event::Condition { who: B, cond: Cond::Unconscious, value: 0 }));
     assert_eq!(state.fighter(B).wounds, 2);
     let order: Vec<&str> = log
@@ -740,7 +807,8 @@ fn weapon_conditions_and_round_start_checks() {
         .collect();
     assert_eq!(order, ["unconscious check", "endurance check", "poison check", "endurance check"]);
     let bleeding_first = setup(&text, &[("round_start_order", "bleeding_first")]);
-    let (log, _, _) = run(&bleeding_first, &[5, 1, 3, 6, 1, 1], script(&ends));
+    let (log, _, fought) = run(&bleeding_first, &[5, 1, 3, 6, 1, 1], script(&ends));
+    fought.unwrap();
     let first = log.iter().find_map(|e| match e {
         Event::Check { what, .. } => Some(*what),
         _ => None,
@@ -761,30 +829,34 @@ fn tracks_boosts_dying_first_aid_and_victory() {
     assert_eq!(ten.combatants[1].max_wounds, 10);
     // Boosts first: B with 1 boost takes 2 wounds: 1 boost, 1 heart.
     let boosted = setup(&duel(SWORD, "boosts = 1"), &[]);
-    let (_, state, _) =
+    let (_, state, fought) =
         run(&boosted, &[5, 1, 5, 5, 1], script(&[(0, Choice::Act(atk(B, Mode::Melee))), (0, Choice::Act(Act::End))]));
+    assert_eq!(fought.unwrap_err().to_string(), "dice for hit: the script ran out of faces after 5 dice");
     assert_eq!((state.fighter(B).boosts, state.fighter(B).wounds), (0, 1));
     // A Dying character: further wounds ignored, or added under `add_to_dying`.
     let dying = duel(SWORD, "dying = 2\nwounds = 6\nposition = 1")
         + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 500\npolicy = { move = \"hold\" }\n";
-    let (_, state, _) = run(
+    let (_, state, fought) = run(
         &setup(&dying, &[]),
         &[5, 1, 2, 5, 5, 5, 1],
         script(&[(0, Choice::Act(atk(B, Mode::Melee))), (0, Choice::Act(Act::End))]),
     );
+    fought.unwrap();
     assert_eq!(state.fighter(B).condition(Cond::Dying), 2);
-    let (_, state, _) = run(
+    let (_, state, fought) = run(
         &setup(&dying, &[("wounds_while_dying", "add_to_dying")]),
         &[5, 1, 2, 5, 5, 5, 1],
         script(&[(0, Choice::Act(atk(B, Mode::Melee))), (0, Choice::Act(Act::End))]),
     );
+    fought.unwrap();
     assert_eq!(state.fighter(B).condition(Cond::Dying), 4);
     // First aid: successes ≥ Dying stabilises; the patient stays fainted (out) by default.
     let medic = duel("first_aid = 3", "dying = 2\nwounds = 6")
         + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 500\npolicy = { move = \"hold\" }\n";
     let m = setup(&medic, &[]);
-    let (log, state, _) =
+    let (log, state, fought) =
         run(&m, &[5, 1, 2, 5, 5, 5, 1], script(&[(0, Choice::Act(Act::FirstAid(B))), (0, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.contains(&Event::Stabilised { who: B }));
     assert!(state.fighter(B).out(&m.options));
     let mut awake_state = state.clone();
@@ -807,7 +879,8 @@ fn dying_of_a_round_start_check_takes_the_dying_out_under_out_when_dead() {
     // check fails (a 3): Dying 6, dead, and out, which the simulator counts as downed.
     let s = setup(&(duel(SWORD, "dying = 5") + C_FAR), &[("out_when", "dead")]);
     let idle = script(&[(0, Choice::Act(Act::End)), (2, Choice::Act(Act::End))]);
-    let (log, state, _) = run(&s, &[1, 5, 2, 3], idle);
+    let (log, state, fought) = run(&s, &[1, 5, 2, 3], idle);
+    fought.unwrap();
     assert!(state.fighter(B).dead, "{log:#?}");
     let out = log.iter().position(|e| *e == Event::Out { who: B });
     let died = log.iter().position(|e| *e == Event::Died { who: B });
@@ -924,7 +997,8 @@ fn hunkered_round_start_checks_of_the_body_are_harder() {
     // Hunkered and Bleeding: the Endurance check at M 6; the Unconscious Willpower check stays at 5.
     let text = duel("", "hunkered = true\nbleeding = 2\nunconscious = 1") + C_FAR;
     let faces: Vec<u32> = [3, 2, 4].into_iter().chain([1; 40]).collect();
-    let (log, _, _) = run(&setup(&text, &[]), &faces, Script::new(3));
+    let (log, _, fought) = run(&setup(&text, &[]), &faces, Script::new(3));
+    fought.unwrap();
     let m_of = |what: &str| {
         log.iter().find_map(|e| match e {
             Event::Check { who, what: w, m, .. } if *who == B && *w == what => Some(*m),
@@ -1039,22 +1113,26 @@ fn bonus_dice_destiny_dice_and_rerolls_boost_a_seen_roll() {
     };
     // A bonus die: a fifth ordinary die, a 5: one hit.
     let s = fencer("bonus_dice = 1");
-    let (log, state, _) = run(&s, &[5, 1, 1, 2, 3, 4, 5], swing());
+    let (log, state, fought) = run(&s, &[5, 1, 1, 2, 3, 4, 5], swing());
+    fought.unwrap();
     assert_eq!(boosts(&log), [fray_rules::phasesix::Boost::BonusDie]);
     assert_eq!(roll(&log), Some((vec![1, 2, 3, 4, 5], 1)));
     assert_eq!(state.fighter(A).bonus_dice, 0);
     // A reroll: the whole roll again, replacing it: 5 5 1 1, two hits.
-    let (log, state, _) = run(&fencer("rerolls = 1"), &[5, 1, 1, 2, 3, 4, 5, 5, 1, 1], swing());
+    let (log, state, fought) = run(&fencer("rerolls = 1"), &[5, 1, 1, 2, 3, 4, 5, 5, 1, 1], swing());
+    fought.unwrap();
     assert_eq!(boosts(&log), [fray_rules::phasesix::Boost::Reroll]);
     assert_eq!(roll(&log), Some((vec![5, 5, 1, 1], 2)));
     assert_eq!(state.fighter(A).rerolls, 0);
     // A destiny die as a bonus die, rolled apart: a 4 succeeds though M is 5.
-    let (log, state, _) = run(&fencer("destiny_dice = 1"), &[5, 1, 1, 2, 3, 4, 4], swing());
+    let (log, state, fought) = run(&fencer("destiny_dice = 1"), &[5, 1, 1, 2, 3, 4, 4], swing());
+    fought.unwrap();
     assert_eq!(boosts(&log), [fray_rules::phasesix::Boost::DestinyDie]);
     assert_eq!(roll(&log), Some((vec![1, 2, 3, 4], 1)));
     assert_eq!(state.fighter(A).destiny_dice, 0);
     // Nothing spent on a roll that hits, or without the policy.
-    let (log, _, _) = run(&s, &[5, 1, 5, 2, 3, 4], swing());
+    let (log, _, fought) = run(&s, &[5, 1, 5, 2, 3, 4], swing());
+    fought.unwrap();
     assert!(boosts(&log).is_empty());
     // A pool of no dice cannot be rerolled; bonus dice can still roll it.
     let x = PhaseSix::initial_state(&fencer("bonus_dice = 1\nrerolls = 1")).fighters[0].clone();
@@ -1109,7 +1187,8 @@ fn boosts_reach_dodges_parries_and_checks() {
     let wounds = |log: &[Event]| log.iter().any(|e| matches!(e, Event::Wounded { who: B, .. }));
     let dodger =
         setup(&text("bonus_dice = 1\npolicy = { move = \"hold\", defend = \"dodge\", spend = \"to_defend\" }"), &[]);
-    let (log, state, _) = run(&dodger, &[1, 5, 5, 5, 1, 1, 2, 6, 3], swing());
+    let (log, state, fought) = run(&dodger, &[1, 5, 5, 5, 1, 1, 2, 6, 3], swing());
+    fought.unwrap();
     assert_eq!(boosted(&log), [(B, BoostedRoll::Dodge)], "{log:#?}");
     assert!(log.iter().any(|e| matches!(e, Event::Reacted { who: B, reaction: Reaction::Dodge, successes: 1, .. })));
     assert!(!wounds(&log));
@@ -1117,7 +1196,8 @@ fn boosts_reach_dodges_parries_and_checks() {
     // Under `to_hit` B keeps its bonus die for its own hit rolls: the dodge fails and B is wounded.
     let keeper =
         setup(&text("bonus_dice = 1\npolicy = { move = \"hold\", defend = \"dodge\", spend = \"to_hit\" }"), &[]);
-    let (log, state, _) = run(&keeper, &[1, 5, 5, 5, 1, 1, 2, 6, 3], swing());
+    let (log, state, fought) = run(&keeper, &[1, 5, 5, 5, 1, 1, 2, 6, 3], swing());
+    fought.unwrap();
     assert!(boosted(&log).is_empty() && wounds(&log));
     assert_eq!(state.fighter(B).bonus_dice, 1);
     // A parry (B's sword: 2 + 1 dice at 5+, 1 1 2) takes a destiny die rolled apart: a 4 succeeds
@@ -1128,7 +1208,8 @@ fn boosts_reach_dodges_parries_and_checks() {
         )),
         &[],
     );
-    let (log, _, _) = run(&parrier, &[1, 5, 5, 5, 1, 1, 1, 1, 2, 4], swing());
+    let (log, _, fought) = run(&parrier, &[1, 5, 5, 5, 1, 1, 1, 1, 2, 4], swing());
+    fought.unwrap();
     assert_eq!(boosted(&log), [(B, BoostedRoll::Parry)], "{log:#?}");
     assert!(log.iter().any(|e| matches!(e, Event::Reacted { who: B, reaction: Reaction::Parry, successes: 1, .. })));
     assert!(log.iter().any(|e| matches!(e, Event::Wounded { who: B, normals: 1, .. })));
@@ -1137,10 +1218,12 @@ fn boosts_reach_dodges_parries_and_checks() {
     // (C, far off on B's side, keeps the fight going; nobody acts.)
     let dying = setup(&(text("dying = 1\nrerolls = 1\npolicy = { spend = \"always\" }") + C_FAR), &[]);
     let idle = || script(&[(0, Choice::Act(Act::End)), (2, Choice::Act(Act::End))]);
-    let (log, state, _) = run(&dying, &[1, 5, 2, 3, 5], idle());
+    let (log, state, fought) = run(&dying, &[1, 5, 2, 3, 5], idle());
+    fought.unwrap();
     assert_eq!(boosted(&log), [(B, BoostedRoll::Check("dying check"))], "{log:#?}");
     assert_eq!(state.fighter(B).condition(Cond::Dying), 1);
-    let (_, state, _) = run(&setup(&(text("dying = 1") + C_FAR), &[]), &[1, 5, 2, 3], idle());
+    let (_, state, fought) = run(&setup(&(text("dying = 1") + C_FAR), &[]), &[1, 5, 2, 3], idle());
+    fought.unwrap();
     assert_eq!(state.fighter(B).condition(Cond::Dying), 2);
 }
 
@@ -1162,14 +1245,16 @@ fn boosts_reach_cover_rolls() {
         })
     };
     let s = setup(&text("policy = { move = \"hold\", defend = \"never\", spend = \"to_defend\" }"), &[]);
-    let (log, state, _) = run(&s, &[5, 1, 5, 5, 1, 1, 1, 2, 5, 6, 2], swing.clone());
+    let (log, state, fought) = run(&s, &[5, 1, 5, 5, 1, 1, 1, 2, 5, 6, 2], swing.clone());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::RollBoosted { who: B, roll: BoostedRoll::Cover, .. })), "{log:#?}");
     assert_eq!(cover(&log), Some((vec![5, 8], 2)));
     assert!(!log.iter().any(|e| matches!(e, Event::Wounded { who: B, .. })));
     assert_eq!(state.fighter(B).rerolls, 0);
     // Without the policy the roll stands: both hits go through.
     let s = setup(&text("policy = { move = \"hold\", defend = \"never\" }"), &[]);
-    let (log, _, _) = run(&s, &[5, 1, 5, 5, 1, 1, 1, 2], swing.clone());
+    let (log, _, fought) = run(&s, &[5, 1, 5, 5, 1, 1, 1, 2], swing.clone());
+    fought.unwrap();
     assert_eq!(cover(&log), Some((vec![1, 2], 0)));
     // A bonus die on the crit dice under `cover_crit_removal = roll_order`: two crits, a plain one
     // (6 + 5) then a megacrit (6 + 6 + 5), cover dice 1 1, the bonus die a 5. The extra success
@@ -1183,12 +1268,15 @@ fn boosts_reach_cover_rolls() {
     let wounds = |log: &[Event]| {
         log.iter().find_map(|e| if let Event::Wounded { who: B, wounds, .. } = e { Some(*wounds) } else { None })
     };
-    let (log, _, _) = run(&s, &faces, swing.clone());
+    let (log, _, fought) = run(&s, &faces, swing.clone());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::RollBoosted { who: B, roll: BoostedRoll::Cover, .. })), "{log:#?}");
     assert_eq!(wounds(&log), Some(2), "{log:#?}");
     let s =
         setup(&text("bonus_dice = 1\npolicy = { move = \"hold\", defend = \"never\", spend = \"to_defend\" }"), &[]);
-    assert_eq!(wounds(&run(&s, &faces, swing).0), Some(1));
+    let (log, _, fought) = run(&s, &faces, swing);
+    fought.unwrap();
+    assert_eq!(wounds(&log), Some(1));
 }
 
 /// A fencer (A) and, on the other side, B and C, who win the initiative (C, B, A) and keep their
@@ -1227,17 +1315,20 @@ fn under_reaction_menu_any_bystanders_react_and_reactions_resolve_in_initiative_
     // Initiative A 1 + 1, B 4 + 1, C 5 + 1: C, B, A. B's hunker gives it a 6+ cover roll (1 1).
     let faces = [1, 4, 5, 5, 5, 1, 1, 1, 1];
     // Both declare (B, the target, is asked first); by initiative C's resolves first.
-    let (log, state, _) = run(&setup(&three("reaction_menu = \"any\""), &[]), &faces, both_hunker());
+    let (log, state, fought) = run(&setup(&three("reaction_menu = \"any\""), &[]), &faces, both_hunker());
+    fought.unwrap();
     assert_eq!(reacted(&log), [(C, Reaction::Hunker), (B, Reaction::Hunker)], "{log:#?}");
     assert!(state.fighter(B).hunkered && state.fighter(C).hunkered);
     // In the order declared: B's first.
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&setup(&three("reaction_menu = \"any\"\nreaction_order = \"declaration\""), &[]), &faces, both_hunker());
+    fought.unwrap();
     assert_eq!(reacted(&log), [(B, Reaction::Hunker), (C, Reaction::Hunker)], "{log:#?}");
     // Under the default menu only the attacked participant reacts, and only defensively: C is
     // never asked, B's hunker is refused.
     let s = setup(&three(""), &[]);
-    let (log, _, _) = run(&s, &faces, script(&[(2, end), (1, end), (0, rapier_on_b()), (0, end), (2, hunker)]));
+    let (log, _, fought) = run(&s, &faces, script(&[(2, end), (1, end), (0, rapier_on_b()), (0, end), (2, hunker)]));
+    fought.unwrap();
     assert!(reacted(&log).is_empty(), "{log:#?}");
     let st = ready(&s);
     assert!(illegal(&s, &st, A, &Act::End).is_none());
@@ -1255,11 +1346,12 @@ fn a_reply_attack_resolves_before_the_act_it_answers_and_is_not_reacted_to() {
     let reply = Choice::React { reaction: Some(Reaction::Attack { hand: Hand::Main, mode: Mode::Melee }), buy: 0 };
     let s = setup(&three("reaction_menu = \"any\""), &[]);
     // C replies with its sword (2 + 1 dice: 5 1 1, one hit on A) before A's two hits reach B.
-    let (log, state, _) = run(
+    let (log, state, fought) = run(
         &s,
         &[1, 4, 5, 5, 5, 1, 1, 5, 1, 1],
         script(&[(2, end), (1, end), (0, rapier_on_b()), (0, end), (2, reply)]),
     );
+    fought.unwrap();
     let pos = |f: &dyn Fn(&Event) -> bool| log.iter().position(f).unwrap_or_else(|| panic!("{log:#?}"));
     let c_roll = pos(&|e| matches!(e, Event::AttackRoll { attacker: C, .. }));
     let a_hurt = pos(&|e| matches!(e, Event::Wounded { who: A, .. }));
@@ -1292,7 +1384,8 @@ fn a_bonus_die_on_a_dodge_explodes_under_the_default_policy() {
         &[],
     );
     let swing = script(&[(1, Choice::Act(Act::End)), (0, rapier_on_b()), (0, Choice::Act(Act::End))]);
-    let (log, _, _) = run(&s, &[1, 5, 5, 1, 1, 1, 2, 6, 3], swing);
+    let (log, _, fought) = run(&s, &[1, 5, 5, 1, 1, 1, 2, 6, 3], swing);
+    fought.unwrap();
     let boosted = log.iter().find_map(|e| match e {
         Event::RollBoosted { who: B, roll: BoostedRoll::Dodge, totals, .. } => Some(totals.to_vec()),
         _ => None,
@@ -1304,7 +1397,8 @@ fn a_bonus_die_on_a_dodge_explodes_under_the_default_policy() {
         &[("explode_policy", "when_needed")],
     );
     let swing = script(&[(1, Choice::Act(Act::End)), (0, rapier_on_b()), (0, Choice::Act(Act::End))]);
-    let (log, _, _) = run(&s, &[1, 5, 5, 1, 1, 1, 2, 6], swing);
+    let (log, _, fought) = run(&s, &[1, 5, 5, 1, 1, 1, 2, 6], swing);
+    fought.unwrap();
     let boosted = log.iter().find_map(|e| match e {
         Event::RollBoosted { who: B, roll: BoostedRoll::Dodge, totals, .. } => Some(totals.to_vec()),
         _ => None,
@@ -1360,7 +1454,8 @@ fn an_unarmed_parry_beside_a_gun_adds_no_damage_potential() {
     let b = |gear: &str| format!("hand_to_hand = 2\npolicy = {{ move = \"hold\", defend = \"parry\" }}{gear}");
     let gun = setup(&fencer_and(&b(RIFLE), ""), &[("unarmed_parry", "true")]);
     let swing = script(&[(1, Choice::Act(Act::End)), (0, rapier_on_b()), (0, Choice::Act(Act::End))]);
-    let (log, _, _) = run(&gun, &[1, 5, 5, 1, 1, 1, 1, 1, 1, 1], swing);
+    let (log, _, fought) = run(&gun, &[1, 5, 5, 1, 1, 1, 1, 1, 1, 1], swing);
+    fought.unwrap();
     let parry = log.iter().find_map(|e| match e {
         Event::Reacted { who: B, reaction: Reaction::Parry, dice, .. } => Some(*dice),
         _ => None,
@@ -1394,11 +1489,13 @@ fn a_reaction_cancels_the_aim_when_aim_does_not_persist() {
         ])
     };
     let faces = [1, 5, 5, 1, 1, 1, 6, 1];
-    let (log, state, _) = run(&setup(&fencer_and(b, ""), &[("aim_persists", "false")]), &faces, turns());
+    let (log, state, fought) = run(&setup(&fencer_and(b, ""), &[("aim_persists", "false")]), &faces, turns());
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Reacted { who: B, reaction: Reaction::Dodge, successes: 1, .. })));
     assert!(!log.iter().any(|e| matches!(e, Event::AimLost { .. })), "{log:#?}");
     assert_eq!(state.fighter(B).aim, 0, "{log:#?}");
-    let (_, state, _) = run(&setup(&fencer_and(b, ""), &[]), &faces, turns());
+    let (_, state, fought) = run(&setup(&fencer_and(b, ""), &[]), &faces, turns());
+    fought.unwrap();
     assert_eq!(state.fighter(B).aim, 1);
 }
 
@@ -1416,7 +1513,8 @@ fn spending_a_bonus_or_destiny_die_between_shots_keeps_the_recoil_chain() {
             (0, Choice::Act(Act::End)),
             (1, Choice::Act(Act::End)),
         ]);
-        let (log, _, _) = run(&s, &[5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], turn);
+        let (log, _, fought) = run(&s, &[5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], turn);
+        fought.unwrap();
         log.iter()
             .filter_map(|e| if let Event::AttackRoll { attacker: A, m, c, .. } = e { Some((*m, *c)) } else { None })
             .collect::<Vec<_>>()
@@ -1438,7 +1536,9 @@ fn a_thrown_weapon_cannot_be_reloaded() {
     let mut st = ready(&s);
     st.fighters[0].ammo[0] = Some(0);
     assert!(illegal(&s, &st, A, &Act::Reload).is_some());
-    let (log, state, _) = run(&s, &[5, 1, 1, 1, 1, 1, 1, 1, 1, 1], script(&[(0, Choice::Act(atk(B, Mode::Thrown)))]));
+    let (log, state, fought) =
+        run(&s, &[5, 1, 1, 1, 1, 1, 1, 1, 1, 1], script(&[(0, Choice::Act(atk(B, Mode::Thrown)))]));
+    fought.unwrap();
     assert_eq!(state.fighter(A).ammo[0], Some(0), "{log:#?}");
     assert!(!log.iter().any(|e| matches!(e, Event::Readied { who: A, reload: true })), "{log:#?}");
     let r = setup(&duel(RIFLE, ""), &[]);
@@ -1455,7 +1555,8 @@ fn the_ai_does_not_aim_a_throw_that_cannot_be_aimed() {
     let knives = "policy = { aim = \"ranged\", keep = \"none\" }\n[[combatants.weapons]]\nname = \"knife\"\nclass = \"thrown\"\nrange_m = 10\ncapacity = 3\n";
     let aimed = |sets: &[(&str, &str)]| {
         let s = setup(&duel(knives, "position = 5"), sets);
-        let (log, _, _) = run(&s, &[5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], Script::new(2));
+        let (log, _, fought) = run(&s, &[5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], Script::new(2));
+        fought.unwrap();
         let first = log.iter().find_map(|e| if let Event::Acted { who: A, act, .. } = e { Some(*act) } else { None });
         (first, log.iter().any(|e| matches!(e, Event::Aimed { who: A, .. })))
     };
@@ -1472,7 +1573,8 @@ fn armour_wears_under_grenades_and_knock_outs_too() {
     let grenade = "[[combatants.items]]\nname = \"grenade\"\nhits = 5\n";
     let s = setup(&duel(grenade, &vest(4)), &[("armor_damage", "track")]);
     let throw = Choice::Act(Act::Throw { item: 0, target: B });
-    let (log, state, _) = run(&s, &[5, 1, 5, 1], script(&[(0, throw), (0, Choice::Act(Act::End))]));
+    let (log, state, fought) = run(&s, &[5, 1, 5, 1], script(&[(0, throw), (0, Choice::Act(Act::End))]));
+    assert_eq!(fought.unwrap_err().to_string(), "dice for hit: the script ran out of faces after 4 dice");
     assert!(log.contains(&Event::ArmourWorn { who: B, piece: 0, pct: 80 }), "{log:#?}");
     assert_eq!(state.fighter(B).armour_pct[0], 80);
     // ... and a K.O. with a club (3 dice, 5 5 5: 3 hits) against protection 2 (2 prevented: −10).
@@ -1486,7 +1588,8 @@ fn armour_wears_under_grenades_and_knock_outs_too() {
         walk: None,
         from_behind: false,
     });
-    let (log, _, _) = run(&s, &[5, 1, 5, 5, 5, 1], script(&[(0, ko), (0, Choice::Act(Act::End))]));
+    let (log, _, fought) = run(&s, &[5, 1, 5, 5, 5, 1], script(&[(0, ko), (0, Choice::Act(Act::End))]));
+    fought.unwrap();
     assert!(log.contains(&Event::ArmourWorn { who: B, piece: 0, pct: 90 }), "{log:#?}");
     assert!(log.contains(&Event::Condition { who: B, cond: Cond::Unconscious, value: 1 }), "{log:#?}");
 }
@@ -1513,7 +1616,8 @@ fn a_disarm_counted_after_protection_wears_the_armour() {
     let faces = [5, 1, 6, 3, 6, 3, 6, 3, 1];
     let worn = |stage: &str| {
         let s = setup(&text, &[("armor_damage", "track"), ("disarm_hits_stage", stage)]);
-        let (log, state, _) = run(&s, &faces, script(&[(0, disarm), (0, Choice::Act(Act::End))]));
+        let (log, state, fought) = run(&s, &faces, script(&[(0, disarm), (0, Choice::Act(Act::End))]));
+        assert_eq!(fought.unwrap_err().to_string(), "dice for hit: the script ran out of faces after 9 dice");
         assert!(log.contains(&Event::Disarmed { who: B }), "{stage}: {log:#?}");
         assert_eq!(state.fighter(B).wounds, 0);
         (log.iter().any(|e| matches!(e, Event::ArmourWorn { who: B, .. })), state.fighter(B).armour_pct[0])
@@ -1538,7 +1642,8 @@ fn a_destiny_die_meets_the_crit_floor_of_the_roll_it_joins() {
         (0, Choice::Boost(Some(fray_rules::phasesix::Boost::DestinyDie))),
         (0, Choice::Act(Act::End)),
     ]);
-    let (log, _, _) = run(&s, &[5, 1, 1, 1, 1, 1, 6, 5], turn);
+    let (log, _, fought) = run(&s, &[5, 1, 1, 1, 1, 1, 6, 5], turn);
+    fought.unwrap();
     let roll = log.iter().find_map(|e| match e {
         Event::AttackRoll { attacker: A, normals, crits, m, c, .. } => Some((*normals, crits.to_vec(), *m, *c)),
         _ => None,
@@ -1558,7 +1663,9 @@ fn a_cover_roll_with_defender_modifiers_never_succeeds_on_a_1() {
         &fencer_and("min_roll = 2\ncover = 4\npolicy = { move = \"hold\", defend = \"never\" }", ""),
         &[("cover_roll_modifiers", "defender_conditions")],
     );
-    let (log, _, _) = run(&s, &[5, 1, 5, 5, 1, 1, 1, 1], script(&[(0, rapier_on_b()), (0, Choice::Act(Act::End))]));
+    let (log, _, fought) =
+        run(&s, &[5, 1, 5, 5, 1, 1, 1, 1], script(&[(0, rapier_on_b()), (0, Choice::Act(Act::End))]));
+    fought.unwrap();
     let cover = log.iter().find_map(|e| match e {
         Event::CoverRoll { who: B, value, normals_removed, .. } => Some((*value, *normals_removed)),
         _ => None,

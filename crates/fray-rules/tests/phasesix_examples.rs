@@ -139,7 +139,8 @@ fn we2_megacrits_and_dying() {
     // rule: P6-CRIT-2, P6-DMG-1, P6-TRACK-3, P6-TRACK-5, P6-ACT-1, P6-COND-7
     let s = setup(MEGA, &[]);
     let faces = [5, 1, 2, 6, 6, 5, 6, 6, 6, 6, 5, 3, 3];
-    let (log, state, _) = run(&s, &faces, script(&[(0, attack(B, Mode::Melee)), (0, END), (0, END)]));
+    let (log, state, fought) = run(&s, &faces, script(&[(0, attack(B, Mode::Melee)), (0, END), (0, END)]));
+    fought.unwrap();
     assert_eq!(rolls(&log), [(3, 5, 11, vec![17, 29, 3], 0, vec![1, 3], 0)]);
     assert_eq!(wounds(&log), [6]);
     assert!(log.contains(&Event::Condition { who: B, cond: Cond::Dying, value: 1 }));
@@ -186,8 +187,9 @@ fn we3_recoil_chain() {
         let s = setup(&SOLDIER.replace("COMP", comp), &[]);
         let mut entries: Vec<(usize, Choice)> = acts.iter().map(|c| (0, *c)).collect();
         entries.push((0, END));
-        let (log, state, _) =
+        let (log, state, fought) =
             run(&s, &[5, 1].iter().copied().chain(std::iter::repeat_n(1, 40)).collect::<Vec<_>>(), script(&entries));
+        fought.unwrap();
         (rolls(&log).iter().map(|r| (r.0, r.1, r.2, r.6)).collect::<Vec<_>>(), state)
     };
     let three =
@@ -247,11 +249,12 @@ fn we4_shield_parry() {
     // Initiative Hagen 5 + 2, Robber 1 + 1; Hagen's 2 dice miss; the robber's 4 dice; cover 3 dice.
     let faces = [5, 1, 1, 1, 5, 6, 1, 2, 5, 5, 5, 3];
     let parry = Choice::React { reaction: Some(Reaction::ShieldParry), buy: 0 };
-    let (log, state, _) = run(
+    let (log, state, fought) = run(
         &s,
         &faces,
         script(&[(0, attack(B, Mode::Melee)), (0, END), (0, parry), (1, attack(A, Mode::Melee)), (1, END)]),
     );
+    fought.unwrap();
     assert_eq!(rolls(&log)[1], (4, 5, 11, vec![5, 7, 2, 5], 3, vec![], 0));
     assert!(
         log.iter()
@@ -297,7 +300,8 @@ fn we5_dodge() {
     let dodge = Choice::React { reaction: Some(Reaction::Dodge), buy: 0 };
     let entries =
         [(0, Choice::Act(Act::Aim { accurate: false })), (0, END), (0, dodge), (1, attack(A, Mode::Melee)), (1, END)];
-    let (log, state, _) = run(&s, &faces, script(&entries));
+    let (log, state, fought) = run(&s, &faces, script(&entries));
+    fought.unwrap();
     assert_eq!(rolls(&log), [(2, 5, 11, vec![11, 5], 1, vec![0], 0)]);
     assert!(
         log.iter().any(|e| matches!(
@@ -336,7 +340,8 @@ fn we6_grenade_on_a_hunkered_target() {
     // rule: P6-THROW-1, P6-DMG-4, P6-COVER-1, P6-COND-6, P6-THROW-4
     let s = setup(GRENADE, &[]);
     let throw = Choice::Act(Act::Throw { item: 0, target: B });
-    let (log, state, _) = run(&s, &[5, 1, 3, 5, 6, 2, 1, 4], script(&[(0, throw), (0, END)]));
+    let (log, state, fought) = run(&s, &[5, 1, 3, 5, 6, 2, 1, 4], script(&[(0, throw), (0, END)]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Landed { deviation: None, .. })));
     assert!(log.iter().any(|e| matches!(e, Event::CoverRoll { who: B, value: 6, normals_removed: 1, .. })));
     assert_eq!(wounds(&log), [2]);
@@ -348,7 +353,8 @@ fn we7_throw_deviation() {
     // rule: P6-THROW-2, P6-THROW-3, P6-THROW-4, P6-DICE-3
     let s = setup(GRENADE, &[]);
     let throw = Choice::Act(Act::Throw { item: 0, target: B });
-    let (log, state, _) = run(&s, &[5, 1, 2, 4, 3, 4], script(&[(0, throw), (0, END)]));
+    let (log, state, fought) = run(&s, &[5, 1, 2, 4, 3, 4], script(&[(0, throw), (0, END)]));
+    fought.unwrap();
     let at = log.iter().find_map(|e| match e {
         Event::Landed { at, deviation, .. } => Some((*at, *deviation)),
         _ => None,
@@ -395,7 +401,7 @@ fn we8_armour_damage() {
     // rule: P6-ARM-1, P6-ARM-2, P6-DMG-1, P6-DMG-2
     let go = |sets: &[(&str, &str)]| {
         let s = setup(VEST, sets);
-        let (log, state, _) = run(
+        let (log, state, fought) = run(
             &s,
             &[5, 1, 5, 5, 5, 5, 5],
             script(&[
@@ -413,6 +419,7 @@ fn we8_armour_damage() {
                 (0, END),
             ]),
         );
+        fought.unwrap();
         (log, state, s)
     };
     let (log, state, _) = go(&[]);
@@ -505,7 +512,8 @@ fn we10_coup_de_grace() {
         let mut faces = vec![5, 1, 2];
         faces.extend_from_slice(check);
         faces.extend_from_slice(dice3);
-        let (log, st, _) = run(&s, &faces, script(&[(0, coup), (0, END)]));
+        let (log, st, fought) = run(&s, &faces, script(&[(0, coup), (0, END)]));
+        fought.unwrap();
         (log, st)
     };
     let (log, st) = go("unconscious = 2", &[], &[5, 6, 3, 1]);
@@ -565,7 +573,8 @@ deftness = 1
         ),
         &[],
     );
-    let (log, state, _) = run(&s, &[4, 5, 4, 6, 3], Script::new(4));
+    let (log, state, fought) = run(&s, &[4, 5, 4, 6, 3], Script::new(4));
+    assert_eq!(fought.unwrap_err().to_string(), "dice for hit: the script ran out of faces after 5 dice");
     let order = log.iter().find_map(|e| match e {
         Event::Order { order } => Some(order.iter().map(|c| c.index()).collect::<Vec<_>>()),
         _ => None,
@@ -605,7 +614,8 @@ max_wounds = 20
     let s = setup(text, &[]);
     let aim = Choice::Act(Act::Aim { accurate: false });
     let entries = [(0, aim), (0, aim), (0, END), (1, END), (0, attack(B, Mode::Melee)), (0, END), (1, END)];
-    let (log, state, _) = run(&s, &[5, 1, 6, 3, 5, 2, 1], script(&entries));
+    let (log, state, fought) = run(&s, &[5, 1, 6, 3, 5, 2, 1], script(&entries));
+    fought.unwrap();
     assert_eq!(rolls(&log), [(4, 5, 9, vec![9, 5, 2, 1], 1, vec![0], 0)]);
     assert_eq!(state.fighter(A).aim, 0);
     assert_eq!(fray_rules::phasesix::dice::tier(&s.options, 15, 5, 9), fray_rules::phasesix::dice::Tier::Crit(1));

@@ -212,13 +212,16 @@ fn gear_reference_numbers() {
     // An aborted strike: 3 stability, 2 effort (checked in a fight in T-EX-7); under `floor`, 3 and 2 → 3, 2.
     let s = setup(&two("", "position = [1, 0]", 1), &[("abort_rounding", "floor")]);
     let strike = ann(Action::Melee { target: B, blow: Blow::Strike, weak_point: false });
-    let (log, _, _) = run(&s, &[4], script(&[(0, strike), (1, NOTHING)]));
+    let (log, _, fought) = run(&s, &[4], script(&[(0, strike), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 3, effort: 2, .. })));
     let jab = ann(Action::Melee { target: B, blow: Blow::Jab, weak_point: false });
-    let (log, _, _) = run(&s, &[1], script(&[(0, jab), (1, NOTHING)]));
+    let (log, _, fought) = run(&s, &[1], script(&[(0, jab), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 1, effort: 1, .. })));
     let ceil = setup(&two("", "position = [1, 0]", 1), &[]);
-    let (log, _, _) = run(&ceil, &[1], script(&[(0, jab), (1, NOTHING)]));
+    let (log, _, fought) = run(&ceil, &[1], script(&[(0, jab), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 2, effort: 1, .. })));
 }
 
@@ -260,7 +263,8 @@ fn announcement_and_resolution_order() {
     let entries = [(0, fire(B)), (0, PULL), (1, fire(A)), (1, PULL)];
     let faces = [1, 20, 1, 20];
     // The order die swaps: B announces first, and B's shot resolves first.
-    let (log, _, _) = run_with(&s, &faces, script(&entries), true);
+    let (log, _, fought) = run_with(&s, &faces, script(&entries), true);
+    fought.unwrap();
     assert!(log.contains(&Event::Order { order: [B, A].into_iter().collect() }));
     let shooters: Vec<CombatantId> = log
         .iter()
@@ -272,7 +276,8 @@ fn announcement_and_resolution_order() {
     assert_eq!(shooters, [B, A]);
     // `resolve_order = roster`: A's shot first whatever the announcements.
     let roster = setup(&text, &[("resolve_order", "roster")]);
-    let (log, _, _) = run_with(&roster, &faces, script(&entries), true);
+    let (log, _, fought) = run_with(&roster, &faces, script(&entries), true);
+    fought.unwrap();
     let shooters: Vec<CombatantId> = log
         .iter()
         .filter_map(|e| match e {
@@ -283,7 +288,8 @@ fn announcement_and_resolution_order() {
     assert_eq!(shooters, [A, B]);
     // `announce_order = roster`: no order is drawn.
     let fixed = setup(&text, &[("announce_order", "roster")]);
-    let (log, _, _) = run_with(&fixed, &faces, script(&entries), true);
+    let (log, _, fought) = run_with(&fixed, &faces, script(&entries), true);
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Order { .. })));
 }
 
@@ -298,7 +304,8 @@ fn reaction_strikes_and_follows() {
     let entries = [(1, ann(Action::Move((3, 0)))), (0, strike), (2, NOTHING)];
     let sc = script(&entries);
     // The order die puts B first, then C, then A, so A sees B's announcement.
-    let (log, state, _) = run_with(&s, &[20, 1, 3], sc, true);
+    let (log, state, fought) = run_with(&s, &[20, 1, 3], sc, true);
+    fought.unwrap();
     let first_roll = log.iter().position(|e| matches!(e, Event::AttackRoll { who: A, .. }));
     let moved = log.iter().position(|e| matches!(e, Event::Moved { who: B, .. }));
     assert!(first_roll.is_some() && first_roll < moved, "{log:?}");
@@ -311,16 +318,45 @@ fn reaction_strikes_and_follows() {
     Ticks::apply(&none, &mut moved_state, &Event::Announced { who: B, action: Action::Move((3, 0)) });
     assert!(illegal(&none, &moved_state, A, &Action::Follow(B)).is_some());
     assert!(illegal(&s, &moved_state, A, &Action::Follow(B)).is_none());
+    // An announcement lasts its tick only (TICK-TIME-2): at the next tick's start B's move of the
+    // tick before is gone, and A may no longer strike at it or follow it.
+    Ticks::apply(&s, &mut moved_state, &Event::TickStarted { tick: 2 });
+    assert_eq!(moved_state.fighter(B).announced, None);
+    assert!(illegal(&s, &moved_state, A, &Action::Follow(B)).is_some());
+    assert!(illegal(&s, &moved_state, A, &Action::Strike { target: B, blow: Blow::Jab, weak_point: false }).is_some());
     // A follow: B runs two squares... one square here; A ends adjacent to B's new square.
     let far = setup(&two("", "position = [2, 0]", 1), &[]);
     let entries = [(1, ann(Action::Move((4, 0)))), (0, ann(Action::Follow(B)))];
-    let (log, state, _) = run_with(&far, &[], script(&entries), true);
+    let (log, state, fought) = run_with(&far, &[], script(&entries), true);
+    fought.unwrap();
     assert_eq!(state.fighter(B).pos, (3, 0));
     assert_eq!(state.fighter(A).pos, (1, 0));
     assert!(log.iter().any(|e| matches!(e, Event::Moved { who: A, to: (1, 0), .. })));
     let two_sq = setup(&two("", "position = [2, 0]", 1), &[("follow_squares", "2")]);
-    let (_, state, _) = run_with(&two_sq, &[], script(&entries), true);
+    let (_, state, fought) = run_with(&two_sq, &[], script(&entries), true);
+    fought.unwrap();
     assert_eq!(state.fighter(A).pos, (2, 0));
+}
+
+#[test]
+fn a_reaction_strike_is_rolled_after_announcing_closes() {
+    // rule: TICK-TIME-5, TICK-TIME-7
+    // In roster order: M announces a move away from S, S answers with a reaction strike, and C
+    // announces after S. No roll of the tick, the strike's included, comes before C's announcement.
+    let text = "[rules]\nruleset = \"ticks\"\n[rules.options]\ntick_cap = 1\nannounce_order = \"roster\"\n\n\
+        [[combatants]]\nname = \"M\"\nside = \"b\"\nposition = [1, 0]\n\n\
+        [[combatants]]\nname = \"S\"\nside = \"a\"\nposition = [0, 0]\n\n\
+        [[combatants]]\nname = \"C\"\nside = \"b\"\nposition = [0, 3]\n";
+    let s = setup(text, &[]);
+    let (m, striker, c) = (CombatantId(0), CombatantId(1), CombatantId(2));
+    let strike = ann(Action::Strike { target: m, blow: Blow::Jab, weak_point: false });
+    let entries = [(0, ann(Action::Move((3, 0)))), (1, strike), (2, NOTHING)];
+    let (log, state, result) = run(&s, &[20, 1, 3, 1, 1, 1, 1, 1, 1, 1], script(&entries));
+    result.unwrap();
+    let first_roll = log.iter().position(|e| matches!(e, Event::AttackRoll { who, .. } if *who == striker));
+    let last_announced = log.iter().rposition(|e| matches!(e, Event::Announced { who, .. } if *who == c));
+    assert!(first_roll.is_some() && last_announced < first_roll, "{log:#?}");
+    assert_eq!(state.fighter(m).pos, (2, 0));
 }
 
 #[test]
@@ -346,7 +382,8 @@ fn defence_without_the_action_and_firearm_initiative() {
     );
     let l = setup(&lsf, &[("firearm_initiative", "low_stability_first"), ("resolve_order", "roster")]);
     let entries = [(1, fire(A)), (1, PULL), (0, fire(B)), (0, PULL)];
-    let (log, _, _) = run_with(&l, &[20, 1, 3], script(&entries), false);
+    let (log, _, fought) = run_with(&l, &[20, 1, 3], script(&entries), false);
+    fought.unwrap();
     let shooters: Vec<CombatantId> = log
         .iter()
         .filter_map(|e| match e {
@@ -358,7 +395,8 @@ fn defence_without_the_action_and_firearm_initiative() {
     assert!(log.contains(&Event::Down { who: A }));
     // Without it, the roster's order and simultaneity: both fire.
     let plain = setup(&lsf, &[("resolve_order", "roster")]);
-    let (log, _, _) = run_with(&plain, &[20, 1, 3, 20, 1, 3], script(&entries), false);
+    let (log, _, fought) = run_with(&plain, &[20, 1, 3, 20, 1, 3], script(&entries), false);
+    fought.unwrap();
     assert_eq!(log.iter().filter(|ev| matches!(ev, Event::AttackRoll { .. })).count(), 2);
     // Equal p fire together: both shots, both down.
     let even = lsf.replace("stability = 9", "stability = 0").replace(
@@ -378,7 +416,9 @@ fn defence_without_the_action_and_firearm_initiative() {
     );
     let k = setup(&knife, &[("firearm_initiative", "low_stability_first"), ("resolve_order", "roster")]);
     let strike = ann(Action::Melee { target: A, blow: Blow::Strike, weak_point: false });
-    let (log, _, _) = run_with(&k, &[20, 1, 3, 20, 1, 3, 1, 1], script(&[(0, fire(B)), (0, PULL), (1, strike)]), false);
+    let (log, _, fought) =
+        run_with(&k, &[20, 1, 3, 20, 1, 3, 1, 1], script(&[(0, fire(B)), (0, PULL), (1, strike)]), false);
+    fought.unwrap();
     let attackers: Vec<CombatantId> =
         log.iter().filter_map(|e| if let Event::AttackRoll { who, .. } = e { Some(*who) } else { None }).collect();
     assert_eq!(attackers, [A], "{log:#?}");
@@ -395,7 +435,7 @@ fn the_announcement_order_has_its_own_stream() {
     let faces = |order_seed: u64| {
         let dice = OrderStream::new(fray_engine::FromSource(fray_dice::seeded(99)), Some(order_seed));
         let mut fight = Fight::<Ticks, _, _, _>::new(&s, dice, fray_rules::ticks::policy::Ai, Record::default());
-        let _ = fight.run();
+        fight.run().unwrap();
         let (_, record) = fight.into_parts();
         let orders: Vec<Vec<CombatantId>> = record
             .0
@@ -427,12 +467,14 @@ fn lowering_a_gun() {
     let text = two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]", 1);
     let s = setup(&text, &[]);
     // Free: lowered with the announcement, then the real one (aim) readies it again.
-    let (log, state, _) = run(&s, &[], script(&[(0, ann(Action::Lower)), (0, ann(Action::Aim(B))), (1, NOTHING)]));
+    let (log, state, fought) = run(&s, &[], script(&[(0, ann(Action::Lower)), (0, ann(Action::Aim(B))), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.contains(&Event::Lowered { who: A }));
     assert!(log.contains(&Event::Announced { who: A, action: Action::Aim(B) }));
     assert!(state.fighter(A).ready);
     let action = setup(&text, &[("lower_gun_cost", "action")]);
-    let (log, state, _) = run(&action, &[], script(&[(0, ann(Action::Lower)), (1, NOTHING)]));
+    let (log, state, fought) = run(&action, &[], script(&[(0, ann(Action::Lower)), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.contains(&Event::Announced { who: A, action: Action::Lower }));
     assert!(!state.fighter(A).ready);
     // `snap_shot = separate_action`: a lowered gun cannot fire.
@@ -448,11 +490,12 @@ fn lowering_a_gun() {
     let t3 = setup(&three, &[]);
     let c = CombatantId(2);
     let split = ann(Action::Fire { targets: [B, c, c], shots: 3, weak_point: false });
-    let (log, _, _) = run(
+    let (log, _, fought) = run(
         &t3,
         &[1, 20, 1, 20, 1, 20],
         script(&[(0, split), (0, PULL), (0, PULL), (0, PULL), (1, NOTHING), (2, NOTHING)]),
     );
+    fought.unwrap();
     let targets: Vec<CombatantId> = log
         .iter()
         .filter_map(|e| match e {
@@ -474,14 +517,19 @@ fn moving_running_and_squares() {
     assert_eq!((s.distance_m((0, 0), (3, 4)), chebyshev((0, 0), (1, 1))), (5.0, 1));
     let metres = setup(&two("", "position = [9, 0]", 3), &[("square_m", "1.5")]);
     assert_eq!(metres.distance_m((0, 0), (2, 0)), 3.0);
-    let (_, state, _) = run(
+    let (_, state, fought) = run(
         &s,
         &[],
         script(&[(0, ann(Action::Move((5, 0)))), (1, NOTHING), (0, NOTHING), (1, NOTHING), (0, NOTHING), (1, NOTHING)]),
     );
+    fought.unwrap();
     assert_eq!(state.fighter(A).pos, (1, 0));
     // Running: 1, then 2 a tick; a tick without running ends the run.
-    let run3 = |s: &Setup, entries: &[(usize, Choice)]| run(s, &[], script(entries)).0;
+    let run3 = |s: &Setup, entries: &[(usize, Choice)]| {
+        let (log, _, fought) = run(s, &[], script(entries));
+        fought.unwrap();
+        log
+    };
     let r = ann(Action::Run { to: (8, 0), attack: None });
     let log = run3(&s, &[(0, r), (0, r), (0, r), (1, NOTHING), (1, NOTHING), (1, NOTHING)]);
     let ends: Vec<_> = log
@@ -503,11 +551,15 @@ fn moving_running_and_squares() {
     assert_eq!(ends, [(1, 0), (2, 0)]);
     // An occupied square stops the mover.
     let close = setup(&two("", "position = [1, 0]", 1), &[]);
-    let (log, state, _) = run(&close, &[], script(&[(0, ann(Action::Run { to: (4, 0), attack: None })), (1, NOTHING)]));
+    let (log, state, fought) =
+        run(&close, &[], script(&[(0, ann(Action::Run { to: (4, 0), attack: None })), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.contains(&Event::Blocked { who: A, at: (1, 0) }));
     assert_eq!(state.fighter(A).pos, (0, 0));
     let shared = setup(&two("", "position = [1, 0]", 1), &[("square_occupancy", "shared")]);
-    let (_, state, _) = run(&shared, &[], script(&[(0, ann(Action::Run { to: (4, 0), attack: None })), (1, NOTHING)]));
+    let (_, state, fought) =
+        run(&shared, &[], script(&[(0, ann(Action::Run { to: (4, 0), attack: None })), (1, NOTHING)]));
+    fought.unwrap();
     assert_eq!(state.fighter(A).pos, (1, 0));
 }
 
@@ -518,7 +570,8 @@ fn running_attacks() {
     let st = Ticks::initial_state(&s);
     assert_eq!(shot_numbers(&s, &st, A, B, true).total, shot_numbers(&s, &st, A, B, false).total - 10);
     let run_shot = ann(Action::Run { to: (0, 5), attack: Some((B, None, false)) });
-    let (log, _, _) = run(&s, &[20, 1, 3], script(&[(0, run_shot), (0, PULL), (1, NOTHING)]));
+    let (log, _, fought) = run(&s, &[20, 1, 3], script(&[(0, run_shot), (0, PULL), (1, NOTHING)]));
+    fought.unwrap();
     // After one square (0, 1): 6.08 m → +2; 20 + 5 + 2 − 10 = 17.
     assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { who: A, a: 17, .. })));
     let blow = Action::Run { to: (5, 0), attack: Some((B, Some(Blow::Jab), false)) };
@@ -539,11 +592,12 @@ fn cover_squares_dives_and_the_fixed_model() {
     assert_eq!(s.cover_at((8, 0)), Some(Cover { rating: 80, resistance: 16 }));
     // B in the open with cover 2 m away: it dives, paying the cover base, no bonus, and ends the
     // tick in the nearest square; of the two at 2 m the higher rating wins (the window at (8, 0)).
-    let (log, state, _) = run(
+    let (log, state, fought) = run(
         &s,
         &[1, 20, 1, 20],
         script(&[(0, fire(B)), (0, PULL), (0, fire(B)), (0, PULL), (1, NOTHING), (1, NOTHING)]),
     );
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, cover: 0, dive: Some((8, 0)), .. })));
     // A = 1 + 5 + 2 = 8 against D = 25: won by 17, the cover base 15 − 17 → 0 (the dodge base would be 3).
     let first = log.iter().find(|e| matches!(e, Event::Exchange { .. }));
@@ -561,7 +615,8 @@ fn cover_squares_dives_and_the_fixed_model() {
         ),
         &[],
     );
-    let (log, _, _) = run(&step, &[1, 20], script(&[(1, ann(Action::Move((6, 2)))), (0, fire(B)), (0, PULL)]));
+    let (log, _, fought) = run(&step, &[1, 20], script(&[(1, ann(Action::Move((6, 2)))), (0, fire(B)), (0, PULL)]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, cover: 0, dive: Some((6, 2)), .. })));
     // The dive replaces the tick's move: its reach is measured from the square held at the
     // tick's start. B started 3 m from the window and stepped to 4 m: it still dives there.
@@ -632,7 +687,8 @@ fn effort_shortfalls_and_several_attacks() {
     let burst = ann(Action::fire(B, 2, false));
     // A = 1 + 5 + 1 = 7 twice (the burst's penalties held back), D = 15: B wins by 8 and pays
     // 12; the second time 12 > 8 left: it spends 8 and is grazed.
-    let (log, state, _) = run(&s, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    let (log, state, fought) = run(&s, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    fought.unwrap();
     let ex: Vec<(i32, i32, bool)> = log
         .iter()
         .filter_map(|e| match e {
@@ -646,25 +702,31 @@ fn effort_shortfalls_and_several_attacks() {
     assert_eq!(state.fighter(B).effort, 0);
     // `effort_shortfall = ignore`: the second shot is still avoided.
     let ignore = setup(&text, &[("effort_shortfall", "ignore")]);
-    let (log, _, _) = run(&ignore, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    let (log, _, fought) = run(&ignore, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Hit { .. })));
     // `effort_tally = start_of_tick`: both tests use 20: no shortfall; the total stops at 0.
     let start = setup(&text, &[("effort_tally", "start_of_tick")]);
-    let (log, state, _) = run(&start, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    let (log, state, fought) =
+        run(&start, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Hit { .. })));
     assert_eq!(state.fighter(B).effort, 0);
     // Effort turns into p only while aiming under `effort_stability_scope = aiming_only`.
     let aiming = setup(&text, &[("effort_stability_scope", "aiming_only")]);
-    let (log, _, _) = run(&aiming, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    let (log, _, fought) = run(&aiming, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.iter().all(|e| !matches!(e, Event::Exchange { p, .. } if *p != 0)));
     // … while a defender who was aiming at the tick's start turns its effort into p.
     let aimer = two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\ngun = \"pistol\"\ngun_ready = true", 2);
     let a2 = setup(&aimer, &[("effort_stability_scope", "aiming_only")]);
     let entries = [(0, NOTHING), (0, fire(B)), (0, PULL), (1, ann(Action::Aim(A))), (1, ann(Action::Aim(A)))];
-    let (log, _, _) = run(&a2, &[1, 10], script(&entries));
+    let (log, _, fought) = run(&a2, &[1, 10], script(&entries));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Exchange { effort: 13, p: 13, .. })), "{log:?}");
     // Under `start_of_tick`, the p that effort brings stops where the effort did: 20, not 24.
-    let (_, state, _) = run(&start, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    let (_, state, fought) = run(&start, &[1, 10, 1, 10, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    fought.unwrap();
     assert_eq!(state.fighter(B).p, fray_rules::ticks::recover(20));
 }
 
@@ -689,22 +751,26 @@ fn graze_source_wound_penalty_and_encumbrance() {
     // Encumbrance: ignored, or added to melee stability costs.
     let text = two("armour = [\"hard_plate\", \"helmet\"]", "position = [1, 0]", 1);
     let strike = ann(Action::Melee { target: B, blow: Blow::Strike, weak_point: false });
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&setup(&text, &[]), &[20, 1, 3], script(&[(0, strike), (0, Choice::Yes(false)), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 6, .. })));
-    let (log, _, _) = run(
+    let (log, _, fought) = run(
         &setup(&text, &[("armour_encumbrance", "stability")]),
         &[20, 1, 3],
         script(&[(0, strike), (0, Choice::Yes(false)), (1, NOTHING)]),
     );
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 10, .. })));
     // … and to every running tick.
     let runner = two("armour = [\"hard_plate\"]", "position = [9, 0]", 1);
     let r = ann(Action::Run { to: (5, 0), attack: None });
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&setup(&runner, &[("armour_encumbrance", "stability")]), &[], script(&[(0, r), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 3, attack: false, .. })));
-    let (log, _, _) = run(&setup(&runner, &[]), &[], script(&[(0, r), (1, NOTHING)]));
+    let (log, _, fought) = run(&setup(&runner, &[]), &[], script(&[(0, r), (1, NOTHING)]));
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Cost { .. })));
     // `gear_tables = custom`: table ids are refused.
     let custom = two("gun = \"pistol\"", "position = [6, 0]", 1)
@@ -722,11 +788,13 @@ fn graze_source_wound_penalty_and_encumbrance() {
 fn recoil_and_the_strength_gap() {
     // rule: TICK-GUN-9, TICK-GUN-4
     let text = two("gun = \"rifle\"\ngun_ready = true\nstrength = 2", "position = [6, 0]", 1);
-    let (log, _, _) = run(&setup(&text, &[]), &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
+    let (log, _, fought) = run(&setup(&text, &[]), &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
+    fought.unwrap();
     // Rifle min strength 5: 3 + (5 − 2) = 6.
     assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 6, .. })));
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&setup(&text, &[("recoil_rule", "off")]), &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 3, .. })));
 }
 
@@ -746,10 +814,12 @@ fn stability_penalises_rolls_and_recovers_every_tick() {
         &two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]", 1),
         &[("recovery_timing", "skip_cost_tick")],
     );
-    let (_, state, _) = run(&skip, &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
+    let (_, state, fought) = run(&skip, &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
+    fought.unwrap();
     assert_eq!(state.fighter(A).p, 3);
     let every = setup(&two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]", 1), &[]);
-    let (_, state, _) = run(&every, &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
+    let (_, state, fought) = run(&every, &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
+    fought.unwrap();
     assert_eq!(state.fighter(A).p, 2);
 }
 
@@ -762,20 +832,24 @@ fn reach_and_blows_at_empty_squares() {
     let s = setup(&text, &[]);
     let strike = ann(Action::Melee { target: B, blow: Blow::Strike, weak_point: false });
     // B steps away in step 3; A's blow in step 5 finds nobody: no roll, no cost.
-    let (log, state, _) = run(&s, &[], script(&[(1, ann(Action::Move((3, 0)))), (0, strike)]));
+    let (log, state, fought) = run(&s, &[], script(&[(1, ann(Action::Move((3, 0)))), (0, strike)]));
+    fought.unwrap();
     assert!(log.contains(&Event::OutOfReach { who: A, target: B }));
     assert_eq!(pe(&state), (0, 60));
     let pay = setup(&text, &[("out_of_reach_attack", "pay_abort")]);
-    let (_, state, _) = run(&pay, &[], script(&[(1, ann(Action::Move((3, 0)))), (0, strike)]));
+    let (_, state, fought) = run(&pay, &[], script(&[(1, ann(Action::Move((3, 0)))), (0, strike)]));
+    fought.unwrap();
     assert_eq!(pe(&state), (2, 58));
     // `tick_order = moves_last`: the blow lands before B steps away.
     let last = setup(&text, &[("tick_order", "moves_last")]);
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&last, &[20, 1, 3], script(&[(1, ann(Action::Move((3, 0)))), (0, strike), (0, Choice::Yes(false))]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { who: A, .. })));
     // Reach 2 under `melee_reach_squares = 2`.
     let reach = setup(&two("", "position = [2, 0]", 1), &[("melee_reach_squares", "2")]);
-    let (log, _, _) = run(&reach, &[20, 1, 3], script(&[(0, strike), (0, Choice::Yes(false)), (1, NOTHING)]));
+    let (log, _, fought) = run(&reach, &[20, 1, 3], script(&[(0, strike), (0, Choice::Yes(false)), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { who: A, .. })));
     // The effort gate: a heavy blow (6) with 5 effort left cannot be announced, unless `allow`.
     let tired = two("effort = 5", "position = [1, 0]", 1);
@@ -805,18 +879,21 @@ fn down_knocked_out_and_the_end() {
     assert!(state.fighter(B).out());
     // Fists: Trauma; KnockedOut at Trauma ≥ Body max, or ≥ current Body under `vs_current_body`.
     let fists = two("", "position = [1, 0]\nbody = 10\ntrauma = 25", 5);
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&setup(&fists, &[]), &[20, 1, 3], script(&[(0, strike), (0, Choice::Yes(false)), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.contains(&Event::KnockedOut { who: B }));
     let current = two("", "position = [1, 0]\nbody = 10\ntrauma = 0", 1);
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&setup(&current, &[]), &[20, 1, 3], script(&[(0, strike), (0, Choice::Yes(false)), (1, NOTHING)]));
+    fought.unwrap();
     assert!(!log.contains(&Event::KnockedOut { who: B }));
-    let (log, _, _) = run(
+    let (log, _, fought) = run(
         &setup(&current, &[("trauma_ko", "vs_current_body")]),
         &[20, 1, 3],
         script(&[(0, strike), (0, Choice::Yes(false)), (1, NOTHING)]),
     );
+    fought.unwrap();
     assert!(log.contains(&Event::KnockedOut { who: B }));
     // A character that starts with Trauma ≥ its current Body is out under `vs_current_body`.
     let hurt = setup(&two("", "position = [5, 0]\nbody = 10\ntrauma = 15", 1), &[("trauma_ko", "vs_current_body")]);
@@ -831,7 +908,8 @@ fn down_knocked_out_and_the_end() {
     let lying = two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\nbody = 10\ntrauma = 40", 1) + standing;
     let t = setup(&lying, &[("out_targetable", "true")]);
     assert!(illegal(&t, &Ticks::initial_state(&t), A, &Action::Aim(B)).is_none());
-    let (log, state, _) = run(&t, &[2, 3], script(&[(0, fire(B)), (0, PULL), (2, NOTHING)]));
+    let (log, state, fought) = run(&t, &[2, 3], script(&[(0, fire(B)), (0, PULL), (2, NOTHING)]));
+    fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Defence { .. })));
     assert!(log.iter().any(|e| matches!(e, Event::Exchange { delta: 9, effort: 0, hit: true, .. })));
     assert_eq!(state.fighter(B).body, 10 - 13);
@@ -1034,7 +1112,8 @@ fn the_odds_compare_trauma_with_the_body_a_hit_leaves() {
     assert_eq!(q(&odds.down_given_hit), "1/1");
     assert_eq!(odds.down, odds.hit);
     // The fight agrees: a hit by 1 on a leg, 5 halved to 2 Body, knocks her out (Trauma 10 ≥ 10).
-    let (log, _, _) = run(&s, &[9, 10, 7], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
+    let (log, _, fought) = run(&s, &[9, 10, 7], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Hit { body: 2, .. })), "{log:?}");
     assert!(log.contains(&Event::KnockedOut { who: B }));
 }
@@ -1069,7 +1148,9 @@ fn the_decline_odds_use_the_effort_left_after_the_ticks_earlier_defences() {
     // The fight: a burst at her, the first two shots costing her 1 and 20 effort; the third,
     // A = 8, lands as a graze, and the policy fires it.
     let burst = ann(Action::fire(B, 3, false));
-    let (log, _, _) = run(&s, &[3, 13, 13, 2, 9, 7, 16, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    let (log, _, fought) =
+        run(&s, &[3, 13, 13, 2, 9, 7, 16, 3], script(&[(0, burst), (0, PULL), (0, PULL), (1, NOTHING)]));
+    fought.unwrap();
     let ex: Vec<(i32, i32, bool)> = log
         .iter()
         .filter_map(|e| match e {
@@ -1101,7 +1182,8 @@ fn the_decline_odds_reroll_a_tie_as_the_fight_does() {
     // Not hopeless: the policy fires, and in the fight the tie is rerolled and the shot lands.
     assert_eq!(decline(&s, &st, 8, base), PULL);
     assert_eq!(decline(&s, &st, 7, base), Choice::Yes(true));
-    let (log, _, _) = run(&s, &[1, 1, 15, 3, 3], script(&[(0, fire(B)), (1, NOTHING)]));
+    let (log, _, fought) = run(&s, &[1, 1, 15, 3, 3], script(&[(0, fire(B)), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.contains(&Event::TieRerolled), "{log:#?}");
     assert!(log.iter().any(|e| matches!(e, Event::Exchange { delta: 12, hit: true, .. })), "{log:#?}");
     // A blow's abort odds likewise: Max (+5) at A = 10 against Tia's melee +5 wins outright on
@@ -1180,12 +1262,14 @@ fn a_two_square_follow_steps_one_square_at_a_time_and_never_through_anyone() {
         sc.push(w, NOTHING);
     }
     let s = setup(&wall(false), &[]);
-    let (log, state, _) = run(&s, &[], sc.clone());
+    let (log, state, fought) = run(&s, &[], sc.clone());
+    fought.unwrap();
     assert_eq!(state.fighter(A).pos, (4, 0));
     assert_eq!(state.fighter(B).pos, (0, 0), "{log:#?}");
     // With a gap in the wall he steps through it, (1, 0) then (2, 0).
     let s = setup(&wall(true), &[]);
-    let (_, state, _) = run(&s, &[], sc);
+    let (_, state, fought) = run(&s, &[], sc);
+    fought.unwrap();
     assert_eq!(state.fighter(B).pos, (2, 0));
 }
 
@@ -1268,7 +1352,8 @@ fn a_follower_has_announced_a_move_for_reaction_strikes_and_follows() {
     // In the fight the strike lands before Bo's follow moves him away.
     let mut sc = Script::new(3);
     sc.push(0, ann(Action::Move((1, 5)))).push(1, ann(Action::Follow(cy))).push(2, ann(strike)).push(2, PULL);
-    let (log, state, _) = run(&s, &[20, 1, 3], sc);
+    let (log, state, fought) = run(&s, &[20, 1, 3], sc);
+    fought.unwrap();
     let hit = log.iter().position(|e| matches!(e, Event::Hit { target, .. } if *target == bo));
     let moved = log.iter().position(|e| matches!(e, Event::Moved { who, .. } if *who == bo));
     assert!(hit.is_some() && hit < moved, "{log:#?}");
@@ -1314,7 +1399,8 @@ fn a_dive_never_stops_short_behind_a_runner_who_took_its_path_or_square() {
     let c = CombatantId(2);
     let s = setup(&three("[7, 1]"), &[]);
     let dash = ann(Action::Run { to: (7, 0), attack: None });
-    let (log, state, _) = run(&s, &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING), (2, dash)]));
+    let (log, state, fought) = run(&s, &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING), (2, dash)]));
+    fought.unwrap();
     assert_eq!(state.fighter(c).pos, (7, 0));
     assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, dive: None, .. })), "{log:#?}");
     // A = 1 + 5 + 2 = 8 against D = 25: won by 17, the dodge base 20 − 17 = 3.
@@ -1330,7 +1416,8 @@ fn a_dive_never_stops_short_behind_a_runner_who_took_its_path_or_square() {
         &[("tick_order", "moves_last")],
     );
     let dash = ann(Action::Run { to: (8, 0), attack: None });
-    let (log, state, _) = run(&late, &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING), (2, dash)]));
+    let (log, state, fought) = run(&late, &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING), (2, dash)]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Defence { who: B, dive: Some((8, 0)), .. })), "{log:#?}");
     assert_eq!(state.fighter(c).pos, (8, 0));
     assert!(!log.iter().any(|e| matches!(e, Event::Blocked { who: B, .. })), "{log:#?}");

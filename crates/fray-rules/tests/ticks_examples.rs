@@ -103,10 +103,12 @@ fn t_ex_1_the_recovery_table() {
         &cast("stability = 14", "position = [30, 0]\nstability = 14", 2),
         &[("stability_recovery", "printed_table")],
     );
-    let (log, state, _) = run(&s, &[], script(&[(0, NOTHING), (0, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    let (log, state, fought) = run(&s, &[], script(&[(0, NOTHING), (0, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    fought.unwrap();
     assert_eq!(state.fighter(SAM).p, 9);
     let formula = setup(&cast("stability = 14", "position = [30, 0]\nstability = 14", 2), &[]);
-    let (_, state2, _) = run(&formula, &[], script(&[(0, NOTHING), (0, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    let (_, state2, fought) = run(&formula, &[], script(&[(0, NOTHING), (0, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    fought.unwrap();
     assert_eq!(state2.fighter(SAM).p, 8);
     assert!(log.contains(&Event::Recovered { who: SAM, from: 14, to: 11 }));
     // Only idle ticks read the printed table: acting in tick 1 (aiming) and idle in tick 2 gives
@@ -115,8 +117,9 @@ fn t_ex_1_the_recovery_table() {
         &cast("stability = 14\ngun = \"pistol\"\ngun_ready = true", "position = [30, 0]", 2),
         &[("stability_recovery", "printed_table")],
     );
-    let (_, state, _) =
+    let (_, state, fought) =
         run(&busy, &[], script(&[(0, Choice::Announce(Action::Aim(TIA))), (0, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    fought.unwrap();
     assert_eq!(state.fighter(SAM).p, 8);
 }
 
@@ -227,7 +230,8 @@ fn t_ex_2_pistol_snap_shots_and_a_firing_string() {
     // `string_penalty_scope = tick`: tick 1 ends 13 + 7 = 20 → 16, and the tick-2 shot rolls at −16.
     // (A deferring gun's string still runs over consecutive ticks: see T-EX-9.)
     let per_tick = setup(&cast("gun = \"pistol\"", "position = [6, 0]", 2), &[("string_penalty_scope", "tick")]);
-    let (log, _, _) = run(&per_tick, &[15, 8, 17, 6, 7], script(&entries));
+    let (log, _, fought) = run(&per_tick, &[15, 8, 17, 6, 7], script(&entries));
+    fought.unwrap();
     assert_eq!(pe(&tick_ends(&per_tick, &log)[0], SAM).0, 16);
     assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { who: SAM, p: 16, .. })));
 }
@@ -237,7 +241,8 @@ fn t_ex_3_declining_a_shot() {
     // rule: TICK-GUN-8, TICK-GUN-11, TICK-GUN-5
     let s = setup(&cast("gun = \"pistol\"", "position = [6, 0]", 2), &[]);
     // Sam's d20 shows 2: A = −1; the default policy declines (Tia's least D is 6).
-    let (log, _, _) = run(&s, &[2], script(&[(0, FIRE), (0, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    let (log, _, fought) = run(&s, &[2], script(&[(0, FIRE), (0, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.contains(&Event::Declined { who: SAM }));
     assert!(!log.iter().any(|e| matches!(e, Event::Defence { .. })));
     let ends = tick_ends(&s, &log);
@@ -245,7 +250,8 @@ fn t_ex_3_declining_a_shot() {
     assert_eq!(pe(&ends[0], TIA), (0, 60));
     assert_eq!(pe(&ends[1], SAM).0, 11);
     // Had he fired: 13 → 10, then 10 + 7 = 17 → 13 (Tia's d20 20).
-    let (log, _, _) = run(&s, &[2, 20], script(&[(0, FIRE), (0, PULL), (0, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    let (log, _, fought) = run(&s, &[2, 20], script(&[(0, FIRE), (0, PULL), (0, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    fought.unwrap();
     let ends = tick_ends(&s, &log);
     assert_eq!((pe(&ends[0], SAM).0, pe(&ends[1], SAM).0), (10, 13));
 }
@@ -257,20 +263,23 @@ fn t_ex_4_shooting_through_cover() {
     let s = setup(&cast("gun = \"pistol\"\ngun_ready = true", table, 1), &[]);
     let entries = [(0, FIRE), (0, PULL), (1, NOTHING)];
     // Dice 17, 9, 2: A = 24, D = 9 + 5 + 5 = 19: delta 5, not slowed: 9 to the torso, a wound.
-    let (log, state, _) = run(&s, &[17, 9, 2], script(&entries));
+    let (log, state, fought) = run(&s, &[17, 9, 2], script(&entries));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Defence { who: TIA, d: 19, cover: 5, .. })));
     assert!(log.iter().any(|e| matches!(e, Event::Hit { raw: 9, slowed: false, body: 9, wounds: 1, .. })));
     assert_eq!((state.fighter(TIA).body, state.fighter(TIA).wounds), (21, 1));
     assert_eq!(pe(&state, TIA), (12, 45));
     assert_eq!(pe(&state, SAM).0, 2);
     // Dice 15, 9, 2: delta 3 < 5: slowed, ⌊7 / 2⌋ = 3, no wound.
-    let (log, state, _) = run(&s, &[15, 9, 2], script(&entries));
+    let (log, state, fought) = run(&s, &[15, 9, 2], script(&entries));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Hit { raw: 7, slowed: true, body: 3, wounds: 0, .. })));
     assert_eq!(state.fighter(TIA).body, 27);
     // Behind a brick wall (resistance 16) the bonus stays +10: 17, 9 → D = 24, delta 0: Tia pays 15.
     let brick = "position = [6, 0]\ncover = { preset = \"crouch_wall\", material = \"brick_wall\" }";
     let b = setup(&cast("gun = \"pistol\"\ngun_ready = true", brick, 1), &[]);
-    let (log, _, _) = run(&b, &[17, 9], script(&entries));
+    let (log, _, fought) = run(&b, &[17, 9], script(&entries));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Exchange { delta: 0, effort: 15, hit: false, .. })));
 }
 
@@ -278,7 +287,8 @@ fn rhea_tom(gun: &str, face_a: u32, weak: bool, location: u32) -> (Vec<Event>, S
     let text = cast(&format!("gun = {gun}\ngun_ready = true"), "position = [8, 0]\narmour = [\"hard_plate\"]", 1);
     let s = setup(&text, &[]);
     let fire = Choice::Announce(Action::fire(TIA, 1, weak));
-    let (log, state, _) = run(&s, &[face_a, 8, location], script(&[(0, fire), (0, PULL), (1, NOTHING)]));
+    let (log, state, fought) = run(&s, &[face_a, 8, location], script(&[(0, fire), (0, PULL), (1, NOTHING)]));
+    fought.unwrap();
     (log, state)
 }
 
@@ -347,12 +357,14 @@ fn t_ex_7_a_melee_strike_and_an_abort() {
     let s = setup(&cast("", "position = [1, 0]", 1), &[]);
     let strike = Choice::Announce(Action::Melee { target: TIA, blow: Blow::Strike, weak_point: false });
     // d20 4: A = 9, P(win) = 3/20 < 1/3: the policy aborts; 3 stability, 2 effort; Tia does not roll.
-    let (log, state, _) = run(&s, &[4], script(&[(0, strike), (1, NOTHING)]));
+    let (log, state, fought) = run(&s, &[4], script(&[(0, strike), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.contains(&Event::Aborted { who: SAM }));
     assert!(!log.iter().any(|e| matches!(e, Event::Defence { .. })));
     assert_eq!(pe(&state, SAM), (2, 58));
     // d20 16: A = 21 goes ahead; Tia's 9: D = 14, delta 7, torso: fists 1 + 0 + 7 = 8 Trauma.
-    let (log, state, _) = run(&s, &[16, 9, 4], script(&[(0, strike), (1, NOTHING)]));
+    let (log, state, fought) = run(&s, &[16, 9, 4], script(&[(0, strike), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Hit { raw: 8, body: 0, trauma: 8, wounds: 0, .. })));
     let ends = tick_ends(&s, &log);
     assert_eq!(pe(&ends[0], SAM), (4, 56));
@@ -374,7 +386,8 @@ fn t_ex_8_aiming() {
     let mut entries: Vec<(usize, Choice)> = (0..10).map(|_| (0, Choice::Announce(Action::Aim(TIA)))).collect();
     entries.extend([(0, FIRE), (0, PULL)]);
     entries.extend((0..11).map(|_| (1, NOTHING)));
-    let (log, state, _) = run(&s, &[1, 20], script(&entries));
+    let (log, state, fought) = run(&s, &[1, 20], script(&entries));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { range: -5, aim: 10, a: 11, .. })));
     // The aim serves one shot.
     assert_eq!(state.fighter(SAM).aim_ticks, 0);
@@ -386,37 +399,45 @@ fn t_ex_8_aiming() {
     let at_sam = Choice::Announce(Action::fire(SAM, 1, false));
     let aim = (0, Choice::Announce(Action::Aim(TIA)));
     let entries = [aim, aim, aim, (1, NOTHING), (1, NOTHING), (1, at_sam), (1, PULL)];
-    let (log, _, _) = run(&both, &[1, 20], script(&entries));
+    let (log, _, fought) = run(&both, &[1, 20], script(&entries));
+    fought.unwrap();
     let ends = tick_ends(&both, &log);
     assert_eq!(ends[1].fighter(SAM).aim_ticks, 2);
     assert_eq!(ends[2].fighter(SAM).aim_ticks, 0);
     assert!(log.contains(&Event::AimEnded { who: SAM, spoiled: true }));
     // A declined shot does not spoil it (TICK-GUN-8): Tia's d20 1 is hopeless and she declines.
-    let (_, state, _) = run(&both, &[1], script(&[aim, aim, aim, (1, NOTHING), (1, NOTHING), (1, at_sam)]));
+    let (_, state, fought) = run(&both, &[1], script(&[aim, aim, aim, (1, NOTHING), (1, NOTHING), (1, at_sam)]));
+    fought.unwrap();
     assert_eq!(state.fighter(SAM).aim_ticks, 3);
     // Aim ticks are consecutive: a tick not aiming ends the aim (TICK-AIM-1).
     let gap = setup(&cast("gun = \"pistol\"\ngun_ready = true", "position = [20, 0]", 3), &[]);
-    let (_, state, _) = run(&gap, &[], script(&[aim, (0, NOTHING), aim, (1, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    let (_, state, fought) =
+        run(&gap, &[], script(&[aim, (0, NOTHING), aim, (1, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    fought.unwrap();
     assert_eq!(state.fighter(SAM).aim_ticks, 1);
     // A running shot has no aim bonus (running ends the aim, TICK-AIM-5).
     let run_shot = Choice::Announce(Action::Run { to: (0, 5), attack: Some((TIA, None, false)) });
-    let (log, _, _) =
+    let (log, _, fought) =
         run(&gap, &[1, 20], script(&[aim, aim, (0, run_shot), (0, PULL), (1, NOTHING), (1, NOTHING), (1, NOTHING)]));
+    fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { who: SAM, aim: 0, .. })));
     // An aborted blow was an attack roll at the aimer: it spoils the aim.
     let close = setup(&cast("gun = \"pistol\"\ngun_ready = true", "position = [1, 0]", 1), &[]);
     let jab = Choice::Announce(Action::Melee { target: SAM, blow: Blow::Jab, weak_point: false });
-    let (log, _, _) = run(&close, &[1], script(&[aim, (1, jab), (1, Choice::Yes(true))]));
+    let (log, _, fought) = run(&close, &[1], script(&[aim, (1, jab), (1, Choice::Yes(true))]));
+    fought.unwrap();
     assert!(log.contains(&Event::Aborted { who: TIA }));
     assert!(log.contains(&Event::AimEnded { who: SAM, spoiled: true }));
     // `aim_spoil = shots_only`: a blow does not spoil it.
     let melee =
         setup(&cast("gun = \"pistol\"\ngun_ready = true", "position = [1, 0]", 1), &[("aim_spoil", "shots_only")]);
     let blow = Choice::Announce(Action::Melee { target: SAM, blow: Blow::Jab, weak_point: false });
-    let (_, state, _) = run(&melee, &[20, 1, 3], script(&[aim, (1, blow), (1, PULL)]));
+    let (_, state, fought) = run(&melee, &[20, 1, 3], script(&[aim, (1, blow), (1, PULL)]));
+    fought.unwrap();
     assert_eq!(state.fighter(SAM).aim_ticks, 1);
     let any = setup(&cast("gun = \"pistol\"\ngun_ready = true", "position = [1, 0]", 1), &[]);
-    let (_, state, _) = run(&any, &[20, 1, 3], script(&[aim, (1, blow), (1, PULL)]));
+    let (_, state, fought) = run(&any, &[20, 1, 3], script(&[aim, (1, blow), (1, PULL)]));
+    fought.unwrap();
     assert_eq!(state.fighter(SAM).aim_ticks, 0);
 }
 
@@ -440,7 +461,8 @@ fn t_ex_9_assault_rifle_burst() {
         (1, NOTHING),
     ];
     let faces = [1, 20, 1, 20, 1, 20, 1, 20];
-    let (log, _, _) = run(&s, &faces, script(&entries));
+    let (log, _, fought) = run(&s, &faces, script(&entries));
+    fought.unwrap();
     let ps: Vec<i32> = log
         .iter()
         .filter_map(|e| match e {
@@ -454,7 +476,8 @@ fn t_ex_9_assault_rifle_burst() {
     assert_eq!([0, 1, 2].map(|i| pe(&ends[i], SAM).0), [21, 20, 22]);
     // `deferral_release = string_end`: 17 → 13; the tick-2 shot at −13 → 16 → 12; 12 + 9 + 7 = 28 → 23.
     let late = setup(&cast(ana, "position = [30, 0]", 3), &[("deferral_release", "string_end")]);
-    let (log, _, _) = run(&late, &faces, script(&entries));
+    let (log, _, fought) = run(&late, &faces, script(&entries));
+    fought.unwrap();
     let ends = tick_ends(&late, &log);
     assert_eq!([0, 1, 2].map(|i| pe(&ends[i], SAM).0), [13, 12, 23]);
     // `string_penalty_scope = tick` too: +7 at the end of each tick with a shot, the string still
@@ -462,14 +485,16 @@ fn t_ex_9_assault_rifle_burst() {
     // back) at −20 → 23, + 7 = 30 → 25; tick 3 closes the string with the 9 held back: 34 → 29.
     let (rule, tick) = (("deferral_release", "string_end"), ("string_penalty_scope", "tick"));
     let per_tick = setup(&cast(ana, "position = [30, 0]", 3), &[rule, tick]);
-    let (log, _, _) = run(&per_tick, &faces, script(&entries));
+    let (log, _, fought) = run(&per_tick, &faces, script(&entries));
+    fought.unwrap();
     let ends = tick_ends(&per_tick, &log);
     assert_eq!([0, 1, 2].map(|i| pe(&ends[i], SAM).0), [20, 25, 29], "{log:#?}");
     assert!(log.contains(&Event::StringClosed { who: SAM, p: 9 }));
     // Without deferral the three tick-1 shots roll at −17, −20, −23.
     let plain = ana.replace("\"assault_rifle\"", "{ base = \"assault_rifle\", deferred_shots = 0 }");
     let p = setup(&cast(&plain, "position = [30, 0]", 1), &[]);
-    let (log, _, _) = run(&p, &faces, script(&entries));
+    let (log, _, fought) = run(&p, &faces, script(&entries));
+    fought.unwrap();
     let ps: Vec<i32> = log
         .iter()
         .filter_map(|e| match e {

@@ -123,3 +123,27 @@ fn the_fight_lands_the_blow_as_often_as_the_odds_say() {
     let aborted = f64::from(aborts) / f64::from(n);
     assert!((aborted - 0.3).abs() < 4.5 * (0.3f64 * 0.7 / f64::from(n)).sqrt(), "aborted {aborted}");
 }
+
+#[test]
+fn the_odds_measure_the_straight_line_off_the_axis() {
+    // rule: TICK-MOVE-2
+    // Vic 6 squares across and 8 up from Sam: 10 squares apart, the centres' straight line.
+    let text = std::fs::read_to_string(format!("{EXAMPLES}/pistol-duel.toml")).unwrap();
+    let text = text.replace("position = [10, 0]", "position = [6, 8]");
+    let s = fray_rules::ticks::scenario::load("pistol-duel.toml", &text, &[]).unwrap();
+    let odds = fray_rules::ticks::odds::attack_odds_at(&s, "Sam", "Vic", None).unwrap();
+    assert_eq!(odds.distance, Some(10.0));
+    // On the 10-square line from the file's pistol duel, the same odds as at 10 squares along x.
+    let along = fray_rules::ticks::odds::attack_odds_at(&shipped_pistol_duel(), "Sam", "Vic", None).unwrap();
+    assert_eq!(q(&odds.hit), q(&along.hit));
+    // Asked at 5 squares, Sam stands at [3, 4], 5 squares off.
+    let at = fray_rules::ticks::odds::attack_odds_at(&s, "Sam", "Vic", Some(5.0)).unwrap();
+    assert_eq!(at.distance, Some(5.0));
+    assert!(at.assumptions[0].contains("(3, 4)"), "{:?}", at.assumptions);
+}
+
+/// The shipped pistol duel, unchanged.
+fn shipped_pistol_duel() -> Setup {
+    let text = std::fs::read_to_string(format!("{EXAMPLES}/pistol-duel.toml")).unwrap();
+    fray_rules::ticks::scenario::load("pistol-duel.toml", &text, &[]).unwrap()
+}

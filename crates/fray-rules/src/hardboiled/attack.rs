@@ -229,6 +229,8 @@ pub const SHOOTING: Tags = Tags(tag::SHOOTING);
 /// The tags an attacker's specialisms may fit.
 pub fn attacker_tags(act: &Act, weapon: &Weapon) -> Tags {
     use tag::*;
+    // Each tag is its own bit, so `A | B` here equals `A ^ B`: cargo-mutants' `|` → `^` mutants
+    // of this function and of `defender_tags` are equivalent (TESTING.md).
     Tags(match act {
         Act::Attack { .. } if weapon.ranged => SHOOTING,
         Act::Attack { .. } if weapon.brawling => MELEE | BRAWLING,
@@ -249,6 +251,7 @@ pub fn attacker_tags(act: &Act, weapon: &Weapon) -> Tags {
 /// The tags a defender's specialisms may fit.
 pub fn defender_tags(act: &Act, weapon: &Weapon) -> Tags {
     use tag::*;
+    // Distinct bits: `|` → `^` mutants are equivalent, as in `attacker_tags`.
     Tags(match act {
         Act::Attack { .. } if weapon.brawling => MELEE | DODGE | BRAWLING,
         Act::Attack { .. } => MELEE | DODGE,
