@@ -637,6 +637,17 @@ mod phasesix {
         fn out(setup: &Self::Setup, state: &Self::State, d: CombatantId) -> bool {
             state.fighter(d).out(&setup.options)
         }
+        fn acted_before(
+            _setup: &Self::Setup,
+            _state: &Self::State,
+            event: &Self::Event,
+            _a: CombatantId,
+            d: CombatantId,
+        ) -> bool {
+            // The odds give the attack before the defender's first turn (no actions yet to react
+            // with, P6-ACT-1).
+            matches!(event, Event::Refreshed { who, .. } if *who == d)
+        }
         fn ai(setup: &Self::Setup, state: &Self::State, who: CombatantId, request: &Self::Request) -> Self::Choice {
             fray_rules::phasesix::policy::ai_choice(setup, state, who, request)
         }
