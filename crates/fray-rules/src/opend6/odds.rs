@@ -521,6 +521,15 @@ pub fn odds_in_state(setup: &super::Setup, state: &State, who: CombatantId, plan
     Some(compute(&setup.options, &inputs))
 }
 
+/// [`odds_in_state`] for the roll alone: no Character Points spent on the attack roll, whatever
+/// the attacker's `points` policy would spend (a person decides that at the prompt after the
+/// roll); `None` as well when that changes nothing (the attacker's AI spends none).
+pub fn roll_odds_in_state(setup: &super::Setup, state: &State, who: CombatantId, plan: &AttackPlan) -> Option<Odds> {
+    let (mut inputs, _) = inputs_in_state(setup, state, who, plan)?;
+    inputs.attack_cp.take()?;
+    Some(compute(&setup.options, &inputs))
+}
+
 /// The defence a defender rolls against an attack, as [`inputs_in_state`] finds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Rolled {
@@ -889,6 +898,15 @@ pub fn attack_odds_at(
         ),
         None => format!("{attacker} spends no Character Points on the attack"),
     });
+    if inputs.attack_cp.is_some() {
+        let alone = compute(&setup.options, &Inputs { attack_cp: None, ..inputs.clone() });
+        let down = &alone.hit * &alone.down_given_hit;
+        assumptions.push(format!(
+            "the roll alone, no Character Points spent on it: hit {}, takes {defender} out {}",
+            short(&alone.hit),
+            short(&down)
+        ));
+    }
     if inputs.defender_cp.0 > 0 {
         assumptions.push(format!(
             "{defender} spends Character Points (he has {}) on his resistance roll while the injury margin would be 9 \
