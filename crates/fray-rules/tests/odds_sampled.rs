@@ -58,7 +58,13 @@ trait Case: Ruleset {
     /// Whether `event`, before `a`'s opening attack, is a turn of the defender `d` that comes
     /// before `a`'s: the odds give the attack on a defender who has not acted yet in the round
     /// (the fight is then not counted).
-    fn acted_before(_setup: &Self::Setup, _state: &Self::State, _event: &Self::Event, _a: CombatantId, _d: CombatantId) -> bool {
+    fn acted_before(
+        _setup: &Self::Setup,
+        _state: &Self::State,
+        _event: &Self::Event,
+        _a: CombatantId,
+        _d: CombatantId,
+    ) -> bool {
         false
     }
     /// Whether a hit by `a` in `state` is held back to the end of a simultaneous step or of the
@@ -226,7 +232,7 @@ impl<R: Case> Decider<R> for Play<'_, R> {
 
 /// Pairs whose odds the fight does not play yet, or that the sampler cannot follow, with why:
 /// (example file, attacker, defender — `*` for every one —, reason). They are not sampled; each is
-/// an open item of odds in context (see the project's ARCHITECTURE.md, "Odds in context").
+/// an open item of odds in context (docs/commands.md, "The odds follow …").
 const KNOWN: &[(&str, &str, &str, &str)] = &[
     (
         "firefight.toml",

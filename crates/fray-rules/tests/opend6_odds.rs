@@ -489,5 +489,9 @@ fn the_opening_attack_comes_before_the_defenders_turn() {
     let setup = shot("skills = { dodge = \"3D\" }\npolicy = { actions = \"full_defense\" }", &[]);
     let odds = OpenD6Scenario(setup).attack_odds("A", "B").unwrap();
     assert_eq!(fraction(&odds.hit), "511/648");
-    assert!(odds.assumptions.iter().any(|a| a.contains("acts first") && a.contains("full dodge")), "{:?}", odds.assumptions);
+    assert!(
+        odds.assumptions.iter().any(|a| a.contains("acts first") && a.contains("full dodge")),
+        "{:?}",
+        odds.assumptions
+    );
 }

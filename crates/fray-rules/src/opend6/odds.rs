@@ -408,7 +408,8 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
         NegativeResistance::AddToInjury => r,
         _ => r.map(|v| v.max(0)),
     };
-    let minus = |r: &Dist| Dist { min: -(r.min + r.w.len() as i32 - 1), w: r.w.iter().rev().cloned().collect(), e: r.e };
+    let minus =
+        |r: &Dist| Dist { min: -(r.min + r.w.len() as i32 - 1), w: r.w.iter().rev().cloned().collect(), e: r.e };
     let (cp_left, cp_cap) = inputs.defender_cp;
     // The injury margin's distribution by the Character Point dice the defender spent on his
     // resistance (index k: k dice), each over its own denominator: he spends them while the
@@ -472,39 +473,40 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
     let mut down_w = BigUint::zero();
     let mut down_unless = BigRational::zero();
     for (k, d) in ds.iter().enumerate() {
-    let mut unless_w = BigUint::zero();
-    for (i, wd) in d.w.iter().enumerate() {
-        if wd.is_zero() {
-            continue;
-        }
-        let dv = d.min + i as i32;
-        for (bp, bp_max, wm) in &maxes {
-            let w = &(wd * wm);
-            let injury = roll::injury(options, inputs.level, *bp, *bp_max, dv, inputs.stun, inputs.knockout);
-            let level = injury.map(|j| j.to);
-            let out_now =
-                |to: Level| to >= Level::MortallyWounded || (options.out_incapacitated && to >= Level::Incapacitated);
-            match injury {
-                _ if inputs.unconscious => down_w += w,
-                None => {}
-                Some(j) if j.unconscious_rounds > 0 || out_now(j.to) => down_w += w,
-                Some(j) if j.to == Level::Incapacitated && inputs.level < Level::Incapacitated => unless_w += w,
-                Some(_) => {}
+        let mut unless_w = BigUint::zero();
+        for (i, wd) in d.w.iter().enumerate() {
+            if wd.is_zero() {
+                continue;
             }
-            match level_w.iter_mut().find(|(l, _)| *l == level) {
-                Some(entry) => entry.1 += w,
-                None => level_w.push((level, w.clone())),
+            let dv = d.min + i as i32;
+            for (bp, bp_max, wm) in &maxes {
+                let w = &(wd * wm);
+                let injury = roll::injury(options, inputs.level, *bp, *bp_max, dv, inputs.stun, inputs.knockout);
+                let level = injury.map(|j| j.to);
+                let out_now = |to: Level| {
+                    to >= Level::MortallyWounded || (options.out_incapacitated && to >= Level::Incapacitated)
+                };
+                match injury {
+                    _ if inputs.unconscious => down_w += w,
+                    None => {}
+                    Some(j) if j.unconscious_rounds > 0 || out_now(j.to) => down_w += w,
+                    Some(j) if j.to == Level::Incapacitated && inputs.level < Level::Incapacitated => unless_w += w,
+                    Some(_) => {}
+                }
+                match level_w.iter_mut().find(|(l, _)| *l == level) {
+                    Some(entry) => entry.1 += w,
+                    None => level_w.push((level, w.clone())),
+                }
             }
         }
-    }
-    if !unless_w.is_zero() {
-        let n = (cp_left - k as u32).min(cp_cap);
-        if n > 0 {
-            residual += cp_residual(n);
+        if !unless_w.is_zero() {
+            let n = (cp_left - k as u32).min(cp_cap);
+            if n > 0 {
+                residual += cp_residual(n);
+            }
+            let stays_up: BigRational = with_cp(&stay, 15, n, DEPTH).iter().map(|d| d.at_least(15)).sum();
+            down_unless += given_hit(unless_w) * (BigRational::one() - &stays_up);
         }
-        let stays_up: BigRational = with_cp(&stay, 15, n, DEPTH).iter().map(|d| d.at_least(15)).sum();
-        down_unless += given_hit(unless_w) * (BigRational::one() - &stays_up);
-    }
     }
     let down = given_hit(down_w) + down_unless;
     let mut levels: Vec<(Option<Level>, BigRational)> = level_w.into_iter().map(|(l, w)| (l, given_hit(w))).collect();
@@ -543,7 +545,13 @@ enum Rolled {
 
 /// The defence `d`'s AI interrupts with when threatened by `who`'s attack (`close` or not) in
 /// `state`, asked as the fight asks it: `None` when it would not.
-fn interrupt_defence(setup: &super::Setup, state: &State, who: CombatantId, d: CombatantId, close: bool) -> Option<DefKind> {
+fn interrupt_defence(
+    setup: &super::Setup,
+    state: &State,
+    who: CombatantId,
+    d: CombatantId,
+    close: bool,
+) -> Option<DefKind> {
     let x = state.fighter(d);
     if !x.waiting || !x.able() || x.used >= x.declared {
         return None;
@@ -572,7 +580,9 @@ fn inputs_in_state(
     // interrupts when his AI would, with his declared actions' penalty.
     let rolled = match attack::free_defence(setup, state, plan.target, weapon.close()) {
         Some(kind) => Rolled::Free(kind),
-        None => interrupt_defence(setup, state, who, plan.target, weapon.close()).map_or(Rolled::None, Rolled::Interrupt),
+        None => {
+            interrupt_defence(setup, state, who, plan.target, weapon.close()).map_or(Rolled::None, Rolled::Interrupt)
+        }
     };
     let defence = match rolled {
         Rolled::None => None,
@@ -580,7 +590,9 @@ fn inputs_in_state(
             let no_multi = attack::multi_penalty(&setup.combatants[plan.target.index()], defender);
             Some((action_code(setup, state, plan.target, attack::defence_skill(kind), false, no_multi), 0))
         }
-        Rolled::Interrupt(kind) => Some((action_code(setup, state, plan.target, attack::defence_skill(kind), false, 0), 0)),
+        Rolled::Interrupt(kind) => {
+            Some((action_code(setup, state, plan.target, attack::defence_skill(kind), false, 0), 0))
+        }
     };
     let mut inputs = inputs(setup, state, who, plan, band, defence, base);
     if let Rolled::Interrupt(_) = rolled {
@@ -735,10 +747,13 @@ fn defender_first(setup: &super::Setup, state: &State, who: CombatantId, plan: &
             let (mut inputs, _) = inputs_in_state(setup, &st, who, plan)?;
             inputs.defence = Some((code, if full { 10 } else { 0 }));
             let text = if full {
-                format!("if {defender} acts first in the round, his AI makes a full {} ({code} roll + 10, OD6-DEF-8)", kind_name(kind))
+                format!(
+                    "if {defender} acts first in the round, the AI makes a full {} ({code} roll + 10, OD6-DEF-8)",
+                    kind_name(kind)
+                )
             } else {
                 format!(
-                    "if {defender} acts first in the round, his AI makes a partial {} ({code} roll, {n} actions declared, \
+                    "if {defender} acts first in the round, the AI makes a partial {} ({code} roll, {n} actions declared, \
                      OD6-DEF-9)",
                     kind_name(kind)
                 )
@@ -750,7 +765,7 @@ fn defender_first(setup: &super::Setup, state: &State, who: CombatantId, plan: &
             let (inputs, Rolled::Interrupt(kind)) = inputs_in_state(setup, &st, who, plan)? else { return None };
             let code = inputs.defence.map_or_else(String::new, |c| c.0.to_string());
             let text = format!(
-                "if {defender} acts first in the round, he waits and his AI interrupts with a partial {} ({code}) only \
+                "if {defender} acts first in the round, the AI waits and interrupts with a partial {} ({code}) only \
                  against an attack that would hit (OD6-ACT-6)",
                 kind_name(kind)
             );
@@ -828,19 +843,23 @@ pub fn attack_odds_at(
     // The opening attack comes before the defender's turn in the round: he has declared nothing
     // and meets it as the fight lets him then — with his passive defence, or the free partial
     // defence of a target caught before his first turn (OD6-DEF-10).
-    let (inputs, rolled) = inputs_in_state(setup, &state, a, &plan)
-        .ok_or_else(|| format!("`{defender}` is not within reach or range of `{attacker}`'s {}", sheet.weapons[plan.weapon as usize].name))?;
+    let (inputs, rolled) = inputs_in_state(setup, &state, a, &plan).ok_or_else(|| {
+        format!(
+            "`{defender}` is not within reach or range of `{attacker}`'s {}",
+            sheet.weapons[plan.weapon as usize].name
+        )
+    })?;
     let odds = compute(&setup.options, &inputs);
     let defence = inputs.defence;
     let base = inputs.base;
     let defence_text = match rolled {
         Rolled::Free(kind) | Rolled::Interrupt(kind) => format!(
-            "{defender} has not acted yet this round: he rolls the free partial {} first (OD6-DEF-10): {}",
+            "{defender} has not acted yet this round: a free partial {} first (OD6-DEF-10): {}",
             kind_name(kind),
             defence.map_or_else(String::new, |d| d.0.to_string())
         ),
         Rolled::None => format!(
-            "the attack comes before {defender}'s turn in the round (the fight's opening attack): his passive defence \
+            "the attack comes before {defender}'s turn in the round (the fight's opening attack): passive defence \
              {base}"
         ),
     };
@@ -882,15 +901,13 @@ pub fn attack_odds_at(
         defence_text,
     ]);
     assumptions.extend(first);
-    assumptions.extend([
-        format!(
-            "damage {}{}{} against resistance {}",
-            inputs.damage,
-            if inputs.fixed != 0 { format!(" {:+}", inputs.fixed) } else { String::new() },
-            if inputs.bonus { " + the damage bonus" } else { "" },
-            inputs.resistance
-        ),
-    ]);
+    assumptions.extend([format!(
+        "damage {}{}{} against resistance {}",
+        inputs.damage,
+        if inputs.fixed != 0 { format!(" {:+}", inputs.fixed) } else { String::new() },
+        if inputs.bonus { " + the damage bonus" } else { "" },
+        inputs.resistance
+    )]);
     assumptions.push(match inputs.attack_cp {
         Some((need, n)) => format!(
             "{attacker} spends Character Points on the attack roll while it is below {need}, up to {n} (his `points` \
@@ -909,8 +926,8 @@ pub fn attack_odds_at(
     }
     if inputs.defender_cp.0 > 0 {
         assumptions.push(format!(
-            "{defender} spends Character Points (he has {}) on his resistance roll while the injury margin would be 9 \
-             or more, and on a stay-up roll below 15 (his `points` policy)",
+            "{defender} spends Character Points ({} left) on the resistance roll while the injury margin would be 9 \
+             or more, and on a stay-up roll below 15 (the `points` policy)",
             inputs.defender_cp.0
         ));
     }
