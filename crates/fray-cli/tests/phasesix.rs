@@ -38,7 +38,8 @@ fn check_rules_odds_and_errors() {
     assert!(duel.contains("round shield (shield, cover 5+), leather armour (armour, protection 1, 100%)"), "{duel}");
     let rules = ok(&fray(&["rules", "phasesix"]));
     assert!(rules.contains("cover_crit_removal") && rules.contains("P6-COVER-4"), "{rules}");
-    // Hagen's short sword: 4 dice at 5+; Robber keeps an action and dodges or parries.
+    // Hagen's short sword: 4 dice at 5+; the opening attack comes before Robber's first turn, so
+    // he cannot react yet (P6-ACT-1); the line for his turn coming first has his reaction.
     let odds = ok(&fray(&["odds", "--scenario", DUEL, "--attacker", "Hagen", "--defender", "Robber"]));
     assert!(odds.contains("P(hit) = 65/81"), "{odds}");
     assert!(odds.contains("4 dice at 5+, crits from 11"), "{odds}");
@@ -47,12 +48,13 @@ fn check_rules_odds_and_errors() {
     );
     // The megacrit tail past a dozen outcomes is one line in the text; the JSON has each.
     assert!(
-        odds.contains("  …                   1.76e-6%  (25 more outcomes up to 36 wound(s); each with --json)"),
+        odds.contains("  …                   3.63e-7%  (24 more outcomes up to 36 wound(s); each with --json)"),
         "{odds}"
     );
     let full = ok(&fray(&["odds", "--scenario", DUEL, "--attacker", "Hagen", "--defender", "Robber", "--json"]));
     let full: Json = serde_json::from_str(&full).unwrap();
-    assert_eq!(full["damage_given_hit"].as_array().unwrap().len(), 37);
+    assert_eq!(full["damage_given_hit"].as_array().unwrap().len(), 36);
+    assert!(odds.contains("before Robber's first turn") && odds.contains("if Robber's turn comes first"), "{odds}");
     // rule: P6-CRIT-1 — a burst never crits, so nothing is lumped at a megacrit level: exact.
     let burst =
         ok(&fray(&["odds", "--scenario", FIREFIGHT, "--attacker", "Soldier", "--defender", "Raider 1", "--json"]));

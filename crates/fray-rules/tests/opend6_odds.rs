@@ -31,6 +31,9 @@ fn hit_for_sure(damage: DieCode, resistance: DieCode) -> Inputs {
         stay_up: DieCode::new(3, 0),
         unconscious: false,
         no_injury: false,
+        interrupt: None,
+        attack_cp: None,
+        defender_cp: (0, 0),
     }
 }
 
@@ -250,8 +253,9 @@ fn shot(defender: &str, sets: &[(&str, &str)]) -> fray_rules::opend6::Setup {
 fn the_defenders_roll_in_the_odds_takes_his_wound_penalty() {
     // rule: OD6-TRACK-4, OD6-DEF-8, OD6-DEF-9
     // A Wounded defender with dodge 4D makes a full defence at 3D + 10, the same odds as a
-    // healthy one with dodge 3D (the odds used to roll his 4D).
-    for policy in ["full_defense", "dodge_and_attack"] {
+    // healthy one with dodge 3D (the odds used to roll his 4D). The opening attack comes before
+    // his turn (passive defence); his defence is in the line for his turn coming first.
+    for policy in ["full_defense", "dodge_and_attack", "wait_and_dodge"] {
         let hurt = shot(
             &format!("skills = {{ dodge = \"4D\" }}\nwound_level = \"wounded\"\npolicy = {{ actions = \"{policy}\" }}"),
             &[],
@@ -259,7 +263,12 @@ fn the_defenders_roll_in_the_odds_takes_his_wound_penalty() {
         let fine = shot(&format!("skills = {{ dodge = \"3D\" }}\npolicy = {{ actions = \"{policy}\" }}"), &[]);
         let hurt = OpenD6Scenario(hurt).attack_odds("A", "B").unwrap();
         let fine = OpenD6Scenario(fine).attack_odds("A", "B").unwrap();
-        assert_eq!(fraction(&hurt.hit), fraction(&fine.hit), "{policy}: {:?}", hurt.assumptions);
+        let first = |o: &fray_rules::AttackOdds| o.assumptions.iter().find(|a| a.contains("acts first")).cloned();
+        let line = first(&fine).unwrap_or_else(|| panic!("{policy}: {:?}", fine.assumptions));
+        assert_eq!(first(&hurt), Some(line.clone()), "{policy}");
+        // Two actions declared for a partial one: 3D − 1D.
+        assert!(line.contains(if policy == "full_defense" { "(3D roll + 10" } else { "(2D" }), "{policy}: {line}");
+        assert!(fine.assumptions.iter().any(|a| a.contains("passive defence 10")), "{:?}", fine.assumptions);
     }
 }
 
@@ -426,4 +435,63 @@ fn odds_at_a_distance_are_those_of_the_attacker_standing_there() {
     let err = fray_rules::opend6::odds::attack_odds_at(&bands, "A", "B", Some(8.0)).unwrap_err();
     assert!(err.contains("position_model = bands"), "{err}");
     assert_eq!(OpenD6Scenario(bands).attack_odds("A", "B").unwrap().distance, None);
+}
+
+#[test]
+fn a_waiting_defender_interrupts_only_an_attack_that_would_hit() {
+    // rule: OD6-ACT-6, OD6-DEF-9
+    // An attack that always totals 12 against passive 10: a waiting defender whose partial
+    // dodge always rolls 15 interrupts it (12 reaches the threat of 10) and it misses; with the
+    // threat at 13 he lets it be and it hits.
+    let always = |total: i32| DieCode::new(0, total);
+    let odds = |threat: i32| {
+        odds::compute(
+            &Options::default(),
+            &Inputs {
+                attack: always(12),
+                defence: Some((always(15), 0)),
+                interrupt: Some(threat),
+                ..hit_for_sure(DieCode::new(1, 0), DieCode::new(1, 0))
+            },
+        )
+    };
+    assert_eq!(fraction(&odds(10).hit), "0/1");
+    assert_eq!(fraction(&odds(13).hit), "1/1");
+}
+
+#[test]
+fn the_odds_follow_the_attackers_character_points() {
+    // rule: OD6-RES-1
+    // An attack of 0D+5 against 10 never hits alone; one Character Point die spent below 10
+    // reaches it on a 5 or a 6 (which explodes): 1/3. Two reach it unless the first is 1..4 and
+    // the second too small.
+    let odds = |n: u32| {
+        odds::compute(
+            &Options::default(),
+            &Inputs {
+                attack: DieCode::new(0, 5),
+                attack_cp: (n > 0).then_some((10, n)),
+                ..hit_for_sure(DieCode::new(1, 0), DieCode::new(1, 0))
+            },
+        )
+    };
+    assert_eq!(fraction(&odds(0).hit), "0/1");
+    assert_eq!(fraction(&odds(1).hit), "1/3");
+    assert!(odds(2).hit > odds(1).hit);
+}
+
+#[test]
+fn the_opening_attack_comes_before_the_defenders_turn() {
+    // rule: OD6-DEF-2
+    // B's `full_defense` policy makes a full dodge on his turn; the opening attack comes before
+    // it, against passive 10 (511/648 at 8 m), and his full defence is in the line for his turn
+    // coming first.
+    let setup = shot("skills = { dodge = \"3D\" }\npolicy = { actions = \"full_defense\" }", &[]);
+    let odds = OpenD6Scenario(setup).attack_odds("A", "B").unwrap();
+    assert_eq!(fraction(&odds.hit), "511/648");
+    assert!(
+        odds.assumptions.iter().any(|a| a.contains("acts first") && a.contains("full dodge")),
+        "{:?}",
+        odds.assumptions
+    );
 }

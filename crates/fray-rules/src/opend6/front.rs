@@ -300,12 +300,23 @@ impl OpenD6Scenario {
                 let odds = crate::odds_shown().then(|| super::odds::odds_in_state(setup, state, who, &plan)).flatten();
                 let odds = odds.map_or(String::new(), |o| {
                     let down = &o.hit * &o.down_given_hit;
-                    format!(
+                    let played = format!(
                         " — hit {} ({}), takes out {}",
                         crate::chance(&o.hit),
                         fray_dice::fraction(&o.hit),
                         crate::chance(&down)
-                    )
+                    );
+                    // The Character Points the AI would spend on a roll below the difficulty
+                    // (OD6-RES-1): a person decides them after the roll.
+                    match super::odds::roll_odds_in_state(setup, state, who, &plan) {
+                        Some(alone) if alone != o => format!(
+                            "{played} as the AI would play it (Character Points below the difficulty); the roll alone: \
+                             hit {}, takes out {}",
+                            crate::chance(&alone.hit),
+                            crate::chance(&(&alone.hit * &alone.down_given_hit))
+                        ),
+                        _ => played,
+                    }
                 });
                 format!(
                     "attack {} with {}{}{odds}",

@@ -16,7 +16,7 @@ use super::attack::{self, action_code};
 use super::options::NegativeResistance;
 use super::policy;
 use super::roll::{self, OneReads};
-use super::setup::{DieCode, LEVELS, Level, SkillId};
+use super::setup::{DieCode, Level, SkillId};
 use super::{AttackPlan, DefKind, OpenD6, State};
 use crate::AttackOdds;
 use fray_dice::{BigRational, BigUint};
@@ -190,6 +190,70 @@ pub fn code_dist(code: DieCode, one: OneReads) -> Dist {
     otherwise.mix(&on_one).shift(code.pips)
 }
 
+/// A Character Point die (OD6-RES-1): a d6 that explodes on a 6 and reads a 1 as 1, chains
+/// followed to [`DEPTH`] extra tosses like the Wild Die's.
+fn cp_die(depth: u32) -> Dist {
+    let e = depth + 1;
+    let mut w = vec![BigUint::zero(); 6 * (depth as usize + 1) + 2];
+    for x in &mut w[1..=5] {
+        *x = BigUint::from(6u8).pow(depth);
+    }
+    for j in 0..depth {
+        for f in 1..=5u32 {
+            w[(6 + 6 * j + f) as usize] = BigUint::from(6u8).pow(depth - 1 - j);
+        }
+    }
+    w[(6 * (depth + 1) + 1) as usize] = BigUint::one();
+    Dist { min: 0, w, e }
+}
+
+/// Extra tosses followed per Character Point die on a resistance roll, whose spending hangs on
+/// each damage total: there the damage total and the resistance roll are cut at
+/// [`CP_SPAN`] too (the mass beyond placed at the cut and reported in the residual), which keeps
+/// the work to a fraction of a second.
+pub const CP_DEPTH: u32 = 12;
+
+/// The values a damage total or a resistance roll keeps above its least when the defender's
+/// Character Points are followed: 6 × [`CP_DEPTH`].
+pub const CP_SPAN: usize = 6 * CP_DEPTH as usize;
+
+/// `dist` with the mass above its least value + `span` placed at that value; and that mass.
+fn cut(dist: &Dist, span: usize) -> (Dist, BigRational) {
+    if dist.w.len() <= span + 1 {
+        return (dist.clone(), BigRational::zero());
+    }
+    let tail: BigUint = dist.w[span..].iter().sum();
+    let above: BigUint = dist.w[span + 1..].iter().sum();
+    let mut w = dist.w[..span].to_vec();
+    w.push(tail);
+    let mass = dist.ratio(&above);
+    (Dist { min: dist.min, w, e: dist.e }, mass)
+}
+
+/// `dist` with Character Point dice added one at a time while its total is below `need`, at
+/// most `n` of them, as the AI spends them under `points = threshold` (OD6-RES-1/2): the totals
+/// by the number of dice spent (index k: k dice).
+fn with_cp(dist: &Dist, need: i32, n: u32, depth: u32) -> Vec<Dist> {
+    let part = |min: i32, w: &[BigUint], e: u32| {
+        if w.is_empty() { Dist { min, w: vec![BigUint::zero()], e } } else { Dist { min, w: w.to_vec(), e } }
+    };
+    let die = cp_die(depth);
+    let mut out = Vec::new();
+    let mut rest = dist.clone();
+    for _ in 0..n {
+        let k = (need - rest.min).clamp(0, rest.w.len() as i32) as usize;
+        let (below, above) = rest.w.split_at(k);
+        out.push(part(rest.min + k as i32, above, rest.e));
+        if below.iter().all(Zero::is_zero) {
+            rest = part(rest.min, &[], rest.e);
+            break;
+        }
+        rest = part(rest.min, below, rest.e).convolve(&die);
+    }
+    out.push(rest);
+    out
+}
+
 /// The mass a truncated roll leaves unplaced: 6^−(DEPTH+1) when its Wild Die can explode.
 fn residual_of(code: DieCode) -> BigRational {
     if code.dice < 1 {
@@ -208,6 +272,11 @@ pub struct Inputs {
     pub defence: Option<(DieCode, i32)>,
     /// The base when he does not roll (10 or a value in force).
     pub base: i32,
+    /// The defence roll is an interrupt (OD6-ACT-6) the defender makes only against an attack
+    /// that would hit: rolled only when the attack total reaches this difficulty (the base and
+    /// the fixed modifiers as the fight judges the threat, at least 3); below it the attack meets
+    /// `base`. `None`: the defence, if any, is rolled whatever the attack total.
+    pub interrupt: Option<i32>,
     /// Fixed modifiers (range, cover, …); the dice modifiers too at their fixed values, unless
     /// they are rolled (`mod_dice`).
     pub mods: i32,
@@ -243,6 +312,13 @@ pub struct Inputs {
     /// A hit does no injury: a grab, knockdown or push (it holds or fells instead,
     /// OD6-SPECIAL-9/10) or a disarm (OD6-SPECIAL-11).
     pub no_injury: bool,
+    /// The attacker's AI spends Character Points on the attack roll while it is below this
+    /// difficulty (the values in force, fixed modifiers), at most this many dice (OD6-RES-1/2).
+    pub attack_cp: Option<(i32, u32)>,
+    /// The defender's AI spends Character Points on his resistance roll while it leaves an injury
+    /// margin of 9 or more, and on his stay-up roll while it is below 15: the points he has and
+    /// the cap per roll; (0, 0) when he spends none.
+    pub defender_cp: (u32, u32),
 }
 
 /// One attack's odds.
@@ -262,19 +338,33 @@ pub struct Odds {
 pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
     let skill_one = OneReads::skill(options);
     let damage_one = OneReads::damage(options);
-    let a = code_dist(inputs.attack, skill_one);
+    let mut a = code_dist(inputs.attack, skill_one);
+    let mut residual = residual_of(inputs.attack) + inputs.defence.map_or(BigRational::zero(), |d| residual_of(d.0));
+    let cp_residual = |n: u32| residual_of(DieCode::new(1, 0)) * BigRational::from_integer(n.into());
+    if let Some((need, n)) = inputs.attack_cp {
+        let mut spent = with_cp(&a, need, n, DEPTH).into_iter();
+        a = spent.next().unwrap_or(a);
+        for more in spent {
+            a = a.mix(&more);
+        }
+        residual += cp_residual(n);
+    }
     let mut v = match inputs.defence {
         Some((code, add)) => code_dist(code, skill_one).shift(add),
         None => Dist::point(inputs.base),
     };
+    // Against an attack below the interrupt's threat the base stands (no defence rolled).
+    let mut unthreatened = Dist::point(inputs.base);
     // Rolled dice modifiers add to the defence before the difficulty's floor of 3, as in the
     // fight (OD6-DIFF-3): their plain d6 are convolved in.
     for &n in &inputs.mod_dice {
         let die = if n > 0 { Dist::d6() } else { Dist { min: -6, w: vec![BigUint::one(); 6], e: 1 } };
         for _ in 0..n.abs() {
             v = v.convolve(&die);
+            unthreatened = unthreatened.convolve(&die);
         }
     }
+    let unthreatened = unthreatened.to_e(v.e.max(unthreatened.e));
     // Hit, and the damage bonus's distribution with it (OD6-DIFF-2, OD6-DICE-8, OD6-DMG-4).
     let mut bonus_w: Vec<BigUint> = Vec::new();
     for (i, wa) in a.w.iter().enumerate() {
@@ -282,6 +372,10 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
             continue;
         }
         let av = a.min + i as i32;
+        let v = match inputs.interrupt {
+            Some(threat) if av < threat => &unthreatened,
+            _ => &v,
+        };
         for (j, wv) in v.w.iter().enumerate() {
             if wv.is_zero() {
                 continue;
@@ -299,7 +393,6 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
     let bonus = Dist { min: 0, w: if bonus_w.is_empty() { vec![BigUint::zero()] } else { bonus_w }, e: a.e + v.e };
     let hit_mass: BigUint = bonus.w.iter().sum();
     let hit = bonus.ratio(&hit_mass);
-    let mut residual = residual_of(inputs.attack) + inputs.defence.map_or(BigRational::zero(), |d| residual_of(d.0));
     if hit_mass.is_zero() {
         return Odds { hit, levels: Vec::new(), down_given_hit: BigRational::zero(), residual };
     }
@@ -310,13 +403,44 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
     // Damage total T = max(0, roll + fixed + bonus), D = T − resistance (OD6-DMG-1, -7, -8).
     let x = code_dist(inputs.damage, damage_one).shift(inputs.fixed);
     let total = x.convolve(&bonus).map(|t| t.max(0));
-    let r = code_dist(inputs.resistance, damage_one);
-    let r = match options.negative_resistance {
+    let raw = code_dist(inputs.resistance, damage_one);
+    let floor = |r: Dist| match options.negative_resistance {
         NegativeResistance::AddToInjury => r,
         _ => r.map(|v| v.max(0)),
     };
-    let minus_r = Dist { min: -(r.min + r.w.len() as i32 - 1), w: r.w.iter().rev().cloned().collect(), e: r.e };
-    let d = total.convolve(&minus_r);
+    let minus =
+        |r: &Dist| Dist { min: -(r.min + r.w.len() as i32 - 1), w: r.w.iter().rev().cloned().collect(), e: r.e };
+    let (cp_left, cp_cap) = inputs.defender_cp;
+    // The injury margin's distribution by the Character Point dice the defender spent on his
+    // resistance (index k: k dice), each over its own denominator: he spends them while the
+    // damage total less his resistance is 9 or more (the fight asks with the need total − 8).
+    let ds: Vec<Dist> = if cp_left == 0 {
+        vec![total.convolve(&minus(&floor(raw)))]
+    } else {
+        let n = cp_left.min(cp_cap);
+        let (total, cut_total) = cut(&total, CP_SPAN);
+        let (raw, cut_raw) = cut(&raw, CP_SPAN);
+        let one = BigRational::new(BigUint::one().into(), BigUint::from(6u8).pow(CP_DEPTH + 1).into());
+        residual += cut_total + cut_raw + one * BigRational::from_integer(n.into());
+        let mut acc: Vec<Option<Dist>> = vec![None; n as usize + 1];
+        for (i, wt) in total.w.iter().enumerate() {
+            if wt.is_zero() {
+                continue;
+            }
+            let t = total.min + i as i32;
+            for (k, r) in with_cp(&raw, t - 8, n, CP_DEPTH).into_iter().enumerate() {
+                let mut part = minus(&floor(r)).shift(t);
+                part.w.iter_mut().for_each(|w| *w *= wt);
+                part.e += total.e;
+                acc[k] = Some(match acc[k].take() {
+                    Some(sum) => sum.mix(&part),
+                    None => part,
+                });
+            }
+        }
+        let e = acc.iter().flatten().map(|d| d.e).max().unwrap_or(0);
+        acc.into_iter().map(|d| d.map_or_else(|| Dist { min: 0, w: vec![BigUint::zero()], e }, |d| d.to_e(e))).collect()
+    };
     residual += residual_of(inputs.damage) + residual_of(inputs.resistance) + residual_of(inputs.stay_up);
     // The defender's Body Points as they stand, or over the roll that sets them at the start:
     // 20 + a Strength roll, the maximum and the points he starts with (OD6-TRACK-10). That roll
@@ -339,59 +463,145 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
     };
     // Weights are summed as integers over the common denominator and turned into fractions once
     // at the end: a fraction per value, reduced at every step, made a prompt's odds slow.
-    let hit_w: BigUint = d.w.iter().sum::<BigUint>() * maxes.iter().map(|m| &m.2).sum::<BigUint>();
+    let hit_w: BigUint =
+        ds.iter().flat_map(|d| d.w.iter()).sum::<BigUint>() * maxes.iter().map(|m| &m.2).sum::<BigUint>();
     let given_hit = |w: BigUint| BigRational::new(w.into(), hit_w.clone().into());
-    let stays_up = code_dist(inputs.stay_up, skill_one).at_least(15);
+    let stay = code_dist(inputs.stay_up, skill_one);
     let mut level_w: Vec<(Option<Level>, BigUint)> = Vec::new();
     // Weight of the damage results that surely take the defender out, and of those that do
-    // unless it makes its stay-up roll.
-    let (mut down_w, mut unless_w) = (BigUint::zero(), BigUint::zero());
-    for (i, wd) in d.w.iter().enumerate() {
-        if wd.is_zero() {
-            continue;
+    // unless it makes its stay-up roll (with the Character Points he has left for it).
+    let mut down_w = BigUint::zero();
+    let mut down_unless = BigRational::zero();
+    for (k, d) in ds.iter().enumerate() {
+        let mut unless_w = BigUint::zero();
+        for (i, wd) in d.w.iter().enumerate() {
+            if wd.is_zero() {
+                continue;
+            }
+            let dv = d.min + i as i32;
+            for (bp, bp_max, wm) in &maxes {
+                let w = &(wd * wm);
+                let injury = roll::injury(options, inputs.level, *bp, *bp_max, dv, inputs.stun, inputs.knockout);
+                let level = injury.map(|j| j.to);
+                let out_now = |to: Level| {
+                    to >= Level::MortallyWounded || (options.out_incapacitated && to >= Level::Incapacitated)
+                };
+                match injury {
+                    _ if inputs.unconscious => down_w += w,
+                    None => {}
+                    Some(j) if j.unconscious_rounds > 0 || out_now(j.to) => down_w += w,
+                    Some(j) if j.to == Level::Incapacitated && inputs.level < Level::Incapacitated => unless_w += w,
+                    Some(_) => {}
+                }
+                match level_w.iter_mut().find(|(l, _)| *l == level) {
+                    Some(entry) => entry.1 += w,
+                    None => level_w.push((level, w.clone())),
+                }
+            }
         }
-        let dv = d.min + i as i32;
-        for (bp, bp_max, wm) in &maxes {
-            let w = &(wd * wm);
-            let injury = roll::injury(options, inputs.level, *bp, *bp_max, dv, inputs.stun, inputs.knockout);
-            let level = injury.map(|j| j.to);
-            let out_now =
-                |to: Level| to >= Level::MortallyWounded || (options.out_incapacitated && to >= Level::Incapacitated);
-            match injury {
-                _ if inputs.unconscious => down_w += w,
-                None => {}
-                Some(j) if j.unconscious_rounds > 0 || out_now(j.to) => down_w += w,
-                Some(j) if j.to == Level::Incapacitated && inputs.level < Level::Incapacitated => unless_w += w,
-                Some(_) => {}
+        if !unless_w.is_zero() {
+            let n = (cp_left - k as u32).min(cp_cap);
+            if n > 0 {
+                residual += cp_residual(n);
             }
-            match level_w.iter_mut().find(|(l, _)| *l == level) {
-                Some(entry) => entry.1 += w,
-                None => level_w.push((level, w.clone())),
-            }
+            let stays_up: BigRational = with_cp(&stay, 15, n, DEPTH).iter().map(|d| d.at_least(15)).sum();
+            down_unless += given_hit(unless_w) * (BigRational::one() - &stays_up);
         }
     }
-    let down = given_hit(down_w) + given_hit(unless_w) * (BigRational::one() - &stays_up);
+    let down = given_hit(down_w) + down_unless;
     let mut levels: Vec<(Option<Level>, BigRational)> = level_w.into_iter().map(|(l, w)| (l, given_hit(w))).collect();
     levels.sort_by_key(|(l, _)| l.map_or(-1, |l| l.index()));
     Odds { hit, levels, down_given_hit: down, residual }
 }
 
-/// The odds of `plan` by `who` in `state`: the defender's active value in force (or his passive
-/// defence) as the base; the attacker's declared actions and penalties as they stand.
+/// The odds of `plan` by `who` in `state`, as the fight plays it: the defender's active value in
+/// force (or his passive defence) as the base; a waiting defender's interrupting defence, which
+/// his AI rolls only against an attack that would hit (OD6-ACT-6, the fight's own decision); the
+/// attacker's declared actions and penalties as they stand.
 pub fn odds_in_state(setup: &super::Setup, state: &State, who: CombatantId, plan: &AttackPlan) -> Option<Odds> {
+    let (inputs, _) = inputs_in_state(setup, state, who, plan)?;
+    Some(compute(&setup.options, &inputs))
+}
+
+/// [`odds_in_state`] for the roll alone: no Character Points spent on the attack roll, whatever
+/// the attacker's `points` policy would spend (a person decides that at the prompt after the
+/// roll); `None` as well when that changes nothing (the attacker's AI spends none).
+pub fn roll_odds_in_state(setup: &super::Setup, state: &State, who: CombatantId, plan: &AttackPlan) -> Option<Odds> {
+    let (mut inputs, _) = inputs_in_state(setup, state, who, plan)?;
+    inputs.attack_cp.take()?;
+    Some(compute(&setup.options, &inputs))
+}
+
+/// The defence a defender rolls against an attack, as [`inputs_in_state`] finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rolled {
+    /// None: the base stands (a value in force or the passive defence).
+    None,
+    /// The free partial defence of a target caught before his first turn (OD6-DEF-10).
+    Free(DefKind),
+    /// A waiting defender's interrupt, only against an attack that would hit (OD6-ACT-6).
+    Interrupt(DefKind),
+}
+
+/// The defence `d`'s AI interrupts with when threatened by `who`'s attack (`close` or not) in
+/// `state`, asked as the fight asks it: `None` when it would not.
+fn interrupt_defence(
+    setup: &super::Setup,
+    state: &State,
+    who: CombatantId,
+    d: CombatantId,
+    close: bool,
+) -> Option<DefKind> {
+    let x = state.fighter(d);
+    if !x.waiting || !x.able() || x.used >= x.declared {
+        return None;
+    }
+    let request = super::Request::Interrupt { actor: who, target: Some(d), total: i32::MAX, difficulty: 0, close };
+    match policy::ai_choice(setup, state, d, &request) {
+        super::Choice::Interrupt(Some(super::Action::Defend { kind, .. })) => Some(kind),
+        _ => None,
+    }
+}
+
+/// [`odds_in_state`]'s inputs, and the defence rolled.
+fn inputs_in_state(
+    setup: &super::Setup,
+    state: &State,
+    who: CombatantId,
+    plan: &AttackPlan,
+) -> Option<(Inputs, Rolled)> {
     let weapon = &setup.combatants[who.index()].weapons[plan.weapon as usize];
     let band = attack::band(setup, state, who, plan.target, weapon)?;
     let defender = state.fighter(plan.target);
     let base = attack::active_base(&setup.options, defender, weapon.close())
         .map_or_else(|| attack::passive(&setup.options, &setup.combatants[plan.target.index()]), |b| b.0);
     // A target caught before his first turn rolls the free partial defence first (OD6-DEF-10),
-    // with his wound penalty and no multi-action penalty, as in the fight.
-    let defence = attack::free_defence(setup, state, plan.target, weapon.close()).map(|kind| {
-        let no_multi = attack::multi_penalty(&setup.combatants[plan.target.index()], defender);
-        (action_code(setup, state, plan.target, attack::defence_skill(kind), false, no_multi), 0)
-    });
-    let inputs = inputs(setup, state, who, plan, band, defence, base);
-    Some(compute(&setup.options, &inputs))
+    // with his wound penalty and no multi-action penalty, as in the fight; a waiting one
+    // interrupts when his AI would, with his declared actions' penalty.
+    let rolled = match attack::free_defence(setup, state, plan.target, weapon.close()) {
+        Some(kind) => Rolled::Free(kind),
+        None => {
+            interrupt_defence(setup, state, who, plan.target, weapon.close()).map_or(Rolled::None, Rolled::Interrupt)
+        }
+    };
+    let defence = match rolled {
+        Rolled::None => None,
+        Rolled::Free(kind) => {
+            let no_multi = attack::multi_penalty(&setup.combatants[plan.target.index()], defender);
+            Some((action_code(setup, state, plan.target, attack::defence_skill(kind), false, no_multi), 0))
+        }
+        Rolled::Interrupt(kind) => {
+            Some((action_code(setup, state, plan.target, attack::defence_skill(kind), false, 0), 0))
+        }
+    };
+    let mut inputs = inputs(setup, state, who, plan, band, defence, base);
+    if let Rolled::Interrupt(_) = rolled {
+        // The threat is judged against the values in force with the modifiers at their fixed
+        // values, as the fight asks it.
+        let mods = attack::modifiers(setup, state, who, plan, band);
+        inputs.interrupt = Some(attack::DifficultyTerms::fixed(base, &mods).1);
+    }
+    Some((inputs, rolled))
 }
 
 fn inputs(
@@ -427,6 +637,7 @@ fn inputs(
         attack: attack_code,
         defence,
         base,
+        interrupt: None,
         mods: if options.rolled_modifiers { mods.fixed_sum() } else { mods.fixed_total() },
         mod_dice: if options.rolled_modifiers { mods.rolled_dice().collect() } else { Vec::new() },
         damage: attack::damage_code(setup, who, plan, false),
@@ -443,7 +654,27 @@ fn inputs(
         stay_up: if willpower.pips_value() > stamina.pips_value() { willpower } else { stamina },
         unconscious: t.unconscious(),
         no_injury: !attack::injures(plan),
+        attack_cp: (me.cp > 0 && spends_cp(setup, state, who, super::RollFor::Attack)).then(|| {
+            let base = attack::active_base(options, t, weapon.close())
+                .map_or_else(|| attack::passive(options, target), |b| b.0);
+            (attack::DifficultyTerms::fixed(base, &mods).1, me.cp.min(options.cp_cap))
+        }),
+        defender_cp: if t.cp > 0 && spends_cp(setup, state, plan.target, super::RollFor::Resistance) {
+            (t.cp, options.cp_cap)
+        } else {
+            (0, 0)
+        },
     }
+}
+
+/// Whether `who`'s AI spends a Character Point on a `roll` below what it needs, asked as the
+/// fight asks it (OD6-RES-1/2). Not followed under `cancel_cp_dice = true`, where a critical
+/// failure may take a Character Point die away: the odds then take none spent.
+fn spends_cp(setup: &super::Setup, state: &State, who: CombatantId, roll: super::RollFor) -> bool {
+    let request = super::Request::Cp { roll, total: 0, need: Some(1), max: 1 };
+    !setup.options.cancel_cp_dice
+        && !policy::ai_passes(setup, who, &request)
+        && matches!(policy::ai_choice(setup, state, who, &request), super::Choice::Cp(n) if n > 0)
 }
 
 /// The attack the odds in context give for `a` on `d` when `a` is asked `request` (an
@@ -471,9 +702,85 @@ pub fn opening_attack(
     Some(AttackPlan::new(d, weapon))
 }
 
+/// A defence's name.
+fn kind_name(kind: DefKind) -> &'static str {
+    match kind {
+        DefKind::Dodge => "dodge",
+        DefKind::Block(None) => "block",
+        DefKind::Block(Some(_)) => "parry",
+    }
+}
+
+/// A probability as an exact fraction when it is short, else to four places.
+fn short(p: &BigRational) -> String {
+    let exact = fray_dice::fraction(p);
+    if exact.len() <= 24 {
+        exact
+    } else {
+        use num_traits::ToPrimitive;
+        format!("≈ {:.4}", p.to_f64().unwrap_or(f64::NAN))
+    }
+}
+
+/// If the defender's turn comes before `who`'s attack `plan` in the round: his first action by
+/// his AI, when it is a defence that meets the attack (a full or partial one in force, or a
+/// wait and an interrupt against an attack that would hit), described, and the attack's odds
+/// then.
+fn defender_first(setup: &super::Setup, state: &State, who: CombatantId, plan: &AttackPlan) -> Option<(String, Odds)> {
+    use super::{Action, Choice, Event, Request};
+    let d = plan.target;
+    let defender = &setup.combatants[d.index()].name;
+    let mut st = state.clone();
+    OpenD6::apply(setup, &mut st, &Event::TurnStarted { who: d, clear: true });
+    let n = match policy::ai_choice(setup, &st, d, &Request::Declare { max: 10 }) {
+        Choice::Count(n) => n,
+        _ => 1,
+    };
+    OpenD6::apply(setup, &mut st, &Event::Declared { who: d, n });
+    let Choice::Act(action) = policy::ai_choice(setup, &st, d, &policy::act_request(setup, &st, d, true)) else {
+        return None;
+    };
+    let close = setup.combatants[who.index()].weapons[plan.weapon as usize].close();
+    match action {
+        Action::Defend { kind, full } if close || kind == DefKind::Dodge || setup.options.block_vs_ranged => {
+            let code = action_code(setup, &st, d, attack::defence_skill(kind), false, 0);
+            let (mut inputs, _) = inputs_in_state(setup, &st, who, plan)?;
+            inputs.defence = Some((code, if full { 10 } else { 0 }));
+            let text = if full {
+                format!(
+                    "if {defender} acts first in the round, the AI makes a full {} ({code} roll + 10, OD6-DEF-8)",
+                    kind_name(kind)
+                )
+            } else {
+                format!(
+                    "if {defender} acts first in the round, the AI makes a partial {} ({code} roll, {n} actions declared, \
+                     OD6-DEF-9)",
+                    kind_name(kind)
+                )
+            };
+            Some((text, compute(&setup.options, &inputs)))
+        }
+        Action::Wait => {
+            OpenD6::apply(setup, &mut st, &Event::Acted { who: d, action });
+            let (inputs, Rolled::Interrupt(kind)) = inputs_in_state(setup, &st, who, plan)? else { return None };
+            let code = inputs.defence.map_or_else(String::new, |c| c.0.to_string());
+            let text = format!(
+                "if {defender} acts first in the round, the AI waits and interrupts with a partial {} ({code}) only \
+                 against an attack that would hit (OD6-ACT-6)",
+                kind_name(kind)
+            );
+            Some((text, compute(&setup.options, &inputs)))
+        }
+        _ => None,
+    }
+}
+
 /// The odds of `attacker`'s attack on `defender` at the start of the fight, as their policies
-/// play it: the attacker's declared actions, weapon and combat option; the defender's active
-/// defence as his `actions` policy makes it (a full defence, a partial dodge at −1D, or none).
+/// play it: the attacker's declared actions, weapon and combat option; the attack made before
+/// the defender's turn in the round (his passive defence, or the free partial defence of
+/// OD6-DEF-10), and, in an assumption line, the odds if his turn comes first and his AI then
+/// defends (a full or partial defence in force, or a wait and an interrupting defence against an
+/// attack that would hit).
 pub fn attack_odds(setup: &super::Setup, attacker: &str, defender: &str) -> Result<AttackOdds, String> {
     attack_odds_at(setup, attacker, defender, None)
 }
@@ -533,38 +840,34 @@ pub fn attack_odds_at(
         let at = if setup.options.bands { String::new() } else { format!(" at {} m", state.distance(a, d)) };
         format!("`{defender}` is not within reach or range of any of `{attacker}`'s weapons{at}")
     })?;
-    let band = attack::band(setup, &state, a, d, &sheet.weapons[plan.weapon as usize]).unwrap_or(1);
-    // The defender's active defence as his policy rolls it.
-    let def_sheet = &setup.combatants[d.index()];
-    let close = sheet.weapons[plan.weapon as usize].close();
-    let kind = policy::best_defence(setup, &state, d, close);
-    let skill = match kind {
-        DefKind::Dodge => SkillId::DODGE,
-        DefKind::Block(None) => SkillId::BRAWLING,
-        DefKind::Block(Some(_)) => SkillId::MELEE,
-    };
-    let kind_applies = close || kind == DefKind::Dodge || setup.options.block_vs_ranged;
-    // The defence roll's code as the fight builds it: his declared actions' penalty (one for a
-    // full defence, two for a partial one) and his wound penalty (OD6-ACT-2, OD6-TRACK-4).
-    let defence_code = |declared: u8| {
-        let mut st = state.clone();
-        st.fighters[d.index()].declared = declared;
-        attack::action_code(setup, &st, d, skill, false, 0)
-    };
-    let (defence, defence_text) = match def_sheet.policy.name(0) {
-        "full_defense" if kind_applies => {
-            let code = defence_code(1);
-            (Some((code, 10)), format!("{defender} makes a full defence: {code} roll + 10"))
-        }
-        "dodge_and_attack" | "wait_and_dodge" if kind_applies => {
-            let code = defence_code(2);
-            (Some((code, 0)), format!("{defender} rolls a partial defence (two actions declared): {code}"))
-        }
-        _ => (None, format!("{defender} relies on passive defence {}", attack::passive(&setup.options, def_sheet))),
-    };
-    let base = attack::passive(&setup.options, def_sheet);
-    let inputs = inputs(setup, &state, a, &plan, band, defence, base);
+    // The opening attack comes before the defender's turn in the round: he has declared nothing
+    // and meets it as the fight lets him then — with his passive defence, or the free partial
+    // defence of a target caught before his first turn (OD6-DEF-10).
+    let (inputs, rolled) = inputs_in_state(setup, &state, a, &plan).ok_or_else(|| {
+        format!(
+            "`{defender}` is not within reach or range of `{attacker}`'s {}",
+            sheet.weapons[plan.weapon as usize].name
+        )
+    })?;
     let odds = compute(&setup.options, &inputs);
+    let defence = inputs.defence;
+    let base = inputs.base;
+    let defence_text = match rolled {
+        Rolled::Free(kind) | Rolled::Interrupt(kind) => format!(
+            "{defender} has not acted yet this round: a free partial {} first (OD6-DEF-10): {}",
+            kind_name(kind),
+            defence.map_or_else(String::new, |d| d.0.to_string())
+        ),
+        Rolled::None => format!(
+            "the attack comes before {defender}'s turn in the round (the fight's opening attack): passive defence \
+             {base}"
+        ),
+    };
+    // The other order, labelled: the defender's first action by his AI, when it is a defence.
+    let first = defender_first(setup, &state, a, &plan).map(|(text, o)| {
+        let down = &o.hit * &o.down_given_hit;
+        format!("{text}: hit {}, takes {defender} out {}", short(&o.hit), short(&down))
+    });
     let weapon_name = &sheet.weapons[plan.weapon as usize].name;
     let mut assumptions = Vec::new();
     if distance.is_some() {
@@ -596,15 +899,39 @@ pub fn attack_odds_at(
             }
         ),
         defence_text,
-        format!(
-            "damage {}{}{} against resistance {}",
-            inputs.damage,
-            if inputs.fixed != 0 { format!(" {:+}", inputs.fixed) } else { String::new() },
-            if inputs.bonus { " + the damage bonus" } else { "" },
-            inputs.resistance
-        ),
-        "no Character or Fate Points spent".to_owned(),
     ]);
+    assumptions.extend(first);
+    assumptions.extend([format!(
+        "damage {}{}{} against resistance {}",
+        inputs.damage,
+        if inputs.fixed != 0 { format!(" {:+}", inputs.fixed) } else { String::new() },
+        if inputs.bonus { " + the damage bonus" } else { "" },
+        inputs.resistance
+    )]);
+    assumptions.push(match inputs.attack_cp {
+        Some((need, n)) => format!(
+            "{attacker} spends Character Points on the attack roll while it is below {need}, up to {n} (his `points` \
+             policy, OD6-RES-1)"
+        ),
+        None => format!("{attacker} spends no Character Points on the attack"),
+    });
+    if inputs.attack_cp.is_some() {
+        let alone = compute(&setup.options, &Inputs { attack_cp: None, ..inputs.clone() });
+        let down = &alone.hit * &alone.down_given_hit;
+        assumptions.push(format!(
+            "the roll alone, no Character Points spent on it: hit {}, takes {defender} out {}",
+            short(&alone.hit),
+            short(&down)
+        ));
+    }
+    if inputs.defender_cp.0 > 0 {
+        assumptions.push(format!(
+            "{defender} spends Character Points ({} left) on the resistance roll while the injury margin would be 9 \
+             or more, and on a stay-up roll below 15 (the `points` policy)",
+            inputs.defender_cp.0
+        ));
+    }
+    assumptions.push("no Fate Points spent".to_owned());
     if inputs.no_injury {
         let effect = match (plan.mode, plan.mode2) {
             (super::Mode::Grab, _) | (_, super::Mode::Grab) => "it holds him instead (OD6-COND-3)",
@@ -632,7 +959,6 @@ pub fn attack_odds_at(
         })
         .collect();
     let down = &odds.hit * &odds.down_given_hit;
-    let _ = LEVELS;
     Ok(AttackOdds {
         distance: (!setup.options.bands).then(|| f64::from(state.distance(a, d))),
         distance_unit: "m",

@@ -256,7 +256,10 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
         let mut crit_parry = false;
         // The target reacts only to an attacker it perceives (P6-REACT-4), as in the fight.
         let aware = super::run::perceives(setup, target, who);
-        if (normals > 0 || n_crits > 0) && !from_behind && aware && !tx.helpless(options) {
+        // And only with an action to react with, or dice to buy one (P6-ACT-1, P6-RES-1/2), as
+        // the fight asks.
+        let able = tx.actions >= 1 || tx.bonus_dice > 0 || tx.destiny_dice > 0;
+        if (normals > 0 || n_crits > 0) && !from_behind && aware && able && !tx.helpless(options) {
             let request =
                 Request::React { attacker: who, target, mode, normals, crits: n_crits as u8, actions: tx.actions };
             if let Choice::React { reaction: Some(reaction), .. } =
@@ -504,12 +507,17 @@ pub fn attack_odds_at(
         state.fighters[a.index()].pos = crate::placed(state.fighter(d).pos, state.fighter(a).pos, distance);
     }
     state.fighters[a.index()].actions = setup.combatants[a.index()].actions;
+    // The opening attack comes before the defender's first turn: he has no actions yet and
+    // cannot react (P6-ACT-1). The odds if his turn came first, holding the actions his `keep`
+    // policy keeps, follow in an assumption line.
     let keep = match setup.combatants[d.index()].policy.name(1) {
         "none" => 0,
         "all" => setup.combatants[d.index()].actions,
         _ => 1,
     };
-    state.fighters[d.index()].actions = keep;
+    let mut kept = state.clone();
+    kept.fighters[d.index()].actions = keep;
+    kept.fighters[d.index()].started = true;
     let (w, _) = weapon_of(setup, a, Hand::Main);
     let act = opening_attack(setup, a, d);
     let Act::Attack { mode, .. } = act else { unreachable!("an attack") };
@@ -543,9 +551,28 @@ pub fn attack_odds_at(
             mode.name(),
             if c > 0 { format!(", crits from {c}") } else { ", no crits".to_owned() }
         ),
-        format!("{defender} holds {keep} action(s) for a reaction and reacts by his `defend` policy"),
+        format!("the attack comes before {defender}'s first turn: he has no actions yet and cannot react (P6-ACT-1)"),
         "cover, shield and protection against piercing as the scenario sets them".to_owned(),
     ]);
+    if keep > 0
+        && let Some(after) = odds_of(setup, &kept, a, &act)
+        && after != odds
+    {
+        assumptions.push(format!(
+            "if {defender}'s turn comes first and he keeps {keep} action(s) for a reaction (his `keep` policy), he \
+             reacts by his `defend` policy: hit {}, takes {defender} out {}",
+            fray_dice::fraction(&after.hit),
+            fray_dice::fraction(&after.down)
+        ));
+    }
+    // The AI's own first act, when it is not this attack: a throw (its `throw` policy).
+    if setup.combatants[a.index()].policy.name(8) == "first" && state.fighter(a).items.iter().any(|&n| n > 0) {
+        assumptions.push(format!(
+            "{attacker}'s `throw` policy throws first where it may: these are the odds of the {} attack, not of the \
+             throw's blast",
+            w.name
+        ));
+    }
     let hit = odds.hit.clone();
     let wound_given_hit: Vec<crate::HitOutcome> = if hit.is_zero() {
         Vec::new()
