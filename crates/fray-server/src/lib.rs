@@ -55,10 +55,6 @@ impl Fight {
         players_answer: bool,
     ) -> Fight {
         let (versions, _) = broadcast::channel(64);
-        // A command is answered and shown at once; the next decision's exact odds follow
-        // (`work_out_odds`).
-        let mut session = session;
-        session.defer_odds(true);
         Fight {
             id,
             title,
