@@ -280,22 +280,5 @@ fn apply(
     fight.updated.store(store::now(), Ordering::Relaxed);
     // Sent while the lock is held, so listeners hear the versions in order.
     let _ = fight.versions.send(session.version());
-    let done = answer(fight, &session);
-    if !session.snapshot().odds_worked_out {
-        work_out_odds(fight.clone(), session.version());
-    }
-    Ok(done)
-}
-
-/// Works out the exact odds of the decision a fight waits for at `version`, off the command's
-/// path, and tells the fight's listeners when they are in; skipped if a later command came first
-/// (its own odds follow it).
-fn work_out_odds(fight: Arc<Fight>, version: usize) {
-    let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
-    runtime.spawn_blocking(move || {
-        let mut session = fight.session();
-        if session.version() == version && session.work_out_odds() {
-            let _ = fight.versions.send(version);
-        }
-    });
+    Ok(answer(fight, &session))
 }
