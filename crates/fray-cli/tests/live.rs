@@ -179,3 +179,30 @@ fn a_bad_journal_is_refused_with_the_reason() {
     assert!(String::from_utf8(out.stderr).unwrap().contains("cannot read the journal"));
     std::fs::remove_file(path).unwrap();
 }
+
+#[test]
+fn a_combatant_joins_from_a_stat_block_file() {
+    let block = journal_path("stevedore").with_extension("toml");
+    std::fs::write(
+        &block,
+        "name = \"Stevedore\"\nside = \"docks\"\naction = 8\nwits = 6\nego = 10\nhp_max = 10\nposition = 2\n",
+    )
+    .unwrap();
+    let journal = journal_path("joined");
+    let input = format!("join {}\njoin no-such-file.toml\ns\nsave {}\nq\n", block.display(), journal.display());
+    let out = fray_with_input(
+        &["fight", &format!("{ROOT}hardboiled/bar-room-brawl.toml"), "--seed", "3", "--control", "Joe Bruno=human"],
+        &input,
+    );
+    let (log, prompts) = (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap());
+    assert!(log.contains("Stevedore joins the fight."), "{log}");
+    assert!(prompts.contains("join FILE: cannot read `no-such-file.toml`"), "{prompts}");
+    assert!(prompts.contains("Stevedore (docks, at 2.0 m)\n  HP 10 of 10"), "{prompts}");
+    // The journal keeps the stat block: resumed, the fight has the newcomer.
+    let saved = std::fs::read_to_string(&journal).unwrap();
+    assert!(saved.contains("\"join\""), "{saved}");
+    let resumed = fray_with_input(&["fight", "--resume", journal.to_str().unwrap()], "q\n");
+    assert!(String::from_utf8(resumed.stdout).unwrap().contains("Stevedore joins the fight."));
+    std::fs::remove_file(journal).unwrap();
+    std::fs::remove_file(block).unwrap();
+}

@@ -42,7 +42,8 @@ pub enum DiceMode {
 
 /// One command of a live fight, as the journal keeps it: `{"answer": 2}`, `{"dice": [3, 4]}`,
 /// `{"undo": 1}`, `{"redo": 1}`, `{"control": {"who": "Lou", "person": false}}`,
-/// `{"adjust": {"set": {"who": "Lou", "field": "hp", "value": 3}}}`, `{"end": {"winner": "heroes"}}`.
+/// `{"adjust": {"set": {"who": "Lou", "field": "hp", "value": 3}}}`,
+/// `{"join": {"stats": "name = \"Lou\"\n…"}}`, `{"end": {"winner": "heroes"}}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Command {
@@ -83,6 +84,16 @@ pub enum Command {
     /// `{"adjust": {"set": {"who": "Lou", "field": "hp", "value": 3}}}`,
     /// `{"adjust": {"out": {"who": "Lou"}}}`. It becomes an event of the fight's log.
     Adjust(fray_rules::board::Adjustment),
+    /// The GM adds a combatant where the fight waits for a decision, from its stat block: the
+    /// keys of one `[[combatants]]` entry of the scenario's ruleset, as `key = value` lines
+    /// (nested values as inline tables), its `side` one of the fight's sides:
+    /// `{"join": {"stats": "name = \"Lou\"\nside = \"crooks\"\n…"}}`. It joins the fight there (an
+    /// event of the log) and acts from its next turn; an AI plays it until a [`Command::Control`]
+    /// gives it to a person. Undo takes it out of the fight again, as if it had never come.
+    Join {
+        /// The stat block.
+        stats: String,
+    },
     /// The GM ends the fight here, naming the winning side or none.
     End {
         /// The winning side's name, if any.
@@ -356,7 +367,35 @@ impl Session {
         self.journal.commands.len()
     }
 
-    /// The loaded scenario.
+    /// A stat block for [`Command::Join`], copied from the scenario file's combatant `name` (its
+    /// `name` or `id`) and renamed `new_name`: its keys as `key = value` lines, nested values as
+    /// inline tables — a start for a GM who adds another of the same. `None` when the file has
+    /// no such combatant.
+    pub fn stat_block(&self, name: &str, new_name: &str) -> Option<String> {
+        let table: toml::Table = toml::from_str(&self.journal.scenario).ok()?;
+        let entry = table
+            .get("combatants")?
+            .as_array()?
+            .iter()
+            .filter_map(toml::Value::as_table)
+            .find(|c| ["name", "id"].iter().any(|k| c.get(*k).and_then(toml::Value::as_str) == Some(name)))?;
+        // Its name and side first, a person's way of writing one.
+        let first = |k: &str| ["name", "id", "side"].iter().position(|f| *f == k).unwrap_or(3);
+        let mut keys: Vec<&String> = entry.keys().collect();
+        keys.sort_by_key(|k| first(k));
+        let mut block = String::new();
+        for key in keys {
+            let value = match key.as_str() {
+                "name" | "id" => toml::Value::String(new_name.to_owned()),
+                _ => entry[key].clone(),
+            };
+            block += &format!("{key} = {value}\n");
+        }
+        Some(block)
+    }
+
+    /// The loaded scenario, as its file has it: without the combatants the GM added mid-fight
+    /// ([`Command::Join`]), which the status board lists after the others.
     pub fn scenario(&self) -> &dyn fray_rules::Scenario {
         &*self.scenario
     }

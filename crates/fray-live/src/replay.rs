@@ -76,6 +76,8 @@ struct Cursor<'a> {
     event_since: bool,
     /// The journal index of the adjustment last taken.
     adjusting: Option<usize>,
+    /// The combatants the GM adds mid-fight: the journal index of each one's join, and its name.
+    joining: Vec<(usize, String)>,
     /// Whether the prompt the fight stops at gets the exact odds of its choices.
     odds: bool,
 }
@@ -132,6 +134,12 @@ impl Cursor<'_> {
                 self.next += 1;
                 Some(adjustment.clone())
             }
+            Some(&(at, Command::Join { .. })) => {
+                self.adjusting = Some(at);
+                self.next += 1;
+                let who = self.joining.iter().find(|j| j.0 == at).map(|j| j.1.clone()).unwrap_or_default();
+                Some(fray_rules::board::Adjustment::Join { who })
+            }
             _ => None,
         }
     }
@@ -182,7 +190,11 @@ impl Cursor<'_> {
                 }
             }
             Some(&(at, command)) => {
-                let given = if matches!(command, Command::Adjust(_)) { "an adjustment" } else { "dice" };
+                let given = match command {
+                    Command::Adjust(_) => "an adjustment",
+                    Command::Join { .. } => "a combatant joining",
+                    _ => "dice",
+                };
                 self.misfit(at, format!("a decision of {} is awaited ({}), not {given}", prompt.who, prompt.question));
                 None
             }
@@ -249,7 +261,7 @@ impl Cursor<'_> {
                 self.next += 1;
                 self.face(at, faces[0], sides, reason, taken, step, 0)
             }
-            Some(&(at, Command::Adjust(_))) => {
+            Some(&(at, Command::Adjust(_) | Command::Join { .. })) => {
                 self.misfit(
                     at,
                     format!(
@@ -312,7 +324,11 @@ impl Seats for Seated<'_, '_> {
             && cursor.steps[cursor.next..].iter().all(|(_, c)| {
                 matches!(
                     c,
-                    Command::Control { .. } | Command::Hide { .. } | Command::Secret { .. } | Command::Adjust(_)
+                    Command::Control { .. }
+                        | Command::Hide { .. }
+                        | Command::Secret { .. }
+                        | Command::Adjust(_)
+                        | Command::Join { .. }
                 )
             })
     }
@@ -336,8 +352,38 @@ impl Seats for Seated<'_, '_> {
 /// with `odds`, the decision it stops at has the exact odds of its choices.
 pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize, odds: bool) -> Result<Snapshot, Misfit> {
     let (steps, can_redo) = fold(&journal.commands[..n])?;
+    // Combatants added mid-fight are in the roster from the start, absent until they join.
+    let joins: Vec<(usize, &str)> = steps
+        .iter()
+        .filter_map(|&(at, c)| if let Command::Join { stats } = c { Some((at, stats.as_str())) } else { None })
+        .collect();
+    let joined;
+    let scenario = if joins.is_empty() {
+        scenario
+    } else {
+        let blocks: Vec<&str> = joins.iter().map(|j| j.1).collect();
+        joined = fray_rules::load_joining(&journal.file, &journal.scenario, &journal.set, &blocks)
+            .map_err(|(k, e)| (k.map_or(joins[joins.len() - 1].0, |k| joins[k].0), e.to_string()))?;
+        let known = scenario.sides();
+        let (base, sides) = (joined.combatants().len() - joins.len(), joined.sides());
+        for (k, &(at, _)) in joins.iter().enumerate() {
+            let side = &sides[joined.side_of(base + k)];
+            if !known.contains(side) {
+                return Err((
+                    at,
+                    format!(
+                        "no side `{side}` in this fight: a combatant joins one of its sides ({})",
+                        known.join(", ")
+                    ),
+                ));
+            }
+        }
+        &*joined
+    };
     let names = scenario.combatants();
     let sides = scenario.sides();
+    let base = names.len() - joins.len();
+    let joining = joins.iter().enumerate().map(|(k, &(at, _))| (at, names[base + k].clone())).collect();
     for &(at, command) in &steps {
         match command {
             Command::Control { who, .. } | Command::Hide { who, .. } if !names.contains(who) => {
@@ -366,6 +412,7 @@ pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize, odds:
         roll: None,
         event_since: false,
         adjusting: None,
+        joining,
         odds,
     });
     let mut log = Vec::new();

@@ -132,13 +132,21 @@ pub enum Adjustment {
         /// The combatant's name.
         who: String,
     },
+    /// Brings a combatant the game master added mid-fight into it (it was in the roster from the
+    /// start, absent until now). A live fight makes it from its own join command, so it is never
+    /// read from JSON.
+    #[serde(skip)]
+    Join {
+        /// The combatant's name.
+        who: String,
+    },
 }
 
 impl Adjustment {
     /// The name of the combatant it adjusts.
     pub fn who(&self) -> &str {
         match self {
-            Adjustment::Set { who, .. } | Adjustment::Out { who } => who,
+            Adjustment::Set { who, .. } | Adjustment::Out { who } | Adjustment::Join { who } => who,
         }
     }
 }
@@ -170,7 +178,8 @@ impl Adjustable {
 
 /// What a game master's adjustment changes, checked: the combatant it names (an id into
 /// `names`, the roster) and the [`Change`]. Refused, with the reason, for a name not in the
-/// roster, a combatant already out of the fight (`out`, which only an undo brings back), a track
+/// roster, a combatant that has not joined the fight yet (`absent`, except to join it) or has
+/// already joined it, a combatant already out of the fight (`out`, which only an undo brings back), a track
 /// not among `tracks`, or a value outside the range `limits` gives for the track: the ruleset's
 /// part, which names the item's index for a per-item track ([`counted_item`]) and the smallest and
 /// largest value, or refuses.
@@ -178,10 +187,17 @@ pub fn change<'n>(
     tracks: &'static [Adjustable],
     names: impl Iterator<Item = &'n str> + Clone,
     adjustment: &Adjustment,
+    absent: impl Fn(fray_engine::CombatantId) -> bool,
     out: impl Fn(fray_engine::CombatantId) -> bool,
     limits: impl FnOnce(fray_engine::CombatantId, &Adjustable, Option<&str>) -> Result<(u8, i64, i64), String>,
 ) -> Result<(fray_engine::CombatantId, Change), String> {
     let who = crate::find_combatant(names, adjustment.who())?;
+    match (adjustment, absent(who)) {
+        (Adjustment::Join { .. }, true) => return Ok((who, Change::Join)),
+        (Adjustment::Join { who: name }, false) => return Err(format!("{name} is already in the fight")),
+        (_, true) => return Err(format!("{} has not joined the fight yet", adjustment.who())),
+        _ => {}
+    }
     if out(who) {
         return Err(format!("{} is out of the fight: undo to bring it back", adjustment.who()));
     }
@@ -240,6 +256,9 @@ pub enum Change {
     },
     /// The combatant is taken out of the fight.
     Out,
+    /// The combatant, added by the game master mid-fight and absent until now, joins the fight
+    /// as its stat block describes it.
+    Join,
 }
 
 /// The log line of an adjustment of `name`'s tracks: `label` is the track's label and `item` the
@@ -254,6 +273,7 @@ pub fn adjusted_text(name: &str, change: &Change, label: &str, item: Option<&str
             format!("The GM sets {name}'s {what} to {value}.")
         }
         Change::Out => format!("The GM takes {name} out of the fight."),
+        Change::Join => format!("{name} joins the fight."),
     }
 }
 
@@ -271,6 +291,6 @@ pub fn adjusted_event_text<'a>(
             let label = track.map_or("track", |t| t.label);
             adjusted_text(name, change, label, track.filter(|t| t.per_item).map(|_| item(*i)))
         }
-        Change::Out => adjusted_text(name, change, "", None),
+        Change::Out | Change::Join => adjusted_text(name, change, "", None),
     }
 }

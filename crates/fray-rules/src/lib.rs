@@ -265,6 +265,10 @@ pub trait Scenario: fray_sim::Simulate + Send + Sync {
     /// The cap on a fight's length, in [`Scenario::time_unit`]s: a fight still undecided after
     /// it ends as a stalemate (`max_rounds`, `max_turns`, `round_cap` or `tick_cap`).
     fn cap(&self) -> u32;
+    /// Marks the last `n` combatants of the roster as joining mid-fight: added by a game master
+    /// ([`load_joining`]), each is absent from the start (no dice, not a target, not counted for
+    /// the end) until its [`board::Adjustment::Join`].
+    fn join_late(&mut self, n: usize);
     /// A person-readable summary of the validated scenario (`fray check`).
     fn explain(&self) -> String;
     /// The exact odds of `attacker`'s default attack on `defender` at the start of the fight,
@@ -506,6 +510,65 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn
         }
         e
     })
+}
+
+/// Loads a scenario with combatants a game master adds mid-fight: each of `joining` is a stat
+/// block, the keys of one `[[combatants]]` entry of the scenario's ruleset as `key = value` lines
+/// (nested values as inline tables), appended to the roster and absent until it joins
+/// ([`Scenario::join_late`]). A stat block's error is located in the block itself: its `file`
+/// names the block by its place among `joining` (from 0, the `usize` returned with it).
+pub fn load_joining(
+    file: &str,
+    text: &str,
+    sets: &[(String, String)],
+    joining: &[&str],
+) -> Result<Box<dyn Scenario>, (Option<usize>, ScenarioError)> {
+    let mut full = text.to_owned();
+    if !full.ends_with('\n') {
+        full.push('\n');
+    }
+    // Where each block starts in `full`: the line (1-based) of its `[[combatants]]` header.
+    let mut starts = Vec::with_capacity(joining.len());
+    for (k, block) in joining.iter().enumerate() {
+        let named = |e: ScenarioError| {
+            (Some(k), ScenarioError { file: format!("the added combatant's stat block #{}", k + 1), ..e })
+        };
+        let label = "stat block";
+        if let Some((i, line)) = block.lines().enumerate().find(|(_, l)| l.trim_start().starts_with('[')) {
+            let at = block.lines().take(i).map(|l| l.len() + 1).sum::<usize>();
+            return Err(named(ScenarioError::at(
+                label,
+                block,
+                at..at + line.len(),
+                "a stat block is `key = value` lines, with no table headers: write nested values as inline tables (`policy = { attack = \"brawl\" }`)",
+            )));
+        }
+        toml::from_str::<toml::Table>(block).map_err(|e| named(ScenarioError::from_toml(label, block, &e)))?;
+        full.push('\n');
+        // The block's header: an error of the entry as a whole points there.
+        starts.push(full.matches('\n').count() + 1);
+        full.push_str("[[combatants]]\n");
+        full.push_str(block);
+        if !full.ends_with('\n') {
+            full.push('\n');
+        }
+    }
+    let mut scenario = load(file, &full, sets).map_err(|e| {
+        // An error inside a block is told in the block's own lines.
+        match starts.iter().rposition(|&start| e.line >= start) {
+            Some(k) => (
+                Some(k),
+                ScenarioError {
+                    file: format!("the added combatant's stat block #{}", k + 1),
+                    line: (e.line - starts[k]).max(1),
+                    ..e
+                },
+            ),
+            None => (None, e),
+        }
+    })?;
+    scenario.join_late(joining.len());
+    Ok(scenario)
 }
 
 /// Loads a scenario of the ruleset the file names.

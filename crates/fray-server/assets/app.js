@@ -20,6 +20,8 @@
   const version = () => Number(board.querySelector("[data-version]").dataset.version);
 
   let shown = null;
+  // A newcomer just joined: its stat block is not kept, the form starts afresh.
+  let joined = false;
   async function refresh() {
     const response = await fetch(board.dataset.board, { credentials: "same-origin" });
     if (!response.ok) return;
@@ -28,12 +30,14 @@
     if (html === shown) return;
     shown = html;
     const active = document.activeElement && document.activeElement.name;
-    // What the GM is typing in an adjustment form outlives the new board (the odds of a decision
+    // What the GM is typing in an adjustment form (or a newcomer's stat block) outlives the new board (the odds of a decision
     // arrive a moment after it, and redraw the page).
     const key = (form, field) => `${form.dataset.who}\u0000${field.name}`;
     const typed = new Map();
     let focused = null;
-    for (const form of board.querySelectorAll("form.adjust")) {
+    const forms = "form.adjust, form.join";
+    const joinOpen = board.querySelector("details#join")?.open;
+    for (const form of board.querySelectorAll(forms)) {
       for (const field of form.elements) {
         if (!field.name) continue;
         typed.set(key(form, field), field.value);
@@ -41,13 +45,17 @@
       }
     }
     board.innerHTML = html;
-    for (const form of board.querySelectorAll("form.adjust")) {
+    const join = board.querySelector("details#join");
+    if (join && joinOpen) join.open = true;
+    for (const form of board.querySelectorAll(forms)) {
+      if (joined && form.classList.contains("join")) continue;
       for (const field of form.elements) {
         if (!field.name || !typed.has(key(form, field))) continue;
         field.value = typed.get(key(form, field));
         if (key(form, field) === focused) field.focus();
       }
     }
+    joined = false;
     const faces = board.querySelector("input[name=faces]");
     if (faces && !focused && (active === "faces" || !active)) faces.focus();
   }
@@ -60,8 +68,10 @@
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ version: version(), command }),
     });
-    if (response.ok) say("");
-    else {
+    if (response.ok) {
+      say("");
+      joined = Boolean(command.join);
+    } else {
       const body = await response.json().catch(() => ({ error: response.statusText }));
       say(body.error);
     }
@@ -111,6 +121,8 @@
       const item = field("item").trim();
       if (item !== "") set.item = item;
       send({ adjust: { set } });
+    } else if (form.dataset.kind === "join") {
+      send({ join: { stats: form.elements.namedItem("stats").value } });
     } else if (form.dataset.kind === "end") {
       const winner = form.elements.winner.value;
       send({ end: { winner: winner === "" ? null : winner } });

@@ -273,6 +273,7 @@ fn gm_board(fight: &Fight, session: &Session) -> Markup {
             div.board {
                 @for combatant in &snapshot.status { (gm_combatant(combatant, snapshot, tracks)) }
             }
+            (joining(session))
         }
         section #players {
             h2 { "Players' pages" }
@@ -303,6 +304,34 @@ fn gm_board(fight: &Fight, session: &Session) -> Markup {
             a href={ "/api/fights/" (fight.id) "/journal" } download { "Journal (JSON)" }
             " · "
             a href={ "/api/fights/" (fight.id) "/log" } download { "Log (JSON)" }
+        }
+    }
+}
+
+/// The GM's form to add a combatant to a fight that goes on, filled with a copy of the scenario's
+/// last combatant to start from.
+fn joining(session: &Session) -> Markup {
+    let snapshot = session.snapshot();
+    if snapshot.ending.is_some() {
+        return html! {};
+    }
+    let last = session.scenario().combatants().last().cloned().unwrap_or_default();
+    // "Guard 2", or the next number free.
+    let taken = |name: &String| snapshot.status.iter().any(|c| &c.name == name);
+    let name = (2..).map(|n| format!("{last} {n}")).find(|n| !taken(n)).unwrap_or_default();
+    let template = session.stat_block(&last, &name).unwrap_or_default();
+    html! {
+        details #join {
+            summary { "Add a combatant" }
+            form.join data-kind="join" data-who="\u{1}join" {
+                p.hint {
+                    "Its stat block: the keys of one " code { "[[combatants]]" } " entry of the scenario, as "
+                    code { "key = value" } " lines (nested values as inline tables), its side one of the fight's. "
+                    "It joins where the fight waits for a decision, and acts from its next turn."
+                }
+                textarea name="stats" rows="10" spellcheck="false" aria-label="stat block" { (template) }
+                button type="submit" { "Add to the fight" }
+            }
         }
     }
 }

@@ -793,3 +793,27 @@ async fn a_commands_answer_has_the_next_decisions_odds() {
     }
     panic!("no decision offered an attack with its odds");
 }
+
+#[tokio::test]
+async fn the_gm_adds_a_combatant_mid_fight_through_the_api_and_the_page() {
+    let (_, app) = memory_app();
+    let (id, _) = start(&app, "hardboiled/bar-room-brawl.toml", "fray", Some(vec!["Joe Bruno"])).await;
+    // The GM's page offers the form, filled with a copy of the last combatant to start from.
+    let (_, _, page) = call(&app, "GET", &format!("/fights/{id}/board"), Some(GM), None).await;
+    assert!(page.contains("Add a combatant") && page.contains("name = &quot;Docker 2&quot;"), "{page}");
+    // A stat block with a mistake: 400 naming the block's line, and nothing changes.
+    let bad = "name = \"Stevedore\"\nside = \"docks\"\naction = 10\nwitz = 6\nego = 8\nhp_max = 9\nposition = 2\n";
+    let (status, error) = send(&app, &id, 0, json!({"join": {"stats": bad}})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let error = error["error"].as_str().unwrap();
+    assert!(error.contains("stat block #1:4:") && error.contains("witz"), "{error}");
+    let good = bad.replace("witz", "wits");
+    let (status, after) = send(&app, &id, 0, json!({"join": {"stats": good}})).await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    let newcomer = after["status"].as_array().unwrap().iter().find(|c| c["name"] == "Stevedore").unwrap().clone();
+    assert_eq!((newcomer["side"].as_str(), newcomer["standing"].as_bool()), (Some("docks"), Some(true)));
+    assert!(after["log"].as_array().unwrap().iter().any(|e| e["event"] == "adjusted" && e["change"]["kind"] == "join"));
+    // The journal keeps the stat block, and the docks' players see the newcomer.
+    let (_, journal) = gm(&app, "GET", &format!("/api/fights/{id}/journal"), None).await;
+    assert_eq!(journal["commands"][0]["join"]["stats"], good.as_str());
+}

@@ -42,7 +42,9 @@ at a prompt:
   s, status      every combatant's status                l, log [N]    the last N lines (20)
   ai             let the AI play this combatant from now on
   set WHO.TRACK=N          set a track by hand (e.g. `set Lou.hp=3`, `set Vic.ammo[pistol]=6`)
-  out WHO        take a combatant out of the fight       (both at a decision; see `s` for the tracks)
+  out WHO        take a combatant out of the fight       (these three at a decision; see `s` for the tracks)
+  join FILE      a combatant joins the fight: FILE holds its stat block, the `key = value` lines
+                 of one [[combatants]] entry of the scenario (its side one of the fight's)
   end [SIDE]     end the fight here (SIDE wins, or nobody)
   save FILE      write the journal to FILE (resume with `fray fight --resume FILE`)
   q, quit        stop here; ?, help  this help
@@ -104,6 +106,13 @@ fn parse(line: &str, pending: &Pending) -> Typed {
         "set" => command(setting(rest).map(Command::Adjust)),
         "out" if rest.is_empty() => Typed::Bad("out WHO: name the combatant".to_owned()),
         "out" => Typed::Command(Command::Adjust(Adjustment::Out { who: rest.to_owned() })),
+        "join" if rest.is_empty() => {
+            Typed::Bad("join FILE: name the file of the combatant's stat block (`key = value` lines)".to_owned())
+        }
+        "join" => match std::fs::read_to_string(rest) {
+            Ok(stats) => Typed::Command(Command::Join { stats }),
+            Err(e) => Typed::Bad(format!("join FILE: cannot read `{rest}`: {e}")),
+        },
         _ => match pending {
             Pending::Decision { choices, .. } => match line.parse::<usize>() {
                 Ok(n) if (1..=choices.len()).contains(&n) => Typed::Command(Command::Answer(n - 1)),

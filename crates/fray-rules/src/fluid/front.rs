@@ -676,6 +676,10 @@ impl Scenario for FluidScenario {
         self.0.max_rounds
     }
 
+    fn join_late(&mut self, n: usize) {
+        self.0.joins_late = n;
+    }
+
     fn sides(&self) -> Vec<String> {
         self.0.sides.clone()
     }

@@ -563,6 +563,8 @@ pub struct Fighter {
     pub av: i32,
     /// Taken out of the fight by the game master (and counted as dead).
     pub removed: bool,
+    /// Added by the game master and not yet in the fight (taken out until it joins).
+    pub absent: bool,
     /// Ammunition counts left per item (`None`: not tracked) (FLUID-GEAR-4).
     pub ammo: List<Option<i32>, 4>,
     /// Rounds each item fired this round (FLUID-SPECIAL-11 `per_round`).
@@ -582,6 +584,13 @@ impl Fighter {
     /// its act test may act).
     pub fn able(&self) -> bool {
         !(self.dead || self.unconscious || self.stunned)
+    }
+
+    /// No longer in play as a target: dead, unless bodies stay in play (FLUID-TRACK-11); and
+    /// always when the game master took it out or it has not joined yet.
+    #[inline]
+    pub fn gone(&self, options: &Options) -> bool {
+        self.dead && (!options.dead_bodies_kept || self.removed)
     }
 
     /// Dying, or at S ≤ 0 under `stress_zero = stunned_gate`: it must pass an act test each round
@@ -675,6 +684,7 @@ impl Fighter {
             dq: per_item(&sheet.items, |_, i| i.dq),
             av: sheet.armor.as_ref().map_or(0, |a| a.av),
             removed: false,
+            absent: false,
             ammo: per_item(&sheet.items, |_, i| i.ammo.filter(|_| setup.options.ammo_tracking)),
             fired: per_item(&sheet.items, |_, _| 0),
         }
@@ -750,14 +760,21 @@ impl Ruleset for Fluid {
     type Choice = Choice;
 
     fn initial_state(setup: &Setup) -> State {
-        let fighters = setup.combatants.iter().map(|sheet| Fighter::initial(setup, sheet)).collect();
-        State { round: 0, fighters, order: List::new(), ended: None, standing_changes: 0 }
+        let mut state = State { round: 0, fighters: Vec::new(), order: List::new(), ended: None, standing_changes: 0 };
+        Self::reset_state(setup, &mut state);
+        state
     }
 
     fn reset_state(setup: &Setup, state: &mut State) {
         // The fighters' vector keeps its capacity: no allocation between simulated fights.
         state.fighters.clear();
-        state.fighters.extend(setup.combatants.iter().map(|sheet| Fighter::initial(setup, sheet)));
+        state.fighters.extend(setup.combatants.iter().enumerate().map(|(i, sheet)| {
+            let mut fighter = Fighter::initial(setup, sheet);
+            if setup.joins_late(i) {
+                status::absent(&mut fighter);
+            }
+            fighter
+        }));
         state.round = 0;
         state.order.clear();
         state.ended = None;

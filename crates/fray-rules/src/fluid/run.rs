@@ -329,7 +329,7 @@ pub(super) fn declare_request(setup: &Setup, state: &State, who: CombatantId) ->
         let target_state = &state.fighters[t];
         // Hidden foes cannot be picked as targets (FLUID-ROUND-5); nor can the dead, unless their
         // bodies stay in play (FLUID-TRACK-11).
-        let gone = target_state.dead && !setup.options.dead_bodies_kept;
+        let gone = target_state.gone(&setup.options);
         if target.side == sheet.side || gone || target_state.hidden {
             continue;
         }
@@ -742,7 +742,7 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
             let fighter = fight.state().fighter(who);
             let distance = fighter.pos.distance(blast);
             let edge = super::attack::area_edge(weapon.blast_band, super::attack::band(setup, distance))?;
-            (!fighter.dead || options.dead_bodies_kept).then_some((distance, who, edge))
+            (!fighter.gone(options)).then_some((distance, who, edge))
         })
         .collect();
     affected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -751,7 +751,7 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     }
     let pain = pain(fight, attacker)?;
     for (_, victim, band_edge) in affected {
-        if fight.state().fighter(victim).dead && !options.dead_bodies_kept {
+        if fight.state().fighter(victim).gone(options) {
             continue;
         }
         let victim_state = fight.state().fighter(victim);
@@ -835,7 +835,7 @@ fn roll_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     let item = attack.weapon();
     let sheet = &setup.combatants[attacker.index()];
     let weapon = &sheet.items[item];
-    if fight.state().fighter(target).dead && !options.dead_bodies_kept {
+    if fight.state().fighter(target).gone(options) {
         return Ok(()); // dropped: nothing to hit (not a change of plan)
     }
     let distance = fight.state().distance(attacker, target);

@@ -421,7 +421,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
     if combatants.len() > usize::from(u16::MAX) {
         return Err(ScenarioError::at(file, text, 0..0, "too many combatants"));
     }
-    Ok(Setup { options, sides, combatants, max_rounds })
+    Ok(Setup { options, sides, combatants, max_rounds, joins_late: 0 })
 }
 
 fn tier(

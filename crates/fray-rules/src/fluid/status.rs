@@ -18,7 +18,8 @@ impl FluidScenario {
             .map(|(f, sheet)| {
                 let standing = !f.out(&setup.options);
                 let conditions = flags(&[
-                    (f.removed, "taken out by the GM"),
+                    (f.absent, "not yet in the fight"),
+                    (f.removed && !f.absent, "taken out by the GM"),
                     (f.dead && !f.removed, "Dead"),
                     (f.dying, "Dying"),
                     (f.unconscious, "Unconscious"),
@@ -69,6 +70,7 @@ pub(super) fn adjust_events(setup: &Setup, state: &State, adjustment: &Adjustmen
         ADJUSTABLE,
         names,
         adjustment,
+        |w| state.fighter(w).absent,
         |w| state.fighter(w).dead,
         |who, track, item| {
             let (sheet, fighter) = (&setup.combatants[who.index()], state.fighter(who));
@@ -107,7 +109,7 @@ fn set(fighter: &mut super::Fighter, change: &Change) {
         Change::Set { track: "stunned", value, .. } => fighter.stunned = value != 0,
         Change::Set { track: "stabilized", value, .. } => fighter.stabilized = value != 0,
         Change::Set { track: "ammo", item, value } => fighter.ammo[usize::from(item)] = Some(value),
-        Change::Set { .. } => {}
+        Change::Set { .. } | Change::Join => {}
         Change::Out => {
             fighter.removed = true;
             fighter.dead = true;
@@ -117,9 +119,24 @@ fn set(fighter: &mut super::Fighter, change: &Change) {
 
 /// Applies an `Adjusted` event: a taken-out combatant counts as dead, and who stands may have
 /// changed (FLUID-ROUND-4).
-pub(super) fn adjust(_setup: &Setup, state: &mut State, who: CombatantId, change: &Change) {
-    if *change == Change::Out {
-        state.standing_changes += 1;
+pub(super) fn adjust(setup: &Setup, state: &mut State, who: CombatantId, change: &Change) {
+    match change {
+        Change::Out => state.standing_changes += 1,
+        // A combatant joining mid-fight starts as its stat block has it, and acts from the next
+        // round's tactics on.
+        Change::Join => {
+            state.standing_changes += 1;
+            state.fighters[who.index()] = super::Fighter::initial(setup, &setup.combatants[who.index()]);
+            return;
+        }
+        Change::Set { .. } => {}
     }
     set(&mut state.fighters[who.index()], change);
+}
+
+/// A combatant added by the game master, absent until it joins: dead to the rules meanwhile, so
+/// that no loop of theirs counts it.
+pub(super) fn absent(fighter: &mut super::Fighter) {
+    set(fighter, &Change::Out);
+    fighter.absent = true;
 }

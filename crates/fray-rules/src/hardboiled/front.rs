@@ -455,6 +455,10 @@ impl Scenario for HardBoiledScenario {
         self.0.max_turns
     }
 
+    fn join_late(&mut self, n: usize) {
+        self.0.joins_late = n;
+    }
+
     fn sides(&self) -> Vec<String> {
         self.0.sides.clone()
     }

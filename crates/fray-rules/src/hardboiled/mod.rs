@@ -270,6 +270,8 @@ pub struct Fighter {
     pub init: i32,
     /// Taken out of the fight by the game master (and at 0 HP at most).
     pub removed: bool,
+    /// Added by the game master and not yet in the fight (taken out until it joins).
+    pub absent: bool,
 }
 
 impl Fighter {
@@ -551,31 +553,12 @@ impl Ruleset for HardBoiled {
     fn reset_state(setup: &Setup, state: &mut State) {
         state.turn = 0;
         state.fighters.clear();
-        for sheet in &setup.combatants {
-            let hp_max = sheet.hp_max.unwrap_or(0);
-            state.fighters.push(Fighter {
-                hp: sheet.hp.unwrap_or(hp_max),
-                hp_max,
-                tally: 0,
-                ko_until: 0,
-                lose_action_turn: 0,
-                dropped: false,
-                second_wind_used: sheet.second_wind_used && !setup.options.second_wind_per_fight,
-                moved: false,
-                attacks: 0,
-                acted: false,
-                steady_shot: false,
-                started_engaged: false,
-                disengaged: false,
-                pos: sheet.position,
-                in_cover: sheet.cover.is_some(),
-                declared: None,
-                acted_on: false,
-                engaged_before: false,
-                lame: false,
-                removed: false,
-                init: 0,
-            });
+        for i in 0..setup.combatants.len() {
+            let mut fighter = fresh(setup, i);
+            if setup.joins_late(i) {
+                status::absent(&mut fighter);
+            }
+            state.fighters.push(fighter);
         }
     }
 
@@ -621,7 +604,7 @@ impl Ruleset for HardBoiled {
             | Event::Confirm { .. }
             | Event::DamageRoll { .. }
             | Event::Ended { .. } => {}
-            Event::Adjusted { who, change } => status::set(&mut state.fighters[who.index()], change),
+            Event::Adjusted { who, change } => status::adjust(setup, state, *who, change),
             Event::Moved { who, to, in_cover, .. } => {
                 // Out of an enemy's melee reach that held it where it stood (USR-MOVE-2).
                 let disengaged = policy::disengages(setup, state, *who, *to);
@@ -729,5 +712,35 @@ pub fn second_wind_line(name: &str, line: Option<&str>) -> String {
     match line {
         Some(line) => line.to_owned(),
         None => format!("{name} grits their teeth and catches a second wind"),
+    }
+}
+
+/// A combatant's fighter as the fight starts, or as it joins the fight mid-way.
+pub(super) fn fresh(setup: &Setup, i: usize) -> Fighter {
+    let sheet = &setup.combatants[i];
+    let hp_max = sheet.hp_max.unwrap_or(0);
+    Fighter {
+        hp: sheet.hp.unwrap_or(hp_max),
+        hp_max,
+        tally: 0,
+        ko_until: 0,
+        lose_action_turn: 0,
+        dropped: false,
+        second_wind_used: sheet.second_wind_used && !setup.options.second_wind_per_fight,
+        moved: false,
+        attacks: 0,
+        acted: false,
+        steady_shot: false,
+        started_engaged: false,
+        disengaged: false,
+        pos: sheet.position,
+        in_cover: sheet.cover.is_some(),
+        declared: None,
+        acted_on: false,
+        engaged_before: false,
+        lame: false,
+        removed: false,
+        absent: false,
+        init: 0,
     }
 }

@@ -15,7 +15,8 @@ pub(super) fn run<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     let setup = fight.setup();
     // Maximum HP (USR-TRACK-1/2), in roster order: the Action die, then the Wits die.
     for (i, sheet) in setup.combatants.iter().enumerate() {
-        if sheet.hp_max.is_none() {
+        // A combatant joining mid-fight has its HP written in its stat block.
+        if sheet.hp_max.is_none() && !setup.joins_late(i) {
             let who = CombatantId(i as u16);
             let (a, w) = (sheet.die(Attr::Action), sheet.die(Attr::Wits));
             let (faces, max) = if setup.options.hp_maximum {

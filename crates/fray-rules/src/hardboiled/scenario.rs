@@ -314,7 +314,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         return Err(ScenarioError::whole(file, "expected at least one combatant"));
     }
     crate::scenario::two_sides(file, text, &sides)?;
-    Ok(Setup { options, sides, combatants, max_turns })
+    Ok(Setup { options, sides, combatants, max_turns, joins_late: 0 })
 }
 
 #[allow(clippy::type_complexity, reason = "the loader's error helpers")]

@@ -312,4 +312,14 @@ pub struct Setup {
     pub combatants: Vec<Sheet>,
     /// The turn cap.
     pub max_turns: u32,
+    /// How many combatants at the end of the roster join mid-fight (added by the game master):
+    /// absent until their join ([`crate::Scenario::join_late`]).
+    pub joins_late: usize,
+}
+
+impl Setup {
+    /// Whether the combatant at `i` joins mid-fight, absent at the start.
+    pub fn joins_late(&self, i: usize) -> bool {
+        i + self.joins_late >= self.combatants.len()
+    }
 }

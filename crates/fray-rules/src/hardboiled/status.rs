@@ -17,7 +17,9 @@ impl HardBoiledScenario {
                 let (sheet, f) = (&setup.combatants[i], state.fighter(CombatantId(i as u16)));
                 let standing = !f.out(&setup.options, turn);
                 let mut conditions = Vec::new();
-                if f.removed {
+                if f.absent {
+                    conditions.push("not yet in the fight".to_owned());
+                } else if f.removed {
                     conditions.push("taken out by the GM".to_owned());
                 } else if f.down() {
                     conditions.push("down".to_owned());
@@ -78,10 +80,33 @@ pub(super) fn adjust_events(setup: &Setup, state: &State, adjustment: &Adjustmen
         ADJUSTABLE,
         names,
         adjustment,
+        |w| state.fighter(w).absent,
         |w| state.fighter(w).removed,
         |who, track, _| Ok(if track.key == "hp" { (0, -999, state.fighter(who).hp_max.into()) } else { (0, 0, 1) }),
     )?;
+    if change == Change::Join && setup.combatants[who.index()].hp_max.is_none() {
+        return Err(format!(
+            "{} needs `hp_max` to join mid-fight: roll its HP at the table (Action die + Wits die) and write it in its stat block",
+            setup.combatants[who.index()].name
+        ));
+    }
     Ok(vec![Event::Adjusted { who, change }])
+}
+
+/// A combatant added by the game master, absent until it joins: out of the fight meanwhile, so
+/// that no loop of the rules counts it.
+pub(super) fn absent(fighter: &mut Fighter) {
+    set(fighter, &Change::Out);
+    fighter.absent = true;
+}
+
+/// Applies an `Adjusted` event; a combatant joining mid-fight starts as its stat block has it.
+pub(super) fn adjust(setup: &Setup, state: &mut State, who: CombatantId, change: &Change) {
+    if *change == Change::Join {
+        state.fighters[who.index()] = super::fresh(setup, who.index());
+    } else {
+        set(&mut state.fighters[who.index()], change);
+    }
 }
 
 /// Applies an adjustment to a fighter; a combatant taken out is down (USR-TRACK-3).
@@ -92,7 +117,7 @@ pub(super) fn set(fighter: &mut Fighter, change: &Change) {
         Change::Set { track: "second_wind", value, .. } => fighter.second_wind_used = value != 0,
         Change::Set { track: "lame", value, .. } => fighter.lame = value != 0,
         Change::Set { track: "dropped", value, .. } => fighter.dropped = value != 0,
-        Change::Set { .. } => {}
+        Change::Set { .. } | Change::Join => {}
         Change::Out => {
             fighter.removed = true;
             fighter.hp = fighter.hp.min(0);

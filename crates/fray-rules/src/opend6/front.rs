@@ -271,7 +271,8 @@ impl OpenD6Scenario {
             Action::Squeeze,
             Action::Recover,
         ]);
-        for i in 0..setup.combatants.len() {
+        // Not one the GM added that has not joined yet.
+        for i in (0..setup.combatants.len()).filter(|&i| !state.fighters[i].absent) {
             candidates.push(Action::FirstAid(CombatantId(i as u16)));
             candidates.push(Action::Revive(CombatantId(i as u16)));
         }
@@ -638,6 +639,10 @@ impl Scenario for OpenD6Scenario {
 
     fn cap(&self) -> u32 {
         self.0.max_rounds
+    }
+
+    fn join_late(&mut self, n: usize) {
+        self.0.joins_late = n;
     }
 
     fn sides(&self) -> Vec<String> {

@@ -469,6 +469,8 @@ pub struct Fighter {
     pub attacked_round: u32,
     /// Taken out of the fight by the game master (and counted as dead).
     pub removed: bool,
+    /// Added by the game master and not yet in the fight (taken out until it joins).
+    pub absent: bool,
 }
 
 impl Fighter {
@@ -926,58 +928,10 @@ impl Ruleset for OpenD6 {
         state.order.clear();
         state.fighters.truncate(setup.combatants.len());
         for (i, sheet) in setup.combatants.iter().enumerate() {
-            let weapons = sheet
-                .weapons
-                .iter()
-                .map(|w| WeaponState { ammo: w.ammo, uses: 0, drawn: w.drawn, stun: w.stun })
-                .collect();
-            let bp_max = sheet.body_points_max.map_or(0, |b| b as i32);
-            let fighter = Fighter {
-                level: sheet.level,
-                bp: bp_max,
-                bp_max,
-                deepest: sheet.level,
-                pos: sheet.position,
-                posture: sheet.posture,
-                forced_down: false,
-                stun_until: 0,
-                unconscious_until: if sheet.level >= Level::MortallyWounded { u32::MAX } else { 0 },
-                mortal_since: (sheet.level == Level::MortallyWounded).then_some(0),
-                declared: 0,
-                used: 0,
-                waiting: false,
-                turn_done: false,
-                lost_turn: false,
-                free_moved: false,
-                dodge: None,
-                block: None,
-                aim: None,
-                cp: sheet.cp,
-                fp: sheet.fp,
-                climactic_round: 0,
-                climactic_used: false,
-                weapons,
-                held_by: None,
-                knock_pending: false,
-                restricted: None,
-                recovery_round: 0,
-                defence_round: 0,
-                held_round: 0,
-                moved_round: 0,
-                declared_penalty: 0,
-                level_at_round_start: sheet.level,
-                init: 0,
-                difficulty_penalty: 0,
-                idle_rounds: 0,
-                locations: 0,
-                aided: false,
-                surprise_bonus: false,
-                no_defense: false,
-                no_actions_round: 0,
-                quick_draw: None,
-                attacked_round: 0,
-                removed: false,
-            };
+            let mut fighter = fresh(sheet);
+            if setup.joins_late(i) {
+                status::absent(&mut fighter);
+            }
             if i < state.fighters.len() {
                 state.fighters[i] = fighter;
             } else {
@@ -1232,7 +1186,7 @@ impl Ruleset for OpenD6 {
                 x.quick_draw = Some((skill, draw.k));
                 x.weapons[draw.weapon as usize].drawn = true;
             }
-            Event::Adjusted { who, change } => status::set(&mut state.fighters[who.index()], change),
+            Event::Adjusted { who, change } => status::adjust(setup, state, *who, change),
             Event::Ended { .. } => {}
         }
     }
@@ -1274,4 +1228,58 @@ pub fn level_penalty(options: &Options, x: &Fighter, round: u32) -> i32 {
     };
     let stun = i32::from(!options.stunned_defend_only && x.stun_until >= round && x.stun_until > 0);
     level.max(stun)
+}
+
+/// A combatant's fighter as the fight starts, or as it joins the fight mid-way.
+pub(super) fn fresh(sheet: &setup::Sheet) -> Fighter {
+    let weapons =
+        sheet.weapons.iter().map(|w| WeaponState { ammo: w.ammo, uses: 0, drawn: w.drawn, stun: w.stun }).collect();
+    let bp_max = sheet.body_points_max.map_or(0, |b| b as i32);
+    Fighter {
+        level: sheet.level,
+        bp: bp_max,
+        bp_max,
+        deepest: sheet.level,
+        pos: sheet.position,
+        posture: sheet.posture,
+        forced_down: false,
+        stun_until: 0,
+        unconscious_until: if sheet.level >= Level::MortallyWounded { u32::MAX } else { 0 },
+        mortal_since: (sheet.level == Level::MortallyWounded).then_some(0),
+        declared: 0,
+        used: 0,
+        waiting: false,
+        turn_done: false,
+        lost_turn: false,
+        free_moved: false,
+        dodge: None,
+        block: None,
+        aim: None,
+        cp: sheet.cp,
+        fp: sheet.fp,
+        climactic_round: 0,
+        climactic_used: false,
+        weapons,
+        held_by: None,
+        knock_pending: false,
+        restricted: None,
+        recovery_round: 0,
+        defence_round: 0,
+        held_round: 0,
+        moved_round: 0,
+        declared_penalty: 0,
+        level_at_round_start: sheet.level,
+        init: 0,
+        difficulty_penalty: 0,
+        idle_rounds: 0,
+        locations: 0,
+        aided: false,
+        surprise_bonus: false,
+        no_defense: false,
+        no_actions_round: 0,
+        quick_draw: None,
+        attacked_round: 0,
+        removed: false,
+        absent: false,
+    }
 }

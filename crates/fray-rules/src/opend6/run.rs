@@ -204,6 +204,9 @@ fn initiative<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     for i in 0..n {
         let who = CombatantId(i as u16);
         let sheet = &setup.combatants[i];
+        if fight.state().fighters[i].absent {
+            continue; // added by the GM, not yet in the fight
+        }
         if surprise_first && sheet.surprise {
             first.push(who);
             continue;

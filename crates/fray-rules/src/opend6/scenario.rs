@@ -519,5 +519,5 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
     };
     // Body Points rolled at the start are set when the fight begins; a given maximum is kept.
     crate::scenario::two_sides(file, text, &sides)?;
-    Ok(Setup { options, sides, combatants, cover_pairs, bands, fixed_order, gravity, max_rounds })
+    Ok(Setup { options, sides, combatants, cover_pairs, bands, fixed_order, gravity, max_rounds, joins_late: 0 })
 }

@@ -520,9 +520,17 @@ pub struct Setup {
     pub gravity: Gravity,
     /// The round cap.
     pub max_rounds: u32,
+    /// How many combatants at the end of the roster join mid-fight (added by the game master):
+    /// absent until their join ([`crate::Scenario::join_late`]).
+    pub joins_late: usize,
 }
 
 impl Setup {
+    /// Whether the combatant at `i` joins mid-fight, absent at the start.
+    pub fn joins_late(&self, i: usize) -> bool {
+        i + self.joins_late >= self.combatants.len()
+    }
+
     /// The cover of `target` against `attacker`.
     pub fn cover(&self, attacker: usize, target: usize) -> Cover {
         self.cover_pairs

@@ -31,7 +31,9 @@ impl OpenD6Scenario {
                 if f.unconscious_until > 0 {
                     conditions.push("unconscious".to_owned());
                 }
-                if f.removed {
+                if f.absent {
+                    conditions.push("not yet in the fight".to_owned());
+                } else if f.removed {
                     conditions.push("taken out by the GM".to_owned());
                 }
                 let ammo: Vec<String> = sheet
@@ -89,6 +91,7 @@ pub(super) fn adjust_events(setup: &Setup, state: &State, adjustment: &Adjustmen
         ADJUSTABLE,
         names,
         adjustment,
+        |w| state.fighter(w).absent,
         |w| state.fighter(w).removed,
         |who, track, item| {
             let (sheet, fighter) = (&setup.combatants[who.index()], state.fighter(who));
@@ -132,11 +135,31 @@ pub(super) fn set(fighter: &mut Fighter, change: &Change) {
         Change::Set { track: "ammo", item, value } => {
             fighter.weapons[usize::from(item)].ammo = Some(value.max(0) as u32)
         }
-        Change::Set { .. } => {}
+        Change::Set { .. } | Change::Join => {}
         Change::Out => {
             fighter.removed = true;
             fighter.level = super::setup::Level::Dead;
             fighter.deepest = fighter.level;
         }
+    }
+}
+
+/// A combatant added by the game master, absent until it joins: dead to the rules meanwhile, so
+/// that no loop of theirs counts it.
+pub(super) fn absent(fighter: &mut Fighter) {
+    set(fighter, &Change::Out);
+    fighter.absent = true;
+}
+
+/// Applies an `Adjusted` event; a combatant joining mid-fight starts as its stat block has it,
+/// and acts from the next round on: it rolls initiative with everyone, or, where the order is set
+/// once (`initiative_method = roll_once` or `fixed_order`), it takes the step after the last.
+pub(super) fn adjust(setup: &Setup, state: &mut State, who: fray_engine::CombatantId, change: &Change) {
+    if *change == Change::Join {
+        state.fighters[who.index()] = super::fresh(&setup.combatants[who.index()]);
+        let step = state.order.iter().map(|s| s.1 + 1).max().unwrap_or(0);
+        state.order.push((who, step));
+    } else {
+        set(&mut state.fighters[who.index()], change);
     }
 }

@@ -102,7 +102,8 @@ impl PhaseSixScenario {
                 let mut candidates = Vec::new();
                 for i in 0..setup.combatants.len() {
                     let t = CombatantId(i as u16);
-                    if t == who {
+                    // Not one the GM added that has not joined yet.
+                    if t == who || state.fighter(t).absent {
                         continue;
                     }
                     for mode in [Mode::Melee, Mode::Single, Mode::Burst, Mode::Thrown] {
@@ -464,6 +465,10 @@ impl Scenario for PhaseSixScenario {
 
     fn cap(&self) -> u32 {
         self.0.options.round_cap
+    }
+
+    fn join_late(&mut self, n: usize) {
+        self.0.joins_late = n;
     }
 
     fn sides(&self) -> Vec<String> {

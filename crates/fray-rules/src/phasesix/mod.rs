@@ -355,6 +355,8 @@ pub struct Fighter {
     pub items: List<u8, 4>,
     /// Taken out of the fight by the game master (and counted as dead).
     pub removed: bool,
+    /// Added by the game master and not yet in the fight (taken out until it joins).
+    pub absent: bool,
 }
 
 impl Fighter {
@@ -911,36 +913,12 @@ impl Ruleset for PhaseSix {
         state.actor = None;
         state.outs = 0;
         state.fighters.clear();
-        for s in &setup.combatants {
-            let mut cond = [0; 6];
-            cond.copy_from_slice(&s.conditions);
-            state.fighters.push(Fighter {
-                actions: 0,
-                steals: 0,
-                started: false,
-                init: 0,
-                aim: 0,
-                accurate: 0,
-                chain: 0,
-                block: None,
-                braced: false,
-                ammo: s.weapons.iter().map(|w| w.ammo.or(w.capacity)).collect(),
-                armed: s.main_hand.is_some(),
-                wounds: s.wounds,
-                boosts: s.boosts,
-                cond,
-                hunkered: s.hunkered,
-                sleeping: s.sleeping,
-                dead: s.dead,
-                stabilised: false,
-                bonus_dice: s.bonus_dice,
-                destiny_dice: s.destiny_dice,
-                rerolls: s.rerolls,
-                pos: s.position,
-                armour_pct: s.armour.iter().map(|a| a.condition_pct).collect(),
-                items: s.items.iter().map(|i| i.count).collect(),
-                removed: false,
-            });
+        for i in 0..setup.combatants.len() {
+            let mut fighter = fresh(&setup.combatants[i]);
+            if setup.joins_late(i) {
+                status::absent(&mut fighter);
+            }
+            state.fighters.push(fighter);
         }
     }
 
@@ -981,7 +959,7 @@ impl Ruleset for PhaseSix {
             }
             Event::Out { .. } => state.outs += 1,
             Event::Ended { .. } => {}
-            Event::Adjusted { who, change } => status::set(&mut state.fighters[who.index()], change),
+            Event::Adjusted { who, change } => status::adjust(setup, state, *who, change),
             Event::Refreshed { who, actions } => {
                 state.actor = Some(*who);
                 let x = &mut state.fighters[who.index()];
@@ -1134,5 +1112,39 @@ impl Ruleset for PhaseSix {
         fight: &mut Fight<'_, Self, D, P, S>,
     ) -> Result<FightResult, FightError> {
         run::run(fight)
+    }
+}
+
+/// A combatant's fighter as the fight starts, or as it joins the fight mid-way.
+pub(super) fn fresh(s: &setup::Sheet) -> Fighter {
+    let mut cond = [0; 6];
+    cond.copy_from_slice(&s.conditions);
+    Fighter {
+        actions: 0,
+        steals: 0,
+        started: false,
+        init: 0,
+        aim: 0,
+        accurate: 0,
+        chain: 0,
+        block: None,
+        braced: false,
+        ammo: s.weapons.iter().map(|w| w.ammo.or(w.capacity)).collect(),
+        armed: s.main_hand.is_some(),
+        wounds: s.wounds,
+        boosts: s.boosts,
+        cond,
+        hunkered: s.hunkered,
+        sleeping: s.sleeping,
+        dead: s.dead,
+        stabilised: false,
+        bonus_dice: s.bonus_dice,
+        destiny_dice: s.destiny_dice,
+        rerolls: s.rerolls,
+        pos: s.position,
+        armour_pct: s.armour.iter().map(|a| a.condition_pct).collect(),
+        items: s.items.iter().map(|i| i.count).collect(),
+        removed: false,
+        absent: false,
     }
 }

@@ -150,6 +150,9 @@ fn initiative<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(fight: F<'_, '_, D,
     // Score, Quickness, Deftness, then the tie draws in order (compared one by one).
     let mut scores: List<(CombatantId, i32, i32, i32, List<i32, 4>), 8> = List::new();
     for (i, s) in setup.combatants.iter().enumerate() {
+        if setup.joins_late(i) {
+            continue; // added by the GM: last in the order when it joins
+        }
         let who = CombatantId(i as u16);
         let n = if setup.options.initiative_sum { s.quickness.max(0) } else { 1 };
         let totals = pool(fight, who, "initiative", n, None)?;

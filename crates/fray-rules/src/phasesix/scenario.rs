@@ -484,5 +484,5 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
         return Err(ScenarioError::whole(file, "at most four armour pieces and four kinds of throwable per combatant"));
     }
     crate::scenario::two_sides(file, text, &sides)?;
-    Ok(Setup { options, sides, combatants })
+    Ok(Setup { options, sides, combatants, joins_late: 0 })
 }

@@ -350,4 +350,14 @@ pub struct Setup {
     pub sides: Vec<String>,
     /// Combatants in scenario order.
     pub combatants: Vec<Sheet>,
+    /// How many combatants at the end of the roster join mid-fight (added by the game master):
+    /// absent until their join ([`crate::Scenario::join_late`]).
+    pub joins_late: usize,
+}
+
+impl Setup {
+    /// Whether the combatant at `i` joins mid-fight, absent at the start.
+    pub fn joins_late(&self, i: usize) -> bool {
+        i + self.joins_late >= self.combatants.len()
+    }
 }

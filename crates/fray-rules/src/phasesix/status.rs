@@ -26,7 +26,8 @@ impl PhaseSixScenario {
                     .map(|(name, n)| format!("{name} ({n})"))
                     .collect();
                 conditions.extend(flags(&[
-                    (f.removed, "taken out by the GM"),
+                    (f.absent, "not yet in the fight"),
+                    (f.removed && !f.absent, "taken out by the GM"),
                     (f.dead && !f.removed, "dead"),
                     (f.stabilised, "stabilised"),
                     (f.sleeping, "sleeping"),
@@ -80,6 +81,7 @@ pub(super) fn adjust_events(setup: &Setup, state: &State, adjustment: &Adjustmen
         ADJUSTABLE,
         names,
         adjustment,
+        |w| state.fighter(w).absent,
         |w| state.fighter(w).removed,
         |who, track, item| {
             let (sheet, fighter) = (&setup.combatants[who.index()], state.fighter(who));
@@ -111,9 +113,29 @@ pub(super) fn set(fighter: &mut Fighter, change: &Change) {
                 fighter.cond[i] = value;
             }
         }
+        Change::Join => {}
         Change::Out => {
             fighter.removed = true;
             fighter.dead = true;
         }
+    }
+}
+
+/// A combatant added by the game master, absent until it joins: dead to the rules meanwhile, so
+/// that no loop of theirs counts it.
+pub(super) fn absent(fighter: &mut Fighter) {
+    set(fighter, &Change::Out);
+    fighter.absent = true;
+}
+
+/// Applies an `Adjusted` event. A combatant joining mid-fight starts as its stat block has it,
+/// last in the initiative order, rolled once at the start (P6-INIT-1): its turn comes after
+/// everyone else's, from the round it joins in.
+pub(super) fn adjust(setup: &Setup, state: &mut State, who: fray_engine::CombatantId, change: &Change) {
+    if *change == Change::Join {
+        state.fighters[who.index()] = super::fresh(&setup.combatants[who.index()]);
+        state.order.push(who);
+    } else {
+        set(&mut state.fighters[who.index()], change);
     }
 }

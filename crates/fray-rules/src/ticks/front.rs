@@ -118,7 +118,8 @@ impl TicksScenario {
         let sheet = &setup.combatants[who.index()];
         for i in 0..setup.combatants.len() {
             let t = CombatantId(i as u16);
-            if t == who {
+            // Not one the GM added that has not joined yet.
+            if t == who || state.fighter(t).absent {
                 continue;
             }
             if let Some(g) = sheet.gun.as_ref() {
@@ -428,10 +429,9 @@ impl TicksScenario {
 
     /// The status line after each tick: every character's Body, Trauma, effort and p.
     fn status(&self, state: &State) -> Line {
-        let parts: Vec<String> = state
-            .fighters
-            .iter()
-            .enumerate()
+        // A combatant the GM added is not in the fight until it joins.
+        let present = || state.fighters.iter().enumerate().filter(|(_, f)| !f.absent);
+        let parts: Vec<String> = present()
             .map(|(i, f)| {
                 format!(
                     "{} Body {} Trauma {} effort {} p {}{}",
@@ -452,10 +452,7 @@ impl TicksScenario {
             .collect();
         let status = TickStatus::Status {
             tick: state.tick,
-            fighters: state
-                .fighters
-                .iter()
-                .enumerate()
+            fighters: present()
                 .map(|(i, f)| FighterStatus {
                     who: CombatantId(i as u16),
                     body: f.body,
@@ -534,7 +531,8 @@ impl crate::Prompts<Ticks> for TicksScenario {
         }
     }
 
-    /// Out of the fight, a combatant is no target unless `out_targetable` (TICK-TRACK-5).
+    /// Out of the fight, a combatant is no target unless `out_targetable` (TICK-TRACK-5); one the
+    /// GM took out (or added, not joined yet) never is.
     fn taken_out(&self, state: &State, who: CombatantId) -> bool {
         state.fighter(who).removed
     }
@@ -544,7 +542,8 @@ impl crate::Prompts<Ticks> for TicksScenario {
     }
 
     fn gone(&self, state: &State, who: CombatantId) -> bool {
-        state.fighter(who).out() && !self.0.options.out_targetable
+        let x = state.fighter(who);
+        x.out() && (!self.0.options.out_targetable || x.removed)
     }
 }
 
@@ -559,6 +558,10 @@ impl Scenario for TicksScenario {
 
     fn cap(&self) -> u32 {
         self.0.options.tick_cap
+    }
+
+    fn join_late(&mut self, n: usize) {
+        self.0.joins_late = n;
     }
 
     fn sides(&self) -> Vec<String> {

@@ -505,6 +505,8 @@ pub struct Fighter {
     pub idle: (i32, i32),
     /// Taken out of the fight by the game master (and Down).
     pub removed: bool,
+    /// Added by the game master and not yet in the fight (taken out until it joins).
+    pub absent: bool,
 }
 
 impl Fighter {
@@ -589,21 +591,12 @@ impl Ruleset for Ticks {
     fn reset_state(setup: &Setup, state: &mut State) {
         state.tick = 0;
         state.fighters.clear();
-        state.fighters.extend(setup.combatants.iter().map(|c| Fighter {
-            pos: c.position,
-            square0: c.position,
-            body: c.body,
-            trauma: c.trauma,
-            wounds: c.wounds,
-            effort: c.effort,
-            effort0: c.effort,
-            p: c.stability,
-            p0: c.stability,
-            ready: c.gun_ready && c.gun.is_some(),
-            down: c.body <= 0,
-            knocked_out: c.body > 0 && c.trauma >= if setup.options.trauma_vs_current { c.body } else { c.body_max },
-            idle: (0, c.stability),
-            ..Fighter::default()
+        state.fighters.extend((0..setup.combatants.len()).map(|i| {
+            let mut fighter = fresh(setup, i);
+            if setup.joins_late(i) {
+                status::absent(&mut fighter);
+            }
+            fighter
         }));
     }
 
@@ -782,7 +775,7 @@ impl Ruleset for Ticks {
                 f.aim_ticks = 0;
             }
             Event::Ended { .. } => {}
-            Event::Adjusted { who, change } => status::set(&mut state.fighters[who.index()], &change),
+            Event::Adjusted { who, change } => status::adjust(setup, state, who, &change),
         }
     }
 
@@ -814,5 +807,26 @@ impl Ruleset for Ticks {
         fight: &mut Fight<'_, Self, D, P, S>,
     ) -> Result<FightResult, FightError> {
         run::run(fight)
+    }
+}
+
+/// A combatant's fighter as the fight starts, or as it joins the fight mid-way.
+pub(super) fn fresh(setup: &Setup, i: usize) -> Fighter {
+    let c = &setup.combatants[i];
+    Fighter {
+        pos: c.position,
+        square0: c.position,
+        body: c.body,
+        trauma: c.trauma,
+        wounds: c.wounds,
+        effort: c.effort,
+        effort0: c.effort,
+        p: c.stability,
+        p0: c.stability,
+        ready: c.gun_ready && c.gun.is_some(),
+        down: c.body <= 0,
+        knocked_out: c.body > 0 && c.trauma >= if setup.options.trauma_vs_current { c.body } else { c.body_max },
+        idle: (0, c.stability),
+        ..Fighter::default()
     }
 }

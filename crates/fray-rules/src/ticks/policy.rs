@@ -198,7 +198,7 @@ pub fn illegal(setup: &Setup, state: &State, who: CombatantId, action: &Action) 
     let target_ok = |t: CombatantId| {
         if t.index() >= n || t == who {
             Some("no such target")
-        } else if state.fighter(t).out() && !o.out_targetable {
+        } else if state.fighter(t).out() && (!o.out_targetable || state.fighter(t).removed) {
             Some("the target is out of the fight")
         } else {
             None

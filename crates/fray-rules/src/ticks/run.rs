@@ -315,7 +315,8 @@ fn shot<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
 }
 
 fn valid_target<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>, target: CombatantId) -> bool {
-    !fight.state().fighter(target).out() || fight.setup().options.out_targetable
+    let x = fight.state().fighter(target);
+    !x.out() || (fight.setup().options.out_targetable && !x.removed)
 }
 
 /// A melee attack (TICK-MELEE-*): reach, the roll, an abort, the costs, the defence.

@@ -552,5 +552,5 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
     }
     map.sort_by_key(|m| m.0);
     crate::scenario::two_sides(file, text, &sides)?;
-    Ok(Setup { options, sides, combatants, cover: map, blows })
+    Ok(Setup { options, sides, combatants, cover: map, blows, joins_late: 0 })
 }

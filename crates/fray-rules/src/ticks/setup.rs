@@ -328,9 +328,17 @@ pub struct Setup {
     pub cover: Vec<(Square, Cover)>,
     /// Melee attack types (TICK-MELEE-3), in [`Blow::ALL`] order.
     pub blows: [AttackType; 3],
+    /// How many combatants at the end of the roster join mid-fight (added by the game master):
+    /// absent until their join ([`crate::Scenario::join_late`]).
+    pub joins_late: usize,
 }
 
 impl Setup {
+    /// Whether the combatant at `i` joins mid-fight, absent at the start.
+    pub fn joins_late(&self, i: usize) -> bool {
+        i + self.joins_late >= self.combatants.len()
+    }
+
     /// The cover of a square under `cover_model = square`.
     pub fn cover_at(&self, square: Square) -> Option<Cover> {
         self.cover.binary_search_by_key(&square, |c| c.0).ok().map(|i| self.cover[i].1)

@@ -17,7 +17,9 @@ impl TicksScenario {
             .map(|(f, sheet)| {
                 let standing = !f.out();
                 let mut conditions = Vec::new();
-                if f.removed {
+                if f.absent {
+                    conditions.push("not yet in the fight".to_owned());
+                } else if f.removed {
                     conditions.push("taken out by the GM".to_owned());
                 } else if f.down {
                     conditions.push("Down".to_owned());
@@ -75,6 +77,7 @@ pub(super) fn adjust_events(setup: &Setup, state: &State, adjustment: &Adjustmen
         ADJUSTABLE,
         names,
         adjustment,
+        |w| state.fighter(w).absent,
         |w| state.fighter(w).removed,
         |who, track, _| {
             Ok(match track.key {
@@ -97,10 +100,27 @@ pub(super) fn set(fighter: &mut Fighter, change: &Change) {
         Change::Set { track: "p", value, .. } => fighter.p = value,
         Change::Set { track: "down", value, .. } => fighter.down = value != 0,
         Change::Set { track: "knocked_out", value, .. } => fighter.knocked_out = value != 0,
-        Change::Set { .. } => {}
+        Change::Set { .. } | Change::Join => {}
         Change::Out => {
             fighter.removed = true;
             fighter.down = true;
         }
+    }
+}
+
+/// A combatant added by the game master, absent until it joins: Down to the rules meanwhile, so
+/// that no loop of theirs counts it.
+pub(super) fn absent(fighter: &mut Fighter) {
+    set(fighter, &Change::Out);
+    fighter.absent = true;
+}
+
+/// Applies an `Adjusted` event; a combatant joining mid-fight starts as its stat block has it,
+/// and announces from the next tick on.
+pub(super) fn adjust(setup: &Setup, state: &mut State, who: fray_engine::CombatantId, change: &Change) {
+    if *change == Change::Join {
+        state.fighters[who.index()] = super::fresh(setup, who.index());
+    } else {
+        set(&mut state.fighters[who.index()], change);
     }
 }
