@@ -220,6 +220,11 @@ pub struct Snapshot {
     /// `odds`); `false` only while a session that defers them ([`Session::defer_odds`]) has not
     /// yet worked them out ([`Session::work_out_odds`]).
     pub odds_worked_out: bool,
+    /// Whom the GM hid as the log was written: from each line index on, the combatants hidden
+    /// ([`Command::Hide`]), at every change. A side's view leaves a combatant out of the lines
+    /// written while it was hidden, even once it is shown again.
+    #[serde(skip)]
+    pub(crate) hidden_then: Vec<(usize, Vec<String>)>,
 }
 
 /// Why a live fight could not be opened, or a command was refused (the fight is then as it was).

@@ -417,8 +417,13 @@ pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize, odds:
     });
     let mut log = Vec::new();
     let mut seats = Seated(&cursor);
+    let mut hidden_then: Vec<(usize, Vec<String>)> = Vec::new();
     let mut out = |line: &Line| {
-        cursor.borrow_mut().event_since = true;
+        let mut cursor = cursor.borrow_mut();
+        cursor.event_since = true;
+        if hidden_then.last().map_or(!cursor.hidden.is_empty(), |(_, then)| *then != cursor.hidden) {
+            hidden_then.push((log.len(), cursor.hidden.clone()));
+        }
         log.push(line.clone());
     };
     let played = match journal.dice {
@@ -475,5 +480,6 @@ pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize, odds:
         can_undo,
         can_redo,
         odds_worked_out,
+        hidden_then,
     })
 }

@@ -2,7 +2,11 @@
 //!
 //! - A combatant hidden from a side — by the rules (`fluid`'s hidden approach) or by the GM
 //!   ([`crate::Command::Hide`]) — is not in that side's view at all: not on its status board, and
-//!   no log line that names it. (Once it is no longer hidden, the log's lines about it show.)
+//!   no log line that names it. Once it is no longer hidden, the lines written while it was
+//!   visible show again; those written while the GM hid it do not (`Snapshot::hidden_then`),
+//!   so showing a combatant never tells what it did unseen. (`fluid`'s hidden approach ends with
+//!   the attack that reveals it, whose lines the defender must see: once revealed, its lines
+//!   show.)
 //! - A side whose numbers the GM keeps secret ([`crate::Command::Secret`]) shows the other sides
 //!   only what everyone at the table sees of its combatants (position, standing, weapon in hand)
 //!   and a word for their state ("unhurt", "wounded", "badly hurt", "down"); log lines that give
@@ -82,11 +86,19 @@ impl Snapshot {
             .filter(|c| c.side != side && self.secret.contains(&c.side))
             .map(|c| c.name.as_str())
             .collect();
-        let shown = |line: &Line| {
+        // Whom the GM hid from this side when each line was written (a combatant shown again
+        // stays out of what it did while hidden).
+        let mut then: &[String] = &[];
+        let mut changes = self.hidden_then.iter().peekable();
+        let mut shown = |i: usize, line: &Line| {
+            while let Some((_, hid)) = changes.next_if(|(from, _)| *from <= i) {
+                then = hid;
+            }
             let names =
                 |name: &&str| mentions(&line.json, name) || line.text.as_deref().is_some_and(|t| t.contains(*name));
             let secret_numbers = has_tracks(&line.json) && secret.iter().any(names);
-            !hidden.iter().any(names) && !secret_numbers
+            let hidden_then = then.iter().filter(|h| self.status.iter().any(|c| &c.name == *h && c.side != side));
+            !hidden.iter().any(names) && !hidden_then.map(String::as_str).any(|h| names(&h)) && !secret_numbers
         };
         let status = self
             .status
@@ -133,7 +145,7 @@ impl Snapshot {
         };
         View {
             side: side.to_owned(),
-            log: self.log.iter().filter(|l| shown(l)).cloned().collect(),
+            log: self.log.iter().enumerate().filter(|(i, l)| shown(*i, l)).map(|(_, l)| l.clone()).collect(),
             status,
             pending,
             answers,

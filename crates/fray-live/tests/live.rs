@@ -570,3 +570,47 @@ fn deferred_odds_leave_the_fight_the_same_and_come_when_worked_out() {
     }
     assert!(compared > 0, "some decision offered an attack with its odds");
 }
+
+#[test]
+fn a_combatant_shown_again_stays_out_of_what_it_did_while_hidden() {
+    let (file, text) = examples().into_iter().find(|(f, _)| f.ends_with("hardboiled/thug-gang.toml")).unwrap();
+    let names = combatants(&file, &text);
+    let scenario = fray_rules::load(&file, &text, &[]).unwrap();
+    let hero = scenario.sides()[scenario.side_of(0)].clone();
+    let thug = names[4].clone();
+    let mut session = Session::open(&file, &text, vec![], 4, DiceMode::Fray, vec![names[0].clone()]).unwrap();
+    let answer = |session: &mut Session, n: usize| {
+        for _ in 0..n {
+            if let Some(Pending::Decision { ai, .. }) = session.snapshot().pending.clone() {
+                session.command(Command::Answer(ai)).unwrap();
+            }
+        }
+    };
+    answer(&mut session, 1);
+    session.command(Command::Hide { who: thug.clone(), hidden: true }).unwrap();
+    let from = session.snapshot().log.len();
+    answer(&mut session, 6);
+    session.command(Command::Hide { who: thug.clone(), hidden: false }).unwrap();
+    let to = session.snapshot().log.len();
+    take_the_ai(&mut session);
+    let log = &session.snapshot().log;
+    let names_thug = |l: &fray_rules::Line| {
+        l.text.as_deref().is_some_and(|t| t.contains(&thug)) || l.json.to_string().contains(&thug)
+    };
+    assert!(log[from..to].iter().any(names_thug), "the thug acts while hidden");
+    assert!(log[..from].iter().any(names_thug) && log[to..].iter().any(names_thug), "and before and after");
+    // The hero's side sees the thug before and after, not in between.
+    let want: Vec<_> = log
+        .iter()
+        .enumerate()
+        .filter(|(i, l)| !((from..to).contains(i) && names_thug(l)))
+        .map(|(_, l)| l.clone())
+        .collect();
+    assert_eq!(session.snapshot().view(&hero).log, want);
+    // The thugs' own side sees everything.
+    let thugs = scenario.sides()[scenario.side_of(4)].clone();
+    assert_eq!(&session.snapshot().view(&thugs).log, log);
+    // And a restored journal hides the same.
+    let restored = Session::from_json(&session.journal_json()).unwrap();
+    assert_eq!(restored.snapshot().view(&hero).log, want);
+}
