@@ -68,14 +68,17 @@
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ version: version(), command }),
     });
+    let error = null;
     if (response.ok) {
       say("");
       joined = Boolean(command.join);
     } else {
       const body = await response.json().catch(() => ({ error: response.statusText }));
-      say(body.error);
+      error = body.error;
+      say(error);
     }
     await refresh();
+    return error;
   }
 
   async function setting(url, body) {
@@ -122,7 +125,11 @@
       if (item !== "") set.item = item;
       send({ adjust: { set } });
     } else if (form.dataset.kind === "join") {
-      send({ join: { stats: form.elements.namedItem("stats").value } });
+      // A refusal is shown under the stat block too, where the GM is looking.
+      send({ join: { stats: form.elements.namedItem("stats").value } }).then((error) => {
+        const shown = board.querySelector("form.join .error");
+        if (shown) shown.textContent = error || "";
+      });
     } else if (form.dataset.kind === "end") {
       const winner = form.elements.winner.value;
       send({ end: { winner: winner === "" ? null : winner } });

@@ -330,6 +330,7 @@ fn joining(session: &Session) -> Markup {
                     "It joins where the fight waits for a decision, and acts from its next turn."
                 }
                 textarea name="stats" rows="10" spellcheck="false" aria-label="stat block" { (template) }
+                pre.error role="alert" {}
                 button type="submit" { "Add to the fight" }
             }
         }

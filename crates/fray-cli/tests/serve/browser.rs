@@ -277,6 +277,7 @@ fn a_gm_plays_a_shipped_example_in_a_real_browser() {
     let mut shot = false;
     let mut answered_by_players = 0;
     let mut adjusted = false;
+    let mut joined = false;
     loop {
         let state = browser.page_state();
         if state["ended"] == true {
@@ -294,6 +295,28 @@ fn a_gm_plays_a_shipped_example_in_a_real_browser() {
             let text = browser.text();
             assert!(text.contains("The GM sets Fists's HP to 1."), "{text}");
             adjusted = true;
+            continue;
+        }
+        if state["decision"] == true && steps >= 8 && !joined {
+            // The GM adds a combatant: the form starts with a copy of the last one, renamed.
+            browser.click("details#join summary");
+            let block = browser.script("return document.querySelector('form.join textarea').value;");
+            assert!(block.as_str().is_some_and(|b| b.starts_with("name = \"Fists 2\"")), "{block}");
+            // hardboiled rolls HP at the start: the page says what the newcomer lacks.
+            browser.click("form.join button[type=submit]");
+            let started = Instant::now();
+            while !browser.text().contains("needs `hp_max` to join mid-fight") {
+                assert!(started.elapsed() < Duration::from_secs(10), "no reason shown: {}", browser.text());
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            browser.type_into("form.join textarea", "hp_max = 9\n");
+            browser.click("form.join button[type=submit]");
+            version = browser.wait_version(Some(version));
+            let text = browser.text();
+            assert!(text.contains("Fists 2 joins the fight."), "{text}");
+            let card = browser.script("return document.querySelector(\"article[data-name='Fists 2']\") !== null;");
+            assert_eq!(card, true, "the newcomer's card on the board");
+            joined = true;
             continue;
         }
         if state["decision"] == true && state["who"] == "The Shadow" && answered_by_players < 3 {
@@ -332,6 +355,7 @@ fn a_gm_plays_a_shipped_example_in_a_real_browser() {
     assert!(steps > 10, "a real fight: {steps} commands");
     assert_eq!(answered_by_players, 3, "the hero's player answered from their page");
     assert!(adjusted, "the GM adjusted a track");
+    assert!(joined, "a combatant joined");
     check_players(version);
     let ended = browser.text();
     assert!(ended.contains("The fight is over"), "{ended}");
