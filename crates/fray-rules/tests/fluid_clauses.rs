@@ -137,6 +137,9 @@ fn initiative_ties_go_to_tactics_then_fin_then_a_roll_off() {
         let (log, ended) = fight(setup, faces, vec![]);
         // The order is settled: the fight stops at the first attack, for want of its dice.
         assert!(matches!(ended, Err(FightError::Dice { what: "attack", .. })), "{ended:?}");
+        // The error names its roll once.
+        let said = ended.as_ref().unwrap_err().to_string();
+        assert!(said.starts_with("dice for attack: ") && said.matches("dice for").count() == 1, "{said}");
         log.iter()
             .find_map(|e| match e {
                 Event::Order { order } => Some(order.to_vec()),
@@ -150,10 +153,7 @@ fn initiative_ties_go_to_tactics_then_fin_then_a_roll_off() {
     // Equal everything: a d6 roll-off in roster order, highest first (A 2, B 5).
     let same = duel(&[]);
     let (log, fought) = fight(&same, &[3, 3, 3, 3, 3, 3, 2, 5], vec![]);
-    assert_eq!(
-        fought.unwrap_err().to_string(),
-        "dice for attack: dice for attack: the script ran out of faces after 8 dice"
-    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 8 dice");
     assert!(log.contains(&Event::TieBreak { who: A, face: 2 }) && log.contains(&Event::TieBreak { who: B, face: 5 }));
     assert_eq!(order(&same, &[3, 3, 3, 3, 3, 3, 2, 5]), vec![B, A]);
     // `roster` breaks ties by roster order without dice.
@@ -223,10 +223,7 @@ fn dying_targets_are_superior_plus_one() {
     assert!(state.fighter(B).dying);
     // Round start: B's BOD test (margin +1 → W 1, no longer dying), its act test; then initiative.
     let (log, fought) = fight(&setup, &[4, 4, 3, 4, 4, 3, 2, 2, 2, 3, 3, 3, 1, 1, 1], vec![]);
-    assert_eq!(
-        fought.unwrap_err().to_string(),
-        "dice for BOD test: dice for BOD test: the script ran out of faces after 15 dice"
-    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for BOD test: the script ran out of faces after 15 dice");
     assert!(
         log.iter()
             .any(|e| matches!(e, Event::Condition { who, condition: Condition::Dying, gained: false } if *who == B))
@@ -234,10 +231,7 @@ fn dying_targets_are_superior_plus_one() {
     // A failed BOD test (natural 7: failure of 3, W −3) keeps B dying; its act test (12 − 13 CP)
     // fails, so B is stunned and rolls no initiative; A's attack on it is Superior +1 (4 dice).
     let (log, fought) = fight(&setup, &[2, 2, 3, 4, 4, 4, 3, 3, 3, 1, 1, 1, 6], vec![]);
-    assert_eq!(
-        fought.unwrap_err().to_string(),
-        "dice for BOD test: dice for BOD test: the script ran out of faces after 13 dice"
-    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for BOD test: the script ran out of faces after 13 dice");
     let (check, roll) = first_attack(&log);
     assert_eq!(check.edge, 1);
     assert_eq!(roll.faces.as_slice().len(), 4);
@@ -491,10 +485,7 @@ fn dying_tests_at_round_start() {
     let setup = scenario::load("x", &text, &[]).unwrap();
     // BOD test 2,2,2 = 6 vs 10: failure of 4 → W −7; NER act test 1,1,1 fails: stunned.
     let (log, fought) = fight(&setup, &[2, 2, 2, 1, 1, 1, 6, 6, 6, 1, 1, 1], vec![]);
-    assert_eq!(
-        fought.unwrap_err().to_string(),
-        "dice for attack: dice for attack: the script ran out of faces after 12 dice"
-    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 12 dice");
     assert!(matches!(log[1], Event::Check { who: B, check, roll, .. } if check.tn == 10 && roll.margin == -4));
     assert!(log.contains(&Event::Condition { who: B, condition: Condition::Stunned, gained: true }));
     let state = fray_engine::replay::<Fluid>(&setup, &log[..4]);
@@ -751,10 +742,7 @@ fn one_who_falls_dying_tests_at_its_step_and_does_not_defend_until_then() {
     // Initiative A 1,1,1, B 6,6,6: B first; B hits A (5,5,5: 1 + 7 = 8W, W −6); A's act test
     // 1,1,1 fails.
     let (log, fought) = fight(&setup, &[1, 1, 1, 6, 6, 6, 5, 5, 5, 1, 1, 1], vec![]);
-    assert_eq!(
-        fought.unwrap_err().to_string(),
-        "dice for BOD test: dice for BOD test: the script ran out of faces after 12 dice"
-    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for BOD test: the script ran out of faces after 12 dice");
     assert!(log.contains(&Event::Condition { who: A, condition: Condition::Dying, gained: true }));
     let act = log
         .iter()
@@ -768,10 +756,7 @@ fn one_who_falls_dying_tests_at_its_step_and_does_not_defend_until_then() {
     let mut lose = setup.clone();
     lose.options.set("dying_midround", "lose_round").unwrap();
     let (log, fought) = fight(&lose, &[1, 1, 1, 6, 6, 6, 5, 5, 5], vec![]);
-    assert_eq!(
-        fought.unwrap_err().to_string(),
-        "dice for BOD test: dice for BOD test: the script ran out of faces after 9 dice"
-    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for BOD test: the script ran out of faces after 9 dice");
     assert!(!log.iter().any(|e| matches!(e, Event::Check { kind: fray_rules::fluid::CheckKind::Act, .. })));
     assert!(log.contains(&Event::Condition { who: A, condition: Condition::Stunned, gained: true }));
 }
@@ -786,10 +771,7 @@ fn initiative_is_not_a_check() {
     )]);
     let total = |setup: &Setup| {
         let (log, fought) = fight(setup, &[3, 3, 3, 1, 1, 1], vec![]);
-        assert_eq!(
-            fought.unwrap_err().to_string(),
-            "dice for attack: dice for attack: the script ran out of faces after 6 dice"
-        );
+        assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 6 dice");
         log.iter()
             .find_map(|e| if let Event::Initiative { who: A, total, .. } = e { Some(*total) } else { None })
             .unwrap()
@@ -974,10 +956,7 @@ fn tactics_are_revised_after_the_announcements() {
         );
     let setup = scenario::load("x", &text, &[]).unwrap();
     let (log, fought) = fight(&setup, &[3, 3, 3, 1, 1, 1], vec![]);
-    assert_eq!(
-        fought.unwrap_err().to_string(),
-        "dice for attack: dice for attack: the script ran out of faces after 6 dice"
-    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 6 dice");
     let splits: Vec<(i32, i32)> = log
         .iter()
         .filter_map(|e| if let Event::TacticsSet { who: A, ot, dt } = e { Some((*ot, *dt)) } else { None })
@@ -985,10 +964,7 @@ fn tactics_are_revised_after_the_announcements() {
     assert_eq!(splits, vec![(1, 1), (0, 2)]);
     let none = scenario::load("x", &text, &[("tactics_passes".into(), "0".into())]).unwrap();
     let (log, fought) = fight(&none, &[3, 3, 3, 1, 1, 1], vec![]);
-    assert_eq!(
-        fought.unwrap_err().to_string(),
-        "dice for attack: dice for attack: the script ran out of faces after 6 dice"
-    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 6 dice");
     assert_eq!(log.iter().filter(|e| matches!(e, Event::TacticsSet { who: A, .. })).count(), 1);
 }
 
@@ -1003,10 +979,7 @@ fn a_combatant_may_let_another_act_first() {
         ..Plan::default()
     });
     let (log, fought) = fight(&setup, &[6, 6, 6, 1, 1, 1], vec![split(), split(), delay]);
-    assert_eq!(
-        fought.unwrap_err().to_string(),
-        "dice for attack: dice for attack: the script ran out of faces after 6 dice"
-    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 6 dice");
     assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [B, A])));
 }
 
@@ -1022,10 +995,7 @@ fn a_heal_check_stabilizes_a_dying_ally() {
     // Round start: B's BOD test (4,4,3: +1 → W −1) and act test (6,6,6); initiative A 1,1,1,
     // B 2,2,2, C 6,6,6; C's Heal check 4,4,4.
     let (log, fought) = fight(&setup, &[4, 4, 3, 6, 6, 6, 1, 1, 1, 2, 2, 2, 6, 6, 6, 4, 4, 4], vec![]);
-    assert_eq!(
-        fought.unwrap_err().to_string(),
-        "dice for attack: dice for attack: the script ran out of faces after 18 dice"
-    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 18 dice");
     assert!(log.contains(&Event::Condition { who: B, condition: Condition::Stabilized, gained: true }));
     let mut state = fray_engine::replay::<Fluid>(&setup, &log);
     assert!(state.fighters[1].stabilized);
@@ -1168,17 +1138,11 @@ fn tied_players_choose_their_own_order() {
     let request = Request::TieOrder { tied: smallvec::smallvec![A, B] };
     assert!(Fluid::check_choice(&setup, &request, &Choice::Order(smallvec::smallvec![A])).is_err());
     let (log, fought) = fight(&setup, &[3, 3, 3, 3, 3, 3], vec![Choice::Order(smallvec::smallvec![B, A])]);
-    assert_eq!(
-        fought.unwrap_err().to_string(),
-        "dice for attack: dice for attack: the script ran out of faces after 6 dice"
-    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 6 dice");
     assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [B, A])));
     assert!(!log.iter().any(|e| matches!(e, Event::TieBreak { .. })));
     let (log, fought) = fight(&setup, &[3, 3, 3, 3, 3, 3, 2, 5], vec![Choice::Order(Default::default())]);
-    assert_eq!(
-        fought.unwrap_err().to_string(),
-        "dice for attack: dice for attack: the script ran out of faces after 8 dice"
-    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 8 dice");
     assert!(log.iter().any(|e| matches!(e, Event::TieBreak { .. })));
 }
 
@@ -1193,10 +1157,7 @@ fn an_ally_may_guard_an_incapacitated_friend() {
     let setup = scenario::load("x", &text, &[]).unwrap();
     // Initiative: A 6,6,6, C 1,1,1 (B is unconscious: no roll). A's attack 6,6,5 (natural 17).
     let (log, fought) = fight(&setup, &[6, 6, 6, 1, 1, 1, 6, 6, 5], vec![]);
-    assert_eq!(
-        fought.unwrap_err().to_string(),
-        "dice for attack: dice for attack: the script ran out of faces after 9 dice"
-    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 9 dice");
     let Some(Event::Attack { target, defence: Some(d), check, .. }) = attacks(&log).first().copied().cloned() else {
         panic!("{log:?}")
     };
@@ -1210,10 +1171,7 @@ fn an_ally_may_guard_an_incapacitated_friend() {
     // A parry by the guard gives the guard, not the guarded, the counterattack bonus of the
     // attack's failures (FLUID-ATK-7): A's faces 3,2,2 (natural 7, + 2) against TN 14, 5 failures.
     let (log, fought) = fight(&setup, &[6, 6, 6, 1, 1, 1, 3, 2, 2], vec![]);
-    assert_eq!(
-        fought.unwrap_err().to_string(),
-        "dice for attack: dice for attack: the script ran out of faces after 9 dice"
-    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 9 dice");
     let at = log.iter().position(|e| matches!(e, Event::Attack { .. })).expect("an attack");
     let state = fray_engine::replay::<Fluid>(&setup, &log[..=at]);
     assert_eq!(state.fighters[2].counters.as_slice(), [(A, 5)], "{:?}", log[at]);

@@ -244,6 +244,14 @@ const KNOWN: &[(&str, &str, &str, &str)] = &[
     ("firefight.toml", "guard_2", "raider_3", "fluid: as guard_1 → raider_3"),
     (
         "firefight.toml",
+        "raider_3",
+        "*",
+        "fluid: raider_3 sprints in, and when his Run check falls short the guards shoot first, so the sampler (which \
+         counts only fights where his is the first attack) keeps mostly the runs that arrive; the odds are over every \
+         Run check (FLUID-MOVE-2; checked alone by the_odds_follow_a_run_that_may_fall_short)",
+    ),
+    (
+        "firefight.toml",
         "raider_1",
         "*",
         "fluid: a grenade (area): the odds give the victim at the blast point; the sampler takes the first victim's \
@@ -556,6 +564,50 @@ mod fluid {
         }
         fn ai(setup: &Self::Setup, state: &Self::State, who: CombatantId, request: &Self::Request) -> Self::Choice {
             fray_rules::fluid::policy::ai_choice(setup, state, who, request)
+        }
+    }
+
+    #[test]
+    fn the_odds_follow_a_run_that_may_fall_short() {
+        // rule: FLUID-MOVE-2, FLUID-MOVE-10
+        // The marauder stands far enough that the barbarian must run to reach him, and his Run
+        // check decides whether he arrives: the odds are the mixture over where he arrives, and a
+        // run that falls short is no attack (a miss). Before, the odds took the full distance as
+        // covered and overstated the hit.
+        let text = std::fs::read_to_string(format!("{}/fluid/barbarian-vs-marauder.toml", common::EXAMPLES)).unwrap();
+        let at = |m: u32| {
+            // The marauder holds his ground: only the barbarian's run decides the distance.
+            let text = text.replace("position = 1.0", &format!("position = {m}.0")).replace(
+                "policy = { tactics = \"aggressive\" }",
+                "policy = { tactics = \"aggressive\", move = \"hold\" }",
+            );
+            fray_rules::fluid::scenario::load("barbarian-vs-marauder.toml", &text, &[]).unwrap()
+        };
+        let short = |o: &fray_rules::AttackOdds| o.assumptions.iter().find(|a| a.contains("falls short")).cloned();
+        // How likely the run falls short, as the odds say it ("… with probability 5/108: …").
+        let chance = |said: &str| {
+            let fraction = said.split("with probability ").nth(1).unwrap().split(':').next().unwrap();
+            let (a, b) = fraction.split_once('/').unwrap();
+            a.parse::<f64>().unwrap() / b.parse::<f64>().unwrap()
+        };
+        // The distance where it is likeliest, short of hopeless.
+        let (setup, odds, likely) = (2..40)
+            .map(at)
+            .filter_map(|setup| {
+                fray_rules::fluid::odds::attack_odds(&setup, "barbarian", "marauder").ok().map(|o| (setup, o))
+            })
+            .filter_map(|(setup, o)| short(&o).map(|said| (setup, o.clone(), chance(&said))))
+            .filter(|(_, o, _)| o.hit.to_f64().unwrap() > 0.05)
+            .max_by(|x, y| x.2.total_cmp(&y.2))
+            .expect("a distance a run may fall short of");
+        assert!(likely > 0.2, "a run short in {likely} of fights at most");
+        let said = short(&odds).unwrap();
+        assert!(said.contains("with probability") && said.contains("FLUID-MOVE-2"), "{said}");
+        let s = sample::<Fluid>(&setup, CombatantId(0), CombatantId(1), 20_000, 11);
+        for (what, exact, k) in [("hit", &odds.hit, s.hits), ("down", &odds.down, s.downs)] {
+            let (lo, hi) = wilson(k, s.counted);
+            let p = exact.to_f64().unwrap();
+            assert!(lo <= p && p <= hi, "{what}: exact {p}, sampled {k}/{} [{lo}, {hi}]: {said}", s.counted);
         }
     }
 

@@ -13,6 +13,10 @@ use fray_dice::{BigRational, Options as DiceOptions};
 use fray_engine::{CombatantId, Ruleset};
 use std::collections::BTreeMap;
 
+fn one() -> BigRational {
+    BigRational::from_integer(1.into())
+}
+
 fn zero() -> BigRational {
     BigRational::from_integer(0.into())
 }
@@ -114,18 +118,36 @@ pub fn attack_odds_at(
     let Some(attack) = plan.attacks.iter().find(|x| x.target == d).copied() else {
         return Err(format!("`{attacker}`'s policies declare no attack on `{defender}`"));
     };
-    // A move to close in covers its full Move × multiplier (FLUID-MOVE-2): the odds assume its
-    // Run check does not fall short.
+    // A move to close in covers Move × multiplier + its Run check's margin (FLUID-MOVE-2): the
+    // odds are the mixture over where the attacker arrives, each place weighted by the margins
+    // that bring it there; a melee attack out of reach after a short run is not made.
+    let mut arrivals: Vec<(super::State, BigRational)> = Vec::new();
     let mut moving = None;
-    if let Some(movement) = plan.movement {
-        let distance = setup.combatants[a.index()].move_m * f64::from(movement.mode.multiplier());
-        let event = super::run::moved(setup, &state, a, movement, distance);
-        Fluid::apply(setup, &mut state, &event);
-        moving = Some(movement.mode);
+    match plan.movement {
+        Some(movement) => {
+            let full = setup.combatants[a.index()].move_m * f64::from(movement.mode.multiplier());
+            let margins = if movement.mode.runs() { run_margins(setup, &state, a) } else { vec![(0, one())] };
+            for (margin, p) in margins {
+                let mut arrived = state.clone();
+                let moved = super::run::moved(setup, &state, a, movement, (full + f64::from(margin)).max(0.0));
+                Fluid::apply(setup, &mut arrived, &moved);
+                match arrivals.iter_mut().find(|(s, _)| *s == arrived) {
+                    Some((_, q)) => *q += p,
+                    None => arrivals.push((arrived, p)),
+                }
+            }
+            moving = Some(movement.mode);
+        }
+        None => arrivals.push((state.clone(), one())),
     }
     let item = attack.weapon();
     let kind = setup.combatants[a.index()].items[item].kind;
-    if kind == super::setup::ItemKind::Melee && state.distance(a, d) > setup.options.reach_m + 1e-9 {
+    let reaches = |state: &super::State| {
+        kind != super::setup::ItemKind::Melee || state.distance(a, d) <= setup.options.reach_m + 1e-9
+    };
+    // The place the attack is most likely made from, for the distance and the assumptions.
+    let likeliest = arrivals.iter().filter(|(s, _)| reaches(s)).max_by(|x, y| x.1.cmp(&y.1)).map(|(s, _)| s.clone());
+    let Some(state) = likeliest else {
         if distance.is_some() {
             return Err(format!(
                 "`{attacker}`'s {} does not reach `{defender}` from {} (melee reach {}, FLUID-MOVE-10)",
@@ -135,12 +157,19 @@ pub fn attack_odds_at(
             ));
         }
         return Err(format!("`{attacker}` does not reach `{defender}` this round"));
-    }
+    };
     let declared = super::run::declared_actions(setup, &state, a);
     let fire = Fire { rounds: u32::from(attack.rounds.max(1)), spray: attack.spray };
-    let mut odds = odds_in_state(setup, &state, a, d, item, declared, attack.intent, fire);
+    let each =
+        |odds: fn(&super::Setup, &super::State, CombatantId, CombatantId, usize, i32, Intent, Fire) -> AttackOdds| {
+            let parts = arrivals.iter().map(|(s, p)| {
+                (p.clone(), reaches(s).then(|| odds(setup, s, a, d, item, declared, attack.intent, fire)))
+            });
+            mixed(parts.collect(), &state, a, d)
+        };
+    let mut odds = each(odds_in_state);
     // The roll alone, for a person who decides the sunder themselves.
-    let alone = roll_odds_in_state(setup, &state, a, d, item, declared, attack.intent, fire);
+    let alone = each(roll_odds_in_state);
     if alone.hit != odds.hit || alone.down != odds.down {
         odds.assumptions.push(format!(
             "the roll alone, every hit doing its damage: hit {}, takes {defender} out {}",
@@ -160,12 +189,87 @@ pub fn attack_odds_at(
         );
     }
     if let Some(mode) = moving {
+        let made: BigRational = arrivals.iter().filter(|(s, _)| reaches(s)).map(|(_, p)| p.clone()).sum();
+        let short = if made == one() {
+            String::new()
+        } else {
+            format!(
+                "; its Run check falls short of {defender}'s reach with probability {}",
+                fray_dice::fraction(&(one() - &made))
+            )
+        };
         odds.assumptions.push(format!(
-            "{attacker} first moves ({mode:?}, {:.1} m from {defender} after it; a Run check short of its full distance is not counted)",
+            "{attacker} first moves ({mode:?}, most likely to {:.1} m from {defender}{short}: the odds are those over where it arrives, FLUID-MOVE-2)",
             state.distance(a, d)
         ));
     }
     Ok(odds)
+}
+
+/// The margins of `a`'s Run check in `state` and their probabilities, as the fight rolls it: its
+/// Run skill, the multi-action penalty, plan changes and the pain check its policy tries
+/// (FLUID-MOVE-2, FLUID-TRACK-4).
+fn run_margins(setup: &super::Setup, state: &super::State, a: CombatantId) -> Vec<(i32, BigRational)> {
+    let sheet = &setup.combatants[a.index()];
+    let multi = super::attack::multi_action_penalty(setup, super::run::declared_actions(setup, state, a));
+    let base = sheet.skill_value("run", &setup.options) - 10 + multi - state.fighter(a).changes;
+    let cp = condition_penalty(setup, state, a);
+    let pains: Vec<(i32, BigRational)> = if cp < 0 && tries_pain_check(setup, a, cp) {
+        let ner = super::check::Check { edge: 0, bonus: sheet.bonus(NER) + cp, tn: 10 };
+        ner.margin_distribution(&setup.options).into_iter().map(|(m, p)| (if m >= 0 { 0 } else { cp + m }, p)).collect()
+    } else {
+        vec![(cp, one())]
+    };
+    let mut margins: BTreeMap<i32, BigRational> = BTreeMap::new();
+    for (pain, p_pain) in pains {
+        let check = super::check::Check { edge: 0, bonus: base + pain, tn: 10 };
+        for (margin, p) in check.margin_distribution(&setup.options) {
+            *margins.entry(margin).or_insert_with(zero) += &p_pain * p;
+        }
+    }
+    margins.into_iter().collect()
+}
+
+/// The odds of one attack made from one of several places, each with its probability: `None`
+/// where the attack cannot be made (it then neither hits nor takes anyone out). The assumptions
+/// are those of the attack from `state`, the likeliest place it is made from.
+fn mixed(
+    parts: Vec<(BigRational, Option<AttackOdds>)>,
+    state: &super::State,
+    a: CombatantId,
+    d: CombatantId,
+) -> AttackOdds {
+    let mut made = parts.iter().filter_map(|(p, o)| o.as_ref().map(|o| (p, o)));
+    let Some((_, first)) = made.clone().find(|(_, o)| o.distance == Some(state.distance(a, d))).or(made.next()) else {
+        unreachable!("an attack made from somewhere")
+    };
+    if parts.len() == 1 {
+        return first.clone();
+    }
+    let mut odds = first.clone();
+    let (mut hit, mut down) = (zero(), zero());
+    let mut outcomes: Vec<crate::HitOutcome> = Vec::new();
+    for (p, o) in parts.iter().filter_map(|(p, o)| o.as_ref().map(|o| (p, o))) {
+        hit += p * &o.hit;
+        down += p * &o.down;
+        for (label, parts_of, q) in &o.damage_given_hit {
+            let weight = p * &o.hit * q;
+            match outcomes.iter_mut().find(|x| &x.0 == label) {
+                Some(x) => x.2 += weight,
+                None => outcomes.push((label.clone(), parts_of.clone(), weight)),
+            }
+        }
+    }
+    if hit != zero() {
+        for x in &mut outcomes {
+            x.2 = &x.2 / &hit;
+        }
+    }
+    odds.damage_given_hit = if hit == zero() { Vec::new() } else { outcomes };
+    odds.down_given_hit = if hit == zero() { zero() } else { &down / &hit };
+    odds.hit = hit;
+    odds.down = down;
+    odds
 }
 
 /// How an attack fires: `rounds` at once as one burst, or as a spray of separate shots.

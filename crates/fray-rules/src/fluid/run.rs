@@ -234,6 +234,15 @@ fn test<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     Ok(roll.margin)
 }
 
+/// The source's own message of a fight's dice error, so that the error a check or a damage
+/// program makes of it names its roll once ("dice for attack: the script ran out …").
+fn source_error(e: FightError) -> SourceError {
+    match e {
+        FightError::Dice { message, .. } => SourceError(message),
+        e => SourceError(e.to_string()),
+    }
+}
+
 /// The fight's dice as a [`Dice`] (for checks) and a [`DiceSource`] (for damage programs).
 struct DiceOf<'f, 'a, D: Dice, P: Decider<Fluid>, S: Sink<Event>> {
     fight: &'f mut Fight<'a, Fluid, D, P, S>,
@@ -241,7 +250,7 @@ struct DiceOf<'f, 'a, D: Dice, P: Decider<Fluid>, S: Sink<Event>> {
 
 impl<D: Dice, P: Decider<Fluid>, S: Sink<Event>> Dice for DiceOf<'_, '_, D, P, S> {
     fn roll(&mut self, sides: u32, reason: Reason) -> Result<u32, SourceError> {
-        self.fight.roll(sides, reason).map_err(|e| SourceError(e.to_string()))
+        self.fight.roll(sides, reason).map_err(source_error)
     }
 }
 
@@ -261,7 +270,7 @@ impl<D: Dice, P: Decider<Fluid>, S: Sink<Event>> DiceSource for DamageDice<'_, '
             _ => d6,
         };
         let rolled = if matches!(sides, 2 | 3) { 6 } else { sides };
-        self.fight.roll(rolled, self.reason).map(read).map_err(|e| SourceError(e.to_string()))
+        self.fight.roll(rolled, self.reason).map(read).map_err(source_error)
     }
 }
 
