@@ -4,24 +4,15 @@
 
 use fray_live::{Command, DiceMode, LiveError, Pending, Session};
 
-const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+mod common;
+use common::EXAMPLES;
 
-/// Every shipped example of the five rulesets: its path and text (opend6's group fight shortened,
-/// its prompts weigh a dozen attacks each).
+/// Every shipped example (opend6's group fight shortened, its prompts weigh a dozen attacks each).
 fn examples() -> Vec<(String, String)> {
-    let mut files = Vec::new();
-    for ruleset in ["fluid", "opend6", "hardboiled", "phasesix", "ticks"] {
-        for entry in std::fs::read_dir(format!("{EXAMPLES}/{ruleset}")).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "toml") {
-                let text = std::fs::read_to_string(&path).unwrap().replace("max_rounds = 60", "max_rounds = 6");
-                files.push((path.display().to_string(), text));
-            }
-        }
-    }
-    files.sort();
-    assert!(files.len() >= 16, "every example: {files:?}");
-    files
+    common::examples()
+        .into_iter()
+        .map(|(file, text)| (file, text.replace("max_rounds = 60", "max_rounds = 6")))
+        .collect()
 }
 
 /// A stat block: the scenario's last combatant, renamed and a step aside, as `key = value` lines.
