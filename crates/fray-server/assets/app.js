@@ -1,5 +1,6 @@
 // fray serve: the pages' small script. Commands go up as POSTs to the JSON API; the board is
-// refreshed from the server whenever its server-sent events announce a new version.
+// refreshed from the server whenever its server-sent events announce a new version, or the odds
+// of the decision it shows.
 "use strict";
 (function () {
   // The new-fight form: a chosen file is read into the scenario field (nothing is uploaded
@@ -140,5 +141,9 @@
     const events = new EventSource(board.dataset.events);
     // Each event says the fight changed (a command, or a setting): look again.
     events.onmessage = () => refresh();
+    // The odds of the decision at a version are in: the page at that version looks again.
+    events.addEventListener("odds", (event) => {
+      if (Number(event.data) === version()) refresh();
+    });
   }
 })();
