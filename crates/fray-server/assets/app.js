@@ -23,10 +23,17 @@
   let shown = null;
   // A newcomer just joined: its stat block is not kept, the form starts afresh.
   let joined = false;
+  // Boards asked for and the last one drawn, in the order asked: the server's fight only moves
+  // on, so an answer to an older request never replaces a newer one.
+  let asked = 0;
+  let drawn = 0;
   async function refresh() {
+    const ask = ++asked;
     const response = await fetch(board.dataset.board, { credentials: "same-origin" });
     if (!response.ok) return;
     const html = await response.text();
+    if (ask < drawn) return;
+    drawn = ask;
     // The same board again (the answer and the event both ask): keep the page as it is.
     if (html === shown) return;
     shown = html;
@@ -141,9 +148,10 @@
     const events = new EventSource(board.dataset.events);
     // Each event says the fight changed (a command, or a setting): look again.
     events.onmessage = () => refresh();
-    // The odds of the decision at a version are in: the page at that version looks again.
+    // The odds of the decision at a version are in: a page at that version (or still fetching
+    // it) looks again.
     events.addEventListener("odds", (event) => {
-      if (Number(event.data) === version()) refresh();
+      if (Number(event.data) >= version()) refresh();
     });
   }
 })();
