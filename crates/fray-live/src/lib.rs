@@ -217,8 +217,9 @@ pub struct Snapshot {
     /// How many undone commands can be redone.
     pub can_redo: usize,
     /// Whether the pending decision's exact odds are worked out ([`Pending::Decision`]'s
-    /// `odds`); `false` only while a session that defers them ([`Session::defer_odds`]) has not
-    /// yet worked them out ([`Session::work_out_odds`]).
+    /// `odds`, and its labels that give them); `false` only while a session that defers them
+    /// ([`Session::defer_odds`]) has not yet got them ([`Session::work_out_odds`],
+    /// [`Session::put_odds`]).
     pub odds_worked_out: bool,
     /// Whom the GM hid as the log was written: from each line index on, the combatants hidden
     /// ([`Command::Hide`]), at every change. A side's view leaves a combatant out of the lines
@@ -246,9 +247,11 @@ pub enum LiveError {
 pub struct Session {
     scenario: Box<dyn fray_rules::Scenario>,
     journal: Journal,
-    snapshot: Snapshot,
+    snapshot: std::sync::Arc<Snapshot>,
     /// Commands replay without the pending decision's odds ([`Session::defer_odds`]).
     defer_odds: bool,
+    /// The work that gives the pending decision's odds, while they are deferred.
+    odds_job: Option<fray_rules::OddsJob>,
 }
 
 impl std::fmt::Debug for Session {
@@ -297,10 +300,11 @@ impl Session {
         if journal.commands.len() > MAX_COMMANDS {
             return Err(LiveError::Journal(format!("more than {MAX_COMMANDS} commands")));
         }
-        let snapshot = replay::replay(&*scenario, &journal, journal.commands.len(), true).map_err(|(at, why)| {
-            LiveError::Journal(format!("command {} ({}): {why}", at + 1, describe(&journal.commands[at])))
-        })?;
-        Ok(Session { scenario, journal, snapshot, defer_odds: false })
+        let (snapshot, _) =
+            replay::replay(&*scenario, &journal, journal.commands.len(), replay::Odds::Now).map_err(|(at, why)| {
+                LiveError::Journal(format!("command {} ({}): {why}", at + 1, describe(&journal.commands[at])))
+            })?;
+        Ok(Session { scenario, journal, snapshot: std::sync::Arc::new(snapshot), defer_odds: false, odds_job: None })
     }
 
     /// Reads a journal written by [`Session::journal_json`].
@@ -317,9 +321,11 @@ impl Session {
             return Err(LiveError::Refused(format!("a fight takes at most {MAX_COMMANDS} commands")));
         }
         self.journal.commands.push(command);
-        match replay::replay(&*self.scenario, &self.journal, self.journal.commands.len(), !self.defer_odds) {
-            Ok(snapshot) => {
-                self.snapshot = snapshot;
+        let odds = if self.defer_odds { replay::Odds::Later } else { replay::Odds::Now };
+        match replay::replay(&*self.scenario, &self.journal, self.journal.commands.len(), odds) {
+            Ok((snapshot, job)) => {
+                self.snapshot = std::sync::Arc::new(snapshot);
+                self.odds_job = job;
                 Ok(&self.snapshot)
             }
             Err((_, why)) => {
@@ -329,9 +335,11 @@ impl Session {
         }
     }
 
-    /// From now on, whether a command leaves the exact odds of the next decision's choices to a
-    /// later [`Session::work_out_odds`] (`true`), so that it is answered at once: a tracker
-    /// shows the new state first and the odds when they are ready. Default: `false`.
+    /// From now on, whether a command leaves the exact odds of the next decision's choices (and
+    /// the labels that give them) for later (`true`), so that it is answered at once: a tracker
+    /// shows the new state first and the odds when they are ready, worked out here
+    /// ([`Session::work_out_odds`]) or on another thread ([`Session::odds_work`],
+    /// [`Session::put_odds`]). Default: `false`.
     pub fn defer_odds(&mut self, defer: bool) {
         self.defer_odds = defer;
     }
@@ -339,21 +347,51 @@ impl Session {
     /// Works out the exact odds of the pending decision's choices, if a command deferred them
     /// ([`Snapshot::odds_worked_out`]); whether it did. The fight is otherwise unchanged.
     pub fn work_out_odds(&mut self) -> bool {
-        if self.snapshot.odds_worked_out {
+        match self.odds_work() {
+            Some(work) => self.put_odds(work.run()),
+            None => false,
+        }
+    }
+
+    /// The work that gives the exact odds of the pending decision, when a command deferred them
+    /// and no one took it yet: it owns all it needs (no replay, no borrow of the session), so
+    /// it runs anywhere, e.g. on another thread while the session takes the next command.
+    /// Hand what it gives to [`Session::put_odds`].
+    pub fn odds_work(&mut self) -> Option<OddsWork> {
+        let job = self.odds_job.take()?;
+        Some(OddsWork { version: self.version(), job })
+    }
+
+    /// Puts worked-out odds ([`OddsWork::run`]) into the pending decision, if the fight is still
+    /// at the version they were worked out for and still lacks them; whether it took them (odds
+    /// that came too late, after another command, are dropped).
+    pub fn put_odds(&mut self, odds: WorkedOdds) -> bool {
+        if odds.version != self.version() || self.snapshot.odds_worked_out {
             return false;
         }
-        match replay::replay(&*self.scenario, &self.journal, self.journal.commands.len(), true) {
-            Ok(snapshot) => {
-                self.snapshot = snapshot;
-                true
-            }
-            Err(_) => false,
+        if !matches!(&self.snapshot.pending, Some(Pending::Decision { choices, .. }) if choices.len() == odds.odds.options.len())
+        {
+            return false;
         }
+        let snapshot = std::sync::Arc::make_mut(&mut self.snapshot);
+        if let Some(Pending::Decision { choices, odds: beside, .. }) = &mut snapshot.pending {
+            *choices = odds.odds.options;
+            *beside = odds.odds.odds;
+        }
+        snapshot.odds_worked_out = true;
+        self.odds_job = None;
+        true
     }
 
     /// The fight as it stands.
     pub fn snapshot(&self) -> &Snapshot {
         &self.snapshot
+    }
+
+    /// The fight as it stands, shared: to read it after letting go of the session (a later
+    /// command or odds make a new one).
+    pub fn shared_snapshot(&self) -> std::sync::Arc<Snapshot> {
+        self.snapshot.clone()
     }
 
     /// The journal: everything needed to restore the fight.
@@ -404,6 +442,40 @@ impl Session {
     pub fn scenario(&self) -> &dyn fray_rules::Scenario {
         &*self.scenario
     }
+}
+
+/// The work that gives the exact odds of a live fight's pending decision, taken from the session
+/// ([`Session::odds_work`]).
+pub struct OddsWork {
+    version: usize,
+    job: fray_rules::OddsJob,
+}
+
+impl std::fmt::Debug for OddsWork {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OddsWork").field("version", &self.version).finish_non_exhaustive()
+    }
+}
+
+impl OddsWork {
+    /// The version of the fight whose decision this is.
+    pub fn version(&self) -> usize {
+        self.version
+    }
+
+    /// Works the odds out (the costly part: run it off the fight's lock).
+    pub fn run(self) -> WorkedOdds {
+        WorkedOdds { version: self.version, odds: (self.job)() }
+    }
+}
+
+/// The exact odds of a decision, worked out ([`OddsWork::run`]), for [`Session::put_odds`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkedOdds {
+    /// The version of the fight they are for.
+    pub version: usize,
+    /// The decision's labels and odds.
+    pub odds: fray_rules::PromptOdds,
 }
 
 /// A command in a few words, for an error.

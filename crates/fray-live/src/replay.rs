@@ -3,7 +3,7 @@
 
 use crate::{Command, DiceMode, Ending, Journal, Pending, Snapshot};
 use fray_engine::{CombatantId, Dice, FightError, Outcome, Reason};
-use fray_rules::{Line, Prompt, Scenario, Seats};
+use fray_rules::{Line, OddsJob, Prompt, Scenario, Seats};
 use std::cell::RefCell;
 
 /// The most commands a fight takes: far beyond any fight at a table, so that a runaway script
@@ -80,6 +80,12 @@ struct Cursor<'a> {
     joining: Vec<(usize, String)>,
     /// Whether the prompt the fight stops at gets the exact odds of its choices.
     odds: bool,
+    /// Whether the prompt the fight stops at leaves its odds to a job ([`Seats::defers_odds`]).
+    defer: bool,
+    /// The odds job of the prompt being built, until it is asked.
+    offered: Option<OddsJob>,
+    /// The odds job of the decision the fight stops at.
+    job: Option<OddsJob>,
 }
 
 impl Cursor<'_> {
@@ -144,6 +150,20 @@ impl Cursor<'_> {
         }
     }
 
+    /// Whether no command is left to answer the next prompt.
+    fn at_end(&self) -> bool {
+        self.steps[self.next..].iter().all(|(_, c)| {
+            matches!(
+                c,
+                Command::Control { .. }
+                    | Command::Hide { .. }
+                    | Command::Secret { .. }
+                    | Command::Adjust(_)
+                    | Command::Join { .. }
+            )
+        })
+    }
+
     fn stopped(&self) -> bool {
         self.ended.is_some() || self.misfit.is_some()
     }
@@ -151,15 +171,19 @@ impl Cursor<'_> {
     fn ask(&mut self, prompt: &Prompt) -> Option<usize> {
         self.absorb();
         if self.stopped() {
+            self.offered = None;
             return None;
         }
         let who = self.names.iter().position(|n| *n == prompt.who).unwrap_or(0);
+        // The odds job, if any, is this prompt's: kept only if the fight stops here.
+        let offered = self.offered.take();
         // Control passed to the AI since the fight last asked: it takes the AI's choice.
         if !self.people[who] {
             return Some(prompt.default);
         }
         match self.steps.get(self.next) {
             None => {
+                self.job = offered;
                 self.pending = Some(Pending::Decision {
                     who: prompt.who.clone(),
                     combatant: who,
@@ -320,17 +344,17 @@ impl Seats for Seated<'_, '_> {
     /// Only the prompt no command answers yet is shown: the others need no odds.
     fn shown(&self) -> bool {
         let cursor = self.0.borrow();
-        cursor.odds
-            && cursor.steps[cursor.next..].iter().all(|(_, c)| {
-                matches!(
-                    c,
-                    Command::Control { .. }
-                        | Command::Hide { .. }
-                        | Command::Secret { .. }
-                        | Command::Adjust(_)
-                        | Command::Join { .. }
-                )
-            })
+        cursor.odds && cursor.at_end()
+    }
+
+    /// The same prompt, when the replay leaves its odds to a job.
+    fn defers_odds(&self) -> bool {
+        let cursor = self.0.borrow();
+        cursor.defer && cursor.at_end()
+    }
+
+    fn deferred_odds(&mut self, job: OddsJob) {
+        self.0.borrow_mut().offered = Some(job);
     }
 
     fn ask(&mut self, prompt: &Prompt) -> Option<usize> {
@@ -348,9 +372,24 @@ impl Seats for Seated<'_, '_> {
     }
 }
 
+/// How a replay treats the exact odds of the decision it stops at.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Odds {
+    /// Worked out with the replay.
+    Now,
+    /// Left to a job the replay hands back ([`Snapshot::odds_worked_out`] is then `false`).
+    Later,
+}
+
 /// The fight of `journal` after its first `n` commands, or the first command that does not fit;
-/// with `odds`, the decision it stops at has the exact odds of its choices.
-pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize, odds: bool) -> Result<Snapshot, Misfit> {
+/// with [`Odds::Now`], the decision it stops at has the exact odds of its choices, with
+/// [`Odds::Later`] the job that works them out comes along (when that decision has one).
+pub(crate) fn replay(
+    scenario: &dyn Scenario,
+    journal: &Journal,
+    n: usize,
+    odds: Odds,
+) -> Result<(Snapshot, Option<OddsJob>), Misfit> {
     let (steps, can_redo) = fold(&journal.commands[..n])?;
     // Combatants added mid-fight are in the roster from the start, absent until they join.
     let joins: Vec<(usize, &str)> = steps
@@ -413,7 +452,10 @@ pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize, odds:
         event_since: false,
         adjusting: None,
         joining,
-        odds,
+        odds: odds == Odds::Now,
+        defer: odds == Odds::Later,
+        offered: None,
+        job: None,
     });
     let mut log = Vec::new();
     let mut seats = Seated(&cursor);
@@ -468,8 +510,9 @@ pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize, odds:
     if let Some(&(at, _)) = cursor.steps.get(cursor.next) {
         return Err((at, "the fight is over: no decision or dice are awaited".to_owned()));
     }
-    let odds_worked_out = odds || !matches!(pending, Some(Pending::Decision { .. }));
-    Ok(Snapshot {
+    let job = cursor.job.take().filter(|_| matches!(pending, Some(Pending::Decision { .. })));
+    let odds_worked_out = job.is_none();
+    let snapshot = Snapshot {
         log,
         pending,
         status: played.status,
@@ -481,5 +524,6 @@ pub(crate) fn replay(scenario: &dyn Scenario, journal: &Journal, n: usize, odds:
         can_redo,
         odds_worked_out,
         hidden_then,
-    })
+    };
+    Ok((snapshot, job))
 }

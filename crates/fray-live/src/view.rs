@@ -76,8 +76,8 @@ impl Snapshot {
         combatant.side != side && (combatant.hidden || self.hidden.contains(&combatant.name))
     }
 
-    /// Exactly what `side` may see of the fight.
-    pub fn view(&self, side: &str) -> View {
+    /// The combatants hidden from `side`, and those whose numbers it does not see.
+    fn unseen(&self, side: &str) -> (Vec<&str>, Vec<&str>) {
         let hidden: Vec<&str> =
             self.status.iter().filter(|c| self.hidden_from(c, side)).map(|c| c.name.as_str()).collect();
         let secret: Vec<&str> = self
@@ -86,6 +86,19 @@ impl Snapshot {
             .filter(|c| c.side != side && self.secret.contains(&c.side))
             .map(|c| c.name.as_str())
             .collect();
+        (hidden, secret)
+    }
+
+    /// Exactly what `side` may see of the fight.
+    pub fn view(&self, side: &str) -> View {
+        let mut view = self.view_without_log(side);
+        view.log = self.view_log(side).into_iter().cloned().collect();
+        view
+    }
+
+    /// The log lines `side` may see ([`View::log`]), borrowed from the fight's log.
+    pub fn view_log(&self, side: &str) -> Vec<&Line> {
+        let (hidden, secret) = self.unseen(side);
         // Whom the GM hid from this side when each line was written (a combatant shown again
         // stays out of what it did while hidden).
         let mut then: &[String] = &[];
@@ -100,6 +113,13 @@ impl Snapshot {
             let hidden_then = then.iter().filter(|h| self.status.iter().any(|c| &c.name == *h && c.side != side));
             !hidden.iter().any(names) && !hidden_then.map(String::as_str).any(|h| names(&h)) && !secret_numbers
         };
+        self.log.iter().enumerate().filter(|(i, l)| shown(*i, l)).map(|(_, l)| l).collect()
+    }
+
+    /// What `side` may see of the fight ([`Snapshot::view`]) but its log, left empty (for a
+    /// page that renders [`Snapshot::view_log`] without copying it).
+    pub fn view_without_log(&self, side: &str) -> View {
+        let (hidden, secret) = self.unseen(side);
         let status = self
             .status
             .iter()
@@ -145,7 +165,7 @@ impl Snapshot {
         };
         View {
             side: side.to_owned(),
-            log: self.log.iter().enumerate().filter(|(i, l)| shown(*i, l)).map(|(_, l)| l.clone()).collect(),
+            log: Vec::new(),
             status,
             pending,
             answers,

@@ -608,3 +608,30 @@ fn a_combatant_shown_again_stays_out_of_what_it_did_while_hidden() {
     let restored = Session::from_json(&session.journal_json()).unwrap();
     assert_eq!(restored.snapshot().view(&hero).log, want);
 }
+
+#[test]
+fn odds_worked_out_on_another_thread_are_those_of_the_replay_for_every_example() {
+    let mut compared = 0;
+    for (file, text) in examples() {
+        let names = combatants(&file, &text);
+        let mut plain = Session::open(&file, &text, vec![], 3, DiceMode::Fray, names.clone()).unwrap();
+        let mut deferred = Session::open(&file, &text, vec![], 3, DiceMode::Fray, names).unwrap();
+        deferred.defer_odds(true);
+        for _ in 0..6 {
+            let Some(ai) = plain.snapshot().pending.as_ref().and_then(Pending::ai) else { break };
+            plain.command(Command::Answer(ai)).unwrap();
+            deferred.command(Command::Answer(ai)).unwrap();
+            if let Some(work) = deferred.odds_work() {
+                assert_eq!(work.version(), deferred.version());
+                let worked = std::thread::spawn(move || work.run()).join().unwrap();
+                // Odds for another version are dropped.
+                let stale = fray_live::WorkedOdds { version: worked.version + 1, odds: worked.odds.clone() };
+                assert!(!deferred.put_odds(stale), "{file}");
+                assert!(deferred.put_odds(worked), "{file}");
+                compared += 1;
+            }
+            assert_eq!(deferred.snapshot(), plain.snapshot(), "{file}");
+        }
+    }
+    assert!(compared > 20, "decisions with deferred odds: {compared}");
+}

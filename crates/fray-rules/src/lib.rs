@@ -163,6 +163,22 @@ impl ChoiceOdds {
     }
 }
 
+/// A shown prompt's labels and exact odds, worked out after the prompt was asked without them
+/// ([`Seats::defers_odds`]): [`Prompt::options`] and [`Prompt::odds`] as they are when the odds
+/// are shown, the choices in the same order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PromptOdds {
+    /// Each choice's label, with its odds ([`Prompt::options`]).
+    pub options: Vec<String>,
+    /// Beside each choice, its exact odds ([`Prompt::odds`]).
+    pub odds: Vec<Option<ChoiceOdds>>,
+}
+
+/// The work that gives a prompt's [`PromptOdds`] ([`Seats::deferred_odds`]). It owns what it
+/// needs (the ruleset's scenario, the state at the prompt, the request), so that it may run on
+/// another thread, off the fight's path.
+pub type OddsJob = Box<dyn FnOnce() -> PromptOdds + Send>;
+
 /// One outcome of a hit in [`AttackOdds`]: a label, named components (e.g. W, S) and its
 /// probability given a hit.
 pub type HitOutcome = (String, Vec<(String, i32)>, fray_dice::BigRational);
@@ -331,8 +347,10 @@ pub fn play_at_table<R, F>(
 ) -> board::Played
 where
     R: Ruleset,
-    R::Choice: PartialEq + serde::Serialize,
-    F: Prompts<R> + Scenario,
+    R::State: Send + 'static,
+    R::Request: Clone + Send + 'static,
+    R::Choice: PartialEq + serde::Serialize + Send + 'static,
+    F: Prompts<R> + Scenario + Clone + Send + 'static,
 {
     let table = Table { front, seats };
     let sink = FnSink(|event: &R::Event| out(&line(event)));
@@ -352,6 +370,16 @@ pub trait Seats {
     fn shown(&self) -> bool {
         true
     }
+    /// Whether the next prompt will be shown but the exact odds of its choices may come later:
+    /// it is then built as if not shown (no odds, nor odds in its labels), and
+    /// [`Seats::deferred_odds`] gets the work that gives them. Asked only when
+    /// [`Seats::shown`] is `false`. Default: `false`.
+    fn defers_odds(&self) -> bool {
+        false
+    }
+    /// The work that gives the exact odds of the prompt about to be asked, when
+    /// [`Seats::defers_odds`]: labels and odds as [`Seats::shown`] would have made them.
+    fn deferred_odds(&mut self, _job: OddsJob) {}
     /// A person's answer: an index into the prompt's options, or `None` when no answer will
     /// come (the fight then stops with [`FightError::Pending`]).
     fn ask(&mut self, prompt: &Prompt) -> Option<usize>;
@@ -920,6 +948,38 @@ pub trait Prompts<R: Ruleset> {
     }
 }
 
+/// The menu [`Table`] shows `who` for `request`: the question, the labelled choices (attacks on
+/// allies last, none on the dead, the AI's choice `ai` among them), the index of the AI's choice,
+/// and the exact odds beside each choice when `shown`.
+#[allow(clippy::type_complexity)] // reason: the pieces of one prompt, taken apart at once
+fn menu<R, F>(
+    front: &F,
+    state: &R::State,
+    who: CombatantId,
+    request: &R::Request,
+    ai: R::Choice,
+    shown: bool,
+) -> (String, Vec<(String, R::Choice)>, usize, Vec<Option<ChoiceOdds>>)
+where
+    R: Ruleset,
+    R::Choice: PartialEq,
+    F: Prompts<R> + Scenario,
+{
+    let (question, choices) = building_prompt(shown, || front.prompt(state, who, request));
+    let side = front.side_of(who.index());
+    let mut choices = arrange_targets(
+        choices,
+        |c| front.hostile_target(c),
+        |t| front.side_of(t.index()) == side,
+        |t| front.gone(state, t),
+        |t| front.person_name(t),
+    );
+    // An empty answer takes what the AI would choose for this combatant.
+    let default = ai_default(&mut choices, ai);
+    let odds = odds_beside(shown, &choices, |c| front.odds(state, who, c));
+    (question, choices, default, odds)
+}
+
 /// Answers with a person's choices for the combatants in `humans`, the AI for the others. People
 /// are never passed over for optional requests.
 pub struct Table<'a, F> {
@@ -929,9 +989,11 @@ pub struct Table<'a, F> {
     pub seats: &'a mut dyn Seats,
 }
 
-impl<R: Ruleset, F: Prompts<R> + Scenario> Decider<R> for Table<'_, F>
+impl<R: Ruleset, F: Prompts<R> + Scenario + Clone + Send + 'static> Decider<R> for Table<'_, F>
 where
-    R::Choice: PartialEq + serde::Serialize,
+    R::State: Send + 'static,
+    R::Request: Clone + Send + 'static,
+    R::Choice: PartialEq + serde::Serialize + Send + 'static,
 {
     const INTERJECTS: bool = true;
 
@@ -946,18 +1008,16 @@ where
         if !self.seats.person(who) || self.front.taken_out(state, who) {
             return Ok(self.front.ai(setup, state, who, request));
         }
-        let (question, choices) = building_prompt(self.seats.shown(), || self.front.prompt(state, who, request));
-        let side = self.front.side_of(who.index());
-        let mut choices = arrange_targets(
-            choices,
-            |c| self.front.hostile_target(c),
-            |t| self.front.side_of(t.index()) == side,
-            |t| self.front.gone(state, t),
-            |t| self.front.person_name(t),
-        );
-        // An empty answer takes what the AI would choose for this combatant.
-        let default = ai_default(&mut choices, self.front.ai(setup, state, who, request));
-        let odds = odds_beside(self.seats.shown(), &choices, |c| self.front.odds(state, who, c));
+        let shown = self.seats.shown();
+        let ai = self.front.ai(setup, state, who, request);
+        if !shown && self.seats.defers_odds() {
+            let (front, state, request, ai) = (self.front.clone(), state.clone(), request.clone(), ai.clone());
+            self.seats.deferred_odds(Box::new(move || {
+                let (_, choices, _, odds) = menu(&front, &state, who, &request, ai, true);
+                PromptOdds { options: choices.into_iter().map(|(label, _)| label).collect(), odds }
+            }));
+        }
+        let (question, choices, default, odds) = menu(self.front, state, who, request, ai, shown);
         ask_person(&mut |p| self.seats.ask(p), self.front.person_name(who), question, choices, default, odds)
     }
 

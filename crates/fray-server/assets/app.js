@@ -1,5 +1,6 @@
 // fray serve: the pages' small script. Commands go up as POSTs to the JSON API; the board is
-// refreshed from the server whenever its server-sent events announce a new version.
+// refreshed from the server whenever its server-sent events announce a new version, or the odds
+// of the decision it shows.
 "use strict";
 (function () {
   // The new-fight form: a chosen file is read into the scenario field (nothing is uploaded
@@ -22,10 +23,17 @@
   let shown = null;
   // A newcomer just joined: its stat block is not kept, the form starts afresh.
   let joined = false;
+  // Boards asked for and the last one drawn, in the order asked: the server's fight only moves
+  // on, so an answer to an older request never replaces a newer one.
+  let asked = 0;
+  let drawn = 0;
   async function refresh() {
+    const ask = ++asked;
     const response = await fetch(board.dataset.board, { credentials: "same-origin" });
     if (!response.ok) return;
     const html = await response.text();
+    if (ask < drawn) return;
+    drawn = ask;
     // The same board again (the answer and the event both ask): keep the page as it is.
     if (html === shown) return;
     shown = html;
@@ -140,5 +148,10 @@
     const events = new EventSource(board.dataset.events);
     // Each event says the fight changed (a command, or a setting): look again.
     events.onmessage = () => refresh();
+    // The odds of the decision at a version are in: a page at that version (or still fetching
+    // it) looks again.
+    events.addEventListener("odds", (event) => {
+      if (Number(event.data) >= version()) refresh();
+    });
   }
 })();

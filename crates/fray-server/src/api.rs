@@ -246,14 +246,28 @@ fn find(state: &State, id: &str) -> Result<Arc<Fight>, ApiError> {
     state.fight(id).ok_or(ApiError::NotFound("fight"))
 }
 
-/// `GET /api/fights/{id}`.
+/// Reads a fight as [`read`] does, once its pending decision's odds are in (worked out here if
+/// the worker has not started on them, else waited for).
+pub async fn read_complete<T: Send + 'static>(
+    fight: Arc<Fight>,
+    work: impl FnOnce(&Fight, &Session) -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    blocking(move || {
+        crate::odds::complete(&fight);
+        let session = fight.session();
+        Ok(work(&fight, &session))
+    })
+    .await
+}
+
+/// `GET /api/fights/{id}`: with the pending decision's odds.
 pub async fn show(
     _: Gm,
     axum::extract::State(state): AppState,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let fight = find(&state, &id)?;
-    Ok(Json(read(fight, state_json).await?))
+    Ok(Json(read_complete(fight, state_json).await?))
 }
 
 /// A command with the version it was sent on.
@@ -310,7 +324,7 @@ pub async fn player_command(
             return Err(ApiError::Forbidden(format!("no decision of {own}'s waits")));
         }
         let Command::Answer(i) = command else { return Ok(command) };
-        let answers = session.snapshot().view(&own).answers;
+        let answers = session.snapshot().view_without_log(&own).answers;
         match answers.get(i) {
             Some(&index) => Ok(Command::Answer(index)),
             None => Err(ApiError::Bad(format!("no choice {i}: the decision has {} choices", answers.len()))),
@@ -357,7 +371,7 @@ pub async fn settings(
             .map_err(|e| ApiError::Internal(e.to_string()))?;
         fight.players_answer.store(settings.players_answer, std::sync::atomic::Ordering::Relaxed);
         // The pages look again.
-        let _ = fight.versions.send(session.version());
+        let _ = fight.versions.send(crate::Told::Version(session.version()));
         Ok(state_json(&fight, &session))
     })
     .await?;
@@ -393,5 +407,5 @@ fn download(text: String, name: &str) -> Response {
 /// `GET /api/view/{token}`: what that side may see.
 pub async fn view(axum::extract::State(state): AppState, Path(token): Path<String>) -> Result<Json<Value>, ApiError> {
     let (fight, side) = state.player(&token).ok_or(ApiError::NotFound("player token"))?;
-    Ok(Json(read(fight, move |fight, session| view_json(fight, session, &side)).await?))
+    Ok(Json(read_complete(fight, move |fight, session| view_json(fight, session, &side)).await?))
 }

@@ -6,6 +6,9 @@
 //! - **Durable before acknowledged:** a command is committed to the database before the response
 //!   and before any page is told (the per-fight broadcast carries only the new version; pages
 //!   then fetch what they may see).
+//! - **Answered before the odds:** the exact odds of the decision a command leads to are worked
+//!   out after it is answered and told, off the fight's lock, by one worker; the pages are told
+//!   again when they are in ([`Told::Odds`]), and the JSON API's reads wait for them.
 //! - **Who sees what:** the GM's routes need the GM token (`Authorization: Bearer …` or the
 //!   cookie set by opening the printed address); a side's player token reaches only that side's
 //!   [`fray_live::View`].
@@ -13,6 +16,7 @@
 
 mod api;
 mod examples;
+mod odds;
 mod pages;
 mod store;
 
@@ -26,6 +30,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use tokio::sync::broadcast;
 
 pub use examples::EXAMPLES;
+pub use odds::{OddsCounts, Told};
 pub use store::{Store, StoreError, StoredFight};
 
 /// The largest request body accepted (a scenario file with room to spare).
@@ -42,7 +47,32 @@ pub struct Fight {
     session: Mutex<Session>,
     updated: AtomicI64,
     players_answer: AtomicBool,
-    versions: broadcast::Sender<usize>,
+    versions: broadcast::Sender<Told>,
+    /// The work on the odds of the pending decision, while they are not in.
+    odds: Mutex<Option<Arc<odds::OddsTask>>>,
+    /// The boards last rendered, per viewer, for the pages that ask for the same one.
+    boards: Mutex<Vec<Board>>,
+    /// The version of the session and whether its decision's odds are in, set with each change
+    /// of its snapshot: a page finds its board already rendered without waiting for the lock.
+    shown: Mutex<(usize, bool)>,
+}
+
+/// A rendered board.
+#[derive(Debug)]
+struct Board {
+    /// Whose: the GM's (`None`) or a side's.
+    side: Option<String>,
+    key: BoardKey,
+    html: Arc<str>,
+}
+
+/// What a rendered board shows of a fight: when it changes, the board is rendered again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct BoardKey {
+    version: usize,
+    /// Whether the pending decision's odds are in.
+    odds: bool,
+    players_answer: bool,
 }
 
 impl Fight {
@@ -55,6 +85,11 @@ impl Fight {
         players_answer: bool,
     ) -> Fight {
         let (versions, _) = broadcast::channel(64);
+        // A command is answered and told at once; the odds of the decision it leads to follow
+        // (`odds`).
+        let mut session = session;
+        session.defer_odds(true);
+        let shown = (session.version(), session.snapshot().odds_worked_out);
         Fight {
             id,
             title,
@@ -63,6 +98,9 @@ impl Fight {
             updated: AtomicI64::new(updated),
             players_answer: AtomicBool::new(players_answer),
             versions,
+            odds: Mutex::new(None),
+            boards: Mutex::new(Vec::new()),
+            shown: Mutex::new(shown),
         }
     }
 
@@ -82,9 +120,51 @@ impl Fight {
         self.updated.load(Ordering::Relaxed)
     }
 
-    /// A receiver of the fight's new versions, each sent once its command is stored.
-    pub fn subscribe(&self) -> broadcast::Receiver<usize> {
+    /// A receiver of what the fight tells its pages: each new version once its command is
+    /// stored, and when the odds of the decision at a version are in.
+    pub fn subscribe(&self) -> broadcast::Receiver<Told> {
         self.versions.subscribe()
+    }
+
+    /// The board `side` (the GM: `None`) sees at `key`: the one rendered already, or `render`'s
+    /// (kept for the next page that asks).
+    fn board(&self, side: Option<&str>, key: BoardKey, render: impl FnOnce() -> maud::Markup) -> Arc<str> {
+        if let Some(html) = self.rendered(side, key) {
+            return html;
+        }
+        let html: Arc<str> = render().into_string().into();
+        let mut boards = self.boards.lock().unwrap_or_else(|p| p.into_inner());
+        let board = Board { side: side.map(str::to_owned), key, html: html.clone() };
+        match boards.iter_mut().find(|b| b.side.as_deref() == side) {
+            // A newer board may have come meanwhile: keep the newest.
+            Some(old) if old.key.version <= key.version => *old = board,
+            Some(_) => {}
+            None => boards.push(board),
+        }
+        html
+    }
+
+    /// The board `side` sees at `key`, if it is rendered already.
+    fn rendered(&self, side: Option<&str>, key: BoardKey) -> Option<Arc<str>> {
+        let boards = self.boards.lock().unwrap_or_else(|p| p.into_inner());
+        boards.iter().find(|b| b.side.as_deref() == side && b.key == key).map(|b| b.html.clone())
+    }
+
+    /// What a board of the fight shows now, read without the session's lock.
+    fn board_key(&self) -> BoardKey {
+        let (version, odds) = *self.shown.lock().unwrap_or_else(|p| p.into_inner());
+        BoardKey { version, odds, players_answer: self.players_answer() }
+    }
+
+    /// Notes that the session's snapshot changed (a command, the odds, a restore); call it
+    /// under the session's lock, before the pages are told.
+    fn note_shown(&self, session: &Session) {
+        *self.shown.lock().unwrap_or_else(|p| p.into_inner()) = (session.version(), session.snapshot().odds_worked_out);
+    }
+
+    /// The work on the pending decision's odds, if they are not in yet.
+    fn odds_task(&self) -> Option<Arc<odds::OddsTask>> {
+        self.odds.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 }
 
@@ -104,6 +184,8 @@ pub struct State {
     players: RwLock<BTreeMap<String, (String, String)>>,
     /// Fights that are stored but no longer replay (e.g. a newer fray changed a rule), with why.
     broken: Vec<(String, String)>,
+    /// Works out the odds of the fights' decisions.
+    odds: odds::Worker,
 }
 
 /// A random token of 128 bits from the operating system, as 32 hex digits.
@@ -140,7 +222,27 @@ impl State {
                 Err(e) => broken.push((stored.id, e.to_string())),
             }
         }
-        Ok(State { store, gm_token, fights: RwLock::new(fights), players: RwLock::new(players), broken })
+        Ok(State {
+            store,
+            gm_token,
+            fights: RwLock::new(fights),
+            players: RwLock::new(players),
+            broken,
+            odds: odds::Worker::start(),
+        })
+    }
+
+    /// Holds the worker that works out the odds of the fights' decisions (`true`), or lets it go
+    /// on: for tests and measurements. While it is held, a command's odds wait (a read of the
+    /// JSON API still works them out itself).
+    pub fn hold_odds(&self, hold: bool) {
+        self.odds.hold(hold);
+    }
+
+    /// How many decisions' odds the worker has worked out, and how many it dropped because the
+    /// fight moved on first.
+    pub fn odds_counts(&self) -> OddsCounts {
+        self.odds.counts()
     }
 
     /// The fights stored but not restored, with the reason.
@@ -174,6 +276,12 @@ impl State {
     pub fn player(&self, token: &str) -> Option<(Arc<Fight>, String)> {
         let (id, side) = self.players.read().unwrap_or_else(|p| p.into_inner()).get(token).cloned()?;
         Some((self.fight(&id)?, side))
+    }
+
+    /// Marks a command or a page being served while it lives: the odds worker waits for none
+    /// to be (for a moment at most), so that the odds take what the commands and pages leave.
+    fn busy(&self) -> odds::Busy<'_> {
+        self.odds.busy()
     }
 
     /// Whether `token` is the GM's (compared in constant time).
@@ -256,6 +364,7 @@ fn apply(
     admit: impl FnOnce(&Session, fray_live::Command) -> Result<fray_live::Command, api::ApiError>,
     answer: impl Fn(&Fight, &Session) -> serde_json::Value,
 ) -> Result<serde_json::Value, api::ApiError> {
+    let _busy = state.busy();
     let mut session = fight.session();
     if session.version() != version {
         return Err(api::ApiError::Conflict {
@@ -272,13 +381,18 @@ fn apply(
         // Not stored, so not done: back to the fight as it was.
         let mut journal = session.journal().clone();
         journal.commands.pop();
-        if let Ok(back) = Session::restore(journal) {
+        if let Ok(mut back) = Session::restore(journal) {
+            back.defer_odds(true);
             *session = back;
         }
+        fight.note_shown(&session);
         return Err(api::ApiError::Internal(e.to_string()));
     }
     fight.updated.store(store::now(), Ordering::Relaxed);
+    fight.note_shown(&session);
     // Sent while the lock is held, so listeners hear the versions in order.
-    let _ = fight.versions.send(session.version());
+    let _ = fight.versions.send(Told::Version(session.version()));
+    // The odds of the decision it leads to follow.
+    state.odds.schedule(fight, &mut session);
     Ok(answer(fight, &session))
 }

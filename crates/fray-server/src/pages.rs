@@ -4,7 +4,7 @@
 //! events say the fight moved.
 
 use crate::api::{ApiError, Gm, NewFight, blocking, create_fight, read, request_token};
-use crate::{EXAMPLES, Fight, State};
+use crate::{EXAMPLES, Fight, State, Told};
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Form, Path, Query};
 use axum::http::{StatusCode, header};
@@ -215,8 +215,8 @@ pub async fn fight_page(
         return unauthorized();
     }
     let Some(fight) = state.fight(&id) else { return ApiError::NotFound("fight").into_response() };
-    let board = match read(fight.clone(), gm_board).await {
-        Ok(board) => board,
+    let board = match board(&state, fight.clone(), None).await {
+        Ok(board) => maud::PreEscaped(board.to_string()),
         Err(e) => return e.into_response(),
     };
     layout(
@@ -238,23 +238,55 @@ pub async fn fight_board(
     Path(id): Path<String>,
 ) -> Result<Html<String>, ApiError> {
     let fight = state.fight(&id).ok_or(ApiError::NotFound("fight"))?;
-    Ok(Html(read(fight, |fight, session| gm_board(fight, session).into_string()).await?))
+    Ok(Html(board(&state, fight, None).await?.to_string()))
+}
+
+/// The board a viewer (the GM: `None`; a side's players: `Some(side)`) sees of a fight: taken
+/// from the fight under its lock, rendered after letting go of it, and rendered once for all
+/// the pages of that viewer that ask for the same version ([`Fight::board`]).
+async fn board(state: &Arc<State>, fight: Arc<Fight>, side: Option<String>) -> Result<Arc<str>, ApiError> {
+    // Rendered already for another page: no need to wait for the fight's lock.
+    if let Some(html) = fight.rendered(side.as_deref(), fight.board_key()) {
+        return Ok(html);
+    }
+    let state = state.clone();
+    blocking(move || {
+        let _busy = state.busy();
+        let session = fight.session();
+        let (snapshot, version, ruleset) = (session.shared_snapshot(), session.version(), session.scenario().ruleset());
+        let players_answer = fight.players_answer();
+        let key = crate::BoardKey { version, odds: snapshot.odds_worked_out, players_answer };
+        if let Some(html) = fight.rendered(side.as_deref(), key) {
+            return Ok(html);
+        }
+        // The GM's form to add a combatant starts from a stat block of the scenario's.
+        let join = if side.is_none() { join_template(&session) } else { None };
+        drop(session);
+        Ok(fight.board(side.as_deref(), key, || match &side {
+            None => gm_board(&fight, &snapshot, version, ruleset, join.as_deref()),
+            Some(side) => {
+                let view = snapshot.view_without_log(side);
+                let lines = snapshot.view_log(side);
+                player_board(&view, &lines, &fight.title, version, players_answer, !snapshot.odds_worked_out)
+            }
+        }))
+    })
+    .await
 }
 
 fn command(value: serde_json::Value) -> String {
     value.to_string()
 }
 
-fn gm_board(fight: &Fight, session: &Session) -> Markup {
-    let snapshot: &Snapshot = session.snapshot();
+fn gm_board(fight: &Fight, snapshot: &Snapshot, version: usize, ruleset: &str, join: Option<&str>) -> Markup {
     let sides: Vec<&String> = fight.players.keys().collect();
-    let tracks = fray_rules::ruleset_info(session.scenario().ruleset()).map_or(&[][..], |r| r.adjustable);
+    let tracks = fray_rules::ruleset_info(ruleset).map_or(&[][..], |r| r.adjustable);
     html! {
         header {
             h1 { (fight.title) }
-            span.version data-version=(session.version()) { "version " (session.version()) }
+            span.version data-version=(version) { "version " (version) }
         }
-        section #pending { (pending(snapshot.pending.as_ref(), Viewer::Gm)) (ending(snapshot)) }
+        section #pending { (pending(snapshot.pending.as_ref(), Viewer::Gm, !snapshot.odds_worked_out)) (ending(snapshot)) }
         section #controls {
             button #undo data-command=(command(json!({"undo": 1}))) disabled[snapshot.can_undo == 0] { "Undo" }
             button #redo data-command=(command(json!({"redo": 1}))) disabled[snapshot.can_redo == 0] { "Redo" }
@@ -273,7 +305,7 @@ fn gm_board(fight: &Fight, session: &Session) -> Markup {
             div.board {
                 @for combatant in &snapshot.status { (gm_combatant(combatant, snapshot, tracks)) }
             }
-            (joining(session))
+            (joining(join))
         }
         section #players {
             h2 { "Players' pages" }
@@ -299,7 +331,7 @@ fn gm_board(fight: &Fight, session: &Session) -> Markup {
                 }
             }
         }
-        section #log { h2 { "Log" } (log(&snapshot.log)) }
+        section #log { h2 { "Log" } (log(snapshot.log.iter())) }
         section #export {
             a href={ "/api/fights/" (fight.id) "/journal" } download { "Journal (JSON)" }
             " · "
@@ -310,16 +342,23 @@ fn gm_board(fight: &Fight, session: &Session) -> Markup {
 
 /// The GM's form to add a combatant to a fight that goes on, filled with a copy of the scenario's
 /// last combatant to start from.
-fn joining(session: &Session) -> Markup {
+/// The stat block the GM's form to add a combatant starts from: a copy of the last combatant,
+/// renamed; `None` once the fight has ended (no form then).
+fn join_template(session: &Session) -> Option<String> {
     let snapshot = session.snapshot();
     if snapshot.ending.is_some() {
-        return html! {};
+        return None;
     }
     let last = session.scenario().combatants().last().cloned().unwrap_or_default();
     // "Guard 2", or the next number free.
     let taken = |name: &String| snapshot.status.iter().any(|c| &c.name == name);
     let name = (2..).map(|n| format!("{last} {n}")).find(|n| !taken(n)).unwrap_or_default();
-    let template = session.stat_block(&last, &name).unwrap_or_default();
+    Some(session.stat_block(&last, &name).unwrap_or_default())
+}
+
+/// The GM's form to add a combatant, starting from `template` (none: no form).
+fn joining(template: Option<&str>) -> Markup {
+    let Some(template) = template else { return html! {} };
     html! {
         details #join {
             summary { "Add a combatant" }
@@ -410,7 +449,8 @@ enum Viewer {
     },
 }
 
-fn pending(pending: Option<&Pending>, viewer: Viewer) -> Markup {
+/// The pending request; `odds_coming`: a decision's odds are still being worked out.
+fn pending(pending: Option<&Pending>, viewer: Viewer, odds_coming: bool) -> Markup {
     let gm = viewer == Viewer::Gm;
     let answer = gm || viewer == (Viewer::Players { answer: true });
     html! {
@@ -418,6 +458,7 @@ fn pending(pending: Option<&Pending>, viewer: Viewer) -> Markup {
             Some(Pending::Decision { who, side, question, choices, data, ai, .. }) => {
                 div.decision {
                     p.question { strong { (who) } " (" (side) ") — " (question) }
+                    @if odds_coming { p.odds-coming role="status" { "working out the odds…" } }
                     @if gm {
                         button.take-ai data-command=(command(json!({"answer": ai}))) { "Take the AI's choice" }
                     }
@@ -509,15 +550,16 @@ fn ending(snapshot: &Snapshot) -> Markup {
     html! { @if let Some(ending) = &snapshot.ending { p #ending { "The fight is over: " (ending.text) } } }
 }
 
-fn log(lines: &[Line]) -> Markup {
+fn log<'a>(lines: impl DoubleEndedIterator<Item = &'a Line>) -> Markup {
     html! {
         ol.log reversed {
-            @for line in lines.iter().rev() { @if let Some(text) = &line.text { li { (text) } } }
+            @for line in lines.rev() { @if let Some(text) = &line.text { li { (text) } } }
         }
     }
 }
 
-/// The version of a fight, as server-sent events: the current one at once, then each new one.
+/// The version of a fight, as server-sent events: the current one at once, then each new one
+/// (unnamed events), and an `odds` event with the version whose decision's odds came in.
 /// (Subscribed before the version is read, so no command falls between the two.)
 async fn events(
     fight: Arc<Fight>,
@@ -530,7 +572,14 @@ async fn events(
         }
         loop {
             match receiver.recv().await {
-                Ok(version) => return Some((Ok(Event::default().data(version.to_string())), (receiver, None))),
+                Ok(Told::Version(version)) => {
+                    return Some((Ok(Event::default().data(version.to_string())), (receiver, None)));
+                }
+                // The odds of the decision at this version are in: a page at this version
+                // fetches its board again.
+                Ok(Told::Odds(version)) => {
+                    return Some((Ok(Event::default().event("odds").data(version.to_string())), (receiver, None)));
+                }
                 // A slow page missed some versions: the next one tells it all it needs.
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
                 Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
@@ -559,29 +608,28 @@ pub async fn player_events(
     Ok(events(fight).await?.into_response())
 }
 
-fn player_board(view: &View, title: &str, version: usize, answer: bool) -> Markup {
+/// A side's board: its `view` (without its log) and the log `lines` it may see.
+fn player_board(view: &View, lines: &[&Line], title: &str, version: usize, answer: bool, odds_coming: bool) -> Markup {
     html! {
         header {
             h1 { (title) }
             span.version data-version=(version) { (view.side) }
         }
         section #pending {
-            (pending(view.pending.as_ref(), Viewer::Players { answer }))
+            (pending(view.pending.as_ref(), Viewer::Players { answer }, odds_coming))
             @if let Some(who) = &view.waiting_for { p.waiting { "Waiting for " (who) "." } }
             @if let Some(ending) = &view.ending { p #ending { "The fight is over: " (ending.text) } }
         }
         section #status { h2 { "Status" } div.board { @for combatant in &view.status { (card(combatant, false, html! {})) } } }
-        section #log { h2 { "Log" } (log(&view.log)) }
+        section #log { h2 { "Log" } (log(lines.iter().copied())) }
     }
 }
 
-async fn player_markup(state: &State, token: &str) -> Result<(Markup, String), ApiError> {
+async fn player_markup(state: &Arc<State>, token: &str) -> Result<(Markup, String), ApiError> {
     let (fight, side) = state.player(token).ok_or(ApiError::NotFound("player token"))?;
-    read(fight, move |fight, session| {
-        let view = session.snapshot().view(&side);
-        (player_board(&view, &fight.title, session.version(), fight.players_answer()), fight.title.clone())
-    })
-    .await
+    let title = fight.title.clone();
+    let board = board(state, fight, Some(side)).await?;
+    Ok((maud::PreEscaped(board.to_string()), title))
 }
 
 /// `GET /play/{token}`: a side's page.

@@ -778,23 +778,6 @@ async fn the_gm_adjusts_a_track_and_takes_a_combatant_out_through_the_api() {
 }
 
 #[tokio::test]
-async fn a_commands_answer_has_the_next_decisions_odds() {
-    let (_, app) = memory_app();
-    let (id, _) = start(&app, "opend6/blaster-duel.toml", "fray", Some(vec!["Smuggler", "Hunter"])).await;
-    let (_, mut state) = gm(&app, "GET", &format!("/api/fights/{id}"), None).await;
-    for version in 0..30u64 {
-        assert_eq!(state["odds_worked_out"], true, "{state}");
-        if state["pending"]["odds"].as_array().unwrap().iter().any(|o| !o.is_null()) {
-            return;
-        }
-        let (status, next) = send(&app, &id, version, json!({"answer": state["pending"]["ai"]})).await;
-        assert_eq!(status, StatusCode::OK, "{next}");
-        state = next;
-    }
-    panic!("no decision offered an attack with its odds");
-}
-
-#[tokio::test]
 async fn the_gm_adds_a_combatant_mid_fight_through_the_api_and_the_page() {
     let (_, app) = memory_app();
     let (id, _) = start(&app, "hardboiled/bar-room-brawl.toml", "fray", Some(vec!["Joe Bruno"])).await;
@@ -816,4 +799,137 @@ async fn the_gm_adds_a_combatant_mid_fight_through_the_api_and_the_page() {
     // The journal keeps the stat block, and the docks' players see the newcomer.
     let (_, journal) = gm(&app, "GET", &format!("/api/fights/{id}/journal"), None).await;
     assert_eq!(journal["commands"][0]["join"]["stats"], good.as_str());
+}
+
+/// The next named or unnamed event of a page's stream: its name (`None` for a new version) and
+/// its data.
+async fn next_told(body: &mut Body) -> (Option<String>, String) {
+    loop {
+        let frame = tokio::time::timeout(std::time::Duration::from_secs(10), body.frame())
+            .await
+            .expect("an event")
+            .unwrap()
+            .unwrap();
+        if let Ok(data) = frame.into_data() {
+            let text = String::from_utf8(data.to_vec()).unwrap();
+            let name = text.lines().find_map(|l| l.strip_prefix("event: ")).map(str::to_owned);
+            if let Some(data) = text.lines().find_map(|l| l.strip_prefix("data: ")) {
+                return (name, data.trim().to_owned());
+            }
+        }
+    }
+}
+
+/// A GM's event stream of a fight, past its first event (the version it is at).
+async fn gm_events(app: &Router, id: &str) -> Body {
+    let request = Request::builder()
+        .uri(format!("/fights/{id}/events"))
+        .header(header::AUTHORIZATION, format!("Bearer {GM}"))
+        .body(Body::empty())
+        .unwrap();
+    let mut body = app.clone().oneshot(request).await.unwrap().into_body();
+    next_told(&mut body).await;
+    body
+}
+
+/// The decision a fight waits for, as a replay of its journal with the odds worked out at once
+/// gives it.
+async fn replayed_decision(app: &Router, id: &str) -> Value {
+    let (status, _, text) = call(app, "GET", &format!("/api/fights/{id}/journal"), Some(GM), None).await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let session = fray_live::Session::from_json(&text).unwrap();
+    serde_json::to_value(&session.snapshot().pending).unwrap()
+}
+
+#[tokio::test]
+async fn a_command_is_answered_before_the_next_decisions_odds_which_follow_on_the_event_stream() {
+    let (state, app) = memory_app();
+    let (id, _) = start(&app, "opend6/blaster-duel.toml", "fray", Some(vec!["Smuggler", "Hunter"])).await;
+    let (_, mut fight) = gm(&app, "GET", &format!("/api/fights/{id}"), None).await;
+    assert_eq!(fight["odds_worked_out"], true, "a new fight's first decision has its odds");
+    let mut events = gm_events(&app, &id).await;
+    for version in 0..30u64 {
+        // The worker held: the answer and the board come without the next decision's odds.
+        state.hold_odds(true);
+        let (status, answered) = send(&app, &id, version, json!({"answer": fight["pending"]["ai"]})).await;
+        assert_eq!(status, StatusCode::OK, "{answered}");
+        assert_eq!(next_told(&mut events).await, (None, (version + 1).to_string()));
+        if answered["pending"].is_null() {
+            break;
+        }
+        assert_eq!(answered["odds_worked_out"], false, "{answered}");
+        assert!(answered["pending"]["odds"].as_array().unwrap().iter().all(Value::is_null), "{answered}");
+        let (_, _, board) = call(&app, "GET", &format!("/fights/{id}/board"), Some(GM), None).await;
+        assert!(board.contains("working out the odds…"), "{board}");
+        // Let go, the odds follow: an `odds` event for this version, and the board has them.
+        state.hold_odds(false);
+        assert_eq!(next_told(&mut events).await, (Some("odds".to_owned()), (version + 1).to_string()));
+        let (_, _, board) = call(&app, "GET", &format!("/fights/{id}/board"), Some(GM), None).await;
+        assert!(!board.contains("working out the odds…"), "{board}");
+        fight = gm(&app, "GET", &format!("/api/fights/{id}"), None).await.1;
+        assert_eq!(fight["odds_worked_out"], true, "{fight}");
+        // The same labels and exact odds as a replay that works them out at once.
+        assert_eq!(fight["pending"], replayed_decision(&app, &id).await);
+        if fight["pending"]["odds"].as_array().unwrap().iter().any(|o| !o.is_null()) {
+            return;
+        }
+    }
+    panic!("no decision offered an attack with its odds");
+}
+
+#[tokio::test]
+async fn the_api_gives_a_decisions_odds_even_while_the_worker_is_held() {
+    let (state, app) = memory_app();
+    let (id, players) = start(&app, "opend6/blaster-duel.toml", "fray", Some(vec!["Smuggler", "Hunter"])).await;
+    state.hold_odds(true);
+    let (_, mut fight) = gm(&app, "GET", &format!("/api/fights/{id}"), None).await;
+    for version in 0..30u64 {
+        let (status, answered) = send(&app, &id, version, json!({"answer": fight["pending"]["ai"]})).await;
+        assert_eq!(status, StatusCode::OK, "{answered}");
+        if answered["pending"].is_null() {
+            break;
+        }
+        // The side whose decision it is sees its odds in its view; the GM's state has them.
+        let side = answered["pending"]["side"].as_str().unwrap();
+        let (status, view) = gm(&app, "GET", &format!("/api/view/{}", players[side].as_str().unwrap()), None).await;
+        assert_eq!(status, StatusCode::OK);
+        fight = gm(&app, "GET", &format!("/api/fights/{id}"), None).await.1;
+        assert_eq!(fight["odds_worked_out"], true, "{fight}");
+        assert_eq!(fight["pending"], replayed_decision(&app, &id).await);
+        assert_eq!(view["pending"]["odds"], fight["pending"]["odds"], "{view}");
+        if fight["pending"]["odds"].as_array().unwrap().iter().any(|o| !o.is_null()) {
+            state.hold_odds(false);
+            return;
+        }
+    }
+    panic!("no decision offered an attack with its odds");
+}
+
+#[tokio::test]
+async fn the_odds_of_a_decision_answered_before_they_came_are_dropped() {
+    let (state, app) = memory_app();
+    let (id, _) = start(&app, "opend6/blaster-duel.toml", "fray", Some(vec!["Smuggler", "Hunter"])).await;
+    let mut events = gm_events(&app, &id).await;
+    state.hold_odds(true);
+    // Two answers while the worker is held: the odds of the first decision are moot.
+    let (_, mut fight) = gm(&app, "GET", &format!("/api/fights/{id}"), None).await;
+    for version in 0..2u64 {
+        let (status, answered) = send(&app, &id, version, json!({"answer": fight["pending"]["ai"]})).await;
+        assert_eq!(status, StatusCode::OK, "{answered}");
+        assert_eq!(answered["odds_worked_out"], false, "{answered}");
+        assert_eq!(next_told(&mut events).await, (None, (version + 1).to_string()));
+        fight = answered;
+    }
+    let before = state.odds_counts();
+    state.hold_odds(false);
+    // Only the odds of the decision the fight waits for come; those of version 1 never do.
+    assert_eq!(next_told(&mut events).await, (Some("odds".to_owned()), "2".to_owned()));
+    let after = state.odds_counts();
+    assert_eq!((after.worked - before.worked, after.dropped - before.dropped), (1, 1), "{after:?}");
+    let (status, third) = send(&app, &id, 2, json!({"answer": fight["pending"]["ai"]})).await;
+    assert_eq!(status, StatusCode::OK, "{third}");
+    assert_eq!(next_told(&mut events).await, (None, "3".to_owned()));
+    let (_, now) = gm(&app, "GET", &format!("/api/fights/{id}"), None).await;
+    assert_eq!(now["version"], 3);
+    assert_eq!(now["pending"], replayed_decision(&app, &id).await);
 }

@@ -157,16 +157,20 @@ impl Browser {
                       choices: document.querySelectorAll('button.choice').length,
                       dice: dice ? Number(dice.dataset.dice) : null,
                       sides: dice ? Number(dice.dataset.sides) : null,
-                      busy: !!document.querySelector('button[data-command]:disabled:not(#undo):not(#redo)') };",
+                      busy: !!document.querySelector('button[data-command]:disabled:not(#undo):not(#redo)'),
+                      odds_coming: !!document.querySelector('.odds-coming') };",
         )
     }
 
-    /// Waits until the page shows a version other than `old`; gives it.
+    /// Waits until the page shows a version other than `old`, with its decision's odds (they
+    /// follow the new version); gives it.
     fn wait_version(&self, old: Option<u64>) -> u64 {
         let started = Instant::now();
         loop {
-            if let Some(version) = self.page_state()["version"].as_u64()
+            let state = self.page_state();
+            if let Some(version) = state["version"].as_u64()
                 && Some(version) != old
+                && state["odds_coming"] != true
             {
                 return version;
             }

@@ -20,6 +20,42 @@ pub fn events_schema() -> serde_json::Value {
 }
 
 impl FluidScenario {
+    /// The menu a person gets for `request`: the question, the labelled choices (the AI's choice
+    /// `ai` among them, attacks on allies last, none on the dead), the index of the AI's choice,
+    /// and the exact odds beside each choice when `shown`.
+    #[allow(clippy::type_complexity)] // reason: the pieces of one prompt, taken apart at once
+    fn menu(
+        &self,
+        setup: &Setup,
+        state: &State,
+        who: CombatantId,
+        request: &Request,
+        ai: Choice,
+        shown: bool,
+    ) -> (String, Vec<(String, Choice)>, usize, Vec<Option<crate::ChoiceOdds>>) {
+        let (question, mut choices) = crate::building_prompt(shown, || self.prompt(state, who, request));
+        // The AI's plan is always offered: a plan the menu's own lines do not list (a burst, a
+        // blast aimed at a point, a shield with an attack…) is added, in words.
+        if !choices.iter().any(|(_, c)| *c == ai) {
+            choices.push((self.ai_label(who, &ai), ai.clone()));
+        }
+        // Attacks on allies last and marked, none on the dead; an empty answer takes the AI's choice.
+        let side = setup.combatants[who.index()].side;
+        let mut choices = crate::arrange_targets(
+            choices,
+            |c| match c {
+                Choice::Plan(plan) | Choice::Revise(Some(plan)) => plan.attacks.first().map(|a| a.target),
+                _ => None,
+            },
+            |t| setup.combatants[t.index()].side == side,
+            |t| state.fighter(t).dead,
+            |t| self.name(t),
+        );
+        let default = crate::ai_default(&mut choices, ai);
+        let odds = crate::odds_beside(shown, &choices, |c| self.choice_odds(state, who, c));
+        (question, choices, default, odds)
+    }
+
     fn name(&self, who: CombatantId) -> &str {
         &self.0.combatants[who.index()].id
     }
@@ -140,14 +176,10 @@ impl Decider<Fluid> for Table<'_> {
         if !self.seats.person(who) || state.fighter(who).removed {
             return Ok(ai_choice(setup, state, who, request));
         }
-        let (mut question, choices) =
-            crate::building_prompt(self.seats.shown(), || self.scenario.prompt(state, who, request));
+        let shown = self.seats.shown();
         // The split and the declaration are asked once and again in each revision pass: the
         // question says which pass this is (FLUID-TAC-3, FLUID-ACT-1).
         let pass = self.pass(setup, state, who, request);
-        if let Some((n, of)) = pass.filter(|&(_, of)| of > 1) {
-            question += &format!(" ({}pass {n} of {of})", if n > 1 { "revision " } else { "" });
-        }
         // In a revision pass the AI passes (keeps its split or plan): so does an empty answer.
         let revising = pass.is_some_and(|(n, _)| n > 1) && super::policy::ai_passes(setup, who, request);
         let fighter = state.fighter(who);
@@ -156,26 +188,17 @@ impl Decider<Fluid> for Table<'_> {
             Request::Declare { .. } if revising => Choice::Plan(fighter.plan.clone()),
             _ => ai_choice(setup, state, who, request),
         };
-        // The AI's plan is always offered: a plan the menu's own lines do not list (a burst, a
-        // blast aimed at a point, a shield with an attack…) is added, in words.
-        let mut choices = choices;
-        if !choices.iter().any(|(_, c)| *c == ai) {
-            choices.push((self.scenario.ai_label(who, &ai), ai.clone()));
+        if !shown && self.seats.defers_odds() {
+            let (scenario, state, request, ai) = (self.scenario.clone(), state.clone(), request.clone(), ai.clone());
+            self.seats.deferred_odds(Box::new(move || {
+                let (_, choices, _, odds) = scenario.menu(&scenario.0, &state, who, &request, ai, true);
+                crate::PromptOdds { options: choices.into_iter().map(|(label, _)| label).collect(), odds }
+            }));
         }
-        // Attacks on allies last and marked, none on the dead; an empty answer takes the AI's choice.
-        let side = setup.combatants[who.index()].side;
-        let mut choices = crate::arrange_targets(
-            choices,
-            |c| match c {
-                Choice::Plan(plan) | Choice::Revise(Some(plan)) => plan.attacks.first().map(|a| a.target),
-                _ => None,
-            },
-            |t| setup.combatants[t.index()].side == side,
-            |t| state.fighter(t).dead,
-            |t| self.scenario.name(t),
-        );
-        let default = crate::ai_default(&mut choices, ai);
-        let odds = crate::odds_beside(self.seats.shown(), &choices, |c| self.scenario.choice_odds(state, who, c));
+        let (mut question, choices, default, odds) = self.scenario.menu(setup, state, who, request, ai, shown);
+        if let Some((n, of)) = pass.filter(|&(_, of)| of > 1) {
+            question += &format!(" ({}pass {n} of {of})", if n > 1 { "revision " } else { "" });
+        }
         let mut choice =
             crate::ask_person(&mut |p| self.seats.ask(p), self.scenario.name(who), question, choices, default, odds)?;
         // Under `defense_choice = per_round` a person names the round's defence with the plan
