@@ -35,6 +35,9 @@ pub trait Ruleset: Sized {
     /// What the simulator's ledger counts in this event, if anything.
     fn tally(event: &Self::Event) -> Option<Tally>;
 
+    /// The fight's result, when `event` is the one that ends the fight.
+    fn ended(event: &Self::Event) -> Option<FightResult>;
+
     /// Whether `choice` answers `request` legally; the reason when it does not.
     fn check_choice(setup: &Self::Setup, request: &Self::Request, choice: &Self::Choice) -> Result<(), String>;
 

@@ -208,9 +208,11 @@ pub struct Snapshot {
     pub ending: Option<Ending>,
     /// Who a person decides for now.
     pub people: Vec<String>,
-    /// The combatants the GM hides from the other sides ([`Command::Hide`]).
+    /// The combatants hidden from the other sides: the scenario's `[visibility]`, then the
+    /// GM's [`Command::Hide`]s.
     pub hidden: Vec<String>,
-    /// The sides whose numbers the other sides do not see ([`Command::Secret`]).
+    /// The sides whose numbers the other sides do not see: the scenario's `[visibility]`, then
+    /// the GM's [`Command::Secret`]s.
     pub secret: Vec<String>,
     /// How many commands can be undone.
     pub can_undo: usize,
@@ -246,6 +248,8 @@ pub enum LiveError {
 /// One live fight.
 pub struct Session {
     scenario: Box<dyn fray_rules::Scenario>,
+    /// What the scenario's `[visibility]` keeps from the players at the start.
+    visibility: fray_rules::scenario::Visibility,
     journal: Journal,
     snapshot: std::sync::Arc<Snapshot>,
     /// Commands replay without the pending decision's odds ([`Session::defer_odds`]).
@@ -289,7 +293,7 @@ impl Session {
     /// version is replayed all the same (its rules may differ); a command that no longer fits
     /// is an error naming it.
     pub fn restore(journal: Journal) -> Result<Session, LiveError> {
-        let scenario = fray_rules::load(&journal.file, &journal.scenario, &journal.set)?;
+        let (scenario, visibility) = fray_rules::load_with_visibility(&journal.file, &journal.scenario, &journal.set)?;
         let names = scenario.combatants();
         if let Some(unknown) = journal.people.iter().find(|p| !names.contains(p)) {
             return Err(LiveError::Journal(format!(
@@ -301,10 +305,19 @@ impl Session {
             return Err(LiveError::Journal(format!("more than {MAX_COMMANDS} commands")));
         }
         let (snapshot, _) =
-            replay::replay(&*scenario, &journal, journal.commands.len(), replay::Odds::Now).map_err(|(at, why)| {
-                LiveError::Journal(format!("command {} ({}): {why}", at + 1, describe(&journal.commands[at])))
-            })?;
-        Ok(Session { scenario, journal, snapshot: std::sync::Arc::new(snapshot), defer_odds: false, odds_job: None })
+            replay::replay(&*scenario, &visibility, &journal, journal.commands.len(), replay::Odds::Now).map_err(
+                |(at, why)| {
+                    LiveError::Journal(format!("command {} ({}): {why}", at + 1, describe(&journal.commands[at])))
+                },
+            )?;
+        Ok(Session {
+            scenario,
+            visibility,
+            journal,
+            snapshot: std::sync::Arc::new(snapshot),
+            defer_odds: false,
+            odds_job: None,
+        })
     }
 
     /// Reads a journal written by [`Session::journal_json`].
@@ -322,7 +335,7 @@ impl Session {
         }
         self.journal.commands.push(command);
         let odds = if self.defer_odds { replay::Odds::Later } else { replay::Odds::Now };
-        match replay::replay(&*self.scenario, &self.journal, self.journal.commands.len(), odds) {
+        match replay::replay(&*self.scenario, &self.visibility, &self.journal, self.journal.commands.len(), odds) {
             Ok((snapshot, job)) => {
                 self.snapshot = std::sync::Arc::new(snapshot);
                 self.odds_job = job;

@@ -3,6 +3,7 @@
 
 use crate::{Command, DiceMode, Ending, Journal, Pending, Snapshot};
 use fray_engine::{CombatantId, Dice, FightError, Outcome, Reason};
+use fray_rules::scenario::Visibility;
 use fray_rules::{Line, OddsJob, Prompt, Scenario, Seats};
 use std::cell::RefCell;
 
@@ -383,9 +384,11 @@ pub(crate) enum Odds {
 
 /// The fight of `journal` after its first `n` commands, or the first command that does not fit;
 /// with [`Odds::Now`], the decision it stops at has the exact odds of its choices, with
-/// [`Odds::Later`] the job that works them out comes along (when that decision has one).
+/// [`Odds::Later`] the job that works them out comes along (when that decision has one). The
+/// hidden combatants and secret sides start as `visibility` has them.
 pub(crate) fn replay(
     scenario: &dyn Scenario,
+    visibility: &Visibility,
     journal: &Journal,
     n: usize,
     odds: Odds,
@@ -442,8 +445,9 @@ pub(crate) fn replay(
         people: names.iter().map(|n| journal.people.contains(n)).collect(),
         names,
         sides,
-        hidden: Vec::new(),
-        secret: Vec::new(),
+        // The scenario's `[visibility]` is where the GM's hide and secret commands start from.
+        hidden: visibility.hidden.clone(),
+        secret: visibility.secret.clone(),
         ended: None,
         pending: None,
         misfit: None,

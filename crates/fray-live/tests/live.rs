@@ -374,6 +374,56 @@ fn the_gm_hides_a_combatant_and_keeps_a_sides_numbers() {
     assert!(session.snapshot().view(hero).status.iter().any(|c| c.name == names[4]));
 }
 
+#[test]
+fn a_scenario_keeps_a_sides_numbers_and_hides_a_combatant_from_the_start() {
+    let (file, text) = examples().into_iter().find(|(f, _)| f.ends_with("hardboiled/thug-gang.toml")).unwrap();
+    let text = format!("{text}\n[visibility]\nsecret = [\"gang\"]\nhidden = [\"Fists\"]\n");
+    let mut session = Session::open(&file, &text, vec![], 4, DiceMode::Fray, vec!["The Shadow".into()]).unwrap();
+    let snapshot = session.snapshot();
+    assert_eq!((&snapshot.secret[..], &snapshot.hidden[..]), (&["gang".to_owned()][..], &["Fists".to_owned()][..]));
+    // The hero's view at the first decision: no Fists anywhere, no number of a thug's.
+    assert!(matches!(snapshot.pending, Some(Pending::Decision { .. })), "{:?}", snapshot.pending);
+    check_view(&session, "hero", "thug-gang at the start");
+    let view = snapshot.view("hero");
+    let json = serde_json::to_string(&view).unwrap();
+    assert!(!json.contains("Fists"), "the hidden thug is in the hero's view: {json}");
+    assert!(view.status.iter().any(|c| c.name == "Knife"), "the other thugs are on the board");
+    for thug in view.status.iter().filter(|c| c.side == "gang") {
+        assert!(thug.fields.iter().all(|f| !f.secret && f.key != "hp"), "{thug:?}");
+    }
+    // The gang sees its own numbers, and the GM can still show what the scenario hides.
+    let own = snapshot.view("gang");
+    assert!(own.status.iter().any(|c| c.name == "Fists" && c.fields.iter().any(|f| f.key == "hp")), "{own:?}");
+    session.command(Command::Hide { who: "Fists".into(), hidden: false }).unwrap();
+    session.command(Command::Secret { side: "gang".into(), secret: false }).unwrap();
+    let view = session.snapshot().view("hero");
+    assert!(view.status.iter().any(|c| c.name == "Fists" && c.fields.iter().any(|f| f.key == "hp")), "{view:?}");
+    // Undone, the scenario's visibility is back; the journal restores it.
+    session.command(Command::Undo(2)).unwrap();
+    assert!(session.snapshot().view("hero").status.iter().all(|c| c.name != "Fists"));
+    let restored = Session::from_json(&session.journal_json()).unwrap();
+    assert_eq!(restored.snapshot(), session.snapshot());
+}
+
+#[test]
+fn visibility_names_only_the_scenarios_sides_and_combatants() {
+    let (file, text) = brawl();
+    for (section, line, wanted) in [
+        ("secret = [\"gang\"]", "secret = [\"gang\"]", "unknown side `gang`"),
+        ("hidden = [\"Joe Brno\"]", "hidden = [\"Joe Brno\"]", "did you mean `Joe Bruno`?"),
+        ("hiden = []", "hiden = []", "unknown field `hiden`"),
+    ] {
+        let text = format!("{text}\n[visibility]\n{section}\n");
+        let Err(fray_live::LiveError::Scenario(e)) = Session::open(&file, &text, vec![], 1, DiceMode::Fray, vec![])
+        else {
+            panic!("{section}: accepted")
+        };
+        assert!(e.message.contains(wanted), "{section}: {}", e.message);
+        assert_eq!(e.line, text.lines().count(), "{section}: {e}");
+        assert_eq!(e.source_line, line, "{section}: {e}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 

@@ -3,6 +3,7 @@
 pub mod board;
 pub mod events;
 pub mod fluid;
+pub mod front;
 pub mod hardboiled;
 pub mod opend6;
 pub mod phasesix;
@@ -11,6 +12,8 @@ pub mod scenario;
 pub mod ticks;
 
 mod edit;
+
+pub use front::{Front, Roster, Script};
 
 /// One option of a ruleset, as `fray rules ID` lists it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -252,6 +255,11 @@ pub fn placed(defender: fray_engine::Pos, attacker: fray_engine::Pos, distance: 
     }
 }
 
+/// A position as a log gives it: "3.0 m" on the line, "(3.0, 4.0)" off it.
+pub fn pos_text(p: fray_engine::Pos) -> String {
+    if p.y == 0.0 { format!("{:.1} m", p.x) } else { format!("({:.1}, {:.1})", p.x, p.y) }
+}
+
 /// A distance for a person: whole numbers without decimals, others to two places.
 pub fn distance_text(distance: f64, unit: &str) -> String {
     let unit = if unit == "squares" && (distance - 1.0).abs() < 1e-9 { "square" } else { unit };
@@ -262,8 +270,9 @@ pub fn distance_text(distance: f64, unit: &str) -> String {
     }
 }
 
-/// A loaded scenario of any ruleset: what the command line can do with it.
-pub trait Scenario: fray_sim::Simulate + Send + Sync {
+/// A loaded scenario of any ruleset: what the command line, the simulator and the live fight can
+/// do with it. Every ruleset's scenario is one through its [`Front`].
+pub trait Scenario: Send + Sync {
     /// The ruleset's id.
     fn ruleset(&self) -> &'static str;
     /// Combatant names, in roster order.
@@ -274,10 +283,8 @@ pub trait Scenario: fray_sim::Simulate + Send + Sync {
     /// order.
     fn side_of(&self, combatant: usize) -> usize;
     /// The unit a fight's length is counted in: its name and, when it has one, its length in
-    /// seconds of game time. Default: rounds, no fixed length.
-    fn time_unit(&self) -> (&'static str, Option<f64>) {
-        ("rounds", None)
-    }
+    /// seconds of game time.
+    fn time_unit(&self) -> (&'static str, Option<f64>);
     /// The cap on a fight's length, in [`Scenario::time_unit`]s: a fight still undecided after
     /// it ends as a stalemate (`max_rounds`, `max_turns`, `round_cap` or `tick_cap`).
     fn cap(&self) -> u32;
@@ -300,10 +307,8 @@ pub trait Scenario: fray_sim::Simulate + Send + Sync {
     /// has is an error.
     fn attack_odds_at(&self, attacker: &str, defender: &str, distance: Option<f64>) -> Result<AttackOdds, String>;
     /// The unit distances are given in: `"m"` (metres), or `"squares"` for a ruleset whose map is
-    /// a grid of squares. Default: metres.
-    fn distance_unit(&self) -> &'static str {
-        "m"
-    }
+    /// a grid of squares.
+    fn distance_unit(&self) -> &'static str;
     /// Runs one fight with `dice`; combatants whose names are in `humans` are asked through
     /// `ask` (an index into the prompt's options), the others by their AI policies; every event
     /// goes to `out`. `seed` is the seed behind `dice` when they are seeded (`None` for physical
@@ -332,13 +337,22 @@ pub trait Scenario: fray_sim::Simulate + Send + Sync {
         seats: &mut dyn Seats,
         out: &mut dyn FnMut(&Line),
     ) -> board::Played;
+    /// The number of combatants (the simulator's ledger rows).
+    fn combatant_count(&self) -> usize;
+    /// Runs `fights` simulated fights with dice from `dice`, the AI answering every request,
+    /// recording them in `ledger` (the simulator's batch: [`fray_sim::Simulate`]).
+    fn run_batch(
+        &self,
+        dice: &mut fray_sim::BatchDice,
+        fights: u64,
+        ledger: &mut fray_sim::Ledger,
+    ) -> Result<(), FightError>;
 }
 
 /// Plays one fight of ruleset `R` with people at the table ([`Table`]), each event rendered by
-/// `line` for `out`: the body of most rulesets' [`Scenario::play`].
+/// `line` for `out`: the body of most rulesets' [`Front::play`].
 pub fn play_at_table<R, F>(
     front: &F,
-    setup: &R::Setup,
     dice: &mut dyn Dice,
     seats: &mut dyn Seats,
     out: &mut dyn FnMut(&Line),
@@ -350,11 +364,11 @@ where
     R::State: Send + 'static,
     R::Request: Clone + Send + 'static,
     R::Choice: PartialEq + serde::Serialize + Send + 'static,
-    F: Prompts<R> + Scenario + Clone + Send + 'static,
+    F: Prompts<R> + Front<Rules = R> + Clone + Send + 'static,
 {
     let table = Table { front, seats };
     let sink = FnSink(|event: &R::Event| out(&line(event)));
-    let mut fight = Fight::<R, _, _, _>::new(setup, dice, table, sink);
+    let mut fight = Fight::<R, _, _, _>::new(front.setup(), dice, table, sink);
     let result = fight.run();
     board::Played { result, status: board(fight.state()) }
 }
@@ -520,6 +534,16 @@ pub const RULESETS: &[RulesetInfo] = &[
 
 /// Reads a scenario file of any ruleset; `sets` are `--set name=value` overrides.
 pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn Scenario>, ScenarioError> {
+    load_with_visibility(file, text, sets).map(|(scenario, _)| scenario)
+}
+
+/// Reads a scenario file of any ruleset as [`load`] does, with what its `[visibility]` section
+/// keeps from the players at the start of a live fight.
+pub fn load_with_visibility(
+    file: &str,
+    text: &str,
+    sets: &[(String, String)],
+) -> Result<(Box<dyn Scenario>, scenario::Visibility), ScenarioError> {
     // `--set COMBATANT.FIELD=VALUE` edits the file's text; the other `--set`s are options, whose
     // errors keep their place among all the `--set`s.
     let split = edit::split(text, sets)?;
@@ -599,12 +623,17 @@ pub fn load_joining(
     Ok(scenario)
 }
 
-/// Loads a scenario of the ruleset the file names.
-fn load_ruleset(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box<dyn Scenario>, ScenarioError> {
+/// Loads a scenario of the ruleset the file names, and the sections every ruleset shares.
+fn load_ruleset(
+    file: &str,
+    text: &str,
+    sets: &[(String, String)],
+) -> Result<(Box<dyn Scenario>, scenario::Visibility), ScenarioError> {
     #[derive(serde::Deserialize)]
     struct Head {
         rules: HeadRules,
         combatants: Option<toml::Spanned<Vec<serde::de::IgnoredAny>>>,
+        visibility: Option<scenario::VisibilityToml>,
     }
     #[derive(serde::Deserialize)]
     struct HeadRules {
@@ -615,24 +644,47 @@ fn load_ruleset(file: &str, text: &str, sets: &[(String, String)]) -> Result<Box
         scenario::check_roster_size(file, text, roster.get_ref().len(), roster.span())?;
     }
     let ruleset = head.rules.ruleset;
-    match ruleset.get_ref().as_str() {
-        "fluid" => Ok(Box::new(fluid::FluidScenario(fluid::scenario::load(file, text, sets)?))),
-        "opend6" => Ok(Box::new(opend6::OpenD6Scenario(opend6::scenario::load(file, text, sets)?))),
-        "hardboiled" => Ok(Box::new(hardboiled::HardBoiledScenario(hardboiled::scenario::load(file, text, sets)?))),
-        "phasesix" => Ok(Box::new(phasesix::PhaseSixScenario(phasesix::scenario::load(file, text, sets)?))),
-        "ticks" => Ok(Box::new(ticks::TicksScenario(ticks::scenario::load(file, text, sets)?))),
+    let scenario: Box<dyn Scenario> = match ruleset.get_ref().as_str() {
+        "fluid" => Box::new(fluid::FluidScenario(fluid::scenario::load(file, text, sets)?)),
+        "opend6" => Box::new(opend6::OpenD6Scenario(opend6::scenario::load(file, text, sets)?)),
+        "hardboiled" => Box::new(hardboiled::HardBoiledScenario(hardboiled::scenario::load(file, text, sets)?)),
+        "phasesix" => Box::new(phasesix::PhaseSixScenario(phasesix::scenario::load(file, text, sets)?)),
+        "ticks" => Box::new(ticks::TicksScenario(ticks::scenario::load(file, text, sets)?)),
         other => {
             let hint = did_you_mean(other, RULESETS.iter().map(|r| r.id))
                 .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
             let known: Vec<&str> = RULESETS.iter().map(|r| r.id).collect();
-            Err(ScenarioError::at(
+            return Err(ScenarioError::at(
                 file,
                 text,
                 ruleset.span(),
                 format!("unknown ruleset `{other}`, expected one of {}{hint}", known.join(", ")),
-            ))
+            ));
         }
+    };
+    let visibility = match &head.visibility {
+        Some(section) => section.check(file, text, &*scenario)?,
+        None => scenario::Visibility::default(),
+    };
+    Ok((scenario, visibility))
+}
+
+/// An initiative order as the log gives it: "order: Joe = Lou, Sal", combatants who act in the
+/// same step joined by `=`. `order` holds (combatant, step) in acting order.
+pub fn order_text<'a>(order: &[(CombatantId, u8)], name: impl Fn(CombatantId) -> &'a str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut last = u8::MAX;
+    for &(who, step) in order {
+        if step == last {
+            if let Some(p) = parts.last_mut() {
+                *p += &format!(" = {}", name(who));
+            }
+        } else {
+            parts.push(name(who).to_owned());
+        }
+        last = step;
     }
+    format!("order: {}", parts.join(", "))
 }
 
 /// The itemised terms of a total as a log shows them: " (skill 4, OQ 1, 2 attacks −2)", the
@@ -769,33 +821,6 @@ pub fn human_ids<'a>(roster: impl Iterator<Item = &'a str> + Clone, humans: &[St
     humans.iter().filter_map(|h| roster.clone().position(|name| name == h)).map(|i| CombatantId(i as u16)).collect()
 }
 
-/// `fights` simulated fights of ruleset `R` in one reused fight state (no allocation between
-/// fights), answered by `decider`, each tallied into `ledger`; `ended` picks a fight's end out of
-/// its events.
-pub fn simulate<R: Ruleset, D: Dice, P: Decider<R>>(
-    setup: &R::Setup,
-    dice: D,
-    decider: P,
-    fights: u64,
-    ledger: &mut fray_sim::Ledger,
-    ended: impl Fn(&R::Event) -> Option<FightResult>,
-) -> Result<(), FightError> {
-    let sink = FnSink(|event: &R::Event| {
-        if let Some(tally) = R::tally(event) {
-            ledger.tally(tally);
-        }
-        if let Some(result) = ended(event) {
-            ledger.finish(result);
-        }
-    });
-    let mut fight = Fight::<R, _, _, _>::new(setup, dice, decider, sink);
-    for _ in 0..fights {
-        fight.restart();
-        fight.run()?;
-    }
-    Ok(())
-}
-
 /// The index of `value` among the values of policy `field` in a ruleset's policy table (name,
 /// values), found at compile time: policies are stored as indices, and an AI compares them with
 /// these constants rather than by name (a misspelt value fails the build).
@@ -911,16 +936,8 @@ pub fn ai_default<C: PartialEq + std::fmt::Debug>(choices: &mut Vec<(String, C)>
 /// A ruleset's side facing a person at the table: how a request is put as a question with
 /// labelled legal choices, and what its AI would answer.
 pub trait Prompts<R: Ruleset> {
-    /// A combatant's name.
-    fn person_name(&self, who: CombatantId) -> &str;
     /// `request` as a question and its labelled legal choices.
     fn prompt(&self, state: &R::State, who: CombatantId, request: &R::Request) -> (String, Vec<(String, R::Choice)>);
-    /// The AI's answer, for the combatants nobody plays.
-    fn ai(&self, setup: &R::Setup, state: &R::State, who: CombatantId, request: &R::Request) -> R::Choice;
-    /// Whether the AI passes an optional request of `who` ([`Decider::passes_optional`]).
-    fn ai_passes(&self, _setup: &R::Setup, _who: CombatantId, _request: &R::Request) -> bool {
-        false
-    }
     /// The combatant a choice acts against (an attack, an aim, a grapple), if any: a menu lists
     /// such choices against allies last, marked, and leaves out those against the dead
     /// ([`arrange_targets`]).
@@ -963,7 +980,7 @@ fn menu<R, F>(
 where
     R: Ruleset,
     R::Choice: PartialEq,
-    F: Prompts<R> + Scenario,
+    F: Prompts<R> + Front<Rules = R>,
 {
     let (question, choices) = building_prompt(shown, || front.prompt(state, who, request));
     let side = front.side_of(who.index());
@@ -972,7 +989,7 @@ where
         |c| front.hostile_target(c),
         |t| front.side_of(t.index()) == side,
         |t| front.gone(state, t),
-        |t| front.person_name(t),
+        |t| front.name(t),
     );
     // An empty answer takes what the AI would choose for this combatant.
     let default = ai_default(&mut choices, ai);
@@ -989,7 +1006,7 @@ pub struct Table<'a, F> {
     pub seats: &'a mut dyn Seats,
 }
 
-impl<R: Ruleset, F: Prompts<R> + Scenario + Clone + Send + 'static> Decider<R> for Table<'_, F>
+impl<R: Ruleset, F: Prompts<R> + Front<Rules = R> + Clone + Send + 'static> Decider<R> for Table<'_, F>
 where
     R::State: Send + 'static,
     R::Request: Clone + Send + 'static,
@@ -1006,10 +1023,10 @@ where
     ) -> Result<R::Choice, fray_engine::Pending> {
         // A combatant the game master took out is no one's to play: its AI answers.
         if !self.seats.person(who) || self.front.taken_out(state, who) {
-            return Ok(self.front.ai(setup, state, who, request));
+            return F::Ai::default().decide(setup, state, who, request);
         }
         let shown = self.seats.shown();
-        let ai = self.front.ai(setup, state, who, request);
+        let ai = F::Ai::default().decide(setup, state, who, request)?;
         if !shown && self.seats.defers_odds() {
             let (front, state, request, ai) = (self.front.clone(), state.clone(), request.clone(), ai.clone());
             self.seats.deferred_odds(Box::new(move || {
@@ -1018,11 +1035,11 @@ where
             }));
         }
         let (question, choices, default, odds) = menu(self.front, state, who, request, ai, shown);
-        ask_person(&mut |p| self.seats.ask(p), self.front.person_name(who), question, choices, default, odds)
+        ask_person(&mut |p| self.seats.ask(p), self.front.name(who), question, choices, default, odds)
     }
 
     fn passes_optional(&self, setup: &R::Setup, who: CombatantId, request: &R::Request) -> bool {
-        !self.seats.person(who) && self.front.ai_passes(setup, who, request)
+        !self.seats.person(who) && F::Ai::default().passes_optional(setup, who, request)
     }
 
     fn interject(&mut self, _setup: &R::Setup, state: &R::State, who: CombatantId) -> Vec<R::Event> {

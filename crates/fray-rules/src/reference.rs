@@ -55,3 +55,106 @@ pub struct Guide {
     /// Every key a scenario file may have, table by table.
     pub fields: &'static [FieldInfo],
 }
+
+/// The top-level `[rules]` table, in every ruleset.
+pub const RULES: FieldInfo = FieldInfo::new("", "rules", "table", "required", "", "The ruleset and its settings.");
+
+/// The top-level `[[combatants]]` list, in every ruleset.
+pub const COMBATANTS: FieldInfo = FieldInfo::new(
+    "",
+    "combatants",
+    "list of tables ([[combatants]])",
+    "required",
+    "at most 64 (in every ruleset), on at least two sides",
+    "One entry per fighter.",
+);
+
+/// `rules.ruleset`: which ruleset the file is for, `id`.
+pub const fn ruleset(id: &'static str) -> FieldInfo {
+    FieldInfo::new("rules", "ruleset", "string", "required", id, "Which ruleset the file is for.")
+}
+
+/// `rules.options`, where the options of a ruleset without options of its own in `[rules]` go.
+pub const OPTIONS: FieldInfo = FieldInfo::new(
+    "rules",
+    "options",
+    "table",
+    "all defaults",
+    "see Options below",
+    "Options that change a rule: `[rules.options]`, one key per option.",
+);
+
+/// A combatant's `name`.
+pub const NAME: FieldInfo = FieldInfo::new(
+    "combatants",
+    "name",
+    "string",
+    "required",
+    "not empty",
+    "The combatant's name, used in the log, in `--set NAME.FIELD=…` and in `--control`.",
+);
+
+/// A combatant's `side`.
+pub const SIDE: FieldInfo = FieldInfo::new(
+    "combatants",
+    "side",
+    "string",
+    "required",
+    "not `mutual` or `stalemate`",
+    "The team it fights for; a fight needs at least two sides.",
+);
+
+/// A combatant's `position` in metres.
+pub const POSITION: FieldInfo = FieldInfo::new(
+    "combatants",
+    "position",
+    "number, or [x, y] (metres)",
+    "0",
+    "finite, within 100 km",
+    "Where the combatant starts.",
+);
+
+/// The `[visibility]` section every ruleset accepts: what the players do not see at the start of
+/// a live fight ([`crate::scenario::Visibility`]).
+pub const VISIBILITY: [FieldInfo; 3] = [
+    FieldInfo::new(
+        "",
+        "visibility",
+        "table",
+        "everything shown",
+        "",
+        "What the players do not see at the start of a live fight; the game master can change it during the fight.",
+    ),
+    FieldInfo::new(
+        "visibility",
+        "secret",
+        "list of side names",
+        "none",
+        "sides of the scenario",
+        "Sides whose numbers (hit points, wounds, ammunition…) the other sides do not see: they see a word for each combatant's state instead.",
+    ),
+    FieldInfo::new(
+        "visibility",
+        "hidden",
+        "list of combatant names",
+        "none",
+        "combatants of the scenario",
+        "Combatants hidden from the other sides at the start: not on their status board, not in their log.",
+    ),
+];
+
+/// A ruleset's scenario fields: `rows`, after the top-level `rules` and `combatants` and
+/// before the sections every ruleset shares ([`VISIBILITY`]).
+#[macro_export]
+macro_rules! scenario_fields {
+    ($($row:expr),* $(,)?) => {
+        &[
+            $crate::reference::RULES,
+            $crate::reference::COMBATANTS,
+            $($row,)*
+            $crate::reference::VISIBILITY[0],
+            $crate::reference::VISIBILITY[1],
+            $crate::reference::VISIBILITY[2],
+        ]
+    };
+}

@@ -447,3 +447,62 @@ pub fn check_roster_size(file: &str, text: &str, count: usize, span: Range<usize
         format!("{count} combatants; a scenario may have at most {MAX_COMBATANTS} (in every ruleset)"),
     ))
 }
+
+/// What the players do not see at the start of a live fight, from the scenario's
+/// `[visibility]` section, which every ruleset accepts: the game master can change both during
+/// the fight.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Visibility {
+    /// The sides whose numbers (hit points, wounds, ammunition…) the other sides do not see:
+    /// they see a word for each combatant's state instead.
+    pub secret: Vec<String>,
+    /// The combatants hidden from the other sides: not on their status board, not in their log.
+    pub hidden: Vec<String>,
+}
+
+/// The `[visibility]` section as a file gives it. Every ruleset's file names the key (so that
+/// its loader, which refuses unknown keys, knows it); [`crate::load`] reads it for all of them.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct VisibilityToml {
+    #[serde(default)]
+    secret: Vec<toml::Spanned<String>>,
+    #[serde(default)]
+    hidden: Vec<toml::Spanned<String>>,
+}
+
+impl VisibilityToml {
+    /// The section checked against the loaded scenario: each secret side one of its sides, each
+    /// hidden combatant one of its combatants.
+    pub(crate) fn check(
+        &self,
+        file: &str,
+        text: &str,
+        scenario: &dyn crate::Scenario,
+    ) -> Result<Visibility, ScenarioError> {
+        let names =
+            |list: &[toml::Spanned<String>], known: &[String], what: &str| -> Result<Vec<String>, ScenarioError> {
+                let known: Vec<&str> = known.iter().map(String::as_str).collect();
+                list.iter().map(|w| word(file, text, w, &known, what).map(|i| known[i].to_owned())).collect()
+            };
+        Ok(Visibility {
+            secret: names(&self.secret, &scenario.sides(), "side")?,
+            hidden: names(&self.hidden, &scenario.combatants(), "combatant")?,
+        })
+    }
+}
+
+/// A scenario file with no top-level keys but `rules`, `combatants` and the sections every
+/// ruleset shares: the file of a ruleset whose `R` and `C` read its `[rules]` and each of its
+/// combatants.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct File<R, C> {
+    /// `[rules]`.
+    pub rules: R,
+    /// `[[combatants]]`.
+    pub combatants: Vec<toml::Spanned<C>>,
+    /// The `[visibility]` section, read by [`crate::load`].
+    #[allow(dead_code, reason = "read by the dispatcher; kept here so the key is known")]
+    visibility: Option<serde::de::IgnoredAny>,
+}

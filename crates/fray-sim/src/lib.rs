@@ -5,7 +5,7 @@
 //! run's seed on stream `b`, so every batch is the same whatever thread runs it, and ledgers are
 //! merged by addition: the numbers are identical for any thread count.
 
-use fray_engine::{CombatantId, FightError, FightResult, Outcome, Tally};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Outcome, Ruleset, Tally};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use std::collections::BTreeMap;
@@ -22,6 +22,35 @@ pub trait Simulate: Sync {
     fn combatant_count(&self) -> usize;
     /// Runs `fights` fights with dice from `dice`, recording them in `ledger`.
     fn run_batch(&self, dice: &mut BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError>;
+}
+
+/// The batch loop of any ruleset `R`: `fights` fights in one reused fight state (no allocation
+/// between fights), answered by `decider`, each event tallied into `ledger` and each fight's end
+/// recorded there; `prepare` readies the dice before each fight (a ruleset that seeds streams of
+/// its own per fight reseeds them here; most pass `|_| ()`).
+pub fn run_fights<R: Ruleset, D: Dice, P: Decider<R>>(
+    setup: &R::Setup,
+    dice: D,
+    decider: P,
+    fights: u64,
+    ledger: &mut Ledger,
+    prepare: impl Fn(&mut D),
+) -> Result<(), FightError> {
+    let sink = FnSink(|event: &R::Event| {
+        if let Some(tally) = R::tally(event) {
+            ledger.tally(tally);
+        }
+        if let Some(result) = R::ended(event) {
+            ledger.finish(result);
+        }
+    });
+    let mut fight = Fight::<R, _, _, _>::new(setup, dice, decider, sink);
+    for _ in 0..fights {
+        fight.restart();
+        prepare(fight.dice_mut());
+        fight.run()?;
+    }
+    Ok(())
 }
 
 /// The generator of one batch.
@@ -144,7 +173,7 @@ pub enum SimError {
 /// Runs `fights` fights on `threads` threads (0 = all cores), calling `progress` with the number
 /// of fights done after each batch.
 pub fn simulate(
-    scenario: &dyn Simulate,
+    scenario: &(impl Simulate + ?Sized),
     fights: u64,
     seed: u64,
     threads: usize,
@@ -176,7 +205,7 @@ pub fn shard_batches(batches: u64, k: u64, n: u64) -> std::ops::Range<u64> {
 /// those of the other parts gives the whole run's. `progress` hears the fights done so far in
 /// this call.
 pub fn simulate_batches(
-    scenario: &dyn Simulate,
+    scenario: &(impl Simulate + ?Sized),
     fights: u64,
     range: std::ops::Range<u64>,
     seed: u64,

@@ -71,14 +71,14 @@ fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
-/// How a table path is written in a scenario file: `[rules]`, `[[combatants]]` for a list of
+/// How a table path is written in a scenario file: `[rules]` for a top-level table, `[[combatants]]` for a list of
 /// tables, `combatants.armor = { … }` for one table, `combatants.skills.NAME` for a table of names.
 fn table_heading(ruleset: &RulesetInfo, table: &str) -> String {
     let (parent, key) = table.rsplit_once('.').unwrap_or(("", table));
     let kind = ruleset.guide.fields.iter().find(|f| f.table == parent && f.key == key).map_or("", |f| f.kind);
     match table {
         "" => "The top level".to_owned(),
-        "rules" => "`[rules]`".to_owned(),
+        t if parent.is_empty() && kind == "table" => format!("`[{t}]`"),
         t if t.ends_with(".*") => format!("`{}.NAME` (one table per name)", &t[..t.len() - 2]),
         t if kind.starts_with("list of") => format!("`[[{t}]]` (each entry)"),
         t => format!("`{t}`"),

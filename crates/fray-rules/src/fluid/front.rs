@@ -2,13 +2,12 @@
 //! simulation batches.
 
 use super::policy::{Ai, ai_choice, stance_split};
-use super::setup::{DefenceSkill, Setup};
+use super::setup::{DefenceSkill, Setup, Sheet};
 use super::{CheckKind, Choice, Condition, DeclaredAttack, Event, Fluid, Intent, List, Plan, Request, State};
-use crate::{Line, Prompt, Scenario};
-use fray_engine::{
-    CombatantId, Decider, Dice, Fight, FightError, FightResult, FnSink, Pending, PerCombatant, Ruleset, stream_key,
-};
-use fray_sim::{Ledger, Simulate};
+use crate::board::Played;
+use crate::{AttackOdds, Front, Line, Prompt, Seats};
+use fray_engine::{CombatantId, Decider, Dice, Fight, FightError, FnSink, Pending, PerCombatant, stream_key};
+use fray_sim::{BatchDice, Ledger};
 
 /// A loaded `fluid` scenario.
 #[derive(Clone, Debug)]
@@ -54,57 +53,6 @@ impl FluidScenario {
         let default = crate::ai_default(&mut choices, ai);
         let odds = crate::odds_beside(shown, &choices, |c| self.choice_odds(state, who, c));
         (question, choices, default, odds)
-    }
-
-    fn name(&self, who: CombatantId) -> &str {
-        &self.0.combatants[who.index()].id
-    }
-}
-
-impl Simulate for FluidScenario {
-    fn combatant_count(&self) -> usize {
-        self.0.combatants.len()
-    }
-
-    fn run_batch(&self, dice: &mut fray_sim::BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError> {
-        if self.0.options.dice_per_combatant {
-            // Each fight's streams are seeded from a draw of the batch's generator (FLUID-DICE-10).
-            let dice = PerCombatant::new(fray_engine::FromSource(dice), 0, self.stream_keys());
-            self.batch(dice, fights, ledger, |dice| {
-                let seed = dice.base().0.next_u64();
-                dice.reseed(seed);
-            })
-        } else {
-            self.batch(fray_engine::FromSource(dice), fights, ledger, |_| ())
-        }
-    }
-}
-
-impl FluidScenario {
-    /// `fights` simulated fights in one reused fight state (no allocation between fights), each
-    /// recorded in `ledger`; `prepare` readies the dice before each.
-    fn batch<D: Dice>(
-        &self,
-        dice: D,
-        fights: u64,
-        ledger: &mut Ledger,
-        prepare: impl Fn(&mut D),
-    ) -> Result<(), FightError> {
-        let sink = FnSink(|event: &Event| {
-            if let Some(tally) = Fluid::tally(event) {
-                ledger.tally(tally);
-            }
-            if let Event::Ended { result } = event {
-                ledger.finish(*result);
-            }
-        });
-        let mut fight = Fight::<Fluid, _, _, _>::new(&self.0, dice, Ai, sink);
-        for _ in 0..fights {
-            fight.restart();
-            prepare(fight.dice_mut());
-            fight.run()?;
-        }
-        Ok(())
     }
 
     /// Each combatant's stream key under `dice_stream = per_combatant`: a hash of its id.
@@ -570,7 +518,6 @@ impl FluidScenario {
                 if roll.extra == 0 { String::new() } else { format!(" {} (extra die)", crate::Signed(roll.extra)) };
             format!("[{}] natural {}{crit}{extra} {}", faces.join(","), roll.natural, crate::Signed(check.bonus))
         };
-        let outcome = |result: &FightResult| crate::outcome_text(&self.0.sides, result);
         let text = match event {
             Event::RoundStarted { round } => Some(format!("— round {round} (t = {} s) —", (round - 1) * 3)),
             Event::Check { who, kind, check, roll } => {
@@ -671,120 +618,109 @@ impl FluidScenario {
                 };
                 Some(format!("{} {} {name}", n(who), if *gained { "is now" } else { "is no longer" }))
             }
-            Event::Adjusted { who, change } => {
-                let sheet = &self.0.combatants[who.index()];
-                let item = |i: u8| sheet.items[usize::from(i)].id.as_str();
-                Some(crate::board::adjusted_event_text(&sheet.id, change, super::status::ADJUSTABLE, item))
-            }
-            Event::Ended { result } => {
-                Some(format!("combat ends after {} round(s): {}", result.length, outcome(result)))
-            }
+            Event::Adjusted { who, change } => Some(self.adjusted_text(*who, change)),
+            Event::Ended { .. } => None, // the shared end line (`Front::log_line`)
         };
-        let ended = if let Event::Ended { result } = event { Some(result) } else { None };
-        let roster = crate::events::Roster { combatant: &|i| self.0.combatants[i].id.as_str(), sides: &self.0.sides };
-        crate::events::line(event, text, ended, "rounds", roster)
+        self.log_line(event, text)
     }
 }
 
-impl Scenario for FluidScenario {
-    fn ruleset(&self) -> &'static str {
-        Fluid::ID
+impl Front for FluidScenario {
+    type Rules = Fluid;
+    type Sheet = Sheet;
+    type Ai = Ai;
+
+    fn setup(&self) -> &Setup {
+        &self.0
     }
 
-    fn combatants(&self) -> Vec<String> {
-        self.0.combatants.iter().map(|c| c.id.clone()).collect()
+    fn roster(&self) -> crate::Roster<'_, Sheet> {
+        crate::Roster::new(&self.0.combatants, &self.0.sides, self.0.max_rounds, |c| &c.id, |c| c.side)
     }
 
-    fn cap(&self) -> u32 {
-        self.0.max_rounds
+    fn item_name(&self, who: CombatantId, item: u8) -> &str {
+        &self.0.combatants[who.index()].items[usize::from(item)].id
+    }
+
+    fn run_batch(&self, dice: &mut BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError> {
+        if self.0.options.dice_per_combatant {
+            // Each fight's streams are seeded from a draw of the batch's generator (FLUID-DICE-10).
+            let dice = PerCombatant::new(fray_engine::FromSource(dice), 0, self.stream_keys());
+            fray_sim::run_fights::<Fluid, _, _>(&self.0, dice, Ai, fights, ledger, |dice| {
+                let seed = dice.base().0.next_u64();
+                dice.reseed(seed);
+            })
+        } else {
+            fray_sim::run_fights::<Fluid, _, _>(&self.0, fray_engine::FromSource(dice), Ai, fights, ledger, |_| ())
+        }
     }
 
     fn join_late(&mut self, n: usize) {
         self.0.joins_late = n;
     }
 
-    fn sides(&self) -> Vec<String> {
-        self.0.sides.clone()
-    }
-
-    fn side_of(&self, combatant: usize) -> usize {
-        self.0.combatants[combatant].side.index()
-    }
-
-    fn explain(&self) -> String {
+    fn explain_combatant(&self, c: &Sheet) -> String {
         let setup = &self.0;
-        let mut out = format!(
-            "ruleset fluid, {} combatants on {} sides, cap {} rounds\n",
-            setup.combatants.len(),
-            setup.sides.len(),
-            setup.max_rounds
-        );
         let amount = |a: &super::setup::Amount| match a {
             super::setup::Amount::Fixed(n) => n.to_string(),
             super::setup::Amount::Dice(p) => p.source().to_owned(),
         };
-        for c in &setup.combatants {
+        let mut out = String::new();
+        out += &format!(
+            "  {} ({}{}) at ({}, {}): PC {}, W {}, S {}, tactics {}, move {} m{}{}\n    policy {}\n",
+            c.id,
+            setup.sides[c.side.index()],
+            if c.player { ", player" } else { "" },
+            c.position.x,
+            c.position.y,
+            c.pc,
+            c.w,
+            c.s,
+            c.tactics,
+            c.move_m,
+            if c.hidden { ", hidden" } else { "" },
+            if c.stabilized { ", stabilized" } else { "" },
+            crate::policy_text(super::policy::POLICIES, |i| c.policy.name(i))
+        );
+        // The defence values a TN starts from (FLUID-DEF-1, FLUID-DEF-3).
+        let defence = |skill| c.defence_value(skill, &setup.options);
+        out += &format!(
+            "    defence skills: dodge {}, parry {}, block {} (a defence TN adds the item's DQ)\n",
+            defence(super::setup::DefenceSkill::Dodge),
+            defence(super::setup::DefenceSkill::Parry),
+            defence(super::setup::DefenceSkill::Block)
+        );
+        for (i, item) in c.items.iter().enumerate() {
+            let skill = match (&item.skill, c.item_skill(i)) {
+                (None, _) => String::new(),
+                (Some(name), super::setup::SkillRef::Untrained) => {
+                    format!(", skill {name} {} (untrained)", c.attack_value(i, &setup.options))
+                }
+                (Some(name), _) => format!(", skill {name} {}", c.attack_value(i, &setup.options)),
+            };
+            let ammo = item.ammo.map_or(String::new(), |a| format!(", ammunition {a}"));
+            let damage = if item.kind == super::setup::ItemKind::Shield {
+                String::new()
+            } else {
+                format!("damage W {} S {}, ", amount(&item.damage_w), amount(&item.damage_s))
+            };
             out += &format!(
-                "  {} ({}{}) at ({}, {}): PC {}, W {}, S {}, tactics {}, move {} m{}{}\n    policy {}\n",
-                c.id,
-                setup.sides[c.side.index()],
-                if c.player { ", player" } else { "" },
-                c.position.x,
-                c.position.y,
-                c.pc,
-                c.w,
-                c.s,
-                c.tactics,
-                c.move_m,
-                if c.hidden { ", hidden" } else { "" },
-                if c.stabilized { ", stabilized" } else { "" },
-                crate::policy_text(super::policy::POLICIES, |i| c.policy.name(i))
+                "    {} ({:?}{}){skill}: {damage}OQ {}, DQ {}, sizes {:?}{ammo}\n",
+                item.id,
+                item.kind,
+                if item.fire == super::setup::Fire::Single { String::new() } else { format!(", {:?}", item.fire) },
+                crate::Signed(item.oq),
+                crate::Signed(item.dq),
+                item.sizes
             );
-            // The defence values a TN starts from (FLUID-DEF-1, FLUID-DEF-3).
-            let defence = |skill| c.defence_value(skill, &setup.options);
-            out += &format!(
-                "    defence skills: dodge {}, parry {}, block {} (a defence TN adds the item's DQ)\n",
-                defence(super::setup::DefenceSkill::Dodge),
-                defence(super::setup::DefenceSkill::Parry),
-                defence(super::setup::DefenceSkill::Block)
-            );
-            for (i, item) in c.items.iter().enumerate() {
-                let skill = match (&item.skill, c.item_skill(i)) {
-                    (None, _) => String::new(),
-                    (Some(name), super::setup::SkillRef::Untrained) => {
-                        format!(", skill {name} {} (untrained)", c.attack_value(i, &setup.options))
-                    }
-                    (Some(name), _) => format!(", skill {name} {}", c.attack_value(i, &setup.options)),
-                };
-                let ammo = item.ammo.map_or(String::new(), |a| format!(", ammunition {a}"));
-                let damage = if item.kind == super::setup::ItemKind::Shield {
-                    String::new()
-                } else {
-                    format!("damage W {} S {}, ", amount(&item.damage_w), amount(&item.damage_s))
-                };
-                out += &format!(
-                    "    {} ({:?}{}){skill}: {damage}OQ {}, DQ {}, sizes {:?}{ammo}\n",
-                    item.id,
-                    item.kind,
-                    if item.fire == super::setup::Fire::Single { String::new() } else { format!(", {:?}", item.fire) },
-                    crate::Signed(item.oq),
-                    crate::Signed(item.dq),
-                    item.sizes
-                );
-            }
-            if let Some(armor) = &c.armor {
-                out += &format!("    armour {}: AV {}, size {}\n", armor.name, armor.av, armor.size);
-            }
+        }
+        if let Some(armor) = &c.armor {
+            out += &format!("    armour {}: AV {}, size {}\n", armor.name, armor.av, armor.size);
         }
         out
     }
 
-    fn attack_odds_at(
-        &self,
-        attacker: &str,
-        defender: &str,
-        distance: Option<f64>,
-    ) -> Result<crate::AttackOdds, String> {
+    fn attack_odds_at(&self, attacker: &str, defender: &str, distance: Option<f64>) -> Result<AttackOdds, String> {
         super::odds::attack_odds_at(&self.0, attacker, defender, distance)
     }
 
@@ -792,9 +728,9 @@ impl Scenario for FluidScenario {
         &self,
         dice: &mut dyn Dice,
         seed: Option<u64>,
-        seats: &mut dyn crate::Seats,
+        seats: &mut dyn Seats,
         out: &mut dyn FnMut(&Line),
-    ) -> crate::board::Played {
+    ) -> Played {
         let table = Table { scenario: self, seats, round: 0, asked: vec![(0, 0); self.0.combatants.len()] };
         let sink = FnSink(|event: &Event| out(&self.line(event)));
         match seed.filter(|_| self.0.options.dice_per_combatant) {

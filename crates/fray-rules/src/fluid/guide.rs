@@ -1,7 +1,7 @@
 //! The `fluid` guide: its turn structure in plain words, what each AI policy does and every
 //! field a scenario file may have (`fray rules fluid`, `docs/rulesets/fluid.md`).
 
-use crate::reference::{FieldInfo, Guide, PolicyInfo};
+use crate::reference::{self, FieldInfo, Guide, PolicyInfo};
 
 /// The guide to this ruleset.
 pub const GUIDE: Guide = Guide { turn: TURN, policies: POLICIES, fields: FIELDS };
@@ -67,25 +67,9 @@ const POLICIES: &[PolicyInfo] = &[
 ];
 
 /// Every key a scenario file may have, table by table.
-const FIELDS: &[FieldInfo] = &[
-    FieldInfo::new("", "rules", "table", "required", "", "The ruleset and its settings."),
-    FieldInfo::new(
-        "",
-        "combatants",
-        "list of tables ([[combatants]])",
-        "required",
-        "at most 64 (in every ruleset), on at least two sides",
-        "One entry per fighter.",
-    ),
-    FieldInfo::new("rules", "ruleset", "string", "required", "fluid", "Which ruleset the file is for."),
-    FieldInfo::new(
-        "rules",
-        "options",
-        "table",
-        "all defaults",
-        "see Options below",
-        "Options that change a rule: `[rules.options]`, one key per option.",
-    ),
+const FIELDS: &[FieldInfo] = crate::scenario_fields![
+    reference::ruleset("fluid"),
+    reference::OPTIONS,
     FieldInfo::new(
         "rules",
         "max_rounds",
@@ -102,14 +86,7 @@ const FIELDS: &[FieldInfo] = &[
         "not empty",
         "The combatant's name, used in the log, in `--set NAME.FIELD=…` and in `--control`.",
     ),
-    FieldInfo::new(
-        "combatants",
-        "side",
-        "string",
-        "required",
-        "not `mutual` or `stalemate`",
-        "The team it fights for; a fight needs at least two sides.",
-    ),
+    reference::SIDE,
     FieldInfo::new(
         "combatants",
         "player",
@@ -185,14 +162,7 @@ const FIELDS: &[FieldInfo] = &[
         "Weapons and shields.",
     ),
     FieldInfo::new("combatants", "armor", "table", "none (AV 0)", "", "Worn or natural armour."),
-    FieldInfo::new(
-        "combatants",
-        "position",
-        "number, or [x, y] (metres)",
-        "0",
-        "finite, within 100 km",
-        "Where the combatant starts.",
-    ),
+    reference::POSITION,
     FieldInfo::new(
         "combatants",
         "policy",

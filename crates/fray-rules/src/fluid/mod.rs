@@ -954,6 +954,10 @@ impl Ruleset for Fluid {
         crate::end_after_adjustment(standing.map(|(_, c)| c.side), state.round, |result| Event::Ended { result })
     }
 
+    fn ended(event: &Event) -> Option<FightResult> {
+        if let Event::Ended { result } = event { Some(*result) } else { None }
+    }
+
     fn tally(event: &Event) -> Option<Tally> {
         match event {
             Event::Attack { attacker, roll, .. } => {

@@ -16,12 +16,7 @@ pub const MAX_ITEMS: usize = 64;
 /// The round cap when a scenario gives none.
 pub const DEFAULT_MAX_ROUNDS: u32 = 100;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    rules: Rules,
-    combatants: Vec<Spanned<CombatantToml>>,
-}
+type File = crate::scenario::File<Rules, CombatantToml>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -1,12 +1,12 @@
 //! The `hardboiled` scenario as the command line sees it: fights with a log, people at the
 //! table, simulation batches.
 
-use super::policy::{Ai, ai_choice, illegal};
-use super::setup::{Attr, Setup};
+use super::policy::{Ai, illegal};
+use super::setup::{Attr, Setup, Sheet};
 use super::{Act, Activity, Choice, Event, HardBoiled, Opportunity, Part, Request, State};
-use crate::{Line, Scenario};
-use fray_engine::{CombatantId, Dice, FightError, FightResult, Pos, Ruleset};
-use fray_sim::{Ledger, Simulate};
+use crate::board::Played;
+use crate::{AttackOdds, Front, Line, Seats, pos_text};
+use fray_engine::{CombatantId, Dice, Pos};
 
 /// A loaded `hardboiled` scenario.
 #[derive(Clone, Debug)]
@@ -15,27 +15,6 @@ pub struct HardBoiledScenario(pub Setup);
 /// The JSON Schema of the `hardboiled` log's events, the `end` among them.
 pub fn events_schema() -> serde_json::Value {
     crate::events::schema::<Event>("hardboiled", "turns", &[])
-}
-
-impl HardBoiledScenario {
-    fn name(&self, who: CombatantId) -> &str {
-        &self.0.combatants[who.index()].name
-    }
-}
-
-impl Simulate for HardBoiledScenario {
-    fn combatant_count(&self) -> usize {
-        self.0.combatants.len()
-    }
-
-    fn run_batch(&self, dice: &mut fray_sim::BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError> {
-        let ended = |e: &Event| if let Event::Ended { result } = e { Some(*result) } else { None };
-        crate::simulate::<HardBoiled, _, _>(&self.0, fray_engine::FromSource(dice), Ai, fights, ledger, ended)
-    }
-}
-
-pub(super) fn pos_text(p: Pos) -> String {
-    if p.y == 0.0 { format!("{:.1} m", p.x) } else { format!("({:.1}, {:.1})", p.x, p.y) }
 }
 
 impl HardBoiledScenario {
@@ -139,65 +118,6 @@ impl HardBoiledScenario {
         }
     }
 
-    /// A request as a question with labelled legal choices.
-    fn prompt_for(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
-        match request {
-            Request::Declare => {
-                let mut out = vec![("declare nothing".to_owned(), Choice::Intent(None))];
-                let act_request = super::policy::act_request(&self.0, state, who);
-                for act in self.candidates(state, who) {
-                    if matches!(act, Act::End | Act::PickUp) {
-                        continue;
-                    }
-                    // An attack may be declared on a target it can reach this turn, after a Move
-                    // if need be (USR-ROUND-4), as the AI declares it.
-                    let reachable = match act {
-                        Act::Attack { .. } => super::policy::illegal_target(&self.0, state, who, &act).is_none(),
-                        _ => false,
-                    };
-                    if matches!(act, Act::Move(_))
-                        || reachable
-                        || illegal(&self.0, state, who, &act_request, &act).is_none()
-                    {
-                        out.push((format!("declare: {}", self.act_label(state, who, &act)), Choice::Intent(Some(act))));
-                    }
-                }
-                ("declare your intent for the turn".to_owned(), out)
-            }
-            Request::Act { .. } => {
-                let out = self
-                    .candidates(state, who)
-                    .into_iter()
-                    .filter(|a| illegal(&self.0, state, who, request, a).is_none())
-                    .map(|a| (self.act_label(state, who, &a), Choice::Act(a)))
-                    .collect();
-                ("your action".to_owned(), out)
-            }
-            Request::SecondWind { hp, max } => (
-                format!("struck: HP {hp} of {max}. Catch your Second Wind (once per game)?"),
-                vec![("not now".into(), Choice::Yes(false)), ("yes — act it out!".into(), Choice::Yes(true))],
-            ),
-            Request::GmRuling { act } => (
-                format!("GM: does the undeclared action ({}) go ahead?", self.act_label(state, who, act)),
-                vec![("it fails".into(), Choice::Yes(false)), ("it goes ahead".into(), Choice::Yes(true))],
-            ),
-            Request::GmFumble => {
-                use super::options::FumbleEffect;
-                (
-                    "GM: a confirmed fumble — its effect, off your fumble table?".to_owned(),
-                    vec![
-                        (
-                            "loses the next Attack or Other activity".into(),
-                            Choice::Fumble(FumbleEffect::LoseNextAction),
-                        ),
-                        ("drops the weapon".into(), Choice::Fumble(FumbleEffect::DropWeapon)),
-                        ("no effect".into(), Choice::Fumble(FumbleEffect::None)),
-                    ],
-                )
-            }
-        }
-    }
-
     /// An act as the log tells it was made: "attacks Lou with fists", "grapples Vito".
     fn act_done(&self, act: &Act) -> String {
         match *act {
@@ -232,7 +152,6 @@ impl HardBoiledScenario {
     /// One event as a line of the blow-by-blow log and as JSON.
     pub fn line(&self, event: &Event) -> Line {
         let n = |who: &CombatantId| self.name(*who).to_owned();
-        let outcome = |result: &FightResult| crate::outcome_text(&self.0.sides, result);
         let text = match event {
             Event::HpSet { who, faces, max } => Some(if faces[0] == 0 {
                 format!("{} max HP {max} (largest faces)", n(who))
@@ -253,21 +172,7 @@ impl HardBoiledScenario {
                 }
             )),
             Event::TieBreak { who, face } => Some(format!("{} tie reroll: {face}", n(who))),
-            Event::Order { order } => {
-                let mut parts: Vec<String> = Vec::new();
-                let mut last = u8::MAX;
-                for &(who, step) in order {
-                    if step == last {
-                        if let Some(p) = parts.last_mut() {
-                            *p += &format!(" = {}", n(&who));
-                        }
-                    } else {
-                        parts.push(n(&who));
-                    }
-                    last = step;
-                }
-                Some(format!("order: {}", parts.join(", ")))
-            }
+            Event::Order { order } => Some(crate::order_text(order, |who| self.name(who))),
             Event::Moved { who, from, to, in_cover } => Some(format!(
                 "{} moves from {} to {}{}",
                 n(who),
@@ -385,31 +290,71 @@ impl HardBoiledScenario {
             Event::PickedUp { who } => Some(format!("{} picks up the weapon", n(who))),
             Event::Dropped { who } => Some(format!("{} drops the weapon", n(who))),
             Event::Lamed { who } => Some(format!("{} is lamed: half Move", n(who))),
-            Event::Ended { result } => {
-                Some(format!("combat ends after {} turn(s): {}", result.length, outcome(result)))
-            }
-            Event::Adjusted { who, change } => {
-                let name = &self.0.combatants[who.index()].name;
-                Some(crate::board::adjusted_event_text(name, change, super::status::ADJUSTABLE, |_| ""))
-            }
+            Event::Ended { .. } => None, // the shared end line (`Front::log_line`)
+            Event::Adjusted { who, change } => Some(self.adjusted_text(*who, change)),
         };
-        let ended = if let Event::Ended { result } = event { Some(result) } else { None };
-        let roster = crate::events::Roster { combatant: &|i| self.name(CombatantId(i as u16)), sides: &self.0.sides };
-        crate::events::line(event, text, ended, "turns", roster)
+        self.log_line(event, text)
     }
 }
 
 impl crate::Prompts<HardBoiled> for HardBoiledScenario {
-    fn person_name(&self, who: CombatantId) -> &str {
-        self.name(who)
-    }
-
+    /// A request as a question with labelled legal choices.
     fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
-        self.prompt_for(state, who, request)
-    }
-
-    fn ai(&self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
-        ai_choice(setup, state, who, request)
+        match request {
+            Request::Declare => {
+                let mut out = vec![("declare nothing".to_owned(), Choice::Intent(None))];
+                let act_request = super::policy::act_request(&self.0, state, who);
+                for act in self.candidates(state, who) {
+                    if matches!(act, Act::End | Act::PickUp) {
+                        continue;
+                    }
+                    // An attack may be declared on a target it can reach this turn, after a Move
+                    // if need be (USR-ROUND-4), as the AI declares it.
+                    let reachable = match act {
+                        Act::Attack { .. } => super::policy::illegal_target(&self.0, state, who, &act).is_none(),
+                        _ => false,
+                    };
+                    if matches!(act, Act::Move(_))
+                        || reachable
+                        || illegal(&self.0, state, who, &act_request, &act).is_none()
+                    {
+                        out.push((format!("declare: {}", self.act_label(state, who, &act)), Choice::Intent(Some(act))));
+                    }
+                }
+                ("declare your intent for the turn".to_owned(), out)
+            }
+            Request::Act { .. } => {
+                let out = self
+                    .candidates(state, who)
+                    .into_iter()
+                    .filter(|a| illegal(&self.0, state, who, request, a).is_none())
+                    .map(|a| (self.act_label(state, who, &a), Choice::Act(a)))
+                    .collect();
+                ("your action".to_owned(), out)
+            }
+            Request::SecondWind { hp, max } => (
+                format!("struck: HP {hp} of {max}. Catch your Second Wind (once per game)?"),
+                vec![("not now".into(), Choice::Yes(false)), ("yes — act it out!".into(), Choice::Yes(true))],
+            ),
+            Request::GmRuling { act } => (
+                format!("GM: does the undeclared action ({}) go ahead?", self.act_label(state, who, act)),
+                vec![("it fails".into(), Choice::Yes(false)), ("it goes ahead".into(), Choice::Yes(true))],
+            ),
+            Request::GmFumble => {
+                use super::options::FumbleEffect;
+                (
+                    "GM: a confirmed fumble — its effect, off your fumble table?".to_owned(),
+                    vec![
+                        (
+                            "loses the next Attack or Other activity".into(),
+                            Choice::Fumble(FumbleEffect::LoseNextAction),
+                        ),
+                        ("drops the weapon".into(), Choice::Fumble(FumbleEffect::DropWeapon)),
+                        ("no effect".into(), Choice::Fumble(FumbleEffect::None)),
+                    ],
+                )
+            }
+        }
     }
 
     fn odds(&self, state: &State, who: CombatantId, choice: &Choice) -> Option<crate::ChoiceOdds> {
@@ -438,112 +383,83 @@ impl crate::Prompts<HardBoiled> for HardBoiledScenario {
     }
 }
 
-impl Scenario for HardBoiledScenario {
-    fn ruleset(&self) -> &'static str {
-        HardBoiled::ID
+impl Front for HardBoiledScenario {
+    type Rules = HardBoiled;
+    type Sheet = Sheet;
+    type Ai = Ai;
+    const UNIT: &'static str = "turns"; // USR's combat turn
+
+    fn setup(&self) -> &Setup {
+        &self.0
     }
 
-    fn time_unit(&self) -> (&'static str, Option<f64>) {
-        ("turns", None) // USR's combat turn
-    }
-
-    fn combatants(&self) -> Vec<String> {
-        self.0.combatants.iter().map(|c| c.name.clone()).collect()
-    }
-
-    fn cap(&self) -> u32 {
-        self.0.max_turns
+    fn roster(&self) -> crate::Roster<'_, Sheet> {
+        crate::Roster::new(&self.0.combatants, &self.0.sides, self.0.max_turns, |c| &c.name, |c| c.side)
     }
 
     fn join_late(&mut self, n: usize) {
         self.0.joins_late = n;
     }
 
-    fn sides(&self) -> Vec<String> {
-        self.0.sides.clone()
-    }
-
-    fn side_of(&self, combatant: usize) -> usize {
-        self.0.combatants[combatant].side.index()
-    }
-
-    fn explain(&self) -> String {
+    fn explain_combatant(&self, c: &Sheet) -> String {
         let setup = &self.0;
-        let mut out = format!(
-            "ruleset hardboiled, {} combatants on {} sides, cap {} turns\n",
-            setup.combatants.len(),
-            setup.sides.len(),
-            setup.max_turns
+        let mut out = String::new();
+        let specialisms: Vec<String> = c.specialisms.iter().map(|s| format!("{} +2", s.name)).collect();
+        out += &format!(
+            "  {} ({}{}): Action d{}, Wits d{}, Ego d{}; HP {}; {}; at {}\n",
+            c.name,
+            setup.sides[c.side.index()],
+            if c.hero { ", hero" } else { "" },
+            c.die(Attr::Action),
+            c.die(Attr::Wits),
+            c.die(Attr::Ego),
+            c.hp_max.map_or("rolled".to_owned(), |h| h.to_string()),
+            if specialisms.is_empty() { "no specialisms".to_owned() } else { specialisms.join(", ") },
+            pos_text(c.position)
         );
-        for c in &setup.combatants {
-            let specialisms: Vec<String> = c.specialisms.iter().map(|s| format!("{} +2", s.name)).collect();
-            out += &format!(
-                "  {} ({}{}): Action d{}, Wits d{}, Ego d{}; HP {}; {}; at {}\n",
-                c.name,
-                setup.sides[c.side.index()],
-                if c.hero { ", hero" } else { "" },
-                c.die(Attr::Action),
-                c.die(Attr::Wits),
-                c.die(Attr::Ego),
-                c.hp_max.map_or("rolled".to_owned(), |h| h.to_string()),
-                if specialisms.is_empty() { "no specialisms".to_owned() } else { specialisms.join(", ") },
-                pos_text(c.position)
-            );
-            let w = &c.weapon;
-            let mut weapon = format!("    {}: ", w.name);
-            if w.ranged {
-                weapon += &format!("ranged, damage {}, range {} m", w.damage, w.range_m);
-            } else {
-                weapon += &format!("melee, damage {}", w.damage);
-            }
-            if w.bonus != 0 {
-                weapon += &format!(", bonus {}", crate::Signed(w.bonus));
-            }
-            if w.brawling {
-                weapon += ", brawling (half damage)";
-            }
-            // Cover stops a shot it hides unless the weapon penetrates it (USR-COVER-2, -3, -5).
-            if w.ranged || setup.options.melee_cover {
-                weapon += &if setup.options.cover_never {
-                    ", stopped by any cover (cover_penetration = never)".to_owned()
-                } else {
-                    format!(", penetration {} (passes cover of hardness ≤ {})", w.penetration, w.penetration)
-                };
-            }
-            out += &weapon;
-            out += "\n";
-            for a in &c.armour {
-                out += &format!("    armour {}: stops {} on {}\n", a.name, a.stop, locations_text(a.locations));
-            }
-            if let Some(cover) = &c.cover {
-                out += &format!(
-                    "    behind cover of hardness {}, hiding {}\n",
-                    cover.hardness,
-                    locations_text(cover.locations)
-                );
-            }
-            out += &format!("    policy {}\n", crate::policy_text(super::setup::POLICIES, |i| c.policy.name(i)));
+        let w = &c.weapon;
+        let mut weapon = format!("    {}: ", w.name);
+        if w.ranged {
+            weapon += &format!("ranged, damage {}, range {} m", w.damage, w.range_m);
+        } else {
+            weapon += &format!("melee, damage {}", w.damage);
         }
+        if w.bonus != 0 {
+            weapon += &format!(", bonus {}", crate::Signed(w.bonus));
+        }
+        if w.brawling {
+            weapon += ", brawling (half damage)";
+        }
+        // Cover stops a shot it hides unless the weapon penetrates it (USR-COVER-2, -3, -5).
+        if w.ranged || setup.options.melee_cover {
+            weapon += &if setup.options.cover_never {
+                ", stopped by any cover (cover_penetration = never)".to_owned()
+            } else {
+                format!(", penetration {} (passes cover of hardness ≤ {})", w.penetration, w.penetration)
+            };
+        }
+        out += &weapon;
+        out += "\n";
+        for a in &c.armour {
+            out += &format!("    armour {}: stops {} on {}\n", a.name, a.stop, locations_text(a.locations));
+        }
+        if let Some(cover) = &c.cover {
+            out += &format!(
+                "    behind cover of hardness {}, hiding {}\n",
+                cover.hardness,
+                locations_text(cover.locations)
+            );
+        }
+        out += &format!("    policy {}\n", crate::policy_text(super::setup::POLICIES, |i| c.policy.name(i)));
         out
     }
 
-    fn attack_odds_at(
-        &self,
-        attacker: &str,
-        defender: &str,
-        distance: Option<f64>,
-    ) -> Result<crate::AttackOdds, String> {
+    fn attack_odds_at(&self, attacker: &str, defender: &str, distance: Option<f64>) -> Result<AttackOdds, String> {
         super::odds::attack_odds_at(&self.0, attacker, defender, distance)
     }
 
-    fn play(
-        &self,
-        dice: &mut dyn Dice,
-        _seed: Option<u64>,
-        seats: &mut dyn crate::Seats,
-        out: &mut dyn FnMut(&Line),
-    ) -> crate::board::Played {
-        crate::play_at_table::<HardBoiled, _>(self, &self.0, dice, seats, out, |e| self.line(e), |s| self.board(s))
+    fn play(&self, dice: &mut dyn Dice, _: Option<u64>, seats: &mut dyn Seats, out: &mut dyn FnMut(&Line)) -> Played {
+        crate::play_at_table(self, dice, seats, out, |e| self.line(e), |s| self.board(s))
     }
 }
 

@@ -1,7 +1,7 @@
 //! The `hardboiled` guide: its turn structure in plain words, what each AI policy does and every
 //! field a scenario file may have (`fray rules hardboiled`, `docs/rulesets/hardboiled.md`).
 
-use crate::reference::{FieldInfo, Guide, PolicyInfo};
+use crate::reference::{self, FieldInfo, Guide, PolicyInfo};
 
 /// The guide to this ruleset.
 pub const GUIDE: Guide = Guide { turn: TURN, policies: POLICIES, fields: FIELDS };
@@ -52,25 +52,9 @@ const POLICIES: &[PolicyInfo] = &[
 ];
 
 /// Every key a scenario file may have, table by table.
-const FIELDS: &[FieldInfo] = &[
-    FieldInfo::new("", "rules", "table", "required", "", "The ruleset and its settings."),
-    FieldInfo::new(
-        "",
-        "combatants",
-        "list of tables ([[combatants]])",
-        "required",
-        "at most 64 (in every ruleset), on at least two sides",
-        "One entry per fighter.",
-    ),
-    FieldInfo::new("rules", "ruleset", "string", "required", "hardboiled", "Which ruleset the file is for."),
-    FieldInfo::new(
-        "rules",
-        "options",
-        "table",
-        "all defaults",
-        "see Options below",
-        "Options that change a rule: `[rules.options]`, one key per option.",
-    ),
+const FIELDS: &[FieldInfo] = crate::scenario_fields![
+    reference::ruleset("hardboiled"),
+    reference::OPTIONS,
     FieldInfo::new(
         "rules",
         "max_turns",
@@ -79,22 +63,8 @@ const FIELDS: &[FieldInfo] = &[
         "1 to 100000",
         "The most combat turns a fight runs before it ends as a stalemate.",
     ),
-    FieldInfo::new(
-        "combatants",
-        "name",
-        "string",
-        "required",
-        "not empty",
-        "The combatant's name, used in the log, in `--set NAME.FIELD=…` and in `--control`.",
-    ),
-    FieldInfo::new(
-        "combatants",
-        "side",
-        "string",
-        "required",
-        "not `mutual` or `stalemate`",
-        "The team it fights for; a fight needs at least two sides.",
-    ),
+    reference::NAME,
+    reference::SIDE,
     FieldInfo::new(
         "combatants",
         "hero",
@@ -169,14 +139,7 @@ const FIELDS: &[FieldInfo] = &[
         "0 to 100",
         "Protection other than armour, subtracted from every hit.",
     ),
-    FieldInfo::new(
-        "combatants",
-        "position",
-        "number, or [x, y] (metres)",
-        "0",
-        "finite, within 100 km",
-        "Where the combatant starts.",
-    ),
+    reference::POSITION,
     FieldInfo::new("combatants", "cover", "table", "none", "", "Cover the combatant starts behind."),
     FieldInfo::new(
         "combatants",

@@ -683,6 +683,10 @@ impl Ruleset for HardBoiled {
         crate::end_after_adjustment(standing.map(|(_, c)| c.side), state.turn, |result| Event::Ended { result })
     }
 
+    fn ended(event: &Event) -> Option<FightResult> {
+        if let Event::Ended { result } = event { Some(*result) } else { None }
+    }
+
     fn tally(event: &Event) -> Option<Tally> {
         match event {
             Event::Contest { who, act: Act::Attack { .. } | Act::Power(_), success, critical, .. } => {

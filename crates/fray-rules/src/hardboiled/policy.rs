@@ -6,7 +6,6 @@ use super::options::SecondWindPolicy;
 use super::setup::{Setup, Weapon};
 use super::{Act, Choice, HardBoiled, Part, Request, State};
 use fray_engine::{CombatantId, Decider, Pending, Pos};
-use std::collections::VecDeque;
 
 pub use super::setup::POLICIES;
 
@@ -469,30 +468,4 @@ fn act(setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Act
 
 /// A scripted decider for tests and worked examples: each combatant's queued answers first, the
 /// AI after them.
-#[derive(Clone, Debug, Default)]
-pub struct Script {
-    queues: Vec<VecDeque<Choice>>,
-}
-
-impl Script {
-    /// An empty script for `n` combatants.
-    pub fn new(n: usize) -> Script {
-        Script { queues: vec![VecDeque::new(); n] }
-    }
-
-    /// Queues `choice` as `who`'s next answer.
-    pub fn push(&mut self, who: usize, choice: Choice) -> &mut Script {
-        self.queues[who].push_back(choice);
-        self
-    }
-}
-
-impl Decider<HardBoiled> for Script {
-    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
-        let queue = &mut self.queues[who.index()];
-        if queue.front().is_some_and(|c| check(setup, request, c).is_ok()) {
-            return Ok(queue.pop_front().unwrap_or(Choice::Yes(false)));
-        }
-        Ok(ai_choice(setup, state, who, request))
-    }
-}
+pub type Script = crate::Script<HardBoiled, Ai>;

@@ -14,12 +14,7 @@ use toml::Spanned;
 /// The turn cap when a scenario gives none.
 pub const DEFAULT_MAX_TURNS: u32 = 100;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    rules: Rules,
-    combatants: Vec<Spanned<CombatantToml>>,
-}
+type File = crate::scenario::File<Rules, CombatantToml>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -41,7 +41,7 @@ impl HardBoiledScenario {
                 CombatantStatus {
                     name: sheet.name.clone(),
                     side: setup.sides[sheet.side.index()].clone(),
-                    position: Some(super::front::pos_text(f.pos)),
+                    position: Some(crate::pos_text(f.pos)),
                     standing,
                     hidden: false,
                     condition: condition_word(standing, i64::from(f.hp), i64::from(f.hp_max)),

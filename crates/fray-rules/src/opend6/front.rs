@@ -1,14 +1,14 @@
 //! The `opend6` scenario as the command line sees it: fights with a log, people at the table,
 //! simulation batches.
 
-use super::policy::{Ai, ai_choice, ai_passes, illegal_action};
-use super::setup::{Level, Posture, Setup};
+use super::policy::{Ai, illegal_action};
+use super::setup::{Level, Posture, Setup, Sheet};
 use super::{
     Action, AttackPlan, Called, Choice, DamageCause, DefKind, Event, Loc, Mode, OpenD6, Ready, Request, Rolled, State,
 };
-use crate::{Line, Scenario};
-use fray_engine::{CombatantId, Dice, FightError, FightResult, Ruleset};
-use fray_sim::{Ledger, Simulate};
+use crate::board::Played;
+use crate::{AttackOdds, Front, Line, Seats};
+use fray_engine::{CombatantId, Dice};
 
 /// A loaded `opend6` scenario.
 #[derive(Clone, Debug)]
@@ -20,23 +20,8 @@ pub fn events_schema() -> serde_json::Value {
 }
 
 impl OpenD6Scenario {
-    fn name(&self, who: CombatantId) -> &str {
-        &self.0.combatants[who.index()].name
-    }
-
     fn weapon(&self, who: CombatantId, w: u8) -> &str {
         &self.0.combatants[who.index()].weapons[w as usize].name
-    }
-}
-
-impl Simulate for OpenD6Scenario {
-    fn combatant_count(&self) -> usize {
-        self.0.combatants.len()
-    }
-
-    fn run_batch(&self, dice: &mut fray_sim::BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError> {
-        let ended = |e: &Event| if let Event::Ended { result } = e { Some(*result) } else { None };
-        crate::simulate::<OpenD6, _, _>(&self.0, fray_engine::FromSource(dice), Ai, fights, ledger, ended)
     }
 }
 
@@ -102,98 +87,6 @@ pub(super) fn mode_text(plan: &AttackPlan) -> String {
 
 /// An exact probability for a prompt.
 impl OpenD6Scenario {
-    /// A request as a question with labelled legal choices.
-    fn prompt_for(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
-        let setup = &self.0;
-        match request {
-            Request::QuickDraw => {
-                let sheet = &setup.combatants[who.index()];
-                let mut out = vec![("no quick draw".to_owned(), Choice::QuickDraw(None))];
-                for (w, weapon) in sheet.weapons.iter().enumerate().take(sheet.weapons.len() - 1) {
-                    let skill = sheet.skill(weapon.skill).dice;
-                    for n in 1..=2u8 {
-                        let left = skill - (i32::from(n) - sheet.allotment).max(0);
-                        for k in 1..left {
-                            let draw = super::QuickDraw { weapon: w as u8, n, k: k as u8 };
-                            let label = format!(
-                                "quick draw {} with {n} action(s): +{k}D initiative, attacks at {}D",
-                                weapon.name,
-                                left - k
-                            );
-                            out.push((label, Choice::QuickDraw(Some(draw))));
-                        }
-                    }
-                }
-                ("declare a quick draw before initiative?".to_owned(), out)
-            }
-            Request::Declare { max } => {
-                let sheet = &setup.combatants[who.index()];
-                let options = (1..=(*max).min(5))
-                    .map(|n| {
-                        let penalty = (i32::from(n) - sheet.allotment).max(0);
-                        let label = if penalty > 0 {
-                            format!("{n} actions (−{penalty}D on every roll this round)")
-                        } else {
-                            format!("{n} action{}", if n > 1 { "s" } else { "" })
-                        };
-                        (label, Choice::Count(n))
-                    })
-                    .collect();
-                ("how many actions this round?".to_owned(), options)
-            }
-            Request::Act { remaining, .. } => {
-                let actions = self.action_options(state, who, request);
-                (
-                    format!("your next action ({remaining} left)"),
-                    actions.into_iter().map(|(l, a)| (l, Choice::Act(a))).collect(),
-                )
-            }
-            Request::Interrupt { actor, target, total, difficulty, .. } => {
-                let mut out = vec![("let it happen".to_owned(), Choice::Interrupt(None))];
-                let act = super::policy::act_request(setup, state, who, false);
-                for (label, action) in self.action_options(state, who, &act) {
-                    if matches!(action, Action::Defend { full: false, .. } | Action::Attack(_)) {
-                        out.push((label, Choice::Interrupt(Some(action))));
-                    }
-                }
-                let question = match target {
-                    Some(t) => format!(
-                        "{} rolled {total} at {} (difficulty now {difficulty}): interrupt?",
-                        self.name(*actor),
-                        self.name(*t)
-                    ),
-                    None => format!("{} rolled {total} for its action: interrupt?", self.name(*actor)),
-                };
-                (question, out)
-            }
-            Request::MoveUp => (
-                "you are being disarmed: move up (one action) and roll Strength to keep your weapon?".to_owned(),
-                vec![("let it go".into(), Choice::Resume(false)), ("move up".into(), Choice::Resume(true))],
-            ),
-            Request::Resume { last } => (
-                if *last { "the round ends: use your waited actions?" } else { "resume now?" }.to_owned(),
-                vec![("keep waiting".into(), Choice::Resume(false)), ("act now".into(), Choice::Resume(true))],
-            ),
-            Request::Fate { roll } => {
-                let mut out = vec![
-                    ("no".to_owned(), Choice::Fate(0)),
-                    ("spend a Fate Point (double your dice)".to_owned(), Choice::Fate(1)),
-                ];
-                if !state.fighter(who).climactic_used {
-                    out.push(("spend the climactic Fate Point (every roll this round)".to_owned(), Choice::Fate(2)));
-                }
-                (format!("Fate Point on the {roll:?} roll?").to_lowercase(), out)
-            }
-            Request::Cp { roll, total, need, max } => {
-                let options = (0..=(*max).min(5))
-                    .map(|n| (if n == 0 { "none".to_owned() } else { format!("{n} CP") }, Choice::Cp(n)))
-                    .collect();
-                let need = need.map_or(String::new(), |n| format!(", needs {n}"));
-                (format!("{roll:?} roll {total}{need}: spend Character Points?").to_lowercase(), options)
-            }
-        }
-    }
-
     /// The legal actions of `who`, labelled, with the exact odds beside every attack.
     fn action_options(&self, state: &State, who: CombatantId, request: &Request) -> Vec<(String, Action)> {
         let setup = &self.0;
@@ -361,7 +254,6 @@ impl OpenD6Scenario {
     /// One event as a line of the blow-by-blow log and as JSON.
     pub fn line(&self, event: &Event) -> Line {
         let n = |who: &CombatantId| self.name(*who).to_owned();
-        let outcome = |result: &FightResult| crate::outcome_text(&self.0.sides, result);
         let text = match event {
             Event::RoundStarted { round } => Some(format!("— round {round} (t = {} s) —", (round - 1) * 5)),
             Event::Initiative { who, members, roll, bonus, total } => {
@@ -375,21 +267,7 @@ impl OpenD6Scenario {
                 };
                 Some(text)
             }
-            Event::Order { order } => {
-                let mut parts: Vec<String> = Vec::new();
-                let mut last = u8::MAX;
-                for &(who, step) in order {
-                    if step == last {
-                        if let Some(p) = parts.last_mut() {
-                            *p += &format!(" = {}", n(&who));
-                        }
-                    } else {
-                        parts.push(n(&who));
-                    }
-                    last = step;
-                }
-                Some(format!("order: {}", parts.join(", ")))
-            }
+            Event::Order { order } => Some(crate::order_text(order, |who| self.name(who))),
             Event::TurnLost { who } => Some(format!("{} cannot act and loses the turn", n(who))),
             Event::TurnStarted { .. } => None,
             Event::SurpriseUsed { .. } => None,
@@ -567,36 +445,104 @@ impl OpenD6Scenario {
                 draw.n,
                 draw.k
             )),
-            Event::Ended { result } => {
-                Some(format!("combat ends after {} round(s): {}", result.length, outcome(result)))
-            }
-            Event::Adjusted { who, change } => {
-                let sheet = &self.0.combatants[who.index()];
-                let item = |i: u8| sheet.weapons[usize::from(i)].name.as_str();
-                Some(crate::board::adjusted_event_text(&sheet.name, change, super::status::ADJUSTABLE, item))
-            }
+            Event::Ended { .. } => None, // the shared end line (`Front::log_line`)
+            Event::Adjusted { who, change } => Some(self.adjusted_text(*who, change)),
         };
-        let ended = if let Event::Ended { result } = event { Some(result) } else { None };
-        let roster = crate::events::Roster { combatant: &|i| self.name(CombatantId(i as u16)), sides: &self.0.sides };
-        crate::events::line(event, text, ended, "rounds", roster)
+        self.log_line(event, text)
     }
 }
 
 impl crate::Prompts<OpenD6> for OpenD6Scenario {
-    fn person_name(&self, who: CombatantId) -> &str {
-        self.name(who)
-    }
-
+    /// A request as a question with labelled legal choices.
     fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
-        self.prompt_for(state, who, request)
-    }
-
-    fn ai(&self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
-        ai_choice(setup, state, who, request)
-    }
-
-    fn ai_passes(&self, setup: &Setup, who: CombatantId, request: &Request) -> bool {
-        ai_passes(setup, who, request)
+        let setup = &self.0;
+        match request {
+            Request::QuickDraw => {
+                let sheet = &setup.combatants[who.index()];
+                let mut out = vec![("no quick draw".to_owned(), Choice::QuickDraw(None))];
+                for (w, weapon) in sheet.weapons.iter().enumerate().take(sheet.weapons.len() - 1) {
+                    let skill = sheet.skill(weapon.skill).dice;
+                    for n in 1..=2u8 {
+                        let left = skill - (i32::from(n) - sheet.allotment).max(0);
+                        for k in 1..left {
+                            let draw = super::QuickDraw { weapon: w as u8, n, k: k as u8 };
+                            let label = format!(
+                                "quick draw {} with {n} action(s): +{k}D initiative, attacks at {}D",
+                                weapon.name,
+                                left - k
+                            );
+                            out.push((label, Choice::QuickDraw(Some(draw))));
+                        }
+                    }
+                }
+                ("declare a quick draw before initiative?".to_owned(), out)
+            }
+            Request::Declare { max } => {
+                let sheet = &setup.combatants[who.index()];
+                let options = (1..=(*max).min(5))
+                    .map(|n| {
+                        let penalty = (i32::from(n) - sheet.allotment).max(0);
+                        let label = if penalty > 0 {
+                            format!("{n} actions (−{penalty}D on every roll this round)")
+                        } else {
+                            format!("{n} action{}", if n > 1 { "s" } else { "" })
+                        };
+                        (label, Choice::Count(n))
+                    })
+                    .collect();
+                ("how many actions this round?".to_owned(), options)
+            }
+            Request::Act { remaining, .. } => {
+                let actions = self.action_options(state, who, request);
+                (
+                    format!("your next action ({remaining} left)"),
+                    actions.into_iter().map(|(l, a)| (l, Choice::Act(a))).collect(),
+                )
+            }
+            Request::Interrupt { actor, target, total, difficulty, .. } => {
+                let mut out = vec![("let it happen".to_owned(), Choice::Interrupt(None))];
+                let act = super::policy::act_request(setup, state, who, false);
+                for (label, action) in self.action_options(state, who, &act) {
+                    if matches!(action, Action::Defend { full: false, .. } | Action::Attack(_)) {
+                        out.push((label, Choice::Interrupt(Some(action))));
+                    }
+                }
+                let question = match target {
+                    Some(t) => format!(
+                        "{} rolled {total} at {} (difficulty now {difficulty}): interrupt?",
+                        self.name(*actor),
+                        self.name(*t)
+                    ),
+                    None => format!("{} rolled {total} for its action: interrupt?", self.name(*actor)),
+                };
+                (question, out)
+            }
+            Request::MoveUp => (
+                "you are being disarmed: move up (one action) and roll Strength to keep your weapon?".to_owned(),
+                vec![("let it go".into(), Choice::Resume(false)), ("move up".into(), Choice::Resume(true))],
+            ),
+            Request::Resume { last } => (
+                if *last { "the round ends: use your waited actions?" } else { "resume now?" }.to_owned(),
+                vec![("keep waiting".into(), Choice::Resume(false)), ("act now".into(), Choice::Resume(true))],
+            ),
+            Request::Fate { roll } => {
+                let mut out = vec![
+                    ("no".to_owned(), Choice::Fate(0)),
+                    ("spend a Fate Point (double your dice)".to_owned(), Choice::Fate(1)),
+                ];
+                if !state.fighter(who).climactic_used {
+                    out.push(("spend the climactic Fate Point (every roll this round)".to_owned(), Choice::Fate(2)));
+                }
+                (format!("Fate Point on the {roll:?} roll?").to_lowercase(), out)
+            }
+            Request::Cp { roll, total, need, max } => {
+                let options = (0..=(*max).min(5))
+                    .map(|n| (if n == 0 { "none".to_owned() } else { format!("{n} CP") }, Choice::Cp(n)))
+                    .collect();
+                let need = need.map_or(String::new(), |n| format!(", needs {n}"));
+                (format!("{roll:?} roll {total}{need}: spend Character Points?").to_lowercase(), options)
+            }
+        }
     }
 
     fn odds(&self, state: &State, who: CombatantId, choice: &Choice) -> Option<crate::ChoiceOdds> {
@@ -628,112 +574,89 @@ impl crate::Prompts<OpenD6> for OpenD6Scenario {
     }
 }
 
-impl Scenario for OpenD6Scenario {
-    fn ruleset(&self) -> &'static str {
-        OpenD6::ID
+impl Front for OpenD6Scenario {
+    type Rules = OpenD6;
+    type Sheet = Sheet;
+    type Ai = Ai;
+
+    fn setup(&self) -> &Setup {
+        &self.0
     }
 
-    fn combatants(&self) -> Vec<String> {
-        self.0.combatants.iter().map(|c| c.name.clone()).collect()
+    fn roster(&self) -> crate::Roster<'_, Sheet> {
+        crate::Roster::new(&self.0.combatants, &self.0.sides, self.0.max_rounds, |c| &c.name, |c| c.side)
     }
 
-    fn cap(&self) -> u32 {
-        self.0.max_rounds
+    fn item_name(&self, who: CombatantId, item: u8) -> &str {
+        &self.0.combatants[who.index()].weapons[usize::from(item)].name
     }
 
     fn join_late(&mut self, n: usize) {
         self.0.joins_late = n;
     }
 
-    fn sides(&self) -> Vec<String> {
-        self.0.sides.clone()
-    }
-
-    fn side_of(&self, combatant: usize) -> usize {
-        self.0.combatants[combatant].side.index()
-    }
-
-    fn explain(&self) -> String {
+    fn explain_combatant(&self, c: &Sheet) -> String {
         let setup = &self.0;
-        let mut out = format!(
-            "ruleset opend6, {} combatants on {} sides, cap {} rounds\n",
-            setup.combatants.len(),
-            setup.sides.len(),
-            setup.max_rounds
+        let mut out = String::new();
+        let skills: Vec<String> = super::setup::SKILLS
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (name, _))| c.skills[i].map(|code| format!("{name} {code}")))
+            .collect();
+        out += &format!(
+            "  {} ({}{}{}): Agility {}, Strength {}, Perception {}; {}; position {} m\n",
+            c.name,
+            setup.sides[c.side.index()],
+            c.group.as_ref().map_or(String::new(), |g| format!(", group {g}")),
+            if c.hero { ", hero" } else { "" },
+            c.agility(),
+            c.strength(),
+            c.perception(),
+            if skills.is_empty() { "no skills listed".to_owned() } else { skills.join(", ") },
+            c.position,
         );
-        for c in &setup.combatants {
-            let skills: Vec<String> = super::setup::SKILLS
-                .iter()
-                .enumerate()
-                .filter_map(|(i, (name, _))| c.skills[i].map(|code| format!("{name} {code}")))
-                .collect();
+        for w in &c.weapons[..c.weapons.len() - 1] {
             out += &format!(
-                "  {} ({}{}{}): Agility {}, Strength {}, Perception {}; {}; position {} m\n",
-                c.name,
-                setup.sides[c.side.index()],
-                c.group.as_ref().map_or(String::new(), |g| format!(", group {g}")),
-                if c.hero { ", hero" } else { "" },
-                c.agility(),
-                c.strength(),
-                c.perception(),
-                if skills.is_empty() { "no skills listed".to_owned() } else { skills.join(", ") },
-                c.position,
+                "    {} ({}): damage {}{}{}\n",
+                w.name,
+                w.skill.name(),
+                if w.strength_plus { "+" } else { "" },
+                w.damage,
+                w.ranges.map_or(String::new(), |r| format!(", ranges {}/{}/{} m", r[0], r[1], r[2]))
             );
-            for w in &c.weapons[..c.weapons.len() - 1] {
-                out += &format!(
-                    "    {} ({}): damage {}{}{}\n",
-                    w.name,
-                    w.skill.name(),
-                    if w.strength_plus { "+" } else { "" },
-                    w.damage,
-                    w.ranges.map_or(String::new(), |r| format!(", ranges {}/{}/{} m", r[0], r[1], r[2]))
-                );
-            }
-            if c.armor.physical.pips_value() > 0 || c.armor.energy.pips_value() > 0 {
-                out += &format!("    armour: physical {}, energy {}\n", c.armor.physical, c.armor.energy);
-            }
-            // What makes it harder to hit (OD6-DIFF-4, OD6-OPT posture).
-            let mut cover = Vec::new();
-            if c.cover.object > 0 {
-                cover.push(format!("{}% behind an object", c.cover.object));
-            }
-            if c.cover.smoke > 0 {
-                cover.push(
-                    ["", "light smoke", "thick smoke", "very thick smoke"][usize::from(c.cover.smoke.min(3))]
-                        .to_owned(),
-                );
-            }
-            if c.cover.light > 0 {
-                cover.push(["", "poor light", "moonlight", "darkness"][usize::from(c.cover.light.min(3))].to_owned());
-            }
-            if c.posture != super::setup::Posture::Standing {
-                cover.push(format!("{:?}", c.posture).to_lowercase());
-            }
-            if !cover.is_empty() {
-                out += &format!("    cover: {}\n", cover.join(", "));
-            }
-            out += &format!("    {} Character Point(s), {} Fate Point(s)\n", c.cp, c.fp);
-            out += &format!("    policy {}\n", crate::policy_text(super::setup::POLICIES, |i| c.policy.name(i)));
         }
+        if c.armor.physical.pips_value() > 0 || c.armor.energy.pips_value() > 0 {
+            out += &format!("    armour: physical {}, energy {}\n", c.armor.physical, c.armor.energy);
+        }
+        // What makes it harder to hit (OD6-DIFF-4, OD6-OPT posture).
+        let mut cover = Vec::new();
+        if c.cover.object > 0 {
+            cover.push(format!("{}% behind an object", c.cover.object));
+        }
+        if c.cover.smoke > 0 {
+            cover.push(
+                ["", "light smoke", "thick smoke", "very thick smoke"][usize::from(c.cover.smoke.min(3))].to_owned(),
+            );
+        }
+        if c.cover.light > 0 {
+            cover.push(["", "poor light", "moonlight", "darkness"][usize::from(c.cover.light.min(3))].to_owned());
+        }
+        if c.posture != super::setup::Posture::Standing {
+            cover.push(format!("{:?}", c.posture).to_lowercase());
+        }
+        if !cover.is_empty() {
+            out += &format!("    cover: {}\n", cover.join(", "));
+        }
+        out += &format!("    {} Character Point(s), {} Fate Point(s)\n", c.cp, c.fp);
+        out += &format!("    policy {}\n", crate::policy_text(super::setup::POLICIES, |i| c.policy.name(i)));
         out
     }
 
-    fn attack_odds_at(
-        &self,
-        attacker: &str,
-        defender: &str,
-        distance: Option<f64>,
-    ) -> Result<crate::AttackOdds, String> {
+    fn attack_odds_at(&self, attacker: &str, defender: &str, distance: Option<f64>) -> Result<AttackOdds, String> {
         super::odds::attack_odds_at(&self.0, attacker, defender, distance)
     }
 
-    fn play(
-        &self,
-        dice: &mut dyn Dice,
-        _seed: Option<u64>,
-        seats: &mut dyn crate::Seats,
-        out: &mut dyn FnMut(&Line),
-    ) -> crate::board::Played {
-        crate::play_at_table::<OpenD6, _>(self, &self.0, dice, seats, out, |e| self.line(e), |s| self.board(s))
+    fn play(&self, dice: &mut dyn Dice, _: Option<u64>, seats: &mut dyn Seats, out: &mut dyn FnMut(&Line)) -> Played {
+        crate::play_at_table(self, dice, seats, out, |e| self.line(e), |s| self.board(s))
     }
 }

@@ -1,7 +1,7 @@
 //! The `opend6` guide: its turn structure in plain words, what each AI policy does and every
 //! field a scenario file may have (`fray rules opend6`, `docs/rulesets/opend6.md`).
 
-use crate::reference::{FieldInfo, Guide, PolicyInfo};
+use crate::reference::{self, FieldInfo, Guide, PolicyInfo};
 
 /// The guide to this ruleset.
 pub const GUIDE: Guide = Guide { turn: TURN, policies: POLICIES, fields: FIELDS };
@@ -53,16 +53,7 @@ const POLICIES: &[PolicyInfo] = &[
 ];
 
 /// Every key a scenario file may have, table by table.
-const FIELDS: &[FieldInfo] = &[
-    FieldInfo::new("", "rules", "table", "required", "", "The ruleset and its settings."),
-    FieldInfo::new(
-        "",
-        "combatants",
-        "list of tables ([[combatants]])",
-        "required",
-        "at most 64 (in every ruleset), on at least two sides",
-        "One entry per fighter.",
-    ),
+const FIELDS: &[FieldInfo] = crate::scenario_fields![
     FieldInfo::new(
         "",
         "cover",
@@ -79,15 +70,8 @@ const FIELDS: &[FieldInfo] = &[
         "",
         "The range band between two combatants, under `position_model = bands`.",
     ),
-    FieldInfo::new("rules", "ruleset", "string", "required", "opend6", "Which ruleset the file is for."),
-    FieldInfo::new(
-        "rules",
-        "options",
-        "table",
-        "all defaults",
-        "see Options below",
-        "Options that change a rule: `[rules.options]`, one key per option.",
-    ),
+    reference::ruleset("opend6"),
+    reference::OPTIONS,
     FieldInfo::new(
         "rules",
         "max_rounds",
@@ -112,22 +96,8 @@ const FIELDS: &[FieldInfo] = &[
         "every combatant once",
         "The fixed initiative order, under `initiative_method = fixed_order`.",
     ),
-    FieldInfo::new(
-        "combatants",
-        "name",
-        "string",
-        "required",
-        "not empty",
-        "The combatant's name, used in the log, in `--set NAME.FIELD=…` and in `--control`.",
-    ),
-    FieldInfo::new(
-        "combatants",
-        "side",
-        "string",
-        "required",
-        "not `mutual` or `stalemate`",
-        "The team it fights for; a fight needs at least two sides.",
-    ),
+    reference::NAME,
+    reference::SIDE,
     FieldInfo::new(
         "combatants",
         "group",

@@ -1196,6 +1196,10 @@ impl Ruleset for OpenD6 {
         crate::end_after_adjustment(standing.map(|(_, c)| c.side), state.round, |result| Event::Ended { result })
     }
 
+    fn ended(event: &Event) -> Option<FightResult> {
+        if let Event::Ended { result } = event { Some(*result) } else { None }
+    }
+
     fn tally(event: &Event) -> Option<Tally> {
         match event {
             Event::Attack { attacker, hit, roll, .. } => {

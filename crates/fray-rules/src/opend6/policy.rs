@@ -5,7 +5,6 @@ use super::attack;
 use super::setup::{Level, Posture, Setup, SkillId};
 use super::{Action, AttackPlan, Called, Choice, DefKind, Loc, Mode, OpenD6, Ready, Request, State};
 use fray_engine::{CombatantId, Decider, Pending};
-use std::collections::VecDeque;
 
 pub use super::setup::POLICIES;
 
@@ -681,36 +680,4 @@ fn with_option(setup: &Setup, state: &State, who: CombatantId, plan: AttackPlan,
 
 /// A scripted decider for tests and worked examples: each combatant's queued answers first, the
 /// AI after them.
-#[derive(Clone, Debug, Default)]
-pub struct Script {
-    queues: Vec<VecDeque<Choice>>,
-}
-
-impl Script {
-    /// An empty script for `n` combatants.
-    pub fn new(n: usize) -> Script {
-        Script { queues: vec![VecDeque::new(); n] }
-    }
-
-    /// Queues `choice` as `who`'s next answer.
-    pub fn push(&mut self, who: usize, choice: Choice) -> &mut Script {
-        self.queues[who].push_back(choice);
-        self
-    }
-}
-
-impl Decider<OpenD6> for Script {
-    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
-        let queue = &mut self.queues[who.index()];
-        let fits = queue.front().is_some_and(|c| check(setup, request, c).is_ok());
-        if fits {
-            return Ok(queue.pop_front().unwrap_or(Choice::Resume(false)));
-        }
-        Ok(ai_choice(setup, state, who, request))
-    }
-
-    fn passes_optional(&self, setup: &Setup, who: CombatantId, request: &Request) -> bool {
-        let fits = self.queues[who.index()].front().is_some_and(|c| check(setup, request, c).is_ok());
-        !fits && ai_passes(setup, who, request)
-    }
-}
+pub type Script = crate::Script<OpenD6, Ai>;

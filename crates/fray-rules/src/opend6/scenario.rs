@@ -26,6 +26,9 @@ struct File {
     cover: Vec<Spanned<PairCover>>,
     #[serde(default)]
     bands: Vec<Spanned<PairBand>>,
+    /// The `[visibility]` section every ruleset shares, read by [`crate::load`].
+    #[allow(dead_code, reason = "read by the dispatcher; kept here so the key is known")]
+    visibility: Option<serde::de::IgnoredAny>,
 }
 
 #[derive(Deserialize)]

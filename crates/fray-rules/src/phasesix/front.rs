@@ -1,12 +1,12 @@
 //! The `phasesix` scenario as the command line sees it: fights with a log, people at the table,
 //! simulation batches.
 
-use super::policy::{Ai, ai_choice, illegal, illegal_reaction};
-use super::setup::{Class, Mode, Setup};
+use super::policy::{Ai, illegal, illegal_reaction};
+use super::setup::{Class, Mode, Setup, Sheet};
 use super::{Act, Boost, BoostedRoll, Choice, Event, Hand, HitTerms, PhaseSix, Reaction, Request, Special, State};
-use crate::{Line, Scenario};
-use fray_engine::{CombatantId, Dice, FightError, FightResult, Pos, Ruleset};
-use fray_sim::{Ledger, Simulate};
+use crate::board::Played;
+use crate::{AttackOdds, Front, Line, Seats, pos_text};
+use fray_engine::{CombatantId, Dice, Pos};
 
 /// A loaded `phasesix` scenario.
 #[derive(Clone, Debug)]
@@ -15,27 +15,6 @@ pub struct PhaseSixScenario(pub Setup);
 /// The JSON Schema of the `phasesix` log's events, the `end` among them.
 pub fn events_schema() -> serde_json::Value {
     crate::events::schema::<Event>("phasesix", "rounds", &[])
-}
-
-impl PhaseSixScenario {
-    fn name(&self, who: CombatantId) -> &str {
-        &self.0.combatants[who.index()].name
-    }
-}
-
-impl Simulate for PhaseSixScenario {
-    fn combatant_count(&self) -> usize {
-        self.0.combatants.len()
-    }
-
-    fn run_batch(&self, dice: &mut fray_sim::BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError> {
-        let ended = |e: &Event| if let Event::Ended { result } = e { Some(*result) } else { None };
-        crate::simulate::<PhaseSix, _, _>(&self.0, fray_engine::FromSource(dice), Ai, fights, ledger, ended)
-    }
-}
-
-pub(super) fn pos_text(p: Pos) -> String {
-    if p.y == 0.0 { format!("{:.1} m", p.x) } else { format!("({:.1}, {:.1})", p.x, p.y) }
 }
 
 fn totals_text(t: &[u8]) -> String {
@@ -95,161 +74,9 @@ impl PhaseSixScenario {
         }
     }
 
-    fn prompt_for(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
-        let setup = &self.0;
-        match request {
-            Request::Act { actions } => {
-                let mut candidates = Vec::new();
-                for i in 0..setup.combatants.len() {
-                    let t = CombatantId(i as u16);
-                    // Not one the GM added that has not joined yet.
-                    if t == who || state.fighter(t).absent {
-                        continue;
-                    }
-                    for mode in [Mode::Melee, Mode::Single, Mode::Burst, Mode::Thrown] {
-                        for hand in [Hand::Main, Hand::Off, Hand::Unarmed] {
-                            for special in
-                                [Special::None, Special::Ko, Special::Massive(1), Special::Disarm, Special::Coup]
-                            {
-                                candidates.push(Act::Attack {
-                                    target: t,
-                                    hand,
-                                    mode,
-                                    special,
-                                    walk: None,
-                                    from_behind: false,
-                                });
-                            }
-                        }
-                    }
-                    candidates.push(Act::FirstAid(t));
-                    candidates.push(Act::Steal(t));
-                    for item in 0..4u8 {
-                        candidates.push(Act::Throw { item, target: t });
-                    }
-                    let (from, to) = (state.fighter(who).pos, state.fighter(t).pos);
-                    let d = from.distance(to);
-                    if d > 1.0 {
-                        for kind in 0..3u8 {
-                            let m = super::policy::move_m(setup, state, who, kind);
-                            let go = (d - 0.9).clamp(0.0, m);
-                            let p = Pos { x: from.x + (to.x - from.x) * go / d, y: from.y + (to.y - from.y) * go / d };
-                            candidates.push([Act::Walk(p), Act::Run(p), Act::Crawl(p)][kind as usize]);
-                        }
-                    }
-                }
-                candidates.extend([
-                    Act::Aim { accurate: false },
-                    Act::Aim { accurate: true },
-                    Act::Hunker,
-                    Act::StandUp,
-                    Act::RaiseShield,
-                    Act::LowerShield,
-                    Act::Brace,
-                    Act::Reload,
-                    Act::Ready,
-                    Act::Extinguish(who),
-                    Act::SpendBonus,
-                    Act::End,
-                ]);
-                // What the AI would do (a walk into reach with its attack among them), so that it
-                // is always offered.
-                if let Choice::Act(act) = super::policy::ai_choice(setup, state, who, request)
-                    && !candidates.contains(&act)
-                {
-                    candidates.push(act);
-                }
-                let out = candidates
-                    .into_iter()
-                    .filter(|a| illegal(setup, state, who, a).is_none())
-                    .map(|a| {
-                        let odds = crate::odds_shown().then(|| super::odds::odds_of(setup, state, who, &a)).flatten();
-                        let odds = odds.map_or(String::new(), |o| {
-                            use num_traits::ToPrimitive;
-                            format!(
-                                " — ≥ 1 hit {:.1}%, drops the target {:.1}%",
-                                o.hit.to_f64().unwrap_or(0.0) * 100.0,
-                                o.down.to_f64().unwrap_or(0.0) * 100.0
-                            )
-                        });
-                        (format!("{}{odds}", self.act_text(&a)), Choice::Act(a))
-                    })
-                    .collect();
-                (format!("your act ({actions} action(s) available)"), out)
-            }
-            Request::React { attacker, target, mode, normals, crits, .. } => {
-                let mut out = vec![("no reaction".to_owned(), Choice::React { reaction: None, buy: 0 })];
-                let mut reactions = vec![Reaction::Dodge, Reaction::Parry, Reaction::ShieldParry, Reaction::Hunker];
-                if setup.options.reaction_any {
-                    for hand in [Hand::Main, Hand::Off, Hand::Unarmed] {
-                        for mode in [Mode::Melee, Mode::Single, Mode::Burst] {
-                            reactions.push(Reaction::Attack { hand, mode });
-                        }
-                    }
-                }
-                for buy in 0..=2u8 {
-                    for &r in &reactions {
-                        if illegal_reaction(setup, state, who, *attacker, *target, *mode, r, buy).is_none()
-                            && (buy == 0 || state.fighter(who).actions < 1)
-                        {
-                            let paid = ["", " (spend a bonus die)", " (spend a destiny die)"][buy as usize];
-                            let text = match r {
-                                Reaction::Attack { hand, mode } => format!(
-                                    "reply: {}",
-                                    self.act_text(&Act::Attack {
-                                        target: *attacker,
-                                        hand,
-                                        mode,
-                                        special: Special::None,
-                                        walk: None,
-                                        from_behind: false,
-                                    })
-                                ),
-                                _ => r.name().to_owned(),
-                            };
-                            out.push((format!("{text}{paid}"), Choice::React { reaction: Some(r), buy }));
-                        }
-                    }
-                }
-                let whom = if *target == who { "you".to_owned() } else { self.name(*target).to_owned() };
-                (
-                    format!(
-                        "{} attacks {whom}: {crits} crit(s), {normals} normal hit(s). React?",
-                        self.name(*attacker)
-                    ),
-                    out,
-                )
-            }
-            Request::Boost { roll, against, totals, apart, m, c } => {
-                let mut out = vec![("keep the roll".to_owned(), Choice::Boost(None))];
-                for boost in Boost::ALL {
-                    if boost.illegal(state.fighter(who), totals.len()).is_none() {
-                        out.push((boost_text(boost).to_owned(), Choice::Boost(Some(boost))));
-                    }
-                }
-                let apart = if apart.is_empty() { String::new() } else { format!(" + destiny {}", totals_text(apart)) };
-                let against = match (roll, against) {
-                    (BoostedRoll::Hit, Some(x)) => format!(" at {}", self.name(*x)),
-                    (_, Some(x)) => format!(" against {}", self.name(*x)),
-                    (_, None) => String::new(),
-                };
-                let crits = c.map_or(String::new(), |c| format!(" (crits {c}+)"));
-                (
-                    format!(
-                        "your {} roll{against} [{}]{apart}, {m}+{crits}: spend something on it?",
-                        roll.name(),
-                        totals_text(totals)
-                    ),
-                    out,
-                )
-            }
-        }
-    }
-
     /// One event as a line of the blow-by-blow log and as JSON.
     pub fn line(&self, event: &Event) -> Line {
         let n = |who: &CombatantId| self.name(*who).to_owned();
-        let outcome = |result: &FightResult| crate::outcome_text(&self.0.sides, result);
         let text = match event {
             Event::Initiative { who, dice, bonus, score } => {
                 let terms = [("quickness", *bonus)];
@@ -400,32 +227,163 @@ impl PhaseSixScenario {
             Event::Boosted { who } => Some(format!("{} gains a boost", n(who))),
             Event::Stabilised { who } => Some(format!("{} is stabilised", n(who))),
             Event::Woke { who } => Some(format!("{} wakes up", n(who))),
-            Event::Ended { result } => {
-                Some(format!("combat ends after {} round(s): {}", result.length, outcome(result)))
-            }
-            Event::Adjusted { who, change } => {
-                let sheet = &self.0.combatants[who.index()];
-                let item = |i: u8| sheet.weapons[usize::from(i)].name.as_str();
-                Some(crate::board::adjusted_event_text(&sheet.name, change, super::status::ADJUSTABLE, item))
-            }
+            Event::Ended { .. } => None, // the shared end line (`Front::log_line`)
+            Event::Adjusted { who, change } => Some(self.adjusted_text(*who, change)),
         };
-        let ended = if let Event::Ended { result } = event { Some(result) } else { None };
-        let roster = crate::events::Roster { combatant: &|i| self.name(CombatantId(i as u16)), sides: &self.0.sides };
-        crate::events::line(event, text, ended, "rounds", roster)
+        self.log_line(event, text)
     }
 }
 
 impl crate::Prompts<PhaseSix> for PhaseSixScenario {
-    fn person_name(&self, who: CombatantId) -> &str {
-        self.name(who)
-    }
-
     fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
-        self.prompt_for(state, who, request)
-    }
-
-    fn ai(&self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
-        ai_choice(setup, state, who, request)
+        let setup = &self.0;
+        match request {
+            Request::Act { actions } => {
+                let mut candidates = Vec::new();
+                for i in 0..setup.combatants.len() {
+                    let t = CombatantId(i as u16);
+                    // Not one the GM added that has not joined yet.
+                    if t == who || state.fighter(t).absent {
+                        continue;
+                    }
+                    for mode in [Mode::Melee, Mode::Single, Mode::Burst, Mode::Thrown] {
+                        for hand in [Hand::Main, Hand::Off, Hand::Unarmed] {
+                            for special in
+                                [Special::None, Special::Ko, Special::Massive(1), Special::Disarm, Special::Coup]
+                            {
+                                candidates.push(Act::Attack {
+                                    target: t,
+                                    hand,
+                                    mode,
+                                    special,
+                                    walk: None,
+                                    from_behind: false,
+                                });
+                            }
+                        }
+                    }
+                    candidates.push(Act::FirstAid(t));
+                    candidates.push(Act::Steal(t));
+                    for item in 0..4u8 {
+                        candidates.push(Act::Throw { item, target: t });
+                    }
+                    let (from, to) = (state.fighter(who).pos, state.fighter(t).pos);
+                    let d = from.distance(to);
+                    if d > 1.0 {
+                        for kind in 0..3u8 {
+                            let m = super::policy::move_m(setup, state, who, kind);
+                            let go = (d - 0.9).clamp(0.0, m);
+                            let p = Pos { x: from.x + (to.x - from.x) * go / d, y: from.y + (to.y - from.y) * go / d };
+                            candidates.push([Act::Walk(p), Act::Run(p), Act::Crawl(p)][kind as usize]);
+                        }
+                    }
+                }
+                candidates.extend([
+                    Act::Aim { accurate: false },
+                    Act::Aim { accurate: true },
+                    Act::Hunker,
+                    Act::StandUp,
+                    Act::RaiseShield,
+                    Act::LowerShield,
+                    Act::Brace,
+                    Act::Reload,
+                    Act::Ready,
+                    Act::Extinguish(who),
+                    Act::SpendBonus,
+                    Act::End,
+                ]);
+                // What the AI would do (a walk into reach with its attack among them), so that it
+                // is always offered.
+                if let Choice::Act(act) = super::policy::ai_choice(setup, state, who, request)
+                    && !candidates.contains(&act)
+                {
+                    candidates.push(act);
+                }
+                let out = candidates
+                    .into_iter()
+                    .filter(|a| illegal(setup, state, who, a).is_none())
+                    .map(|a| {
+                        let odds = crate::odds_shown().then(|| super::odds::odds_of(setup, state, who, &a)).flatten();
+                        let odds = odds.map_or(String::new(), |o| {
+                            use num_traits::ToPrimitive;
+                            format!(
+                                " — ≥ 1 hit {:.1}%, drops the target {:.1}%",
+                                o.hit.to_f64().unwrap_or(0.0) * 100.0,
+                                o.down.to_f64().unwrap_or(0.0) * 100.0
+                            )
+                        });
+                        (format!("{}{odds}", self.act_text(&a)), Choice::Act(a))
+                    })
+                    .collect();
+                (format!("your act ({actions} action(s) available)"), out)
+            }
+            Request::React { attacker, target, mode, normals, crits, .. } => {
+                let mut out = vec![("no reaction".to_owned(), Choice::React { reaction: None, buy: 0 })];
+                let mut reactions = vec![Reaction::Dodge, Reaction::Parry, Reaction::ShieldParry, Reaction::Hunker];
+                if setup.options.reaction_any {
+                    for hand in [Hand::Main, Hand::Off, Hand::Unarmed] {
+                        for mode in [Mode::Melee, Mode::Single, Mode::Burst] {
+                            reactions.push(Reaction::Attack { hand, mode });
+                        }
+                    }
+                }
+                for buy in 0..=2u8 {
+                    for &r in &reactions {
+                        if illegal_reaction(setup, state, who, *attacker, *target, *mode, r, buy).is_none()
+                            && (buy == 0 || state.fighter(who).actions < 1)
+                        {
+                            let paid = ["", " (spend a bonus die)", " (spend a destiny die)"][buy as usize];
+                            let text = match r {
+                                Reaction::Attack { hand, mode } => format!(
+                                    "reply: {}",
+                                    self.act_text(&Act::Attack {
+                                        target: *attacker,
+                                        hand,
+                                        mode,
+                                        special: Special::None,
+                                        walk: None,
+                                        from_behind: false,
+                                    })
+                                ),
+                                _ => r.name().to_owned(),
+                            };
+                            out.push((format!("{text}{paid}"), Choice::React { reaction: Some(r), buy }));
+                        }
+                    }
+                }
+                let whom = if *target == who { "you".to_owned() } else { self.name(*target).to_owned() };
+                (
+                    format!(
+                        "{} attacks {whom}: {crits} crit(s), {normals} normal hit(s). React?",
+                        self.name(*attacker)
+                    ),
+                    out,
+                )
+            }
+            Request::Boost { roll, against, totals, apart, m, c } => {
+                let mut out = vec![("keep the roll".to_owned(), Choice::Boost(None))];
+                for boost in Boost::ALL {
+                    if boost.illegal(state.fighter(who), totals.len()).is_none() {
+                        out.push((boost_text(boost).to_owned(), Choice::Boost(Some(boost))));
+                    }
+                }
+                let apart = if apart.is_empty() { String::new() } else { format!(" + destiny {}", totals_text(apart)) };
+                let against = match (roll, against) {
+                    (BoostedRoll::Hit, Some(x)) => format!(" at {}", self.name(*x)),
+                    (_, Some(x)) => format!(" against {}", self.name(*x)),
+                    (_, None) => String::new(),
+                };
+                let crits = c.map_or(String::new(), |c| format!(" (crits {c}+)"));
+                (
+                    format!(
+                        "your {} roll{against} [{}]{apart}, {m}+{crits}: spend something on it?",
+                        roll.name(),
+                        totals_text(totals)
+                    ),
+                    out,
+                )
+            }
+        }
     }
 
     fn odds(&self, state: &State, who: CombatantId, choice: &Choice) -> Option<crate::ChoiceOdds> {
@@ -454,127 +412,103 @@ impl crate::Prompts<PhaseSix> for PhaseSixScenario {
     }
 }
 
-impl Scenario for PhaseSixScenario {
-    fn ruleset(&self) -> &'static str {
-        PhaseSix::ID
+impl Front for PhaseSixScenario {
+    type Rules = PhaseSix;
+    type Sheet = Sheet;
+    type Ai = Ai;
+
+    fn setup(&self) -> &Setup {
+        &self.0
     }
 
-    fn combatants(&self) -> Vec<String> {
-        self.0.combatants.iter().map(|c| c.name.clone()).collect()
+    fn roster(&self) -> crate::Roster<'_, Sheet> {
+        crate::Roster::new(&self.0.combatants, &self.0.sides, self.0.options.round_cap, |c| &c.name, |c| c.side)
     }
 
-    fn cap(&self) -> u32 {
-        self.0.options.round_cap
+    fn item_name(&self, who: CombatantId, item: u8) -> &str {
+        &self.0.combatants[who.index()].weapons[usize::from(item)].name
     }
 
     fn join_late(&mut self, n: usize) {
         self.0.joins_late = n;
     }
 
-    fn sides(&self) -> Vec<String> {
-        self.0.sides.clone()
-    }
-
-    fn side_of(&self, combatant: usize) -> usize {
-        self.0.combatants[combatant].side.index()
-    }
-
-    fn explain(&self) -> String {
+    fn explain_combatant(&self, c: &Sheet) -> String {
         let setup = &self.0;
-        let mut out = format!(
-            "ruleset phasesix, {} combatants on {} sides, cap {} rounds\n",
-            setup.combatants.len(),
-            setup.sides.len(),
-            setup.options.round_cap
+        let mut out = String::new();
+        out += &format!(
+            "  {} ({}): Quickness {}, Deftness {}, Strength {}; hand-to-hand {}, shooting {}, throwing {}; evasion {}; {} actions, {} hearts; at {}\n",
+            c.name,
+            setup.sides[c.side.index()],
+            c.quickness,
+            c.deftness,
+            c.strength,
+            c.hand_to_hand,
+            c.shooting,
+            c.throwing,
+            c.evasion(),
+            c.actions,
+            c.max_wounds,
+            pos_text(c.position)
         );
-        for c in &setup.combatants {
-            out += &format!(
-                "  {} ({}): Quickness {}, Deftness {}, Strength {}; hand-to-hand {}, shooting {}, throwing {}; evasion {}; {} actions, {} hearts; at {}\n",
-                c.name,
-                setup.sides[c.side.index()],
-                c.quickness,
-                c.deftness,
-                c.strength,
-                c.hand_to_hand,
-                c.shooting,
-                c.throwing,
-                c.evasion(),
-                c.actions,
-                c.max_wounds,
-                pos_text(c.position)
+        for w in &c.weapons {
+            let mut line = format!(
+                "    {} ({:?}): DP {}, piercing {}, {} wound(s) per hit, range {} m",
+                w.name, w.class, w.dp, w.piercing, w.wounds_per_hit, w.range_m
             );
-            for w in &c.weapons {
-                let mut line = format!(
-                    "    {} ({:?}): DP {}, piercing {}, {} wound(s) per hit, range {} m",
-                    w.name, w.class, w.dp, w.piercing, w.wounds_per_hit, w.range_m
-                );
-                if w.recoil {
-                    line += &format!(", recoil (compensation {})", w.recoil_compensation);
-                }
-                if let Some(ammo) = w.ammo {
-                    line += &format!(", {ammo} rounds loaded");
-                }
-                out += &line;
-                out += "\n";
+            if w.recoil {
+                line += &format!(", recoil (compensation {})", w.recoil_compensation);
             }
-            // What stands between a hit and a wound (P6-COVER-1, P6-SHLD-1, P6-DMG-1).
-            let mut defence = Vec::new();
-            if let Some(cover) = c.cover {
-                defence.push(format!("terrain cover {cover}+"));
+            if let Some(ammo) = w.ammo {
+                line += &format!(", {ammo} rounds loaded");
             }
-            if let Some(shield) = &c.shield {
-                defence.push(match c.shield_cover(&setup.options) {
-                    Some(cover) => format!("{} (shield, cover {cover}+)", shield.name),
-                    None => format!("{} (shield)", shield.name),
-                });
-            }
-            for a in &c.armour {
-                defence.push(format!("{} (armour, protection {}, {}%)", a.name, a.protection, a.condition_pct));
-            }
-            if c.innate_protection != 0 {
-                defence.push(format!("innate protection {}", c.innate_protection));
-            }
-            if !defence.is_empty() {
-                out += &format!(
-                    "    {}; protection against piercing {}\n",
-                    defence.join(", "),
-                    c.protection(&setup.options, &c.armour.iter().map(|a| a.condition_pct).collect::<Vec<_>>())
-                );
-            }
-            for t in &c.items {
-                out += &format!(
-                    "    {} × {}: {} hit(s) of {} wound(s), piercing {}\n",
-                    t.count, t.name, t.hits, t.wounds_per_hit, t.piercing
-                );
-            }
-            if c.bonus_dice + c.destiny_dice + c.rerolls > 0 {
-                out += &format!(
-                    "    {} bonus dice, {} destiny dice, {} rerolls\n",
-                    c.bonus_dice, c.destiny_dice, c.rerolls
-                );
-            }
-            out += &format!("    policy {}\n", crate::policy_text(super::setup::POLICIES, |i| c.policy.name(i)));
+            out += &line;
+            out += "\n";
         }
+        // What stands between a hit and a wound (P6-COVER-1, P6-SHLD-1, P6-DMG-1).
+        let mut defence = Vec::new();
+        if let Some(cover) = c.cover {
+            defence.push(format!("terrain cover {cover}+"));
+        }
+        if let Some(shield) = &c.shield {
+            defence.push(match c.shield_cover(&setup.options) {
+                Some(cover) => format!("{} (shield, cover {cover}+)", shield.name),
+                None => format!("{} (shield)", shield.name),
+            });
+        }
+        for a in &c.armour {
+            defence.push(format!("{} (armour, protection {}, {}%)", a.name, a.protection, a.condition_pct));
+        }
+        if c.innate_protection != 0 {
+            defence.push(format!("innate protection {}", c.innate_protection));
+        }
+        if !defence.is_empty() {
+            out += &format!(
+                "    {}; protection against piercing {}\n",
+                defence.join(", "),
+                c.protection(&setup.options, &c.armour.iter().map(|a| a.condition_pct).collect::<Vec<_>>())
+            );
+        }
+        for t in &c.items {
+            out += &format!(
+                "    {} × {}: {} hit(s) of {} wound(s), piercing {}\n",
+                t.count, t.name, t.hits, t.wounds_per_hit, t.piercing
+            );
+        }
+        if c.bonus_dice + c.destiny_dice + c.rerolls > 0 {
+            out +=
+                &format!("    {} bonus dice, {} destiny dice, {} rerolls\n", c.bonus_dice, c.destiny_dice, c.rerolls);
+        }
+        out += &format!("    policy {}\n", crate::policy_text(super::setup::POLICIES, |i| c.policy.name(i)));
         out
     }
 
-    fn attack_odds_at(
-        &self,
-        attacker: &str,
-        defender: &str,
-        distance: Option<f64>,
-    ) -> Result<crate::AttackOdds, String> {
+    fn attack_odds_at(&self, attacker: &str, defender: &str, distance: Option<f64>) -> Result<AttackOdds, String> {
         super::odds::attack_odds_at(&self.0, attacker, defender, distance)
     }
 
-    fn play(
-        &self,
-        dice: &mut dyn Dice,
-        _seed: Option<u64>,
-        seats: &mut dyn crate::Seats,
-        out: &mut dyn FnMut(&Line),
-    ) -> crate::board::Played {
-        crate::play_at_table::<PhaseSix, _>(self, &self.0, dice, seats, out, |e| self.line(e), |s| self.board(s))
+    fn play(&self, dice: &mut dyn Dice, _: Option<u64>, seats: &mut dyn Seats, out: &mut dyn FnMut(&Line)) -> Played {
+        crate::play_at_table(self, dice, seats, out, |e| self.line(e), |s| self.board(s))
     }
 }
 

@@ -1,7 +1,7 @@
 //! The `phasesix` guide: its turn structure in plain words, what each AI policy does and every
 //! field a scenario file may have (`fray rules phasesix`, `docs/rulesets/phasesix.md`).
 
-use crate::reference::{FieldInfo, Guide, PolicyInfo};
+use crate::reference::{self, FieldInfo, Guide, PolicyInfo};
 
 /// The guide to this ruleset.
 pub const GUIDE: Guide = Guide { turn: TURN, policies: POLICIES, fields: FIELDS };
@@ -56,17 +56,8 @@ const POLICIES: &[PolicyInfo] = &[
 ];
 
 /// Every key a scenario file may have, table by table.
-const FIELDS: &[FieldInfo] = &[
-    FieldInfo::new("", "rules", "table", "required", "", "The ruleset and its settings."),
-    FieldInfo::new(
-        "",
-        "combatants",
-        "list of tables ([[combatants]])",
-        "required",
-        "at most 64 (in every ruleset), on at least two sides",
-        "One entry per fighter.",
-    ),
-    FieldInfo::new("rules", "ruleset", "string", "required", "phasesix", "Which ruleset the file is for."),
+const FIELDS: &[FieldInfo] = crate::scenario_fields![
+    reference::ruleset("phasesix"),
     FieldInfo::new(
         "rules",
         "options",
@@ -75,22 +66,8 @@ const FIELDS: &[FieldInfo] = &[
         "see Options below",
         "Options that change a rule: `[rules.options]`, one key per option (the round cap is the option `round_cap`).",
     ),
-    FieldInfo::new(
-        "combatants",
-        "name",
-        "string",
-        "required",
-        "not empty",
-        "The combatant's name, used in the log, in `--set NAME.FIELD=…` and in `--control`.",
-    ),
-    FieldInfo::new(
-        "combatants",
-        "side",
-        "string",
-        "required",
-        "not `mutual` or `stalemate`",
-        "The team it fights for; a fight needs at least two sides.",
-    ),
+    reference::NAME,
+    reference::SIDE,
     FieldInfo::new(
         "combatants",
         "quickness",
@@ -229,14 +206,7 @@ const FIELDS: &[FieldInfo] = &[
         "4, 5 or 6 (4+, 5+, 6+)",
         "Terrain cover against attacks: the cover roll's target number.",
     ),
-    FieldInfo::new(
-        "combatants",
-        "position",
-        "number, or [x, y] (metres)",
-        "0",
-        "finite, within 100 km",
-        "Where the combatant starts.",
-    ),
+    reference::POSITION,
     FieldInfo::new(
         "combatants",
         "weapons",

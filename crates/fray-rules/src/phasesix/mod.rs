@@ -1088,6 +1088,10 @@ impl Ruleset for PhaseSix {
         crate::end_after_adjustment(standing.map(|(_, c)| c.side), state.round, |result| Event::Ended { result })
     }
 
+    fn ended(event: &Event) -> Option<FightResult> {
+        if let Event::Ended { result } = event { Some(*result) } else { None }
+    }
+
     fn tally(event: &Event) -> Option<Tally> {
         match event {
             Event::AttackRoll { attacker, normals, crits, .. } => {

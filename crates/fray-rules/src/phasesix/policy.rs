@@ -6,7 +6,6 @@ use super::run::{cost, hit_dice, main_weapon, numbers, parry_dp, two_weapons, we
 use super::setup::{Class, Mode, Setup};
 use super::{Act, Boost, BoostedRoll, Choice, Cond, Hand, PhaseSix, Reaction, Request, Special, State};
 use fray_engine::{CombatantId, Decider, Pending, Pos};
-use std::collections::VecDeque;
 
 pub use super::setup::POLICIES;
 
@@ -747,42 +746,9 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     Act::End
 }
 
-/// A scripted decider for tests and worked examples: queued answers first, the AI after them.
-#[derive(Clone, Debug, Default)]
-pub struct Script {
-    queues: Vec<VecDeque<Choice>>,
-}
-
-impl Script {
-    /// An empty script for `n` combatants.
-    pub fn new(n: usize) -> Script {
-        Script { queues: vec![VecDeque::new(); n] }
-    }
-
-    /// Queues `choice` as `who`'s next answer.
-    pub fn push(&mut self, who: usize, choice: Choice) -> &mut Script {
-        self.queues[who].push_back(choice);
-        self
-    }
-}
-
-impl Decider<PhaseSix> for Script {
-    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
-        let queue = &mut self.queues[who.index()];
-        let fits = queue.front().is_some_and(|c| {
-            matches!(
-                (request, c),
-                (Request::Act { .. }, Choice::Act(_))
-                    | (Request::React { .. }, Choice::React { .. })
-                    | (Request::Boost { .. }, Choice::Boost(_))
-            )
-        });
-        if fits {
-            return Ok(queue.pop_front().unwrap_or(Choice::Act(Act::End)));
-        }
-        Ok(ai_choice(setup, state, who, request))
-    }
-}
+/// A scripted decider for tests and worked examples: each combatant's queued answers first, the
+/// AI after them.
+pub type Script = crate::Script<PhaseSix, Ai>;
 
 /// The numbers of an attack, for prompts and odds.
 pub fn attack_numbers(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> (i32, i32, i32) {

@@ -9,12 +9,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use toml::Spanned;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    rules: Rules,
-    combatants: Vec<Spanned<CombatantToml>>,
-}
+type File = crate::scenario::File<Rules, CombatantToml>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

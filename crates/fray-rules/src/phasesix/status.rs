@@ -38,7 +38,7 @@ impl PhaseSixScenario {
                 CombatantStatus {
                     name: sheet.name.clone(),
                     side: setup.sides[sheet.side.index()].clone(),
-                    position: Some(super::front::pos_text(f.pos)),
+                    position: Some(crate::pos_text(f.pos)),
                     standing,
                     hidden: false,
                     condition: condition_word(standing, left, sheet.max_wounds.into()),

@@ -1,36 +1,17 @@
 //! The `ticks` scenario as the command line sees it: fights with a log (the tick, each
 //! character's stability and effort), people at the table, simulation batches.
 
-use super::policy::{Ai, ai_choice, illegal};
-use super::setup::{Blow, Setup, Square, chebyshev};
+use super::policy::{Ai, illegal};
+use super::setup::{Blow, Setup, Sheet, Square, chebyshev};
 use super::{Action, Choice, Event, Kind, Request, State, Ticks};
-use crate::{Line, Scenario};
-use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, FnSink, Ruleset};
-use fray_sim::{Ledger, Simulate};
+use crate::board::Played;
+use crate::{AttackOdds, Front, Line, Seats};
+use fray_engine::{CombatantId, Dice, Fight, FightError, FnSink, Ruleset};
+use fray_sim::{BatchDice, Ledger};
 
 /// A loaded `ticks` scenario.
 #[derive(Clone, Debug)]
 pub struct TicksScenario(pub Setup);
-
-impl TicksScenario {
-    fn name(&self, who: CombatantId) -> &str {
-        &self.0.combatants[who.index()].name
-    }
-}
-
-impl Simulate for TicksScenario {
-    fn combatant_count(&self) -> usize {
-        self.0.combatants.len()
-    }
-
-    fn run_batch(&self, dice: &mut fray_sim::BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError> {
-        // The batch's announcement orders come from their own stream, seeded from the batch's.
-        let order_seed = dice.next_u64();
-        let dice = OrderStream::new(fray_engine::FromSource(dice), Some(order_seed));
-        let ended = |e: &Event| if let Event::Ended { result } = e { Some(*result) } else { None };
-        crate::simulate::<Ticks, _, _>(&self.0, dice, Ai, fights, ledger, ended)
-    }
-}
 
 /// The JSON Schema of the `ticks` log: its events, the `end` and the status line.
 pub fn events_schema() -> serde_json::Value {
@@ -303,7 +284,6 @@ impl TicksScenario {
     /// One event as a line of the blow-by-blow log and as JSON.
     pub fn line(&self, event: &Event) -> Line {
         let n = |who: &CombatantId| self.name(*who).to_owned();
-        let outcome = |result: &FightResult| crate::outcome_text(&self.0.sides, result);
         let faces = |f: &[u8; 3]| f.iter().filter(|x| **x > 0).map(u8::to_string).collect::<Vec<_>>().join(" ");
         let text = match event {
             Event::TickStarted { tick } => Some(format!("— tick {tick} ({:.1} s) —", f64::from(*tick) * 0.5)),
@@ -401,10 +381,7 @@ impl TicksScenario {
             Event::WoundCheck { who, face, sides, wound } => {
                 Some(format!("{} wound check d{sides} {face}: {}", n(who), if *wound { "a wound" } else { "no wound" }))
             }
-            Event::Adjusted { who, change } => {
-                let name = &self.0.combatants[who.index()].name;
-                Some(crate::board::adjusted_event_text(name, change, super::status::ADJUSTABLE, |_| ""))
-            }
+            Event::Adjusted { who, change } => Some(self.adjusted_text(*who, change)),
             Event::Settled { who, body, trauma, wounds, effort, p, .. } => Some(format!(
                 "{}: −{body} Body, +{trauma} Trauma, +{wounds} wound(s), −{effort} effort, p +{p}",
                 n(who)
@@ -415,16 +392,9 @@ impl TicksScenario {
             Event::Rested { .. } => None,
             Event::Down { who } => Some(format!("{} is down", n(who))),
             Event::KnockedOut { who } => Some(format!("{} is knocked out", n(who))),
-            Event::Ended { result } => Some(format!(
-                "combat ends after {} tick(s) ({:.1} s): {}",
-                result.length,
-                f64::from(result.length) * 0.5,
-                outcome(result)
-            )),
+            Event::Ended { .. } => None, // the shared end line (`Front::log_line`)
         };
-        let ended = if let Event::Ended { result } = event { Some(result) } else { None };
-        let roster = crate::events::Roster { combatant: &|i| self.name(CombatantId(i as u16)), sides: &self.0.sides };
-        crate::events::line(event, text, ended, "ticks", roster)
+        self.log_line(event, text)
     }
 
     /// The status line after each tick: every character's Body, Trauma, effort and p.
@@ -494,16 +464,8 @@ pub fn recovery_table(printed: bool) -> String {
 }
 
 impl crate::Prompts<Ticks> for TicksScenario {
-    fn person_name(&self, who: CombatantId) -> &str {
-        self.name(who)
-    }
-
     fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
         self.prompt_for(state, who, request)
-    }
-
-    fn ai(&self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Choice {
-        ai_choice(setup, state, who, request)
     }
 
     fn odds(&self, state: &State, who: CombatantId, choice: &Choice) -> Option<crate::ChoiceOdds> {
@@ -547,102 +509,88 @@ impl crate::Prompts<Ticks> for TicksScenario {
     }
 }
 
-impl Scenario for TicksScenario {
-    fn ruleset(&self) -> &'static str {
-        Ticks::ID
+impl Front for TicksScenario {
+    type Rules = Ticks;
+    type Sheet = Sheet;
+    type Ai = Ai;
+    const UNIT: &'static str = "ticks";
+    const SECONDS: Option<f64> = Some(0.5);
+    const DISTANCE_UNIT: &'static str = "squares";
+
+    fn setup(&self) -> &Setup {
+        &self.0
     }
 
-    fn combatants(&self) -> Vec<String> {
-        self.0.combatants.iter().map(|c| c.name.clone()).collect()
+    fn roster(&self) -> crate::Roster<'_, Sheet> {
+        crate::Roster::new(&self.0.combatants, &self.0.sides, self.0.options.tick_cap, |c| &c.name, |c| c.side)
     }
 
-    fn cap(&self) -> u32 {
-        self.0.options.tick_cap
+    fn run_batch(&self, dice: &mut BatchDice, fights: u64, ledger: &mut Ledger) -> Result<(), FightError> {
+        // The batch's announcement orders come from their own stream, seeded from the batch's.
+        let order_seed = dice.next_u64();
+        let dice = OrderStream::new(fray_engine::FromSource(dice), Some(order_seed));
+        fray_sim::run_fights::<Ticks, _, _>(&self.0, dice, Ai, fights, ledger, |_| ())
     }
 
     fn join_late(&mut self, n: usize) {
         self.0.joins_late = n;
     }
 
-    fn sides(&self) -> Vec<String> {
-        self.0.sides.clone()
-    }
-
-    fn side_of(&self, combatant: usize) -> usize {
-        self.0.combatants[combatant].side.index()
-    }
-
-    fn time_unit(&self) -> (&'static str, Option<f64>) {
-        ("ticks", Some(0.5))
-    }
-
-    fn explain(&self) -> String {
+    fn explain_combatant(&self, c: &Sheet) -> String {
         let setup = &self.0;
-        let mut out = format!(
-            "ruleset ticks, {} combatants on {} sides, {} cover square(s), cap {} ticks ({:.0} s)\n",
-            setup.combatants.len(),
-            setup.sides.len(),
-            setup.cover.len(),
-            setup.options.tick_cap,
-            f64::from(setup.options.tick_cap) * 0.5
+        let mut out = String::new();
+        out += &format!(
+            "  {} ({}): shoot {}, melee {}, evade {}; Body {}/{}, effort {}/{}, p {}; {}; {}{}; at {}{}\n",
+            c.name,
+            setup.sides[c.side.index()],
+            c.shoot,
+            c.melee,
+            c.evade,
+            c.body,
+            c.body_max,
+            c.effort,
+            c.effort_max,
+            c.stability,
+            c.gun.as_ref().map_or("no gun".to_owned(), |g| format!(
+                "{} (graze {}, +{}/delta, pen {}, ready {}, PB {}, −1 per {} m{})",
+                g.name,
+                g.damage,
+                g.delta_damage,
+                g.penetration,
+                g.ready_penalty,
+                crate::Signed(g.pb_bonus),
+                g.range_step_m,
+                if c.gun_ready { ", ready" } else { ", lowered" }
+            )),
+            c.melee_weapon.name,
+            c.armour
+                .iter()
+                .map(|a| format!(", {} ({} res {})", a.name, if a.hard { "hard" } else { "soft" }, a.resistance))
+                .collect::<String>(),
+            sq(c.position),
+            c.cover.map_or(String::new(), |cv| format!(" in {}% cover (res {})", cv.rating, cv.resistance)),
         );
-        for c in &setup.combatants {
-            out += &format!(
-                "  {} ({}): shoot {}, melee {}, evade {}; Body {}/{}, effort {}/{}, p {}; {}; {}{}; at {}{}\n",
-                c.name,
-                setup.sides[c.side.index()],
-                c.shoot,
-                c.melee,
-                c.evade,
-                c.body,
-                c.body_max,
-                c.effort,
-                c.effort_max,
-                c.stability,
-                c.gun.as_ref().map_or("no gun".to_owned(), |g| format!(
-                    "{} (graze {}, +{}/delta, pen {}, ready {}, PB {}, −1 per {} m{})",
-                    g.name,
-                    g.damage,
-                    g.delta_damage,
-                    g.penetration,
-                    g.ready_penalty,
-                    crate::Signed(g.pb_bonus),
-                    g.range_step_m,
-                    if c.gun_ready { ", ready" } else { ", lowered" }
-                )),
-                c.melee_weapon.name,
-                c.armour
-                    .iter()
-                    .map(|a| format!(", {} ({} res {})", a.name, if a.hard { "hard" } else { "soft" }, a.resistance))
-                    .collect::<String>(),
-                sq(c.position),
-                c.cover.map_or(String::new(), |cv| format!(" in {}% cover (res {})", cv.rating, cv.resistance)),
-            );
-        }
+        out
+    }
+
+    fn explain_more(&self) -> String {
+        let setup = &self.0;
+        let mut out = format!("{} cover square(s) on the map\n", setup.cover.len());
         out += &recovery_table(setup.options.printed_table);
         out
     }
 
-    fn attack_odds_at(
-        &self,
-        attacker: &str,
-        defender: &str,
-        distance: Option<f64>,
-    ) -> Result<crate::AttackOdds, String> {
+    fn attack_odds_at(&self, attacker: &str, defender: &str, distance: Option<f64>) -> Result<AttackOdds, String> {
         super::odds::attack_odds_at(&self.0, attacker, defender, distance)
-    }
-
-    fn distance_unit(&self) -> &'static str {
-        "squares"
     }
 
     fn play(
         &self,
         dice: &mut dyn Dice,
         seed: Option<u64>,
-        seats: &mut dyn crate::Seats,
+        seats: &mut dyn Seats,
         out: &mut dyn FnMut(&Line),
-    ) -> crate::board::Played {
+    ) -> Played {
         let table = crate::Table { front: self, seats };
         let mut state = Ticks::initial_state(&self.0);
         let sink = FnSink(|event: &Event| {

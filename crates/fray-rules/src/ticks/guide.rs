@@ -1,7 +1,7 @@
 //! The `ticks` guide: its turn structure in plain words, what each AI policy does and every
 //! field a scenario file may have (`fray rules ticks`, `docs/rulesets/ticks.md`).
 
-use crate::reference::{FieldInfo, Guide, PolicyInfo};
+use crate::reference::{self, FieldInfo, Guide, PolicyInfo};
 
 /// The guide to this ruleset.
 pub const GUIDE: Guide = Guide { turn: TURN, policies: POLICIES, fields: FIELDS };
@@ -51,18 +51,9 @@ const POLICIES: &[PolicyInfo] = &[
 ];
 
 /// Every key a scenario file may have, table by table.
-const FIELDS: &[FieldInfo] = &[
-    FieldInfo::new("", "rules", "table", "required", "", "The ruleset and its settings."),
+const FIELDS: &[FieldInfo] = crate::scenario_fields![
     FieldInfo::new("", "cover", "list of tables ([[cover]])", "none", "", "The map's cover squares."),
-    FieldInfo::new(
-        "",
-        "combatants",
-        "list of tables ([[combatants]])",
-        "required",
-        "at most 64 (in every ruleset), on at least two sides",
-        "One entry per fighter.",
-    ),
-    FieldInfo::new("rules", "ruleset", "string", "required", "ticks", "Which ruleset the file is for."),
+    reference::ruleset("ticks"),
     FieldInfo::new(
         "rules",
         "options",
@@ -115,22 +106,8 @@ const FIELDS: &[FieldInfo] = &[
         "curtain, bush, thin_wood, table, door, interior_wall, car_body, telephone_pole, brick_wall, concrete",
         "A named material, which sets the resistance.",
     ),
-    FieldInfo::new(
-        "combatants",
-        "name",
-        "string",
-        "required",
-        "not empty",
-        "The combatant's name, used in the log, in `--set NAME.FIELD=…` and in `--control`.",
-    ),
-    FieldInfo::new(
-        "combatants",
-        "side",
-        "string",
-        "required",
-        "not `mutual` or `stalemate`",
-        "The team it fights for; a fight needs at least two sides.",
-    ),
+    reference::NAME,
+    reference::SIDE,
     FieldInfo::new(
         "combatants",
         "skills",

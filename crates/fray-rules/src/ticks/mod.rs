@@ -784,6 +784,10 @@ impl Ruleset for Ticks {
         crate::end_after_adjustment(standing.map(|(_, c)| c.side), state.tick, |result| Event::Ended { result })
     }
 
+    fn ended(event: &Event) -> Option<FightResult> {
+        if let Event::Ended { result } = event { Some(*result) } else { None }
+    }
+
     fn tally(event: &Event) -> Option<Tally> {
         match *event {
             Event::Exchange { attacker, hit, .. } => Some(Tally::Attack { by: attacker, hit, crit: false }),

@@ -5,7 +5,6 @@ use super::attack::{aim_bonus, cover_bonus, range_modifier};
 use super::setup::{Blow, Cover, Setup, Square, chebyshev};
 use super::{Action, Choice, Kind, Request, State, Ticks};
 use fray_engine::{CombatantId, Decider, Pending};
-use std::collections::VecDeque;
 
 /// The attacker's side of a shot, without the dice (TICK-DICE-4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -768,38 +767,6 @@ pub fn announce(setup: &Setup, state: &State, who: CombatantId) -> Action {
     }
 }
 
-/// A scripted decider for tests and worked examples: queued answers first, the AI after them.
-#[derive(Clone, Debug, Default)]
-pub struct Script {
-    queues: Vec<VecDeque<Choice>>,
-}
-
-impl Script {
-    /// An empty script for `n` combatants.
-    pub fn new(n: usize) -> Script {
-        Script { queues: vec![VecDeque::new(); n] }
-    }
-
-    /// Queues `choice` as `who`'s next answer.
-    pub fn push(&mut self, who: usize, choice: Choice) -> &mut Script {
-        self.queues[who].push_back(choice);
-        self
-    }
-}
-
-impl Decider<Ticks> for Script {
-    fn decide(&mut self, setup: &Setup, state: &State, who: CombatantId, request: &Request) -> Result<Choice, Pending> {
-        let queue = &mut self.queues[who.index()];
-        let fits = queue.front().is_some_and(|c| {
-            matches!(
-                (request, c),
-                (Request::Announce { .. }, Choice::Announce(_))
-                    | (Request::Abort { .. } | Request::Decline { .. }, Choice::Yes(_))
-            )
-        });
-        if fits {
-            return Ok(queue.pop_front().unwrap_or(Choice::Announce(Action::Nothing)));
-        }
-        Ok(ai_choice(setup, state, who, request))
-    }
-}
+/// A scripted decider for tests and worked examples: each combatant's queued answers first, the
+/// AI after them.
+pub type Script = crate::Script<Ticks, Ai>;

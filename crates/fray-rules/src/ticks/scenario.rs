@@ -20,6 +20,9 @@ struct File {
     #[serde(default)]
     cover: Vec<Spanned<CoverSquare>>,
     combatants: Vec<Spanned<CombatantToml>>,
+    /// The `[visibility]` section every ruleset shares, read by [`crate::load`].
+    #[allow(dead_code, reason = "read by the dispatcher; kept here so the key is known")]
+    visibility: Option<serde::de::IgnoredAny>,
 }
 
 #[derive(Deserialize)]
