@@ -234,3 +234,39 @@ fn in_phasesix_a_newcomer_takes_its_turn_last() {
     // Its own acts, not only the blows it takes.
     assert!(after[before..].iter().flatten().any(|t| t.starts_with("Newcomer — ")), "{:#?}", &after[before..]);
 }
+
+/// Plays `n` decisions with the AI's choice; every choice offered on the way, as labelled.
+fn offered(session: &mut Session, n: usize) -> Vec<String> {
+    let mut seen = Vec::new();
+    for _ in 0..n {
+        let Some(Pending::Decision { ai, choices, .. }) = session.snapshot().pending.clone() else { break };
+        seen.extend(choices);
+        session.command(Command::Answer(ai)).unwrap();
+    }
+    seen
+}
+
+#[test]
+fn one_taken_out_is_no_target_even_where_the_fallen_are_targets() {
+    // rule: TICK-TRACK-5
+    // ticks under `out_targetable = true` keeps the fallen as targets, but not one the GM took
+    // out of the fight (fled, captured): Tia, taken out, is named in no choice after.
+    let file = format!("{EXAMPLES}/ticks/knife-fight.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let people = fray_rules::load(&file, &text, &[]).unwrap().combatants();
+    let set = vec![("out_targetable".to_owned(), "true".to_owned())];
+    let mut session = Session::open(&file, &text, set, 1, DiceMode::Fray, people).unwrap();
+    session.defer_odds(true);
+    // A second on Tia's side, so that the fight goes on without her.
+    session.command(Command::Join { stats: newcomer(&text, "Newcomer") }).unwrap();
+    session.command(Command::Adjust(fray_rules::board::Adjustment::Out { who: "Tia".into() })).unwrap();
+    let from = session.snapshot().log.len();
+    let seen = offered(&mut session, 40);
+    assert!(seen.iter().any(|c| c.contains("Newcomer")), "the newcomer is a target: {seen:#?}");
+    assert!(seen.iter().all(|c| !c.contains("Tia")), "{seen:#?}");
+    let after = texts(&session);
+    // Nobody announces anything at Tia (her own last announcement, asked as she was taken out,
+    // names herself first).
+    let aimed = |t: &String| t.contains("announces") && !t.starts_with("Tia") && t.contains("Tia");
+    assert!(!after[from..].iter().flatten().any(aimed), "{:#?}", &after[from..]);
+}

@@ -564,6 +564,11 @@ pub fn load_with_visibility(
     })
 }
 
+/// How an error in the `k`th stat block of [`load_joining`] names its place.
+fn block_name(k: usize) -> String {
+    format!("the added combatant's stat block #{}", k + 1)
+}
+
 /// Loads a scenario with combatants a game master adds mid-fight: each of `joining` is a stat
 /// block, the keys of one `[[combatants]]` entry of the scenario's ruleset as `key = value` lines
 /// (nested values as inline tables), appended to the roster and absent until it joins
@@ -582,20 +587,18 @@ pub fn load_joining(
     // Where each block starts in `full`: the line (1-based) of its `[[combatants]]` header.
     let mut starts = Vec::with_capacity(joining.len());
     for (k, block) in joining.iter().enumerate() {
-        let named = |e: ScenarioError| {
-            (Some(k), ScenarioError { file: format!("the added combatant's stat block #{}", k + 1), ..e })
-        };
-        let label = "stat block";
+        let label = block_name(k);
+        let named = |e: ScenarioError| (Some(k), e);
         if let Some((i, line)) = block.lines().enumerate().find(|(_, l)| l.trim_start().starts_with('[')) {
             let at = block.lines().take(i).map(|l| l.len() + 1).sum::<usize>();
             return Err(named(ScenarioError::at(
-                label,
+                &label,
                 block,
                 at..at + line.len(),
                 "a stat block is `key = value` lines, with no table headers: write nested values as inline tables (`policy = { attack = \"brawl\" }`)",
             )));
         }
-        toml::from_str::<toml::Table>(block).map_err(|e| named(ScenarioError::from_toml(label, block, &e)))?;
+        toml::from_str::<toml::Table>(block).map_err(|e| named(ScenarioError::from_toml(&label, block, &e)))?;
         full.push('\n');
         // The block's header: an error of the entry as a whole points there.
         starts.push(full.matches('\n').count() + 1);
@@ -608,14 +611,7 @@ pub fn load_joining(
     let mut scenario = load(file, &full, sets).map_err(|e| {
         // An error inside a block is told in the block's own lines.
         match starts.iter().rposition(|&start| e.line >= start) {
-            Some(k) => (
-                Some(k),
-                ScenarioError {
-                    file: format!("the added combatant's stat block #{}", k + 1),
-                    line: (e.line - starts[k]).max(1),
-                    ..e
-                },
-            ),
+            Some(k) => (Some(k), ScenarioError { file: block_name(k), line: (e.line - starts[k]).max(1), ..e }),
             None => (None, e),
         }
     })?;
