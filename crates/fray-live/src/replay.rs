@@ -354,6 +354,11 @@ impl Seats for Seated<'_, '_> {
         cursor.defer && cursor.at_end()
     }
 
+    /// A prompt before the last command is answered by a command (or the misfit is found).
+    fn answered(&self) -> bool {
+        !self.0.borrow().at_end()
+    }
+
     fn deferred_odds(&mut self, job: OddsJob) {
         self.0.borrow_mut().offered = Some(job);
     }

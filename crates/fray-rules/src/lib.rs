@@ -391,6 +391,12 @@ pub trait Seats {
     fn defers_odds(&self) -> bool {
         false
     }
+    /// Whether the answer to the next prompt is known already (a live fight replaying its
+    /// journal, a command of which answers it), so that the prompt needs neither its labels
+    /// nor its data, only how many choices it has ([`ask_person`]). Default: `false`.
+    fn answered(&self) -> bool {
+        false
+    }
     /// The work that gives the exact odds of the prompt about to be asked, when
     /// [`Seats::defers_odds`]: labels and odds as [`Seats::shown`] would have made them.
     fn deferred_odds(&mut self, _job: OddsJob) {}
@@ -850,21 +856,28 @@ macro_rules! policy_values {
     };
 }
 
-/// Asks a person to pick one of labelled `choices` (`Pending` when there are none); `default` is
-/// the index an empty answer takes ([`Prompt::default`]).
+/// Asks a person at `seats` to pick one of labelled `choices` (`Pending` when there are none);
+/// `default` is the index an empty answer takes ([`Prompt::default`]). When the answer is known
+/// already ([`Seats::answered`]), the prompt carries neither labels nor data, only their number.
 pub fn ask_person<C: serde::Serialize>(
-    ask: &mut dyn FnMut(&Prompt) -> Option<usize>,
+    seats: &mut dyn Seats,
     who: &str,
     question: String,
     choices: Vec<(String, C)>,
     default: usize,
     odds: Vec<Option<ChoiceOdds>>,
 ) -> Result<C, fray_engine::Pending> {
-    let labels: Vec<String> = choices.iter().map(|(label, _)| label.clone()).collect();
-    let data = choices.iter().map(|(_, c)| serde_json::to_value(c).unwrap_or_default()).collect();
+    let (labels, data) = if seats.answered() {
+        (vec![String::new(); choices.len()], Vec::new())
+    } else {
+        (
+            choices.iter().map(|(label, _)| label.clone()).collect(),
+            choices.iter().map(|(_, c)| serde_json::to_value(c).unwrap_or_default()).collect(),
+        )
+    };
     let default = default.min(choices.len().saturating_sub(1));
     let prompt = Prompt { who: who.to_owned(), question, options: labels, default, data, odds };
-    let pick = ask(&prompt).ok_or(fray_engine::Pending)?.min(choices.len().saturating_sub(1));
+    let pick = seats.ask(&prompt).ok_or(fray_engine::Pending)?.min(choices.len().saturating_sub(1));
     choices.into_iter().nth(pick).map(|(_, c)| c).ok_or(fray_engine::Pending)
 }
 
@@ -932,8 +945,15 @@ pub fn ai_default<C: PartialEq + std::fmt::Debug>(choices: &mut Vec<(String, C)>
 /// A ruleset's side facing a person at the table: how a request is put as a question with
 /// labelled legal choices, and what its AI would answer.
 pub trait Prompts<R: Ruleset> {
-    /// `request` as a question and its labelled legal choices.
-    fn prompt(&self, state: &R::State, who: CombatantId, request: &R::Request) -> (String, Vec<(String, R::Choice)>);
+    /// `request` as a question and its labelled legal choices, among them `ai`, the choice the
+    /// AI makes here (worked out once, by the caller).
+    fn prompt(
+        &self,
+        state: &R::State,
+        who: CombatantId,
+        request: &R::Request,
+        ai: &R::Choice,
+    ) -> (String, Vec<(String, R::Choice)>);
     /// The combatant a choice acts against (an attack, an aim, a grapple), if any: a menu lists
     /// such choices against allies last, marked, and leaves out those against the dead
     /// ([`arrange_targets`]).
@@ -978,7 +998,7 @@ where
     R::Choice: PartialEq,
     F: Prompts<R> + Front<Rules = R>,
 {
-    let (question, choices) = building_prompt(shown, || front.prompt(state, who, request));
+    let (question, choices) = building_prompt(shown, || front.prompt(state, who, request, &ai));
     let side = front.side_of(who.index());
     let mut choices = arrange_targets(
         choices,
@@ -1031,7 +1051,7 @@ where
             }));
         }
         let (question, choices, default, odds) = menu(self.front, state, who, request, ai, shown);
-        ask_person(&mut |p| self.seats.ask(p), self.front.name(who), question, choices, default, odds)
+        ask_person(self.seats, self.front.name(who), question, choices, default, odds)
     }
 
     fn passes_optional(&self, setup: &R::Setup, who: CombatantId, request: &R::Request) -> bool {

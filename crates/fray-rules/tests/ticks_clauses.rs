@@ -1015,7 +1015,7 @@ fn a_prompt_shows_each_options_own_odds_and_offers_weak_points_runs_and_steps() 
     let s = setup(&text, &[]);
     let state = Ticks::initial_state(&s);
     let scenario = fray_rules::ticks::TicksScenario(s.clone());
-    let (_, options) = scenario.prompt_for(&state, A, &fray_rules::ticks::Request::Announce { tick: 1 });
+    let (_, options) = scenario.prompt_for(&state, A, &fray_rules::ticks::Request::Announce { tick: 1 }, None);
     let label =
         |a: Action| {
             options.iter().find(|(_, c)| *c == Choice::Announce(a)).map(|(l, _)| l.clone()).unwrap_or_else(|| {

@@ -88,7 +88,15 @@ pub(super) fn mode_text(plan: &AttackPlan) -> String {
 /// An exact probability for a prompt.
 impl OpenD6Scenario {
     /// The legal actions of `who`, labelled, with the exact odds beside every attack.
-    fn action_options(&self, state: &State, who: CombatantId, request: &Request) -> Vec<(String, Action)> {
+    /// The labelled legal actions of `who` at `request`, with `ai`, the AI's action (worked out
+    /// here when `None`).
+    fn action_options(
+        &self,
+        state: &State,
+        who: CombatantId,
+        request: &Request,
+        ai: Option<Action>,
+    ) -> Vec<(String, Action)> {
         let setup = &self.0;
         let Request::Act { move_m, free_move_m, held, defend_only, only, .. } = request else { return Vec::new() };
         let attacks = if *held || *defend_only {
@@ -171,8 +179,13 @@ impl OpenD6Scenario {
         }
         candidates.push(Action::Pass);
         // What the AI would do, so that it is always offered (listed above as a rule).
-        if let Choice::Act(action) = super::policy::ai_choice(setup, state, who, request) {
-            candidates.push(action);
+        match ai {
+            Some(action) => candidates.push(action),
+            None => {
+                if let Choice::Act(action) = super::policy::ai_choice(setup, state, who, request) {
+                    candidates.push(action);
+                }
+            }
         }
         let mut seen = Vec::new();
         candidates
@@ -454,7 +467,7 @@ impl OpenD6Scenario {
 
 impl crate::Prompts<OpenD6> for OpenD6Scenario {
     /// A request as a question with labelled legal choices.
-    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+    fn prompt(&self, state: &State, who: CombatantId, request: &Request, ai: &Choice) -> (String, Vec<(String, Choice)>) {
         let setup = &self.0;
         match request {
             Request::QuickDraw => {
@@ -493,7 +506,11 @@ impl crate::Prompts<OpenD6> for OpenD6Scenario {
                 ("how many actions this round?".to_owned(), options)
             }
             Request::Act { remaining, .. } => {
-                let actions = self.action_options(state, who, request);
+                let ai = match ai {
+                    Choice::Act(action) => Some(*action),
+                    _ => None,
+                };
+                let actions = self.action_options(state, who, request, ai);
                 (
                     format!("your next action ({remaining} left)"),
                     actions.into_iter().map(|(l, a)| (l, Choice::Act(a))).collect(),
@@ -502,7 +519,7 @@ impl crate::Prompts<OpenD6> for OpenD6Scenario {
             Request::Interrupt { actor, target, total, difficulty, .. } => {
                 let mut out = vec![("let it happen".to_owned(), Choice::Interrupt(None))];
                 let act = super::policy::act_request(setup, state, who, false);
-                for (label, action) in self.action_options(state, who, &act) {
+                for (label, action) in self.action_options(state, who, &act, None) {
                     if matches!(action, Action::Defend { full: false, .. } | Action::Attack(_)) {
                         out.push((label, Choice::Interrupt(Some(action))));
                     }

@@ -235,7 +235,7 @@ impl PhaseSixScenario {
 }
 
 impl crate::Prompts<PhaseSix> for PhaseSixScenario {
-    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+    fn prompt(&self, state: &State, who: CombatantId, request: &Request, ai: &Choice) -> (String, Vec<(String, Choice)>) {
         let setup = &self.0;
         match request {
             Request::Act { actions } => {
@@ -294,7 +294,7 @@ impl crate::Prompts<PhaseSix> for PhaseSixScenario {
                 ]);
                 // What the AI would do (a walk into reach with its attack among them), so that it
                 // is always offered.
-                if let Choice::Act(act) = super::policy::ai_choice(setup, state, who, request)
+                if let Choice::Act(act) = *ai
                     && !candidates.contains(&act)
                 {
                     candidates.push(act);

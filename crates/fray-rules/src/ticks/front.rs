@@ -91,8 +91,9 @@ fn sq(s: Square) -> String {
 }
 
 impl TicksScenario {
-    /// The candidate announcements of `who`.
-    fn candidates(&self, state: &State, who: CombatantId) -> Vec<Action> {
+    /// The candidate announcements of `who`, with `ai`, the AI's choice (worked out here when
+    /// `None`).
+    fn candidates(&self, state: &State, who: CombatantId, ai: Option<&Choice>) -> Vec<Action> {
         let setup = &self.0;
         let me = state.fighter(who);
         let mut out = vec![Action::Nothing];
@@ -154,7 +155,10 @@ impl TicksScenario {
             out.push(Action::Run { to: (me.pos.0 + 2 * dx, me.pos.1 + 2 * dy), attack: None });
         }
         // What the AI would announce, so that it is always offered (listed above as a rule).
-        out.push(super::policy::announce(setup, state, who));
+        out.push(match ai {
+            Some(Choice::Announce(action)) => *action,
+            _ => super::policy::announce(setup, state, who),
+        });
         let mut seen = Vec::with_capacity(out.len());
         out.retain(|a| {
             let fresh = !seen.contains(a);
@@ -208,14 +212,21 @@ impl TicksScenario {
         }
     }
 
-    /// A request as a question with labelled legal choices (the odds of each attack beside it).
-    pub fn prompt_for(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
+    /// A request as a question with labelled legal choices (the odds of each attack beside it),
+    /// among them `ai`, the AI's choice (worked out here when `None`).
+    pub fn prompt_for(
+        &self,
+        state: &State,
+        who: CombatantId,
+        request: &Request,
+        ai: Option<&Choice>,
+    ) -> (String, Vec<(String, Choice)>) {
         let setup = &self.0;
         match *request {
             Request::Announce { tick } => {
                 let f = state.fighter(who);
                 let out = self
-                    .candidates(state, who)
+                    .candidates(state, who, ai)
                     .into_iter()
                     .map(|a| {
                         let attack = match a {
@@ -464,8 +475,8 @@ pub fn recovery_table(printed: bool) -> String {
 }
 
 impl crate::Prompts<Ticks> for TicksScenario {
-    fn prompt(&self, state: &State, who: CombatantId, request: &Request) -> (String, Vec<(String, Choice)>) {
-        self.prompt_for(state, who, request)
+    fn prompt(&self, state: &State, who: CombatantId, request: &Request, ai: &Choice) -> (String, Vec<(String, Choice)>) {
+        self.prompt_for(state, who, request, Some(ai))
     }
 
     fn odds(&self, state: &State, who: CombatantId, choice: &Choice) -> Option<crate::ChoiceOdds> {
