@@ -220,26 +220,64 @@ pub async fn read<T: Send + 'static>(
     .await
 }
 
+/// A JSON response body, written once (no tree of JSON values built first: a fight's log can be
+/// long, and a command's answer carries it).
+#[derive(Debug)]
+pub struct JsonBody(pub String);
+
+impl From<JsonBody> for Value {
+    fn from(body: JsonBody) -> Value {
+        serde_json::from_str(&body.0).unwrap_or_default()
+    }
+}
+
+impl IntoResponse for JsonBody {
+    fn into_response(self) -> Response {
+        ([(header::CONTENT_TYPE, "application/json")], self.0).into_response()
+    }
+}
+
+/// The GM's state of a fight, in the order the API gives its fields.
+#[derive(serde::Serialize)]
+struct GmState<'a> {
+    id: &'a str,
+    title: &'a str,
+    version: usize,
+    status: &'a [fray_rules::board::CombatantStatus],
+    pending: &'a Option<fray_live::Pending>,
+    outcome: &'a Option<fray_live::Ending>,
+    log: Vec<&'a Value>,
+    people: &'a [String],
+    hidden: &'a [String],
+    secret: &'a [String],
+    can_undo: usize,
+    can_redo: usize,
+    odds_worked_out: bool,
+    players: &'a BTreeMap<String, String>,
+    players_answer: bool,
+}
+
 /// The GM's state of a fight, as the API gives it.
-pub fn state_json(fight: &Fight, session: &Session) -> Value {
+pub fn state_json(fight: &Fight, session: &Session) -> JsonBody {
     let snapshot = session.snapshot();
-    json!({
-        "id": fight.id,
-        "title": fight.title,
-        "version": session.version(),
-        "status": snapshot.status,
-        "pending": snapshot.pending,
-        "outcome": snapshot.ending,
-        "log": snapshot.log.iter().map(|line| &line.json).collect::<Vec<_>>(),
-        "people": snapshot.people,
-        "hidden": snapshot.hidden,
-        "secret": snapshot.secret,
-        "can_undo": snapshot.can_undo,
-        "can_redo": snapshot.can_redo,
-        "odds_worked_out": snapshot.odds_worked_out,
-        "players": fight.players,
-        "players_answer": fight.players_answer(),
-    })
+    let state = GmState {
+        id: &fight.id,
+        title: &fight.title,
+        version: session.version(),
+        status: &snapshot.status,
+        pending: &snapshot.pending,
+        outcome: &snapshot.ending,
+        log: snapshot.log.iter().map(|line| &line.json).collect(),
+        people: &snapshot.people,
+        hidden: &snapshot.hidden,
+        secret: &snapshot.secret,
+        can_undo: snapshot.can_undo,
+        can_redo: snapshot.can_redo,
+        odds_worked_out: snapshot.odds_worked_out,
+        players: &fight.players,
+        players_answer: fight.players_answer(),
+    };
+    JsonBody(serde_json::to_string(&state).unwrap_or_default())
 }
 
 fn find(state: &State, id: &str) -> Result<Arc<Fight>, ApiError> {
@@ -261,13 +299,9 @@ pub async fn read_complete<T: Send + 'static>(
 }
 
 /// `GET /api/fights/{id}`: with the pending decision's odds.
-pub async fn show(
-    _: Gm,
-    axum::extract::State(state): AppState,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+pub async fn show(_: Gm, axum::extract::State(state): AppState, Path(id): Path<String>) -> Result<JsonBody, ApiError> {
     let fight = find(&state, &id)?;
-    Ok(Json(read_complete(fight, state_json).await?))
+    read_complete(fight, state_json).await
 }
 
 /// A command with the version it was sent on.
@@ -284,13 +318,10 @@ pub async fn command(
     axum::extract::State(state): AppState,
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<JsonBody, ApiError> {
     let fight = find(&state, &id)?;
     let sent: Versioned = read_json(body)?;
-    let done =
-        blocking(move || apply(&state, &fight, sent.version, sent.command, |_, command| Ok(command), state_json))
-            .await?;
-    Ok(Json(done))
+    blocking(move || apply(&state, &fight, sent.version, sent.command, |_, command| Ok(command), state_json)).await
 }
 
 /// A side's view as its page and `GET /api/view/{token}` give it.
@@ -360,10 +391,10 @@ pub async fn settings(
     axum::extract::State(state): AppState,
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<JsonBody, ApiError> {
     let fight = find(&state, &id)?;
     let settings: Settings = read_json(body)?;
-    let done = blocking(move || {
+    blocking(move || {
         let session = fight.session();
         state
             .store
@@ -374,8 +405,7 @@ pub async fn settings(
         let _ = fight.versions.send(crate::Told::Version(session.version()));
         Ok(state_json(&fight, &session))
     })
-    .await?;
-    Ok(Json(done))
+    .await
 }
 
 /// `GET /api/fights/{id}/journal`: the journal, as `fray fight --journal` writes it.

@@ -356,14 +356,14 @@ pub fn run(
 /// replays, commits it to the database, then tells the fight's listeners; answers with what
 /// `answer` makes of the fight (the GM's state, or a side's view, also after a conflict).
 /// Blocking: call it off the async executor.
-fn apply(
+fn apply<T: Into<serde_json::Value>>(
     state: &State,
     fight: &Arc<Fight>,
     version: usize,
     command: fray_live::Command,
     admit: impl FnOnce(&Session, fray_live::Command) -> Result<fray_live::Command, api::ApiError>,
-    answer: impl Fn(&Fight, &Session) -> serde_json::Value,
-) -> Result<serde_json::Value, api::ApiError> {
+    answer: impl Fn(&Fight, &Session) -> T,
+) -> Result<T, api::ApiError> {
     let _busy = state.busy();
     let mut session = fight.session();
     if session.version() != version {
@@ -372,7 +372,7 @@ fn apply(
                 "the fight moved on: version {version} was sent, the fight is at version {}",
                 session.version()
             ),
-            state: answer(fight, &session),
+            state: answer(fight, &session).into(),
         });
     }
     let command = admit(&session, command)?;

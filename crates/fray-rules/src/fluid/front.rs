@@ -147,8 +147,7 @@ impl Decider<Fluid> for Table<'_> {
         if let Some((n, of)) = pass.filter(|&(_, of)| of > 1) {
             question += &format!(" ({}pass {n} of {of})", if n > 1 { "revision " } else { "" });
         }
-        let mut choice =
-            crate::ask_person(self.seats, self.scenario.name(who), question, choices, default, odds)?;
+        let mut choice = crate::ask_person(self.seats, self.scenario.name(who), question, choices, default, odds)?;
         // Under `defense_choice = per_round` a person names the round's defence with the plan
         // (FLUID-DEF-4); the default policy's pick is listed first.
         if let Choice::Plan(plan) = &mut choice

@@ -299,7 +299,13 @@ impl HardBoiledScenario {
 
 impl crate::Prompts<HardBoiled> for HardBoiledScenario {
     /// A request as a question with labelled legal choices.
-    fn prompt(&self, state: &State, who: CombatantId, request: &Request, _ai: &Choice) -> (String, Vec<(String, Choice)>) {
+    fn prompt(
+        &self,
+        state: &State,
+        who: CombatantId,
+        request: &Request,
+        _ai: &Choice,
+    ) -> (String, Vec<(String, Choice)>) {
         match request {
             Request::Declare => {
                 let mut out = vec![("declare nothing".to_owned(), Choice::Intent(None))];

@@ -467,7 +467,13 @@ impl OpenD6Scenario {
 
 impl crate::Prompts<OpenD6> for OpenD6Scenario {
     /// A request as a question with labelled legal choices.
-    fn prompt(&self, state: &State, who: CombatantId, request: &Request, ai: &Choice) -> (String, Vec<(String, Choice)>) {
+    fn prompt(
+        &self,
+        state: &State,
+        who: CombatantId,
+        request: &Request,
+        ai: &Choice,
+    ) -> (String, Vec<(String, Choice)>) {
         let setup = &self.0;
         match request {
             Request::QuickDraw => {

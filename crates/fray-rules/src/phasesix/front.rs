@@ -235,7 +235,13 @@ impl PhaseSixScenario {
 }
 
 impl crate::Prompts<PhaseSix> for PhaseSixScenario {
-    fn prompt(&self, state: &State, who: CombatantId, request: &Request, ai: &Choice) -> (String, Vec<(String, Choice)>) {
+    fn prompt(
+        &self,
+        state: &State,
+        who: CombatantId,
+        request: &Request,
+        ai: &Choice,
+    ) -> (String, Vec<(String, Choice)>) {
         let setup = &self.0;
         match request {
             Request::Act { actions } => {

@@ -475,7 +475,13 @@ pub fn recovery_table(printed: bool) -> String {
 }
 
 impl crate::Prompts<Ticks> for TicksScenario {
-    fn prompt(&self, state: &State, who: CombatantId, request: &Request, ai: &Choice) -> (String, Vec<(String, Choice)>) {
+    fn prompt(
+        &self,
+        state: &State,
+        who: CombatantId,
+        request: &Request,
+        ai: &Choice,
+    ) -> (String, Vec<(String, Choice)>) {
         self.prompt_for(state, who, request, Some(ai))
     }
 
