@@ -34,6 +34,11 @@ pub fn run<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>
         }
         for &who in &order {
             let mut action = announcement(fight, who, tick)?;
+            // At a live table the GM may take `who` out (or set it down) just before its
+            // question: it then announces nothing, as Down takes no actions (TICK-TRACK-5).
+            if fight.state().fighter(who).out() {
+                continue;
+            }
             // Lowering a gun is free under `lower_gun_cost = free` (TICK-TIME-12): it goes with
             // the tick's real announcement, asked for again.
             if action == Action::Lower && !setup.options.lower_is_action {
