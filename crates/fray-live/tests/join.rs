@@ -270,3 +270,36 @@ fn one_taken_out_is_no_target_even_where_the_fallen_are_targets() {
     let announced = |t: &String| t.contains("announces") && t.contains("Tia");
     assert!(!after[from..].iter().flatten().any(announced), "{:#?}", &after[from..]);
 }
+
+#[test]
+fn one_taken_out_at_its_own_question_does_nothing_after() {
+    // The GM takes a combatant out just as its decision is asked (the adjustment comes before
+    // the question): the AI answers that question for it, and after that no line of the fight
+    // has it act, announce or take an empty turn, in any shipped example.
+    for (file, text) in examples() {
+        let people = fray_rules::load(&file, &text, &[]).unwrap().combatants();
+        for who in &people {
+            let mut session = Session::open(&file, &text, vec![], 1, DiceMode::Fray, people.clone()).unwrap();
+            session.defer_odds(true);
+            // To its first question.
+            for _ in 0..40 {
+                match session.snapshot().pending.clone() {
+                    Some(Pending::Decision { who: w, .. }) if &w == who => break,
+                    Some(Pending::Decision { ai, .. }) => {
+                        session.command(Command::Answer(ai)).unwrap();
+                    }
+                    _ => break,
+                }
+            }
+            if !matches!(&session.snapshot().pending, Some(Pending::Decision { who: w, .. }) if w == who) {
+                continue;
+            }
+            session.command(Command::Adjust(fray_rules::board::Adjustment::Out { who: who.clone() })).unwrap();
+            let from = session.snapshot().log.len();
+            answer(&mut session, 30);
+            let after = texts(&session);
+            let own: Vec<&String> = after[from..].iter().flatten().filter(|t| t.starts_with(who.as_str())).collect();
+            assert!(own.is_empty(), "{file}: {who}, taken out, still: {own:#?}");
+        }
+    }
+}

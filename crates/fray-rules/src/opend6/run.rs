@@ -317,7 +317,8 @@ fn turn<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     let round = fight.state().round;
     let x = fight.state().fighter(who);
-    if x.turn_done {
+    // One the GM took out of the fight (fled, captured) has no more turns, not even lost ones.
+    if x.turn_done || x.removed {
         return Ok(());
     }
     if !x.able() || x.no_actions_round == round {

@@ -279,6 +279,10 @@ fn turn<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let x = fight.state().fighter(who);
+    // One the GM took out of the fight (fled, captured) has no more turns, not even empty ones.
+    if x.removed {
+        return Ok(());
+    }
     let actions = if x.helpless(&setup.options) { 0 } else { (max_actions(setup, who) - x.steals).max(0) };
     fight.emit(Event::Refreshed { who, actions });
     if fight.state().fighter(who).helpless(&setup.options) {
