@@ -303,3 +303,26 @@ fn one_taken_out_at_its_own_question_does_nothing_after() {
         }
     }
 }
+
+#[test]
+fn one_taken_out_is_in_no_blast_even_where_the_dead_stay_in_play() {
+    // rule: FLUID-TRACK-11
+    // fluid under `dead_bodies = kept` leaves the dead where they fell, in play as targets and
+    // in a grenade's blast; one the GM took out of the fight (fled, captured) is in neither.
+    // guard_2 stands 3 m from guard_1, where raider_1's grenades land.
+    let file = format!("{EXAMPLES}/fluid/firefight.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let people = fray_rules::load(&file, &text, &[]).unwrap().combatants();
+    let set = vec![("dead_bodies".to_owned(), "kept".to_owned())];
+    let mut session = Session::open(&file, &text, set, 1, DiceMode::Fray, people).unwrap();
+    session.defer_odds(true);
+    session.command(Command::Adjust(fray_rules::board::Adjustment::Out { who: "guard_2".into() })).unwrap();
+    // Nor a raider running into the blast, which would keep raider_1 from throwing.
+    session.command(Command::Adjust(fray_rules::board::Adjustment::Out { who: "raider_3".into() })).unwrap();
+    let from = session.snapshot().log.len();
+    answer(&mut session, 200);
+    let after = texts(&session);
+    let lines: Vec<&String> = after[from..].iter().flatten().collect();
+    assert!(lines.iter().any(|t| t.contains("with grenade") && t.contains("→ hit")), "{lines:#?}");
+    assert!(lines.iter().all(|t| !t.contains("guard_2")), "{lines:#?}");
+}
