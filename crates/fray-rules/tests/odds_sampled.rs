@@ -236,14 +236,6 @@ impl<R: Case> Decider<R> for Play<'_, R> {
 const KNOWN: &[(&str, &str, &str, &str)] = &[
     (
         "firefight.toml",
-        "guard_1",
-        "raider_3",
-        "fluid: raider_3 runs in before the guards shoot (simultaneous movement, FLUID-MOVE-8, and a running \
-         target's penalty, FLUID-MOVE-5); the odds take him standing where the file puts him",
-    ),
-    ("firefight.toml", "guard_2", "raider_3", "fluid: as guard_1 → raider_3"),
-    (
-        "firefight.toml",
         "raider_3",
         "*",
         "fluid: raider_3 sprints in, and when his Run check falls short the guards shoot first, so the sampler (which \

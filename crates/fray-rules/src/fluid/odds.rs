@@ -118,27 +118,52 @@ pub fn attack_odds_at(
     let Some(attack) = plan.attacks.iter().find(|x| x.target == d).copied() else {
         return Err(format!("`{attacker}`'s policies declare no attack on `{defender}`"));
     };
-    // A move to close in covers Move × multiplier + its Run check's margin (FLUID-MOVE-2): the
-    // odds are the mixture over where the attacker arrives, each place weighted by the margins
-    // that bring it there; a melee attack out of reach after a short run is not made.
-    let mut arrivals: Vec<(super::State, BigRational)> = Vec::new();
+    // A declared move covers Move × multiplier + its Run check's margin (FLUID-MOVE-2): the odds
+    // are the mixture over where the movers arrive, each place weighted by the margins that bring
+    // it there; a melee attack out of reach after a short run is not made. Under simultaneous
+    // movement (FLUID-MOVE-8) every mover moves before the first step, the attacker, the
+    // defender and anyone else, as the fight moves them: those going to a point first, then those
+    // closing on someone (in roster order here, where the fight takes initiative order); at one's
+    // own step only the attacker has moved when it attacks.
+    let movers: Vec<CombatantId> = if distance.is_some() {
+        // The moment asked for: everyone where the file puts them, the attacker at the distance.
+        Vec::new()
+    } else if setup.options.movement_simultaneous {
+        let plan_of = |w: CombatantId| state.fighter(w).plan.movement.filter(|_| state.fighter(w).able());
+        let (to_point, toward): (Vec<CombatantId>, Vec<CombatantId>) = ids()
+            .filter(|&w| plan_of(w).is_some())
+            .partition(|&w| plan_of(w).is_some_and(|m| !matches!(m.to, super::Destination::Toward(_))));
+        to_point.into_iter().chain(toward).collect()
+    } else {
+        ids().filter(|&w| w == a && state.fighter(w).plan.movement.is_some()).collect()
+    };
+    let mut arrivals: Vec<(super::State, BigRational)> = vec![(state.clone(), one())];
     let mut moving = None;
-    match plan.movement {
-        Some(movement) => {
-            let full = setup.combatants[a.index()].move_m * f64::from(movement.mode.multiplier());
-            let margins = if movement.mode.runs() { run_margins(setup, &state, a) } else { vec![(0, one())] };
-            for (margin, p) in margins {
-                let mut arrived = state.clone();
-                let moved = super::run::moved(setup, &state, a, movement, (full + f64::from(margin)).max(0.0));
+    let mut others_moving: Vec<CombatantId> = Vec::new();
+    for &m in &movers {
+        let Some(movement) = state.fighter(m).plan.movement else { continue };
+        let full = setup.combatants[m.index()].move_m * f64::from(movement.mode.multiplier());
+        // Every Run check is rolled before anyone moves.
+        let margins = if movement.mode.runs() { run_margins(setup, &state, m) } else { vec![(0, one())] };
+        let mut next: Vec<(super::State, BigRational)> = Vec::new();
+        for (from, p_from) in &arrivals {
+            for (margin, p) in &margins {
+                let mut arrived = from.clone();
+                let moved = super::run::moved(setup, from, m, movement, (full + f64::from(*margin)).max(0.0));
                 Fluid::apply(setup, &mut arrived, &moved);
-                match arrivals.iter_mut().find(|(s, _)| *s == arrived) {
+                let p = p_from * p;
+                match next.iter_mut().find(|(s, _)| *s == arrived) {
                     Some((_, q)) => *q += p,
-                    None => arrivals.push((arrived, p)),
+                    None => next.push((arrived, p)),
                 }
             }
-            moving = Some(movement.mode);
         }
-        None => arrivals.push((state.clone(), one())),
+        arrivals = next;
+        if m == a {
+            moving = Some(movement.mode);
+        } else {
+            others_moving.push(m);
+        }
     }
     let item = attack.weapon();
     let kind = setup.combatants[a.index()].items[item].kind;
@@ -187,6 +212,16 @@ pub fn attack_odds_at(
                 crate::distance_text(from, "m")
             ),
         );
+    }
+    if !others_moving.is_empty() {
+        let names: Vec<&str> = others_moving.iter().map(|m| setup.combatants[m.index()].id.as_str()).collect();
+        odds.assumptions.push(format!(
+            "{} move{} before the attack too (simultaneous movement, FLUID-MOVE-8): the odds are those over where \
+             everyone arrives, {defender} most likely {:.1} m from {attacker}",
+            names.join(", "),
+            if names.len() == 1 { "s" } else { "" },
+            state.distance(a, d)
+        ));
     }
     if let Some(mode) = moving {
         let made: BigRational = arrivals.iter().filter(|(s, _)| reaches(s)).map(|(_, p)| p.clone()).sum();
