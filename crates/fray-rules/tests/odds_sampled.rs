@@ -6,7 +6,9 @@
 //!
 //! Each sampled fight is the real fight, every decision by the combatants' AI policies, except
 //! that the attacker's opening attack is aimed at the defender as the odds assume it (its weapon,
-//! mode and aim as its policies choose them against that defender). A fight is followed only up
+//! mode and aim as its policies choose them against that defender; under `phasesix` an attacker
+//! whose `throw` policy throws first throws at the defender, and a hit is the blast reaching
+//! him). A fight is followed only up
 //! to the end of that attack: from the first attack any combatant makes to the next attack, or
 //! the next round (tick, turn). A fight in which someone else attacks first is not counted (the
 //! odds are those of the opening attack), and the sampler plays on with new fights until 100,000
@@ -51,8 +53,15 @@ trait Case: Ruleset {
     /// Whether `event` starts a new round (tick, turn).
     fn new_round(event: &Self::Event) -> bool;
     /// Who makes the attack `event` begins when the tally does not count it as one (a thrown
-    /// blast): it ends the attack being followed as a tallied attack does.
-    fn untallied_attack(_event: &Self::Event) -> Option<CombatantId> {
+    /// blast), and whether it reaches the defender `d` in `state` (the state before `event`): it
+    /// ends the attack being followed as a tallied attack does, and the attacker's own is his
+    /// opening attack (a hit when it reaches `d`).
+    fn untallied_attack(
+        _setup: &Self::Setup,
+        _state: &Self::State,
+        _event: &Self::Event,
+        _d: CombatantId,
+    ) -> Option<(CombatantId, bool)> {
         None
     }
     /// Whether `event`, before `a`'s opening attack, is a turn of the defender `d` that comes
@@ -135,12 +144,11 @@ impl<R: Case> Sink<R::Event> for Watch<'_, R> {
         let tally = R::tally(event);
         let attack = match tally {
             Some(Tally::Attack { by, hit, .. }) => Some((by, hit)),
-            _ => R::untallied_attack(event).map(|by| (by, false)),
+            _ => R::untallied_attack(self.setup, &p.shadow, event, self.d),
         };
-        let untallied = !matches!(tally, Some(Tally::Attack { .. }));
         match p.phase {
             Phase::Waiting => match attack {
-                Some((by, hit)) if by == self.a && !untallied => {
+                Some((by, hit)) if by == self.a => {
                     p.phase = Phase::Resolving;
                     p.hit = hit;
                     p.held = R::held(self.setup, &p.shadow, self.a);
@@ -670,13 +678,15 @@ mod phasesix {
         }
         fn force(
             setup: &Self::Setup,
-            _state: &Self::State,
+            state: &Self::State,
             a: CombatantId,
             d: CombatantId,
             request: &Self::Request,
         ) -> Option<Self::Choice> {
+            // The weapon attack, or the throw at the defender when the attacker's `throw` policy
+            // throws first (as the odds take it).
             let Request::Act { .. } = request else { return None };
-            Some(Choice::Act(fray_rules::phasesix::odds::opening_attack(setup, a, d)))
+            Some(Choice::Act(fray_rules::phasesix::odds::opening_act(setup, state, a, d)))
         }
         fn legal(setup: &Self::Setup, state: &Self::State, a: CombatantId, choice: &Self::Choice) -> bool {
             let Choice::Act(act) = choice else { return true };
@@ -685,12 +695,20 @@ mod phasesix {
         fn new_round(event: &Self::Event) -> bool {
             matches!(event, Event::RoundStarted { .. })
         }
-        fn untallied_attack(event: &Self::Event) -> Option<CombatantId> {
-            // A thrown object's blast (P6-THROW-*) rolls no attack.
-            match event {
-                Event::Landed { who, .. } => Some(*who),
-                _ => None,
-            }
+        fn untallied_attack(
+            setup: &Self::Setup,
+            state: &Self::State,
+            event: &Self::Event,
+            d: CombatantId,
+        ) -> Option<(CombatantId, bool)> {
+            // A thrown object's blast (P6-THROW-*) rolls no attack. The sampled throw is aimed at
+            // the defender: one that does not deviate lands on him; one that deviates reaches him
+            // when he stands within `throw_radius_m` of where it lands (P6-THROW-4).
+            let Event::Landed { who, at, deviation, .. } = event else { return None };
+            let v = state.fighter(d);
+            let reaches =
+                !v.dead && (deviation.is_none() || v.pos.distance(*at) <= setup.options.throw_radius_m + 1e-9);
+            Some((*who, reaches))
         }
         fn out(setup: &Self::Setup, state: &Self::State, d: CombatantId) -> bool {
             state.fighter(d).out(&setup.options)
