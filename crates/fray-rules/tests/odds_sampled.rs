@@ -730,6 +730,52 @@ mod phasesix {
     }
 
     #[test]
+    fn the_fight_plays_the_odds_of_a_blast_through_cover_protection_and_boosts() {
+        // rule: P6-THROW-1, P6-THROW-2, P6-THROW-4, P6-COVER-4, P6-DMG-4, P6-RES-4, P6-RES-5
+        // A thrower spending a bonus die and a reroll on a throw with no success; its target,
+        // 8 m off behind 5+ cover and hunkered (6+), both rolled under `cover_stacking =
+        // sequential`, spending its own bonus die and reroll on a cover roll with no success,
+        // with protection 1 and 4 hearts; a blast of 2 m. The odds follow every one of these, and
+        // the fight plays them.
+        let text = r#"
+[rules]
+ruleset = "phasesix"
+options = { cover_stacking = "sequential", throw_radius_m = 2 }
+[[combatants]]
+name = "G"
+side = "g"
+quickness = 4
+throwing = 2
+bonus_dice = 1
+rerolls = 1
+position = 0
+items = [{ name = "grenade", hits = 4, wounds_per_hit = 2, count = 1 }]
+policy = { throw = "first", keep = "none", spend = "to_hit" }
+[[combatants]]
+name = "T"
+side = "t"
+position = 8
+cover = 5
+hunkered = true
+max_wounds = 4
+bonus_dice = 1
+rerolls = 1
+armour = [{ name = "vest", protection = 1 }]
+policy = { move = "hold", spend = "to_defend" }
+"#;
+        let setup = fray_rules::phasesix::scenario::load("blast.toml", text, &[]).unwrap();
+        let odds = fray_rules::phasesix::odds::attack_odds(&setup, "G", "T").unwrap();
+        assert!(odds.assumptions.iter().any(|a| a.starts_with("the roll alone")), "{:?}", odds.assumptions);
+        assert!(odds.hit < BigRational::from_integer(1.into()) && odds.down < odds.hit, "{:?}", odds);
+        let s = sample::<PhaseSix>(&setup, CombatantId(0), CombatantId(1), 20_000, 5);
+        for (what, exact, k) in [("hit", &odds.hit, s.hits), ("down", &odds.down, s.downs)] {
+            let (lo, hi) = wilson(k, s.counted);
+            let p = exact.to_f64().unwrap();
+            assert!(lo <= p && p <= hi, "{what}: exact {p}, sampled {k}/{} [{lo}, {hi}]", s.counted);
+        }
+    }
+
+    #[test]
     fn the_fight_plays_the_odds_of_every_opening_attack() {
         report(check_examples::<PhaseSix>("phasesix", |name, text| {
             fray_rules::phasesix::scenario::load(name, text, &[]).unwrap()
