@@ -2305,3 +2305,30 @@ fn fray_odds_gives_the_blast_when_the_thrower_throws_first() {
     let far = odds::attack_odds_at(&s, "A", "B", Some(25.0));
     assert!(far.as_ref().is_err_and(|e| e.contains("cannot attack") && e.contains("more than 20 m")), "{far:?}");
 }
+
+#[test]
+fn a_persons_menu_gives_the_blast_beside_a_throw_and_the_roll_alone_when_dice_would_be_spent() {
+    // rule: P6-THROW-1, P6-THROW-4, P6-RES-4
+    use fray_rules::Prompts;
+    let label = |s: &Setup| {
+        let scenario = fray_rules::phasesix::PhaseSixScenario(s.clone());
+        let st = ready(s);
+        let request = fray_rules::phasesix::Request::Act { actions: 2 };
+        let ai = policy::ai_choice(s, &st, A, &request);
+        assert_eq!(ai, Choice::Act(Act::Throw { item: 0, target: B }), "the AI throws first");
+        let (_, choices) = fray_rules::building_prompt(true, || scenario.prompt(&st, A, &request, &ai));
+        choices.into_iter().find(|(_, c)| *c == ai).map(|(l, _)| l).unwrap()
+    };
+    // 17/27 ≈ 63.0 % to reach B, 2125/5832 ≈ 36.4 % to drop him.
+    let plain = label(&grenade_duel("", "never", "", &[]));
+    assert!(plain.ends_with("— blast reaches the target 63.0%, drops the target 36.4%"), "{plain}");
+    // A bonus die the AI would spend on a throw with no success: both, labelled (1 − 8/27 =
+    // 19/27 to land: 19/27 + 8/27 · 1/6 = 61/81 ≈ 75.3 % to reach him).
+    let spent = label(&grenade_duel("bonus_dice = 1", "to_hit", "", &[]));
+    assert!(
+        spent.contains("blast reaches the target 75.3%")
+            && spent.contains("as the AI would play it")
+            && spent.contains("the roll alone: blast reaches the target 63.0%"),
+        "{spent}"
+    );
+}
