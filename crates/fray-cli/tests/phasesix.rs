@@ -115,3 +115,16 @@ fn physical_dice_of_a_pool_are_numbered_with_their_explosions() {
         "{prompts}"
     );
 }
+
+#[test]
+fn odds_of_a_grenadier_who_throws_first_are_the_blast() {
+    // rule: P6-THROW-1, P6-THROW-2, P6-THROW-4, P6-DMG-4
+    // 3 dice at 5+ land the grenade on Cultist 1 with 1 − (2/3)³ = 19/27; a deviation of 1 m
+    // (12 of the 72) still catches him: 19/27 + 8/27 · 1/6 = 61/81. No cover, no protection:
+    // 3 hits × 2 wounds fill his 6 hearts whenever it reaches him. The pistol shot beside it.
+    let odds = ok(&fray(&["odds", "--scenario", GRENADE, "--attacker", "Grenadier", "--defender", "Cultist 1"]));
+    assert!(odds.contains("P(hit) = 61/81"), "{odds}");
+    assert!(odds.contains("P(this attack takes Cultist 1 down) = 61/81"), "{odds}");
+    assert!(odds.contains("lands on Cultist 1 with ≥ 1 success (P6-THROW-1): 19/27"), "{odds}");
+    assert!(odds.contains("pistol attack instead") && odds.contains("hit 65/81"), "{odds}");
+}

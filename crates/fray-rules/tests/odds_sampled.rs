@@ -6,7 +6,9 @@
 //!
 //! Each sampled fight is the real fight, every decision by the combatants' AI policies, except
 //! that the attacker's opening attack is aimed at the defender as the odds assume it (its weapon,
-//! mode and aim as its policies choose them against that defender). A fight is followed only up
+//! mode and aim as its policies choose them against that defender; under `phasesix` an attacker
+//! whose `throw` policy throws first throws at the defender, and a hit is the blast reaching
+//! him). A fight is followed only up
 //! to the end of that attack: from the first attack any combatant makes to the next attack, or
 //! the next round (tick, turn). A fight in which someone else attacks first is not counted (the
 //! odds are those of the opening attack), and the sampler plays on with new fights until 100,000
@@ -51,8 +53,15 @@ trait Case: Ruleset {
     /// Whether `event` starts a new round (tick, turn).
     fn new_round(event: &Self::Event) -> bool;
     /// Who makes the attack `event` begins when the tally does not count it as one (a thrown
-    /// blast): it ends the attack being followed as a tallied attack does.
-    fn untallied_attack(_event: &Self::Event) -> Option<CombatantId> {
+    /// blast), and whether it reaches the defender `d` in `state` (the state before `event`): it
+    /// ends the attack being followed as a tallied attack does, and the attacker's own is his
+    /// opening attack (a hit when it reaches `d`).
+    fn untallied_attack(
+        _setup: &Self::Setup,
+        _state: &Self::State,
+        _event: &Self::Event,
+        _d: CombatantId,
+    ) -> Option<(CombatantId, bool)> {
         None
     }
     /// Whether `event`, before `a`'s opening attack, is a turn of the defender `d` that comes
@@ -135,12 +144,11 @@ impl<R: Case> Sink<R::Event> for Watch<'_, R> {
         let tally = R::tally(event);
         let attack = match tally {
             Some(Tally::Attack { by, hit, .. }) => Some((by, hit)),
-            _ => R::untallied_attack(event).map(|by| (by, false)),
+            _ => R::untallied_attack(self.setup, &p.shadow, event, self.d),
         };
-        let untallied = !matches!(tally, Some(Tally::Attack { .. }));
         match p.phase {
             Phase::Waiting => match attack {
-                Some((by, hit)) if by == self.a && !untallied => {
+                Some((by, hit)) if by == self.a => {
                     p.phase = Phase::Resolving;
                     p.hit = hit;
                     p.held = R::held(self.setup, &p.shadow, self.a);
@@ -662,13 +670,15 @@ mod phasesix {
         }
         fn force(
             setup: &Self::Setup,
-            _state: &Self::State,
+            state: &Self::State,
             a: CombatantId,
             d: CombatantId,
             request: &Self::Request,
         ) -> Option<Self::Choice> {
+            // The weapon attack, or the throw at the defender when the attacker's `throw` policy
+            // throws first (as the odds take it).
             let Request::Act { .. } = request else { return None };
-            Some(Choice::Act(fray_rules::phasesix::odds::opening_attack(setup, a, d)))
+            Some(Choice::Act(fray_rules::phasesix::odds::opening_act(setup, state, a, d)))
         }
         fn legal(setup: &Self::Setup, state: &Self::State, a: CombatantId, choice: &Self::Choice) -> bool {
             let Choice::Act(act) = choice else { return true };
@@ -677,12 +687,20 @@ mod phasesix {
         fn new_round(event: &Self::Event) -> bool {
             matches!(event, Event::RoundStarted { .. })
         }
-        fn untallied_attack(event: &Self::Event) -> Option<CombatantId> {
-            // A thrown object's blast (P6-THROW-*) rolls no attack.
-            match event {
-                Event::Landed { who, .. } => Some(*who),
-                _ => None,
-            }
+        fn untallied_attack(
+            setup: &Self::Setup,
+            state: &Self::State,
+            event: &Self::Event,
+            d: CombatantId,
+        ) -> Option<(CombatantId, bool)> {
+            // A thrown object's blast (P6-THROW-*) rolls no attack. The sampled throw is aimed at
+            // the defender: one that does not deviate lands on him; one that deviates reaches him
+            // when he stands within `throw_radius_m` of where it lands (P6-THROW-4).
+            let Event::Landed { who, at, deviation, .. } = event else { return None };
+            let v = state.fighter(d);
+            let reaches =
+                !v.dead && (deviation.is_none() || v.pos.distance(*at) <= setup.options.throw_radius_m + 1e-9);
+            Some((*who, reaches))
         }
         fn out(setup: &Self::Setup, state: &Self::State, d: CombatantId) -> bool {
             state.fighter(d).out(&setup.options)
@@ -700,6 +718,52 @@ mod phasesix {
         }
         fn ai(setup: &Self::Setup, state: &Self::State, who: CombatantId, request: &Self::Request) -> Self::Choice {
             fray_rules::phasesix::policy::ai_choice(setup, state, who, request)
+        }
+    }
+
+    #[test]
+    fn the_fight_plays_the_odds_of_a_blast_through_cover_protection_and_boosts() {
+        // rule: P6-THROW-1, P6-THROW-2, P6-THROW-4, P6-COVER-4, P6-DMG-4, P6-RES-4, P6-RES-5
+        // A thrower spending a bonus die and a reroll on a throw with no success; its target,
+        // 8 m off behind 5+ cover and hunkered (6+), both rolled under `cover_stacking =
+        // sequential`, spending its own bonus die and reroll on a cover roll with no success,
+        // with protection 1 and 4 hearts; a blast of 2 m. The odds follow every one of these, and
+        // the fight plays them.
+        let text = r#"
+[rules]
+ruleset = "phasesix"
+options = { cover_stacking = "sequential", throw_radius_m = 2 }
+[[combatants]]
+name = "G"
+side = "g"
+quickness = 4
+throwing = 2
+bonus_dice = 1
+rerolls = 1
+position = 0
+items = [{ name = "grenade", hits = 4, wounds_per_hit = 2, count = 1 }]
+policy = { throw = "first", keep = "none", spend = "to_hit" }
+[[combatants]]
+name = "T"
+side = "t"
+position = 8
+cover = 5
+hunkered = true
+max_wounds = 4
+bonus_dice = 1
+rerolls = 1
+armour = [{ name = "vest", protection = 1 }]
+policy = { move = "hold", spend = "to_defend" }
+"#;
+        let setup = fray_rules::phasesix::scenario::load("blast.toml", text, &[]).unwrap();
+        let odds = fray_rules::phasesix::odds::attack_odds(&setup, "G", "T").unwrap();
+        assert!(odds.assumptions.iter().any(|a| a.starts_with("the roll alone")), "{:?}", odds.assumptions);
+        assert!(odds.hit < BigRational::from_integer(1.into()) && odds.down < odds.hit, "{:?}", odds);
+        let s = sample::<PhaseSix>(&setup, CombatantId(0), CombatantId(1), 20_000, 5);
+        for (what, exact, k) in [("hit", &odds.hit, s.hits), ("down", &odds.down, s.downs)] {
+            let (lo, hi) = wilson(k, s.counted);
+            let p = exact.to_f64().unwrap();
+            assert!(lo <= p && p <= hi, "{what}: exact {p}, sampled {k}/{} [{lo}, {hi}]", s.counted);
         }
     }
 

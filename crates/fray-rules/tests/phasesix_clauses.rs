@@ -2184,3 +2184,151 @@ fn keep_one_saves_an_action_only_for_a_melee_foe_that_can_close_and_strike() {
     // Without a reach check (`melee_reach = ignore`) any melee foe may strike.
     assert_eq!(one_left(&[("melee_reach", "ignore")], 40.0), Choice::Act(Act::End));
 }
+
+/// A (Throwing 2, `throw = first`, one grenade of 3 hits × 2 wounds, `a` more lines, `spend`
+/// its spend policy) and B 8 m off, hunkered (6+ cover), protection 1, 4 hearts (`b` more
+/// lines): WE-6's throw.
+fn grenade_duel(a: &str, spend: &str, b: &str, sets: &[(&str, &str)]) -> Setup {
+    setup(
+        &duel(
+            &format!(
+                "items = [{{ name = \"grenade\", hits = 3, wounds_per_hit = 2, count = 1 }}]\npolicy = {{ throw = \
+                 \"first\", keep = \"none\", spend = \"{spend}\" }}\n{a}"
+            ),
+            &format!(
+                "position = 8\nhunkered = true\nmax_wounds = 4\narmour = [{{ name = \"vest\", protection = 1 }}]\n{b}"
+            ),
+        ),
+        sets,
+    )
+}
+
+fn throw_at_b(s: &Setup, boosts: bool) -> odds::BlastOdds {
+    odds::throw_odds(s, &ready(s), A, &Act::Throw { item: 0, target: B }, B, boosts).unwrap()
+}
+
+fn frac(n: i64, d: i64) -> BigRational {
+    BigRational::new(n.into(), d.into())
+}
+
+#[test]
+fn the_odds_of_a_throw_follow_the_throw_roll_the_deviation_and_the_blast() {
+    // rule: P6-THROW-1, P6-THROW-2, P6-THROW-3, P6-THROW-4, P6-DMG-4, P6-COVER-1, P6-COND-6
+    // WE-6's throw: 2 dice at 5+ land on B with P = 1 − (2/3)² = 5/9. A deviation lands d6
+    // metres from B (clock_2d): within 1 m only at 1 m, 12 of the 72. So the blast reaches B with
+    // 5/9 + 4/9 · 1/6 = 17/27. Its 3 hits meet B's 6+ cover (hunkered): 0, 1, 2, 3 removed with
+    // 125, 75, 15, 1 in 216; protection 1 stops one more; 2 wounds a hit: 4 wounds (3 left),
+    // 2 (2 left), else 0. With 4 hearts, 4 wounds drop him: 17/27 · 125/216 = 2125/5832.
+    let s = grenade_duel("", "never", "", &[]);
+    let t = throw_at_b(&s, true);
+    assert_eq!(q(&t.lands), "5/9");
+    assert_eq!(t.deviations_reaching, 12);
+    assert_eq!(q(&t.odds.hit), "17/27");
+    let reach = frac(17, 27);
+    assert_eq!(t.odds.wounds[&4], &reach * frac(125, 216));
+    assert_eq!(t.odds.wounds[&2], &reach * frac(75, 216));
+    assert_eq!(t.odds.wounds[&0], BigRational::one() - &reach + &reach * frac(16, 216));
+    assert_eq!(t.odds.wounds.len(), 3);
+    assert_eq!(q(&t.odds.down), "2125/5832");
+    assert!(t.odds.residual.is_zero());
+    // The odds beside the throw in a person's menu are these (`Prompts::odds` reads `odds_of`).
+    assert_eq!(odds::odds_of(&s, &ready(&s), A, &Act::Throw { item: 0, target: B }), Some(t.odds.clone()));
+    // Standing, B has no cover: 3 hits, 1 stopped, 4 wounds whenever the blast reaches him.
+    let mut standing = s.clone();
+    standing.combatants[1].hunkered = false;
+    let t = throw_at_b(&standing, true);
+    assert_eq!((q(&t.odds.hit), q(&t.odds.down)), ("17/27".to_owned(), "17/27".to_owned()));
+    // `throw_radius_m = 0`: a deviation (1 to 6 m) never reaches him.
+    let t = throw_at_b(&grenade_duel("", "never", "", &[("throw_radius_m", "0")]), true);
+    assert_eq!((t.deviations_reaching, q(&t.odds.hit)), (0, "5/9".to_owned()));
+    // `throw_radius_m = 6`: every deviation does.
+    let t = throw_at_b(&grenade_duel("", "never", "", &[("throw_radius_m", "6")]), true);
+    assert_eq!((t.deviations_reaching, q(&t.odds.hit)), (72, "1/1".to_owned()));
+}
+
+#[test]
+fn the_odds_of_a_throw_under_the_line_deviation() {
+    // rule: P6-THROW-3, P6-THROW-4
+    // `deviation_geometry = line_1d` keeps only the deviation's "beyond" part, d·cos(30°·h): at
+    // 3 and 9 o'clock it is 0 (the object lands on B: 12 of the 72), at 2, 4, 8 and 10 o'clock
+    // d/2 (within 1 m for d ≤ 2: 8), at 1, 5, 7 and 11 o'clock 0.87·d (d = 1: 4), at 6 and 12
+    // d (d = 1: 2): 26 of 72, so 5/9 + 4/9 · 13/36 = 58/81.
+    let t = throw_at_b(&grenade_duel("", "never", "", &[("deviation_geometry", "line_1d")]), true);
+    assert_eq!((t.deviations_reaching, q(&t.odds.hit)), (26, "58/81".to_owned()));
+}
+
+#[test]
+fn the_odds_of_a_throw_follow_the_boosts_of_thrower_and_victim() {
+    // rule: P6-RES-4, P6-RES-5, P6-THROW-1, P6-COVER-1
+    // A thrower with a bonus die and a reroll and `spend = to_hit`: a throw with no success
+    // (4/9) gets a bonus die (it fails 2/3), then a reroll of all three dice (fails 8/27):
+    // 1 − 4/9 · 2/3 · 8/27 = 665/729. The roll alone (a person deciding) stays 5/9.
+    let s = grenade_duel("bonus_dice = 1\nrerolls = 1", "to_hit", "", &[]);
+    assert_eq!(q(&throw_at_b(&s, true).lands), "665/729");
+    assert_eq!(q(&throw_at_b(&s, false).lands), "5/9");
+    // Under `spend = to_defend` the thrower keeps them: the roll alone.
+    let s = grenade_duel("bonus_dice = 1\nrerolls = 1", "to_defend", "", &[]);
+    assert_eq!(q(&throw_at_b(&s, true).lands), "5/9");
+    // A destiny die as a bonus die succeeds at 4+ (P6-RES-5): 1 − 4/9 · 1/2 = 7/9.
+    let s = grenade_duel("destiny_dice = 1", "always", "", &[]);
+    assert_eq!(q(&throw_at_b(&s, true).lands), "7/9");
+    // The victim's bonus die on a cover roll with no success (its `spend = to_defend`): 3 hits
+    // left with 125/216 · 5/6 = 625/1296, 2 with 75/216 + 125/216 · 1/6 = 575/1296; 4 wounds
+    // drop him.
+    let mut v = grenade_duel("", "never", "bonus_dice = 1\n", &[]);
+    v.combatants[1].policy.0[6] = 1; // B's `spend = to_defend` (duel() writes B's policy table)
+    let t = throw_at_b(&v, true);
+    let reach = frac(17, 27);
+    assert_eq!(t.odds.wounds[&4], &reach * frac(625, 1296));
+    assert_eq!(t.odds.wounds[&2], &reach * frac(575, 1296));
+    assert_eq!(t.odds.down, &reach * frac(625, 1296));
+}
+
+#[test]
+fn fray_odds_gives_the_blast_when_the_thrower_throws_first() {
+    // rule: P6-THROW-1, P6-THROW-4
+    let s = grenade_duel("", "never", "", &[]);
+    let o = odds::attack_odds(&s, "A", "B").unwrap();
+    assert_eq!((q(&o.hit), q(&o.down)), ("17/27".to_owned(), "2125/5832".to_owned()));
+    let said = o.assumptions.join("\n");
+    assert!(said.contains("throws first") && said.contains("5/9") && said.contains("12 of the 72"), "{said}");
+    // With a thrower's bonus die spent by his policy, the roll alone beside it.
+    let s = grenade_duel("bonus_dice = 1", "to_hit", "", &[]);
+    let o = odds::attack_odds(&s, "A", "B").unwrap();
+    assert!(o.assumptions.iter().any(|a| a.starts_with("the roll alone")), "{:?}", o.assumptions);
+    // Within 1 m the blast would catch A himself: no throw (the AI's rule), the weapon's odds
+    // (bare hands here), with the reason.
+    let o = odds::attack_odds_at(&s, "A", "B", Some(1.0)).unwrap();
+    assert_ne!(q(&o.hit), "17/27");
+    assert!(o.assumptions.iter().any(|a| a.contains("catch the thrower")), "{:?}", o.assumptions);
+    // Beyond 20 m the AI does not throw either.
+    let far = odds::attack_odds_at(&s, "A", "B", Some(25.0));
+    assert!(far.as_ref().is_err_and(|e| e.contains("cannot attack") && e.contains("more than 20 m")), "{far:?}");
+}
+
+#[test]
+fn a_persons_menu_gives_the_blast_beside_a_throw_and_the_roll_alone_when_dice_would_be_spent() {
+    // rule: P6-THROW-1, P6-THROW-4, P6-RES-4
+    use fray_rules::Prompts;
+    let label = |s: &Setup| {
+        let scenario = fray_rules::phasesix::PhaseSixScenario(s.clone());
+        let st = ready(s);
+        let request = fray_rules::phasesix::Request::Act { actions: 2 };
+        let ai = policy::ai_choice(s, &st, A, &request);
+        assert_eq!(ai, Choice::Act(Act::Throw { item: 0, target: B }), "the AI throws first");
+        let (_, choices) = fray_rules::building_prompt(true, || scenario.prompt(&st, A, &request, &ai));
+        choices.into_iter().find(|(_, c)| *c == ai).map(|(l, _)| l).unwrap()
+    };
+    // 17/27 ≈ 63.0 % to reach B, 2125/5832 ≈ 36.4 % to drop him.
+    let plain = label(&grenade_duel("", "never", "", &[]));
+    assert!(plain.ends_with("— blast reaches the target 63.0%, drops the target 36.4%"), "{plain}");
+    // A bonus die the AI would spend on a throw with no success: both, labelled (1 − 8/27 =
+    // 19/27 to land: 19/27 + 8/27 · 1/6 = 61/81 ≈ 75.3 % to reach him).
+    let spent = label(&grenade_duel("bonus_dice = 1", "to_hit", "", &[]));
+    assert!(
+        spent.contains("blast reaches the target 75.3%")
+            && spent.contains("as the AI would play it")
+            && spent.contains("the roll alone: blast reaches the target 63.0%"),
+        "{spent}"
+    );
+}

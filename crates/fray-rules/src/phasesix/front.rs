@@ -74,6 +74,41 @@ impl PhaseSixScenario {
         }
     }
 
+    /// The exact odds beside a choice of act in a person's menu: an attack's chance of ≥ 1 hit
+    /// and of dropping its target; a throw's chance that its blast reaches the target and drops
+    /// him, as the AI would play it (bonus dice, rerolls and destiny dice on a throw with no
+    /// success, by the `spend` policy) and, when that differs, the roll alone, since a person
+    /// decides it (P6-THROW-1..4, P6-RES-4/5).
+    fn odds_label(&self, state: &State, who: CombatantId, act: &Act) -> String {
+        let setup = &self.0;
+        let pc = |p: &fray_dice::BigRational| {
+            use num_traits::ToPrimitive;
+            p.to_f64().unwrap_or(0.0) * 100.0
+        };
+        if let Act::Throw { target, .. } = *act {
+            let (Some(played), Some(alone)) = (
+                super::odds::throw_odds(setup, state, who, act, target, true),
+                super::odds::throw_odds(setup, state, who, act, target, false),
+            ) else {
+                return String::new();
+            };
+            let text = |o: &super::odds::Odds| {
+                format!("blast reaches the target {:.1}%, drops the target {:.1}%", pc(&o.hit), pc(&o.down))
+            };
+            return if played == alone {
+                format!(" — {}", text(&played.odds))
+            } else {
+                format!(
+                    " — {} as the AI would play it (dice spent on a throw with no success); the roll alone: {}",
+                    text(&played.odds),
+                    text(&alone.odds)
+                )
+            };
+        }
+        super::odds::odds_of(setup, state, who, act)
+            .map_or(String::new(), |o| format!(" — ≥ 1 hit {:.1}%, drops the target {:.1}%", pc(&o.hit), pc(&o.down)))
+    }
+
     /// One event as a line of the blow-by-blow log and as JSON.
     pub fn line(&self, event: &Event) -> Line {
         let n = |who: &CombatantId| self.name(*who).to_owned();
@@ -309,15 +344,7 @@ impl crate::Prompts<PhaseSix> for PhaseSixScenario {
                     .into_iter()
                     .filter(|a| illegal(setup, state, who, a).is_none())
                     .map(|a| {
-                        let odds = crate::odds_shown().then(|| super::odds::odds_of(setup, state, who, &a)).flatten();
-                        let odds = odds.map_or(String::new(), |o| {
-                            use num_traits::ToPrimitive;
-                            format!(
-                                " — ≥ 1 hit {:.1}%, drops the target {:.1}%",
-                                o.hit.to_f64().unwrap_or(0.0) * 100.0,
-                                o.down.to_f64().unwrap_or(0.0) * 100.0
-                            )
-                        });
+                        let odds = if crate::odds_shown() { self.odds_label(state, who, &a) } else { String::new() };
                         (format!("{}{odds}", self.act_text(&a)), Choice::Act(a))
                     })
                     .collect();

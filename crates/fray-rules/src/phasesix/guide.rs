@@ -51,7 +51,7 @@ const POLICIES: &[PolicyInfo] = &[
     PolicyInfo { field: "move", meaning: "Whether it closes in before attacking (`close`) or stays (`hold`)." },
     PolicyInfo {
         field: "throw",
-        meaning: "Whether it throws its throwables: `never`, or `first` before anything else, unless the blast would catch itself or a friend.",
+        meaning: "Whether it throws its throwables: `never`, or `first` before anything else at a target within 20 m, unless the blast would catch itself or a friend.",
     },
 ];
 

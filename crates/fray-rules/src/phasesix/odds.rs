@@ -220,6 +220,9 @@ pub struct Odds {
 /// cover stops are any set of their number, every set alike (after a crit parry, which leaves
 /// them highest first, the places are followed instead): exact too.
 pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Option<Odds> {
+    if let Act::Throw { target, .. } = *act {
+        return throw_odds(setup, state, who, act, target, true).map(|t| t.odds);
+    }
     let options = &setup.options;
     let Act::Attack { target, hand, mode, special, from_behind, .. } = *act else { return None };
     if special != Special::None {
@@ -463,6 +466,180 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
     Some(Odds { hit, wounds, down, residual })
 }
 
+/// What a roller holds to boost a roll with (P6-RES-4/5): bonus dice, rerolls, destiny dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Purse {
+    bonus: i32,
+    rerolls: i32,
+    destiny: i32,
+}
+
+impl Purse {
+    fn of(x: &super::Fighter) -> Purse {
+        Purse { bonus: x.bonus_dice, rerolls: x.rerolls, destiny: x.destiny_dice }
+    }
+}
+
+/// The successes of `n` dice at `t` (one per die that reaches it: a cover roll's hits removed, or
+/// whether a throw lands), with the boosts the AI's `spend` policy makes on a roll with no
+/// success when `spends` (policy `boost`, P6-RES-4/5): a bonus die, else a reroll of the whole
+/// pool (the bonus dice added included), else a destiny die rolled apart, succeeding at
+/// min(t, 4); one at a time until the roll has a success or nothing is left to spend. Each
+/// outcome comes with what is left in the purse.
+fn boosted(n: i32, t: i32, purse: Purse, spends: bool) -> BTreeMap<(usize, Purse), BigRational> {
+    let mut out: BTreeMap<(usize, Purse), BigRational> = BTreeMap::new();
+    let mut add = |k: usize, purse: Purse, q: BigRational| {
+        *out.entry((k, purse)).or_insert_with(BigRational::zero) += q;
+    };
+    let n = n.clamp(0, 60);
+    let first = binomial(n, t);
+    for (k, q) in first.iter().enumerate().skip(1) {
+        add(k, purse, q.clone());
+    }
+    let (p, apart) = (p_at_least(t), p_at_least(t.min(4)));
+    // The mass still without a success, the pool's size and the purse.
+    let (mut none, mut len, mut purse) = (first[0].clone(), n, purse);
+    while !none.is_zero() {
+        if !spends {
+            add(0, purse, none);
+            break;
+        }
+        if purse.bonus >= 1 {
+            purse.bonus -= 1;
+            add(1, purse, &none * &p);
+            none *= BigRational::one() - &p;
+            len += 1;
+        } else if purse.rerolls >= 1 && len > 0 {
+            purse.rerolls -= 1;
+            let again = binomial(len, t);
+            for (k, q) in again.iter().enumerate().skip(1) {
+                add(k, purse, &none * q);
+            }
+            none *= &again[0];
+        } else if purse.destiny >= 1 {
+            purse.destiny -= 1;
+            add(1, purse, &none * &apart);
+            none *= BigRational::one() - &apart;
+        } else {
+            add(0, purse, none);
+            break;
+        }
+    }
+    out
+}
+
+/// A thrown object's odds on one participant ([`throw_odds`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlastOdds {
+    /// The blast's odds on the participant: `hit` is P(the blast reaches him), `wounds` and
+    /// `down` what it does to him.
+    pub odds: Odds,
+    /// P(the throw lands on its target: ≥ 1 success, P6-THROW-1).
+    pub lands: BigRational,
+    /// Of the 72 deviations (d12 hour, d6 metres, P6-THROW-2/3), how many land within the
+    /// blast's reach of the participant.
+    pub deviations_reaching: u32,
+    /// The throw's dice and minimum roll.
+    pub dice: (i32, i32),
+}
+
+/// The odds of the throw `act` by `who` in `state` on `victim` (the throw's target, or anyone
+/// else), exactly as the fight plays it (P6-THROW-1..4): the throw roll, with the thrower's
+/// boosts as its `spend` policy makes them when `boosts` (else the roll alone); on no success one
+/// of the 72 deviations, each the fight's own landing point, and whether it is within
+/// `throw_radius_m` of the victim; then the object's hits, all normal hits that no reaction meets
+/// (P6-THROW-3), through the victim's cover rolls as the fight makes them (sources and thresholds
+/// from its own code, the victim's boosts by its `spend` policy), protection against the object's
+/// piercing and its wounds per hit (P6-DMG-1/3/4). `None` for anything but a throw. Every number
+/// is exact: a blast of up to 60 hits (the fight's cap) meets binomial cover rolls only.
+pub fn throw_odds(
+    setup: &Setup,
+    state: &State,
+    who: CombatantId,
+    act: &Act,
+    victim: CombatantId,
+    boosts: bool,
+) -> Option<BlastOdds> {
+    let Act::Throw { item, target } = *act else { return None };
+    let options = &setup.options;
+    let it = setup.combatants[who.index()].items.get(usize::from(item))?;
+    let one = BigRational::one();
+    let (n, m) = super::run::throw_numbers(setup, state, who);
+    let thrower = state.fighter(who);
+    let spends = boosts && super::policy::spends_on(setup, who, super::BoostedRoll::Throw);
+    let lands: BigRational =
+        boosted(n, m, Purse::of(thrower), spends).into_iter().filter(|((k, _), _)| *k >= 1).map(|(_, q)| q).sum();
+    let (from, aim) = (thrower.pos, state.fighter(target).pos);
+    let v = state.fighter(victim);
+    let deviations_reaching = (1..=12u8)
+        .flat_map(|hour| (1..=6u8).map(move |metres| (hour, metres)))
+        .filter(|&(hour, metres)| {
+            super::run::caught(options, v.pos, super::run::deviate(options, from, aim, hour, metres))
+        })
+        .count() as u32;
+    // On a success the object lands on the target, whom it always catches; elsewhere a victim
+    // is caught where it stands within reach of the landing point (P6-THROW-4).
+    let on_target =
+        if victim == target || super::run::caught(options, v.pos, aim) { lands.clone() } else { BigRational::zero() };
+    let reaches = if v.dead {
+        BigRational::zero()
+    } else {
+        on_target + (&one - &lands) * BigRational::new(deviations_reaching.into(), 72.into())
+    };
+    // The blast's hits through the cover rolls: (normal hits left, the victim's purse) →
+    // probability. No hits left, no further roll (as the fight's `cover` stops).
+    let vs = &setup.combatants[victim.index()];
+    let (sources, fewer) = super::run::cover_values(setup, state, victim, false);
+    let spends = super::policy::spends_on(setup, victim, super::BoostedRoll::Cover);
+    let hits = it.hits.clamp(0, 60) as u8;
+    let mut left: BTreeMap<(u8, Purse), BigRational> = BTreeMap::from([((hits, Purse::of(v)), one.clone())]);
+    for value in sources {
+        let mut next: BTreeMap<(u8, Purse), BigRational> = BTreeMap::new();
+        for ((normals, purse), p) in left {
+            if normals == 0 {
+                *next.entry((0, purse)).or_insert_with(BigRational::zero) += p;
+                continue;
+            }
+            let dice_n = (i32::from(normals) - fewer).max(0);
+            for ((removed, purse), q) in boosted(dice_n, value, purse, spends) {
+                let key = (normals - (removed.min(usize::from(normals)) as u8), purse);
+                *next.entry(key).or_insert_with(BigRational::zero) += &p * q;
+            }
+        }
+        left = next;
+    }
+    let protection = (vs.protection(options, &v.armour_pct) - it.piercing).max(0);
+    let mut wounds: BTreeMap<i32, BigRational> = BTreeMap::new();
+    for ((normals, _), p) in left {
+        let w = (i32::from(normals) - protection).max(0) * it.wounds_per_hit;
+        *wounds.entry(w).or_insert_with(BigRational::zero) += p * &reaches;
+    }
+    *wounds.entry(0).or_insert_with(BigRational::zero) += &one - &reaches;
+    wounds.retain(|_, p| !p.is_zero());
+    let room = vs.max_wounds - v.wounds + v.boosts;
+    let down: BigRational = wounds.iter().filter(|(w, _)| **w >= room && **w > 0).map(|(_, p)| p.clone()).sum();
+    Some(BlastOdds {
+        odds: Odds { hit: reaches, wounds, down, residual: BigRational::zero() },
+        lands,
+        deviations_reaching,
+        dice: (n, m),
+    })
+}
+
+/// The act the odds in context give for `a`'s opening on `d` in `state`: the throw at `d` when
+/// `a`'s `throw = first` policy throws first there (with an action to spare under its `keep`
+/// policy, [`super::policy::throw_at`]), else [`opening_attack`].
+pub fn opening_act(setup: &Setup, state: &State, a: CombatantId, d: CombatantId) -> Act {
+    opening_throw(setup, state, a, d).and_then(Result::ok).unwrap_or_else(|| opening_attack(setup, a, d))
+}
+
+/// Whether `a`'s `throw = first` policy throws first at `d` in `state`: `None` when the policy
+/// does not throw first (or has no action to spare), else the throw or why not.
+fn opening_throw(setup: &Setup, state: &State, a: CombatantId, d: CombatantId) -> Option<Result<Act, &'static str>> {
+    (setup.combatants[a.index()].policy.name(8) == "first" && super::policy::spares_an_action(setup, state, a))
+        .then(|| super::policy::throw_at(setup, state, a, d))
+}
+
 /// The attack the odds in context give for `a` on `d`: with the main-hand weapon, a burst when
 /// `a`'s `fire` policy is `burst` and the weapon can fire one, no walk and not from behind.
 pub fn opening_attack(setup: &Setup, a: CombatantId, d: CombatantId) -> Act {
@@ -518,32 +695,49 @@ pub fn attack_odds_at(
     let mut kept = state.clone();
     kept.fighters[d.index()].actions = keep;
     kept.fighters[d.index()].started = true;
+    let moved = distance.map(|_| {
+        format!(
+            "{attacker} stands {} from {defender} ({} in the file), moved along the line between them; everyone \
+             else where the file puts them",
+            crate::distance_text(state.distance(a, d), "m"),
+            crate::distance_text(from, "m")
+        )
+    });
     let (w, _) = weapon_of(setup, a, Hand::Main);
-    let act = opening_attack(setup, a, d);
-    let Act::Attack { mode, .. } = act else { unreachable!("an attack") };
-    if let Some(why) = super::policy::illegal(setup, &state, a, &act) {
+    let attack = opening_attack(setup, a, d);
+    // The AI's own first act, when it is a throw (its `throw` policy): the blast's odds, the weapon
+    // attack beside them.
+    let throw = opening_throw(setup, &state, a, d);
+    if let Some(Ok(act)) = throw {
+        let weapon = match super::policy::illegal(setup, &state, a, &attack) {
+            None => odds_of(setup, &state, a, &attack).map(|o| (w.name.as_str(), o)),
+            Some(_) => None,
+        };
+        return Ok(blast_attack_odds(setup, &state, (a, attacker), (d, defender), &act, moved, weapon));
+    }
+    let Act::Attack { mode, .. } = attack else { unreachable!("an attack") };
+    if let Some(why) = super::policy::illegal(setup, &state, a, &attack) {
         let when = match distance {
             Some(_) => format!("from {}", crate::distance_text(state.distance(a, d), "m")),
             None => "from the start".to_owned(),
         };
-        return Err(format!("`{attacker}` cannot attack `{defender}` {when}: {why}"));
+        // A `throw = first` policy that would not throw here either: why not.
+        let no_throw = match throw {
+            Some(Err(no)) if state.fighter(a).items.iter().any(|&n| n > 0) => {
+                format!("; {attacker}'s `throw` policy does not throw at {defender} there: {no}")
+            }
+            _ => String::new(),
+        };
+        return Err(format!("`{attacker}` cannot attack `{defender}` {when}: {why}{no_throw}"));
     }
-    let (dice_n, m, c) = super::policy::attack_numbers(setup, &state, a, &act);
-    let odds = odds_of(setup, &state, a, &act).ok_or_else(|| {
+    let (dice_n, m, c) = super::policy::attack_numbers(setup, &state, a, &attack);
+    let odds = odds_of(setup, &state, a, &attack).ok_or_else(|| {
         format!(
             "{dice_n} hit dice have more than {MAX_POOL_OUTCOMES} outcomes (normal hits and crit levels): too many to \
              follow exactly; `fray sim` estimates this attack"
         )
     })?;
-    let mut assumptions = Vec::new();
-    if distance.is_some() {
-        assumptions.push(format!(
-            "{attacker} stands {} from {defender} ({} in the file), moved along the line between them; everyone \
-             else where the file puts them",
-            crate::distance_text(state.distance(a, d), "m"),
-            crate::distance_text(from, "m")
-        ));
-    }
+    let mut assumptions: Vec<String> = moved.into_iter().collect();
     assumptions.extend([
         format!(
             "{attacker} attacks with {} ({}): {dice_n} dice at {m}+{}",
@@ -555,7 +749,7 @@ pub fn attack_odds_at(
         "cover, shield and protection against piercing as the scenario sets them".to_owned(),
     ]);
     if keep > 0
-        && let Some(after) = odds_of(setup, &kept, a, &act)
+        && let Some(after) = odds_of(setup, &kept, a, &attack)
         && after != odds
     {
         assumptions.push(format!(
@@ -565,14 +759,23 @@ pub fn attack_odds_at(
             fray_dice::fraction(&after.down)
         ));
     }
-    // The AI's own first act, when it is not this attack: a throw (its `throw` policy).
-    if setup.combatants[a.index()].policy.name(8) == "first" && state.fighter(a).items.iter().any(|&n| n > 0) {
-        assumptions.push(format!(
-            "{attacker}'s `throw` policy throws first where it may: these are the odds of the {} attack, not of the \
-             throw's blast",
-            w.name
-        ));
+    // A `throw = first` policy that does not throw at this defender here: why.
+    if let Some(Err(why)) = throw
+        && state.fighter(a).items.iter().any(|&n| n > 0)
+    {
+        assumptions
+            .push(format!("{attacker}'s `throw` policy throws first where it may, but not at {defender} here: {why}"));
     }
+    Ok(attack_odds_of(
+        &odds,
+        state.distance(a, d),
+        assumptions,
+        format!("wounds on {defender}, given ≥ 1 hit on the hit roll"),
+    ))
+}
+
+/// The [`AttackOdds`] of `odds`, given ≥ 1 hit (`hit`).
+fn attack_odds_of(odds: &Odds, distance: f64, assumptions: Vec<String>, damage_heading: String) -> AttackOdds {
     let hit = odds.hit.clone();
     let wound_given_hit: Vec<crate::HitOutcome> = if hit.is_zero() {
         Vec::new()
@@ -587,16 +790,86 @@ pub fn attack_odds_at(
             .collect()
     };
     let down_given_hit = if hit.is_zero() { BigRational::zero() } else { &odds.down / &hit };
-    Ok(AttackOdds {
-        distance: Some(state.distance(a, d)),
+    AttackOdds {
+        distance: Some(distance),
         distance_unit: "m",
         assumptions,
         hit,
-        damage_heading: format!("wounds on {defender}, given ≥ 1 hit on the hit roll"),
+        damage_heading,
         damage_given_hit: wound_given_hit,
         down_given_hit,
-        down: odds.down,
-        residual: odds.residual,
+        down: odds.down.clone(),
+        residual: odds.residual.clone(),
         residual_note: format!("megacrit levels above {LEVELS} counted at level {LEVELS}"),
-    })
+    }
+}
+
+/// The odds in context of `a`'s opening throw `act` at `d`: the blast's ([`throw_odds`]), with
+/// the roll alone when the thrower's boosts change them, and the weapon attack beside them.
+fn blast_attack_odds(
+    setup: &Setup,
+    state: &State,
+    (a, attacker): (CombatantId, &str),
+    (d, defender): (CombatantId, &str),
+    act: &Act,
+    moved: Option<String>,
+    weapon: Option<(&str, Odds)>,
+) -> AttackOdds {
+    let options = &setup.options;
+    let Act::Throw { item, .. } = *act else { unreachable!("a throw") };
+    let it = &setup.combatants[a.index()].items[usize::from(item)];
+    let played = throw_odds(setup, state, a, act, d, true).expect("a throw");
+    let alone = throw_odds(setup, state, a, act, d, false).expect("a throw");
+    let (n, m) = played.dice;
+    let mut assumptions: Vec<String> = moved.into_iter().collect();
+    let spent = if played != alone {
+        format!(
+            " (the bonus dice, rerolls and destiny dice {attacker}'s `spend` policy adds to a throw with no success \
+             included, P6-RES-4/5)"
+        )
+    } else {
+        String::new()
+    };
+    assumptions.extend([
+        format!(
+            "{attacker}'s `throw` policy throws first: the {} at {defender}, {n} dice at {m}+; it lands on {defender} \
+             with ≥ 1 success (P6-THROW-1): {}{spent}",
+            it.name,
+            fray_dice::fraction(&played.lands)
+        ),
+        format!(
+            "with no success it deviates a d12 clock hour and a d6 metres (P6-THROW-2/3, `deviation_geometry = {}`): \
+             {} of the 72 landing points are within {} of {defender} (P6-THROW-4)",
+            if options.deviation_line { "line_1d" } else { "clock_2d" },
+            played.deviations_reaching,
+            crate::distance_text(options.throw_radius_m, "m")
+        ),
+        format!(
+            "P(hit) is the chance the blast reaches {defender}: {} normal hit(s) of {} wound(s), piercing {}, which he \
+             cannot dodge or parry (P6-THROW-3), through his cover roll and protection as the scenario sets them \
+             (P6-DMG-4)",
+            it.hits, it.wounds_per_hit, it.piercing
+        ),
+    ]);
+    if played != alone {
+        assumptions.push(format!(
+            "the roll alone, nothing spent on the throw: the blast reaches {defender} {}, takes {defender} out {}",
+            fray_dice::fraction(&alone.odds.hit),
+            fray_dice::fraction(&alone.odds.down)
+        ));
+    }
+    if let Some((name, o)) = weapon {
+        assumptions.push(format!(
+            "{attacker}'s {name} attack instead (once nothing is left to throw, or under `throw = never`): hit {}, takes \
+             {defender} out {}",
+            fray_dice::fraction(&o.hit),
+            fray_dice::fraction(&o.down)
+        ));
+    }
+    attack_odds_of(
+        &played.odds,
+        state.distance(a, d),
+        assumptions,
+        format!("wounds on {defender}, given the blast reaches him"),
+    )
 }

@@ -403,18 +403,25 @@ fn boost(
     apart: &[u8],
     m: i32,
 ) -> Option<Boost> {
-    let spends = matches!(
-        (policy(setup, who, 6), roll),
-        (SPEND_ALWAYS, _)
-            | (SPEND_TO_HIT, BoostedRoll::Hit | BoostedRoll::Throw)
-            | (SPEND_TO_DEFEND, BoostedRoll::Dodge | BoostedRoll::Parry | BoostedRoll::Cover)
-    );
+    let spends = spends_on(setup, who, roll);
     let success = totals.iter().any(|&t| i32::from(t) >= m) || apart.iter().any(|&t| i32::from(t) >= m.min(4));
     if !spends || success {
         return None;
     }
     let x = state.fighter(who);
     [Boost::BonusDie, Boost::Reroll, Boost::DestinyDie].into_iter().find(|b| b.illegal(x, totals.len()).is_none())
+}
+
+/// Whether `who`'s `spend` policy spends bonus dice, rerolls and destiny dice on a `roll` with no
+/// success (P6-RES-4/5): a hit or throwing roll under `to_hit`, a dodge, parry or cover roll under
+/// `to_defend`, any roll under `always`. Shared by the AI and the odds.
+pub fn spends_on(setup: &Setup, who: CombatantId, roll: BoostedRoll) -> bool {
+    matches!(
+        (policy(setup, who, 6), roll),
+        (SPEND_ALWAYS, _)
+            | (SPEND_TO_HIT, BoostedRoll::Hit | BoostedRoll::Throw)
+            | (SPEND_TO_DEFEND, BoostedRoll::Dodge | BoostedRoll::Parry | BoostedRoll::Cover)
+    )
 }
 
 #[allow(clippy::too_many_arguments, reason = "the attack reacted to, whole")]
@@ -595,6 +602,38 @@ fn acts_before_next_turn(setup: &Setup, state: &State, who: CombatantId, foe: Co
     }
 }
 
+/// The throw the `throw = first` policy makes at `target` when it throws first, or why it does
+/// not: its first object left, unless the blast on the target would catch the thrower or a
+/// friend (P6-THROW-4), the target is more than 20 m away, or the throw is not possible. Shared by
+/// the AI and the odds.
+#[inline(always)]
+pub fn throw_at(setup: &Setup, state: &State, who: CombatantId, target: CombatantId) -> Result<Act, &'static str> {
+    let side = setup.combatants[who.index()].side;
+    let Some(item) = state.fighter(who).items.iter().position(|&n| n > 0) else { return Err("nothing left to throw") };
+    let a = Act::Throw { item: item as u8, target };
+    if illegal(setup, state, who, &a).is_some() {
+        return Err("the throw is not possible now");
+    }
+    if state.distance(who, target) > 20.0 {
+        return Err("the target is more than 20 m away");
+    }
+    let at = state.fighter(target).pos;
+    let spares_friends = (0..setup.combatants.len())
+        .all(|i| setup.combatants[i].side != side || !super::run::caught(&setup.options, state.fighters[i].pos, at));
+    if spares_friends { Ok(a) } else { Err("the blast on the target would catch the thrower or a friend") }
+}
+
+/// Whether `who`, holding the actions it holds, has one to spare for an act under its `keep`
+/// policy (the first question of its turn), as the AI asks it.
+pub fn spares_an_action(setup: &Setup, state: &State, who: CombatantId) -> bool {
+    let x = state.fighter(who);
+    match policy(setup, who, 1) {
+        KEEP_NONE => x.actions >= 1,
+        KEEP_ALL => false,
+        _ => x.actions > 1 || (x.actions >= 1 && !reactable_foe(setup, state, who)),
+    }
+}
+
 /// The AI's next act.
 fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     let s = &setup.combatants[who.index()];
@@ -619,19 +658,11 @@ fn act(setup: &Setup, state: &State, who: CombatantId) -> Act {
     let Some(target) = choose_target(setup, state, who) else { return Act::End };
     let ok = |a: Act| illegal(setup, state, who, &a).is_none();
     // Throw first (the `throw` policy).
-    if policy(setup, who, 8) == THROW_FIRST && spare_reaches(1) {
-        if let Some(item) = x.items.iter().position(|&n| n > 0) {
-            let a = Act::Throw { item: item as u8, target };
-            // Not when the blast on the target would catch the thrower or a friend (P6-THROW-4).
-            let at = state.fighter(target).pos;
-            let spares_friends = (0..setup.combatants.len()).all(|i| {
-                setup.combatants[i].side != s.side
-                    || state.fighters[i].pos.distance(at) > setup.options.throw_radius_m + 1e-9
-            });
-            if ok(a) && state.distance(who, target) <= 20.0 && spares_friends {
-                return a;
-            }
-        }
+    if policy(setup, who, 8) == THROW_FIRST
+        && spare_reaches(1)
+        && let Ok(a) = throw_at(setup, state, who, target)
+    {
+        return a;
     }
     // Hunker under fire (the `hunker` policy): enemies with guns, no terrain cover.
     // Only a shooter hunkers: one who must close in would stand up again to move (and hunker

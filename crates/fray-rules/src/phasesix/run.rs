@@ -1296,6 +1296,29 @@ pub fn deviate(options: &super::Options, from: Pos, at: Pos, hour: u8, metres: u
     Pos { x: at.x + rx * right + fx * beyond, y: at.y + ry * right + fy * beyond }
 }
 
+/// A throw's dice and minimum roll (P6-THROW-1): Throwing less Shocked (P6-COND-2), at the
+/// thrower's M with Burning, Poisoned and Hunkered (P6-COND-3/5/6), floored (P6-DICE-4). Shared
+/// by the fight and the odds.
+#[inline(always)]
+pub(super) fn throw_numbers(setup: &super::Setup, state: &super::State, who: CombatantId) -> (i32, i32) {
+    let s = &setup.combatants[who.index()];
+    let x = state.fighter(who);
+    let m = dice::floor(
+        &setup.options,
+        s.min_roll + x.condition(Cond::Burning) + x.condition(Cond::Poisoned) + i32::from(x.hunkered),
+        0,
+    );
+    (s.throwing - x.condition(Cond::Shocked), m)
+}
+
+/// Whether a participant standing at `pos` is within a blast at `at` (P6-THROW-4): within
+/// `throw_radius_m`, with a tolerance for the deviation's rounding. Shared by the fight, the AI
+/// and the odds.
+#[inline(always)]
+pub(super) fn caught(options: &super::Options, pos: Pos, at: Pos) -> bool {
+    pos.distance(at) <= options.throw_radius_m + 1e-9
+}
+
 /// Throwing an object (P6-THROW-*).
 fn throw<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
@@ -1306,15 +1329,8 @@ fn throw<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let options = &setup.options;
-    let s = &setup.combatants[who.index()];
-    let it = &s.items[item as usize];
-    let x = fight.state().fighter(who);
-    let m = dice::floor(
-        options,
-        s.min_roll + x.condition(Cond::Burning) + x.condition(Cond::Poisoned) + i32::from(x.hunkered),
-        0,
-    );
-    let n = s.throwing - x.condition(Cond::Shocked);
+    let it = &setup.combatants[who.index()].items[item as usize];
+    let (n, m) = throw_numbers(setup, fight.state(), who);
     let successes = check(fight, who, BoostedRoll::Throw, n, m)?;
     let aim = fight.state().fighter(target).pos;
     let (at, deviation) = if successes >= 1 {
@@ -1328,7 +1344,7 @@ fn throw<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     for i in 0..setup.combatants.len() {
         let victim = CombatantId(i as u16);
         let v = fight.state().fighter(victim);
-        let near = v.pos.distance(at) <= options.throw_radius_m + 1e-9 || (deviation.is_none() && victim == target);
+        let near = caught(options, v.pos, at) || (deviation.is_none() && victim == target);
         if !near || v.dead {
             continue;
         }
