@@ -29,6 +29,7 @@ fn hit_for_sure(damage: DieCode, resistance: DieCode) -> Inputs {
         bp_max: 0,
         bp_roll: None,
         stay_up: DieCode::new(3, 0),
+        stay_up_difficulty: 15,
         unconscious: false,
         no_injury: false,
         interrupt: None,
@@ -494,4 +495,31 @@ fn the_opening_attack_comes_before_the_defenders_turn() {
         "{:?}",
         odds.assumptions
     );
+}
+
+#[test]
+fn the_stay_up_roll_in_the_odds_takes_the_defenders_difficulty_penalty() {
+    // rule: OD6-TRACK-6, OD6-DMG-8
+    // Reaching Incapacitated, the defender stays up on 15 + his difficulty penalty: at 19 the
+    // chance that a hit takes him down grows by P(Incapacitated | hit) × P(15 ≤ stay-up < 19).
+    let options = Options { killing_blow: false, ..Options::default() };
+    let mut inputs = hit_for_sure(DieCode::new(4, 0), DieCode::new(3, 0));
+    let plain = odds::compute(&options, &inputs);
+    inputs.stay_up_difficulty = 19;
+    let penalised = odds::compute(&options, &inputs);
+    let incapacitated =
+        plain.levels.iter().find(|(l, _)| *l == Some(Level::Incapacitated)).map(|(_, p)| p.clone()).unwrap();
+    let stay = |n| odds::code_dist(DieCode::new(3, 0), OneReads::skill(&options)).at_least(n);
+    assert_eq!(penalised.down_given_hit.clone() - plain.down_given_hit.clone(), incapacitated * (stay(15) - stay(19)));
+    // In a fight's state: the penalty the defender carries (from an earlier hit's negative
+    // resistance, `negative_resistance = difficulty_penalty`) is in the odds.
+    let setup = shot("", &[("negative_resistance", "difficulty_penalty")]);
+    let mut state = OpenD6::initial_state(&setup);
+    let plan = fray_rules::opend6::AttackPlan::new(fray_engine::CombatantId(1), 0);
+    let a = fray_engine::CombatantId(0);
+    let fresh = odds::odds_in_state(&setup, &state, a, &plan).unwrap();
+    state.fighters[1].difficulty_penalty = 4;
+    let carrying = odds::odds_in_state(&setup, &state, a, &plan).unwrap();
+    assert_eq!(carrying.hit, fresh.hit);
+    assert!(carrying.down_given_hit > fresh.down_given_hit, "{} vs {}", carrying.down_given_hit, fresh.down_given_hit);
 }

@@ -307,6 +307,10 @@ pub struct Inputs {
     pub bp_roll: Option<DieCode>,
     /// The stay-up code (the higher of stamina and willpower).
     pub stay_up: DieCode,
+    /// The stay-up roll's difficulty: 15 and the defender's difficulty penalty as it stands
+    /// (`negative_resistance = difficulty_penalty`, OD6-DMG-8). A penalty the same hit's negative
+    /// resistance adds is not followed.
+    pub stay_up_difficulty: i32,
     /// The defender is already unconscious.
     pub unconscious: bool,
     /// A hit does no injury: a grab, knockdown or push (it holds or fells instead,
@@ -316,7 +320,7 @@ pub struct Inputs {
     /// difficulty (the values in force, fixed modifiers), at most this many dice (OD6-RES-1/2).
     pub attack_cp: Option<(i32, u32)>,
     /// The defender's AI spends Character Points on his resistance roll while it leaves an injury
-    /// margin of 9 or more, and on his stay-up roll while it is below 15: the points he has and
+    /// margin of 9 or more, and on his stay-up roll while it is below its difficulty: the points he has and
     /// the cap per roll; (0, 0) when he spends none.
     pub defender_cp: (u32, u32),
 }
@@ -504,7 +508,8 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
             if n > 0 {
                 residual += cp_residual(n);
             }
-            let stays_up: BigRational = with_cp(&stay, 15, n, DEPTH).iter().map(|d| d.at_least(15)).sum();
+            let need = inputs.stay_up_difficulty;
+            let stays_up: BigRational = with_cp(&stay, need, n, DEPTH).iter().map(|d| d.at_least(need)).sum();
             down_unless += given_hit(unless_w) * (BigRational::one() - &stays_up);
         }
     }
@@ -652,6 +657,7 @@ fn inputs(
         // Not yet rolled (never below 20 once rolled): the odds go over the roll.
         bp_roll: (options.body_points && target.body_points_max.is_none() && t.bp_max == 0).then(|| target.strength()),
         stay_up: if willpower.pips_value() > stamina.pips_value() { willpower } else { stamina },
+        stay_up_difficulty: super::roll::STAY_UP_DIFFICULTY + t.difficulty_penalty,
         unconscious: t.unconscious(),
         no_injury: !attack::injures(plan),
         attack_cp: (me.cp > 0 && spends_cp(setup, state, who, super::RollFor::Attack)).then(|| {

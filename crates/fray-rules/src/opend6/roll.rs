@@ -148,6 +148,10 @@ pub fn total(rolled: &Rolled, options: &Options) -> i32 {
     }
 }
 
+/// The stay-up roll's difficulty on reaching Incapacitated, before the roller's difficulty
+/// penalty (OD6-TRACK-6, OD6-DMG-8): the fight's and the odds' both.
+pub const STAY_UP_DIFFICULTY: i32 = 15;
+
 /// Each CP die's value, explosions included.
 fn cp_dice(faces: &[u8]) -> List<i32, 8> {
     let mut out = List::new();

@@ -1186,7 +1186,7 @@ fn stamina_roll<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     let code = if fate { roll::doubled(sheet.skill(skill)) } else { sheet.skill(skill) };
     let mut rolled = roll::roll(fight.dice_mut(), who, what, code, 0, OneReads::skill(&setup.options), &setup.options)?;
     rolled.fate = fate;
-    ask_cp(fight, who, RollFor::StayUp, &mut rolled, Some(15 + penalty))?;
+    ask_cp(fight, who, RollFor::StayUp, &mut rolled, Some(roll::STAY_UP_DIFFICULTY + penalty))?;
     Ok(Some(rolled))
 }
 
@@ -1196,7 +1196,7 @@ fn stay_up<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     who: CombatantId,
 ) -> Result<(), FightError> {
     let Some(rolled) = stamina_roll(fight, who, "stay up", false)? else { return Ok(()) };
-    let difficulty = 15 + fight.state().fighter(who).difficulty_penalty;
+    let difficulty = roll::STAY_UP_DIFFICULTY + fight.state().fighter(who).difficulty_penalty;
     let ok = rolled.total >= difficulty;
     fight.emit(Event::StayUp { who, roll: rolled, difficulty, ok });
     if !ok {
