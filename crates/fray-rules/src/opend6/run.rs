@@ -317,8 +317,9 @@ fn turn<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     let round = fight.state().round;
     let x = fight.state().fighter(who);
-    // One the GM took out of the fight (fled, captured) has no more turns, not even lost ones.
-    if x.turn_done || x.removed {
+    // One the GM took out of the fight (fled, captured) has no more turns, not even lost ones
+    // (only a table's decider adjusts: the simulator's pays nothing for this).
+    if x.turn_done || (P::INTERJECTS && x.removed) {
         return Ok(());
     }
     if !x.able() || x.no_actions_round == round {

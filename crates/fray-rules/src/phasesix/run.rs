@@ -279,8 +279,9 @@ fn turn<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let x = fight.state().fighter(who);
-    // One the GM took out of the fight (fled, captured) has no more turns, not even empty ones.
-    if x.removed {
+    // One the GM took out of the fight (fled, captured) has no more turns, not even empty ones
+    // (only a table's decider adjusts: the simulator's pays nothing for this).
+    if P::INTERJECTS && x.removed {
         return Ok(());
     }
     let actions = if x.helpless(&setup.options) { 0 } else { (max_actions(setup, who) - x.steals).max(0) };

@@ -35,8 +35,9 @@ pub fn run<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>
         for &who in &order {
             let mut action = announcement(fight, who, tick)?;
             // At a live table the GM may take `who` out (or set it down) just before its
-            // question: it then announces nothing, as Down takes no actions (TICK-TRACK-5).
-            if fight.state().fighter(who).out() {
+            // question: it then announces nothing, as Down takes no actions (TICK-TRACK-5). Only a
+            // table's decider adjusts (`INTERJECTS`): the simulator's pays nothing for this.
+            if P::INTERJECTS && fight.state().fighter(who).out() {
                 continue;
             }
             // Lowering a gun is free under `lower_gun_cost = free` (TICK-TIME-12): it goes with
