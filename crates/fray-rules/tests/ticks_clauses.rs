@@ -2,10 +2,11 @@
 
 use fray_dice::{BigRational, fraction};
 use fray_engine::{CombatantId, Dice, Fight, FightError, FightResult, Outcome, Reason, Record, Ruleset, replay};
-use fray_rules::ticks::attack::{self, Weapon, aim_bonus, range_modifier};
+use fray_rules::ticks::attack::{self, Weapon, WoundRule, aim_bonus, range_modifier};
 use fray_rules::ticks::odds::{delta_distribution, expected_effort, harm_outcomes, p_attacker_wins};
+use fray_rules::ticks::options::Ratio;
 use fray_rules::ticks::policy::{Script, defence_numbers, illegal, shot_numbers};
-use fray_rules::ticks::setup::{COVER_PRESETS, Cover, chebyshev, gun_table};
+use fray_rules::ticks::setup::{Armour, COVER_PRESETS, Cover, chebyshev, gun_table};
 use fray_rules::ticks::{Action, Blow, Choice, Event, Kind, Options, Setup, State, Ticks, scenario};
 use num_traits::Zero;
 
@@ -98,6 +99,8 @@ fn opposed_roll_reference_numbers() {
     assert_eq!(bonuses, [2, 4, 6, 8, 10, 12, 14, 16, 18]);
     let halved: Vec<i32> = (1..10).map(|r| attack::cover_bonus(Cover { rating: r * 10, resistance: 3 }, 4)).collect();
     assert_eq!(halved, [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // Penetration equal to the resistance does not halve it.
+    assert_eq!(attack::cover_bonus(Cover { rating: 50, resistance: 3 }, 3), 10);
     assert_eq!(q(&p_attacker_wins(&delta_distribution(&s, 5, 10))), "21/80");
     let even = delta_distribution(&s, 5, 5);
     let tie = even.iter().find(|(k, _)| *k == 0).map(|(_, p)| q(p));
@@ -731,6 +734,41 @@ fn effort_shortfalls_and_several_attacks() {
 }
 
 // --- Damage, armour and gear ----------------------------------------------------------------
+
+#[test]
+fn the_odd_point_of_a_weak_point_delta_goes_where_the_option_says() {
+    // rule: TICK-ARM-9
+    // A pistol (graze 4, 1 a point of delta, pen 5) with weak-point aim at delta 5, on the torso
+    // (face 3) under a soft vest of resistance 8.
+    let pistol = Weapon { graze: 4, graze_mod: 0, delta_damage: 1, penetration: 5, lethal: true };
+    let vest = Armour { name: "vest".into(), hard: false, resistance: 8, locations: 1 << 3, encumbrance: 0 };
+    let hit = |o: &Options| {
+        let h = attack::harm(o, pistol, 5, true, None, 3, Some(&vest), 30);
+        (h.raw, h.armour, h.body, h.trauma)
+    };
+    // By default ⌊5 / 2⌋ = 2 goes to penetration (7 < 8: the vest holds) and 3 to damage:
+    // 4 + 3 = 7 → Trauma 3.
+    assert_eq!(hit(&Options::default()), (7, Some((false, 8, true)), 0, 3));
+    // `weak_point_odd_point = penetration`: 3 to penetration (8: it penetrates), 2 to damage:
+    // 4 + 2 = 6, all of it Body.
+    let odd = Options { odd_point_penetration: true, ..Options::default() };
+    assert_eq!(hit(&odd), (6, Some((false, 8, false)), 6, 0));
+}
+
+#[test]
+fn the_wound_threshold_is_a_share_of_body_max_and_a_hit_that_costs_nothing_never_wounds() {
+    // rule: TICK-DMG-6
+    let wound = |o: &Options, damage: i32| {
+        let w = Weapon { graze: damage, graze_mod: 0, delta_damage: 0, penetration: 0, lethal: true };
+        attack::harm(o, w, 0, false, None, 3, None, 30).wound
+    };
+    // 2/5 of 30 is 12: 12 wounds, 11 does not.
+    let two_fifths = Options { wound_threshold: Ratio { num: 2, den: 5 }, ..Options::default() };
+    assert_eq!((wound(&two_fifths, 12), wound(&two_fifths, 11)), (WoundRule::Yes, WoundRule::No));
+    // A threshold of 0: any Body lost wounds, a hit of 0 does not.
+    let zero = Options { wound_threshold: Ratio { num: 0, den: 1 }, ..Options::default() };
+    assert_eq!((wound(&zero, 1), wound(&zero, 0)), (WoundRule::Yes, WoundRule::No));
+}
 
 #[test]
 fn graze_source_wound_penalty_and_encumbrance() {
