@@ -1066,6 +1066,8 @@ fn injury_bands_killing_blow_and_stun_weapons() {
         assert_eq!(level(d, false, &o), Some(l), "D = {d}");
     }
     assert_eq!(level(0, false, &o), None);
+    // The band itself has no level for D ≤ 0.
+    assert_eq!((roll::band(0), roll::band(-3), roll::band(1)), (None, None, Some(Level::Stunned)));
     let mut no_kb = o.clone();
     no_kb.killing_blow = false;
     assert_eq!(level(13, false, &no_kb), Some(Level::MortallyWounded));
@@ -1241,19 +1243,39 @@ fn massive_damage_restricts_for_two_rounds() {
 
 #[test]
 fn body_points() {
-    // rule: OD6-TRACK-10, OD6-TRACK-11, OD6-DMG-6
+    // rule: OD6-TRACK-10, OD6-TRACK-11, OD6-DMG-6, OD6-DMG-10
     assert_eq!(roll::body_killing_blow(30), 28);
     assert_eq!(roll::body_level(24, 30), Level::Stunned);
     assert_eq!(roll::body_level(25, 30), Level::Healthy);
     assert_eq!(roll::body_level(12, 30), Level::Wounded);
     assert_eq!(roll::body_level(0, 30), Level::Dead);
     assert_eq!(roll::body_level(1, 200), Level::MortallyWounded);
+    // Every level's edges, at max 100 (p = BP).
+    use Level::*;
+    let edges = [
+        (81, Healthy),
+        (80, Stunned),
+        (60, Stunned),
+        (59, Wounded),
+        (40, Wounded),
+        (39, SeverelyWounded),
+        (20, SeverelyWounded),
+        (19, Incapacitated),
+        (10, Incapacitated),
+        (9, MortallyWounded),
+        (1, MortallyWounded),
+    ];
+    for (bp, level) in edges {
+        assert_eq!(roll::body_level(bp, 100), level, "BP {bp}/100");
+    }
     let o = Options { body_points: true, ..Options::default() };
     assert_eq!(roll::injury(&o, Level::Healthy, 30, 30, 28, false, false).map(|i| i.to), Some(Level::Dead));
     assert_eq!(
         roll::injury(&o, Level::Healthy, 30, 30, 6, false, false).map(|i| (i.to, i.bp)),
         Some((Level::Stunned, 24))
     );
+    // A stun weapon still knocks out for 12·D rounds on the Body Points track (OD6-DMG-10).
+    assert_eq!(roll::injury(&o, Level::Healthy, 30, 30, 5, true, false).map(|i| i.unconscious_rounds), Some(60));
     // Resistance is the armour alone; with none, no roll. Maximum rolled: 20 + Strength.
     let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"2D\"", "strength = \"2D\"");
     let setup = setup(&text, &[("damage_track", "body_points")]);

@@ -254,11 +254,9 @@ pub fn stack(current: Level, incoming: Level, stacking: Stacking) -> Level {
         }
         Stacking::OrEqual => up,
         Stacking::Strict => {
-            if incoming < current || (incoming == Level::Wounded && current == Level::Wounded) {
-                up
-            } else {
-                current
-            }
+            // Here `incoming <= current`: below it the first test holds, and when equal "either is
+            // Wounded" is "both are", so `||` for the `&&` below would change nothing.
+            if incoming < current || (incoming == Level::Wounded && current == Level::Wounded) { up } else { current }
         }
     }
 }
