@@ -829,10 +829,12 @@ fn tracks_boosts_dying_first_aid_and_victory() {
     assert_eq!(ten.combatants[1].max_wounds, 10);
     // Boosts first: B with 1 boost takes 2 wounds: 1 boost, 1 heart.
     let boosted = setup(&duel(SWORD, "boosts = 1"), &[]);
-    let (_, state, fought) =
+    let (log, state, fought) =
         run(&boosted, &[5, 1, 5, 5, 1], script(&[(0, Choice::Act(atk(B, Mode::Melee))), (0, Choice::Act(Act::End))]));
     assert_eq!(fought.unwrap_err().to_string(), "dice for hit: the script ran out of faces after 5 dice");
     assert_eq!((state.fighter(B).boosts, state.fighter(B).wounds), (0, 1));
+    // Wounded, not out (P6-TRACK-8): no `Out`.
+    assert!(!log.contains(&Event::Out { who: B }), "{log:#?}");
     // A Dying character: further wounds ignored, or added under `add_to_dying`.
     let dying = duel(SWORD, "dying = 2\nwounds = 6\nposition = 1")
         + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 500\npolicy = { move = \"hold\" }\n";
@@ -850,6 +852,14 @@ fn tracks_boosts_dying_first_aid_and_victory() {
     );
     fought.unwrap();
     assert_eq!(state.fighter(B).condition(Cond::Dying), 4);
+    // Added, not multiplied: from Dying 3 the same 2 wounds make 5.
+    let (_, state, fought) = run(
+        &setup(&dying.replace("dying = 2", "dying = 3"), &[("wounds_while_dying", "add_to_dying")]),
+        &[5, 1, 2, 5, 5, 5, 1],
+        script(&[(0, Choice::Act(atk(B, Mode::Melee))), (0, Choice::Act(Act::End))]),
+    );
+    fought.unwrap();
+    assert_eq!(state.fighter(B).condition(Cond::Dying), 5);
     // First aid: successes ≥ Dying stabilises; the patient stays fainted (out) by default.
     let medic = duel("first_aid = 3", "dying = 2\nwounds = 6")
         + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 500\npolicy = { move = \"hold\" }\n";
@@ -896,6 +906,8 @@ fn crits_only_when_hits_and_the_floor_option() {
     assert_eq!(dice::tier(&o, 10, 12, 11), Tier::Miss);
     let floor = Options { crit_floor: true, ..Options::default() };
     assert_eq!(dice::tier(&floor, 12, 12, 11), Tier::Normal);
+    // R12: at M 11, C 11 the floor puts C' at M + 6 = 17, where a die is a crit.
+    assert_eq!((dice::tier(&floor, 16, 11, 11), dice::tier(&floor, 17, 11, 11)), (Tier::Normal, Tier::Crit(0)));
 }
 
 #[test]

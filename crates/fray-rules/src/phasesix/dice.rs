@@ -37,6 +37,8 @@ pub fn tier_apart(options: &Options, total: i32, success_m: i32, roll_m: i32, c:
         return Tier::Normal;
     }
     let base = if options.ladder_fixed { 11 } else { c };
+    // Below `base + 6` the quotient is 0 or less and `max(0)` makes it 0 anyway, so the test
+    // only spares the division (`base - 6` for `base + 6` changes nothing).
     let level = if total >= base + 6 { ((total - base) / 6).max(0) } else { 0 };
     Tier::Crit(level.min(250) as u8)
 }

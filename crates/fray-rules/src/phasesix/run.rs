@@ -22,6 +22,8 @@ fn chain<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 ) -> Result<i32, FightError> {
     let mut total = 0;
     for toss in 0..CHAIN_CAP {
+        // `explosion` only labels the toss for a person rolling physical dice (no rule reads it):
+        // fray-cli's `tests/phasesix.rs` checks the labels, outside this ruleset's rule tests.
         let face = fight.roll(6, Reason { explosion: toss as u8, ..reason })? as i32;
         total += face;
         if face != 6 || enough.is_some_and(|e| total >= e) {
@@ -1173,6 +1175,9 @@ fn wound<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     let dying = x.condition(Cond::Dying);
     fight.emit(Event::Wounded { who, by, normals, crits, protection: 0, wounds, boosts_used, track });
     let x = fight.state().fighter(who);
+    // `wounds` is at least 1 here (0 returned above; every term is ≥ 0: a bleeding value ≥ 1,
+    // `wounds_per_hit` ≥ 1, crit levels ≥ 0), so `wounds >= 0` for `wounds > 0` changes
+    // nothing, and `||` for `&&` only for a dead combatant, whom no caller wounds.
     if wounds > 0 && !x.dead {
         if dying > 0 {
             if options.add_to_dying {
