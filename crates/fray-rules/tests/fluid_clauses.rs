@@ -426,6 +426,11 @@ fn armour_reduces_same_size_weapons_and_converts_larger_ones() {
         armoured("{ name = \"mail\", av = 3, size = \"medium\" }", "sizes = [3]", &[("armor_size_test", "smaller")]),
         (3, 5, 3)
     );
+    // … and a smaller one is still reduced.
+    assert_eq!(
+        armoured("{ name = \"mail\", av = 3, size = \"medium\" }", "sizes = [2]", &[("armor_size_test", "smaller")]),
+        (3, 5, 0)
+    );
     // Leftover AV spills onto S (AV 10 against 8W and 2S), unless `armor_spill = false`.
     let with_s = |av: i32, spill: &str| {
         let mut setup = duel(&[

@@ -189,6 +189,16 @@ fn a_charge_adds_its_multiplier_to_w() {
     assert_eq!(moves(&log)[0].3, Some((B, 3)));
     let before = log.iter().find_map(|e| if let Event::Damage { before, .. } = e { Some(*before) } else { None });
     assert_eq!(before, Some((11, 0)));
+    // A stunning charge: the bonus still goes to W, the successes to S: 6 + 3 = 9W, 2S.
+    let stun = Choice::Plan(Plan {
+        attacks: [DeclaredAttack::single(B, 0, Intent::Stunning)].into_iter().collect(),
+        full_defense: false,
+        movement: toward(MoveMode::Run),
+        ..Plan::default()
+    });
+    let log = run(&setup, &[6, 6, 6, 1, 1, 1, 4, 4, 4, 4, 4, 4], stun, none());
+    let before = log.iter().find_map(|e| if let Event::Damage { before, .. } = e { Some(*before) } else { None });
+    assert_eq!(before, Some((9, 2)));
     // A walk never charges, unless `charge_walk` (+1W).
     let walk = plan(&[0], toward(MoveMode::Walk));
     let near = field(5.0, "");
