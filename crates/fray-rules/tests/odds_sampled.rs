@@ -50,6 +50,11 @@ trait Case: Ruleset {
     fn called_off(_event: &Self::Event, _a: CombatantId) -> bool {
         false
     }
+    /// Whether `event` is `a`'s attack on another victim than `d` of the blast aimed at `d`
+    /// (the odds give `d`'s roll; the others are passed over).
+    fn other_victim(_setup: &Self::Setup, _event: &Self::Event, _a: CombatantId, _d: CombatantId) -> bool {
+        false
+    }
     /// Whether `event` starts a new round (tick, turn).
     fn new_round(event: &Self::Event) -> bool;
     /// Who makes the attack `event` begins when the tally does not count it as one (a thrown
@@ -148,6 +153,7 @@ impl<R: Case> Sink<R::Event> for Watch<'_, R> {
         };
         match p.phase {
             Phase::Waiting => match attack {
+                Some((by, _)) if by == self.a && R::other_victim(self.setup, event, self.a, self.d) => {}
                 Some((by, hit)) if by == self.a => {
                     p.phase = Phase::Resolving;
                     p.hit = hit;
@@ -249,13 +255,6 @@ const KNOWN: &[(&str, &str, &str, &str)] = &[
         "fluid: raider_3 sprints in, and when his Run check falls short the guards shoot first, so the sampler (which \
          counts only fights where his is the first attack) keeps mostly the runs that arrive; the odds are over every \
          Run check (FLUID-MOVE-2; checked alone by the_odds_follow_a_run_that_may_fall_short)",
-    ),
-    (
-        "firefight.toml",
-        "raider_1",
-        "*",
-        "fluid: a grenade (area): the odds give the victim at the blast point; the sampler takes the first victim's \
-         roll, which may be another's",
     ),
     ("two-assassins.toml", "assassin_2", "*", "fluid: assassin_2 never attacks first (it lets assassin_1 go first)"),
     (
@@ -556,6 +555,10 @@ mod fluid {
             }
             Some(fray_rules::fluid::policy::ai_choice(setup, state, a, &request))
         }
+        fn other_victim(setup: &Self::Setup, event: &Self::Event, a: CombatantId, d: CombatantId) -> bool {
+            matches!(event, Event::Attack { attacker, target, item, .. } if *attacker == a && *target != d
+                && setup.combatants[a.index()].items[*item].kind == fray_rules::fluid::setup::ItemKind::Area)
+        }
         fn new_round(event: &Self::Event) -> bool {
             matches!(event, Event::RoundStarted { .. })
         }
@@ -608,6 +611,68 @@ mod fluid {
             let (lo, hi) = wilson(k, s.counted);
             let p = exact.to_f64().unwrap();
             assert!(lo <= p && p <= hi, "{what}: exact {p}, sampled {k}/{} [{lo}, {hi}]: {said}", s.counted);
+        }
+    }
+
+    /// The firefight, with raider_3 holding his ground when `hold`, and the guards back to back
+    /// (guard_2 on guard_1's spot) when `together`, guard_1 then the better dodger (16, not 12).
+    fn firefight(hold: bool, together: bool) -> fray_rules::fluid::Setup {
+        let mut text = std::fs::read_to_string(format!("{}/fluid/firefight.toml", common::EXAMPLES)).unwrap();
+        if hold {
+            text = text.replace("policy = { attacks = \"max\" }", "policy = { attacks = \"max\", move = \"hold\" }");
+        }
+        if together {
+            text = text.replace("position = [0.0, 3.0]", "position = [0.0, 0.0]").replacen(
+                "dodge = { value = 12 }",
+                "dodge = { value = 16 }",
+                1,
+            );
+        }
+        fray_rules::fluid::scenario::load("firefight.toml", &text, &[]).unwrap()
+    }
+
+    #[test]
+    fn the_odds_follow_a_plan_revised_on_seeing_an_allys_move() {
+        // rule: FLUID-ACT-1
+        // raider_1 (`area = safe`) first declares his grenade at a guard; in the revision pass he
+        // sees raider_3's declared sprint toward guard_1, which would bring him into the blast,
+        // and takes his pistol instead. The odds are the pistol's, as the fight plays it; before,
+        // they were the grenade's (hit 145/162).
+        let setup = firefight(false, false);
+        let odds = fray_rules::fluid::odds::attack_odds(&setup, "raider_1", "guard_1").unwrap();
+        assert_eq!(fray_dice::fraction(&odds.hit), "5/8");
+        assert!(
+            odds.assumptions.iter().any(|x| x.contains("first declares grenade, then changes its plan to pistol")),
+            "{:?}",
+            odds.assumptions
+        );
+        // With raider_3 holding back, the grenade flies.
+        let held = firefight(true, false);
+        let odds = fray_rules::fluid::odds::attack_odds(&held, "raider_1", "guard_1").unwrap();
+        assert_eq!(fray_dice::fraction(&odds.hit), "145/162");
+        assert!(!odds.assumptions.iter().any(|x| x.contains("changes its plan")), "{:?}", odds.assumptions);
+    }
+
+    #[test]
+    fn a_blasts_odds_are_the_defenders_roll_among_its_victims() {
+        // rule: FLUID-SPECIAL-1, FLUID-SPECIAL-2
+        // The two guards stand on one spot and raider_3 holds back, so raider_1's grenade flies at
+        // either guard and catches both, each with its own roll, nearest first and by roster order
+        // on a tie: aimed at guard_2, guard_1's roll comes first. The odds are the aimed-at
+        // guard's, at the blast point (Superior +1 at Nearby's centre); the sampler follows that
+        // guard's roll among the blast's victims (guard_1 dodges better, so taking his roll for
+        // guard_2's would fail).
+        let setup = firefight(true, true);
+        for (d, seed) in [(0, 3), (1, 5)] {
+            let name = &setup.combatants[d].id;
+            let odds = fray_rules::fluid::odds::attack_odds(&setup, "raider_1", name).unwrap();
+            assert!(odds.assumptions.iter().any(|x| x == "edge +1 (Superior)"), "{:?}", odds.assumptions);
+            let s = sample::<Fluid>(&setup, CombatantId(2), CombatantId(d as u16), 20_000, seed);
+            for (what, exact, k) in [("hit", &odds.hit, s.hits), ("down", &odds.down, s.downs)] {
+                let (lo, hi) = wilson(k, s.counted);
+                let p = exact.to_f64().unwrap();
+                assert!(lo <= p && p <= hi, "{name} {what}: exact {p}, sampled {k}/{} [{lo}, {hi}]", s.counted);
+            }
         }
     }
 

@@ -53,8 +53,9 @@ pub fn attack_odds_at(
         return Err(format!("`{attacker}` and `{defender}` are on the same side"));
     }
     // Round 1 as the fight opens it: tactics as the policies split them, NPCs first, then players,
-    // then the revision passes (FLUID-TAC-3); every able combatant's declaration, revision passes
-    // being no change for the AI (FLUID-ACT-1) — so a defender's Full Defense counts.
+    // then the revision passes (FLUID-TAC-3); every able combatant's declaration and the
+    // declaration revision passes as the AI takes them (FLUID-ACT-1) — so a defender's Full
+    // Defense counts.
     let mut state = Fluid::initial_state(setup);
     let from = state.distance(a, d);
     if let Some(distance) = distance {
@@ -85,30 +86,41 @@ pub fn attack_odds_at(
         }
     }
     // The attacker's declaration is its policy's, aimed at the defender: weapon, fire mode,
-    // intent, number of attacks, any move to close in.
+    // intent, number of attacks, any move to close in; then the revision passes, where an AI
+    // that takes them (a `safe` thrower, who sees the moves its allies declared after it) may
+    // change its plan (FLUID-ACT-1).
     let mut plan_of_a = None;
-    for who in ids() {
-        if !state.fighter(who).able() {
-            continue;
-        }
-        let mut request = declare_request(setup, &state, who);
-        if who == a
-            && let Request::Declare { options, .. } = &mut request
-        {
-            options.retain(|(t, _)| *t == d);
-            if options.is_empty() {
-                return Err(format!("`{defender}` is not within reach of any of `{attacker}`'s weapons"));
+    let mut first_of_a = None;
+    for pass in 0..=setup.options.declare_passes {
+        for who in ids() {
+            if !state.fighter(who).able()
+                || (pass > 0 && super::policy::ai_passes(setup, who, &Request::declare_kind()))
+            {
+                continue;
             }
-        }
-        if let Choice::Plan(mut plan) = ai_choice(setup, &state, who, &request) {
-            if who == a && distance.is_some() {
-                // The distance asked for is the one the attack is made from: no approach.
-                plan.movement = None;
+            let mut request = declare_request(setup, &state, who);
+            if who == a
+                && let Request::Declare { options, .. } = &mut request
+            {
+                options.retain(|(t, _)| *t == d);
+                if options.is_empty() {
+                    return Err(format!("`{defender}` is not within reach of any of `{attacker}`'s weapons"));
+                }
             }
-            if who == a {
-                plan_of_a = Some(plan.clone());
+            if let Choice::Plan(mut plan) = ai_choice(setup, &state, who, &request) {
+                if who == a && distance.is_some() {
+                    // The distance asked for is the one the attack is made from: no approach.
+                    plan.movement = None;
+                }
+                if pass > 0 && state.fighter(who).plan == plan {
+                    continue;
+                }
+                if who == a {
+                    first_of_a.get_or_insert_with(|| plan.clone());
+                    plan_of_a = Some(plan.clone());
+                }
+                Fluid::apply(setup, &mut state, &Event::Declared { who, plan });
             }
-            Fluid::apply(setup, &mut state, &Event::Declared { who, plan });
         }
     }
     let plan = plan_of_a.ok_or_else(|| format!("`{attacker}` cannot act"))?;
@@ -167,8 +179,11 @@ pub fn attack_odds_at(
     }
     let item = attack.weapon();
     let kind = setup.combatants[a.index()].items[item].kind;
-    let reaches = |state: &super::State| {
-        kind != super::setup::ItemKind::Melee || state.distance(a, d) <= setup.options.reach_m + 1e-9
+    // A melee attack needs reach; a blast reaches a defender within its bands (FLUID-SPECIAL-1).
+    let reaches = |state: &super::State| match kind {
+        super::setup::ItemKind::Melee => state.distance(a, d) <= setup.options.reach_m + 1e-9,
+        super::setup::ItemKind::Area => blast_edge(setup, state, a, d, item).is_some(),
+        _ => true,
     };
     // The place the attack is most likely made from, for the distance and the assumptions.
     let likeliest = arrivals.iter().filter(|(s, _)| reaches(s)).max_by(|x, y| x.1.cmp(&y.1)).map(|(s, _)| s.clone());
@@ -200,6 +215,19 @@ pub fn attack_odds_at(
             "the roll alone, every hit doing its damage: hit {}, takes {defender} out {}",
             fray_dice::fraction(&alone.hit),
             fray_dice::fraction(&alone.down)
+        ));
+    }
+    if let Some(first) = first_of_a.filter(|first| *first != plan) {
+        let items = |plan: &super::Plan| {
+            let names: Vec<&str> =
+                plan.attacks.iter().map(|x| setup.combatants[a.index()].items[x.weapon()].id.as_str()).collect();
+            if names.is_empty() { "no attack".to_owned() } else { names.join(", ") }
+        };
+        odds.assumptions.push(format!(
+            "{attacker} first declares {}, then changes its plan to {} in a revision pass, having seen the others' \
+             declarations (FLUID-ACT-1)",
+            items(&first),
+            items(&plan)
         ));
     }
     if distance.is_some() {
@@ -366,6 +394,17 @@ pub fn roll_odds_in_state(
     odds_played(setup, state, a, d, item, declared, intent, fire, false)
 }
 
+/// The edge of `a`'s area attack with `item` on `d`, from `d`'s band off the blast point as the
+/// fight measures it: the point `a` declared (FLUID-SPECIAL-4), which stays where it was put while
+/// `d` moves, else where `d` stands; `None` when `d` is beyond the blast (FLUID-SPECIAL-1, -2).
+fn blast_edge(setup: &super::Setup, state: &super::State, a: CombatantId, d: CombatantId, item: usize) -> Option<i32> {
+    let declared = state.fighter(a).plan.attacks.iter().find(|x| x.target == d && x.weapon() == item).copied();
+    let attack = declared.unwrap_or(super::DeclaredAttack::single(d, item as u8, Intent::Lethal));
+    let blast = super::run::blast_point(setup, state, &attack);
+    let band = super::attack::band(setup, state.fighter(d).pos.distance(blast));
+    super::attack::area_edge(setup.combatants[a.index()].items[item].blast_band, band)
+}
+
 /// Whether `a`'s AI makes its attack with `item` on `d`, met by `defence`, a sunder attack: the
 /// fight's own questions ([`super::run::sunder_request`]), answered by the AI.
 fn ai_sunders(
@@ -431,7 +470,7 @@ fn odds_played(
     // A blast has its band's edge and Full Defense's, and none of a single attack's target side
     // (as the fight resolves it, FLUID-SPECIAL-2).
     let (tn, edge) = if area {
-        let band = super::attack::area_edge(weapon_item.blast_band, 0).unwrap_or(0);
+        let band = blast_edge(setup, state, a, d, item).unwrap_or(0);
         (base_tn, band - i32::from(state.fighter(d).full_defense))
     } else {
         target_side(setup, state, a, item, d, defence, base_tn, false)

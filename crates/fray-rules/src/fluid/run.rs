@@ -727,6 +727,12 @@ fn resolve_attack<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
     }
 }
 
+/// The blast point of an area attack: where the attacker places it, by default the target's
+/// position (FLUID-SPECIAL-4).
+pub(crate) fn blast_point(setup: &Setup, state: &State, attack: &DeclaredAttack) -> fray_engine::Pos {
+    attack.blast.filter(|_| !setup.options.blast_on_combatant).unwrap_or(state.fighter(attack.target).pos)
+}
+
 /// An area attack: one check action, one device; one attack check and one base-damage roll per
 /// affected target, nearest first, each against its own defence and dT (FLUID-SPECIAL-1 … -4).
 fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
@@ -737,11 +743,10 @@ fn resolve_area<D: Dice, P: Decider<Fluid>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let options = &setup.options;
-    let DeclaredAttack { target, intent, .. } = attack;
+    let DeclaredAttack { intent, .. } = attack;
     let item = attack.weapon();
     let weapon = &setup.combatants[attacker.index()].items[item];
-    // The blast point: where the attacker places it, by default the target's position.
-    let blast = attack.blast.filter(|_| !options.blast_on_combatant).unwrap_or(fight.state().fighter(target).pos);
+    let blast = blast_point(setup, fight.state(), &attack);
     let mut affected: List<(f64, CombatantId, i32), 8> = setup
         .combatants
         .iter()
