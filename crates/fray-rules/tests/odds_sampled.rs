@@ -12,7 +12,10 @@
 //! to the end of that attack: from the first attack any combatant makes to the next attack, or
 //! the next round (tick, turn). A fight in which someone else attacks first is not counted (the
 //! odds are those of the opening attack), and the sampler plays on with new fights until 100,000
-//! have counted. What the defender decides after the roll (a defence, a reaction, Second Wind, a
+//! have counted. Under `fluid`, where an attack's actions count from its declaration, an attack
+//! by another on a third combatant is passed over (the fight is then not counted if anyone goes
+//! down before the opening attack); a melee attacker whose run fell short of reach is a miss once
+//! its step is over; and of a blast's victims the defender's roll is the one followed. What the defender decides after the roll (a defence, a reaction, Second Wind, a
 //! sunder, a stay-up roll) is the fight's own, by the policies: the odds must follow them.
 //!
 //! `FRAY_ODDS_SAMPLES=N` changes the number of counted fights per pair (e.g. a million for a
@@ -53,6 +56,25 @@ trait Case: Ruleset {
     /// Whether `event` is `a`'s attack on another victim than `d` of the blast aimed at `d`
     /// (the odds give `d`'s roll; the others are passed over).
     fn other_victim(_setup: &Self::Setup, _event: &Self::Event, _a: CombatantId, _d: CombatantId) -> bool {
+        false
+    }
+    /// Whether `event` is an attack before `a`'s opening attack that leaves `a`'s attack on `d`
+    /// as it was: made by another than `a` on a third combatant, in a ruleset where neither that
+    /// attack's making nor its hits change `a`'s attack on `d` while no one goes down. It is
+    /// passed over, and the fight is not counted if anyone goes down before `a`'s attack.
+    fn aside(_setup: &Self::Setup, _event: &Self::Event, _a: CombatantId, _d: CombatantId) -> bool {
+        false
+    }
+    /// Whether `a`'s opening attack on `d` did not come in its step, which is over in `state` when
+    /// `by` attacks (a melee attacker whose run fell short of reach, and `by` acting after it): it
+    /// is then a miss, whatever the others do after.
+    fn fell_short(
+        _setup: &Self::Setup,
+        _state: &Self::State,
+        _a: CombatantId,
+        _d: CombatantId,
+        _by: CombatantId,
+    ) -> bool {
         false
     }
     /// Whether `event` starts a new round (tick, turn).
@@ -110,6 +132,8 @@ enum Phase {
 
 struct Probe<R: Ruleset> {
     phase: Phase,
+    /// An attack on a third combatant was passed over before the opening attack.
+    aside: bool,
     hit: bool,
     /// The attacker's hits are held back to the end of the step or round.
     held: bool,
@@ -153,13 +177,23 @@ impl<R: Case> Sink<R::Event> for Watch<'_, R> {
         };
         match p.phase {
             Phase::Waiting => match attack {
+                Some((by, _)) if by != self.a && R::fell_short(self.setup, &p.shadow, self.a, self.d, by) => {
+                    p.out = R::out(self.setup, &p.shadow, self.d);
+                    p.phase = Phase::Done;
+                    self.stop.set(true);
+                }
                 Some((by, _)) if by == self.a && R::other_victim(self.setup, event, self.a, self.d) => {}
                 Some((by, hit)) if by == self.a => {
                     p.phase = Phase::Resolving;
                     p.hit = hit;
                     p.held = R::held(self.setup, &p.shadow, self.a);
                 }
+                Some(_) if R::aside(self.setup, event, self.a, self.d) => p.aside = true,
                 Some(_) => {
+                    p.phase = Phase::Discarded;
+                    self.stop.set(true);
+                }
+                _ if p.aside && matches!(tally, Some(Tally::Downed { .. })) => {
                     p.phase = Phase::Discarded;
                     self.stop.set(true);
                 }
@@ -248,14 +282,6 @@ impl<R: Case> Decider<R> for Play<'_, R> {
 /// (example file, attacker, defender — `*` for every one —, reason). They are not sampled; each is
 /// an open item of odds in context (docs/commands.md, "The odds follow …").
 const KNOWN: &[(&str, &str, &str, &str)] = &[
-    (
-        "firefight.toml",
-        "raider_3",
-        "*",
-        "fluid: raider_3 sprints in, and when his Run check falls short the guards shoot first, so the sampler (which \
-         counts only fights where his is the first attack) keeps mostly the runs that arrive; the odds are over every \
-         Run check (FLUID-MOVE-2; checked alone by the_odds_follow_a_run_that_may_fall_short)",
-    ),
     ("two-assassins.toml", "assassin_2", "*", "fluid: assassin_2 never attacks first (it lets assassin_1 go first)"),
     (
         "mixed-group.toml",
@@ -288,6 +314,7 @@ struct Sampled {
 fn sample<R: Case>(setup: &R::Setup, a: CombatantId, d: CombatantId, n: u32, seed: u64) -> Sampled {
     let probe = RefCell::new(Probe::<R> {
         phase: Phase::Waiting,
+        aside: false,
         hit: false,
         held: false,
         out: false,
@@ -558,6 +585,33 @@ mod fluid {
         fn other_victim(setup: &Self::Setup, event: &Self::Event, a: CombatantId, d: CombatantId) -> bool {
             matches!(event, Event::Attack { attacker, target, item, .. } if *attacker == a && *target != d
                 && setup.combatants[a.index()].items[*item].kind == fray_rules::fluid::setup::ItemKind::Area)
+        }
+        fn fell_short(
+            setup: &Self::Setup,
+            state: &Self::State,
+            a: CombatantId,
+            d: CombatantId,
+            by: CombatantId,
+        ) -> bool {
+            // Under simultaneous movement everyone has moved before the first step (FLUID-MOVE-8):
+            // a melee attacker out of reach makes no attack in its step, which is over once one
+            // after it in the order attacks.
+            let items = &setup.combatants[a.index()].items;
+            let place = |w: CombatantId| state.order.iter().position(|x| *x == w);
+            setup.options.movement_simultaneous
+                && place(by) > place(a)
+                && state
+                    .fighter(a)
+                    .plan
+                    .attacks
+                    .iter()
+                    .any(|x| x.target == d && items[x.weapon()].kind == fray_rules::fluid::setup::ItemKind::Melee)
+                && state.distance(a, d) > setup.options.reach_m + 1e-9
+        }
+        fn aside(_setup: &Self::Setup, event: &Self::Event, a: CombatantId, d: CombatantId) -> bool {
+            // Under `fluid` an attack's actions are counted when declared (FLUID-ACT-4, -5), so the
+            // defender's shots at a third combatant leave his defence as it was.
+            matches!(event, Event::Attack { attacker, target, .. } if *attacker != a && *target != a && *target != d)
         }
         fn new_round(event: &Self::Event) -> bool {
             matches!(event, Event::RoundStarted { .. })
