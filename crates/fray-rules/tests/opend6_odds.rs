@@ -523,3 +523,27 @@ fn the_stay_up_roll_in_the_odds_takes_the_defenders_difficulty_penalty() {
     assert_eq!(carrying.hit, fresh.hit);
     assert!(carrying.down_given_hit > fresh.down_given_hit, "{} vs {}", carrying.down_given_hit, fresh.down_given_hit);
 }
+
+#[test]
+fn a_waiting_defender_in_the_attackers_tied_step_does_not_interrupt() {
+    // rule: OD6-INIT-4, OD6-ACT-6
+    // B waits with a dodge to spare. In a later step than A's he interrupts A's shot (the odds
+    // are then 4D against his dodge where it would hit); tied with A in one step he may
+    // interrupt only after it, so A's shot meets his passive 10 (511/648), as the fight plays it.
+    let setup = shot("skills = { dodge = \"3D\" }", &[]);
+    let (a, b) = (fray_engine::CombatantId(0), fray_engine::CombatantId(1));
+    let plan = fray_rules::opend6::AttackPlan::new(b, 0);
+    let mut state = OpenD6::initial_state(&setup);
+    state.round = 1;
+    state.fighters[1].waiting = true;
+    state.fighters[1].declared = 2;
+    let with_order = |order: &[(fray_engine::CombatantId, u8)]| {
+        let mut state = state.clone();
+        state.order = fray_rules::opend6::List::from_slice(order);
+        odds::odds_in_state(&setup, &state, a, &plan).unwrap()
+    };
+    let later = with_order(&[(a, 0), (b, 1)]);
+    let tied = with_order(&[(a, 0), (b, 0)]);
+    assert_ne!(fraction(&later.hit), "511/648", "B's interrupt is in the odds of a later step");
+    assert_eq!(fraction(&tied.hit), "511/648");
+}

@@ -509,6 +509,13 @@ impl State {
         &self.fighters[who.index()]
     }
 
+    /// Whether `a` and `b` share a step of this round's order with a tie (OD6-INIT-4): a waiting
+    /// combatant in that step may interrupt only after it.
+    pub fn tied(&self, a: CombatantId, b: CombatantId) -> bool {
+        let step = |w: CombatantId| self.order.iter().find(|o| o.0 == w).map(|o| o.1);
+        step(a).is_some_and(|s| step(b) == Some(s) && self.order.iter().filter(|o| o.1 == s).count() > 1)
+    }
+
     /// Distance on the line.
     pub fn distance(&self, a: CombatantId, b: CombatantId) -> i32 {
         (self.fighters[a.index()].pos - self.fighters[b.index()].pos).abs()

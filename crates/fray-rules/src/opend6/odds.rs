@@ -558,7 +558,8 @@ fn interrupt_defence(
     close: bool,
 ) -> Option<DefKind> {
     let x = state.fighter(d);
-    if !x.waiting || !x.able() || x.used >= x.declared {
+    // One waiting in the attacker's own tied step interrupts only after it (OD6-INIT-4).
+    if !x.waiting || !x.able() || x.used >= x.declared || state.tied(who, d) {
         return None;
     }
     let request = super::Request::Interrupt { actor: who, target: Some(d), total: i32::MAX, difficulty: 0, close };
