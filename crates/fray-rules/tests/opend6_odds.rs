@@ -547,3 +547,52 @@ fn a_waiting_defender_in_the_attackers_tied_step_does_not_interrupt() {
     assert_ne!(fraction(&later.hit), "511/648", "B's interrupt is in the odds of a later step");
     assert_eq!(fraction(&tied.hit), "511/648");
 }
+
+#[test]
+fn a_negative_resistance_total_raises_the_same_hits_stay_up_difficulty() {
+    // rule: OD6-DMG-8, OD6-TRACK-6
+    // Under `negative_resistance = difficulty_penalty` a resistance total below 0 counts as 0 and
+    // gives the defender a difficulty penalty of its size, which the stay-up roll of the same hit
+    // already meets (15 + penalty). A code of no dice and −3 pips resists with −3: the odds are
+    // those of resistance 0 and a stay-up against 18.
+    use fray_rules::opend6::options::NegativeResistance;
+    let options = Options {
+        killing_blow: false,
+        negative_resistance: NegativeResistance::DifficultyPenalty,
+        ..Options::default()
+    };
+    let zero = Options { negative_resistance: NegativeResistance::Zero, ..options.clone() };
+    let damage = DieCode::new(4, 0);
+    let penalised = odds::compute(&options, &hit_for_sure(damage, DieCode::new(0, -3)));
+    let at = |resistance: i32, stay_up_difficulty: i32| {
+        odds::compute(&zero, &Inputs { stay_up_difficulty, ..hit_for_sure(damage, DieCode::new(0, resistance.max(0))) })
+    };
+    assert_eq!(penalised.down_given_hit, at(0, 18).down_given_hit);
+    assert!(penalised.down_given_hit > at(0, 15).down_given_hit);
+    // A rolled code, 1D−3, resists from −2 up: each total's odds with its own stay-up difficulty,
+    // weighted by the total's chance, make the whole.
+    let code = DieCode::new(1, -3);
+    let whole = odds::compute(&options, &hit_for_sure(damage, code));
+    let one = OneReads::damage(&options);
+    let mixed: BigRational = odds::code_dist(code, one)
+        .outcomes()
+        .into_iter()
+        .map(|(v, p)| p * at(v, 15 + (-v).max(0)).down_given_hit)
+        .sum();
+    assert_eq!(fraction(&whole.down_given_hit), fraction(&mixed));
+    assert!(whole.down_given_hit > odds::compute(&zero, &hit_for_sure(damage, code)).down_given_hit);
+}
+
+#[test]
+fn a_code_of_no_dice_resists_with_its_negative_pips() {
+    // rule: OD6-DMG-8
+    // Under `negative_resistance = add_to_injury` (the default) a resistance code of no dice and
+    // −3 pips resists with −3, which adds 3 to D, as the fight has it: the odds are those of 3
+    // more damage against resistance 0 (they used to read such a code as 0).
+    let options = Options { killing_blow: false, ..Options::default() };
+    let damage = DieCode::new(4, 0);
+    let negative = odds::compute(&options, &hit_for_sure(damage, DieCode::new(0, -3)));
+    let more = odds::compute(&options, &Inputs { fixed: 3, ..hit_for_sure(damage, DieCode::new(0, 0)) });
+    assert_eq!(negative.levels, more.levels);
+    assert_eq!(negative.down_given_hit, more.down_given_hit);
+}

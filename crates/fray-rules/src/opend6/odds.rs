@@ -308,8 +308,8 @@ pub struct Inputs {
     /// The stay-up code (the higher of stamina and willpower).
     pub stay_up: DieCode,
     /// The stay-up roll's difficulty: 15 and the defender's difficulty penalty as it stands
-    /// (`negative_resistance = difficulty_penalty`, OD6-DMG-8). A penalty the same hit's negative
-    /// resistance adds is not followed.
+    /// (`negative_resistance = difficulty_penalty`, OD6-DMG-8); a larger penalty from the same
+    /// hit's negative resistance total is added in [`compute`].
     pub stay_up_difficulty: i32,
     /// The defender is already unconscious.
     pub unconscious: bool,
@@ -407,43 +407,77 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
     // Damage total T = max(0, roll + fixed + bonus), D = T − resistance (OD6-DMG-1, -7, -8).
     let x = code_dist(inputs.damage, damage_one).shift(inputs.fixed);
     let total = x.convolve(&bonus).map(|t| t.max(0));
-    let raw = code_dist(inputs.resistance, damage_one);
+    // A code with no dice resists with its pips, negative ones included (OD6-DMG-8).
+    let raw = if inputs.resistance.dice < 1 {
+        Dist::point(inputs.resistance.pips)
+    } else {
+        code_dist(inputs.resistance, damage_one)
+    };
     let floor = |r: Dist| match options.negative_resistance {
         NegativeResistance::AddToInjury => r,
         _ => r.map(|v| v.max(0)),
+    };
+    // The stay-up roll's difficulty after a resistance total `r`: a negative one raises the
+    // defender's difficulty penalty to its size before the stay-up roll of the same hit
+    // (`negative_resistance = difficulty_penalty`, OD6-DMG-8); the parts of `r` by that
+    // difficulty.
+    let penalised = options.negative_resistance == NegativeResistance::DifficultyPenalty;
+    let by_need = |r: Dist| -> Vec<(i32, Dist)> {
+        let need = inputs.stay_up_difficulty;
+        let lowest = super::roll::STAY_UP_DIFFICULTY - need;
+        if !penalised || r.min >= lowest {
+            return vec![(need, r)];
+        }
+        let k = (lowest - r.min).min(r.w.len() as i32) as usize;
+        let mut parts: Vec<(i32, Dist)> = r.w[..k]
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| !w.is_zero())
+            .map(|(i, w)| {
+                let v = r.min + i as i32;
+                (super::roll::STAY_UP_DIFFICULTY - v, Dist { min: v, w: vec![w.clone()], e: r.e })
+            })
+            .collect();
+        if r.w[k..].iter().any(|w| !w.is_zero()) {
+            parts.push((need, Dist { min: r.min + k as i32, w: r.w[k..].to_vec(), e: r.e }));
+        }
+        parts
     };
     let minus =
         |r: &Dist| Dist { min: -(r.min + r.w.len() as i32 - 1), w: r.w.iter().rev().cloned().collect(), e: r.e };
     let (cp_left, cp_cap) = inputs.defender_cp;
     // The injury margin's distribution by the Character Point dice the defender spent on his
-    // resistance (index k: k dice), each over its own denominator: he spends them while the
-    // damage total less his resistance is 9 or more (the fight asks with the need total − 8).
-    let ds: Vec<Dist> = if cp_left == 0 {
-        vec![total.convolve(&minus(&floor(raw)))]
+    // resistance (k: k dice) and the stay-up roll's difficulty, each over its own denominator: he
+    // spends them while the damage total less his resistance is 9 or more (the fight asks with
+    // the need total − 8).
+    let ds: Vec<(usize, i32, Dist)> = if cp_left == 0 {
+        by_need(raw).into_iter().map(|(need, r)| (0, need, total.convolve(&minus(&floor(r))))).collect()
     } else {
         let n = cp_left.min(cp_cap);
         let (total, cut_total) = cut(&total, CP_SPAN);
         let (raw, cut_raw) = cut(&raw, CP_SPAN);
         let one = BigRational::new(BigUint::one().into(), BigUint::from(6u8).pow(CP_DEPTH + 1).into());
         residual += cut_total + cut_raw + one * BigRational::from_integer(n.into());
-        let mut acc: Vec<Option<Dist>> = vec![None; n as usize + 1];
+        let mut acc: Vec<(usize, i32, Dist)> = Vec::new();
         for (i, wt) in total.w.iter().enumerate() {
             if wt.is_zero() {
                 continue;
             }
             let t = total.min + i as i32;
             for (k, r) in with_cp(&raw, t - 8, n, CP_DEPTH).into_iter().enumerate() {
-                let mut part = minus(&floor(r)).shift(t);
-                part.w.iter_mut().for_each(|w| *w *= wt);
-                part.e += total.e;
-                acc[k] = Some(match acc[k].take() {
-                    Some(sum) => sum.mix(&part),
-                    None => part,
-                });
+                for (need, r) in by_need(r) {
+                    let mut part = minus(&floor(r)).shift(t);
+                    part.w.iter_mut().for_each(|w| *w *= wt);
+                    part.e += total.e;
+                    match acc.iter_mut().find(|x| x.0 == k && x.1 == need) {
+                        Some(x) => x.2 = x.2.mix(&part),
+                        None => acc.push((k, need, part)),
+                    }
+                }
             }
         }
-        let e = acc.iter().flatten().map(|d| d.e).max().unwrap_or(0);
-        acc.into_iter().map(|d| d.map_or_else(|| Dist { min: 0, w: vec![BigUint::zero()], e }, |d| d.to_e(e))).collect()
+        let e = acc.iter().map(|x| x.2.e).max().unwrap_or(0);
+        acc.into_iter().map(|(k, need, d)| (k, need, d.to_e(e))).collect()
     };
     residual += residual_of(inputs.damage) + residual_of(inputs.resistance) + residual_of(inputs.stay_up);
     // The defender's Body Points as they stand, or over the roll that sets them at the start:
@@ -468,7 +502,7 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
     // Weights are summed as integers over the common denominator and turned into fractions once
     // at the end: a fraction per value, reduced at every step, made a prompt's odds slow.
     let hit_w: BigUint =
-        ds.iter().flat_map(|d| d.w.iter()).sum::<BigUint>() * maxes.iter().map(|m| &m.2).sum::<BigUint>();
+        ds.iter().flat_map(|d| d.2.w.iter()).sum::<BigUint>() * maxes.iter().map(|m| &m.2).sum::<BigUint>();
     let given_hit = |w: BigUint| BigRational::new(w.into(), hit_w.clone().into());
     let stay = code_dist(inputs.stay_up, skill_one);
     let mut level_w: Vec<(Option<Level>, BigUint)> = Vec::new();
@@ -476,7 +510,7 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
     // unless it makes its stay-up roll (with the Character Points he has left for it).
     let mut down_w = BigUint::zero();
     let mut down_unless = BigRational::zero();
-    for (k, d) in ds.iter().enumerate() {
+    for (k, need, d) in &ds {
         let mut unless_w = BigUint::zero();
         for (i, wd) in d.w.iter().enumerate() {
             if wd.is_zero() {
@@ -504,11 +538,11 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
             }
         }
         if !unless_w.is_zero() {
-            let n = (cp_left - k as u32).min(cp_cap);
+            let n = (cp_left - *k as u32).min(cp_cap);
             if n > 0 {
                 residual += cp_residual(n);
             }
-            let need = inputs.stay_up_difficulty;
+            let need = *need;
             let stays_up: BigRational = with_cp(&stay, need, n, DEPTH).iter().map(|d| d.at_least(need)).sum();
             down_unless += given_hit(unless_w) * (BigRational::one() - &stays_up);
         }
