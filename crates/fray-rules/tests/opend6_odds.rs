@@ -596,3 +596,46 @@ fn a_code_of_no_dice_resists_with_its_negative_pips() {
     assert_eq!(negative.levels, more.levels);
     assert_eq!(negative.down_given_hit, more.down_given_hit);
 }
+
+#[test]
+fn character_point_dice_a_critical_failure_may_cancel_are_followed() {
+    // rule: OD6-DICE-9, OD6-DICE-5, OD6-RES-1
+    // A 1D attack (the Wild Die alone) against 4, one Character Point spent while below it.
+    // Wild 4, 5 or 6 (and its chain) hits: 1/2. Wild 2 and a CP die of 2 or more, wild 3 and any
+    // CP die: 5/36 + 6/36. An opening 1 cancels the Wild Die and leaves 0: under
+    // `cancel_cp_dice = false` the CP die still adds (4 or more: 1/2 of 1/6); under `true` the
+    // CP die is the highest die and goes too, so that roll never hits.
+    let inputs = Inputs {
+        attack: DieCode::new(1, 0),
+        base: 4,
+        attack_cp: Some((4, 1)),
+        ..hit_for_sure(DieCode::new(4, 0), DieCode::new(2, 0))
+    };
+    let kept = Options::default();
+    let cancelled = Options { cancel_cp_dice: true, ..Options::default() };
+    assert_eq!(fraction(&odds::compute(&kept, &inputs).hit), "8/9");
+    assert_eq!(fraction(&odds::compute(&cancelled, &inputs).hit), "29/36");
+    // Two regular dice and two CP dice: each CP die adds the smaller of itself and the highest
+    // die so far. Checked against the fight's own rolls (`roll`, `add_cp`), spending while below
+    // 12, on a million seeded rolls.
+    let code = DieCode::new(3, 0);
+    let inputs = Inputs { attack: code, base: 12, attack_cp: Some((12, 2)), ..inputs };
+    let exact = odds::compute(&cancelled, &inputs).hit;
+    let mut dice = fray_engine::FromSource(fray_dice::seeded(7));
+    let who = fray_engine::CombatantId(0);
+    let n = 1_000_000;
+    let mut hits = 0u32;
+    for _ in 0..n {
+        let mut rolled =
+            fray_rules::opend6::roll::roll(&mut dice, who, "attack", code, 0, OneReads::Cancel, &cancelled).unwrap();
+        while rolled.total < 12 && rolled.cp < 2 {
+            fray_rules::opend6::roll::add_cp(&mut dice, who, &mut rolled, 1, &cancelled).unwrap();
+        }
+        hits += u32::from(rolled.total >= 12);
+    }
+    let p = f(&exact);
+    let sampled = f64::from(hits) / f64::from(n);
+    // 99.9% interval half-width of a million draws is under 0.0017.
+    assert!((p - sampled).abs() < 0.0017, "exact {p}, sampled {sampled}");
+    assert_ne!(exact, odds::compute(&kept, &inputs).hit);
+}

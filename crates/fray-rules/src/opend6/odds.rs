@@ -22,6 +22,7 @@ use crate::AttackOdds;
 use fray_dice::{BigRational, BigUint};
 use fray_engine::{CombatantId, Ruleset};
 use num_traits::{One, Zero};
+use std::collections::BTreeMap;
 
 /// Extra Wild-Die tosses followed per roll.
 pub const DEPTH: u32 = 40;
@@ -154,18 +155,9 @@ fn sum_less_highest(n: i32) -> Dist {
     Dist { min: 0, w: out, e: n as u32 }
 }
 
-/// The distribution of a die-code roll with its Wild Die (OD6-DICE-3..6), chains followed to
-/// [`DEPTH`] extra tosses.
-pub fn code_dist(code: DieCode, one: OneReads) -> Dist {
-    if code.dice < 1 {
-        return Dist::point(code.pips.max(0));
-    }
-    let n = code.dice - 1;
-    let mut regular = Dist::point(0);
-    for _ in 0..n {
-        regular = regular.convolve(&Dist::d6());
-    }
-    // The Wild Die when its first toss is not 1: 2..5, or 6 and a chain.
+/// The Wild Die when its first toss is not 1 (5/6 of its mass): 2..5, or 6 and a chain, chains
+/// followed to [`DEPTH`] extra tosses.
+fn wild_not_one() -> Dist {
     let e = DEPTH + 1;
     let mut wild = vec![BigUint::zero(); 6 * (DEPTH as usize + 1) + 2];
     for w in &mut wild[2..=5] {
@@ -178,8 +170,21 @@ pub fn code_dist(code: DieCode, one: OneReads) -> Dist {
     }
     // Longer chains, 6^−(DEPTH+1) in all, at the least they can total.
     wild[(6 * (DEPTH + 1) + 1) as usize] = BigUint::one();
-    let wild = Dist { min: 0, w: wild, e };
-    let otherwise = regular.convolve(&wild);
+    Dist { min: 0, w: wild, e }
+}
+
+/// The distribution of a die-code roll with its Wild Die (OD6-DICE-3..6), chains followed to
+/// [`DEPTH`] extra tosses.
+pub fn code_dist(code: DieCode, one: OneReads) -> Dist {
+    if code.dice < 1 {
+        return Dist::point(code.pips.max(0));
+    }
+    let n = code.dice - 1;
+    let mut regular = Dist::point(0);
+    for _ in 0..n {
+        regular = regular.convolve(&Dist::d6());
+    }
+    let otherwise = regular.convolve(&wild_not_one());
     // First toss 1, probability 1/6.
     let mut on_one = match one {
         OneReads::Cancel if n >= 1 => sum_less_highest(n),
@@ -251,6 +256,73 @@ fn with_cp(dist: &Dist, need: i32, n: u32, depth: u32) -> Vec<Dist> {
         rest = part(rest.min, below, rest.e).convolve(&die);
     }
     out.push(rest);
+    out
+}
+
+/// [`with_cp`] over a roll of `code` itself, as the fight totals it under `cancel_cp_dice`
+/// (OD6-DICE-9): with `true`, when an opening 1 cancels (OD6-DICE-5) the highest of the regular
+/// dice and the Character Point dice is the one discarded, so each CP die spent adds the smaller
+/// of its own value and the highest die so far, which it then replaces if larger. That part is
+/// followed over (total, highest die) pairs.
+fn code_with_cp(code: DieCode, one: OneReads, need: i32, n: u32, depth: u32, cancel_cp: bool) -> Vec<Dist> {
+    if !(cancel_cp && one == OneReads::Cancel && code.dice >= 1) || n == 0 {
+        return with_cp(&code_dist(code, one), need, n, depth);
+    }
+    let regular = code.dice - 1;
+    // The first toss not 1: the CP dice add to the total.
+    let mut plain = Dist::point(0);
+    for _ in 0..regular {
+        plain = plain.convolve(&Dist::d6());
+    }
+    let otherwise = plain.convolve(&wild_not_one()).shift(code.pips);
+    let mut out = with_cp(&otherwise, need, n, depth);
+    // An opening 1: (the regular dice less the highest, the highest), over 6^(regular + 1).
+    let mut states: BTreeMap<(i32, i32), BigUint> = BTreeMap::new();
+    states.insert((0, 0), BigUint::one());
+    for _ in 0..regular {
+        let mut next = BTreeMap::new();
+        for ((sum, high), w) in &states {
+            for f in 1..=6 {
+                *next.entry((sum + f, (*high).max(f))).or_insert_with(BigUint::zero) += w;
+            }
+        }
+        states = next;
+    }
+    let mut states: BTreeMap<(i32, i32), BigUint> =
+        states.into_iter().map(|((sum, high), w)| ((sum - high + code.pips, high), w)).collect();
+    let mut e = regular as u32 + 1;
+    let die = cp_die(depth);
+    for k in 0..=n as usize {
+        let last = k == n as usize;
+        let (done, below): (Vec<_>, Vec<_>) = states.into_iter().partition(|((t, _), _)| last || *t >= need);
+        if let Some(min) = done.iter().map(|((t, _), _)| *t).min() {
+            let max = done.iter().map(|((t, _), _)| *t).max().unwrap_or(min);
+            let mut w = vec![BigUint::zero(); (max - min + 1) as usize];
+            for ((t, _), x) in &done {
+                w[(t - min) as usize] += x;
+            }
+            let part = Dist { min, w, e };
+            if out.len() <= k {
+                out.resize(k + 1, Dist { min: 0, w: vec![BigUint::zero()], e: 0 });
+            }
+            out[k] = out[k].mix(&part);
+        }
+        if below.is_empty() {
+            break;
+        }
+        let mut next: BTreeMap<(i32, i32), BigUint> = BTreeMap::new();
+        for ((t, high), w) in &below {
+            for (i, x) in die.w.iter().enumerate() {
+                if x.is_zero() {
+                    continue;
+                }
+                let c = die.min + i as i32;
+                *next.entry((t + c.min(*high), (*high).max(c))).or_insert_with(BigUint::zero) += w * x;
+            }
+        }
+        states = next;
+        e += die.e;
+    }
     out
 }
 
@@ -342,11 +414,12 @@ pub struct Odds {
 pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
     let skill_one = OneReads::skill(options);
     let damage_one = OneReads::damage(options);
+    let cancel = options.cancel_cp_dice;
     let mut a = code_dist(inputs.attack, skill_one);
     let mut residual = residual_of(inputs.attack) + inputs.defence.map_or(BigRational::zero(), |d| residual_of(d.0));
     let cp_residual = |n: u32| residual_of(DieCode::new(1, 0)) * BigRational::from_integer(n.into());
     if let Some((need, n)) = inputs.attack_cp {
-        let mut spent = with_cp(&a, need, n, DEPTH).into_iter();
+        let mut spent = code_with_cp(inputs.attack, skill_one, need, n, DEPTH, cancel).into_iter();
         a = spent.next().unwrap_or(a);
         for more in spent {
             a = a.mix(&more);
@@ -504,7 +577,6 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
     let hit_w: BigUint =
         ds.iter().flat_map(|d| d.2.w.iter()).sum::<BigUint>() * maxes.iter().map(|m| &m.2).sum::<BigUint>();
     let given_hit = |w: BigUint| BigRational::new(w.into(), hit_w.clone().into());
-    let stay = code_dist(inputs.stay_up, skill_one);
     let mut level_w: Vec<(Option<Level>, BigUint)> = Vec::new();
     // Weight of the damage results that surely take the defender out, and of those that do
     // unless it makes its stay-up roll (with the Character Points he has left for it).
@@ -543,7 +615,8 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
                 residual += cp_residual(n);
             }
             let need = *need;
-            let stays_up: BigRational = with_cp(&stay, need, n, DEPTH).iter().map(|d| d.at_least(need)).sum();
+            let stays_up: BigRational =
+                code_with_cp(inputs.stay_up, skill_one, need, n, DEPTH, cancel).iter().map(|d| d.at_least(need)).sum();
             down_unless += given_hit(unless_w) * (BigRational::one() - &stays_up);
         }
     }
@@ -709,11 +782,15 @@ fn inputs(
 }
 
 /// Whether `who`'s AI spends a Character Point on a `roll` below what it needs, asked as the
-/// fight asks it (OD6-RES-1/2). Not followed under `cancel_cp_dice = true`, where a critical
-/// failure may take a Character Point die away: the odds then take none spent.
+/// fight asks it (OD6-RES-1/2). Not followed on a resistance roll under `cancel_cp_dice = true`
+/// when an opening 1 cancels there too (`wild_die_failure_on_damage`), where a critical failure
+/// may take a Character Point die away: the odds then take none spent on it.
 fn spends_cp(setup: &super::Setup, state: &State, who: CombatantId, roll: super::RollFor) -> bool {
     let request = super::Request::Cp { roll, total: 0, need: Some(1), max: 1 };
-    !setup.options.cancel_cp_dice
+    let cancels_here = setup.options.cancel_cp_dice
+        && roll == super::RollFor::Resistance
+        && OneReads::damage(&setup.options) == OneReads::Cancel;
+    !cancels_here
         && !policy::ai_passes(setup, who, &request)
         && matches!(policy::ai_choice(setup, state, who, &request), super::Choice::Cp(n) if n > 0)
 }
