@@ -782,16 +782,24 @@ fn inputs(
 }
 
 /// Whether `who`'s AI spends a Character Point on a `roll` below what it needs, asked as the
-/// fight asks it (OD6-RES-1/2). Not followed on a resistance roll under `cancel_cp_dice = true`
-/// when an opening 1 cancels there too (`wild_die_failure_on_damage`), where a critical failure
-/// may take a Character Point die away: the odds then take none spent on it.
+/// fight asks it (OD6-RES-1/2), and the odds follow it: not on a resistance roll under
+/// `cancel_cp_dice = true` when an opening 1 cancels there too (`wild_die_failure_on_damage`),
+/// where a critical failure may take a Character Point die away ([`cp_not_followed`]).
 fn spends_cp(setup: &super::Setup, state: &State, who: CombatantId, roll: super::RollFor) -> bool {
-    let request = super::Request::Cp { roll, total: 0, need: Some(1), max: 1 };
-    let cancels_here = setup.options.cancel_cp_dice
+    ai_spends_cp(setup, state, who, roll) && !cp_not_followed(setup, roll)
+}
+
+/// Whether the odds leave the Character Points spent on `roll` out (see [`spends_cp`]).
+fn cp_not_followed(setup: &super::Setup, roll: super::RollFor) -> bool {
+    setup.options.cancel_cp_dice
         && roll == super::RollFor::Resistance
-        && OneReads::damage(&setup.options) == OneReads::Cancel;
-    !cancels_here
-        && !policy::ai_passes(setup, who, &request)
+        && OneReads::damage(&setup.options) == OneReads::Cancel
+}
+
+/// Whether `who`'s AI spends a Character Point on a `roll` below what it needs.
+fn ai_spends_cp(setup: &super::Setup, state: &State, who: CombatantId, roll: super::RollFor) -> bool {
+    let request = super::Request::Cp { roll, total: 0, need: Some(1), max: 1 };
+    !policy::ai_passes(setup, who, &request)
         && matches!(policy::ai_choice(setup, state, who, &request), super::Choice::Cp(n) if n > 0)
 }
 
@@ -1047,6 +1055,15 @@ pub fn attack_odds_at(
             "{defender} spends Character Points ({} left) on the resistance roll while the injury margin would be 9 \
              or more, and on a stay-up roll below 15 (the `points` policy)",
             inputs.defender_cp.0
+        ));
+    }
+    if state.fighter(d).cp > 0
+        && ai_spends_cp(setup, &state, d, super::RollFor::Resistance)
+        && cp_not_followed(setup, super::RollFor::Resistance)
+    {
+        assumptions.push(format!(
+            "{defender}'s Character Points on his resistance and stay-up rolls are not followed under \
+             `cancel_cp_dice = true` with an opening 1 cancelling on resistance rolls: the odds take none spent"
         ));
     }
     assumptions.push("no Fate Points spent".to_owned());
