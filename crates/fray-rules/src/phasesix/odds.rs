@@ -12,6 +12,7 @@ use super::{Act, Choice, Cond, Hand, PhaseSix, Reaction, Request, Special, State
 use crate::AttackOdds;
 use fray_dice::BigRational;
 use fray_engine::{CombatantId, Ruleset};
+use num_bigint::BigInt;
 use num_traits::{One, Zero};
 use std::collections::BTreeMap;
 
@@ -31,14 +32,21 @@ pub fn p_at_least(t: i32) -> BigRational {
 /// The tiers of one hit die at `m`, `c`: P(miss), P(normal), P(crit level k) for k < LEVELS, and
 /// P(level ≥ LEVELS) counted at LEVELS (exact, by the closed form).
 pub fn die_tiers(options: &super::Options, m: i32, c: i32) -> Vec<(Tier, BigRational)> {
-    let one = BigRational::one();
+    die_tiers_apart(options, m, m, c)
+}
+
+/// [`die_tiers`] of a die that succeeds at `success_m` in a roll whose minimum roll is `roll_m`
+/// ([`dice::tier_apart`]): a destiny die rolled apart succeeds at min(M, 4), its crit tier judged
+/// like any die of the roll (P6-RES-5, P6-CRIT-4).
+fn die_tiers_apart(options: &super::Options, success_m: i32, roll_m: i32, c: i32) -> Vec<(Tier, BigRational)> {
+    let (m, one) = (success_m, BigRational::one());
     let hit = p_at_least(m);
     let mut out = vec![(Tier::Miss, &one - &hit)];
     if c == 0 {
         out.push((Tier::Normal, hit));
         return out;
     }
-    let c_eff = if options.crit_floor { c.max(m + 6) } else { c };
+    let c_eff = if options.crit_floor { c.max(roll_m + 6) } else { c };
     let crit_at = c_eff.max(m);
     out.push((Tier::Normal, &hit - p_at_least(crit_at)));
     let base = if options.ladder_fixed { 11 } else { c_eff };
@@ -214,14 +222,24 @@ pub struct Odds {
 }
 
 /// The odds of `act` by `who` in `state`, the defender reacting by his policy with the actions
-/// he holds (and only to an attacker he perceives), the cover rolls as the fight makes them.
+/// he holds (and only to an attacker he perceives), the cover rolls as the fight makes them, and
+/// the bonus dice, rerolls and destiny dice the attacker spends on the hit roll and the defender
+/// on his dodge, parry and cover rolls by their `spend` policies (P6-RES-4/5), what one roll
+/// leaves in the defender's purse carried to the next ([`odds_as`] with `boosts`).
+pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Option<Odds> {
+    odds_as(setup, state, who, act, true)
+}
+
+/// The odds of `act` by `who` in `state` ([`odds_of`]), with what its AI spends on its own roll
+/// (the hit roll, a throw roll) when `boosts`, else with the roll alone, as a person who decides
+/// that himself may leave it; the defender's decisions are his policies' either way.
 /// Under `cover_crit_removal = roll_order` a pool outcome keeps its crit levels, not their order;
 /// the dice are exchangeable, so the levels stand in a uniformly random order, and the crits the
 /// cover stops are any set of their number, every set alike (after a crit parry, which leaves
 /// them highest first, the places are followed instead): exact too.
-pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Option<Odds> {
+pub fn odds_as(setup: &Setup, state: &State, who: CombatantId, act: &Act, boosts: bool) -> Option<Odds> {
     if let Act::Throw { target, .. } = *act {
-        return throw_odds(setup, state, who, act, target, true).map(|t| t.odds);
+        return throw_odds(setup, state, who, act, target, boosts).map(|t| t.odds);
     }
     let options = &setup.options;
     let Act::Attack { target, hand, mode, special, from_behind, .. } = *act else { return None };
@@ -230,21 +248,45 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
     }
     let n = numbers(setup, state, who, act);
     let (w, _) = weapon_of(setup, who, hand);
-    let (dist, total) = pool_weights(options, n.dice, n.m, n.c)?;
     // The mass lumped at the top megacrit level: none without crits (the last tier is then a
     // normal hit), else at most P(a die reaches it) per die.
     let top = match die_tiers(options, n.m, n.c).last() {
         Some((Tier::Crit(LEVELS), p)) => p.clone(),
         _ => BigRational::zero(),
     };
-    let residual = top * BigRational::from_integer(n.dice.max(0).into());
+    let purse = Purse::of(state.fighter(who));
+    let (dist, total, residual) = if boosts && !purse.is_empty() {
+        // What the attacker spends on a hit roll with no success (P6-RES-4/5): the mass of the
+        // outcomes with a die at the top level is what is counted there.
+        let roller = Roller { setup, state, who, roll: super::BoostedRoll::Hit, m: n.m };
+        let (dist, total) = boosted_hits(options, n.dice, n.m, n.c, roller, purse)?;
+        let top_mass: BigInt =
+            dist.iter().filter(|((_, crits), _)| crits.first() == Some(&LEVELS)).map(|(_, w)| w).sum();
+        let residual = if top.is_zero() { BigRational::zero() } else { BigRational::new(top_mass, total.clone()) };
+        (dist, total, residual)
+    } else {
+        let (dist, total) = pool_weights(options, n.dice, n.m, n.c)?;
+        (dist, total, top * BigRational::from_integer(n.dice.max(0).into()))
+    };
     let ts = &setup.combatants[target.index()];
     let tx = state.fighter(target);
     let protection = (ts.protection(options, &tx.armour_pct) - w.piercing).max(0);
     let wph = w.wounds_per_hit;
-    // The same few binomials serve every pool outcome: computed once each.
-    let mut binomials: BTreeMap<(i32, i32), std::rc::Rc<Vec<BigRational>>> = BTreeMap::new();
-    let mut cached = |n: i32, t: i32| binomials.entry((n, t)).or_insert_with(|| binomial(n, t).into()).clone();
+    // The state the defender reacts in: the attack paid for (P6-ACT-5), its attacker the actor,
+    // as the fight asks him (a destiny die steals only from an actor with an action left, P6-RES-3).
+    let mut at_roll = state.clone();
+    at_roll.fighters[who.index()].actions -= super::run::cost(setup, state, act);
+    at_roll.actor = Some(who);
+    let at_roll = &at_roll;
+    // The same few rolls serve every pool outcome: computed once each. A roll the defender does
+    // not boost (no purse, a `spend` policy that does not, no hits of its kind) is the roll alone.
+    type Counts = std::rc::Rc<BTreeMap<(usize, Purse), BigRational>>;
+    let mut rolls: BTreeMap<(i32, i32, Option<&str>, Purse), Counts> = BTreeMap::new();
+    let mut cached = |n: i32, t: i32, roll: Option<super::BoostedRoll>, purse: Purse| -> Counts {
+        let roller = roll.map(|roll| Roller { setup, state: at_roll, who: target, roll, m: t });
+        let key = (n, t, roll.map(super::BoostedRoll::name), purse);
+        rolls.entry(key).or_insert_with(|| boosted(n, t, roller, purse).into()).clone()
+    };
     // What the defender's reaction and the cover roll do depends only on how many normal hits and
     // crits the pool shows. Per such group the branches are worked out once: (normal hits left,
     // crits kept at all, which crits the cover stops, probability). Each pool outcome's integer
@@ -252,9 +294,9 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
     // multiplied out once per such key.
     let mut branches_of = |normals: u8, n_crits: usize| -> Vec<Branch> {
         // (normal hits left, crits kept at all, a shield parry, the highest crits a parry took,
-        // probability).
-        let mut branches: Vec<(u8, bool, bool, usize, BigRational)> =
-            vec![(normals, true, false, 0, BigRational::one())];
+        // the defender's purse) → probability.
+        let mut branches: BTreeMap<(u8, bool, bool, usize, Purse), BigRational> =
+            BTreeMap::from([((normals, true, false, 0, Purse::of(tx)), BigRational::one())]);
         // A crit parry (P6-DEF-5) leaves the crits highest first, as the fight's parry sorts them.
         let mut crit_parry = false;
         // The target reacts only to an attacker it perceives (P6-REACT-4), as in the fight.
@@ -265,16 +307,27 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
         if (normals > 0 || n_crits > 0) && !from_behind && aware && able && !tx.helpless(options) {
             let request =
                 Request::React { attacker: who, target, mode, normals, crits: n_crits as u8, actions: tx.actions };
-            if let Choice::React { reaction: Some(reaction), .. } =
-                super::policy::ai_choice(setup, state, target, &request)
+            if let Choice::React { reaction: Some(reaction), buy } =
+                super::policy::ai_choice(setup, at_roll, target, &request)
             {
+                // The action bought with a bonus die or a destiny die (P6-RES-1/2).
+                let mut purse = Purse::of(tx);
+                match buy {
+                    1 => purse.bonus -= 1,
+                    2 => purse.destiny -= 1,
+                    _ => {}
+                }
                 let base_m = ts.min_roll + tx.condition(Cond::Poisoned) + i32::from(tx.hunkered);
-                branches = match reaction {
+                let mut out: BTreeMap<(u8, bool, bool, usize, Purse), BigRational> = BTreeMap::new();
+                let mut add = |key, q: BigRational| *out.entry(key).or_insert_with(BigRational::zero) += q;
+                match reaction {
                     Reaction::Dodge => {
                         let t = base_m + i32::from(normals) + n_crits as i32;
                         let dice_n = ts.evasion() - tx.condition(Cond::Shocked);
-                        let miss = cached(dice_n, t)[0].clone();
-                        vec![(0, false, false, 0, BigRational::one() - &miss), (normals, true, false, 0, miss)]
+                        for ((k, left), q) in cached(dice_n, t, Some(super::BoostedRoll::Dodge), purse).iter() {
+                            let dodged = *k >= 1;
+                            add((if dodged { 0 } else { normals }, !dodged, false, 0, *left), q.clone());
+                        }
                     }
                     Reaction::Parry => {
                         let dp = super::run::parry_dp(setup, state, target);
@@ -284,96 +337,123 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
                             // Under `parry_vs_crits = crit_successes` a parry die of 11+ takes
                             // the highest crit first, other successes normal hits (P6-DEF-5).
                             crit_parry = true;
-                            parry_split(dice_n, m)
-                                .into_iter()
-                                .map(|((cs, s), q)| {
-                                    let k = cs.min(n_crits);
-                                    (normals.saturating_sub((s - k) as u8), true, false, k, q)
-                                })
-                                .collect()
+                            let roller =
+                                Roller { setup, state: at_roll, who: target, roll: super::BoostedRoll::Parry, m };
+                            for (((cs, s), left), q) in boosted_parry(dice_n, m, roller, purse) {
+                                let k = cs.min(n_crits);
+                                add((normals.saturating_sub((s - k) as u8), true, false, k, left), q);
+                            }
                         } else {
-                            let b = cached(dice_n, m);
-                            b.iter()
-                                .enumerate()
-                                .map(|(k, q)| (normals.saturating_sub(k as u8), true, false, 0, q.clone()))
-                                .collect()
+                            for ((k, left), q) in cached(dice_n, m, Some(super::BoostedRoll::Parry), purse).iter() {
+                                add((normals.saturating_sub(*k as u8), true, false, 0, *left), q.clone());
+                            }
                         }
                     }
-                    Reaction::ShieldParry => vec![(normals, true, true, 0, BigRational::one())],
+                    Reaction::ShieldParry => add((normals, true, true, 0, purse), BigRational::one()),
                     // The AI reacts to an attack on itself with a defence only; a hunker or an
                     // attack in reply leaves these hits as rolled.
-                    Reaction::Hunker | Reaction::Attack { .. } => vec![(normals, true, false, 0, BigRational::one())],
-                };
+                    Reaction::Hunker | Reaction::Attack { .. } => {
+                        add((normals, true, false, 0, purse), BigRational::one())
+                    }
+                }
+                branches = out;
             }
         }
         let mut out = Vec::new();
-        for (normals, kept, shield, parried, q) in branches {
+        for ((normals, kept, shield, parried, purse), q) in branches {
             let crits = if kept { n_crits - parried.min(n_crits) } else { 0 };
             // The cover rolls as the fight makes them (P6-COVER-1..5): the sources and thresholds
             // from the fight's own code, one roll per source under `sequential`, each on the hits
-            // still left, Shocked taking cover dice from the normal hits first. Successes among
-            // the crit dice stop the highest crits (`highest_first`), or under `roll_order` the
-            // crits their dice stand for: the i-th crit die the i-th crit still standing.
+            // still left, Shocked taking cover dice from the normal hits first; the crit dice
+            // rolled first, then the normal hits', each boosted by the defender's `spend` policy
+            // if it has hits of its kind to remove (P6-RES-4/5). Successes among the crit dice
+            // stop the highest crits (`highest_first`), or under `roll_order` the crits their
+            // dice stand for: the i-th crit die the i-th crit still standing, and a success of a
+            // die a boost added the first crit still unprotected.
             let (sources, fewer) = super::run::cover_values(setup, state, target, shield);
             if options.cover_roll_order && crit_parry {
                 // The crits stand highest first: which of them the crit dice cover, and which
                 // go without a die (Shocked), is known, so the places are followed.
-                let mut states: BTreeMap<(u8, u32), BigRational> = BTreeMap::from([((normals, 0), q)]);
+                let mut states: BTreeMap<(u8, u32, Purse), BigRational> = BTreeMap::from([((normals, 0, purse), q)]);
                 for v in &sources {
-                    let stop = p_at_least(*v);
-                    let stand = BigRational::one() - &stop;
-                    let mut next: BTreeMap<(u8, u32), BigRational> = BTreeMap::new();
-                    for ((n_left, mask), p) in states {
+                    let mut next: BTreeMap<(u8, u32, Purse), BigRational> = BTreeMap::new();
+                    for ((n_left, mask, purse), p) in states {
                         let standing: Vec<usize> = (0..crits).filter(|i| mask & (1 << i) == 0).collect();
+                        if n_left == 0 && standing.is_empty() {
+                            *next.entry((n_left, mask, purse)).or_insert_with(BigRational::zero) += p;
+                            continue;
+                        }
                         let normal_dice = (i32::from(n_left) - fewer).max(0);
                         let crit_dice = (standing.len() as i32 - (fewer - i32::from(n_left)).max(0)).max(0) as usize;
-                        let bn = cached(normal_dice, *v);
-                        for stopped in 0u32..(1 << crit_dice) {
+                        let roller = (!standing.is_empty()).then_some(Roller {
+                            setup,
+                            state: at_roll,
+                            who: target,
+                            roll: super::BoostedRoll::Cover,
+                            m: *v,
+                        });
+                        for (((own, spares), purse), pc) in boosted_places(crit_dice as i32, *v, roller, purse) {
                             let mut after = mask;
-                            let mut pc = p.clone();
-                            for (bit, place) in standing[..crit_dice].iter().enumerate() {
-                                if stopped & (1 << bit) != 0 {
+                            let mut spare = spares;
+                            for (i, place) in standing.iter().enumerate() {
+                                if i < crit_dice && own & (1 << i) != 0 {
                                     after |= 1 << place;
-                                    pc *= &stop;
-                                } else {
-                                    pc *= &stand;
+                                } else if spare > 0 {
+                                    spare -= 1;
+                                    after |= 1 << place;
                                 }
                             }
-                            for (rn, qn) in bn.iter().enumerate() {
-                                let key = (n_left - rn as u8, after);
-                                *next.entry(key).or_insert_with(BigRational::zero) += &pc * qn;
+                            let roll = (n_left > 0).then_some(super::BoostedRoll::Cover);
+                            for ((rn, purse), qn) in cached(normal_dice, *v, roll, purse).iter() {
+                                let key = (n_left - (*rn).min(usize::from(n_left)) as u8, after, *purse);
+                                *next.entry(key).or_insert_with(BigRational::zero) += &p * &pc * qn;
                             }
                         }
                     }
                     states = next;
                 }
-                for ((n_left, mask), p) in states {
+                let mut merged: BTreeMap<(u8, u32), BigRational> = BTreeMap::new();
+                for ((n_left, mask, _), p) in states {
+                    *merged.entry((n_left, mask)).or_insert_with(BigRational::zero) += p;
+                }
+                for ((n_left, mask), p) in merged {
                     out.push((n_left, kept, Stopped::Places { parried, mask }, p));
                 }
                 continue;
             }
-            let mut states: BTreeMap<(u8, usize), BigRational> = BTreeMap::from([((normals, 0), q)]);
-            for v in sources {
-                let mut next: BTreeMap<(u8, usize), BigRational> = BTreeMap::new();
-                for ((n_left, stopped), p) in states {
+            let mut states: BTreeMap<(u8, usize, Purse), BigRational> = BTreeMap::from([((normals, 0, purse), q)]);
+            for &v in &sources {
+                let mut next: BTreeMap<(u8, usize, Purse), BigRational> = BTreeMap::new();
+                for ((n_left, stopped, purse), p) in states {
                     let c_left = crits - stopped;
+                    if n_left == 0 && c_left == 0 {
+                        *next.entry((n_left, stopped, purse)).or_insert_with(BigRational::zero) += p;
+                        continue;
+                    }
                     let normal_dice = (i32::from(n_left) - fewer).max(0);
                     let crit_dice = (c_left as i32 - (fewer - i32::from(n_left)).max(0)).max(0);
-                    let bc = cached(crit_dice, v);
-                    let bn = cached(normal_dice, v);
-                    for (rc, qc) in bc.iter().enumerate() {
-                        for (rn, qn) in bn.iter().enumerate() {
-                            let key = (n_left - rn as u8, stopped + rc);
+                    let bc = cached(crit_dice, v, (c_left > 0).then_some(super::BoostedRoll::Cover), purse);
+                    for ((rc, purse), qc) in bc.iter() {
+                        let bn = cached(normal_dice, v, (n_left > 0).then_some(super::BoostedRoll::Cover), *purse);
+                        for ((rn, purse), qn) in bn.iter() {
+                            let key =
+                                (n_left - (*rn).min(usize::from(n_left)) as u8, stopped + (*rc).min(c_left), *purse);
                             *next.entry(key).or_insert_with(BigRational::zero) += &p * qc * qn;
                         }
                     }
                 }
                 states = next;
             }
-            for ((n_left, stopped), p) in states {
+            let mut merged: BTreeMap<(u8, usize), BigRational> = BTreeMap::new();
+            for ((n_left, stopped, _), p) in states {
+                *merged.entry((n_left, stopped)).or_insert_with(BigRational::zero) += p;
+            }
+            for ((n_left, stopped), p) in merged {
                 if options.cover_roll_order && kept {
                     // In roll order (no crit parry here, so `parried` is 0) the crits stopped
                     // are any `stopped` of them, every such set alike: the probability of each.
+                    // (A success of a die a boost added stops the first crit still unprotected,
+                    // a place that does not depend on the levels either.)
                     let sets = BigRational::from_integer(choose(crits, stopped).into());
                     out.push((n_left, kept, Stopped::Random(stopped), p / sets));
                 } else {
@@ -478,54 +558,253 @@ impl Purse {
     fn of(x: &super::Fighter) -> Purse {
         Purse { bonus: x.bonus_dice, rerolls: x.rerolls, destiny: x.destiny_dice }
     }
+
+    /// Nothing left to spend.
+    fn is_empty(self) -> bool {
+        self.bonus < 1 && self.rerolls < 1 && self.destiny < 1
+    }
 }
 
-/// The successes of `n` dice at `t` (one per die that reaches it: a cover roll's hits removed, or
-/// whether a throw lands), with the boosts the AI's `spend` policy makes on a roll with no
-/// success when `spends` (policy `boost`, P6-RES-4/5): a bonus die, else a reroll of the whole
-/// pool (the bonus dice added included), else a destiny die rolled apart, succeeding at
-/// min(t, 4); one at a time until the roll has a success or nothing is left to spend. Each
-/// outcome comes with what is left in the purse.
-fn boosted(n: i32, t: i32, purse: Purse, spends: bool) -> BTreeMap<(usize, Purse), BigRational> {
-    let mut out: BTreeMap<(usize, Purse), BigRational> = BTreeMap::new();
-    let mut add = |k: usize, purse: Purse, q: BigRational| {
-        *out.entry((k, purse)).or_insert_with(BigRational::zero) += q;
-    };
-    let n = n.clamp(0, 60);
-    let first = binomial(n, t);
-    for (k, q) in first.iter().enumerate().skip(1) {
-        add(k, purse, q.clone());
+/// Outcomes with integer weights over one denominator (beside them).
+type Weights<K> = (BTreeMap<K, BigInt>, BigInt);
+
+/// The [`Weights`] of outcomes given as fractions: over the least common denominator.
+fn weights_of<K: Ord>(dist: impl IntoIterator<Item = (K, BigRational)>) -> Weights<K> {
+    use num_integer::Integer;
+    let dist: Vec<(K, BigRational)> = dist.into_iter().collect();
+    let den = dist.iter().fold(BigInt::one(), |acc, (_, p)| acc.lcm(p.denom()));
+    let mut out: BTreeMap<K, BigInt> = BTreeMap::new();
+    for (k, p) in dist {
+        *out.entry(k).or_insert_with(BigInt::zero) += p.numer() * (&den / p.denom());
     }
-    let (p, apart) = (p_at_least(t), p_at_least(t.min(4)));
-    // The mass still without a success, the pool's size and the purse.
-    let (mut none, mut len, mut purse) = (first[0].clone(), n, purse);
-    while !none.is_zero() {
-        if !spends {
-            add(0, purse, none);
-            break;
+    (out, den)
+}
+
+/// Who rolls a roll the AI may boost, on what, and at which minimum roll: what its `spend`
+/// policy is asked about.
+#[derive(Clone, Copy)]
+struct Roller<'a> {
+    setup: &'a Setup,
+    state: &'a State,
+    who: CombatantId,
+    roll: super::BoostedRoll,
+    m: i32,
+}
+
+impl Roller<'_> {
+    /// What the AI spends on a roll of `dice` dice with no success, holding `purse`: its own
+    /// answer to the fight's boost request ([`super::policy::ai_choice`], P6-RES-4/5).
+    fn spends(&self, purse: Purse, dice: i32) -> Option<super::Boost> {
+        let mut state = self.state.clone();
+        let x = &mut state.fighters[self.who.index()];
+        (x.bonus_dice, x.rerolls, x.destiny_dice) = (purse.bonus, purse.rerolls, purse.destiny);
+        // Every die short of any minimum roll (at least 2, P6-DICE-4): a roll with no success.
+        let request = Request::Boost {
+            roll: self.roll,
+            against: None,
+            totals: super::Totals::from_elem(1, dice.clamp(0, 255) as usize),
+            apart: super::Totals::new(),
+            m: self.m,
+            c: None,
+        };
+        match super::policy::ai_choice(self.setup, &state, self.who, &request) {
+            Choice::Boost(b) => b,
+            _ => None,
         }
-        if purse.bonus >= 1 {
-            purse.bonus -= 1;
-            add(1, purse, &none * &p);
-            none *= BigRational::one() - &p;
-            len += 1;
-        } else if purse.rerolls >= 1 && len > 0 {
-            purse.rerolls -= 1;
-            let again = binomial(len, t);
-            for (k, q) in again.iter().enumerate().skip(1) {
-                add(k, purse, &none * q);
+    }
+}
+
+/// A roll of `n` dice as the fight makes it, with what the roller spends on it (P6-RES-4/5):
+/// after seeing a roll with no success its AI may spend a bonus die (one more die), a reroll of
+/// the whole pool (the bonus dice added included), a destiny die rolled apart or a destiny die as
+/// a reroll, one at a time, asked again after each, until the roll has a success or it spends
+/// nothing more ([`Roller::spends`]; `None`: the roll alone). `roll(len)` gives the outcomes of
+/// a pool of `len` dice (the roll's own first, then the bonus dice added), `bonus` and `destiny`
+/// those of one added die or destiny die rolled apart with the pool's dice all failed; `nothing`
+/// is the outcome with no success. Since a boost is spent only on a roll with no success, each
+/// outcome is that of the last roll or die alone. Each outcome comes with what is left in the
+/// purse. `None` when a pool has too many outcomes to follow.
+#[allow(clippy::too_many_arguments, reason = "the roll and its three kinds of dice")]
+fn spend_on<K: Ord + Clone>(
+    n: i32,
+    roller: Option<Roller<'_>>,
+    purse: Purse,
+    mut roll: impl FnMut(i32) -> Option<Weights<K>>,
+    bonus: &Weights<K>,
+    destiny: &Weights<K>,
+    success: impl Fn(&K) -> bool,
+    nothing: K,
+) -> Option<Weights<(K, Purse)>> {
+    let mut out: BTreeMap<(K, Purse), BigInt> = BTreeMap::new();
+    let mut den = BigInt::one();
+    // Adds the successes of `dist`, times the mass `scale`, at `purse`; returns the mass of its
+    // failures, times `scale`.
+    let add =
+        |out: &mut BTreeMap<(K, Purse), BigInt>, den: &mut BigInt, dist: &Weights<K>, scale: &BigRational, purse| {
+            let f = rescale(out, den, &(scale.denom() * &dist.1)) * scale.numer();
+            let mut failed = BigInt::zero();
+            for (k, w) in &dist.0 {
+                if success(k) {
+                    *out.entry((k.clone(), purse)).or_insert_with(BigInt::zero) += w * &f;
+                } else {
+                    failed += w;
+                }
             }
-            none *= &again[0];
-        } else if purse.destiny >= 1 {
-            purse.destiny -= 1;
-            add(1, purse, &none * &apart);
-            none *= BigRational::one() - &apart;
-        } else {
-            add(0, purse, none);
-            break;
-        }
+            scale * BigRational::new(failed, dist.1.clone())
+        };
+    let first = roll(n)?;
+    let mut none = add(&mut out, &mut den, &first, &BigRational::one(), purse);
+    let (mut len, mut purse) = (n.max(0), purse);
+    while !none.is_zero() {
+        let spent = match roller {
+            Some(r) if !purse.is_empty() => r.spends(purse, len),
+            _ => None,
+        };
+        let dist = match spent {
+            Some(super::Boost::BonusDie) => {
+                purse.bonus -= 1;
+                len += 1;
+                bonus.clone()
+            }
+            Some(super::Boost::DestinyDie) => {
+                purse.destiny -= 1;
+                destiny.clone()
+            }
+            Some(super::Boost::Reroll) => {
+                purse.rerolls -= 1;
+                roll(len)?
+            }
+            Some(super::Boost::DestinyReroll) => {
+                purse.destiny -= 1;
+                roll(len)?
+            }
+            None => {
+                // The roll kept as it is: no success.
+                let f = rescale(&mut out, &mut den, none.denom()) * none.numer();
+                *out.entry((nothing, purse)).or_insert_with(BigInt::zero) += f;
+                break;
+            }
+        };
+        none = add(&mut out, &mut den, &dist, &none, purse);
     }
-    out
+    Some((out, den))
+}
+
+/// Puts `out` (weights over `den`) over the least common multiple of `den` and `d`; returns the
+/// factor that puts weights over `d` over it.
+fn rescale<K>(out: &mut BTreeMap<K, BigInt>, den: &mut BigInt, d: &BigInt) -> BigInt {
+    use num_integer::Integer;
+    let lcm = den.lcm(d);
+    if lcm != *den {
+        let f = &lcm / &*den;
+        for v in out.values_mut() {
+            *v *= &f;
+        }
+        *den = lcm;
+    }
+    &*den / d
+}
+
+/// The [`Weights`] of one die at `t` and apart at min(t, 4) (P6-RES-5): 1 success or none.
+fn one_die(t: i32) -> (Weights<usize>, Weights<usize>) {
+    let die = |t: i32| {
+        let p = p_at_least(t);
+        weights_of([(1, p.clone()), (0, BigRational::one() - p)])
+    };
+    (die(t), die(t.min(4)))
+}
+
+/// The successes of `n` dice at `t` (one per die that reaches it: a dodge, a parry without crit
+/// parries, a cover roll's hits removed, or whether a throw lands), with what `roller` spends on
+/// a roll with no success ([`spend_on`]; `None`: the roll alone), each with what is left in the
+/// purse.
+fn boosted(n: i32, t: i32, roller: Option<Roller<'_>>, purse: Purse) -> BTreeMap<(usize, Purse), BigRational> {
+    let (bonus, destiny) = one_die(t);
+    let roll = |len: i32| Some(weights_of(binomial(len, t).into_iter().enumerate()));
+    let (w, den) = spend_on(n.clamp(0, 60), roller, purse, roll, &bonus, &destiny, |k| *k >= 1, 0)
+        .expect("binomials are always followed");
+    w.into_iter().map(|(k, w)| (k, BigRational::new(w, den.clone()))).collect()
+}
+
+/// A cover roll's crit dice under `cover_crit_removal = roll_order`, with what `roller` spends on
+/// it ([`spend_on`]): which of its `n` own dice (bits) succeed, and how many successes the dice
+/// added by a bonus die or rolled apart show, each protecting the first crit still unprotected
+/// (P6-COVER-3, P6-RES-4/5), with what is left in the purse.
+fn boosted_places(
+    n: i32,
+    t: i32,
+    roller: Option<Roller<'_>>,
+    purse: Purse,
+) -> BTreeMap<((u32, usize), Purse), BigRational> {
+    let n = n.clamp(0, 16);
+    let (p, q) = (p_at_least(t), BigRational::one() - p_at_least(t));
+    let roll = |len: i32| {
+        let len = len.clamp(0, 16);
+        let mut dist: BTreeMap<(u32, usize), BigRational> = BTreeMap::new();
+        for mask in 0u32..(1 << len) {
+            let hits = mask.count_ones() as usize;
+            let pr = (0..hits).fold(BigRational::one(), |a, _| a * &p)
+                * (0..len as usize - hits).fold(BigRational::one(), |a, _| a * &q);
+            let key = (mask & ((1 << n) - 1), (mask >> n).count_ones() as usize);
+            *dist.entry(key).or_insert_with(BigRational::zero) += pr;
+        }
+        Some(weights_of(dist))
+    };
+    let die = |t: i32| {
+        let p = p_at_least(t);
+        weights_of([((0, 1), p.clone()), ((0, 0), BigRational::one() - p)])
+    };
+    let success = |k: &(u32, usize)| k.0 != 0 || k.1 > 0;
+    let (w, den) = spend_on(n, roller, purse, roll, &die(t), &die(t.min(4)), success, (0, 0))
+        .expect("a few dice are always followed");
+    w.into_iter().map(|(k, w)| (k, BigRational::new(w, den.clone()))).collect()
+}
+
+/// A hit roll of `n` dice at `m`, crits from `c` ([`pool_weights`]), with what `roller` spends
+/// on a roll with no hit (P6-RES-4/5): a bonus die is one more hit die, a destiny die rolled apart
+/// hits at min(M, 4) and crits as any die of the roll ([`dice::tier_apart`]); the purse left
+/// does not matter to the rest of the attack. `None` when a pool has too many outcomes.
+fn boosted_hits(
+    options: &super::Options,
+    n: i32,
+    m: i32,
+    c: i32,
+    roller: Roller<'_>,
+    purse: Purse,
+) -> Option<Weights<PoolOutcome>> {
+    let single = |success_m: i32| {
+        weights_of(die_tiers_apart(options, success_m, m, c).into_iter().map(|(t, p)| {
+            let key = match t {
+                Tier::Miss => (0, Vec::new()),
+                Tier::Normal => (1, Vec::new()),
+                Tier::Crit(k) => (0, vec![k]),
+            };
+            (key, p)
+        }))
+    };
+    let roll = |len: i32| pool_weights(options, len, m, c);
+    let hit = |k: &PoolOutcome| k.0 > 0 || !k.1.is_empty();
+    let (w, den) = spend_on(n, Some(roller), purse, roll, &single(m), &single(m.min(4)), hit, (0, Vec::new()))?;
+    let mut out: BTreeMap<PoolOutcome, BigInt> = BTreeMap::new();
+    for ((k, _), w) in w {
+        *out.entry(k).or_insert_with(BigInt::zero) += w;
+    }
+    Some((out, den))
+}
+
+/// A parry of `n` dice at `m` under `parry_vs_crits = crit_successes` ([`parry_split`]: crit
+/// successes and successes), with what `roller` spends on a parry with no success (P6-RES-4/5):
+/// a destiny die rolled apart succeeds at min(M, 4) and is a crit success at 11+, as the fight's
+/// parry counts it (P6-DEF-5).
+fn boosted_parry(n: i32, m: i32, roller: Roller<'_>, purse: Purse) -> BTreeMap<((usize, usize), Purse), BigRational> {
+    let roll = |len: i32| Some(weights_of(parry_split(len, m)));
+    let die = |success_m: i32| {
+        let (hit, crit) = (p_at_least(success_m), p_at_least(success_m.max(11)));
+        weights_of([((1, 1), crit.clone()), ((0, 1), &hit - crit), ((0, 0), BigRational::one() - hit)])
+    };
+    let (w, den) = spend_on(n.max(0), Some(roller), purse, roll, &die(m), &die(m.min(4)), |k| k.1 >= 1, (0, 0))
+        .expect("a parry's pool is always followed");
+    w.into_iter().map(|(k, w)| (k, BigRational::new(w, den.clone()))).collect()
 }
 
 /// A thrown object's odds on one participant ([`throw_odds`]).
@@ -566,9 +845,9 @@ pub fn throw_odds(
     let one = BigRational::one();
     let (n, m) = super::run::throw_numbers(setup, state, who);
     let thrower = state.fighter(who);
-    let spends = boosts && super::policy::spends_on(setup, who, super::BoostedRoll::Throw);
+    let roller = boosts.then_some(Roller { setup, state, who, roll: super::BoostedRoll::Throw, m });
     let lands: BigRational =
-        boosted(n, m, Purse::of(thrower), spends).into_iter().filter(|((k, _), _)| *k >= 1).map(|(_, q)| q).sum();
+        boosted(n, m, roller, Purse::of(thrower)).into_iter().filter(|((k, _), _)| *k >= 1).map(|(_, q)| q).sum();
     let (from, aim) = (thrower.pos, state.fighter(target).pos);
     let v = state.fighter(victim);
     let deviations_reaching = (1..=12u8)
@@ -590,7 +869,6 @@ pub fn throw_odds(
     // probability. No hits left, no further roll (as the fight's `cover` stops).
     let vs = &setup.combatants[victim.index()];
     let (sources, fewer) = super::run::cover_values(setup, state, victim, false);
-    let spends = super::policy::spends_on(setup, victim, super::BoostedRoll::Cover);
     let hits = it.hits.clamp(0, 60) as u8;
     let mut left: BTreeMap<(u8, Purse), BigRational> = BTreeMap::from([((hits, Purse::of(v)), one.clone())]);
     for value in sources {
@@ -601,7 +879,8 @@ pub fn throw_odds(
                 continue;
             }
             let dice_n = (i32::from(normals) - fewer).max(0);
-            for ((removed, purse), q) in boosted(dice_n, value, purse, spends) {
+            let roller = Roller { setup, state, who: victim, roll: super::BoostedRoll::Cover, m: value };
+            for ((removed, purse), q) in boosted(dice_n, value, Some(roller), purse) {
                 let key = (normals - (removed.min(usize::from(normals)) as u8), purse);
                 *next.entry(key).or_insert_with(BigRational::zero) += &p * q;
             }
