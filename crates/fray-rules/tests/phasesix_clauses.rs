@@ -2344,3 +2344,155 @@ fn a_persons_menu_gives_the_blast_beside_a_throw_and_the_roll_alone_when_dice_wo
         "{spent}"
     );
 }
+
+/// A (Hand-to-hand `skill`, a rapier of DP 1, `a` more lines) and B 1 m off, one hit kills (one
+/// heart), no protection (`b` more lines).
+fn boost_duel(skill: i32, a: &str, b: &str, sets: &[(&str, &str)]) -> Setup {
+    setup(
+        &format!(
+            "[rules]\nruleset = \"phasesix\"\n[rules.options]\nround_cap = 1\n[[combatants]]\nname = \"A\"\nside = \
+             \"a\"\nhand_to_hand = {skill}\nposition = 0\n{a}\n[[combatants.weapons]]\nname = \"rapier\"\nclass = \
+             \"melee\"\ndamage_potential = 1\n[[combatants]]\nname = \"B\"\nside = \"b\"\nposition = 1\nmax_wounds = \
+             1\n{b}\n"
+        ),
+        sets,
+    )
+}
+
+#[test]
+fn the_odds_follow_what_the_attackers_spend_policy_spends_on_its_hit_roll() {
+    // rule: P6-RES-4, P6-RES-5, P6-ATK-2
+    // A rolls 1 + 1 = 2 hit dice at 5+: ≥ 1 hit 1 − (2/3)² = 5/9. B never defends and one hit
+    // drops him, so the chance of dropping him is the chance of a hit.
+    let hit = |a: &str, spend: &str, boosts: bool| {
+        let s =
+            boost_duel(1, &format!("{a}\npolicy = {{ spend = \"{spend}\" }}"), "policy = { defend = \"never\" }", &[]);
+        let o = odds::odds_as(&s, &ready(&s), A, &atk(B, Mode::Melee), boosts).unwrap();
+        assert_eq!(o.hit, o.down, "{a}");
+        q(&o.hit)
+    };
+    assert_eq!(hit("", "to_hit", true), "5/9");
+    // A bonus die on a roll with no hit: a third die, 1 − (2/3)³ = 19/27.
+    assert_eq!(hit("bonus_dice = 1", "to_hit", true), "19/27");
+    // A reroll of the two dice: 1 − (4/9)² = 65/81.
+    assert_eq!(hit("rerolls = 1", "to_hit", true), "65/81");
+    // The bonus die first, then a reroll of all three dice: 1 − (8/27)² = 665/729.
+    assert_eq!(hit("bonus_dice = 1\nrerolls = 1", "to_hit", true), "665/729");
+    // Two bonus dice, one after the other: 1 − (2/3)⁴ = 65/81.
+    assert_eq!(hit("bonus_dice = 2", "to_hit", true), "65/81");
+    // A destiny die as a bonus die, rolled apart, hits at 4+ (P6-RES-5): 1 − 4/9 · 1/2 = 7/9.
+    assert_eq!(hit("destiny_dice = 1", "always", true), "7/9");
+    // The `spend` policy decides: under `to_defend` or `never` nothing is spent on a hit roll;
+    // and the roll alone (a person deciding) is the roll alone whatever is held.
+    assert_eq!(hit("bonus_dice = 1\nrerolls = 1", "to_defend", true), "5/9");
+    assert_eq!(hit("bonus_dice = 1\nrerolls = 1", "never", true), "5/9");
+    assert_eq!(hit("bonus_dice = 1\nrerolls = 1", "to_hit", false), "5/9");
+}
+
+#[test]
+fn the_odds_follow_what_the_defender_spends_on_his_dodge_and_cover_rolls_and_what_is_left() {
+    // rule: P6-RES-4, P6-DEF-1, P6-COVER-2, P6-RES-1
+    // A rolls one hit die at 5+ (a rapier, Hand-to-hand 0): one hit with 1/3. B (one evasion die,
+    // `defend = dodge`, 5+ cover, one heart) dodges at 5 + 1 = 6+ (1/6); under `spend =
+    // to_defend` a dodge with no success gets his bonus die (1/6): it fails with 25/36 and leaves
+    // him nothing for the cover roll (1 die at 5+, the hit stays with 2/3): B drops with 1/3 ·
+    // 25/36 · 2/3 = 25/162.
+    let down = |b: &str, spend: &str, st: &dyn Fn(&Setup) -> State| {
+        let s = boost_duel(
+            0,
+            "",
+            &format!("cover = 5\n{b}\npolicy = {{ move = \"hold\", defend = \"dodge\", spend = \"{spend}\" }}"),
+            &[],
+        );
+        let o = odds::odds_of(&s, &st(&s), A, &atk(B, Mode::Melee)).unwrap();
+        assert_eq!(q(&o.hit), "1/3");
+        q(&o.down)
+    };
+    let ready = &|s: &Setup| ready(s);
+    assert_eq!(down("bonus_dice = 1", "to_defend", ready), "25/162");
+    // Without spending: dodge 1/6, cover 1/3: 1/3 · 5/6 · 2/3 = 5/27.
+    assert_eq!(down("bonus_dice = 1", "never", ready), "5/27");
+    assert_eq!(down("bonus_dice = 1", "to_hit", ready), "5/27");
+    // Two bonus dice: the AI spends the second too on a dodge still without a success, one at a
+    // time (it fails with (5/6)³), and nothing is left for the cover roll: 1/3 · 125/216 · 2/3.
+    assert_eq!(down("bonus_dice = 2", "to_defend", ready), "125/972");
+    // Before B's first turn he has no action (P6-ACT-1) and buys one for the dodge with a bonus
+    // die (P6-RES-1): with one, none is left for the rolls (5/27); with two, one is (25/162).
+    let opening = &|s: &Setup| {
+        let mut st = PhaseSix::initial_state(s);
+        st.round = 1;
+        st.fighters[0].actions = 2;
+        st
+    };
+    assert_eq!(down("bonus_dice = 1", "to_defend", opening), "5/27");
+    assert_eq!(down("bonus_dice = 2", "to_defend", opening), "25/162");
+    // And `fray odds` says so.
+    let s = boost_duel(
+        0,
+        "",
+        "cover = 5\nbonus_dice = 2\npolicy = { move = \"hold\", defend = \"dodge\", spend = \"to_defend\" }",
+        &[],
+    );
+    let o = odds::attack_odds(&s, "A", "B").unwrap();
+    assert_eq!(q(&o.down), "25/162");
+    let said = o.assumptions.join("\n");
+    assert!(said.contains("buys with a bonus die") && said.contains("what one roll leaves carrying"), "{said}");
+    assert!(!said.contains("the roll alone"), "{said}");
+}
+
+#[test]
+fn the_odds_follow_a_destiny_die_spent_on_a_parry_and_the_purse_it_leaves_to_the_cover_roll() {
+    // rule: P6-RES-5, P6-DEF-3, P6-COVER-2, P6-COVER-3
+    // A's one hit die at 5+ is a normal hit with 5/18 and a crit with 1/18 (11+). B parries
+    // with his sword (Hand-to-hand 0 + DP 1: one die at 5+) and spends his destiny die, rolled
+    // apart, on a parry with no success: it succeeds at 4+ (1/2). A normal hit is parried unless
+    // both fail (1/3), the destiny die then spent: the cover roll (5+) leaves it with 2/3. A crit
+    // is not parried (`parry_vs_crits = normal_only`), but the AI spends on the parry all the
+    // same: a parry that succeeds first (1/3) keeps the destiny die for the crit's cover roll
+    // (it stays with 2/3 · 1/2), else the cover roll stands alone (2/3): 1/3 · 1/3 + 2/3 · 2/3 =
+    // 5/9. B drops with 5/18 · 2/9 + 1/18 · 5/9 = 5/54.
+    let b = |spend: &str| {
+        format!(
+            "cover = 5\ndestiny_dice = 1\npolicy = {{ move = \"hold\", defend = \"parry\", spend = \"{spend}\" }}{SWORD}"
+        )
+    };
+    let down = |spend: &str| {
+        let s = boost_duel(0, "", &b(spend), &[]);
+        q(&odds::odds_of(&s, &ready(&s), A, &atk(B, Mode::Melee)).unwrap().down)
+    };
+    assert_eq!(down("to_defend"), "5/54");
+    // Nothing spent: a normal hit stays with 2/3 · 2/3, a crit with 2/3: 5/18 · 4/9 + 1/18 · 2/3.
+    assert_eq!(down("never"), "13/81");
+}
+
+#[test]
+fn a_persons_menu_gives_an_attack_as_the_ai_would_spend_on_it_and_the_roll_alone() {
+    // rule: P6-RES-4
+    use fray_rules::Prompts;
+    let label = |s: &Setup| {
+        let scenario = fray_rules::phasesix::PhaseSixScenario(s.clone());
+        let st = ready(s);
+        let request = fray_rules::phasesix::Request::Act { actions: 2 };
+        let ai = policy::ai_choice(s, &st, A, &request);
+        assert!(matches!(ai, Choice::Act(Act::Attack { target: B, .. })), "the AI attacks: {ai:?}");
+        let (_, choices) = fray_rules::building_prompt(true, || scenario.prompt(&st, A, &request, &ai));
+        choices.into_iter().find(|(_, c)| *c == ai).map(|(l, _)| l).unwrap()
+    };
+    // 5/9 ≈ 55.6 %; with a bonus die spent on a roll with no hit 19/27 ≈ 70.4 %.
+    let b = "policy = { move = \"hold\", defend = \"never\" }";
+    let plain = label(&boost_duel(1, "policy = { spend = \"to_hit\" }", b, &[]));
+    assert!(plain.ends_with("— ≥ 1 hit 55.6%, drops the target 55.6%"), "{plain}");
+    let spent = label(&boost_duel(1, "bonus_dice = 1\npolicy = { spend = \"to_hit\" }", b, &[]));
+    assert!(
+        spent.contains("≥ 1 hit 70.4%, drops the target 70.4% as the AI would play it")
+            && spent.contains("the roll alone: ≥ 1 hit 55.6%, drops the target 55.6%"),
+        "{spent}"
+    );
+    // And `fray odds` gives the roll alone beside them.
+    let o =
+        odds::attack_odds(&boost_duel(1, "bonus_dice = 1\npolicy = { spend = \"to_hit\" }", b, &[]), "A", "B").unwrap();
+    assert_eq!(q(&o.hit), "19/27");
+    assert!(
+        o.assumptions.contains(&"the roll alone, nothing spent on the hit roll: hit 5/9, takes B out 5/9".to_owned())
+    );
+}

@@ -76,9 +76,9 @@ impl PhaseSixScenario {
 
     /// The exact odds beside a choice of act in a person's menu: an attack's chance of ≥ 1 hit
     /// and of dropping its target; a throw's chance that its blast reaches the target and drops
-    /// him, as the AI would play it (bonus dice, rerolls and destiny dice on a throw with no
-    /// success, by the `spend` policy) and, when that differs, the roll alone, since a person
-    /// decides it (P6-THROW-1..4, P6-RES-4/5).
+    /// him; each as the AI would play it (bonus dice, rerolls and destiny dice on a hit or throw
+    /// roll with no success, by the `spend` policy) and, when that differs, the roll alone, since
+    /// a person decides it (P6-THROW-1..4, P6-RES-4/5).
     fn odds_label(&self, state: &State, who: CombatantId, act: &Act) -> String {
         let setup = &self.0;
         let pc = |p: &fray_dice::BigRational| {
@@ -105,8 +105,20 @@ impl PhaseSixScenario {
                 )
             };
         }
-        super::odds::odds_of(setup, state, who, act)
-            .map_or(String::new(), |o| format!(" — ≥ 1 hit {:.1}%, drops the target {:.1}%", pc(&o.hit), pc(&o.down)))
+        let (Some(played), alone) =
+            (super::odds::odds_as(setup, state, who, act, true), super::odds::odds_as(setup, state, who, act, false))
+        else {
+            return String::new();
+        };
+        let text = |o: &super::odds::Odds| format!("≥ 1 hit {:.1}%, drops the target {:.1}%", pc(&o.hit), pc(&o.down));
+        match alone.filter(|alone| *alone != played) {
+            Some(alone) => format!(
+                " — {} as the AI would play it (dice spent on a hit roll with no hit); the roll alone: {}",
+                text(&played),
+                text(&alone)
+            ),
+            None => format!(" — {}", text(&played)),
+        }
     }
 
     /// One event as a line of the blow-by-blow log and as JSON.

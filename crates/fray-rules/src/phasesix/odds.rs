@@ -1016,17 +1016,55 @@ pub fn attack_odds_at(
              follow exactly; `fray sim` estimates this attack"
         )
     })?;
+    let alone = odds_as(setup, &state, a, &attack, false);
+    let spent = alone.as_ref().is_some_and(|o| *o != odds);
     let mut assumptions: Vec<String> = moved.into_iter().collect();
+    let defends = |roll| super::policy::spends_on(setup, d, roll);
+    let dx = state.fighter(d);
+    let buys = (dx.bonus_dice > 0 || dx.destiny_dice > 0) && defends(super::BoostedRoll::Dodge);
     assumptions.extend([
         format!(
-            "{attacker} attacks with {} ({}): {dice_n} dice at {m}+{}",
+            "{attacker} attacks with {} ({}): {dice_n} dice at {m}+{}{}",
             w.name,
             mode.name(),
-            if c > 0 { format!(", crits from {c}") } else { ", no crits".to_owned() }
+            if c > 0 { format!(", crits from {c}") } else { ", no crits".to_owned() },
+            if spent {
+                format!(
+                    ", with the bonus dice, rerolls and destiny dice {attacker}'s `spend` policy adds to a hit roll \
+                     with no hit (P6-RES-4/5)"
+                )
+            } else {
+                String::new()
+            }
         ),
-        format!("the attack comes before {defender}'s first turn: he has no actions yet and cannot react (P6-ACT-1)"),
+        if buys {
+            format!(
+                "the attack comes before {defender}'s first turn: he has no actions yet (P6-ACT-1), and reacts only \
+                 with an action he buys with a bonus die or a destiny die, as his `spend` policy does (P6-RES-1/2)"
+            )
+        } else {
+            format!(
+                "the attack comes before {defender}'s first turn: he has no actions yet and cannot react (P6-ACT-1)"
+            )
+        },
         "cover, shield and protection against piercing as the scenario sets them".to_owned(),
     ]);
+    let holds = !Purse::of(dx).is_empty();
+    if holds
+        && [super::BoostedRoll::Dodge, super::BoostedRoll::Parry, super::BoostedRoll::Cover].into_iter().any(defends)
+    {
+        assumptions.push(format!(
+            "{defender} spends bonus dice, rerolls and destiny dice on a dodge, parry or cover roll with no success \
+             by his `spend` policy, one at a time, what one roll leaves carrying to the next (P6-RES-4/5)"
+        ));
+    }
+    if let Some(alone) = alone.filter(|_| spent) {
+        assumptions.push(format!(
+            "the roll alone, nothing spent on the hit roll: hit {}, takes {defender} out {}",
+            fray_dice::fraction(&alone.hit),
+            fray_dice::fraction(&alone.down)
+        ));
+    }
     if keep > 0
         && let Some(after) = odds_of(setup, &kept, a, &attack)
         && after != odds
