@@ -887,6 +887,73 @@ policy = { move = "hold", spend = "to_defend" }
     }
 
     #[test]
+    fn the_fight_plays_the_odds_of_a_weapon_attack_with_boosts_on_both_sides() {
+        // rule: P6-RES-1, P6-RES-4, P6-RES-5, P6-DEF-1, P6-DEF-5, P6-COVER-3, P6-COVER-4
+        // An attacker spending a bonus die, a reroll and a destiny die on a hit roll with no hit
+        // (`spend = to_hit`); its target, before his first turn, buying his reaction with a bonus
+        // die (or a destiny die) and spending the rest of his purse on the reaction and on cover
+        // rolls with no success (`spend = to_defend`), what one roll leaves carrying to the next:
+        // a dodge behind 5+ cover, hunkered (6+, both rolled under `cover_stacking =
+        // sequential`); a parry under `parry_vs_crits = crit_successes` and `cover_crit_removal =
+        // roll_order`, where a boosted cover roll's added die protects the first crit still
+        // unprotected. The odds follow every one of these, and the fight plays them.
+        let text = |options: &str, a: &str, b: &str| {
+            format!(
+                r#"
+[rules]
+ruleset = "phasesix"
+options = {{ {options} }}
+[[combatants]]
+name = "A"
+side = "a"
+quickness = 5
+position = 0
+bonus_dice = 1
+rerolls = 1
+destiny_dice = 1
+policy = {{ keep = "none", spend = "to_hit" }}
+{a}
+[[combatants.weapons]]
+name = "rapier"
+class = "melee"
+damage_potential = 1
+[[combatants]]
+name = "B"
+side = "b"
+quickness = 1
+position = 1
+cover = 5
+{b}
+"#
+            )
+        };
+        let dodge = text(
+            "cover_stacking = \"sequential\"",
+            "hand_to_hand = 1",
+            "deftness = 2\nmax_wounds = 1\nhunkered = true\nbonus_dice = 2\nrerolls = 1\npolicy = { move = \"hold\", defend = \"dodge\", \
+             spend = \"to_defend\" }",
+        );
+        let parry = text(
+            "parry_vs_crits = \"crit_successes\", cover_crit_removal = \"roll_order\"",
+            "hand_to_hand = 3",
+            "hand_to_hand = 1\nmax_wounds = 2\ndestiny_dice = 2\nrerolls = 1\nbonus_dice = 1\npolicy = { move = \"hold\", \
+             defend = \"parry\", spend = \"to_defend\" }\n[[combatants.weapons]]\nname = \"sword\"\nclass = \"melee\"\n\
+             damage_potential = 1",
+        );
+        for (name, text) in [("dodge", dodge), ("parry", parry)] {
+            let setup = fray_rules::phasesix::scenario::load("boosts.toml", &text, &[]).unwrap();
+            let odds = fray_rules::phasesix::odds::attack_odds(&setup, "A", "B").unwrap();
+            assert!(odds.assumptions.iter().any(|a| a.starts_with("the roll alone")), "{name}: {:?}", odds.assumptions);
+            let s = sample::<PhaseSix>(&setup, CombatantId(0), CombatantId(1), 20_000, 9);
+            for (what, exact, k) in [("hit", &odds.hit, s.hits), ("down", &odds.down, s.downs)] {
+                let (lo, hi) = wilson(k, s.counted);
+                let p = exact.to_f64().unwrap();
+                assert!(lo <= p && p <= hi, "{name}: {what}: exact {p}, sampled {k}/{} [{lo}, {hi}]", s.counted);
+            }
+        }
+    }
+
+    #[test]
     fn the_fight_plays_the_odds_of_every_opening_attack() {
         report(check_examples::<PhaseSix>("phasesix", |name, text| {
             fray_rules::phasesix::scenario::load(name, text, &[]).unwrap()
