@@ -1011,9 +1011,15 @@ pub fn attack_odds_at(
     }
     let (dice_n, m, c) = super::policy::attack_numbers(setup, &state, a, &attack);
     let odds = odds_of(setup, &state, a, &attack).ok_or_else(|| {
+        // A reroll after a bonus die rolls a larger pool than the attack's own.
+        let more = if odds_as(setup, &state, a, &attack, false).is_some() {
+            format!(" (with the bonus dice {attacker}'s `spend` policy adds before a reroll)")
+        } else {
+            String::new()
+        };
         format!(
-            "{dice_n} hit dice have more than {MAX_POOL_OUTCOMES} outcomes (normal hits and crit levels): too many to \
-             follow exactly; `fray sim` estimates this attack"
+            "{dice_n} hit dice{more} have more than {MAX_POOL_OUTCOMES} outcomes (normal hits and crit levels): too \
+             many to follow exactly; `fray sim` estimates this attack"
         )
     })?;
     let alone = odds_as(setup, &state, a, &attack, false);
