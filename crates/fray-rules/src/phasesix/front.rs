@@ -105,9 +105,10 @@ impl PhaseSixScenario {
                 )
             };
         }
-        let (Some(played), alone) =
-            (super::odds::odds_as(setup, state, who, act, true), super::odds::odds_as(setup, state, who, act, false))
-        else {
+        let alone = super::odds::spends_on_roll(setup, state, who, act)
+            .then(|| super::odds::odds_as(setup, state, who, act, false))
+            .flatten();
+        let (Some(played), alone) = (super::odds::odds_as(setup, state, who, act, true), alone) else {
             return String::new();
         };
         let text = |o: &super::odds::Odds| format!("≥ 1 hit {:.1}%, drops the target {:.1}%", pc(&o.hit), pc(&o.down));

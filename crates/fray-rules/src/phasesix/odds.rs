@@ -230,6 +230,26 @@ pub fn odds_of(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> Opt
     odds_as(setup, state, who, act, true)
 }
 
+/// Whether `who`'s AI would spend anything (a bonus die, a reroll, a destiny die) on the roll of
+/// `act` — an attack's hit roll, a throw roll — were it to show no success, holding what it
+/// holds in `state` (its `spend` policy, P6-RES-4/5): when not, [`odds_as`] is the same with and
+/// without `boosts`.
+pub fn spends_on_roll(setup: &Setup, state: &State, who: CombatantId, act: &Act) -> bool {
+    let purse = Purse::of(state.fighter(who));
+    let (roll, dice, m) = match act {
+        Act::Attack { .. } => {
+            let n = numbers(setup, state, who, act);
+            (super::BoostedRoll::Hit, n.dice, n.m)
+        }
+        Act::Throw { .. } => {
+            let (n, m) = super::run::throw_numbers(setup, state, who);
+            (super::BoostedRoll::Throw, n, m)
+        }
+        _ => return false,
+    };
+    !purse.is_empty() && Roller { setup, state, who, roll, m }.spends(purse, dice).is_some()
+}
+
 /// The odds of `act` by `who` in `state` ([`odds_of`]), with what its AI spends on its own roll
 /// (the hit roll, a throw roll) when `boosts`, else with the roll alone, as a person who decides
 /// that himself may leave it; the defender's decisions are his policies' either way.
@@ -255,10 +275,10 @@ pub fn odds_as(setup: &Setup, state: &State, who: CombatantId, act: &Act, boosts
         _ => BigRational::zero(),
     };
     let purse = Purse::of(state.fighter(who));
-    let (dist, total, residual) = if boosts && !purse.is_empty() {
+    let roller = Roller { setup, state, who, roll: super::BoostedRoll::Hit, m: n.m };
+    let (dist, total, residual) = if boosts && spends_on_roll(setup, state, who, act) {
         // What the attacker spends on a hit roll with no success (P6-RES-4/5): the mass of the
         // outcomes with a die at the top level is what is counted there.
-        let roller = Roller { setup, state, who, roll: super::BoostedRoll::Hit, m: n.m };
         let (dist, total) = boosted_hits(options, n.dice, n.m, n.c, roller, purse)?;
         let top_mass: BigInt =
             dist.iter().filter(|((_, crits), _)| crits.first() == Some(&LEVELS)).map(|(_, w)| w).sum();
@@ -1022,7 +1042,7 @@ pub fn attack_odds_at(
              many to follow exactly; `fray sim` estimates this attack"
         )
     })?;
-    let alone = odds_as(setup, &state, a, &attack, false);
+    let alone = spends_on_roll(setup, &state, a, &attack).then(|| odds_as(setup, &state, a, &attack, false)).flatten();
     let spent = alone.as_ref().is_some_and(|o| *o != odds);
     let mut assumptions: Vec<String> = moved.into_iter().collect();
     let defends = |roll| super::policy::spends_on(setup, d, roll);
