@@ -896,7 +896,9 @@ policy = { move = "hold", spend = "to_defend" }
         // a dodge behind 5+ cover, hunkered (6+, both rolled under `cover_stacking =
         // sequential`); a parry under `parry_vs_crits = crit_successes` and `cover_crit_removal =
         // roll_order`, where a boosted cover roll's added die protects the first crit still
-        // unprotected. The odds follow every one of these, and the fight plays them.
+        // unprotected; no reaction, two cover rolls in roll order (5+, then 6+ hunkered), the
+        // crit dice's boosts leaving what they do to the normal hits'. The odds follow every one
+        // of these, and the fight plays them.
         let text = |options: &str, a: &str, b: &str| {
             format!(
                 r#"
@@ -940,11 +942,25 @@ cover = 5
              defend = \"parry\", spend = \"to_defend\" }\n[[combatants.weapons]]\nname = \"sword\"\nclass = \"melee\"\n\
              damage_potential = 1",
         );
-        for (name, text) in [("dodge", dodge), ("parry", parry)] {
+        let cover = text(
+            "cover_crit_removal = \"roll_order\", cover_stacking = \"sequential\"",
+            "hand_to_hand = 3",
+            "hunkered = true\nmax_wounds = 2\nbonus_dice = 1\nrerolls = 1\ndestiny_dice = 1\npolicy = { move = \"hold\", \
+             defend = \"never\", spend = \"to_defend\" }",
+        );
+        for (name, text) in [("dodge", dodge), ("parry", parry), ("cover", cover)] {
             let setup = fray_rules::phasesix::scenario::load("boosts.toml", &text, &[]).unwrap();
             let odds = fray_rules::phasesix::odds::attack_odds(&setup, "A", "B").unwrap();
             assert!(odds.assumptions.iter().any(|a| a.starts_with("the roll alone")), "{name}: {:?}", odds.assumptions);
             let s = sample::<PhaseSix>(&setup, CombatantId(0), CombatantId(1), 20_000, 9);
+            eprintln!(
+                "DEBUG {name}: hit {} down {} sampled {} {} of {}",
+                odds.hit.to_f64().unwrap(),
+                odds.down.to_f64().unwrap(),
+                s.hits,
+                s.downs,
+                s.counted
+            );
             for (what, exact, k) in [("hit", &odds.hit, s.hits), ("down", &odds.down, s.downs)] {
                 let (lo, hi) = wilson(k, s.counted);
                 let p = exact.to_f64().unwrap();
