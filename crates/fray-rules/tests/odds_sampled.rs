@@ -953,14 +953,6 @@ cover = 5
             let odds = fray_rules::phasesix::odds::attack_odds(&setup, "A", "B").unwrap();
             assert!(odds.assumptions.iter().any(|a| a.starts_with("the roll alone")), "{name}: {:?}", odds.assumptions);
             let s = sample::<PhaseSix>(&setup, CombatantId(0), CombatantId(1), 20_000, 9);
-            eprintln!(
-                "DEBUG {name}: hit {} down {} sampled {} {} of {}",
-                odds.hit.to_f64().unwrap(),
-                odds.down.to_f64().unwrap(),
-                s.hits,
-                s.downs,
-                s.counted
-            );
             for (what, exact, k) in [("hit", &odds.hit, s.hits), ("down", &odds.down, s.downs)] {
                 let (lo, hi) = wilson(k, s.counted);
                 let p = exact.to_f64().unwrap();
