@@ -1,7 +1,8 @@
 //! Odds in context: the exact distribution of the wounds one attack inflicts through the whole
 //! pipeline — hit roll with crits and megacrits, the defender's reaction as his policy makes it
-//! (dodge, parry, shield parry), the cover roll, protection against piercing — and the chance it
-//! drops him. Every die's tiers follow the exploding d6's closed form P(d6! ≥ t) = 6^−k·(7 − j)/6
+//! (dodge, parry, shield parry), the cover roll, protection against piercing, with the bonus
+//! dice, rerolls and destiny dice each side's `spend` policy spends on its rolls — and the chance
+//! it drops him. Every die's tiers follow the exploding d6's closed form P(d6! ≥ t) = 6^−k·(7 − j)/6
 //! (t = 6k + j); megacrit levels above [`LEVELS`] are counted at that level, and their mass is
 //! reported as the residual.
 
