@@ -2496,3 +2496,24 @@ fn a_persons_menu_gives_an_attack_as_the_ai_would_spend_on_it_and_the_roll_alone
         o.assumptions.contains(&"the roll alone, nothing spent on the hit roll: hit 5/9, takes B out 5/9".to_owned())
     );
 }
+
+#[test]
+fn the_odds_carry_what_the_crit_dices_cover_roll_leaves_to_the_normal_hits() {
+    // rule: P6-COVER-2, P6-RES-4
+    // A's two hit dice at 5+: per die a miss 2/3, a normal hit 5/18, a crit 1/18. B (5+ cover,
+    // one bonus die, `spend = to_defend`, never defends, one heart) drops unless his cover rolls
+    // take every hit. One hit (144/324): its die fails 2/3, the bonus die then 1/3: it stays
+    // with 4/9. Two hits of one kind (26/324): one roll of two dice takes both only with 1/9
+    // (after no success the bonus die takes one at most). A crit and a normal hit (10/324): the
+    // crit dice's roll comes first; a success keeps the bonus die for the normal hit's roll (1/3
+    // · 5/9), else it is spent there and may take the crit (2/9 · 1/3): both go with 7/27.
+    // 144/324 · 4/9 + 26/324 · 8/9 + 10/324 · 20/27 = 638/2187.
+    let s = boost_duel(
+        1,
+        "",
+        "cover = 5\nbonus_dice = 1\npolicy = { move = \"hold\", defend = \"never\", spend = \"to_defend\" }",
+        &[],
+    );
+    let o = odds::odds_of(&s, &ready(&s), A, &atk(B, Mode::Melee)).unwrap();
+    assert_eq!((q(&o.hit), q(&o.down)), ("5/9".to_owned(), "638/2187".to_owned()));
+}
