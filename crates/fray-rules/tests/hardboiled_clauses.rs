@@ -256,9 +256,23 @@ fn undeclared_actions_resolve_or_may_fail() {
     let (log, _, fought) = run(&setup(&text, &[]), &faces, sc());
     fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: CombatantId(2), declared: false, .. })));
-    let (log, _, fought) = run(&setup(&text, &[("undeclared_action", "fail_if_target_acted_on")]), &faces, sc());
+    let failing = setup(&text, &[("undeclared_action", "fail_if_target_acted_on")]);
+    let (log, state, fought) = run(&failing, &faces, sc());
     fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Failed { who: CombatantId(2), .. })));
+    // The failed attack is C's attack all the same: none is left to it this turn.
+    assert!(matches!(
+        fray_rules::hardboiled::policy::act_request(&failing, &state, CombatantId(2)),
+        fray_rules::hardboiled::Request::Act { attacks_left: 0, can_act: false, .. }
+    ));
+    // A contest acts on its target too: A shoves B, and C's undeclared punch at B fails.
+    let shove_b = Choice::Act(Act::Other { activity: Activity::Shove, target: Some(B), difficulty: 0 });
+    let shoved =
+        script(&[(0, shove_b), (0, Choice::Act(Act::End)), (2, Choice::Intent(None)), (2, attack_b(true, None))]);
+    let (log, _, fought) = run(&failing, &faces, shoved);
+    fought.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, act: Act::Other { .. }, .. })), "{log:#?}");
+    assert!(log.iter().any(|e| matches!(e, Event::Failed { who: CombatantId(2), .. })), "{log:#?}");
     // `gm_prompt`: the GM's ruling decides.
     let ask = script(&[(2, Choice::Intent(None)), (2, attack_b(true, None)), (2, Choice::Yes(false))]);
     let (log, _, fought) = run(&setup(&text, &[("undeclared_action", "gm_prompt")]), &faces, ask);
@@ -325,6 +339,13 @@ fn initiative_ego_ties_and_reach() {
         run(&setup(&duel("weapon = \"spear\"", "position = 1"), &[]), &[4, 5, 1, 1, 1, 1, 1, 1], Script::new(2));
     fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Initiative { who: A, bonus: 0, .. })));
+    // Only enemies within reach count: C's spear 50 m away does not take A's bonus.
+    let far = duel("weapon = \"spear\"", "position = 1")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\naction = 6\nwits = 8\nego = 10\nhp_max = 30\nposition = 50\nweapon = \"spear\"\npolicy = { move = \"hold\" }\n";
+    let (log, _, fought) =
+        run(&setup(&far, &[("reach_initiative_bonus", "1")]), &[6, 5, 1, 1, 1, 1, 1, 1], Script::new(3));
+    fought.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Initiative { who: A, bonus: 1, .. })), "{log:#?}");
 }
 
 // --- ACT, MOVE ----------------------------------------------------------------------------
@@ -422,6 +443,24 @@ fn ties_do_nothing_or_reroll() {
         run(&reroll, &[9, 1, 5, 5, 7, 3, 3], script(&[(0, attack_b(true, None)), (1, Choice::Act(Act::End))]));
     fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, margin: 4, success: true, .. })));
+    // A shove tied is rerolled the same way.
+    let shove = Choice::Act(Act::Other { activity: Activity::Shove, target: Some(B), difficulty: 0 });
+    let (log, _, fought) = run(&reroll, &[9, 1, 5, 5, 7, 3, 1, 1], script(&[(0, shove), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, margin: 4, success: true, .. })), "{log:#?}");
+}
+
+#[test]
+fn an_endless_tie_stops_after_a_hundred_rerolls() {
+    // Not a clause: a guard. Dice that tie for ever (a script of equal faces) would reroll for
+    // ever; after 100 rolls the tie stands (margin 0) and the fight goes on.
+    let reroll = setup(&duel("", ""), &[("contest_tie", "reroll")]);
+    let shove = Choice::Act(Act::Other { activity: Activity::Shove, target: Some(B), difficulty: 0 });
+    let mut faces = vec![9, 1];
+    faces.extend([5; 200]);
+    let (log, _, fought) = run(&reroll, &faces, script(&[(0, shove), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, margin: 0, success: false, .. })), "{log:#?}");
 }
 
 #[test]
@@ -1449,4 +1488,88 @@ fn under_gm_table_the_gm_rules_the_fumbles_effect() {
     assert_eq!(policy::ai_choice(&s, &start(&s), A, &Request::GmFumble), Choice::Fumble(FumbleEffect::LoseNextAction));
     assert!(policy::check(&s, &Request::GmFumble, &Choice::Fumble(FumbleEffect::GmTable)).is_err());
     assert!(policy::check(&s, &Request::GmFumble, &Choice::Fumble(FumbleEffect::DropWeapon)).is_ok());
+}
+
+#[test]
+fn out_of_range_values_are_refused() {
+    // Not clauses: bad input gets an error naming what was expected, never a value taken as is.
+    let mut options = Options::default();
+    assert_eq!(
+        options.set("multi_attack_penalty", "1001").unwrap_err(),
+        "expected an integer from 0 to 1000, found `1001`"
+    );
+    assert_eq!(
+        options.set("multi_attack_penalty", "-1").unwrap_err(),
+        "expected an integer from 0 to 1000, found `-1`"
+    );
+    for turns in ["turns:0", "turns:1001"] {
+        assert_eq!(
+            options.set("ko_duration", turns).unwrap_err(),
+            format!("expected `fight` or `turns:N` (N from 1 to 1000), found `{turns}`")
+        );
+    }
+    options.set("ko_duration", "turns:1000").unwrap();
+    use fray_rules::hardboiled::setup::Damage;
+    for text in ["1d1", "2d101", "0d6", "21d6", "1d6+101"] {
+        assert_eq!(
+            Damage::parse(text).unwrap_err(),
+            format!("expected a constant or dice like `2d6+1`, found `{text}`"),
+            "{text}"
+        );
+    }
+    assert_eq!(Damage::parse("20d100-100").unwrap(), Damage { dice: 20, sides: 100, plus: -100 });
+}
+
+#[test]
+fn a_combatant_joining_late_is_absent_until_it_joins() {
+    // Not a clause: the live tracker's combatants added mid-fight (the last `joins_late` of the
+    // roster) start absent, and roll no maximum HP.
+    let mut s = setup(&duel("", ""), &[]);
+    s.joins_late = 1;
+    let state = HardBoiled::initial_state(&s);
+    assert!(!state.fighter(A).absent && state.fighter(B).absent);
+}
+
+#[test]
+fn a_simultaneous_step_left_with_one_member_ends_the_fight_at_once() {
+    // rule: USR-ROUND-6, USR-INIT-4
+    // C (first) knocks B out; A and B tied under `simultaneous`, B no longer able: A alone acts,
+    // knocks D out, and the fight ends right after that hit: A's scripted step after it never
+    // comes (holding the end for a step of one would let it).
+    let text = "[rules]\nruleset = \"hardboiled\"\nmax_turns = 1\n[rules.options]\ninitiative_tie = \"simultaneous\"\n\
+        [[combatants]]\nname = \"A\"\nside = \"a\"\naction = 10\nwits = 8\nego = 6\nhp_max = 10\nposition = 0\n\
+        [[combatants]]\nname = \"B\"\nside = \"b\"\naction = 10\nwits = 8\nego = 6\nhp_max = 10\nposition = 1\n\
+        [[combatants]]\nname = \"C\"\nside = \"a\"\naction = 10\nwits = 8\nego = 6\nhp_max = 10\nposition = 0\n\
+        [[combatants]]\nname = \"D\"\nside = \"b\"\naction = 10\nwits = 8\nego = 6\nhp_max = 10\nposition = 1\n";
+    let s = setup(text, &[]);
+    let d = CombatantId(3);
+    let punch = |t| Choice::Act(Act::Attack { target: t, fists: true, called: None, off_balance: false });
+    let sc = script(&[
+        (2, punch(B)),
+        (2, Choice::Act(Act::End)),
+        (0, punch(d)),
+        (0, Choice::Act(Act::Move(Pos { x: -1.0, y: 0.0 }))),
+        (0, Choice::Act(Act::End)),
+    ]);
+    let (log, _, result) = run(&s, &[5, 5, 9, 1, 9, 1, 3, 9, 1, 3], sc);
+    assert_eq!(result.unwrap().outcome, Outcome::Side(fray_engine::SideId(0)), "{log:#?}");
+    assert!(log.contains(&Event::KnockedOut { who: B, until: u32::MAX }), "{log:#?}");
+    assert!(log.iter().any(|e| matches!(e, Event::KnockedOut { who, .. } if *who == d)), "{log:#?}");
+    assert!(!log.iter().any(|e| matches!(e, Event::Moved { who: A, .. })), "{log:#?}");
+}
+
+#[test]
+fn the_log_writes_each_term_by_name_and_a_shots_distance_in_metres() {
+    // Not a clause: how the JSON log itemises a roll's totals (the fight adds the terms up with
+    // `Terms::sum`; the log names each one that is not zero).
+    let terms = attack::ContestTerms::shot(attack::Terms::new([2, 0, -1, 0]), attack::Terms::new([0, 0, 0, 4]), 12.3);
+    assert_eq!(
+        serde_json::to_value(terms).unwrap(),
+        serde_json::json!({
+            "actor": [["specialism", 2], ["multiple attacks", -1]],
+            "opponent": [["called shot", 4]],
+            "distance_dm": 123
+        })
+    );
+    assert_eq!(terms.distance(), 12.3);
 }

@@ -103,6 +103,8 @@ pub enum Activity {
 impl Activity {
     /// Its name (and specialism tag).
     pub fn name(self) -> &'static str {
+        // A label (its die's in the log, the text's): the rules match specialisms by the bits of
+        // `attack::attacker_tags`, not by this name (TESTING.md: not rule code).
         ["grapple", "shove", "trip", "intimidate", "trick", "task"][self as usize]
     }
 
@@ -282,6 +284,9 @@ impl Fighter {
 
     /// KnockedOut in `turn`.
     pub fn knocked_out(&self, turn: u32) -> bool {
+        // Every caller passes a turn of 1 or more (`turn.max(1)` before the first turn), where
+        // `ko_until >= turn` already means `ko_until > 0`: the second test only keeps turn 0
+        // right, and cargo-mutants' `>` → `>=` in it is equivalent for them (TESTING.md).
         self.ko_until >= turn && self.ko_until > 0
     }
 

@@ -180,7 +180,9 @@ fn initiative<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     while k < scores.len() {
         let end = (k..scores.len()).find(|&j| scores[j].1 != scores[k].1).unwrap_or(scores.len());
         if end == k + 1 {
-            // No tie: a step of its own, under every tie rule.
+            // No tie: a step of its own, under every tie rule. (A shortcut: a "tie" of one would
+            // come to the same step below, `break_ties` returning it as it is, so `k + 1` →
+            // `k * 1` here is an equivalent mutant, TESTING.md.)
             order.push((scores[k].0, step));
             step += 1;
             k = end;
@@ -387,6 +389,8 @@ fn perform<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
                     return Ok(());
                 }
             };
+            // `PickUp` was taken above, so here `kind() == 2` is `Act::Other` itself: `||` → `&&`
+            // is an equivalent mutant (TESTING.md).
             if act.kind() == 2 || matches!(act, Act::Other { .. }) {
                 return other(fight, ended, who, act, declared);
             }
