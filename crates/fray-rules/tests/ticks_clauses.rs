@@ -859,6 +859,26 @@ fn stability_penalises_rolls_and_recovers_every_tick() {
     let (_, state, fought) = run(&every, &[1, 20], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
     fought.unwrap();
     assert_eq!(state.fighter(A).p, 2);
+    // The string's penalty, when it closes the next tick, is a rise too: tick 1 the shot's 3
+    // (kept), tick 2 the string's 7 → 10, kept; recovering every tick, 3 → 2, then 9 → 6.
+    let two_ticks = two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]", 2);
+    let entries = [(0, fire(B)), (0, PULL), (0, NOTHING), (1, NOTHING), (1, NOTHING)];
+    let skip2 = setup(&two_ticks, &[("recovery_timing", "skip_cost_tick")]);
+    let (log, state, fought) = run(&skip2, &[1, 20], script(&entries));
+    fought.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::StringClosed { who: A, p: 7 })), "{log:?}");
+    assert_eq!(state.fighter(A).p, 10);
+    let (_, state, fought) = run(&setup(&two_ticks, &[]), &[1, 20], script(&entries));
+    fought.unwrap();
+    assert_eq!(state.fighter(A).p, 6);
+    // So is the p a defender's effort brings, settled at the tick's end: B's 20 is kept.
+    let burst = two("gun = \"assault_rifle\"\ngun_ready = true", "position = [6, 0]\neffort = 20", 1);
+    let entries = [(0, ann(Action::fire(B, 2, false))), (0, PULL), (0, PULL), (1, NOTHING)];
+    let sets = [("effort_tally", "start_of_tick"), ("recovery_timing", "skip_cost_tick")];
+    let (log, state, fought) = run(&setup(&burst, &sets), &[1, 10, 1, 10, 3], script(&entries));
+    fought.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Settled { who: B, p: 20, .. })), "{log:?}");
+    assert_eq!(state.fighter(B).p, 20);
 }
 
 // --- Melee ------------------------------------------------------------------------------------
@@ -1498,5 +1518,13 @@ fn the_steady_gunmans_third_counts_a_rerolled_tie_as_no_outcome() {
         st.fighters[0].p = 6;
         assert_eq!(chance(&s, &st), odds);
         assert_eq!(announce(&s, &st), choice);
+    }
+}
+
+#[test]
+fn the_simulators_tally_counts_the_down_and_the_knocked_out() {
+    // Not a clause: the statistics of `fray sim` (who went down, and by whose hits).
+    for event in [Event::Down { who: B }, Event::KnockedOut { who: B }] {
+        assert_eq!(Ticks::tally(&event), Some(fray_engine::Tally::Downed { who: B }), "{event:?}");
     }
 }
