@@ -136,6 +136,12 @@ fn effort_reference_numbers() {
     // Under `effort_on_loss = zero` a defender who loses pays nothing.
     let zero_loss = Options { effort_on_loss_zero: true, ..Options::default() };
     assert_eq!((attack::effort_cost(&zero_loss, 20, 3), attack::effort_cost(&s.options, 20, 3)), (0, 20));
+    // A defender in cover pays from 15, or from 10 under `cover_effort_base = 10`.
+    let covered = two("gun = \"pistol\"", "position = [5, 0]\ncover = { rating = 50, resistance = 3 }", 1);
+    for (sets, base) in [(&[][..], 15), (&[("cover_effort_base", "10")][..], 10)] {
+        let s = setup(&covered, sets);
+        assert_eq!(defence_numbers(&s, &Ticks::initial_state(&s), B, Kind::Shot, 4).effort_base, base);
+    }
 }
 
 #[test]
@@ -810,6 +816,11 @@ fn graze_source_wound_penalty_and_encumbrance() {
     let (log, _, fought) = run(&setup(&runner, &[]), &[], script(&[(0, r), (1, NOTHING)]));
     fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Cost { .. })));
+    // Unarmoured, a running tick costs nothing and logs no cost.
+    let bare = setup(&two("", "position = [9, 0]", 1), &[("armour_encumbrance", "stability")]);
+    let (log, _, fought) = run(&bare, &[], script(&[(0, r), (1, NOTHING)]));
+    fought.unwrap();
+    assert!(!log.iter().any(|e| matches!(e, Event::Cost { .. })));
     // `gear_tables = custom`: table ids are refused.
     let custom = two("gun = \"pistol\"", "position = [6, 0]", 1)
         .replace("tick_cap = 1", "tick_cap = 1\ngear_tables = \"custom\"");
@@ -1329,6 +1340,17 @@ fn a_two_square_follow_steps_one_square_at_a_time_and_never_through_anyone() {
     let (_, state, fought) = run(&s, &[], sc);
     fought.unwrap();
     assert_eq!(state.fighter(B).pos, (2, 0));
+    // Ties go to the lowest (x, y), x first: Bo steps to (2, 0), and with (1, 0) taken, (1, −1)
+    // and (1, 1) are as near it; Al takes (1, −1).
+    let text = "[rules]\nruleset = \"ticks\"\n[rules.options]\nannounce_order = \"roster\"\ntick_cap = 1\n\
+[[combatants]]\nname = \"Bo\"\nside = \"b\"\nposition = [3, 0]\n\
+[[combatants]]\nname = \"Al\"\nside = \"a\"\nposition = [0, 0]\n\
+[[combatants]]\nname = \"W\"\nside = \"a\"\nposition = [1, 0]\n";
+    let mut sc = Script::new(3);
+    sc.push(0, ann(Action::Move((2, 0)))).push(1, ann(Action::Follow(A))).push(2, NOTHING);
+    let (log, state, fought) = run(&setup(text, &[]), &[], sc);
+    fought.unwrap();
+    assert_eq!(state.fighter(B).pos, (1, -1), "{log:#?}");
 }
 
 #[test]
@@ -1527,4 +1549,151 @@ fn the_simulators_tally_counts_the_down_and_the_knocked_out() {
     for event in [Event::Down { who: B }, Event::KnockedOut { who: B }] {
         assert_eq!(Ticks::tally(&event), Some(fray_engine::Tally::Downed { who: B }), "{event:?}");
     }
+}
+
+#[test]
+fn one_combat_skill_for_every_roll_under_single_skill() {
+    // rule: TICK-DICE-4
+    let text = two(
+        "gun = \"pistol\"\ngun_ready = true\nskills = { combat = 9 }",
+        "position = [5, 0]\nskills = { combat = 8 }",
+        1,
+    );
+    let s = setup(&text, &[("skill_model", "single_skill")]);
+    let skills = |i: usize| (s.combatants[i].shoot, s.combatants[i].melee, s.combatants[i].evade);
+    assert_eq!((skills(0), skills(1)), ((9, 9, 9), (8, 8, 8)));
+    let st = Ticks::initial_state(&s);
+    assert_eq!(defence_numbers(&s, &st, B, Kind::Shot, 4).skill, 8);
+    // Without the option `combat` is refused.
+    assert!(load_err(&text).contains("`combat` is the skill of `skill_model = single_skill`"));
+}
+
+#[test]
+fn limb_halving_reaches_the_trauma_of_a_stopped_shot_only_under_all() {
+    // rule: TICK-DMG-5
+    // The pistol at delta 5 on the right arm (face 5), stopped by a soft vest (8 > 5): 9 raw,
+    // Trauma ⌊9 / 2⌋ = 4; halved again for the limb only under `limb_halving_scope = all`.
+    let pistol = Weapon { graze: 4, graze_mod: 0, delta_damage: 1, penetration: 5, lethal: true };
+    let vest = Armour { name: "vest".into(), hard: false, resistance: 8, locations: 1 << 5, encumbrance: 0 };
+    let hit = |o: &Options| {
+        let h = attack::harm(o, pistol, 5, false, None, 5, Some(&vest), 30);
+        (h.raw, h.body, h.trauma)
+    };
+    let mut all = Options::default();
+    all.set("limb_halving_scope", "all").unwrap();
+    assert_eq!((hit(&Options::default()), hit(&all)), ((9, 0, 4), (9, 0, 2)));
+}
+
+#[test]
+fn rounding_to_nearest_rounds_every_fraction_halves_up() {
+    // rule: TICK-DICE-5
+    let mut nearest = Options::default();
+    nearest.set("rounding", "nearest").unwrap();
+    let floor = Options::default();
+    assert_eq!([nearest.div(15, 10), nearest.div(14, 10), nearest.half(5)], [2, 1, 3]);
+    assert_eq!([floor.div(15, 10), floor.div(19, 10), floor.half(5)], [1, 1, 2]);
+}
+
+#[test]
+fn out_of_range_values_are_refused() {
+    // Not clauses: bad input gets an error naming what was expected.
+    let mut o = Options::default();
+    assert_eq!(o.set("default_skill", "16").unwrap_err(), "expected an integer from 0 to 15, found `16`");
+    assert_eq!(
+        o.set("wound_threshold", "1/1001").unwrap_err(),
+        "expected a fraction such as 1/4 or a whole number, found `1/1001`"
+    );
+    o.set("wound_threshold", "2/5").unwrap();
+    assert_eq!(o.wound_threshold, Ratio { num: 2, den: 5 });
+}
+
+#[test]
+fn ammunition_adds_to_the_guns_damage_and_penetration() {
+    // rule: TICK-GEAR-3
+    // The pistol (damage 4, penetration 4) with hollow points (+2 / −3) and armour-piercing
+    // rounds (−1 / +4).
+    let gun = |ammo: &str| {
+        let s = setup(&two(&format!("gun = {{ base = \"pistol\", ammo = \"{ammo}\" }}"), "position = [6, 0]", 1), &[]);
+        let g = s.combatants[0].gun.clone().unwrap();
+        (g.damage, g.penetration)
+    };
+    assert_eq!([gun("fmj"), gun("hollow_point"), gun("armour_piercing")], [(4, 4), (6, 1), (3, 8)]);
+}
+
+#[test]
+fn out_of_range_gear_squares_and_covers_are_refused() {
+    // Not clauses: bad input gets an error naming what was expected, each value on its own.
+    let costs = |heavy: &str| {
+        format!(
+            "[rules]\nruleset = \"ticks\"\n[rules.options]\nmelee_costs = \"custom\"\n[rules.attack_types]\n\
+             jab = {{ stability = 1, effort = 1, graze = 0 }}\nstrike = {{ stability = 1, effort = 1, graze = 0 }}\n\
+             heavy = {heavy}\n[[combatants]]\nname = \"A\"\nside = \"a\"\nposition = [0, 0]\n\
+             [[combatants]]\nname = \"B\"\nside = \"b\"\nposition = [1, 0]\n"
+        )
+    };
+    setup(&costs("{ stability = 1, effort = 1, graze = 20 }"), &[]);
+    assert!(load_err(&costs("{ stability = 1, effort = 1, graze = 21 }")).contains("graze −20–20"));
+    assert!(load_err(&two("", "position = [0, 100001]", 1)).contains("within 100000 of the origin"));
+    let knife = |damage: i32| {
+        two(
+            &format!("melee_weapon = {{ name = \"k\", damage = {damage}, delta_damage = 1, penetration = 0 }}"),
+            "position = [1, 0]",
+            1,
+        )
+    };
+    setup(&knife(100), &[]);
+    assert!(load_err(&knife(101)).contains("expected damage 0–100"));
+    let plate = |resistance: i32| {
+        two(
+            &format!("armour = [{{ name = \"p\", type = \"soft\", resistance = {resistance}, locations = [3] }}]"),
+            "position = [1, 0]",
+            1,
+        )
+    };
+    setup(&plate(100), &[]);
+    assert!(load_err(&plate(101)).contains("expected a resistance from 0 to 100"));
+    // A combatant's own cover on a square the map covers must be the map's.
+    let map = "\n[[cover]]\nsquare = [6, 0]\nrating = 50\nresistance = 16\n";
+    let own = |cover: &str| two("", &format!("position = [6, 0]\ncover = {cover}"), 1) + map;
+    setup(&own("{ rating = 50, resistance = 16 }"), &[]);
+    assert!(load_err(&own("{ rating = 30, resistance = 5 }")).contains("already has other cover in [[cover]]"));
+}
+
+#[test]
+fn an_aim_ends_with_a_shot_or_a_declined_one_unless_kept() {
+    // rule: TICK-AIM-1, TICK-AIM-5
+    // A aims at B in tick 1 and fires at B in tick 2.
+    let text = two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]", 2);
+    let fired = [(0, ann(Action::Aim(B))), (0, fire(B)), (0, PULL), (1, NOTHING), (1, NOTHING)];
+    let (log, state, fought) = run(&setup(&text, &[]), &[1, 20], script(&fired));
+    fought.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Exchange { attacker: A, .. })), "{log:?}");
+    assert_eq!(state.fighter(A).aim_target, None);
+    // `aim_after_shot = keep`: the aim carries on past the shot at its target.
+    let (_, state, fought) = run(&setup(&text, &[("aim_after_shot", "keep")]), &[1, 20], script(&fired));
+    fought.unwrap();
+    assert_eq!(state.fighter(A).aim_target, Some(B));
+    // A shot declined is no tick of aiming either: the aim ends at the tick's end.
+    let declined = [(0, ann(Action::Aim(B))), (0, fire(B)), (0, Choice::Yes(true)), (1, NOTHING), (1, NOTHING)];
+    let (log, state, fought) = run(&setup(&text, &[]), &[10], script(&declined));
+    fought.unwrap();
+    assert!(log.contains(&Event::Declined { who: A }), "{log:?}");
+    assert_eq!(state.fighter(A).aim_target, None);
+}
+
+#[test]
+fn a_defender_short_of_effort_who_lost_anyway_takes_the_full_hit() {
+    // rule: TICK-DEF-5
+    // B, with 5 effort, loses by 1: the hit lands with its delta of 1, not as a graze (a graze is
+    // for a defender who would have won).
+    let s = setup(&two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]\neffort = 5", 1), &[]);
+    let st = Ticks::initial_state(&s);
+    let (a, d) = (shot_numbers(&s, &st, A, B, false).total, defence_numbers(&s, &st, B, Kind::Shot, 4).total);
+    let a_face = u32::try_from(10 + d + 1 - a).unwrap();
+    let (log, _, fought) = run(&s, &[a_face, 10, 3, 1, 1], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]));
+    fought.unwrap();
+    assert!(
+        log.iter().any(|e| matches!(e, Event::Exchange { delta: 1, effort: 5, hit: true, shortfall: false, .. })),
+        "{log:?}"
+    );
 }

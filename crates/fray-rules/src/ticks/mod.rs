@@ -550,6 +550,9 @@ pub fn recover(p: i32) -> i32 {
         return 0;
     }
     let r = (f64::from(p)).sqrt() as i32;
+    // A guard: the square root of an `i32` in `f64` is exact enough that its floor is ⌊√p⌋
+    // already, so neither correction below ever applies, and cargo-mutants' mutants of their
+    // tests are equivalent (TESTING.md). They keep the floor exact if the type ever widens.
     let r = if (r + 1) * (r + 1) <= p {
         r + 1
     } else if r * r > p {
@@ -830,6 +833,8 @@ pub(super) fn fresh(setup: &Setup, i: usize) -> Fighter {
         ready: c.gun_ready && c.gun.is_some(),
         down: c.body <= 0,
         knocked_out: c.body > 0 && c.trauma >= if setup.options.trauma_vs_current { c.body } else { c.body_max },
+        // Its p is read only after an idle tick (`idle.0 > 0`), and the first idle tick takes
+        // the p of its own: the field deleted (0) is an equivalent mutant (TESTING.md).
         idle: (0, c.stability),
         ..Fighter::default()
     }

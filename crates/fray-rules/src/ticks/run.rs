@@ -25,6 +25,7 @@ pub fn run<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(fight: F<'_, '_, D, P, S>
         // (1) Announcements, in a seeded random order or the roster's (TICK-TIME-5/6).
         order.clear();
         order.extend((0..n).map(|i| CombatantId(i as u16)).filter(|&c| !fight.state().fighter(c).out()));
+        // (With one combatant the shuffle below draws nothing: `> 1` → `>= 1` is equivalent.)
         if !setup.options.announce_roster && order.len() > 1 {
             for i in (1..order.len()).rev() {
                 let j = fight.roll(i as u32 + 1, Reason::anyone(super::front::ORDER))? as usize - 1;
@@ -238,6 +239,8 @@ fn follow<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
         let mut best: Option<(i64, Square)> = None;
         for dx in -1..=1 {
             for dy in -1..=1 {
+                // Every neighbour is looked at and the best kept by (distance, square), so the
+                // order of the look does not matter (`+ dy` → `- dy` is equivalent, TESTING.md).
                 let sq = (at.0 + dx, at.1 + dy);
                 if sq == goal || !free(fight, sq, who) {
                     continue;
@@ -435,6 +438,8 @@ fn resolve<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
     let hit = delta >= 1 || shortfall;
     fight.emit(Event::Exchange { attacker: who, target, delta, effort: spent, p, hit, shortfall });
     if hit {
+        // (`defence_numbers` keeps only a cover rated above 0 already: `> 0` → `>= 0` here is
+        // an equivalent mutant, TESTING.md.)
         let cover = if kind == Kind::Shot || o.cover_vs_melee { dn.cover.filter(|c| c.rating > 0) } else { None };
         land(fight, who, target, kind, delta, weapon, weak_point, cover)?;
     }
