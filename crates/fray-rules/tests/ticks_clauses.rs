@@ -1697,3 +1697,17 @@ fn a_defender_short_of_effort_who_lost_anyway_takes_the_full_hit() {
         "{log:?}"
     );
 }
+
+#[test]
+fn a_gunman_takes_the_cover_next_to_him_unless_told_to_stay() {
+    // Not a clause: the AI's `cover` policy (`seek` by default, or `stay`).
+    let map = "\n[[cover]]\nsquare = [1, 0]\nrating = 50\nresistance = 16\n";
+    let choice = |policy: &str| {
+        let a = format!("gun = \"pistol\"\ngun_ready = true\n{policy}");
+        let s = setup(&(two(&a, "position = [20, 0]\ngun = \"pistol\"\ngun_ready = true", 1) + map), &[]);
+        let request = fray_rules::ticks::Request::Announce { tick: 1 };
+        fray_rules::ticks::policy::ai_choice(&s, &Ticks::initial_state(&s), A, &request)
+    };
+    assert_eq!(choice(""), ann(Action::Move((1, 0))));
+    assert_ne!(choice("policy = { cover = \"stay\" }"), ann(Action::Move((1, 0))));
+}
