@@ -2517,3 +2517,47 @@ fn the_odds_carry_what_the_crit_dices_cover_roll_leaves_to_the_normal_hits() {
     let o = odds::odds_of(&s, &ready(&s), A, &atk(B, Mode::Melee)).unwrap();
     assert_eq!((q(&o.hit), q(&o.down)), ("5/9".to_owned(), "638/2187".to_owned()));
 }
+
+#[test]
+fn one_without_actions_buys_a_reaction_with_a_bonus_die_in_the_fight() {
+    // rule: P6-RES-1, P6-ACT-1
+    // A acts first; B, before his first turn, has no action (P6-ACT-1) but a bonus die, and buys
+    // the action for a parry with it: he is asked, parries one of A's two hits, and the die is
+    // spent.
+    let s = setup(&duel(SWORD, &format!("bonus_dice = 1{SWORD}")), &[]);
+    let entries = [
+        (0, Choice::Act(atk(B, Mode::Melee))),
+        (0, Choice::Act(Act::End)),
+        (1, Choice::React { reaction: Some(Reaction::Parry), buy: 1 }),
+        (1, Choice::Act(Act::End)),
+    ];
+    // Initiative A 5 + 1, B 1 + 1; A's 3 dice: 5 5 1; B's parry 3 dice: 5 1 1.
+    let (log, state, fought) = run(&s, &[5, 1, 5, 5, 1, 5, 1, 1], script(&entries));
+    fought.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Reacted { who: B, reaction: Reaction::Parry, successes: 1, .. })));
+    assert_eq!(state.fighter(B).wounds, 1);
+    assert_eq!(state.fighter(B).bonus_dice, 0);
+}
+
+#[test]
+fn one_with_bonus_dice_alone_is_asked_to_boost() {
+    // rule: P6-RES-4
+    // The fencer holds two bonus dice and nothing else. He misses with all four dice, adds one
+    // bonus die (5): one hit, one bonus die left.
+    let text = fencer_and("policy = { move = \"hold\", defend = \"never\" }", "")
+        .replace("hand_to_hand = 3\n", "hand_to_hand = 3\nbonus_dice = 2\n");
+    let s = setup(&text, &[]);
+    let turn = script(&[
+        (0, rapier_on_b()),
+        (0, Choice::Boost(Some(fray_rules::phasesix::Boost::BonusDie))),
+        (0, Choice::Act(Act::End)),
+    ]);
+    let (log, state, fought) = run(&s, &[5, 1, 1, 1, 1, 1, 5], turn);
+    fought.unwrap();
+    let normals = log.iter().find_map(|e| match e {
+        Event::AttackRoll { attacker: A, normals, .. } => Some(*normals),
+        _ => None,
+    });
+    assert_eq!(normals, Some(1), "{log:#?}");
+    assert_eq!(state.fighter(A).bonus_dice, 1);
+}
