@@ -2561,3 +2561,29 @@ fn one_with_bonus_dice_alone_is_asked_to_boost() {
     assert_eq!(normals, Some(1), "{log:#?}");
     assert_eq!(state.fighter(A).bonus_dice, 1);
 }
+
+#[test]
+fn a_massive_attack_costs_an_action_per_extra_and_adds_three_dice_each() {
+    // rule: P6-SPECIAL-5, P6-SPECIAL-6
+    // A massive attack with 2 extra actions costs 3 (not legal with 2 actions left) and adds
+    // 3 dice per extra action up to Strength: with Strength 2, 2 dice for one extra or two, as
+    // `massive_cap = strength` has it (1 + 2 + 2 = 5 dice).
+    let club = "strength = 2\n[[combatants.weapons]]\nname = \"club\"\nclass = \"melee\"\ndamage_potential = 1\nblunt = true\n";
+    let s = setup(&duel(club, ""), &[]);
+    let massive = |n: u8| Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Melee,
+        special: Special::Massive(n),
+        walk: None,
+        from_behind: false,
+    };
+    let mut st = ready(&s);
+    assert!(illegal(&s, &st, A, &massive(2)).is_some(), "three actions for two extra");
+    st.fighters[0].actions = 3;
+    assert!(illegal(&s, &st, A, &massive(2)).is_none());
+    assert_eq!(attack_numbers(&s, &st, A, &massive(2)).0, 5);
+    // Under `extra_actions` the cap is on the extra actions: 3 × min(2, 2) = 6 more dice.
+    let per_action = setup(&duel(club, ""), &[("massive_cap", "extra_actions")]);
+    assert_eq!(attack_numbers(&per_action, &st, A, &massive(2)).0, 9);
+}
