@@ -31,8 +31,7 @@ pub fn tier_apart(options: &Options, total: i32, success_m: i32, roll_m: i32, c:
     if c == 0 {
         return Tier::Normal;
     }
-    // `crit_floor = min_roll_plus_6`: C' = max(C, M + 6) (P6-CRIT-4).
-    let c = if options.crit_floor { c.max(roll_m + 6) } else { c };
+    let c = crit_threshold(options, c, roll_m);
     if total < c {
         return Tier::Normal;
     }
@@ -41,6 +40,13 @@ pub fn tier_apart(options: &Options, total: i32, success_m: i32, roll_m: i32, c:
     // only spares the division (`base - 6` for `base + 6` changes nothing).
     let level = if total >= base + 6 { ((total - base) / 6).max(0) } else { 0 };
     Tier::Crit(level.min(250) as u8)
+}
+
+/// The crit threshold of a roll whose minimum roll is `roll_m`, for a weapon's `c`: under
+/// `crit_floor = min_roll_plus_6`, C' = max(C, M + 6) (P6-CRIT-4).
+#[inline]
+pub fn crit_threshold(options: &Options, c: i32, roll_m: i32) -> i32 {
+    if options.crit_floor { c.max(roll_m + 6) } else { c }
 }
 
 /// Successes of a check die (P6-DICE-5): 0 below M, else 1 plus k + 1 for a total ≥ 11 + 6k

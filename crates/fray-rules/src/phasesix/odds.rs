@@ -47,7 +47,7 @@ fn die_tiers_apart(options: &super::Options, success_m: i32, roll_m: i32, c: i32
         out.push((Tier::Normal, hit));
         return out;
     }
-    let c_eff = if options.crit_floor { c.max(roll_m + 6) } else { c };
+    let c_eff = dice::crit_threshold(options, c, roll_m);
     let crit_at = c_eff.max(m);
     out.push((Tier::Normal, &hit - p_at_least(crit_at)));
     let base = if options.ladder_fixed { 11 } else { c_eff };
