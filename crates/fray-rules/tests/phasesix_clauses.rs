@@ -2587,3 +2587,388 @@ fn a_massive_attack_costs_an_action_per_extra_and_adds_three_dice_each() {
     let per_action = setup(&duel(club, ""), &[("massive_cap", "extra_actions")]);
     assert_eq!(attack_numbers(&per_action, &st, A, &massive(2)).0, 9);
 }
+
+// --- The mutation audit's shard 0/10: tests for what it found unseen ------------------------
+
+/// A (rifle, Shooting 3, Perception 2) aims once and fires a single shot at B, 10 m off:
+/// the shot's `AttackRoll` event.
+fn aimed_shot() -> (Setup, Event) {
+    let s = setup(&duel(RIFLE, "position = 10"), &[]);
+    let entries = [
+        (0, Choice::Act(Act::Aim { accurate: false })),
+        (0, Choice::Act(atk(B, Mode::Single))),
+        (1, Choice::Act(Act::End)),
+    ];
+    // Initiative A 5, B 1; the shot's 5 dice (Shooting 3 + DP 2) at 5+: 5 5 1 1 1.
+    let (log, _, fought) = run(&s, &[5, 1, 5, 5, 1, 1, 1], script(&entries));
+    fought.unwrap();
+    let shot = log.into_iter().find(|e| matches!(e, Event::AttackRoll { .. })).expect("a shot");
+    (s, shot)
+}
+
+#[test]
+fn the_log_names_each_term_of_an_attack_and_each_condition() {
+    // rule: P6-ATK-1, P6-AIM-1
+    // The JSON log itemises the dice, M and C by name (non-zero terms), and the text gives the
+    // dice's terms and C's beside the totals. The aim lowers C by one: C 11, aim −1.
+    let (s, shot) = aimed_shot();
+    let Event::AttackRoll { dice, m, c, terms, .. } = &shot else { unreachable!() };
+    assert_eq!((*dice, *m, *c), (5, 5, 10));
+    let json = serde_json::to_value(terms).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({ "dice": [["skill", 3], ["DP", 2]], "m": [["M", 5]], "c": [["C", 11], ["aim", -1]] })
+    );
+    let line = fray_rules::phasesix::PhaseSixScenario(s.clone()).line(&shot);
+    let text = line.text.unwrap();
+    assert!(text.contains("A — attack B, single: 5 dice (shooting 3, DP 2) at 5+, crits 10+ (C 11, aim −1) [5 5 1 1 1] → 0 crits, 2 normal hit(s)"), "{text}");
+    // A condition's line names it.
+    let scenario = fray_rules::phasesix::PhaseSixScenario(s);
+    let said = |cond, value| scenario.line(&Event::Condition { who: B, cond, value }).text.unwrap();
+    assert_eq!(said(Cond::Bleeding, 2), "B is bleeding 2");
+    assert_eq!(said(Cond::Dying, 0), "B is no longer dying");
+    assert_eq!(said(Cond::Poisoned, 1), "B is poisoned 1");
+}
+
+#[test]
+fn the_simulators_tally_counts_a_hit_of_normal_hits_alone() {
+    // Not a clause: `fray sim`'s hit rate reads each attack roll's tally; a roll of normal hits
+    // and no crit is a hit, not a crit.
+    let (_, shot) = aimed_shot();
+    assert_eq!(PhaseSix::tally(&shot), Some(fray_engine::Tally::Attack { by: A, hit: true, crit: false }));
+}
+
+#[test]
+fn each_boost_needs_its_resource_and_a_reroll_a_pool() {
+    // rule: P6-RES-4, P6-RES-5
+    use fray_rules::phasesix::Boost;
+    let s = setup(&duel("", ""), &[]);
+    let mut x = PhaseSix::initial_state(&s).fighters[0].clone();
+    for n in [0, 1, 2] {
+        (x.bonus_dice, x.destiny_dice, x.rerolls) = (n, n, n);
+        for b in Boost::ALL {
+            assert_eq!(b.illegal(&x, 3).is_none(), n > 0, "{b:?} with {n}");
+        }
+    }
+    assert!(Boost::DestinyReroll.illegal(&x, 0).is_some() && Boost::Reroll.illegal(&x, 0).is_some());
+    assert!(Boost::BonusDie.illegal(&x, 0).is_none());
+}
+
+#[test]
+fn dying_or_unconscious_takes_the_actions_and_other_conditions_do_not() {
+    // rule: P6-TRACK-3, P6-ACT-3
+    let s = setup(&duel("", ""), &[]);
+    for (cond, keeps) in [
+        (Cond::Shocked, true),
+        (Cond::Burning, true),
+        (Cond::Bleeding, true),
+        (Cond::Poisoned, true),
+        (Cond::Dying, false),
+        (Cond::Unconscious, false),
+    ] {
+        let mut st = ready(&s);
+        PhaseSix::apply(&s, &mut st, &Event::Condition { who: B, cond, value: 1 });
+        assert_eq!(st.fighter(B).actions, if keeps { 2 } else { 0 }, "{cond:?}");
+        assert_eq!(st.fighter(A).actions, 2);
+    }
+}
+
+#[test]
+fn an_adjustment_that_leaves_one_side_standing_ends_the_fight() {
+    // rule: P6-TRACK-8
+    // The game master's adjustment (the live fight's `adjust`) is followed by the end check:
+    // B out, A's side wins; both standing, the fight goes on.
+    let s = setup(&duel("", ""), &[]);
+    let mut st = ready(&s);
+    assert_eq!(PhaseSix::end_after_adjustment(&s, &st), None);
+    st.fighters[1].dead = true;
+    let (result, _) = PhaseSix::end_after_adjustment(&s, &st).expect("the fight ends");
+    assert_eq!(result.outcome, Outcome::Side(s.combatants[0].side));
+}
+
+#[test]
+fn a_round_cap_out_of_range_is_refused() {
+    // rule: P6-TRACK-8
+    let text = duel("", "");
+    for bad in ["0", "100001", "-1"] {
+        let sets = vec![("round_cap".to_owned(), bad.to_owned())];
+        let e = scenario::load("t.toml", &text, &sets).map(|_| ()).expect_err(bad);
+        assert!(e.to_string().contains("expected a round cap from 1 to 100000"), "{e}");
+    }
+    assert_eq!(setup(&text, &[("round_cap", "100000")]).options.round_cap, 100_000);
+}
+
+#[test]
+fn the_loader_refuses_a_range_out_of_bounds_and_a_fifth_armour_piece() {
+    // rule: P6-ATK-3, P6-ARM-1
+    for range in ["0", "-5", "20000"] {
+        let gun = format!("class = \"ranged\"\nrange_m = {range}\ndamage_potential = 1\nrecoil = false");
+        refused(&gear("", &gun), "[[combatants.weapons]]", "expected a range from 0 to 10000 m");
+    }
+    let piece = "{ name = \"vest\", protection = 1 }";
+    let four = format!("armour = [{}]", [piece; 4].join(", "));
+    let sets: Vec<(String, String)> = Vec::new();
+    assert!(scenario::load("t.toml", &gear(&four, MELEE), &sets).is_ok());
+    let five = format!("armour = [{}]", [piece; 5].join(", "));
+    let e = scenario::load("t.toml", &gear(&five, MELEE), &sets).map(|_| ()).expect_err("five pieces");
+    assert!(e.message.contains("at most four armour pieces"), "{e}");
+}
+
+#[test]
+fn a_combatant_joining_late_is_absent_until_it_joins() {
+    // Not a clause: the live tracker's combatants added mid-fight (the last `joins_late` of the
+    // roster) start absent.
+    let mut s = setup(&(duel("", "") + C_FAR), &[]);
+    s.joins_late = 1;
+    assert_eq!((0..3).map(|i| s.joins_late(i)).collect::<Vec<_>>(), [false, false, true]);
+}
+
+#[test]
+fn poisoned_raises_a_defenders_dodge_roll() {
+    // rule: P6-COND-5
+    // B dodges A's sword (two hits: M 5 + 2); Poisoned 1 makes it 8+.
+    let m_of_dodge = |b: &str, faces: &[u32]| {
+        let s = setup(&duel(SWORD, b), &[]);
+        // B first (initiative A 1, B 5) ends his turn keeping his two actions.
+        let entries = [
+            (1, Choice::Act(Act::End)),
+            (0, Choice::Act(atk(B, Mode::Melee))),
+            (1, Choice::React { reaction: Some(Reaction::Dodge), buy: 0 }),
+            (0, Choice::Act(Act::End)),
+        ];
+        let (log, _, fought) = run(&s, faces, script(&entries));
+        let m = log.iter().find_map(|e| match e {
+            Event::Reacted { who: B, reaction: Reaction::Dodge, m, .. } => Some(*m),
+            _ => None,
+        });
+        (m, fought.map_err(|e| e.to_string()))
+    };
+    let plain = m_of_dodge("", &[1, 5, 5, 5, 1, 1, 1, 1, 1]);
+    assert_eq!(plain.0, Some(7), "{plain:?}");
+    // Poisoned B's round-start Resistance check (1 die: 1) leaves the poison.
+    let poisoned = m_of_dodge("poisoned = 1", &[1, 5, 1, 5, 5, 1, 1, 1, 1, 1]);
+    assert_eq!(poisoned.0, Some(8), "{poisoned:?}");
+}
+
+#[test]
+fn a_destiny_die_bought_reaction_takes_the_attackers_action_at_once() {
+    // rule: P6-RES-2, P6-RES-3, P6-RES-1
+    // A attacks (one of his two actions left); B, with no action before his turn, buys a parry
+    // with a destiny die: it steals from A, the actor holding an action, at once, so A has no
+    // action left.
+    let s = setup(&duel(SWORD, &format!("destiny_dice = 1{SWORD}")), &[]);
+    let entries = [
+        (0, Choice::Act(atk(B, Mode::Melee))),
+        (1, Choice::React { reaction: Some(Reaction::Parry), buy: 2 }),
+        (0, Choice::Act(Act::End)),
+        (1, Choice::Act(Act::End)),
+    ];
+    // Initiative A 5, B 1; A's 3 dice 5 5 1; B's parry 3 dice 5 1 1.
+    let (log, state, fought) = run(&s, &[5, 1, 5, 5, 1, 5, 1, 1], script(&entries));
+    fought.unwrap();
+    assert!(log.contains(&Event::Actions { who: A, delta: -1, steal_later: 0, bonus: 0, destiny: 0 }), "{log:#?}");
+    assert_eq!((state.fighter(A).actions, state.fighter(B).destiny_dice), (0, 0));
+}
+
+#[test]
+fn under_the_combined_cap_aim_and_accurate_points_share_perception() {
+    // rule: P6-SPECIAL-2, P6-AIM-1
+    // Perception 1: an accurate point fills the combined cap, so the next aim adds nothing;
+    // under `exclusive` each has its own cap of 1.
+    let text = duel(SWORD, "").replace("perception = 2", "perception = 1");
+    let aims = [
+        (0, Choice::Act(Act::Aim { accurate: true })),
+        (0, Choice::Act(Act::Aim { accurate: false })),
+        (0, Choice::Act(Act::End)),
+    ];
+    for (sets, aim) in [(&[("accurate_attack", "combined_cap")][..], 0), (&[][..], 1)] {
+        let (_, state, fought) = run(&setup(&text, sets), &[5, 1], script(&aims));
+        assert_eq!(fought.unwrap_err().to_string(), "dice for hit: the script ran out of faces after 2 dice");
+        assert_eq!((state.fighter(A).accurate, state.fighter(A).aim), (1, aim), "{sets:?}");
+    }
+}
+
+#[test]
+fn a_knock_outs_depth_is_the_hits_less_the_successes_and_it_counts_as_out_once() {
+    // rule: P6-SPECIAL-4, P6-TRACK-8
+    let club = "strength = 2\n[[combatants.weapons]]\nname = \"club\"\nclass = \"melee\"\ndamage_potential = 1\nblunt = true\n";
+    let ko = Choice::Act(Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Melee,
+        special: Special::Ko,
+        walk: None,
+        from_behind: false,
+    });
+    let knock = |sets: &[(&str, &str)]| {
+        let s = setup(&(duel(club, "resistance = 1") + C_FAR), sets);
+        // Initiative A 5, B 1, C 2; 3 dice: 5 5 1 → 2 hits; Resistance 1 die: 5 → 1 success.
+        let entries = [(0, ko), (0, Choice::Act(Act::End)), (2, Choice::Act(Act::End))];
+        let (log, state, fought) = run(&s, &[5, 1, 2, 5, 5, 1, 5], script(&entries));
+        (log, state, fought.map_err(|e| e.to_string()))
+    };
+    // `ko_depth = margin`: 2 − 1 = 1.
+    let (log, state, _) = knock(&[]);
+    assert!(log.contains(&Event::Condition { who: B, cond: Cond::Unconscious, value: 1 }), "{log:#?}");
+    assert_eq!(log.iter().filter(|e| matches!(e, Event::Out { who: B })).count(), 1);
+    assert_eq!(state.fighter(B).condition(Cond::Unconscious), 1);
+    // `out_when = dead`: the knocked-out B is still in the fight.
+    let (log, _, _) = knock(&[("out_when", "dead")]);
+    assert!(log.contains(&Event::Condition { who: B, cond: Cond::Unconscious, value: 1 }), "{log:#?}");
+    assert!(!log.iter().any(|e| matches!(e, Event::Out { .. })), "{log:#?}");
+}
+
+#[test]
+fn a_disarm_resisted_with_deftness_ignores_strength() {
+    // rule: P6-SPECIAL-8
+    // B (Strength 3, Deftness 0) resists A's disarm: with Deftness, no die and no success, so
+    // he is disarmed; with the better of the two (the default) or Strength, 3 dice at 5+ (5 5 5)
+    // hold the one hit.
+    let text = duel(SWORD, &format!("strength = 3\ndeftness = 0{SWORD}"));
+    let disarm = Choice::Act(Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Melee,
+        special: Special::Disarm,
+        walk: None,
+        from_behind: false,
+    });
+    for (sets, disarmed) in
+        [(&[("disarm_resist", "deftness")][..], true), (&[("disarm_resist", "strength")][..], false), (&[][..], false)]
+    {
+        let s = setup(&text, sets);
+        // Initiative A 5, B 1; A's 3 dice at 8+: 6 3 (8), 1, 1 → 1 hit; B's dice 5 5 5.
+        let (log, _, _) = run(&s, &[5, 1, 6, 3, 1, 1, 5, 5, 5], script(&[(0, disarm), (0, Choice::Act(Act::End))]));
+        assert_eq!(log.contains(&Event::Disarmed { who: B }), disarmed, "{sets:?} {log:#?}");
+    }
+}
+
+#[test]
+fn under_aim_lost_on_wound_a_wound_takes_no_aim_from_one_without_it_and_protection_is_logged() {
+    // rule: P6-AIM-3, P6-DMG-1
+    // A hits B (not aiming) twice; B's protection 1 stops one (logged), the other wounds. No
+    // aim is lost: B had none.
+    let s = setup(&duel(SWORD, "innate_protection = 1\nmax_wounds = 5"), &[("aim_lost_on", "wound")]);
+    let (log, state, fought) = run(
+        &s,
+        &[5, 1, 5, 5, 1],
+        script(&[(0, Choice::Act(atk(B, Mode::Melee))), (0, Choice::Act(Act::End)), (1, Choice::Act(Act::End))]),
+    );
+    fought.unwrap();
+    assert!(log.contains(&Event::Protected { who: B, protection: 1, piercing: 0, stopped: 1 }), "{log:#?}");
+    assert_eq!(state.fighter(B).wounds, 1);
+    assert!(!log.iter().any(|e| matches!(e, Event::AimLost { .. })), "{log:#?}");
+}
+
+/// A (Throwing 2, one grenade of 3 hits × 2 wounds) at `a`, B at `b`, C (B's side) at `c`, all
+/// holding still, 10 hearts each; `sets` the options.
+fn blast_setup(a: &str, b: &str, c: &str, sets: &[(&str, &str)]) -> Setup {
+    setup(
+        &format!(
+            "[rules]\nruleset = \"phasesix\"\n[rules.options]\nround_cap = 1\n[[combatants]]\nname = \"A\"\nside = \
+             \"a\"\nthrowing = 2\nposition = {a}\nmax_wounds = 10\nitems = [{{ name = \"grenade\", hits = 3, \
+             wounds_per_hit = 2, count = 1 }}]\npolicy = {{ move = \"hold\" }}\n[[combatants]]\nname = \"B\"\nside = \
+             \"b\"\nposition = {b}\nmax_wounds = 10\npolicy = {{ move = \"hold\" }}\n[[combatants]]\nname = \"C\"\nside \
+             = \"b\"\nposition = {c}\nmax_wounds = 10\npolicy = {{ move = \"hold\" }}\n"
+        ),
+        sets,
+    )
+}
+
+/// A throws at B with `faces` (initiative A 5, B 2, C 1, then the throw's); who the blast wounds.
+fn blasted(s: &Setup, faces: &[u32]) -> Vec<CombatantId> {
+    let entries = [
+        (0, Choice::Act(Act::Throw { item: 0, target: B })),
+        (0, Choice::Act(Act::End)),
+        (1, Choice::Act(Act::End)),
+        (2, Choice::Act(Act::End)),
+    ];
+    let (log, _, fought) = run(s, faces, script(&entries));
+    fought.unwrap();
+    log.iter()
+        .filter_map(|e| match e {
+            Event::Wounded { who, .. } => Some(*who),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_deviation_lands_in_the_throwers_frame_and_the_blast_takes_only_who_is_there() {
+    // rule: P6-THROW-2, P6-THROW-3, P6-THROW-4
+    // A at (3, 0) throws at B at (3, 8): "beyond" is +y, "right" (3 o'clock) is +x. The throw
+    // fails (1 1); the d12 and d6 place it.
+    let sets: &[(&str, &str)] = &[];
+    // 12 o'clock, 3 m: (3, 11), on C; B, 3 m off, is not caught.
+    let s = blast_setup("[3, 0]", "[3, 8]", "[3, 11]", sets);
+    assert_eq!(blasted(&s, &[5, 2, 1, 1, 1, 12, 3]), [CombatantId(2)]);
+    // 3 o'clock, 2 m: (5, 8), on C there.
+    let s = blast_setup("[3, 0]", "[3, 8]", "[5, 8]", sets);
+    assert_eq!(blasted(&s, &[5, 2, 1, 1, 1, 3, 2]), [CombatantId(2)]);
+    // 9 o'clock, 2 m lands at (1, 8): not on C at (5, 8), nor on B.
+    assert_eq!(blasted(&s, &[5, 2, 1, 1, 1, 9, 2]), []);
+    // `deviation_geometry = line_1d`: only the "beyond" part, along the line of the throw.
+    let s = blast_setup("[3, 0]", "[3, 8]", "[3, 11]", &[("deviation_geometry", "line_1d")]);
+    assert_eq!(blasted(&s, &[5, 2, 1, 1, 1, 12, 3]), [CombatantId(2)]);
+    // A throw that lands (5 5) takes B alone, not C 900 m away nor the thrower.
+    let s = blast_setup("0", "8", "900", sets);
+    assert_eq!(blasted(&s, &[5, 2, 1, 5, 5]), [B]);
+}
+
+#[test]
+fn a_poisoned_thrower_throws_at_a_higher_minimum_roll() {
+    // rule: P6-COND-5, P6-THROW-1
+    // Throwing 2 at 6+ (5 + Poisoned 1): 1 − (5/6)² = 11/36 to land; 5/9 at 5+.
+    let s = grenade_duel("poisoned = 1", "never", "", &[]);
+    assert_eq!(q(&throw_at_b(&s, true).lands), "11/36");
+}
+
+#[test]
+fn a_blast_whose_hits_protection_stops_leaves_the_aim_under_aim_lost_on_wound() {
+    // rule: P6-AIM-2, P6-AIM-3, P6-DMG-4
+    // B (first, Perception 2) aims, then A's grenade lands on him (5 5): 3 hits, all stopped by
+    // his protection 3. Under `aim_lost_on = wound` he keeps the aim; under `hit` he loses it.
+    let text = "[rules]\nruleset = \"phasesix\"\n[rules.options]\nround_cap = 1\n[[combatants]]\nname = \"A\"\nside = \
+                \"a\"\nthrowing = 2\nposition = 0\nitems = [{ name = \"grenade\", hits = 3, count = 1 }]\npolicy = { \
+                move = \"hold\" }\n[[combatants]]\nname = \"B\"\nside = \"b\"\nposition = 8\nperception = 2\narmour = \
+                [{ name = \"plate\", protection = 3 }]\npolicy = { move = \"hold\" }\n";
+    let entries = [
+        (1, Choice::Act(Act::Aim { accurate: false })),
+        (1, Choice::Act(Act::End)),
+        (0, Choice::Act(Act::Throw { item: 0, target: B })),
+        (0, Choice::Act(Act::End)),
+    ];
+    for (option, lost) in [("wound", false), ("hit", true)] {
+        let s = setup(text, &[("aim_lost_on", option)]);
+        let (log, state, fought) = run(&s, &[1, 5, 5, 5], script(&entries));
+        fought.unwrap();
+        assert_eq!(state.fighter(B).wounds, 0);
+        assert_eq!(log.contains(&Event::AimLost { who: B }), lost, "{option}: {log:#?}");
+        assert_eq!(state.fighter(B).aim, if lost { 0 } else { 1 });
+    }
+}
+
+#[test]
+fn a_blast_wakes_a_sleeper_it_hits_and_no_one_else() {
+    // rule: P6-SPECIAL-12, P6-DMG-4
+    // The grenade lands on a sleeping B (5 5); C, awake, half a metre off, is caught too. B
+    // wakes; C, who was not asleep, gets no waking.
+    let mut s = blast_setup("0", "8", "[8, 0.5]", &[]);
+    s.combatants[1].sleeping = true;
+    let entries = [(0, Choice::Act(Act::Throw { item: 0, target: B })), (0, Choice::Act(Act::End))];
+    let (log, state, fought) = run(&s, &[5, 2, 1, 5, 5], script(&entries));
+    fought.unwrap();
+    assert!(log.contains(&Event::Woke { who: B }), "{log:#?}");
+    assert!(!log.contains(&Event::Woke { who: CombatantId(2) }), "{log:#?}");
+    assert!(!state.fighter(B).sleeping);
+    assert!(log.iter().any(|e| matches!(e, Event::Wounded { who: CombatantId(2), .. })));
+}
+
+#[test]
+fn fists_pierce_one_point_of_protection_from_strength_three() {
+    // rule: P6-ATK-5
+    for (strength, piercing) in [(2, 0), (3, 1)] {
+        let s = setup(&duel(&format!("strength = {strength}"), ""), &[]);
+        assert_eq!(s.combatants[0].fists.piercing, piercing, "Strength {strength}");
+    }
+}

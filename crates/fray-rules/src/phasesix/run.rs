@@ -660,6 +660,8 @@ fn numbers_of<const TERMS: bool>(setup: &super::Setup, state: &super::State, who
     let disarm = special == Special::Disarm;
     let braced = x.braced && hand == Hand::Main && matches!(mode, Mode::Single | Mode::Burst);
     let (burning, poisoned) = (x.condition(Cond::Burning), x.condition(Cond::Poisoned));
+    // Each term its own bit: `|` and `^` make the same flags (the mutation audit's two
+    // equivalent mutants).
     let flags = u8::from(burst)
         | u8::from(walked) << 1
         | u8::from(hunkered) << 2
@@ -729,6 +731,8 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
             successes += 1;
         }
     }
+    // `n.chain` is already 0 but for a recoil weapon's single shot or burst (`numbers_of`), so
+    // `||` here would give the same chain: an equivalent mutant of the audit.
     let chain = if w.recoil && matches!(mode, Mode::Single | Mode::Burst) { n.chain } else { 0 };
     fight.emit(Event::AttackRoll {
         attacker: who,
