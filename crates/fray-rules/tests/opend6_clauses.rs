@@ -2193,3 +2193,486 @@ fn an_aiming_ai_is_under_fire_only_while_an_enemy_can_still_shoot_it() {
     let close = with_c("").replace("position = 20\n", "position = 12\n");
     assert!(matches!(choice(&close, false), Choice::Act(Action::Attack(_))), "{:?}", choice(&close, false));
 }
+
+// --- The mutation audit's shard 0/10: tests for what it found unseen ------------------------
+
+#[test]
+fn a_mortally_wounded_combatant_cannot_act_even_when_set_so_by_hand() {
+    // rule: OD6-TRACK-7, OD6-COND-1
+    // Every wound into Mortally Wounded also knocks one out; a game master's adjustment may set
+    // the level alone, and the combatant still cannot act.
+    let s = setup(&duel("", "", ""), &[]);
+    let mut x = <OpenD6 as fray_engine::Ruleset>::initial_state(&s).fighters[1].clone();
+    assert!(x.able());
+    x.level = Level::Incapacitated;
+    assert!(x.able());
+    x.level = Level::MortallyWounded;
+    assert!(!x.unconscious() && !x.able());
+}
+
+#[test]
+fn only_full_auto_fire_under_no_active_defense_gives_up_the_firers_defence() {
+    // rule: OD6-SPECIAL-4
+    let text =
+        duel("", &format!("skills = {{ firearms = \"5D\" }}{RIFLE}"), "").replace("position = 2", "position = 10");
+    let fire = |mode, no_defense: bool| {
+        let mut s = setup(&text, &[]);
+        s.options.full_auto_no_defense = no_defense;
+        let mut st = <OpenD6 as fray_engine::Ruleset>::initial_state(&s);
+        let event = Event::Attack {
+            attacker: A,
+            target: B,
+            weapon: 0,
+            plan: AttackPlan { mode, ..AttackPlan::new(B, 0) },
+            roll: Default::default(),
+            base: 10,
+            difficulty: 10,
+            terms: Default::default(),
+            hit: false,
+        };
+        <OpenD6 as fray_engine::Ruleset>::apply(&s, &mut st, &event);
+        st.fighter(A).no_defense
+    };
+    assert!(fire(Mode::FullAuto, true));
+    assert!(!fire(Mode::FullAuto, false));
+    assert!(!fire(Mode::Normal, true));
+    assert!(!fire(Mode::BurstSingle, true));
+}
+
+#[test]
+fn under_given_bands_a_melee_weapon_reaches_point_blank_and_a_long_one_short() {
+    // rule: OD6-MOVE-3, OD6-MOVE-5
+    let weapons = "skills = { melee_combat = \"4D\" }\n[[combatants.weapons]]\nname = \"sword\"\nskill = \
+                   \"melee_combat\"\ndamage = \"1D\"\n[[combatants.weapons]]\nname = \"spear\"\nskill = \
+                   \"melee_combat\"\ndamage = \"1D\"\nlong = true\n";
+    for (band, sword, spear) in [("point_blank", Some(0), Some(0)), ("short", None, Some(1)), ("medium", None, None)] {
+        let text = duel("", weapons, "") + &format!("\n[[bands]]\na = \"A\"\nb = \"B\"\nband = \"{band}\"\n");
+        let s = setup(&text, &[("position_model", "bands")]);
+        let st = <OpenD6 as fray_engine::Ruleset>::initial_state(&s);
+        let w = &s.combatants[0].weapons;
+        assert_eq!((attack::band(&s, &st, A, B, &w[0]), attack::band(&s, &st, A, B, &w[1])), (sword, spear), "{band}");
+    }
+}
+
+#[test]
+fn a_ranged_sweep_needs_a_gun_and_a_knockdown_a_blunt_weapon_or_fists() {
+    // rule: OD6-SPECIAL-5, OD6-SPECIAL-9
+    let text = duel(
+        "",
+        &format!(
+            "skills = {{ firearms = \"4D\", melee_combat = \"4D\", brawling = \"4D\" }}{RIFLE}\n[[combatants.weapons]]\nname \
+             = \"club\"\nskill = \"melee_combat\"\ndamage = \"1D\"\nblunt = true\n[[combatants.weapons]]\nname = \
+             \"sword\"\nskill = \"melee_combat\"\ndamage = \"1D\"\nsharp = true\n"
+        ),
+        "",
+    );
+    let s = setup(&text, &[]);
+    let (a, b) = (&s.combatants[0], &s.combatants[1]);
+    let fits = |w: usize, mode| attack::mode_fits(a, b, &a.weapons[w], mode, false);
+    let (rifle, club, sword) = (0, 1, 2);
+    assert!(fits(rifle, Mode::SweepRanged));
+    assert!(!fits(club, Mode::SweepRanged) && !fits(sword, Mode::SweepRanged));
+    assert!(fits(club, Mode::Knockdown) && fits(club, Mode::Push));
+    assert!(!fits(sword, Mode::Knockdown) && !fits(rifle, Mode::Knockdown));
+}
+
+#[test]
+fn a_climactic_fate_point_doubles_every_action_roll_of_its_round_only() {
+    // rule: OD6-RES-4, OD6-RES-3
+    let s = setup(&duel("", "skills = { brawling = \"4D\" }", ""), &[]);
+    let mut st = <OpenD6 as fray_engine::Ruleset>::initial_state(&s);
+    st.round = 3;
+    let code = |st: &State| attack::action_code(&s, st, A, fray_rules::opend6::setup::SkillId::BRAWLING, false, 0);
+    assert_eq!(code(&st), DieCode::new(4, 0));
+    st.fighters[0].climactic_round = 3;
+    assert_eq!(code(&st), DieCode::new(8, 0));
+    st.fighters[0].climactic_round = 2;
+    assert_eq!(code(&st), DieCode::new(4, 0));
+}
+
+#[test]
+fn the_log_itemises_an_attacks_difficulty() {
+    // Not a clause: the JSON log names each non-zero term of the difficulty (OD6-DIFF-*); they
+    // add up to the difficulty less its base. Full auto: −2D, 6 of a 10.
+    let text =
+        duel("", &format!("skills = {{ firearms = \"5D\" }}{RIFLE}"), "").replace("position = 2", "position = 10");
+    let full_auto = Choice::Act(Action::Attack(AttackPlan { mode: Mode::FullAuto, ..AttackPlan::new(B, 0) }));
+    let s = script(&[(0, Choice::Count(1)), (0, full_auto), (1, Choice::Count(1)), (1, Choice::Act(Action::Pass))]);
+    // 5D all 1s: a miss.
+    let (log, _, fought) = run(&setup(&text, &[]), &[1; 5], s);
+    fought.unwrap();
+    let attack = log.iter().find(|e| matches!(e, Event::Attack { .. })).unwrap();
+    let json = serde_json::to_value(attack).unwrap();
+    let Event::Attack { base, difficulty, .. } = attack else { unreachable!() };
+    assert_eq!((*base, *difficulty), (10, 4));
+    let terms = json["terms"].as_array().unwrap();
+    assert!(!terms.is_empty(), "{json}");
+    let sum: i64 = terms.iter().map(|t| t[1].as_i64().unwrap()).sum();
+    assert_eq!(sum, i64::from(difficulty - base), "{json}");
+}
+
+#[test]
+fn a_person_rolling_physical_dice_is_told_how_many_regular_dice_come_before_the_wild_die() {
+    // rule: OD6-DICE-4
+    struct Told(Vec<fray_engine::Reason>);
+    impl fray_engine::Dice for Told {
+        fn roll(&mut self, _sides: u32, reason: fray_engine::Reason) -> Result<u32, fray_dice::SourceError> {
+            self.0.push(reason);
+            Ok(3)
+        }
+    }
+    let mut told = Told(Vec::new());
+    roll::roll(&mut told, A, "attack", DieCode::new(3, 0), 0, OneReads::Cancel, &Options::default()).unwrap();
+    let said: Vec<(&str, u8)> = told.0.iter().map(|r| (r.what, r.dice)).collect();
+    assert_eq!(said, [("attack", 2), ("attack", 2), ("Wild Die", 0)]);
+}
+
+#[test]
+fn a_blow_that_ends_the_fight_ends_the_attackers_turn_too() {
+    // rule: OD6-ROUND-4
+    // A declares two actions; the first kills B (as in `the_fight_ends_when_one_side_is_left`,
+    // with the multi-action penalty: 3D [6,6] W[5] = 17 vs 5). The fight ends there: A's second
+    // action is never asked for.
+    let text = duel("", "skills = { brawling = \"4D\" }\nstrength = \"4D\"", "strength = \"1D\"");
+    let s = script(&[(0, Choice::Count(2)), (0, attack_on(B, 0)), (0, Choice::Act(Action::Pass))]);
+    let (log, _, result) = run(&setup(&text, &[]), &[6, 6, 5, 6, 6, 6, 6, 2, 2], s);
+    assert_eq!(result.unwrap().outcome, Outcome::Side(SideId(0)));
+    let dead = log.iter().position(|e| matches!(e, Event::Wound { who: B, to: Level::Dead, .. })).expect("B dies");
+    assert!(matches!(log.last(), Some(Event::Ended { .. })), "{:#?}", &log[dead..]);
+    assert!(
+        !log[dead..].iter().any(|e| matches!(e, Event::Forfeit { .. } | Event::Acted { .. })),
+        "{:#?}",
+        &log[dead..]
+    );
+}
+
+#[test]
+fn the_stay_up_roll_takes_the_higher_of_stamina_and_willpower_and_incapacitated_opens_no_stun_window() {
+    // rule: OD6-TRACK-6, OD6-TRACK-5
+    // As in `massive_damage_restricts_for_two_rounds`: A's punch takes B (Stamina 3D) to
+    // Incapacitated. His stay-up roll is Willpower 4D when that is higher. A Stun window opens
+    // only on Stunned.
+    for (willpower, code) in [("2D", DieCode::new(3, 0)), ("4D", DieCode::new(4, 0))] {
+        let text = duel(
+            "",
+            "skills = { brawling = \"6D\" }\nstrength = \"4D\"",
+            &format!("strength = \"2D\"\nskills = {{ stamina = \"3D\", willpower = \"{willpower}\" }}"),
+        );
+        let faces = [6, 6, 6, 6, 6, 5, 3, 3, 1, 2, 6, 6, 6, 4, 4];
+        let (log, _, fought) = run(&setup(&text, &[]), &faces, Script::new(2));
+        fought.unwrap();
+        let stay_up = log.iter().find_map(|e| match e {
+            Event::StayUp { who: B, roll, .. } => Some(roll.code),
+            _ => None,
+        });
+        assert_eq!(stay_up, Some(code), "Willpower {willpower}");
+        assert!(log.iter().any(|e| matches!(e, Event::Wound { who: B, to: Level::Incapacitated, .. })));
+        assert!(!log.iter().any(|e| matches!(e, Event::StunWindow { .. })), "{log:#?}");
+    }
+}
+
+#[test]
+fn a_fate_point_declined_doubles_nothing_and_strength_damage_doubles_by_two() {
+    // rule: OD6-RES-3
+    // Strength 6D: Strength Damage 3D. A asks no Fate Point on his attack roll (4D stays 4D);
+    // one on the damage doubles it to 6D; asked and declined, it stays 3D and the point is kept.
+    let codes = |fate: u8| {
+        let text = duel("", "skills = { brawling = \"4D\" }\nstrength = \"6D\"\nfate_points = 1", "strength = \"6D\"");
+        let s = script(&[(0, Choice::Count(1)), (0, attack_on(B, 0)), (0, Choice::Fate(0)), (0, Choice::Fate(fate))]);
+        let (log, state, fought) = run(&setup(&text, &[]), &[3; 40], s);
+        fought.unwrap();
+        let attack = log.iter().find_map(|e| match e {
+            Event::Attack { roll, .. } => Some(roll.code),
+            _ => None,
+        });
+        let damage = log.iter().find_map(|e| match e {
+            Event::Damage { roll, .. } => Some(roll.code),
+            _ => None,
+        });
+        (attack, damage, state.fighter(A).fp)
+    };
+    let four = Some(DieCode::new(4, 0));
+    assert_eq!(codes(1), (four, Some(DieCode::new(6, 0)), 0));
+    assert_eq!(codes(0), (four, Some(DieCode::new(3, 0)), 1));
+}
+
+#[test]
+fn a_hold_holds_while_the_holder_stays_within_three_metres() {
+    // rule: OD6-COND-3, OD6-SPECIAL-10
+    // A grabs B (as in `held_characters_may_only_escape`), then moves: to 1 m from B he still
+    // holds him; to 5 m he lets go.
+    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"3D\"", "strength = \"2D\"");
+    let grab = Choice::Act(Action::Attack(AttackPlan { mode: Mode::Grab, ..AttackPlan::new(B, 0) }));
+    for (to, held) in [(1, true), (-3, false)] {
+        let s = script(&[
+            (0, Choice::Count(2)),
+            (0, grab),
+            (0, Choice::Act(Action::Move { to, free: false })),
+            (1, Choice::Count(1)),
+            (1, Choice::Act(Action::Pass)),
+        ]);
+        // 6D less 1D for two actions: [6,6,6,6] W[5] = 29 vs 11.
+        let (log, state, fought) = run(&setup(&text, &[]), &[6, 6, 6, 6, 5], s);
+        fought.unwrap();
+        assert!(log.iter().any(|e| matches!(e, Event::Held { who: B, by: Some(A) })), "{log:#?}");
+        assert_eq!(state.fighter(B).held_by.is_some(), held, "moved to {to}: {log:#?}");
+    }
+}
+
+#[test]
+fn a_waiting_character_may_resume_after_anothers_action() {
+    // rule: OD6-ACT-5
+    // B (first) declares two actions and waits; A moves; after that action B is asked to resume,
+    // resumes and passes, before A's second action.
+    let text = duel("", "", "").replace("order = [\"A\", \"B\"]", "order = [\"B\", \"A\"]");
+    let s = script(&[
+        (1, Choice::Count(2)),
+        (1, Choice::Act(Action::Wait)),
+        (0, Choice::Count(2)),
+        (0, Choice::Act(Action::Move { to: 1, free: false })),
+        (1, Choice::Interrupt(None)),
+        (1, Choice::Resume(true)),
+        (1, Choice::Act(Action::Pass)),
+        (0, Choice::Act(Action::Pass)),
+    ]);
+    let (log, _, fought) = run(&setup(&text, &[]), &[], s);
+    fought.unwrap();
+    let at = |want: &dyn Fn(&Event) -> bool| log.iter().position(want).unwrap_or_else(|| panic!("{log:#?}"));
+    let moved = at(&|e| matches!(e, Event::Moved { who: A, .. }));
+    let resumed = at(&|e| matches!(e, Event::Resumed { who: B, interrupting: None }));
+    let second = at(&|e| matches!(e, Event::Forfeit { who: A, .. }));
+    assert!(moved < resumed && resumed < second, "{log:#?}");
+}
+
+#[test]
+fn a_surprised_group_member_acts_first_and_out_of_the_groups_roll() {
+    // rule: OD6-INIT-9, OD6-INIT-3
+    // T2 has surprise: it acts first in round 1 and the squad's one roll (T1's 2D) covers T1 alone.
+    let text = SQUAD.replacen("perception = \"4D\"", "perception = \"4D\"\nsurprise = true", 1);
+    let passes =
+        script(&(0..3).flat_map(|w| [(w, Choice::Count(1)), (w, Choice::Act(Action::Pass))]).collect::<Vec<_>>());
+    let (log, _, fought) = run(&setup(&text, &[]), &[2, 3, 4, 1, 5], passes);
+    fought.unwrap();
+    assert_eq!(initiatives(&log), [(0, vec![0], 9), (1, vec![1], 6)]);
+    let order = log.iter().find_map(|e| match e {
+        Event::Order { order } => Some(order.iter().map(|o| o.0.index()).collect::<Vec<_>>()),
+        _ => None,
+    });
+    assert_eq!(order, Some(vec![2, 0, 1]));
+}
+
+/// B (Strength 1D) first, then A (a stun blaster, Firearms 6D) 5 m off, then C on B's side far
+/// off, over `rounds` rounds: C keeps the fight going once B is down.
+fn stun_trio(rounds: u32, sets: &[(&str, &str)]) -> Setup {
+    let text = duel(
+        "",
+        &format!(
+            "skills = {{ firearms = \"6D\" }}{}",
+            BLASTER.replace("ranges", "stun_capable = true\nstun = true\nranges")
+        ),
+        "strength = \"1D\"",
+    )
+    .replace("position = 2", "position = 5")
+    .replace("order = [\"A\", \"B\"]", "order = [\"B\", \"A\", \"C\"]")
+    .replace("max_rounds = 1", &format!("max_rounds = {rounds}"))
+        + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 900\n";
+    setup(&text, sets)
+}
+
+#[test]
+fn a_knocked_out_defender_keeps_his_dodge_to_the_end_of_the_round_he_loses_and_sleeps_on() {
+    // rule: OD6-DEF-3, OD6-COND-2, OD6-DMG-10
+    // Round 1: B dodges (3D [2,2] W[2] = 6); A's stun shot ([1,1,1,1,1] W[5] = 10) hits; damage
+    // 4D [1,1,1] W[2] and the margin's bonus vs 1D W[2]: Stunned and unconscious for 12 rounds
+    // a point. Under
+    // `defense_ends_when_helpless = false` the dodge runs on: round 2 is the turn B loses, so it
+    // ends at round 2's end, not before. B does not wake at either round's end.
+    let s = stun_trio(2, &[("defense_ends_when_helpless", "false")]);
+    let entries = [
+        (1, Choice::Count(1)),
+        (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: false })),
+        (0, Choice::Count(1)),
+        (0, attack_on(B, 0)),
+        (2, Choice::Count(1)),
+        (2, Choice::Act(Action::Pass)),
+        (0, Choice::Count(1)),
+        (0, Choice::Act(Action::Pass)),
+        (2, Choice::Count(1)),
+        (2, Choice::Act(Action::Pass)),
+    ];
+    let faces = [2, 2, 2, 1, 1, 1, 1, 1, 5, 1, 1, 1, 2, 2];
+    let (log, state, fought) = run(&s, &faces, script(&entries));
+    assert_eq!(fought.unwrap().outcome, Outcome::Stalemate);
+    assert!(log.iter().any(|e| matches!(e, Event::Unconscious { who: B, until: 3.. })), "{log:#?}");
+    let round_2 = log.iter().position(|e| matches!(e, Event::RoundStarted { round: 2 })).expect("round 2");
+    let ended = log.iter().position(|e| matches!(e, Event::DefenceEnded { who: B })).expect("the dodge ends");
+    assert!(ended > round_2, "{log:#?}");
+    assert!(log.contains(&Event::TurnLost { who: B }));
+    assert!(state.fighter(B).dodge.is_none() && state.fighter(B).unconscious());
+    assert!(!log.iter().any(|e| matches!(e, Event::Woke { .. })), "{log:#?}");
+}
+
+#[test]
+fn the_first_survival_roll_comes_a_round_after_the_mortal_wound() {
+    // rule: OD6-TRACK-7
+    // A's punch (6D [6,6,6,6,6] W[5] = 35 vs 5: bonus 6; damage 2D [6] W[5] = 11 + 6 = 17 vs
+    // 2D [1] W[2] = 3: D = 14) leaves B Mortally Wounded in round 1 (`killing_blow = false`); C
+    // keeps the fight going. No survival roll at round 1's end, one at round 2's.
+    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"4D\"", "strength = \"2D\"")
+        .replace("max_rounds = 1", "max_rounds = 2")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 900\n";
+    let passes = |w| [(w, Choice::Count(1)), (w, Choice::Act(Action::Pass))];
+    let mut entries = vec![(0, Choice::Count(1)), (0, attack_on(B, 0))];
+    entries.extend(passes(2));
+    entries.extend(passes(0));
+    entries.extend(passes(2));
+    let faces = [6, 6, 6, 6, 6, 5, 6, 5, 1, 2, 4, 4, 4, 4];
+    let sets = [("mortal_check", "per_round"), ("killing_blow", "false")];
+    let (log, _, fought) = run(&setup(&text, &sets), &faces, script(&entries));
+    fought.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Wound { who: B, to: Level::MortallyWounded, .. })), "{log:#?}");
+    let round_2 = log.iter().position(|e| matches!(e, Event::RoundStarted { round: 2 })).expect("round 2");
+    let survivals: Vec<usize> =
+        log.iter().enumerate().filter(|(_, e)| matches!(e, Event::Survival { .. })).map(|(i, _)| i).collect();
+    assert_eq!(survivals.len(), 1, "{log:#?}");
+    assert!(survivals[0] > round_2);
+}
+
+#[test]
+fn the_loader_takes_moves_and_body_points_in_range_and_every_policy() {
+    // rule: OD6-MOVE-2, OD6-TRACK-11
+    let load = |b: &str| scenario::load("t.toml", &duel("", "", b), &[]).map(|s| s.combatants[1].clone());
+    assert_eq!(load("move = 12").unwrap().move_m, 12);
+    assert!(load("move = 1001").unwrap_err().message.contains("expected a Move of 0 to 1000 m"));
+    for ok in [1, 10_000] {
+        assert!(load(&format!("body_points_max = {ok}")).is_ok(), "{ok}");
+    }
+    for bad in [0, 10_001] {
+        assert!(load(&format!("body_points_max = {bad}")).unwrap_err().message.contains("Body Points of 1 to 10000"));
+    }
+    // Not a clause: every AI policy field is read (the policy table's order).
+    let b = load("policy = { actions = \"double\", target = \"first\", option = \"grab\", points = \"threshold\", move = \"hold\" }")
+        .unwrap();
+    let p = b.policy;
+    assert_eq!((p.actions, p.target, p.option, p.points, p.movement), (1, 2, 6, 2, 1));
+}
+
+#[test]
+fn a_waiter_in_the_actors_own_tied_step_is_not_asked_to_interrupt() {
+    // rule: OD6-INIT-4, OD6-ACT-6
+    // A and B tie (3D [2,3] W[4] = 9 each): one simultaneous step. A declares two actions and
+    // waits; B punches him in the same step. A may not interrupt an action of his own step: he is
+    // never asked (his scripted interrupt stays unused) and resumes only afterwards.
+    let text =
+        BRAWLERS.replace("perception = \"2D\"", "perception = \"3D\"").replace("max_rounds = 2", "max_rounds = 1");
+    let s = script(&[
+        (0, Choice::Count(2)),
+        (0, Choice::Act(Action::Wait)),
+        (0, Choice::Interrupt(Some(Action::Attack(AttackPlan::new(B, 0))))),
+        (1, Choice::Count(1)),
+        (1, attack_on(A, 0)),
+    ]);
+    let mut faces = vec![2, 3, 4, 2, 3, 4];
+    faces.extend([1, 1, 2].repeat(10));
+    let (log, _, fought) = run(&setup(&text, &[]), &faces, s);
+    fought.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 0)])));
+    assert!(log.iter().any(|e| matches!(e, Event::Attack { attacker: B, .. })), "{log:#?}");
+    assert!(!log.iter().any(|e| matches!(e, Event::Resumed { who: A, interrupting: Some(_) })), "{log:#?}");
+    // The step's end ends no defence: neither had one.
+    assert!(!log.iter().any(|e| matches!(e, Event::DefenceEnded { .. })), "{log:#?}");
+}
+
+#[test]
+fn a_blade_parry_below_its_value_cuts_the_puncher_and_his_hit_still_lands() {
+    // rule: OD6-DEF-7, OD6-DEF-6
+    // Under `parry_success = below_active_value` A parries with a sword (3D for two actions:
+    // [4,4] W[4] = 12); B's punch (4D [2,2,2] W[4] = 10) is below the parry's 12 but reaches the
+    // difficulty (12 less the close-combat modifiers): the blade cuts B, and the punch lands too.
+    let text = duel(
+        "",
+        "skills = { melee_combat = \"4D\" }\n[[combatants.weapons]]\nname = \"sword\"\nskill = \"melee_combat\"\ndamage = \
+         \"1D\"\nstrength_plus = true\nsharp = true",
+        "skills = { brawling = \"4D\" }",
+    )
+    .replace("position = 2", "position = 1");
+    let s = script(&[
+        (0, Choice::Count(2)),
+        (0, Choice::Act(Action::Defend { kind: DefKind::Block(Some(0)), full: false })),
+        (0, Choice::Act(Action::Pass)),
+        (1, Choice::Count(1)),
+        (1, attack_on(A, 0)),
+    ]);
+    let mut faces = vec![4, 4, 4, 2, 2, 2, 4];
+    faces.extend([3; 20]);
+    let (log, _, fought) = run(&setup(&text, &[("parry_success", "below_active_value")]), &faces, s);
+    fought.unwrap();
+    let attack = log.iter().find_map(|e| match e {
+        Event::Attack { attacker: B, roll, difficulty, hit, .. } => Some((roll.total, *difficulty, *hit)),
+        _ => None,
+    });
+    assert!(matches!(attack, Some((10, ..=10, true))), "{attack:?}");
+    assert!(
+        log.iter()
+            .any(|e| matches!(e, Event::Damage { cause: fray_rules::opend6::DamageCause::ParryCut, target: B, .. })),
+        "{log:#?}"
+    );
+    assert!(
+        log.iter().any(|e| matches!(e, Event::Damage { cause: fray_rules::opend6::DamageCause::Hit, target: A, .. })),
+        "{log:#?}"
+    );
+}
+
+#[test]
+fn die_codes_print_as_a_scenario_writes_them() {
+    // rule: OD6-DICE-1
+    let shown: Vec<String> = [(3, 0), (3, 1), (2, 2), (1, -1)].map(|(d, p)| DieCode::new(d, p).to_string()).to_vec();
+    assert_eq!(shown, ["3D", "3D+1", "2D+2", "1D-1"]);
+}
+
+#[test]
+fn a_combatant_joining_late_is_absent_until_it_joins() {
+    // Not a clause: the live tracker's combatants added mid-fight (the last `joins_late` of the
+    // roster) start absent.
+    let mut s = setup(&(duel("", "", "") + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 9\n"), &[]);
+    s.joins_late = 1;
+    assert_eq!((0..3).map(|i| s.joins_late(i)).collect::<Vec<_>>(), [false, false, true]);
+    let state = <OpenD6 as fray_engine::Ruleset>::initial_state(&s);
+    assert!(!state.fighter(B).absent && state.fighter(CombatantId(2)).absent);
+}
+
+#[test]
+fn a_fate_point_doubles_a_squeezes_strength_damage() {
+    // rule: OD6-RES-3, OD6-SPECIAL-10
+    // A (Strength 6D: Strength Damage 3D) grabs B in round 1 ([6,6,6,6,6] W[5] = 35), and in
+    // round 2 squeezes with a Fate Point: 6D.
+    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"6D\"\nfate_points = 1", "strength = \"2D\"")
+        .replace("max_rounds = 1", "max_rounds = 2");
+    let grab = Choice::Act(Action::Attack(AttackPlan { mode: Mode::Grab, ..AttackPlan::new(B, 0) }));
+    let s = script(&[
+        (0, Choice::Count(1)),
+        (0, grab),
+        (0, Choice::Fate(0)),
+        (1, Choice::Count(1)),
+        (1, Choice::Act(Action::Pass)),
+        (0, Choice::Count(1)),
+        (0, Choice::Act(Action::Squeeze)),
+        (0, Choice::Fate(1)),
+        (1, Choice::Count(1)),
+        (1, Choice::Act(Action::Pass)),
+    ]);
+    let mut faces = vec![6, 6, 6, 6, 6, 5];
+    faces.extend([3; 30]);
+    let (log, state, fought) = run(&setup(&text, &[]), &faces, s);
+    fought.unwrap();
+    let squeeze = log.iter().find_map(|e| match e {
+        Event::Damage { cause: fray_rules::opend6::DamageCause::Squeeze, roll, .. } => Some(roll.code),
+        _ => None,
+    });
+    assert_eq!(squeeze, Some(DieCode::new(6, 0)), "{log:#?}");
+    assert_eq!(state.fighter(A).fp, 0);
+    // Every resistance roll carries its code: B's Strength 2D.
+    assert!(
+        log.iter().any(|e| matches!(e, Event::Resist { who: B, roll: Some(r), .. } if r.code == DieCode::new(2, 0)))
+    );
+}

@@ -89,6 +89,8 @@ pub fn roll<D: Dice>(
         // The same as `total` for a roll without Character Point dice.
         rolled.total = if rolled.critical_failure { sum - high } else { sum + wild } + code.pips;
     }
+    // `cp >= 0` would be the same: adding no Character Point die totals the roll as above (an
+    // equivalent mutant of the audit).
     if cp > 0 {
         add_cp(dice, who, &mut rolled, cp, options)?;
     }

@@ -727,7 +727,9 @@ fn attack<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         Some((t, r, _)) if t == plan.target && weapon.skill.aimable() => i32::from(r.min(3)),
         _ => 0,
     };
-    // The difficulty before the roll, for Character Points and interrupts (only when needed).
+    // The difficulty before the roll, for Character Points and interrupts (only when needed:
+    // `ask_cp` reads it only with points left, `interrupts` only with a waiter, so `cp >= 0`
+    // would change nothing but the work, an equivalent mutant of the audit).
     let asks = fight.state().fighter(who).cp > 0 || fight.state().fighters.iter().any(|x| x.waiting);
     let need = if asks { difficulty(fight, who, &plan, false)?.map(|d| d.0) } else { None };
     let Some(rolled) =
@@ -1075,6 +1077,7 @@ fn resist<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     let fate = ask_fate(fight, who, RollFor::Resistance)?;
     let code = attack::resistance_code(setup, who, damage_type, fate);
     let mut rolled = if code.dice <= 0 && code.pips == 0 {
+        // `code` is 0D+0 here, the default's: naming it only says so.
         Rolled { code, ..Rolled::default() }
     } else {
         roll::roll(fight.dice_mut(), who, "resistance", code, 0, OneReads::damage(options), options)?
