@@ -331,7 +331,7 @@ fn size_differences_favour_the_attacker_against_parry_and_block() {
     // rule: FLUID-DEF-5, FLUID-DEF-7, FLUID-SIZE-2, FLUID-GEAR-2
     let setup = duel(&[(
         "position = 1.0\npolicy = { tactics = \"normal\" }\n",
-        "position = 1.0\npolicy = { tactics = \"normal\" }\n[[combatants.items]]\nid = \"buckler\"\nkind = \"shield\"\ndq = 1\nsizes = [2]\n[[combatants.items]]\nid = \"targe\"\nkind = \"shield\"\nsizes = [4, 3]\n",
+        "position = 1.0\npolicy = { tactics = \"normal\" }\n[[combatants.items]]\nid = \"buckler\"\nkind = \"shield\"\ndq = 1\nsizes = [2]\n[[combatants.items]]\nid = \"targe\"\nkind = \"shield\"\nsizes = [4, 3]\n[[combatants.items]]\nid = \"kite\"\nkind = \"shield\"\nsizes = [2, 3]\n",
     )]);
     let options = fray_rules::fluid::attack::defence_options(&setup, &Fluid::initial_state(&setup), A, 0, B);
     let find = |skill, item| options.iter().find(|o| o.skill == skill && o.item == item).copied().unwrap();
@@ -339,6 +339,9 @@ fn size_differences_favour_the_attacker_against_parry_and_block() {
     assert_eq!(find(DefenceSkill::Block, Some(0)).size_bonus, 1);
     assert_eq!(find(DefenceSkill::Block, Some(0)).tn, 11 + 1);
     assert_eq!(find(DefenceSkill::Parry, Some(1)).size_bonus, 0);
+    // The listed size closest to the weapon's, whichever comes first: a kite shield of 2 or 3
+    // counts as 3 against the sword.
+    assert_eq!(find(DefenceSkill::Block, Some(2)).size_bonus, 0);
     // Unarmed: creature size 3 − 3 = S0 against S3: +3.
     assert_eq!(find(DefenceSkill::Parry, None).size_bonus, 3);
     // Dodge takes no size bonus and no item.
@@ -1366,4 +1369,21 @@ fn a_menus_hit_odds_are_those_of_the_check_the_fight_then_rolls() {
     let hit: fray_dice::BigRational =
         check.margin_distribution(&setup.options).into_iter().filter(|(m, _)| *m >= 0).map(|(_, p)| p).sum();
     assert_eq!(hit, fray_dice::BigRational::new(103.into(), 108.into()));
+}
+
+#[test]
+fn the_simulators_tally_counts_hits_and_only_real_crits() {
+    // Not a clause: `fray sim`'s hit and crit rates read each attack's tally. A's hit at margin
+    // 0 (as in `base_damage_successes_and_intent`) is a hit and no crit.
+    let setup = duel(&[("damage = { w = 5 }", "damage = { w = 5, s = 1 }")]);
+    let (log, fought) = fight(
+        &setup,
+        &[3, 3, 3, 1, 1, 1, 3, 3, 3],
+        vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }, dodge()],
+    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 9 dice");
+    let attack = attacks(&log).into_iter().next().expect("an attack");
+    let Event::Attack { roll, .. } = attack else { unreachable!() };
+    assert_eq!((roll.margin, roll.crit), (0, 0));
+    assert_eq!(Fluid::tally(attack), Some(fray_engine::Tally::Attack { by: A, hit: true, crit: false }));
 }

@@ -5,7 +5,7 @@ use fray_engine::{CombatantId, Fight, FightError, FightResult, Outcome, Pos, Rec
 use fray_rules::hardboiled::attack;
 use fray_rules::hardboiled::odds;
 use fray_rules::hardboiled::options::Options;
-use fray_rules::hardboiled::policy::Script;
+use fray_rules::hardboiled::policy::{self, Script};
 use fray_rules::hardboiled::{Act, Activity, Choice, Event, HardBoiled, Opportunity, Part, Setup, State, scenario};
 
 const A: CombatantId = CombatantId(0);
@@ -1572,4 +1572,67 @@ fn the_log_writes_each_term_by_name_and_a_shots_distance_in_metres() {
         })
     );
     assert_eq!(terms.distance(), 12.3);
+}
+
+// --- Options no test had set (found grepping the tests for each option's name) -----------------
+
+#[test]
+fn melee_reach_is_the_option_and_decides_who_starts_engaged() {
+    // rule: USR-MOVE-1, USR-INIT-6
+    // B 4 m off: out of a punch's reach at the default 2 m, within it at 5 m.
+    let text = duel("", "position = 4");
+    for (reach, reaches) in [(None, false), (Some("5"), true)] {
+        let sets: Vec<(&str, &str)> = reach.map(|r| ("melee_reach_m", r)).into_iter().collect();
+        let s = setup(&text, &sets);
+        let st = start(&s);
+        let act = Act::Attack { target: B, fists: true, called: None, off_balance: false };
+        let request = policy::act_request(&s, &st, A);
+        assert_eq!(policy::illegal(&s, &st, A, &request, &act).is_none(), reaches, "{reach:?}");
+        // The same reach says who starts the turn engaged (USR-INIT-6).
+        let mut st = HardBoiled::initial_state(&s);
+        HardBoiled::apply(&s, &mut st, &Event::TurnStarted { turn: 1 });
+        assert_eq!(st.fighter(A).started_engaged, reaches, "{reach:?}");
+    }
+}
+
+#[test]
+fn ranged_criticals_may_be_switched_off() {
+    // rule: USR-CRIT-7
+    // A shoots B at 3 m (Close, difficulty 4) with a natural 10: under `natural_only` a confirm
+    // d10 follows; under `off` none is rolled. A shot that needs more than a 10 hits only by a
+    // confirmed critical: 1/100 with a d10 under `natural_only`, never under `off`.
+    let gun = duel("weapon = { base = \"automatic_45\", damage = \"2d6\" }", "position = 3");
+    let shoot = || script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]);
+    let faces = [9, 1, 10, 10, 3, 4, 2, 1, 1, 1, 1, 1];
+    let (log, _, fought) = run(&setup(&gun, &[]), &faces, shoot());
+    fought.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Confirm { who: A, .. })), "{log:#?}");
+    let (log, _, fought) = run(&setup(&gun, &[("ranged_crits", "off")]), &faces, shoot());
+    fought.unwrap();
+    assert!(!log.iter().any(|e| matches!(e, Event::Confirm { .. })), "{log:#?}");
+    let far = duel("weapon = { base = \"automatic_45\", damage = \"2d6\" }", "position = 40");
+    let shot = Act::Attack { target: B, fists: false, called: None, off_balance: false };
+    assert_eq!(hit_p(&setup(&far, &[]), shot), "1/100");
+    assert_eq!(hit_p(&setup(&far, &[("ranged_crits", "off")]), shot), "0/1");
+}
+
+#[test]
+fn under_down_only_a_knocked_out_side_is_still_in_the_fight() {
+    // rule: USR-ROUND-6, USR-TRACK-3, USR-TRACK-4
+    // As in `knocked_out_for_a_few_turns`, A's shot knocks B out. By default that ends the
+    // fight (B's side has no one left who can fight); under `out_of_fight = down_only` only
+    // the down are out, so the turn plays out to the cap: a stalemate.
+    let text = duel("weapon = \"automatic_45\"", "position = 5\npolicy = { move = \"hold\" }\nhp_max = 20")
+        .replace("ego = 6\nhp_max = 30\nposition", "ego = 6\nposition");
+    let only_once = || script(&[(0, attack_b(false, None)), (0, Choice::Act(Act::End))]);
+    let mut faces = vec![9, 2, 9, 7];
+    faces.extend([1; 60]);
+    let sets = [("ko_duration", "turns:2")];
+    let (log, _, fought) = run(&setup(&text, &sets), &faces, only_once());
+    assert!(log.iter().any(|e| matches!(e, Event::KnockedOut { who: B, .. })), "{log:#?}");
+    assert_eq!(fought.unwrap().outcome, Outcome::Side(fray_engine::SideId(0)));
+    let (_, state, fought) =
+        run(&setup(&text, &[("ko_duration", "turns:2"), ("out_of_fight", "down_only")]), &faces, only_once());
+    assert_eq!(fought.unwrap().outcome, Outcome::Stalemate);
+    assert!(!state.fighter(B).out(&setup(&text, &[("out_of_fight", "down_only")]).options, 1));
 }
