@@ -1387,3 +1387,34 @@ fn the_simulators_tally_counts_hits_and_only_real_crits() {
     assert_eq!((roll.margin, roll.crit), (0, 0));
     assert_eq!(Fluid::tally(attack), Some(fray_engine::Tally::Attack { by: A, hit: true, crit: false }));
 }
+
+#[test]
+fn the_multi_action_penalty_follows_its_option() {
+    // rule: FLUID-ACT-4
+    let penalties = |option: &str| {
+        let setup = duel(&[("[rules.options]", &format!("[rules.options]\nmulti_action_penalty = \"{option}\""))]);
+        [1, 2, 3].map(|n| fray_rules::fluid::attack::multi_action_penalty(&setup, n))
+    };
+    assert_eq!(penalties("n_if_multiple"), [0, -2, -3]);
+    assert_eq!(penalties("n_minus_one"), [0, -1, -2]);
+    assert_eq!(penalties("n_always"), [-1, -2, -3]);
+}
+
+#[test]
+fn the_log_itemises_an_attack_checks_bonus() {
+    // Not a clause: the JSON log names each non-zero term of the attack check's bonus, and the
+    // text shows them; they add up to the bonus (FLUID-ATK-2). A's sword skill 12: +2.
+    let setup = duel(&[]);
+    let (log, fought) = fight(
+        &setup,
+        &[3, 3, 3, 1, 1, 1, 3, 3, 3],
+        vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }, dodge()],
+    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 9 dice");
+    let attack = attacks(&log).into_iter().next().expect("an attack");
+    let json = serde_json::to_value(attack).unwrap();
+    let line = fray_rules::fluid::FluidScenario(setup.clone()).line(attack).text.unwrap();
+    assert_eq!(json["terms"], serde_json::json!([["skill", 2]]));
+    assert_eq!(json["check"]["bonus"], 2);
+    assert!(line.contains("natural 9 +2 (skill 2)"), "{line}");
+}

@@ -2972,3 +2972,36 @@ fn fists_pierce_one_point_of_protection_from_strength_three() {
         assert_eq!(s.combatants[0].fists.piercing, piercing, "Strength {strength}");
     }
 }
+
+#[test]
+fn armour_pieces_add_up_or_the_highest_counts() {
+    // rule: P6-DMG-2, P6-DMG-1
+    // Innate protection 1, a vest of 1 and a helmet of 2: 1 + 3 summed, 1 + 2 under `highest`.
+    let b =
+        "innate_protection = 1\narmour = [{ name = \"vest\", protection = 1 }, { name = \"helmet\", protection = 2 }]";
+    for (sets, protection) in [(&[][..], 4), (&[("armour_stacking", "highest")][..], 3)] {
+        let s = setup(&duel("", b), sets);
+        let st = PhaseSix::initial_state(&s);
+        assert_eq!(s.combatants[1].protection(&s.options, &st.fighter(B).armour_pct), protection, "{sets:?}");
+    }
+}
+
+#[test]
+fn a_destiny_steal_from_one_holding_kept_actions_takes_one_now_under_saved_first() {
+    // rule: P6-RES-3, P6-RES-2
+    // B goes first and ends his turn keeping both actions; A then spends a destiny die to steal
+    // one. By default it comes off B's next turn; under `destiny_steal = saved_first`, off the
+    // two he holds, at once.
+    let text = duel("destiny_dice = 1", "");
+    let entries = [(1, Choice::Act(Act::End)), (0, Choice::Act(Act::Steal(B))), (0, Choice::Act(Act::End))];
+    for (sets, now) in [(&[][..], false), (&[("destiny_steal", "saved_first")][..], true)] {
+        let (log, state, fought) = run(&setup(&text, sets), &[1, 5], script(&entries));
+        fought.unwrap();
+        let (delta, later) = if now { (-1, 0) } else { (0, 1) };
+        assert!(
+            log.contains(&Event::Actions { who: B, delta, steal_later: later, bonus: 0, destiny: 0 }),
+            "{sets:?}: {log:#?}"
+        );
+        assert_eq!(state.fighter(B).actions, if now { 1 } else { 2 }, "{sets:?}");
+    }
+}
