@@ -1711,3 +1711,87 @@ fn a_gunman_takes_the_cover_next_to_him_unless_told_to_stay() {
     assert_eq!(choice(""), ann(Action::Move((1, 0))));
     assert_ne!(choice("policy = { cover = \"stay\" }"), ann(Action::Move((1, 0))));
 }
+
+// --- Options no test had set (found grepping the tests for each option's name) -----------------
+
+#[test]
+fn a_dodge_in_the_open_pays_from_its_own_effort_base() {
+    // rule: TICK-DEF-2
+    // B in the open, no dive (`dive_range_m = 0`): a dodge pays from 20, or the option's base.
+    let text = two("gun = \"pistol\"", "position = [5, 0]", 1);
+    for (base, want) in [(None, 20), (Some("12"), 12)] {
+        let mut sets = vec![("dive_range_m", "0")];
+        sets.extend(base.map(|b| ("dodge_effort_base", b)));
+        let s = setup(&text, &sets);
+        assert_eq!(defence_numbers(&s, &Ticks::initial_state(&s), B, Kind::Shot, 4).effort_base, want, "{base:?}");
+    }
+}
+
+#[test]
+fn a_shot_soft_armour_stops_wounds_with_the_options_chance() {
+    // rule: TICK-ARM-4
+    // A pistol (pen 5) on a torso under a soft vest of resistance 8: the vest holds; the shot
+    // still wounds with 1/10 by default, never at 0, always at 1.
+    let pistol = Weapon { graze: 4, graze_mod: 0, delta_damage: 1, penetration: 5, lethal: true };
+    let vest = Armour { name: "vest".into(), hard: false, resistance: 8, locations: 1 << 3, encumbrance: 0 };
+    let wound = |chance: Option<&str>| {
+        let mut o = Options::default();
+        if let Some(c) = chance {
+            o.set("soft_block_wound_chance", c).unwrap();
+        }
+        attack::harm(&o, pistol, 3, false, None, 3, Some(&vest), 30).wound
+    };
+    assert_eq!(wound(None), WoundRule::Chance(Ratio { num: 1, den: 10 }));
+    assert_eq!(wound(Some("1/4")), WoundRule::Chance(Ratio { num: 1, den: 4 }));
+    assert_eq!(wound(Some("0")), WoundRule::No);
+    assert_eq!(wound(Some("1")), WoundRule::Yes);
+}
+
+#[test]
+fn weak_point_aim_follows_its_policy() {
+    // rule: TICK-ARM-10
+    // B wears a vest of resistance 8: `armour_holds` aims at weak points when the vest would
+    // stop the shot (pen 5), not when the shot goes through (pen 9); `never` and `always` say so.
+    let text = two(
+        "gun = \"pistol\"",
+        "position = [5, 0]\narmour = [{ name = \"vest\", type = \"soft\", resistance = 8, locations = [3] }]",
+        1,
+    );
+    let wants = |policy: Option<&str>, pen: i32| {
+        let sets: Vec<(&str, &str)> = policy.map(|p| ("weak_point_policy", p)).into_iter().collect();
+        fray_rules::ticks::policy::wants_weak_point(&setup(&text, &sets), B, pen)
+    };
+    assert_eq!((wants(None, 5), wants(None, 9)), (true, false));
+    assert_eq!((wants(Some("never"), 5), wants(Some("never"), 9)), (false, false));
+    assert_eq!((wants(Some("always"), 5), wants(Some("always"), 9)), (true, true));
+}
+
+#[test]
+fn the_delta_is_rolled_with_the_options_dice() {
+    // rule: TICK-DICE-2
+    // The dice the fight asks for its first delta: one d20 by default, two d10 or three d6.
+    struct Seen(Vec<(&'static str, u32)>);
+    impl Dice for Seen {
+        fn roll(&mut self, sides: u32, reason: Reason) -> Result<u32, fray_dice::SourceError> {
+            self.0.push((reason.what, sides));
+            if self.0.len() > 400 {
+                return Err(fray_dice::SourceError("enough".into()));
+            }
+            Ok(sides.div_ceil(2))
+        }
+    }
+    let delta = |what: &str| matches!(what, "shot" | "blow");
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/ticks/knife-fight.toml")).unwrap();
+    for (die, want) in [(None, vec![20]), (Some("2d10"), vec![10, 10]), (Some("3d6"), vec![6, 6, 6])] {
+        let sets: Vec<(&str, &str)> = die.map(|d| ("delta_die", d)).into_iter().collect();
+        let s = setup(&text, &sets);
+        let mut seen = Seen(Vec::new());
+        let mut fight = Fight::<Ticks, _, _, _>::new(&s, &mut seen, fray_rules::ticks::policy::Ai, Record::default());
+        let _ = fight.run();
+        drop(fight);
+        let first = seen.0.iter().position(|(what, _)| delta(what)).expect("a delta roll");
+        let sides: Vec<u32> = seen.0[first..].iter().take_while(|(what, _)| delta(what)).map(|r| r.1).collect();
+        assert_eq!(sides[..want.len()], want[..], "{die:?}: {:?}", &seen.0[first..(first + 4).min(seen.0.len())]);
+    }
+}
