@@ -1418,3 +1418,41 @@ fn the_log_itemises_an_attack_checks_bonus() {
     assert_eq!(json["check"]["bonus"], 2);
     assert!(line.contains("natural 9 +2 (skill 2)"), "{line}");
 }
+
+#[test]
+fn the_counterattack_bonus_is_the_largest_failure_or_the_last() {
+    // rule: FLUID-ATK-8
+    // As in the guard test above, C's parry of A's attack leaves C a counterattack bonus of its
+    // 5 failures. A second parried attack by A with 1 failure: the bonus stays 5 under
+    // `counter_bonus = largest`, becomes 1 under `last`.
+    for (option, want) in [("largest", 5), ("last", 1)] {
+        let text = duel_text_with_option(&format!("side_out_when = \"dead\"\ncounter_bonus = \"{option}\""))
+            .replace("pc = 12\nposition = 1.0", "pc = 12\ns = 0\nposition = 1.0")
+            + "[[combatants]]\nid = \"c\"\nside = \"two\"\npc = 10\nskills = { parry = { value = 13 }, block = { value = 13 } }\nposition = 2.0\npolicy = { move = \"hold\" }\n[[combatants.items]]\nid = \"sword\"\nskill = \"parry\"\ndq = 1\n";
+        let setup = scenario::load("x", &text, &[]).unwrap();
+        let (log, fought) = fight(&setup, &[6, 6, 6, 1, 1, 1, 3, 2, 2], vec![]);
+        assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 9 dice");
+        let at = log.iter().position(|e| matches!(e, Event::Attack { .. })).expect("an attack");
+        let mut state = fray_engine::replay::<Fluid>(&setup, &log[..=at]);
+        assert_eq!(state.fighters[2].counters.as_slice(), [(A, 5)]);
+        let mut again = log[at].clone();
+        let Event::Attack { roll, .. } = &mut again else { unreachable!() };
+        roll.margin = -1;
+        Fluid::apply(&setup, &mut state, &again);
+        assert_eq!(state.fighters[2].counters.as_slice(), [(A, want)], "{option}");
+    }
+}
+
+#[test]
+fn a_dying_combatant_that_passed_its_test_defends_unless_never() {
+    // rule: FLUID-DEF-13
+    let setup = duel(&[]);
+    let mut b = Fluid::initial_state(&setup).fighters[1].clone();
+    b.dying = true;
+    assert!(!b.defends(&setup.options), "untested");
+    b.act_tested = true;
+    assert!(b.defends(&setup.options));
+    let mut never = setup.options.clone();
+    never.set("dying_defends", "never").unwrap();
+    assert!(!b.defends(&never));
+}

@@ -334,3 +334,19 @@ fn odds_in_context_count_this_rounds_movement_charge_changes_and_a_hidden_attack
     let (before, after) = (w_of(&sword(&plain)), w_of(&sword(&charged)));
     assert_eq!(after, before.iter().map(|w| w + 3).collect::<Vec<_>>(), "{before:?} {after:?}");
 }
+
+#[test]
+fn a_move_towards_a_combatant_stops_the_approach_gap_short() {
+    // rule: FLUID-MOVE-11
+    // As in `walking_covers_move_and_running_needs_a_check`, A runs towards B 10 m off (12 m
+    // with the check's +2): it stops 1 m short by default (9 m), 2.5 m short under
+    // `approach_gap = 2.5` (7.5 m).
+    for (gap, covered) in [(None, 9.0), (Some("2.5"), 7.5)] {
+        let mut setup = field(10.0, "");
+        if let Some(g) = gap {
+            setup.options.set("approach_gap", g).unwrap();
+        }
+        let log = run(&setup, &[6, 6, 6, 1, 1, 1, 4, 4, 4], plan(&[], toward(MoveMode::Run)), none());
+        assert_eq!(moves(&log), vec![(A, MoveMode::Run, covered, None)], "{gap:?}");
+    }
+}

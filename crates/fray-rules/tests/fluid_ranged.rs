@@ -529,3 +529,35 @@ fn odds_at_a_distance_follow_the_nearby_rules() {
     assert_eq!(at(Some(0.0)).hit, near.hit);
     assert!(fray_rules::fluid::odds::attack_odds_at(&setup, "shooter", "target", Some(-1.0)).is_err());
 }
+
+#[test]
+fn far_shots_at_the_stunned_are_plain_tn_10_too() {
+    // rule: FLUID-DEF-15
+    // A stunned (not unconscious) target 10 m off: a shot's TN is 10 whatever its defence TN
+    // (14 here); from within reach it is Superior +1 instead.
+    for (distance, want) in [(10.0, (10, 0)), (1.0, (14, 1))] {
+        let setup = range("", "", distance);
+        let mut state = Fluid::initial_state(&setup);
+        state.fighters[TARGET.index()].stunned = true;
+        assert_eq!(
+            fray_rules::fluid::attack::target_side(&setup, &state, SHOOTER, 0, TARGET, None, 14, false),
+            want,
+            "at {distance} m"
+        );
+    }
+}
+
+#[test]
+fn a_named_unarmed_defence_takes_the_size_gap_to_a_medium_weapon() {
+    // rule: FLUID-DEF-5, FLUID-DEF-7
+    // The target's parry and block without an item: bare hands (size 0) against a medium
+    // weapon, −3; a buckler of size 2 named for the round: −1.
+    let setup = range("", "[[combatants.items]]\nid = \"buckler\"\nkind = \"shield\"\nsizes = [2]\n", 10.0);
+    let named = fray_rules::fluid::attack::nameable_defences(&setup, &Fluid::initial_state(&setup), TARGET);
+    let value = |skill| setup.combatants[TARGET.index()].defence_value(skill, &setup.options);
+    for skill in [DefenceSkill::Parry, DefenceSkill::Block] {
+        assert!(named.contains(&((skill, None), value(skill) - 3)), "{named:?}");
+        let buckler = named.iter().find(|d| d.0 == (skill, Some(0))).expect("the buckler");
+        assert_eq!(buckler.1 - value(skill) - setup.combatants[TARGET.index()].items[0].dq, -1, "{named:?}");
+    }
+}
