@@ -1795,3 +1795,50 @@ fn the_delta_is_rolled_with_the_options_dice() {
         assert_eq!(sides[..want.len()], want[..], "{die:?}: {:?}", &seen.0[first..(first + 4).min(seen.0.len())]);
     }
 }
+
+#[test]
+fn armour_sheet_and_melee_options_each_change_their_rule() {
+    // rule: TICK-ARM-5, TICK-ARM-6, TICK-MOVE-4, TICK-DEF-3, TICK-MELEE-9, TICK-STAB-1
+    // Hard armour that holds: no wound by default, the option's chance otherwise (TICK-ARM-5).
+    let pistol = Weapon { graze: 4, graze_mod: 0, delta_damage: 1, penetration: 5, lethal: true };
+    let plate = Armour { name: "plate".into(), hard: true, resistance: 8, locations: 1 << 3, encumbrance: 0 };
+    let mut half = Options::default();
+    half.set("hard_block_wound_chance", "1/2").unwrap();
+    assert_eq!(attack::harm(&Options::default(), pistol, 3, false, None, 3, Some(&plate), 30).wound, WoundRule::No);
+    assert_eq!(
+        attack::harm(&half, pistol, 3, false, None, 3, Some(&plate), 30).wound,
+        WoundRule::Chance(Ratio { num: 1, den: 2 })
+    );
+    // Soft armour a shot pierces by 4 or less: full damage, or halved under `soft_penetrated =
+    // pierce_delta` (TICK-ARM-6). Pen 5 against resistance 3, delta 3: 4 + 3 = 7, or 3.
+    let vest = Armour { name: "vest".into(), hard: false, resistance: 3, locations: 1 << 3, encumbrance: 0 };
+    let mut pierce = Options::default();
+    pierce.set("soft_penetrated", "pierce_delta").unwrap();
+    let body = |o: &Options| attack::harm(o, pistol, 3, false, None, 3, Some(&vest), 30).body;
+    assert_eq!((body(&Options::default()), body(&pierce)), (7, 3));
+    // The running penalty on a shot and a blow (TICK-MOVE-4): 10 by default, the option's.
+    let text = two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]", 1);
+    for (penalty, want) in [(None, 10), (Some("4"), 4)] {
+        let sets: Vec<(&str, &str)> = penalty.map(|p| ("running_shot_penalty", p)).into_iter().collect();
+        let s = setup(&text, &sets);
+        let st = Ticks::initial_state(&s);
+        let still = shot_numbers(&s, &st, A, B, false).total;
+        assert_eq!(still - shot_numbers(&s, &st, A, B, true).total, want, "{penalty:?}");
+        let m = |running| fray_rules::ticks::policy::melee_numbers(&s, &st, A, running).total;
+        assert_eq!(m(false) - m(true), want, "{penalty:?}");
+    }
+    // A melee defence's effort base (TICK-DEF-3), the sheet's default Strength and Effort
+    // maximum (TICK-STAB-1), and fists (TICK-MELEE-9), each the option's.
+    let plain = setup(&text, &[]);
+    let other = setup(
+        &text,
+        &[("melee_defence_base", "7"), ("default_strength", "8"), ("effort_max", "90"), ("unarmed_nonlethal", "false")],
+    );
+    let base = |s: &Setup| defence_numbers(s, &Ticks::initial_state(s), B, Kind::Melee(Blow::Strike), 0).effort_base;
+    assert_eq!((base(&plain), base(&other)), (plain.options.melee_defence_base, 7));
+    assert_ne!(plain.options.melee_defence_base, 7);
+    assert_eq!((plain.combatants[1].strength, other.combatants[1].strength), (plain.options.default_strength, 8));
+    assert_eq!((plain.combatants[1].effort_max, other.combatants[1].effort_max), (plain.options.effort_max, 90));
+    let fists = |s: &Setup| attack::Weapon::melee(s, &s.combatants[1], Blow::Strike).lethal;
+    assert!(!fists(&plain) && fists(&other));
+}
