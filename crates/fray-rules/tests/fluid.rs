@@ -255,6 +255,9 @@ fn check_odds_reproduce_the_catalogue() {
     // natural succeeds, 16 (e 21) included.
     assert_eq!(p_success(Check { edge: 0, bonus: -12, tn: 10 }, &options), "1/54");
     assert_eq!(p_success(Check { edge: 0, bonus: -12, tn: 10 }, &auto), "5/108");
+    // And every blunder natural (3, 4, 5: 10 in 216) fails, however high the bonus.
+    assert_eq!(p_success(Check { edge: 0, bonus: 20, tn: 10 }, &options), "1/1");
+    assert_eq!(p_success(Check { edge: 0, bonus: 20, tn: 10 }, &auto), "103/108");
 }
 
 #[test]

@@ -324,6 +324,17 @@ fn untrained_attacks_and_common_defences() {
     assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 9 dice");
     let (check, _) = first_attack(&log);
     assert_eq!(check.bonus, -3);
+    // `untrained_penalty = -5`: the untrained sword is 10 − 5 = 5, its bonus −5.
+    let mut harsh = setup.clone();
+    harsh.options.set("untrained_penalty", "-5").unwrap();
+    assert_eq!(harsh.combatants[0].skill_value("sword", &harsh.options), 5);
+    let (log, fought) = fight(
+        &harsh,
+        &[3, 3, 3, 1, 1, 1, 4, 4, 4],
+        vec![Choice::Split { ot: 0, dt: 0 }, Choice::Split { ot: 0, dt: 0 }],
+    );
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 9 dice");
+    assert_eq!(first_attack(&log).0.bonus, -5);
 }
 
 #[test]

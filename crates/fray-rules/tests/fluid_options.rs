@@ -364,3 +364,27 @@ fn odds_in_context_count_the_targets_situation() {
         odds.assumptions
     );
 }
+
+#[test]
+fn option_values_out_of_range_are_refused_and_good_ones_taken() {
+    // Not a clause: the options' input checks (each value read where its rule is).
+    let mut o = fray_rules::fluid::Options::default();
+    // `untrained_penalty`: −100 to 0.
+    o.set("untrained_penalty", "-5").unwrap();
+    assert_eq!(o.untrained_penalty, -5);
+    for bad in ["1", "-101"] {
+        assert!(o.set("untrained_penalty", bad).unwrap_err().contains("from -100 to 0"), "{bad}");
+    }
+    // `range_bands`: six increasing distances from above 0.
+    o.set("range_bands", "[1, 2, 4, 8, 16, 32]").unwrap();
+    for bad in ["[1, 2, 4, 4, 16, 32]", "[0, 2, 4, 8, 16, 32]", "[1, 2, 4, 8, 16]"] {
+        assert!(o.set("range_bands", bad).unwrap_err().contains("six increasing distances"), "{bad}");
+    }
+    // `flank_bonus`: 0 or more.
+    o.set("flank_bonus", "0").unwrap();
+    assert_eq!(o.flank_bonus, 0);
+    assert!(o.set("flank_bonus", "-1").is_err());
+    // `unarmed_damage`: w and s, nothing else.
+    o.set("unarmed_damage", "{ w = 2, s = 1 }").unwrap();
+    assert!(o.set("unarmed_damage", "{ w = 2, x = 1 }").unwrap_err().contains("unknown damage key `x`"));
+}
