@@ -1016,6 +1016,12 @@ fn a_heal_check_stabilizes_a_dying_ally() {
     let (log, fought) = fight(&setup, &[4, 4, 3, 6, 6, 6, 1, 1, 1, 2, 2, 2, 6, 6, 6, 4, 4, 4], vec![]);
     assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 18 dice");
     assert!(log.contains(&Event::Condition { who: B, condition: Condition::Stabilized, gained: true }));
+    // The check's bonus: Heal 12 − 10 = +2.
+    let heal = log.iter().find_map(|e| match e {
+        Event::Check { who: CombatantId(2), kind: fray_rules::fluid::CheckKind::Heal, check, .. } => Some(check.bonus),
+        _ => None,
+    });
+    assert_eq!(heal, Some(2));
     let mut state = fray_engine::replay::<Fluid>(&setup, &log);
     assert!(state.fighters[1].stabilized);
     // A failed BOD test (margin −5) leaves a stabilized W unchanged.
@@ -1143,6 +1149,21 @@ fn the_multi_action_count_is_fixed_by_the_declaration() {
         ..Plan::default()
     }));
     assert_eq!(mixed(second_only), Some(0));
+    // Adding a second attack after the one kept is a change that raises N (`added`).
+    let add = Choice::Revise(Some(Plan {
+        attacks: smallvec::smallvec![
+            DeclaredAttack::single(B, 0, Intent::Lethal),
+            DeclaredAttack::single(B, 0, Intent::Stunning)
+        ],
+        ..Plan::default()
+    }));
+    let script = vec![split(), split(), plan(&[(B, Intent::Lethal)], false), add, dodge(), dodge()];
+    let (log, fought) = fight(&setup, &[6, 6, 6, 1, 1, 1, 4, 4, 4, 4, 4, 4], script);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for initiative: the script ran out of faces after 12 dice");
+    let revised = log
+        .iter()
+        .find_map(|e| if let Event::Revised { changes, added, .. } = e { Some((*changes, *added)) } else { None });
+    assert_eq!(revised, Some((1, 1)), "{log:#?}");
 }
 
 #[test]
@@ -1466,4 +1487,34 @@ fn a_dying_combatant_that_passed_its_test_defends_unless_never() {
     let mut never = setup.options.clone();
     never.set("dying_defends", "never").unwrap();
     assert!(!b.defends(&never));
+}
+
+#[test]
+fn players_who_tie_with_no_one_are_not_asked_an_order() {
+    // rule: FLUID-INIT-5
+    // Two players, 18 and 3: no tie, so no one is asked to order a tie.
+    struct Asked(Vec<Request>);
+    impl fray_engine::Decider<Fluid> for Asked {
+        fn decide(
+            &mut self,
+            setup: &Setup,
+            state: &fray_rules::fluid::State,
+            who: CombatantId,
+            request: &Request,
+        ) -> Result<Choice, fray_engine::Pending> {
+            self.0.push(request.clone());
+            Ok(policy::ai_choice(setup, state, who, request))
+        }
+    }
+    let text = duel_text_with_option("")
+        .replace("pc = 12\nskills = { sword", "pc = 12\nplayer = true\nskills = { sword")
+        .replace("pc = 12\nposition = 1.0", "pc = 12\nplayer = true\nposition = 1.0");
+    let setup = scenario::load("x", &text, &[]).unwrap();
+    let mut asked = Asked(Vec::new());
+    let mut fight =
+        Fight::<Fluid, _, _, _>::new(&setup, Scripted::faces(&[6, 6, 6, 1, 1, 1]), &mut asked, Record::default());
+    let fought = fight.run();
+    drop(fight);
+    assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 6 dice");
+    assert!(!asked.0.iter().any(|r| matches!(r, Request::TieOrder { .. })), "{:?}", asked.0);
 }

@@ -350,3 +350,28 @@ fn a_move_towards_a_combatant_stops_the_approach_gap_short() {
         assert_eq!(moves(&log), vec![(A, MoveMode::Run, covered, None)], "{gap:?}");
     }
 }
+
+#[test]
+fn pain_lowers_the_run_check() {
+    // rule: FLUID-TRACK-4, FLUID-MOVE-2
+    // A with S 8 (2 below 10): condition penalty −2, taken without a NER test; its Run check
+    // (run 10) is at −2.
+    let mut setup = field(10.0, "");
+    setup.combatants[0].s = 8;
+    let choices = vec![
+        Choice::Split { ot: 0, dt: 0 },
+        Choice::Split { ot: 0, dt: 0 },
+        plan(&[], toward(MoveMode::Run)),
+        none(),
+        Choice::Pain(false),
+    ];
+    let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
+    let setup = Setup { max_rounds: 1, ..setup };
+    let mut fight =
+        Fight::<Fluid, _, _, _>::new(&setup, Scripted::faces(&[6, 6, 6, 1, 1, 1, 4, 4, 4]), decider, Record::default());
+    fight.run().unwrap();
+    let log = fight.into_parts().1.0;
+    let run_bonus =
+        log.iter().find_map(|e| if let Event::RunCheck { check, .. } = e { Some(check.bonus) } else { None });
+    assert_eq!(run_bonus, Some(-2), "{log:#?}");
+}
