@@ -561,3 +561,31 @@ fn a_named_unarmed_defence_takes_the_size_gap_to_a_medium_weapon() {
         assert_eq!(buckler.1 - value(skill) - setup.combatants[TARGET.index()].items[0].dq, -1, "{named:?}");
     }
 }
+
+#[test]
+fn a_shot_from_within_reach_at_the_helpless_is_guarded_not_shielded() {
+    // rule: FLUID-DEF-15, FLUID-DEF-14
+    // As in `an_ally_shields_a_helpless_friends_body_from_far_shots`, but the shooter stands
+    // 2 m from the unconscious target (within reach) and the friend exactly 2 m from it on the
+    // other side: no body is shielded from a shot that close; the friend guards the target.
+    let friend = "s = 0\n[[combatants]]\nid = \"friend\"\nside = \"two\"\npc = 20\nskills = { block = { value = 12 }, parry = { value = 14 }, dodge = { value = 14 } }\nposition = 4.0\npolicy = { shield = \"allies\", move = \"hold\" }\n[[combatants.items]]\nid = \"shield\"\nkind = \"shield\"\ndq = 2\n";
+    let text = range_text("ranged", "", friend, 2.0);
+    let setup =
+        scenario::load("x", &text, &[("side_out_when".into(), "dead".into())]).unwrap_or_else(|e| panic!("{e}"));
+    let choices = vec![
+        Choice::Split { ot: 0, dt: 0 },
+        Choice::Split { ot: 0, dt: 0 },
+        Choice::Plan(Plan { attacks: smallvec::smallvec![burst(1)], ..Plan::default() }),
+    ];
+    let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
+    let faces = Scripted::faces(vec![6, 6, 6, 1, 1, 1, 4, 4, 4, 3, 3, 3]);
+    let mut fight = Fight::<Fluid, _, _, _>::new(&setup, faces, decider, Record::default());
+    common::played_out(&fight.run());
+    let log = fight.into_parts().1.0;
+    assert!(!log.iter().any(|e| matches!(e, Event::Shielded { .. })), "{log:#?}");
+    let Some(Event::Attack { target, defence, .. }) = log.iter().find(|e| matches!(e, Event::Attack { .. })) else {
+        panic!("{log:#?}")
+    };
+    assert_eq!(*target, TARGET);
+    assert_eq!(defence.and_then(|d| d.guard), Some(CombatantId(2)), "{log:#?}");
+}

@@ -6,7 +6,7 @@ use fray_dice::{BigRational, fraction};
 use fray_engine::{CombatantId, Fight, Record, Scripted};
 use fray_rules::fluid::attack::{sunder_loss, sunder_tn};
 use fray_rules::fluid::check::{Check, Faces};
-use fray_rules::fluid::{Choice, DefenceSkill, Event, Fluid, Options, Quality, Setup, policy, scenario};
+use fray_rules::fluid::{Choice, DefenceSkill, Event, Fluid, Options, Quality, Request, Setup, policy, scenario};
 
 const KNIGHT: CombatantId = CombatantId(0);
 const PEASANT: CombatantId = CombatantId(1);
@@ -327,4 +327,87 @@ fn armour_trigger_and_weapons_striking_tougher_armour() {
     weak.options.set("sunder_weapon_on_armor", "true").unwrap();
     let checks = sunders(&fight(&weak, &faces, vec![split(), split(), Choice::Defence(None)]));
     assert_eq!(checks.iter().map(|c| (c.0, c.1, c.2)).collect::<Vec<_>>(), vec![(KNIGHT, Quality::Oq(0), 11)]);
+}
+
+#[test]
+fn armour_checks_on_damage_and_on_a_larger_weapon_of_its_own_tier() {
+    // rule: FLUID-SUNDER-9, FLUID-SUNDER-10
+    // Example C's hit on leather (AV 3): under `armor_sunder_trigger = damage` the damage that
+    // gets through brings the check too.
+    let leather = "armor = { name = \"leather\", av = 3, size = \"light\", tier = 3 }";
+    let faces = [3, 3, 3, 1, 1, 1, 6, 6, 5, 1, 2, 4];
+    let choices = || vec![split(), split(), Choice::Defence(None)];
+    let mut damage = setup("tier = 5\nsizes = [4]", "", leather);
+    damage.options.set("armor_sunder_trigger", "damage").unwrap();
+    assert_eq!(sunders(&fight(&damage, &faces, choices())).len(), 1);
+    // A weapon of the armour's own tier checks it when it is larger (S4 against light, S2):
+    // TN 10 + 2 × (4 − 2) + 0 = 14; a smaller one (S1) does not.
+    let larger = setup("tier = 3\nsizes = [4]", "", leather);
+    assert_eq!(
+        sunders(&fight(&larger, &faces, choices())).iter().map(|s| (s.0, s.1, s.2)).collect::<Vec<_>>(),
+        vec![(PEASANT, Quality::Av, 14)]
+    );
+    let smaller = setup("tier = 3\nsizes = [1]", "", leather);
+    assert!(sunders(&fight(&smaller, &faces, choices())).is_empty());
+}
+
+#[test]
+fn a_parry_that_fails_by_nothing_makes_no_contact() {
+    // rule: FLUID-SUNDER-3, FLUID-SUNDER-2
+    // Under `sunder_on_parry` a parry brings contact only when it stops the blow: the knight's
+    // blow at margin 0 (natural 8 + 2 against TN 10) hits, and no item checks.
+    let tiered_weapon = "[[combatants.items]]\nid = \"stick\"\nskill = \"sword\"\ndq = 0\nsizes = [3]\ntier = 1";
+    let mut parry = setup("tier = 4\nsizes = [3]", tiered_weapon, "");
+    parry.options.set("sunder_on_parry", "true").unwrap();
+    let state = <Fluid as fray_engine::Ruleset>::initial_state(&parry);
+    let options = fray_rules::fluid::attack::defence_options(&parry, &state, KNIGHT, 0, PEASANT);
+    let parry_choice =
+        Choice::Defence(options.iter().position(|o| o.skill == DefenceSkill::Parry && o.item == Some(0)));
+    let mut faces = vec![3, 3, 3, 1, 1, 1, 2, 3, 3];
+    faces.extend([3; 12]);
+    let log = fight(&parry, &faces, vec![split(), split(), parry_choice]);
+    let first = log
+        .iter()
+        .find_map(|e| if let Event::Attack { roll, check, .. } = e { Some((roll.margin, check.tn)) } else { None });
+    assert_eq!(first, Some((0, 10)), "{log:#?}");
+    let answer = log.iter().position(|e| matches!(e, Event::Attack { attacker, .. } if *attacker == PEASANT));
+    assert!(sunders(&log[..answer.unwrap_or(log.len())]).is_empty(), "{log:#?}");
+}
+
+#[test]
+fn only_a_tiered_melee_weapon_against_a_tiered_block_is_offered_a_sunder_attack() {
+    // rule: FLUID-SUNDER-6, FLUID-SUNDER-13
+    struct Asked(Vec<Request>, Vec<Choice>);
+    impl fray_engine::Decider<Fluid> for Asked {
+        fn decide(
+            &mut self,
+            setup: &Setup,
+            state: &fray_rules::fluid::State,
+            who: CombatantId,
+            request: &Request,
+        ) -> Result<Choice, fray_engine::Pending> {
+            self.0.push(request.clone());
+            if !self.1.is_empty() && matches!((request, &self.1[0]), (Request::Defend { .. }, Choice::Defence(_))) {
+                return Ok(self.1.remove(0));
+            }
+            Ok(policy::ai_choice(setup, state, who, request))
+        }
+    }
+    let asked = |setup: &Setup| {
+        let mut asked = Asked(Vec::new(), vec![block_with(setup, 0)]);
+        let one_round = Setup { max_rounds: 1, ..setup.clone() };
+        let mut fight = Fight::<Fluid, _, _, _>::new(
+            &one_round,
+            Scripted::faces(&[3, 3, 3, 1, 1, 1, 2, 2, 2]),
+            &mut asked,
+            Record::default(),
+        );
+        let _ = fight.run();
+        drop(fight);
+        asked.0.iter().any(|r| matches!(r, Request::SunderAttack { .. }))
+    };
+    let untiered_block = "[[combatants.items]]\nid = \"buckler\"\nkind = \"shield\"\ndq = 3\nsizes = [2]";
+    assert!(asked(&setup("tier = 4\nsizes = [3]", BUCKLER, "")));
+    assert!(!asked(&setup("sizes = [3]", BUCKLER, "")), "an untiered weapon");
+    assert!(!asked(&setup("tier = 4\nsizes = [3]", untiered_block, "")), "an untiered block");
 }
