@@ -1518,3 +1518,15 @@ fn players_who_tie_with_no_one_are_not_asked_an_order() {
     assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 6 dice");
     assert!(!asked.0.iter().any(|r| matches!(r, Request::TieOrder { .. })), "{:?}", asked.0);
 }
+
+#[test]
+fn a_bad_damage_expression_is_underlined_where_it_fails() {
+    // Not a clause: the loader's error names the place in the dice expression that fails, and
+    // its width, for the caret line under it.
+    let text = duel_text_with_option("").replacen("damage = { w = 5 }", "damage = { w = \"2d6+\" }", 1);
+    let e = scenario::load("x.toml", &text, &[]).map(|_| ()).expect_err("a bad expression");
+    let line = text.lines().nth(e.line - 1).unwrap();
+    let start = line.find("2d6+").unwrap() + 1;
+    assert!(e.column >= start && e.column + e.width <= start + 4 + 1, "{e:?}");
+    assert!(e.width <= 4, "{e:?}");
+}
