@@ -179,6 +179,7 @@ pub fn attack_size(setup: &Setup, weapon: &super::setup::Item) -> i32 {
 
 /// Points a sunder check loses: ⌊failures / 2⌋ (FLUID-SUNDER-5, FLUID-SUNDER-11).
 pub fn sunder_loss(margin: i32) -> i32 {
+    // `margin <= 0` would be the same: ⌊0 / 2⌋ is 0 (an equivalent mutant of the audit).
     if margin < 0 { -margin / 2 } else { 0 }
 }
 
