@@ -1512,7 +1512,7 @@ fn players_who_tie_with_no_one_are_not_asked_an_order() {
     let setup = scenario::load("x", &text, &[]).unwrap();
     let mut asked = Asked(Vec::new());
     let mut fight =
-        Fight::<Fluid, _, _, _>::new(&setup, Scripted::faces(&[6, 6, 6, 1, 1, 1]), &mut asked, Record::default());
+        Fight::<Fluid, _, _, _>::new(&setup, Scripted::faces([6, 6, 6, 1, 1, 1]), &mut asked, Record::default());
     let fought = fight.run();
     drop(fight);
     assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 6 dice");

@@ -368,7 +368,7 @@ fn pain_lowers_the_run_check() {
     let decider = policy::Scripted { choices: choices.into(), splits: Vec::new() };
     let setup = Setup { max_rounds: 1, ..setup };
     let mut fight =
-        Fight::<Fluid, _, _, _>::new(&setup, Scripted::faces(&[6, 6, 6, 1, 1, 1, 4, 4, 4]), decider, Record::default());
+        Fight::<Fluid, _, _, _>::new(&setup, Scripted::faces([6, 6, 6, 1, 1, 1, 4, 4, 4]), decider, Record::default());
     fight.run().unwrap();
     let log = fight.into_parts().1.0;
     let run_bonus =

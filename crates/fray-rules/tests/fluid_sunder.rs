@@ -398,7 +398,7 @@ fn only_a_tiered_melee_weapon_against_a_tiered_block_is_offered_a_sunder_attack(
         let one_round = Setup { max_rounds: 1, ..setup.clone() };
         let mut fight = Fight::<Fluid, _, _, _>::new(
             &one_round,
-            Scripted::faces(&[3, 3, 3, 1, 1, 1, 2, 2, 2]),
+            Scripted::faces([3, 3, 3, 1, 1, 1, 2, 2, 2]),
             &mut asked,
             Record::default(),
         );
