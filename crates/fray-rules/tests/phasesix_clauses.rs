@@ -2962,6 +2962,30 @@ fn a_blast_wakes_a_sleeper_it_hits_and_no_one_else() {
     assert!(!log.contains(&Event::Woke { who: CombatantId(2) }), "{log:#?}");
     assert!(!state.fighter(B).sleeping);
     assert!(log.iter().any(|e| matches!(e, Event::Wounded { who: CombatantId(2), .. })));
+    // Under `sleeper_wakes = on_failed_coup_only` the blast leaves him asleep.
+    let mut only_coup = blast_setup("0", "8", "[8, 0.5]", &[("sleeper_wakes", "on_failed_coup_only")]);
+    only_coup.combatants[1].sleeping = true;
+    let (log, state, fought) = run(&only_coup, &[5, 2, 1, 5, 5], script(&entries));
+    fought.unwrap();
+    assert!(!log.iter().any(|e| matches!(e, Event::Woke { .. })), "{log:#?}");
+    assert!(state.fighter(B).sleeping);
+}
+
+#[test]
+fn only_a_melee_attack_may_be_massive_unless_the_option_says_otherwise() {
+    // rule: P6-SPECIAL-6
+    let s = setup(&duel(&format!("strength = 2{RIFLE}"), "position = 10"), &[]);
+    let massive_shot = Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Single,
+        special: Special::Massive(1),
+        walk: None,
+        from_behind: false,
+    };
+    assert!(illegal(&s, &ready(&s), A, &massive_shot).is_some());
+    let any = setup(&duel(&format!("strength = 2{RIFLE}"), "position = 10"), &[("massive_melee_only", "false")]);
+    assert_eq!(illegal(&any, &ready(&any), A, &massive_shot), None);
 }
 
 #[test]

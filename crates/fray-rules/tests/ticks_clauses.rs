@@ -1842,3 +1842,16 @@ fn armour_sheet_and_melee_options_each_change_their_rule() {
     let fists = |s: &Setup| attack::Weapon::melee(s, &s.combatants[1], Blow::Strike).lethal;
     assert!(!fists(&plain) && fists(&other));
 }
+
+#[test]
+fn effort_comes_back_at_the_options_rate() {
+    // rule: TICK-TRACK-2
+    // A at effort 50 of 60 does nothing for a tick: 1 back by default, 3 under `effort_regen = 3`.
+    let text = two("effort = 50", "position = [30, 0]", 1);
+    for (regen, back) in [(None, 1), (Some("3"), 3)] {
+        let sets: Vec<(&str, &str)> = regen.map(|r| ("effort_regen", r)).into_iter().collect();
+        let (log, _, fought) = run(&setup(&text, &sets), &[], script(&[(0, NOTHING), (1, NOTHING)]));
+        fought.unwrap();
+        assert!(log.contains(&Event::Rested { who: A, effort: back }), "{regen:?}: {log:#?}");
+    }
+}
