@@ -1,5 +1,7 @@
 //! `fluid` clauses one by one, on small inline scenarios with scripted dice and choices.
 
+mod common;
+
 use fray_engine::{CombatantId, Fight, FightError, Outcome, Record, Ruleset, Scripted, SideId};
 use fray_rules::fluid::policy::{self, Ai, stance_split};
 use fray_rules::fluid::{
@@ -1493,30 +1495,17 @@ fn a_dying_combatant_that_passed_its_test_defends_unless_never() {
 fn players_who_tie_with_no_one_are_not_asked_an_order() {
     // rule: FLUID-INIT-5
     // Two players, 18 and 3: no tie, so no one is asked to order a tie.
-    struct Asked(Vec<Request>);
-    impl fray_engine::Decider<Fluid> for Asked {
-        fn decide(
-            &mut self,
-            setup: &Setup,
-            state: &fray_rules::fluid::State,
-            who: CombatantId,
-            request: &Request,
-        ) -> Result<Choice, fray_engine::Pending> {
-            self.0.push(request.clone());
-            Ok(policy::ai_choice(setup, state, who, request))
-        }
-    }
     let text = duel_text_with_option("")
         .replace("pc = 12\nskills = { sword", "pc = 12\nplayer = true\nskills = { sword")
         .replace("pc = 12\nposition = 1.0", "pc = 12\nplayer = true\nposition = 1.0");
     let setup = scenario::load("x", &text, &[]).unwrap();
-    let mut asked = Asked(Vec::new());
+    let mut asked = common::FluidAsked::default();
     let mut fight =
         Fight::<Fluid, _, _, _>::new(&setup, Scripted::faces([6, 6, 6, 1, 1, 1]), &mut asked, Record::default());
     let fought = fight.run();
     drop(fight);
     assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 6 dice");
-    assert!(!asked.0.iter().any(|r| matches!(r, Request::TieOrder { .. })), "{:?}", asked.0);
+    assert!(!asked.requests.iter().any(|r| matches!(r, Request::TieOrder { .. })), "{:?}", asked.requests);
 }
 
 #[test]

@@ -377,34 +377,18 @@ fn a_parry_that_fails_by_nothing_makes_no_contact() {
 #[test]
 fn only_a_tiered_melee_weapon_against_a_tiered_block_is_offered_a_sunder_attack() {
     // rule: FLUID-SUNDER-6, FLUID-SUNDER-13
-    struct Asked(Vec<Request>, Vec<Choice>);
-    impl fray_engine::Decider<Fluid> for Asked {
-        fn decide(
-            &mut self,
-            setup: &Setup,
-            state: &fray_rules::fluid::State,
-            who: CombatantId,
-            request: &Request,
-        ) -> Result<Choice, fray_engine::Pending> {
-            self.0.push(request.clone());
-            if !self.1.is_empty() && matches!((request, &self.1[0]), (Request::Defend { .. }, Choice::Defence(_))) {
-                return Ok(self.1.remove(0));
-            }
-            Ok(policy::ai_choice(setup, state, who, request))
-        }
-    }
     let asked = |setup: &Setup| {
-        let mut asked = Asked(Vec::new(), vec![block_with(setup, 0)]);
+        let mut asked = common::FluidAsked { defences: vec![block_with(setup, 0)], ..Default::default() };
         let one_round = Setup { max_rounds: 1, ..setup.clone() };
         let mut fight = Fight::<Fluid, _, _, _>::new(
             &one_round,
-            Scripted::faces([3, 3, 3, 1, 1, 1, 2, 2, 2]),
+            Scripted::faces([[3, 3, 3, 1, 1, 1, 2, 2, 2].as_slice(), &[3; 30]].concat()),
             &mut asked,
             Record::default(),
         );
-        let _ = fight.run();
+        common::played_out(&fight.run());
         drop(fight);
-        asked.0.iter().any(|r| matches!(r, Request::SunderAttack { .. }))
+        asked.requests.iter().any(|r| matches!(r, Request::SunderAttack { .. }))
     };
     let untiered_block = "[[combatants.items]]\nid = \"buckler\"\nkind = \"shield\"\ndq = 3\nsizes = [2]";
     assert!(asked(&setup("tier = 4\nsizes = [3]", BUCKLER, "")));

@@ -30,3 +30,30 @@ pub fn played_out<T: std::fmt::Debug>(result: &Result<T, fray_engine::FightError
         Err(e) => panic!("the fight stopped mid-round: {e}"),
     }
 }
+
+/// A `fluid` decider that records every request put to it and answers as the AI, but for a
+/// `Defend` request while `defences` holds an answer: it takes the first.
+#[allow(dead_code, reason = "only some fluid test files record requests")]
+#[derive(Default)]
+pub struct FluidAsked {
+    /// Every request, in order.
+    pub requests: Vec<fray_rules::fluid::Request>,
+    /// Scripted answers to `Defend` requests, first first.
+    pub defences: Vec<fray_rules::fluid::Choice>,
+}
+
+impl fray_engine::Decider<fray_rules::fluid::Fluid> for FluidAsked {
+    fn decide(
+        &mut self,
+        setup: &fray_rules::fluid::Setup,
+        state: &fray_rules::fluid::State,
+        who: fray_engine::CombatantId,
+        request: &fray_rules::fluid::Request,
+    ) -> Result<fray_rules::fluid::Choice, fray_engine::Pending> {
+        self.requests.push(request.clone());
+        if matches!(request, fray_rules::fluid::Request::Defend { .. }) && !self.defences.is_empty() {
+            return Ok(self.defences.remove(0));
+        }
+        Ok(fray_rules::fluid::policy::ai_choice(setup, state, who, request))
+    }
+}
