@@ -2676,3 +2676,32 @@ fn a_fate_point_doubles_a_squeezes_strength_damage() {
         log.iter().any(|e| matches!(e, Event::Resist { who: B, roll: Some(r), .. } if r.code == DieCode::new(2, 0)))
     );
 }
+
+#[test]
+fn roll_unconscious_duration_rolls_ten_dice_for_a_failed_stay_up() {
+    // rule: OD6-COND-2, OD6-TRACK-6
+    // As in the Stamina/Willpower test: A's punch takes B to Incapacitated; his stay-up roll
+    // (Stamina 3D: 2, 2, 2 = 6 against 15) fails.
+    let text = duel(
+        "",
+        "skills = { brawling = \"6D\" }\nstrength = \"4D\"",
+        "strength = \"2D\"\nskills = { stamina = \"3D\", willpower = \"2D\" }",
+    );
+    let mut faces = vec![6, 6, 6, 6, 6, 5, 3, 3, 1, 2, 2, 2, 2];
+    faces.extend([2; 10]);
+    let down = |sets: &[(&str, &str)]| {
+        let (log, _, fought) = run(&setup(&text, sets), &faces, Script::new(2));
+        fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+        assert!(log.iter().any(|e| matches!(e, Event::StayUp { who: B, ok: false, .. })), "{log:#?}");
+        log.iter()
+            .find_map(|e| match e {
+                Event::Unconscious { who: B, until } => Some(*until),
+                _ => None,
+            })
+            .unwrap()
+    };
+    // By default he is down for the rest of the fight, and no further die is rolled.
+    assert_eq!(down(&[]), u32::MAX);
+    // `roll_unconscious_duration = true`: 10D (all 2s, 20) minutes, 12 rounds each, from round 1.
+    assert_eq!(down(&[("roll_unconscious_duration", "true")]), 1 + 12 * 20);
+}

@@ -3029,3 +3029,24 @@ fn a_destiny_steal_from_one_holding_kept_actions_takes_one_now_under_saved_first
         assert_eq!(state.fighter(B).actions, if now { 1 } else { 2 }, "{sets:?}");
     }
 }
+
+#[test]
+fn shield_block_start_immediately_covers_in_the_round_it_is_raised() {
+    // rule: P6-SHLD-2, P6-SHLD-4
+    // A raises a round shield (2 actions, cover 5+) as it opens round 1; B then strikes it.
+    let text = duel(&format!("shield = {{ name = \"s\", protection = 2 }}{SWORD}"), SWORD);
+    let entries =
+        [(0, Choice::Act(Act::RaiseShield)), (1, Choice::Act(atk(A, Mode::Melee))), (1, Choice::Act(Act::End))];
+    // Initiative: A 5, B 1, so A acts first; then B's hit dice and whatever follows.
+    let faces = [5, 1, 5, 5, 5, 1, 1, 1, 1, 1, 1, 1];
+    let covers = |sets: &[(&str, &str)]| {
+        let (log, _, fought) = run(&setup(&text, sets), &faces, script(&entries));
+        fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+        assert!(log.iter().any(|e| matches!(e, Event::AttackRoll { .. })), "{log:#?}");
+        log.iter().filter(|e| matches!(e, Event::CoverRoll { .. })).count()
+    };
+    // By default the block is up from the next round: B's blow meets no cover this round.
+    assert_eq!(covers(&[]), 0);
+    // `shield_block_start = immediately`: the shield's cover roll meets it at once.
+    assert_eq!(covers(&[("shield_block_start", "immediately")]), 1);
+}

@@ -373,6 +373,43 @@ fn t_ex_7_a_melee_strike_and_an_abort() {
 }
 
 #[test]
+fn melee_damage_no_location_lands_every_blow_on_the_torso() {
+    // rule: TICK-MELEE-6
+    let strike = Choice::Announce(Action::Melee { target: TIA, blow: Blow::Strike, weak_point: false });
+    let blow = |sets: &[(&str, &str)], faces: &[u32]| {
+        let s = setup(&cast("", "position = [1, 0]", 1), sets);
+        let (log, _, fought) = run(&s, faces, script(&[(0, strike), (1, NOTHING)]));
+        (log, fought)
+    };
+    let hit = |log: &[Event]| {
+        log.iter()
+            .find_map(|e| match e {
+                Event::Hit { face, trauma, .. } => Some((*face, *trauma)),
+                _ => None,
+            })
+            .unwrap()
+    };
+    // As a bullet (the default): the location d10 comes up 5, a limb, and the 8 Trauma is halved.
+    let (log, fought) = blow(&[], &[16, 9, 5]);
+    fought.unwrap();
+    assert_eq!(hit(&log), (5, 4));
+    // `melee_damage = no_location`: no location die at all (the fight asks for no third face),
+    // the torso, the whole 8.
+    let (log, fought) = blow(&[("melee_damage", "no_location")], &[16, 9]);
+    fought.unwrap();
+    assert_eq!(hit(&log), (0, 8));
+    // The odds agree: one outcome, on the torso, for the blow; a shot still has ten locations.
+    let s = setup(&cast("gun = \"pistol\"", "position = [1, 0]", 1), &[("melee_damage", "no_location")]);
+    let fists =
+        fray_rules::ticks::attack::Weapon { graze: 1, graze_mod: 0, delta_damage: 1, penetration: 0, lethal: false };
+    let outcomes = fray_rules::ticks::odds::harm_outcomes(&s, fists, 7, false, None, 1, true);
+    assert_eq!(outcomes.len(), 1);
+    assert_eq!(outcomes[0].0.1, 8);
+    let pistol = fray_rules::ticks::attack::Weapon::gun(s.combatants[0].gun.as_ref().unwrap());
+    assert!(fray_rules::ticks::odds::harm_outcomes(&s, pistol, 7, false, None, 1, false).len() > 1);
+}
+
+#[test]
 fn t_ex_8_aiming() {
     // rule: TICK-AIM-1, TICK-AIM-2, TICK-AIM-3, TICK-AIM-4, TICK-AIM-5, TICK-GUN-1
     let o = fray_rules::ticks::Options::default();
@@ -503,4 +540,23 @@ fn t_ex_9_assault_rifle_burst() {
         })
         .collect();
     assert_eq!(ps, [17, 20, 23]);
+}
+
+#[test]
+fn abort_decision_seconds_is_shown_in_the_abort_prompt() {
+    // rule: TICK-MELEE-10
+    // The live fight asks Sam right after his roll; a time limit set is said in the question.
+    let request = fray_rules::ticks::Request::Abort { target: TIA, a: 9, base: 5 };
+    let question = |sets: &[(&str, &str)]| {
+        let s = setup(&cast("", "position = [1, 0]", 1), sets);
+        let state = <Ticks as fray_engine::Ruleset>::initial_state(&s);
+        let (text, choices) = fray_rules::ticks::front::TicksScenario(s).prompt_for(&state, SAM, &request, None);
+        assert_eq!(choices.iter().map(|(l, _)| l.as_str()).collect::<Vec<_>>(), ["go ahead", "abort"]);
+        text
+    };
+    assert_eq!(question(&[]), "your roll 9: you win with chance 3/20. Abort (half the costs)?");
+    assert_eq!(
+        question(&[("abort_decision_seconds", "2")]),
+        "your roll 9: you win with chance 3/20. Abort (half the costs)? (decide within 2 s)"
+    );
 }
