@@ -1636,3 +1636,95 @@ fn under_down_only_a_knocked_out_side_is_still_in_the_fight() {
     assert_eq!(fought.unwrap().outcome, Outcome::Stalemate);
     assert!(!state.fighter(B).out(&setup(&text, &[("out_of_fight", "down_only")]).options, 1));
 }
+
+#[test]
+fn a_steady_shot_ends_the_shooters_moves_for_the_turn() {
+    // rule: USR-RNG-7, USR-ACT-2
+    // A shoots B with a PPK from where he stands: a steady shot. A Move after it would make it a
+    // moving shot after the fact, so the turn offers A no Move; a punch or an off-balance shot
+    // leaves the Move open.
+    let text = duel("weapon = \"walther_ppk\"", "position = 5");
+    let after = |act: Act| {
+        let s = setup(&text, &[]);
+        let (log, _, fought) = run(&s, &[9, 2, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5], script(&[(0, Choice::Act(act))]));
+        let i = log.iter().position(|e| matches!(e, Event::Contest { who: A, .. })).unwrap_or_else(|| {
+            panic!("{fought:?} {log:#?}");
+        });
+        let state = fray_engine::replay::<HardBoiled>(&s, &log[..=i]);
+        match policy::act_request(&s, &state, A) {
+            fray_rules::hardboiled::Request::Act { can_move, .. } => can_move,
+            other => panic!("{other:?}"),
+        }
+    };
+    let shot = |fists, off_balance| Act::Attack { target: B, fists, called: None, off_balance };
+    assert!(!after(shot(false, false)));
+    assert!(after(shot(false, true)));
+    let close = duel("weapon = \"walther_ppk\"", "");
+    let s = setup(&close, &[]);
+    let (log, _, _) = run(&s, &[9, 2, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5], script(&[(0, Choice::Act(shot(true, false)))]));
+    let i = log.iter().position(|e| matches!(e, Event::Contest { who: A, .. })).unwrap();
+    let state = fray_engine::replay::<HardBoiled>(&s, &log[..=i]);
+    assert!(matches!(policy::act_request(&s, &state, A), fray_rules::hardboiled::Request::Act { can_move: true, .. }));
+}
+
+#[test]
+fn a_failed_other_activity_is_the_turns_activity_all_the_same() {
+    // rule: USR-ROUND-3, USR-ACT-2
+    // As in `undeclared_actions_resolve_or_may_fail`: A shoves B; C's undeclared shove at B then
+    // fails under `fail_if_target_acted_on`. It was C's activity: no attack or other is left.
+    let text = duel("", "")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"a\"\naction = 6\nwits = 8\nego = 10\nhp_max = 30\nposition = 1\n";
+    let failing = setup(&text, &[("undeclared_action", "fail_if_target_acted_on")]);
+    let shove = Choice::Act(Act::Other { activity: Activity::Shove, target: Some(B), difficulty: 0 });
+    let sc = script(&[(0, shove), (0, Choice::Act(Act::End)), (2, Choice::Intent(None)), (2, shove)]);
+    let (log, _, fought) = run(&failing, &[9, 2, 1, 1, 2, 1, 1, 1, 2, 1, 1], sc);
+    fought.unwrap();
+    let i = log.iter().position(|e| matches!(e, Event::Failed { who: CombatantId(2), .. })).expect("C's shove fails");
+    let state = fray_engine::replay::<HardBoiled>(&failing, &log[..=i]);
+    assert!(matches!(
+        policy::act_request(&failing, &state, CombatantId(2)),
+        fray_rules::hardboiled::Request::Act { attacks_left: 0, can_act: false, .. }
+    ));
+    // The log names the activity.
+    let line = fray_rules::hardboiled::HardBoiledScenario(failing.clone()).line(&log[i]).text.unwrap();
+    assert_eq!(line, "C: shove B — undeclared, and its target was acted on this turn");
+}
+
+#[test]
+fn the_simulators_tally_counts_attacks_damage_and_the_fallen() {
+    // Not a clause: `fray sim`'s hit rate, damage and downs read each event's tally.
+    let text = duel("", "position = 1").replace("max_turns = 1", "max_turns = 30");
+    let s = setup(&text, &[]);
+    let dice = fray_engine::FromSource(fray_dice::seeded(7));
+    let mut fight = Fight::<HardBoiled, _, _, _>::new(&s, dice, policy::Ai, Record::default());
+    let result = fight.run().unwrap();
+    assert_ne!(result.outcome, Outcome::Stalemate);
+    let (_, record) = fight.into_parts();
+    let (mut attacks, mut hits, mut damage, mut downed) = (0, 0, 0, 0);
+    for event in &record.0 {
+        match (event, HardBoiled::tally(event)) {
+            (
+                Event::Contest { who, act: Act::Attack { .. }, success, critical, .. },
+                Some(fray_engine::Tally::Attack { by, hit, crit }),
+            ) => {
+                assert_eq!((by, hit, crit), (*who, *success, *critical));
+                attacks += 1;
+                hits += usize::from(hit);
+            }
+            (Event::Hit { by, target, recorded, .. }, Some(fray_engine::Tally::Damage { by: b, to, amount })) => {
+                assert_eq!((b, to, amount), (Some(*by), *target, *recorded));
+                damage += amount;
+            }
+            (Event::Out { who }, Some(fray_engine::Tally::Downed { who: w })) => {
+                assert_eq!(w, *who);
+                downed += 1;
+            }
+            (Event::Contest { act: Act::Attack { .. }, .. } | Event::Hit { .. } | Event::Out { .. }, t) => {
+                panic!("{event:?} tallied {t:?}")
+            }
+            (_, None) => {}
+            (_, t) => panic!("{event:?} tallied {t:?}"),
+        }
+    }
+    assert!(attacks > 0 && hits > 0 && damage > 0 && downed == 1, "{attacks} {hits} {damage} {downed}");
+}
