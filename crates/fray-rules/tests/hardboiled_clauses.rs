@@ -339,6 +339,12 @@ fn initiative_ego_ties_and_reach() {
         run(&setup(&duel("weapon = \"spear\"", "position = 1"), &[]), &[4, 5, 1, 1, 1, 1, 1, 1], Script::new(2));
     fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Initiative { who: A, bonus: 0, .. })));
+    // Greater reach than every such enemy's: against B's spear too, A's is not greater.
+    let even =
+        setup(&duel("weapon = \"spear\"", "position = 1\nweapon = \"spear\""), &[("reach_initiative_bonus", "1")]);
+    let (log, _, fought) = run(&even, &[4, 5, 1, 1, 1, 1, 1, 1], Script::new(2));
+    fought.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Initiative { who: A, bonus: 0, .. })), "{log:#?}");
     // Only enemies within reach count: C's spear 50 m away does not take A's bonus.
     let far = duel("weapon = \"spear\"", "position = 1")
         + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\naction = 6\nwits = 8\nego = 10\nhp_max = 30\nposition = 50\nweapon = \"spear\"\npolicy = { move = \"hold\" }\n";
@@ -459,6 +465,10 @@ fn an_endless_tie_stops_after_a_hundred_rerolls() {
     let mut faces = vec![9, 1];
     faces.extend([5; 200]);
     let (log, _, fought) = run(&reroll, &faces, script(&[(0, shove), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, margin: 0, success: false, .. })), "{log:#?}");
+    // So does an attack's.
+    let (log, _, fought) = run(&reroll, &faces, script(&[(0, attack_b(true, None)), (1, Choice::Act(Act::End))]));
     fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, margin: 0, success: false, .. })), "{log:#?}");
 }
@@ -674,6 +684,14 @@ fn debilitating_effects_drop_weapons_and_lame() {
         run(&off, &[9, 1, 10, 4, 5, 1, 1, 1, 1], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
     fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Dropped { .. } | Event::Lamed { .. })));
+    // A leg hit on one already lame lames no further: two such hits in a turn (two attacks
+    // allowed), one Lamed.
+    let twice = setup(&text, &[("debilitating_effects", "on"), ("max_attacks_per_turn", "2")]);
+    let sc = script(&[(0, attack_b(false, None)), (0, attack_b(false, None)), (1, Choice::Act(Act::End))]);
+    let (log, _, fought) = run(&twice, &[9, 1, 10, 4, 8, 10, 4, 8, 1, 1, 1, 1], sc);
+    fought.unwrap();
+    assert_eq!(log.iter().filter(|e| matches!(e, Event::Hit { target: B, face: 8, .. })).count(), 2, "{log:#?}");
+    assert_eq!(log.iter().filter(|e| matches!(e, Event::Lamed { .. })).count(), 1, "{log:#?}");
 }
 
 #[test]
