@@ -333,6 +333,10 @@ fn reaction_strikes_and_follows() {
     assert_eq!(moved_state.fighter(B).announced, None);
     assert!(illegal(&s, &moved_state, A, &Action::Follow(B)).is_some());
     assert!(illegal(&s, &moved_state, A, &Action::Strike { target: B, blow: Blow::Jab, weak_point: false }).is_some());
+    // An announcement that is not a move (here an aim at A) allows neither.
+    Ticks::apply(&s, &mut moved_state, &Event::Announced { who: B, action: Action::Aim(A) });
+    assert!(illegal(&s, &moved_state, A, &Action::Follow(B)).is_some());
+    assert!(illegal(&s, &moved_state, A, &Action::Strike { target: B, blow: Blow::Jab, weak_point: false }).is_some());
     // A follow: B runs two squares... one square here; A ends adjacent to B's new square.
     let far = setup(&two("", "position = [2, 0]", 1), &[]);
     let entries = [(1, ann(Action::Move((4, 0)))), (0, ann(Action::Follow(B)))];
@@ -1854,4 +1858,34 @@ fn effort_comes_back_at_the_options_rate() {
         fought.unwrap();
         assert!(log.contains(&Event::Rested { who: A, effort: back }), "{regen:?}: {log:#?}");
     }
+}
+
+#[test]
+fn a_rise_in_p_is_one_only_when_p_rose() {
+    // rule: TICK-STAB-4
+    // Under `recovery_timing = skip_cost_tick` a tick in which p rose has no recovery (the
+    // fight reads the flag; `stability_penalises_rolls_and_recovers_every_tick` plays it). Released p
+    // that was held is a rise; a string closing with no penalty is not.
+    let s = setup(
+        &two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]", 1),
+        &[("recovery_timing", "skip_cost_tick")],
+    );
+    let mut st = Ticks::initial_state(&s);
+    Ticks::apply(&s, &mut st, &Event::StringClosed { who: A, p: 0 });
+    assert!(!st.fighter(A).p_rose);
+    Ticks::apply(&s, &mut st, &Event::Released { who: A, p: 2 });
+    assert!(st.fighter(A).p_rose);
+}
+
+#[test]
+fn an_adjustment_that_leaves_one_side_standing_ends_the_fight() {
+    // rule: TICK-TRACK-6
+    // The game master's adjustment (the live fight's `adjust`) is followed by the end check:
+    // B down, A's side wins; both standing, the fight goes on.
+    let s = setup(&two("", "position = [6, 0]", 1), &[]);
+    let mut st = Ticks::initial_state(&s);
+    assert_eq!(Ticks::end_after_adjustment(&s, &st), None);
+    st.fighters[1].down = true;
+    let (result, _) = Ticks::end_after_adjustment(&s, &st).expect("the fight ends");
+    assert_eq!(result.outcome, fray_engine::Outcome::Side(s.combatants[0].side));
 }

@@ -365,7 +365,10 @@ fn t_ex_7_a_melee_strike_and_an_abort() {
     // d20 16: A = 21 goes ahead; Tia's 9: D = 14, delta 7, torso: fists 1 + 0 + 7 = 8 Trauma.
     let (log, state, fought) = run(&s, &[16, 9, 4], script(&[(0, strike), (1, NOTHING)]));
     fought.unwrap();
-    assert!(log.iter().any(|e| matches!(e, Event::Hit { raw: 8, body: 0, trauma: 8, wounds: 0, .. })));
+    let hit = log.iter().find(|e| matches!(e, Event::Hit { raw: 8, body: 0, trauma: 8, wounds: 0, .. })).unwrap();
+    // `fray sim` counts it as 8 damage (Body and Trauma together).
+    let tally = <Ticks as fray_engine::Ruleset>::tally(hit);
+    assert_eq!(tally, Some(fray_engine::Tally::Damage { by: Some(SAM), to: TIA, amount: 8 }));
     let ends = tick_ends(&s, &log);
     assert_eq!(pe(&ends[0], SAM), (4, 56));
     assert_eq!(pe(&state, TIA), (7, 50));
