@@ -406,6 +406,24 @@ fn defence_without_the_action_and_firearm_initiative() {
         .collect();
     assert_eq!(shooters, [B]);
     assert!(log.contains(&Event::Down { who: A }));
+    // A shooter still standing whose target fell to an earlier group does not fire at it (out
+    // characters are no targets, TICK-TRACK-5): C (p 9) and A (p 0) both shoot B; A's hit downs
+    // B first, and C's shot is not made.
+    let c = "\n[[combatants]]\nname = \"C\"\nside = \"a\"\nposition = [0, 1]\ngun = \"pistol\"\ngun_ready = true\nstability = 9\n";
+    let three = two("gun = \"pistol\"\ngun_ready = true", "position = [1, 0]\nbody = 3", 1) + c;
+    let l3 = setup(&three, &[("firearm_initiative", "low_stability_first"), ("resolve_order", "roster")]);
+    let both_at_b = [(0, fire(B)), (0, PULL), (1, NOTHING), (2, fire(B)), (2, PULL)];
+    let (log, _, fought) = run_with(&l3, &[20, 1, 3], script(&both_at_b), false);
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    assert!(log.contains(&Event::Down { who: B }));
+    let shooters: Vec<CombatantId> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::AttackRoll { who, .. } => Some(*who),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shooters, [A]);
     // Without it, the roster's order and simultaneity: both fire.
     let plain = setup(&lsf, &[("resolve_order", "roster")]);
     let (log, _, fought) = run_with(&plain, &[20, 1, 3, 20, 1, 3], script(&entries), false);
@@ -1609,6 +1627,16 @@ fn out_of_range_values_are_refused() {
     );
     o.set("wound_threshold", "2/5").unwrap();
     assert_eq!(o.wound_threshold, Ratio { num: 2, den: 5 });
+    // The bounds themselves: 1000 on either side is taken, and a probability may be 1.
+    o.set("wound_threshold", "1/1000").unwrap();
+    o.set("wound_threshold", "1000").unwrap();
+    assert_eq!(o.wound_threshold, Ratio { num: 1000, den: 1 });
+    assert!(o.set("wound_threshold", "1001").unwrap_err().contains("found `1001`"));
+    o.set("soft_block_wound_chance", "1/1").unwrap();
+    assert_eq!(
+        o.set("soft_block_wound_chance", "3/2").unwrap_err(),
+        "expected a probability from 0 to 1 (denominator up to 1000), found `3/2`"
+    );
 }
 
 #[test]
