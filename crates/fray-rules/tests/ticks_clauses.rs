@@ -1586,8 +1586,14 @@ fn one_combat_skill_for_every_roll_under_single_skill() {
     assert_eq!((skills(0), skills(1)), ((9, 9, 9), (8, 8, 8)));
     let st = Ticks::initial_state(&s);
     assert_eq!(defence_numbers(&s, &st, B, Kind::Shot, 4).skill, 8);
-    // Without the option `combat` is refused.
+    // Without the option `combat` is refused; under it, each of the three others alone is.
     assert!(load_err(&text).contains("`combat` is the skill of `skill_model = single_skill`"));
+    for skill in ["shoot", "melee", "evade"] {
+        let other = two("", &format!("position = [5, 0]\nskills = {{ {skill} = 8 }}"), 1);
+        let sets = vec![("skill_model".to_owned(), "single_skill".to_owned())];
+        let e = scenario::load("t.toml", &other, &sets).map(|_| ()).expect_err(skill).to_string();
+        assert!(e.contains("under `skill_model = single_skill` give one skill, `combat`"), "{skill}: {e}");
+    }
 }
 
 #[test]
@@ -1665,7 +1671,11 @@ fn out_of_range_gear_squares_and_covers_are_refused() {
     };
     setup(&costs("{ stability = 1, effort = 1, graze = 20 }"), &[]);
     assert!(load_err(&costs("{ stability = 1, effort = 1, graze = 21 }")).contains("graze −20–20"));
+    assert!(load_err(&costs("{ stability = 1, effort = 101, graze = 0 }")).contains("stability and effort 0–100"));
+    assert!(load_err(&costs("{ stability = 101, effort = 1, graze = 0 }")).contains("stability and effort 0–100"));
     assert!(load_err(&two("", "position = [0, 100001]", 1)).contains("within 100000 of the origin"));
+    assert!(load_err(&two("", "position = [100001, 0]", 1)).contains("within 100000 of the origin"));
+    setup(&two("", "position = [100000, -100000]", 1), &[]);
     let knife = |damage: i32| {
         two(
             &format!("melee_weapon = {{ name = \"k\", damage = {damage}, delta_damage = 1, penetration = 0 }}"),
@@ -1682,8 +1692,17 @@ fn out_of_range_gear_squares_and_covers_are_refused() {
             1,
         )
     };
-    setup(&plate(100), &[]);
+    // The armour covers the locations it names, and only those.
+    let worn = setup(&plate(100), &[]);
+    assert_eq!(worn.combatants[0].armour_at(3).map(|a| a.resistance), Some(100));
+    assert!(worn.combatants[0].armour_at(5).is_none());
     assert!(load_err(&plate(101)).contains("expected a resistance from 0 to 100"));
+    // At most 10000 cover squares.
+    let squares = |n: i32| {
+        (0..n).map(|i| format!("\n[[cover]]\nsquare = [{i}, 5]\nrating = 50\nresistance = 5\n")).collect::<String>()
+    };
+    setup(&(two("", "position = [1, 0]", 1) + &squares(10_000)), &[]);
+    assert!(load_err(&(two("", "position = [1, 0]", 1) + &squares(10_001))).contains("at most 10000 cover squares"));
     // A combatant's own cover on a square the map covers must be the map's.
     let map = "\n[[cover]]\nsquare = [6, 0]\nrating = 50\nresistance = 16\n";
     let own = |cover: &str| two("", &format!("position = [6, 0]\ncover = {cover}"), 1) + map;
@@ -1916,4 +1935,14 @@ fn an_adjustment_that_leaves_one_side_standing_ends_the_fight() {
     st.fighters[1].down = true;
     let (result, _) = Ticks::end_after_adjustment(&s, &st).expect("the fight ends");
     assert_eq!(result.outcome, fray_engine::Outcome::Side(s.combatants[0].side));
+}
+
+#[test]
+fn squares_apart_count_a_diagonal_as_one() {
+    // rule: TICK-MOVE-2
+    use fray_rules::ticks::setup::chebyshev;
+    assert_eq!(chebyshev((0, 2), (0, 3)), 1);
+    assert_eq!(chebyshev((2, 0), (3, 0)), 1);
+    assert_eq!(chebyshev((1, 1), (2, 2)), 1);
+    assert_eq!(chebyshev((-2, 3), (1, -1)), 4);
 }

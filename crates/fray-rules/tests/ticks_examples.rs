@@ -401,6 +401,13 @@ fn melee_damage_no_location_lands_every_blow_on_the_torso() {
     let (log, fought) = blow(&[("melee_damage", "no_location")], &[16, 9]);
     fought.unwrap();
     assert_eq!(hit(&log), (0, 8));
+    // The log names the blow announced.
+    let front = fray_rules::ticks::front::TicksScenario(setup(&cast("", "position = [1, 0]", 1), &[]));
+    let line = front.line(&Event::Announced {
+        who: SAM,
+        action: Action::Melee { target: TIA, blow: Blow::Heavy, weak_point: false },
+    });
+    assert_eq!(line.text.as_deref(), Some("Sam announces: heavy Tia"));
     // The odds agree: one outcome, on the torso, for the blow; a shot still has ten locations.
     let s = setup(&cast("gun = \"pistol\"", "position = [1, 0]", 1), &[("melee_damage", "no_location")]);
     let fists =
