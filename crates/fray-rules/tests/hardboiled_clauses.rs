@@ -489,6 +489,19 @@ fn weapons_come_from_the_placeholder_table_or_the_scenario() {
     assert!(
         scenario::load("t.toml", &duel("weapon = \"sword\"", ""), &[("weapon_table".into(), "custom".into())]).is_err()
     );
+    // Under the custom table no weapon starts from the placeholder table's.
+    let based = duel("weapon = { name = \"big gun\", base = \"automatic_45\" }", "");
+    setup(&based, &[]);
+    let e = scenario::load("t.toml", &based, &[("weapon_table".into(), "custom".into())]).map(|_| ()).unwrap_err();
+    assert!(e.to_string().contains("under `weapon_table = custom` there is no table to start from"), "{e}");
+    // A range from 0 (excluded) to 10000 m.
+    let ranged =
+        |r: &str| duel(&format!("weapon = {{ name = \"r\", kind = \"ranged\", damage = \"2d6\", range_m = {r} }}"), "");
+    setup(&ranged("10000"), &[]);
+    for bad in ["10001", "0", "-5"] {
+        let e = scenario::load("t.toml", &ranged(bad), &[]).map(|_| ()).expect_err(bad);
+        assert!(e.to_string().contains("expected a range from 0 to 10000 m"), "{bad}: {e}");
+    }
     // The defender's weapon counts in its total: 7 + 2 against 5 + 1.
     let (log, _, fought) = run(&s, &[9, 1, 7, 5, 3], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
     fought.unwrap();
@@ -1536,6 +1549,12 @@ fn out_of_range_values_are_refused() {
         );
     }
     assert_eq!(Damage::parse("20d100-100").unwrap(), Damage { dice: 20, sides: 100, plus: -100 });
+    // A combatant's current HP: −1000 to 1000.
+    setup(&duel("", "hp = -1000"), &[]);
+    for bad in ["1001", "-1001"] {
+        let e = scenario::load("t.toml", &duel("", &format!("hp = {bad}")), &[]).map(|_| ()).expect_err(bad);
+        assert!(e.to_string().contains("expected hp from −1000 to 1000"), "{bad}: {e}");
+    }
 }
 
 #[test]
@@ -1745,4 +1764,61 @@ fn the_simulators_tally_counts_attacks_damage_and_the_fallen() {
         }
     }
     assert!(attacks > 0 && hits > 0 && damage > 0 && downed == 1, "{attacks} {hits} {damage} {downed}");
+}
+
+#[test]
+fn the_odds_give_the_defenders_second_wind_both_ways() {
+    // rule: USR-RES-7, USR-RES-8
+    // B (8 HP of 30) takes his Second Wind to stay up (`second_wind_policy = when_down`); a person
+    // controlling him decides that. The odds give both: the AI's, and a line without it, which
+    // are the odds under `second_wind_policy = never`.
+    let text = duel("weapon = \"automatic_45\"", "position = 5\nhp = 8");
+    let with = odds::attack_odds(&setup(&text, &[("second_wind_policy", "when_down")]), "A", "B").unwrap();
+    let without = odds::attack_odds(&setup(&text, &[("second_wind_policy", "never")]), "A", "B").unwrap();
+    assert!(with.down < without.down, "{:#?}", with.assumptions);
+    let line = with.assumptions.iter().find(|a| a.starts_with("if B takes no Second Wind")).unwrap();
+    assert!(line.ends_with(&format!("takes B out {}", fraction(&without.down))), "{line}");
+    assert!(!without.assumptions.iter().any(|a| a.starts_with("if B takes no Second Wind")));
+}
+
+#[test]
+fn a_shot_under_greater_than_hits_above_the_difficulty_and_the_log_names_its_band() {
+    // rule: USR-RNG-5, USR-RNG-2
+    // A's PPK (range 15 m) at B 6 m off: Medium, difficulty 7. A d10 of 8 (total 8) hits under
+    // `ranged_hit_test = greater_than` as under `at_least`; 7 hits only under `at_least`.
+    let text = duel("weapon = \"walther_ppk\"", "position = 6");
+    let shot = |sets: &[(&str, &str)], face: u32| {
+        let s = setup(&text, sets);
+        let (log, _, fought) =
+            run(&s, &[9, 1, face, 1, 1, 1, 1, 1, 1], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
+        fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+        let i = log.iter().position(|e| matches!(e, Event::Contest { who: A, .. })).unwrap();
+        let Event::Contest { success, .. } = log[i] else { unreachable!() };
+        (success, fray_rules::hardboiled::HardBoiledScenario(s).line(&log[i]).text.unwrap())
+    };
+    let greater = [("ranged_hit_test", "greater_than")];
+    let (hit, line) = shot(&greater, 8);
+    assert!(hit, "{line}");
+    assert!(line.contains("vs difficulty 7 (medium range, 6 m)"), "{line}");
+    assert!(!shot(&greater, 7).0);
+    assert!(shot(&[], 7).0);
+}
+
+#[test]
+fn an_other_activitys_specialism_is_added_to_its_roll() {
+    // rule: USR-DICE-6, USR-ACT-5
+    // A (a +2 shoving specialism) shoves B: his total is his die + 2.
+    let text = duel("specialisms = [{ name = \"Shoving\", attribute = \"action\", tags = [\"shove\"] }]", "");
+    let shove = Choice::Act(Act::Other { activity: Activity::Shove, target: Some(B), difficulty: 0 });
+    let (log, _, fought) =
+        run(&setup(&text, &[]), &[9, 1, 4, 3, 1, 1, 1, 1], script(&[(0, shove), (1, Choice::Act(Act::End))]));
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    let roll = log
+        .iter()
+        .find_map(|e| match e {
+            Event::Contest { who: A, act: Act::Other { .. }, roll, .. } => Some(*roll),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(roll.total, i32::from(roll.natural) + 2, "{log:#?}");
 }
