@@ -1519,3 +1519,38 @@ fn a_bad_damage_expression_is_underlined_where_it_fails() {
     assert!(e.column >= start && e.column + e.width <= start + 4 + 1, "{e:?}");
     assert!(e.width <= 4, "{e:?}");
 }
+
+#[test]
+fn the_odds_give_each_defence_a_person_may_choose() {
+    // rule: FLUID-DEF-4
+    // The marauder's AI blocks the barbarian's axe with his long sword; a person controlling him
+    // may choose another legal defence. The odds give each: the parry with the long sword is the
+    // marauder's own choice (and odds) once his block and dodge are too poor to prefer.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/fluid/barbarian-vs-marauder.toml"
+    ))
+    .unwrap();
+    let load = |text: &str| fray_rules::fluid::scenario::load("bvm.toml", text, &[]).unwrap();
+    let odds = fray_rules::fluid::odds::attack_odds(&load(&text), "barbarian", "marauder").unwrap();
+    assert!(odds.assumptions.iter().any(|a| a.starts_with("marauder uses block with long_sword at TN 13")));
+    let alternatives: Vec<&String> =
+        odds.assumptions.iter().filter(|a| a.contains("instead (a person controlling him decides)")).collect();
+    assert_eq!(alternatives.len(), 4, "{alternatives:#?}");
+    let poor = text.replace(
+        "block = { value = 12 }, parry = { value = 11 }, dodge = { value = 11 }",
+        "block = { value = 1 }, parry = { value = 11 }, dodge = { value = 1 }",
+    );
+    assert_ne!(poor, text);
+    let parrying = fray_rules::fluid::odds::attack_odds(&load(&poor), "barbarian", "marauder").unwrap();
+    assert!(parrying.assumptions.iter().any(|a| a.starts_with("marauder uses parry with long_sword at TN 12")));
+    let line = alternatives.iter().find(|a| a.starts_with("if marauder uses parry with long_sword instead")).unwrap();
+    assert!(
+        line.ends_with(&format!(
+            "hit {}, takes marauder out {}",
+            fray_dice::fraction(&parrying.hit),
+            fray_dice::fraction(&parrying.down)
+        )),
+        "{line}"
+    );
+}

@@ -639,3 +639,21 @@ fn character_point_dice_a_critical_failure_may_cancel_are_followed() {
     assert!((p - sampled).abs() < 0.0017, "exact {p}, sampled {sampled}");
     assert_ne!(exact, odds::compute(&kept, &inputs).hit);
 }
+
+#[test]
+fn the_odds_give_the_defenders_character_points_both_ways() {
+    // rule: OD6-RES-1
+    // B (5 Character Points) spends them on his resistance and stay-up rolls as his `points`
+    // policy does; a person controlling him decides them. The odds give both: the AI's, and a
+    // line with none spent, which are the odds of the same B with no points at all.
+    let with = OpenD6Scenario(shot("character_points = 5\npolicy = { points = \"threshold\" }", &[]))
+        .attack_odds("A", "B")
+        .unwrap();
+    let without = OpenD6Scenario(shot("", &[])).attack_odds("A", "B").unwrap();
+    let out = |o: &fray_rules::AttackOdds| o.down.clone();
+    assert!(out(&with) < out(&without), "{:#?}", with.assumptions);
+    let line = with.assumptions.iter().find(|a| a.starts_with("if B spends no Character Points")).unwrap();
+    // (Printed to four places: the exact fraction is long.)
+    assert!(line.ends_with(&format!("takes B out ≈ {:.4}", f(&out(&without)))), "{line}");
+    assert!(!without.assumptions.iter().any(|a| a.contains("spends no Character Points (a person")));
+}

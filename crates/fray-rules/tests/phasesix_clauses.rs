@@ -3050,3 +3050,29 @@ fn shield_block_start_immediately_covers_in_the_round_it_is_raised() {
     // `shield_block_start = immediately`: the shield's cover roll meets it at once.
     assert_eq!(covers(&[("shield_block_start", "immediately")]), 1);
 }
+
+#[test]
+fn the_odds_give_the_defenders_spending_both_ways() {
+    // rule: P6-RES-1, P6-RES-4
+    // B (two bonus dice, a reroll) buys his reaction and boosts his dodge and cover rolls as his
+    // `spend = to_defend` policy does; a person controlling him decides that. The odds give both:
+    // the AI's, and a line with nothing spent, which are the odds of the same B with an empty purse.
+    let text = |purse: &str| {
+        format!(
+            "[rules]\nruleset = \"phasesix\"\n[[combatants]]\nname = \"A\"\nside = \"a\"\nquickness = 5\nhand_to_hand = 3\n\
+             position = 0\n[[combatants.weapons]]\nname = \"rapier\"\nclass = \"melee\"\ndamage_potential = 1\n\
+             [[combatants]]\nname = \"B\"\nside = \"b\"\nquickness = 1\nposition = 1\ncover = 5\ndeftness = 2\n\
+             max_wounds = 1\n{purse}policy = {{ move = \"hold\", defend = \"dodge\", spend = \"to_defend\" }}\n"
+        )
+    };
+    let with = odds::attack_odds(&setup(&text("bonus_dice = 2\nrerolls = 1\n"), &[]), "A", "B").unwrap();
+    let without = odds::attack_odds(&setup(&text(""), &[]), "A", "B").unwrap();
+    assert!(with.down < without.down, "{:#?}", with.assumptions);
+    let line = with.assumptions.iter().find(|a| a.starts_with("if B spends nothing")).unwrap();
+    assert!(
+        line.ends_with(&format!("hit {}, takes B out {}", q(&without.hit), q(&without.down))),
+        "{line} {:?}",
+        (q(&without.hit), q(&without.down))
+    );
+    assert!(!without.assumptions.iter().any(|a| a.starts_with("if B spends nothing")));
+}

@@ -217,6 +217,22 @@ pub fn attack_odds_at(
             fray_dice::fraction(&alone.down)
         ));
     }
+    // A person who controls the defender chooses his defence (FLUID-DEF-4): the odds of each other
+    // legal defence, where his AI chooses one.
+    for (label, skill_item) in other_defences(setup, &state, a, d, item) {
+        let parts = arrivals.iter().map(|(s, p)| {
+            let odds = odds_played(setup, s, a, d, item, declared, attack.intent, fire, true, Some(skill_item));
+            (p.clone(), reaches(s).then_some(odds))
+        });
+        let other = mixed(parts.collect(), &state, a, d);
+        if other.hit != odds.hit || other.down != odds.down {
+            odds.assumptions.push(format!(
+                "if {defender} uses {label} instead (a person controlling him decides): hit {}, takes {defender} out {}",
+                fray_dice::fraction(&other.hit),
+                fray_dice::fraction(&other.down)
+            ));
+        }
+    }
     if let Some(first) = first_of_a.filter(|first| *first != plan) {
         let items = |plan: &super::Plan| {
             let names: Vec<&str> =
@@ -375,7 +391,7 @@ pub fn odds_in_state(
     intent: Intent,
     fire: Fire,
 ) -> AttackOdds {
-    odds_played(setup, state, a, d, item, declared, intent, fire, true)
+    odds_played(setup, state, a, d, item, declared, intent, fire, true, None)
 }
 
 /// [`odds_in_state`] for the roll alone: every hit does its damage, whatever the attacker's
@@ -391,7 +407,7 @@ pub fn roll_odds_in_state(
     intent: Intent,
     fire: Fire,
 ) -> AttackOdds {
-    odds_played(setup, state, a, d, item, declared, intent, fire, false)
+    odds_played(setup, state, a, d, item, declared, intent, fire, false, None)
 }
 
 /// The edge of `a`'s area attack with `item` on `d`, from `d`'s band off the blast point as the
@@ -403,6 +419,57 @@ fn blast_edge(setup: &super::Setup, state: &super::State, a: CombatantId, d: Com
     let blast = super::run::blast_point(setup, state, &attack);
     let band = super::attack::band(setup, state.fighter(d).pos.distance(blast));
     super::attack::area_edge(setup.combatants[a.index()].items[item].blast_band, band)
+}
+
+/// The legal defences of `d` against `a`'s attack with `item` in `state`: against a blast, Dodge
+/// or a shield's Block (FLUID-SPECIAL-3).
+fn legal_defences(
+    setup: &super::Setup,
+    state: &super::State,
+    a: CombatantId,
+    d: CombatantId,
+    item: usize,
+) -> super::List<super::DefenceOption, 8> {
+    if setup.combatants[a.index()].items[item].kind == super::setup::ItemKind::Area {
+        super::attack::area_defence_options(setup, state, d)
+    } else {
+        defence_options(setup, state, a, item, d)
+    }
+}
+
+/// The legal defences of `d` against `a`'s attack with `item` in `state` other than the one his
+/// AI chooses, each labelled ("parry with sword"): none when he does not choose one there (he
+/// cannot defend, is unaware of a hidden attacker, or names his defence for the round).
+fn other_defences(
+    setup: &super::Setup,
+    state: &super::State,
+    a: CombatantId,
+    d: CombatantId,
+    item: usize,
+) -> Vec<(String, (super::DefenceSkill, Option<u8>))> {
+    let defences = legal_defences(setup, state, a, d, item);
+    if !state.fighter(d).defends(&setup.options) || state.fighter(a).hidden || setup.options.defense_per_round {
+        return Vec::new();
+    }
+    let chosen = match ai_choice(setup, state, d, &Request::Defend { attacker: a, options: defences.clone() }) {
+        Choice::Defence(Some(i)) => Some((defences[i].skill, defences[i].item)),
+        _ => None,
+    };
+    defences
+        .iter()
+        .filter(|o| Some((o.skill, o.item)) != chosen)
+        .map(|o| (defence_label(setup, d, o), (o.skill, o.item)))
+        .collect()
+}
+
+/// A defence as the assumptions name it: "dodge", "parry with long_sword", "unarmed block".
+fn defence_label(setup: &super::Setup, d: CombatantId, o: &super::DefenceOption) -> String {
+    let name = format!("{:?}", o.skill).to_lowercase();
+    match o.item {
+        Some(i) => format!("{name} with {}", setup.combatants[d.index()].items[usize::from(i)].id),
+        None if o.skill == super::DefenceSkill::Dodge => name,
+        None => format!("unarmed {name}"),
+    }
 }
 
 /// Whether `a`'s AI makes its attack with `item` on `d`, met by `defence`, a sunder attack: the
@@ -434,23 +501,23 @@ fn odds_played(
     intent: Intent,
     fire: Fire,
     as_played: bool,
+    forced: Option<(super::DefenceSkill, Option<u8>)>,
 ) -> AttackOdds {
     let (attacker, defender) = (&setup.combatants[a.index()].id, &setup.combatants[d.index()].id);
     // The defender's choice of defence (FLUID-DEF-4); against a blast, Dodge or a shield's
     // Block (FLUID-SPECIAL-3).
     let weapon_item = &setup.combatants[a.index()].items[item];
     let area = weapon_item.kind == super::setup::ItemKind::Area;
-    let defences = if area {
-        super::attack::area_defence_options(setup, state, d)
-    } else {
-        defence_options(setup, state, a, item, d)
-    };
+    let defences = legal_defences(setup, state, a, d, item);
     let dt = state.fighter(d).dt;
     let defends = state.fighter(d).defends(&setup.options);
     // A target unaware of a hidden attacker does not defend (FLUID-ATK-10).
     let unaware = state.fighter(a).hidden;
     let defence = if !defends || unaware || defences.is_empty() {
         None
+    } else if let Some(o) = forced.and_then(|f| defences.iter().find(|o| (o.skill, o.item) == f)) {
+        // Another legal defence than the AI's, as a person controlling the defender may choose.
+        Some(*o)
     } else if setup.options.defense_per_round {
         // The defence named for the round (FLUID-DEF-4).
         named_defence(setup, state, d, &defences)
@@ -559,10 +626,7 @@ fn odds_played(
             if intent == Intent::Lethal { "lethal" } else { "stunning" }
         ),
         match defence {
-            Some(o) => format!("{defender} uses {:?} at TN {} + dT {dt} = {base_tn}", o.skill, o.tn)
-                .replace("Dodge", "dodge")
-                .replace("Parry", "parry")
-                .replace("Block", "block"),
+            Some(o) => format!("{defender} uses {} at TN {} + dT {dt} = {base_tn}", defence_label(setup, d, &o), o.tn),
             None if defends => format!("{defender} does not defend: TN 10 + dT {dt} = {base_tn}"),
             None => format!("{defender} cannot defend: TN {base_tn}"),
         },

@@ -296,6 +296,17 @@ pub fn attack_odds_at(
     }
     assumptions
         .push("the location d10, cover, armour, ward and brawling halving applied; Second Wind by policy".into());
+    // A person who controls the defender decides the Second Wind: the odds if he takes none.
+    let mut no_wind = state.clone();
+    no_wind.fighters[d.index()].second_wind_used = true;
+    if let Some(none) = odds_of(setup, &no_wind, a, &act)
+        && none.down_given_hit != odds.down_given_hit
+    {
+        assumptions.push(format!(
+            "if {defender} takes no Second Wind (a person controlling him decides): takes {defender} out {}",
+            fray_dice::fraction(&(&none.hit * &none.down_given_hit))
+        ));
+    }
     let damage_given_hit = odds
         .outcomes
         .iter()

@@ -1084,6 +1084,20 @@ pub fn attack_odds_at(
             "{defender} spends bonus dice, rerolls and destiny dice on a dodge, parry or cover roll with no success \
              by his `spend` policy, one at a time, what one roll leaves carrying to the next (P6-RES-4/5)"
         ));
+        // A person who controls the defender decides that spending: the odds if he spends nothing
+        // (no action bought to react with either), as for a defender with nothing to spend.
+        let mut spent_nothing = state.clone();
+        let x = &mut spent_nothing.fighters[d.index()];
+        (x.bonus_dice, x.rerolls, x.destiny_dice) = (0, 0, 0);
+        if let Some(none) = odds_of(setup, &spent_nothing, a, &attack)
+            && none != odds
+        {
+            assumptions.push(format!(
+                "if {defender} spends nothing (a person controlling him decides): hit {}, takes {defender} out {}",
+                fray_dice::fraction(&none.hit),
+                fray_dice::fraction(&none.down)
+            ));
+        }
     }
     if let Some(alone) = alone.filter(|_| spent) {
         assumptions.push(format!(
