@@ -3076,3 +3076,106 @@ fn the_odds_give_the_defenders_spending_both_ways() {
     );
     assert!(!without.assumptions.iter().any(|a| a.starts_with("if B spends nothing")));
 }
+
+#[test]
+fn a_hunkered_dodger_rolls_at_one_more() {
+    // rule: P6-COND-6
+    // B (hunkered, `defend = dodge`) wins the initiative and keeps its actions; A's fencer hits
+    // once (5 1 1 1) and B dodges at 5 + 1 (hunkered) + 1 (the hit) = 7+.
+    let text = "[rules]\nruleset = \"phasesix\"\n[rules.options]\nround_cap = 1\n[[combatants]]\nname = \"Fencer\"\nside = \"a\"\nhand_to_hand = 3\nposition = 0\n[[combatants.weapons]]\nname = \"rapier\"\nclass = \"melee\"\ndamage_potential = 1\n[[combatants]]\nname = \"B\"\nside = \"b\"\nposition = 1\nmax_wounds = 20\nhunkered = true\npolicy = { move = \"hold\", defend = \"dodge\" }\n";
+    let swing = script(&[(1, Choice::Act(Act::End)), (0, rapier_on_b()), (0, Choice::Act(Act::End))]);
+    let (log, _, fought) = run(&setup(text, &[]), &[1, 5, 5, 1, 1, 1, 5, 1, 1, 1, 1, 1, 1], swing);
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    let dodge = log.iter().find_map(|e| match e {
+        Event::Reacted { who: B, reaction: Reaction::Dodge, m, successes, .. } => Some((*m, *successes)),
+        _ => None,
+    });
+    assert_eq!(dodge, Some((7, 0)), "{log:#?}");
+}
+
+#[test]
+fn a_stabilised_character_wakes_under_awake_only_with_a_boost() {
+    // rule: P6-TRACK-7
+    let s = setup(&duel("", ""), &[("stabilised_state", "awake")]);
+    let mut st = ready(&s);
+    st.fighters[1].stabilised = true;
+    st.fighters[1].boosts = 0;
+    assert!(st.fighter(B).helpless(&s.options));
+    st.fighters[1].boosts = 1;
+    assert!(!st.fighter(B).helpless(&s.options));
+    let fainted = setup(&duel("", ""), &[]);
+    assert!(st.fighter(B).helpless(&fainted.options));
+}
+
+#[test]
+fn the_logs_terms_name_the_fixed_ones_and_saturate_beyond_a_byte() {
+    // rule: P6-ATK-3, P6-COND-6
+    use fray_rules::phasesix::HitTerms;
+    // Bit 2: Hunkered's M + 1, named in M's terms.
+    let hunkered = HitTerms::new(1 << 2, [3, 2, 0, 0, 5, 0, 0, 0, 0, 0, 0]);
+    assert!(hunkered.m().contains(&("hunkered", 1)));
+    assert!(hunkered.m().iter().filter(|(name, _)| *name != "hunkered").all(|&(name, v)| name == "M" || v == 0));
+    // A term beyond a byte (a scenario far beyond a stat block) is held at the byte's edge.
+    let huge = HitTerms::new(0, [300, -300, 0, 0, 5, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(huge.dice("skill")[..2], [("skill", 127), ("DP", -128)]);
+}
+
+#[test]
+fn the_fights_end_is_read_from_its_event_and_a_roll_with_no_hit_is_a_miss() {
+    // Not clauses: the journal's replay reads the end from the `Ended` event; `fray sim` counts
+    // an attack roll with neither normal hits nor crits as a miss.
+    let result = fray_engine::FightResult { outcome: Outcome::Side(fray_engine::SideId(0)), length: 3 };
+    assert_eq!(PhaseSix::ended(&Event::Ended { result }), Some(result));
+    assert_eq!(PhaseSix::ended(&Event::Out { who: B }), None);
+    // A's rifle: 5 dice at 5+, all 1s: no hit.
+    let s = setup(&duel(RIFLE, "position = 10"), &[]);
+    let entries = [(0, Choice::Act(atk(B, Mode::Single))), (1, Choice::Act(Act::End))];
+    let mut faces = vec![5, 1];
+    faces.extend([1; 30]);
+    let (log, _, fought) = run(&s, &faces, script(&entries));
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    let shot = log.iter().find(|e| matches!(e, Event::AttackRoll { .. })).unwrap();
+    assert_eq!(PhaseSix::tally(shot), Some(fray_engine::Tally::Attack { by: A, hit: false, crit: false }));
+}
+
+#[test]
+fn a_table_decider_still_gives_everyone_their_turns() {
+    // Not a clause: a live table's decider may interject a game master's adjustments; with none,
+    // the fight is the AI's (only one the GM took out loses his turns).
+    struct Table;
+    impl fray_engine::Decider<PhaseSix> for Table {
+        const INTERJECTS: bool = true;
+        fn decide(
+            &mut self,
+            setup: &Setup,
+            state: &State,
+            who: CombatantId,
+            request: &fray_rules::phasesix::Request,
+        ) -> Result<Choice, fray_engine::Pending> {
+            Ok(policy::ai_choice(setup, state, who, request))
+        }
+    }
+    let s = setup(&duel(SWORD, SWORD), &[]);
+    let dice = |seed| fray_engine::FromSource(fray_dice::seeded(seed));
+    let mut table = Fight::<PhaseSix, _, _, _>::new(&s, dice(4), Table, Record::default());
+    table.run().unwrap();
+    let mut ai = Fight::<PhaseSix, _, _, _>::new(&s, dice(4), policy::Ai, Record::default());
+    ai.run().unwrap();
+    let (table_log, ai_log) = (table.into_parts().1.0, ai.into_parts().1.0);
+    assert!(table_log.iter().any(|e| matches!(e, Event::AttackRoll { .. })));
+    assert_eq!(table_log, ai_log);
+}
+
+#[test]
+fn a_shield_cover_minimum_out_of_range_is_refused() {
+    // rule: P6-SHLD-4
+    let mut o = Options::default();
+    for bad in ["1", "7"] {
+        assert_eq!(
+            o.set("shield_cover_min", bad).unwrap_err(),
+            format!("expected a cover value from 2 to 6, found `{bad}`")
+        );
+    }
+    o.set("shield_cover_min", "6").unwrap();
+    assert_eq!(o.shield_cover_min, 6);
+}
