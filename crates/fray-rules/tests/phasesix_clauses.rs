@@ -3179,3 +3179,99 @@ fn a_shield_cover_minimum_out_of_range_is_refused() {
     o.set("shield_cover_min", "6").unwrap();
     assert_eq!(o.shield_cover_min, 6);
 }
+
+#[test]
+fn one_with_rerolls_alone_is_asked_to_boost() {
+    // rule: P6-RES-5
+    // The fencer holds two rerolls and nothing else. He misses with all four dice and rerolls
+    // the pool (5 1 1 1): one hit, one reroll left.
+    let text = fencer_and("policy = { move = \"hold\", defend = \"never\" }", "")
+        .replace("hand_to_hand = 3\n", "hand_to_hand = 3\nrerolls = 2\n");
+    let s = setup(&text, &[]);
+    let turn = script(&[
+        (0, rapier_on_b()),
+        (0, Choice::Boost(Some(fray_rules::phasesix::Boost::Reroll))),
+        (0, Choice::Act(Act::End)),
+    ]);
+    let (log, state, fought) = run(&s, &[5, 1, 1, 1, 1, 1, 5, 1, 1, 1], turn);
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    let normals = log.iter().find_map(|e| match e {
+        Event::AttackRoll { attacker: A, normals, .. } => Some(*normals),
+        _ => None,
+    });
+    assert_eq!(normals, Some(1), "{log:#?}");
+    assert_eq!(state.fighter(A).rerolls, 1);
+}
+
+#[test]
+fn a_disarmed_two_weapon_fighter_still_strikes_with_the_off_hand_weapon() {
+    // rule: P6-SPECIAL-9, P6-ATK-2
+    // A's main sword was knocked away; his off-hand blade (DP 2) still counts its DP: 2 + 2 dice.
+    let blade = SWORD.replace("\"sword\"", "\"blade\"").replace("damage_potential = 1", "damage_potential = 2");
+    let twin = format!("two_weapon_skilled = true\nmain_hand = \"sword\"\noff_hand = \"blade\"{SWORD}{blade}");
+    let s = setup(&duel(&twin, ""), &[]);
+    let mut st = ready(&s);
+    st.fighters[0].armed = false;
+    let off = Act::Attack {
+        target: B,
+        hand: Hand::Off,
+        mode: Mode::Melee,
+        special: Special::None,
+        walk: None,
+        from_behind: false,
+    };
+    assert_eq!(attack_numbers(&s, &st, A, &off).0, 4);
+}
+
+#[test]
+fn a_massive_attack_under_total_dice_caps_the_whole_pool() {
+    // rule: P6-SPECIAL-6
+    // A's club (Hand-to-hand 2 + DP 1 = 3 dice), two extra actions: 3 + 6 = 9 dice with Strength
+    // 10; Strength 5 caps the pool at 5.
+    let club = |strength: i32| {
+        format!(
+            "strength = {strength}\n[[combatants.weapons]]\nname = \"club\"\nclass = \"melee\"\ndamage_potential = 1\nblunt = true\n"
+        )
+    };
+    let massive = Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Melee,
+        special: Special::Massive(2),
+        walk: None,
+        from_behind: false,
+    };
+    let dice = |strength: i32| {
+        let s = setup(&duel(&club(strength), ""), &[("massive_cap", "total_dice")]);
+        let mut st = ready(&s);
+        st.fighters[0].actions = 3;
+        attack_numbers(&s, &st, A, &massive).0
+    };
+    assert_eq!((dice(10), dice(5)), (9, 5));
+}
+
+#[test]
+fn the_logs_m_terms_add_up_with_accurate_points() {
+    // rule: P6-SPECIAL-1, P6-ATK-3
+    // A spends an action on an accurate-attack point, then strikes: M 5 − 1 = 4, the log's M
+    // terms M 5 and accurate −1, no floor.
+    let s = setup(&duel(SWORD, ""), &[]);
+    let turn = script(&[
+        (0, Choice::Act(Act::Aim { accurate: true })),
+        (0, Choice::Act(atk(B, Mode::Melee))),
+        (0, Choice::Act(Act::End)),
+        (1, Choice::Act(Act::End)),
+    ]);
+    let (log, _, fought) = run(&s, &[5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], turn);
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    let (m, terms) = log
+        .iter()
+        .find_map(|e| match e {
+            Event::AttackRoll { attacker: A, m, terms, .. } => Some((*m, *terms)),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(m, 4);
+    let named: Vec<(&str, i32)> = terms.m().into_iter().filter(|(_, v)| *v != 0).collect();
+    assert_eq!(named, [("M", 5), ("accurate", -1)]);
+}
