@@ -3275,3 +3275,46 @@ fn the_logs_m_terms_add_up_with_accurate_points() {
     let named: Vec<(&str, i32)> = terms.m().into_iter().filter(|(_, v)| *v != 0).collect();
     assert_eq!(named, [("M", 5), ("accurate", -1)]);
 }
+
+#[test]
+fn a_destiny_die_rolled_apart_on_a_cover_roll_succeeds_at_four() {
+    // rule: P6-RES-2, P6-COVER-3
+    // A's rifle: 6 5 (a crit, 11) and four 1s. B in 5+ cover rolls a 1 for the crit, then
+    // spends his destiny die, rolled apart: a 4 succeeds (at 4+ whatever the cover), and the crit
+    // is gone.
+    let s = setup(&duel(RIFLE, "position = 10\ncover = 5\ndestiny_dice = 1"), &[]);
+    let entries = [
+        (0, Choice::Act(atk(B, Mode::Single))),
+        (1, Choice::Boost(Some(fray_rules::phasesix::Boost::DestinyDie))),
+        (0, Choice::Act(Act::End)),
+        (1, Choice::Act(Act::End)),
+    ];
+    let (log, state, fought) = run(&s, &[5, 1, 6, 5, 1, 1, 1, 1, 1, 4, 1, 1, 1, 1], script(&entries));
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    assert!(log.iter().any(|e| matches!(e, Event::CoverRoll { crits_removed: 1, .. })), "{log:#?}");
+    assert_eq!(state.fighter(B).wounds, 0, "{log:#?}");
+}
+
+#[test]
+fn first_aid_on_one_not_bleeding_stops_no_bleeding() {
+    // rule: P6-TRACK-7, P6-COND-2
+    // A's first aid on B (wounded, not dying) succeeds: B gains a boost; a Bleeding B stops
+    // bleeding as well, and only then is a Bleeding change logged.
+    let medic = |b: &str| {
+        duel("first_aid = 3", &format!("wounds = 2{b}"))
+            + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 500\npolicy = { move = \"hold\" }\n"
+    };
+    let aid = || script(&[(0, Choice::Act(Act::FirstAid(B))), (0, Choice::Act(Act::End)), (1, Choice::Act(Act::End))]);
+    let bleeding_logged =
+        |log: &[Event]| log.iter().any(|e| matches!(e, Event::Condition { who: B, cond: Cond::Bleeding, .. }));
+    let (log, _, fought) = run(&setup(&medic(""), &[]), &[5, 1, 1, 5, 1, 5, 1, 1, 1, 1, 1, 1], aid());
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    assert!(log.contains(&Event::Boosted { who: B }), "{log:#?}");
+    assert!(!bleeding_logged(&log), "{log:#?}");
+    // (Bleeding, B makes an endurance check at the round's start first: 5.)
+    let faces = [5, 1, 1, 5, 1, 5, 5, 1, 1, 1, 1, 1, 1];
+    let (log, state, fought) = run(&setup(&medic("\nbleeding = 2"), &[]), &faces, aid());
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    assert!(bleeding_logged(&log), "{log:#?}");
+    assert_eq!(state.fighter(B).condition(Cond::Bleeding), 0);
+}
