@@ -2950,7 +2950,7 @@ fn a_blast_whose_hits_protection_stops_leaves_the_aim_under_aim_lost_on_wound() 
 
 #[test]
 fn a_blast_wakes_a_sleeper_it_hits_and_no_one_else() {
-    // rule: P6-SPECIAL-12, P6-DMG-4
+    // rule: P6-SPECIAL-12, P6-DMG-4, P6-AIM-3
     // The grenade lands on a sleeping B (5 5); C, awake, half a metre off, is caught too. B
     // wakes; C, who was not asleep, gets no waking.
     let mut s = blast_setup("0", "8", "[8, 0.5]", &[]);
@@ -2969,6 +2969,13 @@ fn a_blast_wakes_a_sleeper_it_hits_and_no_one_else() {
     fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Woke { .. })), "{log:#?}");
     assert!(state.fighter(B).sleeping);
+    // Under `aim_lost_on = wound` the wounded lose an aim they hold; C and B held none, so no
+    // aim is lost (P6-AIM-3).
+    let wound = blast_setup("0", "8", "[8, 0.5]", &[("aim_lost_on", "wound")]);
+    let (log, _, fought) = run(&wound, &[5, 2, 1, 5, 5], script(&entries));
+    fought.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Wounded { who: CombatantId(2), .. })));
+    assert!(!log.iter().any(|e| matches!(e, Event::AimLost { .. })), "{log:#?}");
 }
 
 #[test]
@@ -3317,4 +3324,20 @@ fn first_aid_on_one_not_bleeding_stops_no_bleeding() {
     fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
     assert!(bleeding_logged(&log), "{log:#?}");
     assert_eq!(state.fighter(B).condition(Cond::Bleeding), 0);
+}
+
+#[test]
+fn evasion_takes_its_modifier_and_a_minimum_roll_stays_in_range() {
+    // rule: P6-DEF-1
+    // Quickness 2, Deftness 2: ⌈4 / 2⌉ = 2, + `evasion_mod` 1 = 3.
+    let s = setup(&duel("quickness = 2\ndeftness = 2\nevasion_mod = 1", ""), &[]);
+    assert_eq!(s.combatants[0].evasion(), 3);
+    assert_eq!(s.combatants[0].derived.evasion, 3);
+    // A minimum roll from 2 to 30.
+    setup(&duel("min_roll = 30", ""), &[]);
+    for bad in ["1", "31"] {
+        let sets: Vec<(String, String)> = Vec::new();
+        let e = scenario::load("t.toml", &duel(&format!("min_roll = {bad}"), ""), &sets).map(|_| ()).expect_err(bad);
+        assert!(e.to_string().contains("expected a minimum roll from 2 to 30"), "{bad}: {e}");
+    }
 }
