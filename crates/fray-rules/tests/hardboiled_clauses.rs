@@ -1822,3 +1822,21 @@ fn an_other_activitys_specialism_is_added_to_its_roll() {
         .unwrap();
     assert_eq!(roll.total, i32::from(roll.natural) + 2, "{log:#?}");
 }
+
+#[test]
+fn a_power_used_is_one_of_the_turns_attacks() {
+    // rule: USR-ACT-3
+    // Under `max_attacks_per_turn = 2`, A turns a power on B: one of his two attacks, so one is
+    // left, and no Other activity.
+    let s = setup(&duel("", ""), &[("max_attacks_per_turn", "2")]);
+    let (log, _, fought) = run(&s, &[9, 2, 5, 5, 5, 5, 5, 5, 5, 5], script(&[(0, Choice::Act(Act::Power(B)))]));
+    let i =
+        log.iter().position(|e| matches!(e, Event::Contest { who: A, act: Act::Power(_), .. })).unwrap_or_else(|| {
+            panic!("{fought:?} {log:#?}");
+        });
+    let state = fray_engine::replay::<HardBoiled>(&s, &log[..=i]);
+    assert!(matches!(
+        policy::act_request(&s, &state, A),
+        fray_rules::hardboiled::Request::Act { attacks_left: 1, can_act: false, .. }
+    ));
+}
