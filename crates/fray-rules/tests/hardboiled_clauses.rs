@@ -1634,7 +1634,7 @@ fn melee_reach_is_the_option_and_decides_who_starts_engaged() {
 
 #[test]
 fn ranged_criticals_may_be_switched_off() {
-    // rule: USR-CRIT-7
+    // rule: USR-CRIT-7, USR-CRIT-5
     // A shoots B at 3 m (Close, difficulty 4) with a natural 10: under `natural_only` a confirm
     // d10 follows; under `off` none is rolled. A shot that needs more than a 10 hits only by a
     // confirmed critical: 1/100 with a d10 under `natural_only`, never under `off`.
@@ -1644,6 +1644,18 @@ fn ranged_criticals_may_be_switched_off() {
     let (log, _, fought) = run(&setup(&gun, &[]), &faces, shoot());
     fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Confirm { who: A, .. })), "{log:#?}");
+    // A confirmed critical on a shot that hits anyway keeps its margin (only a miss is made a
+    // hit at margin 0, USR-CRIT-5).
+    let shot = log
+        .iter()
+        .find_map(|e| match e {
+            Event::Contest { who: A, roll, difficulty: Some(d), margin, critical: true, success: true, .. } => {
+                Some((roll.total - d, *margin))
+            }
+            _ => None,
+        })
+        .expect("a confirmed critical that hits");
+    assert!(shot.0 > 0 && shot.1 == shot.0, "{shot:?}");
     let (log, _, fought) = run(&setup(&gun, &[("ranged_crits", "off")]), &faces, shoot());
     fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Confirm { .. })), "{log:#?}");

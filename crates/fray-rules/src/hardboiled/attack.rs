@@ -207,6 +207,7 @@ impl Tags {
 
 /// The bit of each tag in [`TAGS`] order.
 mod tag {
+    // `1 << 0` and `1 >> 0` are both 1: cargo-mutants' `<<` → `>>` here is equivalent (TESTING.md).
     pub const SHOOTING: u32 = 1 << 0;
     pub const MELEE: u32 = 1 << 1;
     pub const BRAWLING: u32 = 1 << 2;
