@@ -1833,6 +1833,20 @@ fn an_other_activitys_specialism_is_added_to_its_roll() {
         })
         .unwrap();
     assert_eq!(roll.total, i32::from(roll.natural) + 2, "{log:#?}");
+    // So is a task's, rolled against a difficulty with no opponent.
+    let text = duel("specialisms = [{ name = \"Locks\", attribute = \"action\", tags = [\"task\"] }]", "");
+    let task = Choice::Act(Act::Other { activity: Activity::Task, target: None, difficulty: 5 });
+    let (log, _, fought) =
+        run(&setup(&text, &[]), &[9, 1, 4, 3, 1, 1, 1, 1], script(&[(0, task), (1, Choice::Act(Act::End))]));
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    let roll = log
+        .iter()
+        .find_map(|e| match e {
+            Event::Contest { who: A, act: Act::Other { .. }, roll, .. } => Some(*roll),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(roll.total, i32::from(roll.natural) + 2, "{log:#?}");
 }
 
 #[test]
