@@ -837,7 +837,8 @@ fn hit_target<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
         let until = options.ko_turns.map_or(u32::MAX, |n| turn + n);
         fight.emit(Event::KnockedOut { who: target, until });
     }
-    // Debilitating effects (USR-LOC-5).
+    // Debilitating effects (USR-LOC-5). (`max` ≥ 1 makes ⌈max / 4⌉ ≥ 1, so `hp_loss > 0` only
+    // spells it out: its `>` → `>=` mutant is equivalent, TESTING.md.)
     if options.debilitating && o.hp_loss > 0 && o.hp_loss >= (max + 3) / 4 {
         match Part::of(face) {
             Part::RightArm | Part::LeftArm if wields_weapon(setup, fight.state(), target) => {

@@ -185,7 +185,8 @@ pub fn armour_table() -> Vec<(&'static str, Armour)> {
     ]
 }
 
-/// Cover presets (`cover_presets = placeholder`, USR-COVER-4).
+/// Cover presets (`cover_presets = placeholder`, USR-COVER-4). The face ranges joined are
+/// disjoint, so `|` and `^` give the same set (equivalent mutants, TESTING.md).
 pub const COVER_PRESETS: [(&str, Locations); 4] = [
     ("low", faces(7, 10)),
     ("counter", faces(2, 4) | faces(7, 10)),
