@@ -1820,18 +1820,20 @@ fn a_shot_under_greater_than_hits_above_the_difficulty_and_the_log_names_its_ban
 fn an_other_activitys_specialism_is_added_to_its_roll() {
     // rule: USR-DICE-6, USR-ACT-5
     // A (a +2 shoving specialism) shoves B: his total is his die + 2.
+    let other_roll = |log: &[Event]| {
+        log.iter()
+            .find_map(|e| match e {
+                Event::Contest { who: A, act: Act::Other { .. }, roll, .. } => Some(*roll),
+                _ => None,
+            })
+            .unwrap()
+    };
     let text = duel("specialisms = [{ name = \"Shoving\", attribute = \"action\", tags = [\"shove\"] }]", "");
     let shove = Choice::Act(Act::Other { activity: Activity::Shove, target: Some(B), difficulty: 0 });
     let (log, _, fought) =
         run(&setup(&text, &[]), &[9, 1, 4, 3, 1, 1, 1, 1], script(&[(0, shove), (1, Choice::Act(Act::End))]));
     fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
-    let roll = log
-        .iter()
-        .find_map(|e| match e {
-            Event::Contest { who: A, act: Act::Other { .. }, roll, .. } => Some(*roll),
-            _ => None,
-        })
-        .unwrap();
+    let roll = other_roll(&log);
     assert_eq!(roll.total, i32::from(roll.natural) + 2, "{log:#?}");
     // So is a task's, rolled against a difficulty with no opponent.
     let text = duel("specialisms = [{ name = \"Locks\", attribute = \"action\", tags = [\"task\"] }]", "");
@@ -1839,13 +1841,7 @@ fn an_other_activitys_specialism_is_added_to_its_roll() {
     let (log, _, fought) =
         run(&setup(&text, &[]), &[9, 1, 4, 3, 1, 1, 1, 1], script(&[(0, task), (1, Choice::Act(Act::End))]));
     fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
-    let roll = log
-        .iter()
-        .find_map(|e| match e {
-            Event::Contest { who: A, act: Act::Other { .. }, roll, .. } => Some(*roll),
-            _ => None,
-        })
-        .unwrap();
+    let roll = other_roll(&log);
     assert_eq!(roll.total, i32::from(roll.natural) + 2, "{log:#?}");
 }
 

@@ -275,25 +275,21 @@ fn announcement_and_resolution_order() {
     let (log, _, fought) = run_with(&s, &faces, script(&entries), true);
     fought.unwrap();
     assert!(log.contains(&Event::Order { order: [B, A].into_iter().collect() }));
-    let shooters: Vec<CombatantId> = log
-        .iter()
-        .filter_map(|e| match e {
-            Event::AttackRoll { who, .. } => Some(*who),
-            _ => None,
-        })
-        .collect();
+    let shooters_of = |log: &[Event]| -> Vec<CombatantId> {
+        log.iter()
+            .filter_map(|e| match e {
+                Event::AttackRoll { who, .. } => Some(*who),
+                _ => None,
+            })
+            .collect()
+    };
+    let shooters = shooters_of(&log);
     assert_eq!(shooters, [B, A]);
     // `resolve_order = roster`: A's shot first whatever the announcements.
     let roster = setup(&text, &[("resolve_order", "roster")]);
     let (log, _, fought) = run_with(&roster, &faces, script(&entries), true);
     fought.unwrap();
-    let shooters: Vec<CombatantId> = log
-        .iter()
-        .filter_map(|e| match e {
-            Event::AttackRoll { who, .. } => Some(*who),
-            _ => None,
-        })
-        .collect();
+    let shooters = shooters_of(&log);
     assert_eq!(shooters, [A, B]);
     // `announce_order = roster`: no order is drawn.
     let fixed = setup(&text, &[("announce_order", "roster")]);
