@@ -2541,25 +2541,28 @@ fn one_without_actions_buys_a_reaction_with_a_bonus_die_in_the_fight() {
 
 #[test]
 fn one_with_bonus_dice_alone_is_asked_to_boost() {
-    // rule: P6-RES-4
+    // rule: P6-RES-4, P6-RES-5
     // The fencer holds two bonus dice and nothing else. He misses with all four dice, adds one
-    // bonus die (5): one hit, one bonus die left.
-    let text = fencer_and("policy = { move = \"hold\", defend = \"never\" }", "")
-        .replace("hand_to_hand = 3\n", "hand_to_hand = 3\nbonus_dice = 2\n");
-    let s = setup(&text, &[]);
-    let turn = script(&[
-        (0, rapier_on_b()),
-        (0, Choice::Boost(Some(fray_rules::phasesix::Boost::BonusDie))),
-        (0, Choice::Act(Act::End)),
-    ]);
-    let (log, state, fought) = run(&s, &[5, 1, 1, 1, 1, 1, 5], turn);
-    fought.unwrap();
-    let normals = log.iter().find_map(|e| match e {
-        Event::AttackRoll { attacker: A, normals, .. } => Some(*normals),
-        _ => None,
-    });
-    assert_eq!(normals, Some(1), "{log:#?}");
-    assert_eq!(state.fighter(A).bonus_dice, 1);
+    // bonus die (5): one hit, one bonus die left. Holding two rerolls and nothing else, he
+    // rerolls the pool (5 1 1 1): one hit, one reroll left.
+    use fray_rules::phasesix::Boost;
+    for (purse, boost, faces, left) in [
+        ("bonus_dice = 2\n", Boost::BonusDie, &[5, 1, 1, 1, 1, 1, 5][..], (1, 0)),
+        ("rerolls = 2\n", Boost::Reroll, &[5, 1, 1, 1, 1, 1, 5, 1, 1, 1][..], (0, 1)),
+    ] {
+        let text = fencer_and("policy = { move = \"hold\", defend = \"never\" }", "")
+            .replace("hand_to_hand = 3\n", &format!("hand_to_hand = 3\n{purse}"));
+        let s = setup(&text, &[]);
+        let turn = script(&[(0, rapier_on_b()), (0, Choice::Boost(Some(boost))), (0, Choice::Act(Act::End))]);
+        let (log, state, fought) = run(&s, faces, turn);
+        fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+        let normals = log.iter().find_map(|e| match e {
+            Event::AttackRoll { attacker: A, normals, .. } => Some(*normals),
+            _ => None,
+        });
+        assert_eq!(normals, Some(1), "{boost:?}: {log:#?}");
+        assert_eq!((state.fighter(A).bonus_dice, state.fighter(A).rerolls), left, "{boost:?}");
+    }
 }
 
 #[test]
@@ -3148,7 +3151,7 @@ fn the_fights_end_is_read_from_its_event_and_a_roll_with_no_hit_is_a_miss() {
 #[test]
 fn a_table_decider_still_gives_everyone_their_turns() {
     // Not a clause: a live table's decider may interject a game master's adjustments; with none,
-    // the fight is the AI's (only one the GM took out loses his turns).
+    // the fight is the AI's.
     struct Table;
     impl fray_engine::Decider<PhaseSix> for Table {
         const INTERJECTS: bool = true;
@@ -3185,29 +3188,6 @@ fn a_shield_cover_minimum_out_of_range_is_refused() {
     }
     o.set("shield_cover_min", "6").unwrap();
     assert_eq!(o.shield_cover_min, 6);
-}
-
-#[test]
-fn one_with_rerolls_alone_is_asked_to_boost() {
-    // rule: P6-RES-5
-    // The fencer holds two rerolls and nothing else. He misses with all four dice and rerolls
-    // the pool (5 1 1 1): one hit, one reroll left.
-    let text = fencer_and("policy = { move = \"hold\", defend = \"never\" }", "")
-        .replace("hand_to_hand = 3\n", "hand_to_hand = 3\nrerolls = 2\n");
-    let s = setup(&text, &[]);
-    let turn = script(&[
-        (0, rapier_on_b()),
-        (0, Choice::Boost(Some(fray_rules::phasesix::Boost::Reroll))),
-        (0, Choice::Act(Act::End)),
-    ]);
-    let (log, state, fought) = run(&s, &[5, 1, 1, 1, 1, 1, 5, 1, 1, 1], turn);
-    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
-    let normals = log.iter().find_map(|e| match e {
-        Event::AttackRoll { attacker: A, normals, .. } => Some(*normals),
-        _ => None,
-    });
-    assert_eq!(normals, Some(1), "{log:#?}");
-    assert_eq!(state.fighter(A).rerolls, 1);
 }
 
 #[test]

@@ -56,6 +56,16 @@ fn run(setup: &Setup, faces: &[u32], script: Script) -> (Vec<Event>, State, Resu
     run_with(setup, faces, script, false)
 }
 
+/// Who made each attack roll, in order.
+fn shooters(log: &[Event]) -> Vec<CombatantId> {
+    log.iter()
+        .filter_map(|e| match e {
+            Event::AttackRoll { who, .. } => Some(*who),
+            _ => None,
+        })
+        .collect()
+}
+
 fn script(entries: &[(usize, Choice)]) -> Script {
     let mut s = Script::new(3);
     for (w, c) in entries {
@@ -275,22 +285,12 @@ fn announcement_and_resolution_order() {
     let (log, _, fought) = run_with(&s, &faces, script(&entries), true);
     fought.unwrap();
     assert!(log.contains(&Event::Order { order: [B, A].into_iter().collect() }));
-    let shooters_of = |log: &[Event]| -> Vec<CombatantId> {
-        log.iter()
-            .filter_map(|e| match e {
-                Event::AttackRoll { who, .. } => Some(*who),
-                _ => None,
-            })
-            .collect()
-    };
-    let shooters = shooters_of(&log);
-    assert_eq!(shooters, [B, A]);
+    assert_eq!(shooters(&log), [B, A]);
     // `resolve_order = roster`: A's shot first whatever the announcements.
     let roster = setup(&text, &[("resolve_order", "roster")]);
     let (log, _, fought) = run_with(&roster, &faces, script(&entries), true);
     fought.unwrap();
-    let shooters = shooters_of(&log);
-    assert_eq!(shooters, [A, B]);
+    assert_eq!(shooters(&log), [A, B]);
     // `announce_order = roster`: no order is drawn.
     let fixed = setup(&text, &[("announce_order", "roster")]);
     let (log, _, fought) = run_with(&fixed, &faces, script(&entries), true);
@@ -393,14 +393,7 @@ fn defence_without_the_action_and_firearm_initiative() {
     let entries = [(1, fire(A)), (1, PULL), (0, fire(B)), (0, PULL)];
     let (log, _, fought) = run_with(&l, &[20, 1, 3], script(&entries), false);
     fought.unwrap();
-    let shooters: Vec<CombatantId> = log
-        .iter()
-        .filter_map(|e| match e {
-            Event::AttackRoll { who, .. } => Some(*who),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(shooters, [B]);
+    assert_eq!(shooters(&log), [B]);
     assert!(log.contains(&Event::Down { who: A }));
     // A shooter still standing whose target fell to an earlier group does not fire at it (out
     // characters are no targets, TICK-TRACK-5): C (p 9) and A (p 0) both shoot B; A's hit downs
@@ -412,14 +405,7 @@ fn defence_without_the_action_and_firearm_initiative() {
     let (log, _, fought) = run_with(&l3, &[20, 1, 3], script(&both_at_b), false);
     fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
     assert!(log.contains(&Event::Down { who: B }));
-    let shooters: Vec<CombatantId> = log
-        .iter()
-        .filter_map(|e| match e {
-            Event::AttackRoll { who, .. } => Some(*who),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(shooters, [A]);
+    assert_eq!(shooters(&log), [A]);
     // Without it, the roster's order and simultaneity: both fire.
     let plain = setup(&lsf, &[("resolve_order", "roster")]);
     let (log, _, fought) = run_with(&plain, &[20, 1, 3, 20, 1, 3], script(&entries), false);

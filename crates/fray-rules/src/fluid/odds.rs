@@ -447,10 +447,10 @@ fn other_defences(
     d: CombatantId,
     item: usize,
 ) -> Vec<(String, (super::DefenceSkill, Option<u8>))> {
-    let defences = legal_defences(setup, state, a, d, item);
     if !state.fighter(d).defends(&setup.options) || state.fighter(a).hidden || setup.options.defense_per_round {
         return Vec::new();
     }
+    let defences = legal_defences(setup, state, a, d, item);
     let chosen = match ai_choice(setup, state, d, &Request::Defend { attacker: a, options: defences.clone() }) {
         Choice::Defence(Some(i)) => Some((defences[i].skill, defences[i].item)),
         _ => None,

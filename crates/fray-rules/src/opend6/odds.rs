@@ -1058,11 +1058,13 @@ pub fn attack_odds_at(
         ));
         // A person who controls the defender decides those points: the odds if he spends none.
         let none = compute(&setup.options, &Inputs { defender_cp: (0, 0), ..inputs.clone() });
-        let down = &none.hit * &none.down_given_hit;
-        assumptions.push(format!(
-            "if {defender} spends no Character Points (a person controlling him decides): takes {defender} out {}",
-            short(&down)
-        ));
+        if none.down_given_hit != odds.down_given_hit {
+            let down = &none.hit * &none.down_given_hit;
+            assumptions.push(format!(
+                "if {defender} spends no Character Points (a person controlling him decides): takes {defender} out {}",
+                short(&down)
+            ));
+        }
     }
     if state.fighter(d).cp > 0
         && ai_spends_cp(setup, &state, d, super::RollFor::Resistance)
