@@ -439,6 +439,29 @@ fn defence_without_the_action_and_firearm_initiative() {
 }
 
 #[test]
+fn own_costs_never_count_against_a_defence_under_immediate_simultaneity() {
+    // rule: TICK-TIME-4, TICK-TIME-13
+    // Under `simultaneity = immediate` a character's p rises as its actions resolve, and its own
+    // costs of the tick (a ready penalty, a shot's or blow's cost, a held shot penalty released)
+    // count against its later attack rolls, never its defence rolls. p from earlier ticks counts.
+    let s = setup(&two("gun = \"pistol\"", "position = [6, 0]", 2), &[("simultaneity", "immediate")]);
+    let mut st = Ticks::initial_state(&s);
+    let defence_p = |st: &State| defence_numbers(&s, st, A, Kind::Shot, 4).p;
+    Ticks::apply(&s, &mut st, &Event::TickStarted { tick: 1 });
+    Ticks::apply(&s, &mut st, &Event::Readied { who: A, penalty: 2 });
+    assert_eq!((st.fighter(A).p, defence_p(&st)), (2, 0));
+    let cost = Event::Cost { who: A, p: 1, effort: 0, held: 1, string: true, attack: true };
+    Ticks::apply(&s, &mut st, &cost);
+    assert_eq!((st.fighter(A).p, defence_p(&st)), (3, 0));
+    Ticks::apply(&s, &mut st, &Event::Released { who: A, p: 1 });
+    assert_eq!((st.fighter(A).p, defence_p(&st)), (4, 0));
+    // The next tick, the p it carries counts against its defence.
+    Ticks::apply(&s, &mut st, &Event::TickStarted { tick: 2 });
+    assert_eq!(defence_p(&st), st.fighter(A).p);
+    assert!(defence_p(&st) > 0);
+}
+
+#[test]
 fn the_announcement_order_has_its_own_stream() {
     // rule: TICK-TIME-6, TICK-TIME-13
     use fray_rules::ticks::front::OrderStream;
@@ -1903,6 +1926,13 @@ fn a_rise_in_p_is_one_only_when_p_rose() {
     Ticks::apply(&s, &mut st, &Event::StringClosed { who: A, p: 0 });
     assert!(!st.fighter(A).p_rose);
     Ticks::apply(&s, &mut st, &Event::Released { who: A, p: 2 });
+    assert!(st.fighter(A).p_rose);
+    // A string penalty at the end of a tick with only a decline (`string_penalty_scope = tick`)
+    // is a rise in a tick with no shot cost; a penalty of 0 is not.
+    let mut st = Ticks::initial_state(&s);
+    Ticks::apply(&s, &mut st, &Event::StringPenalty { who: A, p: 0 });
+    assert!(!st.fighter(A).p_rose);
+    Ticks::apply(&s, &mut st, &Event::StringPenalty { who: A, p: 1 });
     assert!(st.fighter(A).p_rose);
 }
 
