@@ -407,7 +407,7 @@ fn melee_damage_no_location_lands_every_blow_on_the_torso() {
         who: SAM,
         action: Action::Melee { target: TIA, blow: Blow::Heavy, weak_point: false },
     });
-    assert_eq!(line.text.as_deref(), Some("Sam announces: heavy Tia"));
+    assert_eq!(line.text.as_deref(), Some("Sam announces: heavy blow at Tia"));
     // The odds agree: one outcome, on the torso, for the blow; a shot still has ten locations.
     let s = setup(&cast("gun = \"pistol\"", "position = [1, 0]", 1), &[("melee_damage", "no_location")]);
     let fists =

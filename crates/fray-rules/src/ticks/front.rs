@@ -181,7 +181,7 @@ impl TicksScenario {
                 format!("run toward {}, shooting at {}{}", sq(to), n(t), if w { " (weak point)" } else { "" })
             }
             Action::Run { to, attack: Some((t, Some(b), w)) } => {
-                format!("run toward {}, a {} at {}{}", sq(to), b.name(), n(t), if w { " (weak point)" } else { "" })
+                format!("run toward {}, a {} at {}{}", sq(to), b.label(), n(t), if w { " (weak point)" } else { "" })
             }
             Action::Ready => "ready the gun".to_owned(),
             Action::Lower => "lower the gun".to_owned(),
@@ -200,11 +200,16 @@ impl TicksScenario {
                 if weak_point { ", aiming for a weak point" } else { "" }
             ),
             Action::Melee { target, blow, weak_point } => {
-                format!("{} {}{}", blow.name(), n(target), if weak_point { ", aiming for a weak point" } else { "" })
+                format!(
+                    "{} at {}{}",
+                    blow.label(),
+                    n(target),
+                    if weak_point { ", aiming for a weak point" } else { "" }
+                )
             }
             Action::Strike { target, blow, weak_point } => format!(
                 "reaction {} at {} as they move{}",
-                blow.name(),
+                blow.label(),
                 n(target),
                 if weak_point { ", aiming for a weak point" } else { "" }
             ),

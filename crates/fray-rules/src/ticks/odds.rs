@@ -311,7 +311,7 @@ fn odds_played(
             format!(
                 "{} makes a {} at {} with {}: roll {a:+}",
                 name(who),
-                blow.name(),
+                blow.label(),
                 name(target),
                 sheet.melee_weapon.name
             )

@@ -85,6 +85,14 @@ impl Blow {
             Blow::Heavy => "heavy",
         }
     }
+
+    /// What a person reads for it: `jab`, `strike`, `heavy blow`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Blow::Heavy => "heavy blow",
+            b => b.name(),
+        }
+    }
 }
 
 /// Soft or hard armour (TICK-ARM-1).
