@@ -810,6 +810,9 @@ fn graze_source_wound_penalty_and_encumbrance() {
     let pistol = Weapon { graze: 4, graze_mod: 0, delta_damage: 1, penetration: 4, lethal: true };
     assert_eq!(attack::harm(&fixed, pistol, 3, false, None, 3, None, 30).raw, 2 + 3 * 4);
     assert_eq!(attack::harm(&Options::default(), pistol, 3, false, None, 3, None, 30).raw, 4 + 3);
+    // `graze_fixed` sets the fixed graze.
+    let five = setup(&two("", "position = [6, 0]", 1), &[("graze_source", "fixed"), ("graze_fixed", "5")]).options;
+    assert_eq!(attack::harm(&five, pistol, 3, false, None, 3, None, 30).raw, 5 + 3 * 4);
     // A heavy blow's +2 goes to the graze under both readings.
     let heavy = Weapon { graze: 3, graze_mod: 2, delta_damage: 1, penetration: 6, lethal: true };
     assert_eq!(attack::harm(&fixed, heavy, 3, false, None, 3, None, 30).raw, 2 + 2 + 3 * 3);
@@ -819,6 +822,11 @@ fn graze_source_wound_penalty_and_encumbrance() {
     let st = Ticks::initial_state(&s);
     assert_eq!(shot_numbers(&s, &st, A, B, false).total, 5 + 2 - 4);
     assert_eq!(defence_numbers(&s, &st, B, Kind::Shot, 4).total, 5 - 2);
+    // `wound_penalty` sets it.
+    let text = two("gun = \"pistol\"\ngun_ready = true\nwounds = 2", "position = [6, 0]\nwounds = 1", 1);
+    let s = setup(&text, &[("wound_penalty", "3")]);
+    assert_eq!(shot_numbers(&s, &st, A, B, false).total, 5 + 2 - 6);
+    assert_eq!(defence_numbers(&s, &st, B, Kind::Shot, 4).total, 5 - 3);
     // Encumbrance: ignored, or added to melee stability costs.
     let text = two("armour = [\"hard_plate\", \"helmet\"]", "position = [1, 0]", 1);
     let strike = ann(Action::Melee { target: B, blow: Blow::Strike, weak_point: false });
