@@ -241,6 +241,9 @@ fn follow<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
             for dy in -1..=1 {
                 // Every neighbour is looked at and the best kept by (distance, square), so the
                 // order of the look does not matter (`+ dy` → `- dy` is equivalent, TESTING.md).
+                // The look goes in increasing order of square, so `sq < s` below never holds:
+                // the tie clause only keeps the order from mattering, and its `==` → `!=` is
+                // equivalent too.
                 let sq = (at.0 + dx, at.1 + dy);
                 if sq == goal || !free(fight, sq, who) {
                     continue;
