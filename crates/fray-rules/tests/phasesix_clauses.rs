@@ -2589,6 +2589,20 @@ fn a_massive_attack_costs_an_action_per_extra_and_adds_three_dice_each() {
     // Under `extra_actions` the cap is on the extra actions: 3 × min(2, 2) = 6 more dice.
     let per_action = setup(&duel(club, ""), &[("massive_cap", "extra_actions")]);
     assert_eq!(attack_numbers(&per_action, &st, A, &massive(2)).0, 9);
+    // The odds beside it (a person's menu) are those of an attack with those dice: the same as
+    // a plain attack by one with as many more Hand-to-hand as it adds (2 for one extra action
+    // under Strength 2, 6 for two under `extra_actions`), and better than the plain attack's.
+    let odds = |s: &Setup, act: &Act| fray_rules::phasesix::odds::odds_of(s, &st, A, act).expect("odds");
+    let plain = odds(&s, &atk(B, Mode::Melee));
+    let big = odds(&per_action, &massive(2));
+    let stronger = |more: i32| {
+        let mut s = setup(&duel(club, ""), &[]);
+        s.combatants[0].hand_to_hand += more;
+        s
+    };
+    assert_eq!(big, odds(&stronger(6), &atk(B, Mode::Melee)));
+    assert_eq!(odds(&s, &massive(1)), odds(&stronger(2), &atk(B, Mode::Melee)));
+    assert!(big.hit > plain.hit, "{big:?} against {plain:?}");
 }
 
 // --- The mutation audit's shard 0/10: tests for what it found unseen ------------------------

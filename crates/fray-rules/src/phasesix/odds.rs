@@ -264,7 +264,10 @@ pub fn odds_as(setup: &Setup, state: &State, who: CombatantId, act: &Act, boosts
     }
     let options = &setup.options;
     let Act::Attack { target, hand, mode, special, from_behind, .. } = *act else { return None };
-    if special != Special::None {
+    // A massive attack (P6-SPECIAL-5) is an attack with more dice, paid with more actions: the
+    // fight's own numbers and cost give both. K.O., disarm and coup de grâce end otherwise than
+    // in wounds: no odds.
+    if !matches!(special, Special::None | Special::Massive(_)) {
         return None;
     }
     let n = numbers(setup, state, who, act);
