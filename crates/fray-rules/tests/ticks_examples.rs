@@ -570,3 +570,31 @@ fn abort_decision_seconds_is_shown_in_the_abort_prompt() {
         "your roll 9: you win with chance 3/20. Abort (half the costs)? (decide within 2 s)"
     );
 }
+
+#[test]
+fn a_tick_with_a_defence_is_not_idle_for_the_printed_table() {
+    // rule: TICK-STAB-5
+    // Tia (p 14) is idle in tick 1 (14 → 11, an idle streak from 14); in tick 2 Sam strikes and
+    // she defends. Under `aim_spoil = shots_only` a melee defence does not count as being
+    // attacked upon, but a defence is still not idle: her recovery is the formula's on her p
+    // then, never the printed table's second idle tick from 14 (9).
+    let s = setup(
+        &cast("", "position = [1, 0]\nstability = 14", 2),
+        &[("stability_recovery", "printed_table"), ("aim_spoil", "shots_only")],
+    );
+    let strike = Choice::Announce(Action::Melee { target: TIA, blow: Blow::Strike, weak_point: false });
+    let entries = [(0, NOTHING), (1, NOTHING), (0, strike), (0, PULL), (1, NOTHING)];
+    let (log, state, fought) = run(&s, &[1, 20, 3], script(&entries));
+    fought.unwrap();
+    assert!(log.contains(&Event::Recovered { who: TIA, from: 14, to: 11 }), "{log:#?}");
+    assert!(log.iter().any(|e| matches!(e, Event::Defence { who: TIA, .. })), "{log:#?}");
+    let from = log
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Event::Recovered { who: TIA, from, .. } => Some(*from),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(state.fighter(TIA).p, recover(from), "{log:#?}");
+}

@@ -514,6 +514,12 @@ impl Fighter {
     pub fn out(&self) -> bool {
         self.down || self.knocked_out
     }
+
+    /// Whether the tick so far has been idle for it (TICK-STAB-5): nothing announced but
+    /// nothing, not attacked upon, no defence.
+    pub fn idle_tick(&self) -> bool {
+        !(self.announced.is_some_and(|a| a != Action::Nothing) || self.attacked_upon || self.defended)
+    }
 }
 
 /// The state of a fight.
@@ -758,8 +764,8 @@ impl Ruleset for Ticks {
             }
             Event::Recovered { who, to, .. } => {
                 let f = state.at(who);
-                let idle = !(f.announced.is_some_and(|a| a != Action::Nothing) || f.attacked_upon || f.defended);
-                f.idle = if idle { (f.idle.0 + 1, if f.idle.0 == 0 { f.p } else { f.idle.1 }) } else { (0, to) };
+                f.idle =
+                    if f.idle_tick() { (f.idle.0 + 1, if f.idle.0 == 0 { f.p } else { f.idle.1 }) } else { (0, to) };
                 f.p = to;
             }
             Event::Rested { who, effort } => state.at(who).effort += effort,

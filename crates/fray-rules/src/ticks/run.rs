@@ -612,8 +612,7 @@ fn end_of_tick<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
         if o.skip_cost_tick && f.p_rose {
             to = f.p;
         }
-        let idle = !(f.announced.is_some_and(|a| a != Action::Nothing) || f.attacked_upon || f.defended);
-        if o.printed_table && idle {
+        if o.printed_table && f.idle_tick() {
             let (k, start) = if f.idle.0 == 0 { (1, f.p) } else { (f.idle.0 + 1, f.idle.1) };
             if k <= 6 && start <= 20 {
                 to = super::printed_table(start, k as u32);
