@@ -866,6 +866,9 @@ fn graze_source_wound_penalty_and_encumbrance() {
     assert_eq!(setup(&custom, &[]).combatants[0].gun.as_ref().map(|g| (g.damage, g.penetration)), Some((4, 4)));
     let ap = custom.replace("name = \"zip\",", "name = \"zip\", ammo = \"armour_piercing\",");
     assert!(load_err(&ap).contains("no ammunition table"), "{}", load_err(&ap));
+    // Nor a `base` from the table.
+    let based = custom.replace("name = \"zip\",", "name = \"zip\", base = \"pistol\",");
+    assert!(load_err(&based).contains("there is no table to start from"), "{}", load_err(&based));
 }
 
 #[test]
@@ -1965,4 +1968,26 @@ fn squares_apart_count_a_diagonal_as_one() {
     assert_eq!(chebyshev((2, 0), (3, 0)), 1);
     assert_eq!(chebyshev((1, 1), (2, 2)), 1);
     assert_eq!(chebyshev((-2, 3), (1, -1)), 4);
+}
+
+#[test]
+fn the_ai_goes_for_the_policys_target_and_holds_when_told() {
+    // rule: TICK-TIME-12
+    // The AI chooses the announcement's target by its `target` policy: the nearest enemy (B, a
+    // square off), or the weakest (C, three squares off, 5 Body left). A fighter without a gun
+    // out of reach runs at its target under `move = close` and announces nothing under `hold`.
+    let third = "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = [3, 0]\nbody = 5\n";
+    let pick = |policy: &str| {
+        let s = setup(&format!("{}{third}", two(policy, "position = [1, 0]", 1)), &[]);
+        fray_rules::ticks::policy::target(&s, &Ticks::initial_state(&s), A)
+    };
+    assert_eq!(pick(""), Some(B));
+    assert_eq!(pick("policy = { target = \"weakest\" }"), Some(CombatantId(2)));
+    let announce = |policy: &str| {
+        let s = setup(&two(policy, "position = [6, 0]", 1), &[]);
+        let st = Ticks::initial_state(&s);
+        fray_rules::ticks::policy::ai_choice(&s, &st, A, &fray_rules::ticks::Request::Announce { tick: 1 })
+    };
+    assert!(matches!(announce(""), Choice::Announce(Action::Run { .. } | Action::Move(_))), "{:?}", announce(""));
+    assert_eq!(announce("policy = { move = \"hold\" }"), Choice::Announce(Action::Nothing));
 }
