@@ -106,6 +106,32 @@ fn specialisms_add_two_where_their_tags_fit() {
 }
 
 #[test]
+fn only_a_melee_weapons_bonus_adds_to_a_total_and_never_to_a_power() {
+    // rule: USR-ATK-3
+    // Each side adds the bonus of the melee weapon it wields; a gun's `bonus` (the scenario takes
+    // one) adds nothing, nor does any weapon to a power's contest.
+    let o = Options::default();
+    let t = fray_rules::hardboiled::setup::weapon_table();
+    let weapon = |id: &str| t.iter().find(|(i, _)| *i == id).unwrap().1.clone();
+    let mut sword = weapon("knife");
+    sword.bonus = 2;
+    let mut gun = weapon("automatic_45");
+    gun.bonus = 3;
+    let s = setup(&duel("", ""), &[]);
+    let (a, b) = (&s.combatants[0], &s.combatants[1]);
+    let hit = Act::Attack { target: B, fists: false, called: None, off_balance: false };
+    let terms = |act: &Act, w: &fray_rules::hardboiled::setup::Weapon, d: &fray_rules::hardboiled::setup::Weapon| {
+        let attr = attack::contest_attribute(&o, act);
+        let (actor, opponent) = attack::contest_terms(&o, act, attr, a, b, w, d, 0, false);
+        (actor.0[1], opponent.0[1])
+    };
+    assert_eq!(terms(&hit, &sword, &sword), (2, 2));
+    assert_eq!(terms(&hit, &gun, &gun), (0, 0));
+    assert_eq!(terms(&hit, &sword, &gun), (2, 0));
+    assert_eq!(terms(&Act::Power(B), &sword, &sword), (0, 0));
+}
+
+#[test]
 fn each_roll_fits_its_own_specialism_tags() {
     // rule: USR-DICE-3, USR-ATK-2
     // Which tags each side's specialisms must carry to add to a roll: the attacker's and the
