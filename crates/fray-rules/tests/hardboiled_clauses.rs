@@ -378,6 +378,21 @@ fn initiative_ego_ties_and_reach() {
         run(&setup(&far, &[("reach_initiative_bonus", "1")]), &[6, 5, 1, 1, 1, 1, 1, 1], Script::new(3));
     fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Initiative { who: A, bonus: 1, .. })), "{log:#?}");
+    // The first engaged turn only: still engaged in turn 2, A rolls without it.
+    let two_turns = duel("weapon = \"spear\"", "position = 1").replace("max_turns = 1", "max_turns = 2");
+    let idle =
+        [(0, Choice::Intent(None)), (0, Choice::Act(Act::End)), (1, Choice::Intent(None)), (1, Choice::Act(Act::End))];
+    let (log, _, fought) =
+        run(&setup(&two_turns, &[("reach_initiative_bonus", "1")]), &[6, 5, 6, 5], script(&[idle, idle].concat()));
+    fought.unwrap();
+    let bonuses: Vec<i32> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Initiative { who: A, bonus, .. } => Some(*bonus),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(bonuses, [1, 0], "{log:#?}");
 }
 
 // --- ACT, MOVE ----------------------------------------------------------------------------
@@ -714,6 +729,12 @@ fn debilitating_effects_drop_weapons_and_lame() {
     fought.unwrap();
     assert!(log.contains(&Event::Dropped { who: B }));
     assert!(state.fighter(B).dropped);
+    // In his step B picks the knife up (an Other activity with no roll, USR-FUM-4): in hand again.
+    let pick = [(0, attack_b(false, None)), (1, Choice::Act(Act::PickUp)), (1, Choice::Act(Act::End))];
+    let (log, state, fought) = run(&on, &[9, 1, 10, 4, 5, 1, 1, 1, 1], script(&pick));
+    fought.unwrap();
+    assert!(log.contains(&Event::PickedUp { who: B }), "{log:#?}");
+    assert!(!state.fighter(B).dropped);
     let (log, _, fought) =
         run(&on, &[9, 1, 10, 4, 8, 1, 1, 1, 1], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
     fought.unwrap();
@@ -751,7 +772,12 @@ fn cover_stops_shots_at_hidden_locations_unless_they_penetrate() {
     // Presets.
     let preset = |name: &str| fray_rules::hardboiled::setup::COVER_PRESETS.iter().find(|p| p.0 == name).unwrap().1;
     assert_eq!(preset("low"), fray_rules::hardboiled::setup::faces(7, 10));
-    assert_eq!(preset("corner") & (1 << 1 | 1 << 5), 0);
+    // Face by face (USR-LOC-2): the corner hides all but the head (1) and the right arm (5); the
+    // counter the torso (2–4) and the legs (7–10).
+    for face in 1..=10 {
+        assert_eq!(preset("corner") & (1 << face) != 0, face != 1 && face != 5, "corner, face {face}");
+        assert_eq!(preset("counter") & (1 << face) != 0, (2..=4).contains(&face) || face >= 7, "counter, face {face}");
+    }
     assert_eq!(preset("full"), fray_rules::hardboiled::setup::ALL);
     let custom = setup(&duel("", "cover = { locations = [1], hardness = 3 }"), &[("cover_presets", "custom")]);
     assert!(outcome(&custom, 8, 1, false, true, "automatic_45").cover_stopped);
@@ -794,6 +820,24 @@ fn armour_by_location_in_the_total_or_both_and_layering() {
     assert_eq!(attack::defence_armour(&total.options, &total.combatants[1]), 3);
     assert_eq!(outcome(&total, 8, 3, false, false, "knife").stop, 0);
     assert_eq!(outcome(&total, 8, 3, false, true, "automatic_45").stop, 4);
+    // A confirmed critical takes that armour out of B's total again: the margin grows by 3.
+    // (A's 10 on its d10 against B's 1, confirmed by a 10.)
+    let (log, _, fought) = run(
+        &total,
+        &[9, 1, 10, 1, 10, 5, 1, 1, 1, 1],
+        script(&[(0, attack_b(true, None)), (1, Choice::Act(Act::End))]),
+    );
+    let (roll, against, margin, critical) = log
+        .iter()
+        .find_map(|e| match e {
+            Event::Contest { who: A, roll, against: Some(d), margin, critical, .. } => {
+                Some((*roll, *d, *margin, *critical))
+            }
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{fought:?}: {log:#?}"));
+    assert!(critical, "{log:#?}");
+    assert_eq!(margin, roll.total - against.total + 3, "{log:#?}");
     // An Other activity's damage met no armour in the contest: the location's armour applies
     // (USR-ACT-5).
     let activity = fray_rules::hardboiled::policy::activity_weapon();
@@ -1861,6 +1905,26 @@ fn an_other_activitys_specialism_is_added_to_its_roll() {
     fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
     let roll = other_roll(&log);
     assert_eq!(roll.total, i32::from(roll.natural) + 2, "{log:#?}");
+    // And the opponent's to his: B (a +2 dodging specialism) resists the shove with his die + 2,
+    // and the margin is the difference of the totals.
+    let text = duel(
+        "specialisms = [{ name = \"Shoving\", attribute = \"action\", tags = [\"shove\"] }]",
+        "specialisms = [{ name = \"Dodging\", attribute = \"action\", tags = [\"dodge\"] }]",
+    );
+    let (log, _, fought) =
+        run(&setup(&text, &[]), &[9, 1, 4, 3, 1, 1, 1, 1], script(&[(0, shove), (1, Choice::Act(Act::End))]));
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    let (roll, against, margin) = log
+        .iter()
+        .find_map(|e| match e {
+            Event::Contest { who: A, act: Act::Other { .. }, roll, against: Some(d), margin, .. } => {
+                Some((*roll, *d, *margin))
+            }
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(against.total, i32::from(against.natural) + 2, "{log:#?}");
+    assert_eq!(margin, roll.total - against.total, "{log:#?}");
     // So is a task's, rolled against a difficulty with no opponent.
     let text = duel("specialisms = [{ name = \"Locks\", attribute = \"action\", tags = [\"task\"] }]", "");
     let task = Choice::Act(Act::Other { activity: Activity::Task, target: None, difficulty: 5 });

@@ -284,6 +284,9 @@ fn act_turn<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     who: CombatantId,
 ) -> Result<(), FightError> {
     let options = &fight.setup().options;
+    // A guard: a turn is at most a Move and `max_attacks` attacks (or one Other activity), then
+    // End, 2 + `max_attacks` answers. `4 *` leaves room too (`max_attacks` ≥ 1): the mutation
+    // audit's `+` → `*` is equivalent.
     for _ in 0..(4 + options.max_attacks as usize) {
         let request = super::policy::act_request(fight.setup(), fight.state(), who);
         let Request::Act { can_move, attacks_left, can_act } = request else { unreachable!("an action request") };
