@@ -543,6 +543,17 @@ fn weapons_come_from_the_placeholder_table_or_the_scenario() {
         let e = scenario::load("t.toml", &ranged(bad), &[]).map(|_| ()).expect_err(bad);
         assert!(e.to_string().contains("expected a range from 0 to 10000 m"), "{bad}: {e}");
     }
+    // A custom gun needs its damage and its range; a custom melee weapon has neither by default.
+    let bare = |fields: &str| {
+        scenario::load("t.toml", &duel(&format!("weapon = {{ name = \"w\", {fields} }}"), ""), &[])
+            .map(|s| s.combatants[0].weapon.clone())
+    };
+    let e = bare("kind = \"ranged\", range_m = 30").unwrap_err().to_string();
+    assert!(e.contains("a custom weapon needs `damage`"), "{e}");
+    let e = bare("kind = \"ranged\", damage = \"2d6\"").unwrap_err().to_string();
+    assert!(e.contains("a custom weapon needs `range_m`"), "{e}");
+    let club = bare("kind = \"melee\"").unwrap();
+    assert_eq!((club.damage.max(), club.range_m), (0, 0.0));
     // The defender's weapon counts in its total: 7 + 2 against 5 + 1.
     let (log, _, fought) = run(&s, &[9, 1, 7, 5, 3], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
     fought.unwrap();
