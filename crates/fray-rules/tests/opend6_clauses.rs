@@ -1649,6 +1649,23 @@ fn a_quiet_minute_clears_stunned() {
     });
     assert_eq!(round.1, Some(13));
     assert_eq!(state.fighter(B).level, Level::Healthy);
+    // The quiet minute counts from the stun: one idle for twenty rounds while healthy, then
+    // stunned, starts from none (else the next round would clear it).
+    let s = setup(&text, &[]);
+    let mut st = <OpenD6 as fray_engine::Ruleset>::initial_state(&s);
+    st.fighters[1].level = Level::Healthy;
+    st.fighters[1].idle_rounds = 20;
+    let stun = Event::Wound {
+        who: B,
+        by: Some(A),
+        margin: 2,
+        incoming: Level::Stunned,
+        from: Level::Healthy,
+        to: Level::Stunned,
+        bp: 0,
+    };
+    <OpenD6 as fray_engine::Ruleset>::apply(&s, &mut st, &stun);
+    assert_eq!(st.fighter(B).idle_rounds, 0);
 }
 
 #[test]
