@@ -1417,6 +1417,22 @@ fn fire_modes_change_difficulty_damage_and_ammunition() {
         assert_eq!(attack::damage_code(&setup, A, &plan(mode), false).dice, dice, "{mode:?}");
         assert_eq!(attack::ammo_needed(weapon, plan(mode).mode), ammo, "{mode:?}");
     }
+    // A sweep uses the ammunition of the weapon's mode: without full auto a burst's (5 here),
+    // without a burst too one more than its multi-fire (3).
+    let mut w = weapon.clone();
+    (w.full_auto, w.burst_ammo) = (false, 5);
+    assert_eq!(attack::ammo_needed(&w, Mode::SweepRanged), 5);
+    w.burst = false;
+    assert_eq!(attack::ammo_needed(&w, Mode::SweepRanged), 3);
+    // And any one of the three lets a weapon sweep; none, not.
+    let sheet = &setup.combatants[0];
+    let sweeps = |full_auto: bool, burst: bool, multi: u8| {
+        let mut w = weapon.clone();
+        (w.full_auto, w.burst, w.multi_fire_max) = (full_auto, burst, multi);
+        attack::mode_fits(sheet, &setup.combatants[1], &w, Mode::SweepRanged, false)
+    };
+    assert_eq!([sweeps(true, false, 0), sweeps(false, true, 0), sweeps(false, false, 2)], [true; 3]);
+    assert!(!sweeps(false, false, 0));
     // Not enough rounds left: the mode cannot be used; none left, the weapon cannot fire.
     let mut low = state.clone();
     low.fighters[0].weapons[0].ammo = Some(5);
@@ -1479,6 +1495,9 @@ fn close_combat_manoeuvres() {
     free.options.stacking_free = true;
     assert!(attack::illegal(&free, &state, A, &both, true).is_none());
     assert_eq!(difficulty_of(&free, &state, A, &both), 3);
+    // Stacked, their damage dice add up: all-out's +1D and a lunge's −1D leave the weapon's 3D.
+    let stacked = AttackPlan { mode2: Mode::Lunge, ..plan(Mode::AllOut) };
+    assert_eq!(attack::damage_code(&free, A, &stacked, false).dice, 3);
     // After an all-out attack, attacks on him use 10 until his next turn: no defence allowed.
     let s = script(&[(0, Choice::Count(1)), (0, Choice::Act(Action::Attack(plan(Mode::AllOut))))]);
     let (_, st, fought) = run(&setup, &[1, 1, 1, 1, 2, 1, 1, 2], s);
@@ -1526,6 +1545,19 @@ fn called_shots_and_hit_locations() {
     let (log, _, fought) = run(&self::setup(&text, &[]), &faces, s);
     fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::LocationEffect { .. })));
+    // An arm or hand effect: −1 to brawling, melee, firearms, missile, throwing and lifting
+    // totals, nothing else; a leg's is not on skills.
+    use fray_rules::opend6::setup::SkillId;
+    let combat =
+        [SkillId::BRAWLING, SkillId::MELEE, SkillId::FIREARMS, SkillId::MISSILE, SkillId::THROWING, SkillId::LIFTING];
+    let mut me = state.fighter(B).clone();
+    for (loc, each) in [(Loc::Arm, 1), (Loc::Hand, 1), (Loc::Leg, 0)] {
+        me.locations = 1 << loc as u8;
+        for skill in combat {
+            assert_eq!(attack::location_penalty(&me, skill), each, "{loc:?} {skill:?}");
+        }
+        assert_eq!(attack::location_penalty(&me, SkillId::DODGE), 0, "{loc:?}");
+    }
 }
 
 #[test]
