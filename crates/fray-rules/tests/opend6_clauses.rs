@@ -177,6 +177,10 @@ fn wild_die_total_rules() {
     let mut cancel = o.clone();
     cancel.cancel_cp_dice = true;
     assert_eq!(roll::total(&r, &cancel), 5);
+    // The pips stay when the Wild Die's 1 cancels: 3D+2 the same, 14 and 7.
+    let mut dice = Scripted::faces([2, 3, 1, 6, 4]);
+    let r = roll::roll(&mut dice, A, "test", DieCode::new(3, 2), 1, OneReads::Cancel, &o).unwrap();
+    assert_eq!((r.total, roll::total(&r, &cancel)), (14, 7));
 }
 
 // --- ROUND --------------------------------------------------------------------------------
