@@ -1549,6 +1549,24 @@ fn called_shots_and_hit_locations() {
     let (log, _, fought) = run(&self::setup(&text, &[]), &faces, s);
     fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::LocationEffect { .. })));
+    // A leg effect: −1 to initiative totals from the next round (a leg hit of Wounded: 4D
+    // [2,2,2] W[2] = 8 − 1 against 1D W[2]: D 5).
+    let leg = Choice::Act(Action::Attack(called(Called::Location(Loc::Leg))));
+    let mut faces = vec![4, 4, 4, 3, 3, 3, 6, 6, 6, 6, 6, 5, 2, 2, 2, 2, 2];
+    faces.extend([1; 40]);
+    let sets = [("hit_location_effects", "true"), ("initiative_method", "reroll_each_round")];
+    let (log, _, fought) = run(&self::setup(&text, &sets), &faces, script(&[(0, Choice::Count(1)), (0, leg)]));
+    eprintln!("{fought:?}");
+    let bonuses: Vec<i32> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Initiative { who: B, bonus, .. } => Some(*bonus),
+            _ => None,
+        })
+        .collect();
+    assert!(log.contains(&Event::LocationEffect { who: B, loc: Loc::Leg }), "{log:#?}");
+    assert_eq!(bonuses.len(), 2, "{log:#?}");
+    assert_eq!(bonuses[1], bonuses[0] - 1, "{log:#?}");
     // An arm or hand effect: −1 to brawling, melee, firearms, missile, throwing and lifting
     // totals, nothing else; a leg's is not on skills.
     use fray_rules::opend6::setup::SkillId;
@@ -2495,6 +2513,32 @@ fn a_waiting_character_may_resume_after_anothers_action() {
     let resumed = at(&|e| matches!(e, Event::Resumed { who: B, interrupting: None }));
     let second = at(&|e| matches!(e, Event::Forfeit { who: A, .. }));
     assert!(moved < resumed && resumed < second, "{log:#?}");
+}
+
+#[test]
+fn a_waiting_character_uses_its_waited_actions_before_the_round_ends() {
+    // rule: OD6-ROUND-2, OD6-ACT-5
+    // B (first) declares two actions and waits; A moves and is done; B keeps waiting after A's
+    // action, and is asked once more as the round ends: it resumes and moves.
+    let text = duel("", "", "").replace("order = [\"A\", \"B\"]", "order = [\"B\", \"A\"]");
+    let s = script(&[
+        (1, Choice::Count(2)),
+        (1, Choice::Act(Action::Wait)),
+        (0, Choice::Count(1)),
+        (0, Choice::Act(Action::Move { to: 1, free: false })),
+        (1, Choice::Interrupt(None)),
+        (1, Choice::Resume(false)),
+        (1, Choice::Resume(true)),
+        (1, Choice::Act(Action::Move { to: 3, free: false })),
+    ]);
+    let (log, state, fought) = run(&setup(&text, &[]), &[], s);
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    let at = |want: &dyn Fn(&Event) -> bool| log.iter().position(want).unwrap_or_else(|| panic!("{log:#?}"));
+    let a_moved = at(&|e| matches!(e, Event::Moved { who: A, .. }));
+    let resumed = at(&|e| matches!(e, Event::Resumed { who: B, interrupting: None }));
+    let b_moved = at(&|e| matches!(e, Event::Moved { who: B, .. }));
+    assert!(a_moved < resumed && resumed < b_moved, "{log:#?}");
+    assert_eq!(state.fighter(B).pos, 3);
 }
 
 #[test]

@@ -238,6 +238,7 @@ fn initiative<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         if options.wound_penalty_on_initiative {
             code = code.add_dice(-super::level_penalty(options, x, round));
         }
+        // The head is bit 0, so its `<<` → `>>` is an equivalent mutant (`1 >> 0` is `1 << 0`).
         let location = i32::from(x.locations & (1 << super::Loc::Head as u8) != 0)
             + i32::from(x.locations & (1 << super::Loc::Leg as u8) != 0);
         let mut rolled = roll::roll(fight.dice_mut(), who, "initiative", code, 0, OneReads::skill(options), options)?;
