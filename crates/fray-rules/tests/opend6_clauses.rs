@@ -2470,23 +2470,34 @@ fn a_fate_point_declined_doubles_nothing_and_strength_damage_doubles_by_two() {
 #[test]
 fn a_hold_holds_while_the_holder_stays_within_three_metres() {
     // rule: OD6-COND-3, OD6-SPECIAL-10
-    // A grabs B (as in `held_characters_may_only_escape`), then moves: to 1 m from B he still
-    // holds him; to 5 m he lets go.
-    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"3D\"", "strength = \"2D\"");
+    // A grabs B (as in `held_characters_may_only_escape`), then moves: to 1 m or 3 m from B he
+    // still holds him; to 5 m he lets go, at once (before B's turn). C, 40 m off and held by no
+    // one, is never let go.
+    let text = duel("", "skills = { brawling = \"6D\" }\nstrength = \"3D\"", "strength = \"2D\"")
+        .replace("order = [\"A\", \"B\"]", "order = [\"A\", \"B\", \"C\"]")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 40\n";
     let grab = Choice::Act(Action::Attack(AttackPlan { mode: Mode::Grab, ..AttackPlan::new(B, 0) }));
-    for (to, held) in [(1, true), (-3, false)] {
+    for (to, held) in [(1, true), (-1, true), (-3, false)] {
         let s = script(&[
             (0, Choice::Count(2)),
             (0, grab),
             (0, Choice::Act(Action::Move { to, free: false })),
             (1, Choice::Count(1)),
             (1, Choice::Act(Action::Pass)),
+            (2, Choice::Count(1)),
+            (2, Choice::Act(Action::Pass)),
         ]);
         // 6D less 1D for two actions: [6,6,6,6] W[5] = 29 vs 11.
         let (log, state, fought) = run(&setup(&text, &[]), &[6, 6, 6, 6, 5], s);
         fought.unwrap();
         assert!(log.iter().any(|e| matches!(e, Event::Held { who: B, by: Some(A) })), "{log:#?}");
         assert_eq!(state.fighter(B).held_by.is_some(), held, "moved to {to}: {log:#?}");
+        if !held {
+            let let_go = log.iter().position(|e| matches!(e, Event::Held { who: B, by: None }));
+            let b_turn = log.iter().position(|e| matches!(e, Event::TurnStarted { who: B, .. }));
+            assert!(let_go.is_some() && let_go < b_turn, "{log:#?}");
+        }
+        assert!(!log.iter().any(|e| matches!(e, Event::Held { who: CombatantId(2), .. })), "{log:#?}");
     }
 }
 

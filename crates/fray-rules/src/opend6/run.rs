@@ -531,6 +531,8 @@ fn ask_fate<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
         return Ok(false);
     }
     // A climactic Fate Point doubles every eligible roll for the rest of its round (OD6-RES-4).
+    // (Rounds count from 1, so `> 0` only keeps the unset 0 from matching: `>= 0` is an
+    // equivalent mutant.)
     if x.climactic_round == fight.state().round && x.climactic_round > 0 {
         return Ok(true);
     }
@@ -702,6 +704,8 @@ fn difficulty<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
             let mut sum = 0;
             for _ in 0..d.abs() {
                 let face = fight.roll(6, Reason::new(who, "difficulty modifier"))? as i32;
+                // `d` is not 0 here, so its sign is ±1 and `face / d.signum()` is the same (an
+                // equivalent mutant).
                 sum += face * d.signum();
             }
             *term = sum;
