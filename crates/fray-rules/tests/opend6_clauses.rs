@@ -604,6 +604,31 @@ fn free_actions_do_not_count_toward_n() {
 }
 
 #[test]
+fn a_wait_that_used_the_last_declared_action_interrupts_nothing() {
+    // rule: OD6-ACT-6, OD6-ACT-5
+    // B (first) declares one action and spends it waiting: with nothing left it is never asked to
+    // interrupt A's punch, nor to resume after it (an interrupt it would make is queued, and
+    // must go unused).
+    let text = duel("", "", "").replace("order = [\"A\", \"B\"]", "order = [\"B\", \"A\"]");
+    let s = script(&[
+        (1, Choice::Count(1)),
+        (1, Choice::Act(Action::Wait)),
+        (1, Choice::Interrupt(Some(Action::Attack(AttackPlan::new(A, 0))))),
+        (1, Choice::Resume(true)),
+        (0, Choice::Count(1)),
+        (0, attack_on(B, 0)),
+    ]);
+    let (log, state, fought) = run(&setup(&text, &[]), &[3; 20], s);
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    assert!(log.iter().any(|e| matches!(e, Event::Attack { attacker: A, .. })), "{log:#?}");
+    assert!(
+        !log.iter().any(|e| matches!(e, Event::Resumed { who: B, .. } | Event::Attack { attacker: B, .. })),
+        "{log:#?}"
+    );
+    assert_eq!(state.fighter(B).used, 1);
+}
+
+#[test]
 fn an_interrupted_action_resolves_or_is_void() {
     // rule: OD6-ACT-10, OD6-ACT-6, OD6-ACT-5
     // B waits; A (first) punches... A acts first, so B must wait in an earlier step: give B the
@@ -2713,7 +2738,7 @@ fn a_blade_parry_below_its_value_cuts_the_puncher_and_his_hit_still_lands() {
     ]);
     let mut faces = vec![4, 4, 4, 2, 2, 2, 4];
     faces.extend([3; 20]);
-    let (log, _, fought) = run(&setup(&text, &[("parry_success", "below_active_value")]), &faces, s);
+    let (log, _, fought) = run(&setup(&text, &[("parry_success", "below_active_value")]), &faces, s.clone());
     fought.unwrap();
     let attack = log.iter().find_map(|e| match e {
         Event::Attack { attacker: B, roll, difficulty, hit, .. } => Some((roll.total, *difficulty, *hit)),
@@ -2729,6 +2754,22 @@ fn a_blade_parry_below_its_value_cuts_the_puncher_and_his_hit_still_lands() {
         log.iter().any(|e| matches!(e, Event::Damage { cause: fray_rules::opend6::DamageCause::Hit, target: A, .. })),
         "{log:#?}"
     );
+    // Only a blade cuts, and only a puncher: a club's parry, or a sword's against B's knife,
+    // cuts no one.
+    let club = text.replace("sharp = true", "sharp = false");
+    let knife = text.replace(
+        "skills = { brawling = \"4D\" }",
+        "skills = { melee_combat = \"4D\" }\n[[combatants.weapons]]\nname = \"knife\"\nskill = \"melee_combat\"\ndamage = \"1D\"\nsharp = true",
+    );
+    for (what, text) in [("club", club), ("knife", knife)] {
+        let (log, _, fought) = run(&setup(&text, &[("parry_success", "below_active_value")]), &faces, s.clone());
+        fought.unwrap_or_else(|e| panic!("{what}: {e}: {log:#?}"));
+        assert!(log.iter().any(|e| matches!(e, Event::Attack { attacker: B, .. })), "{what}: {log:#?}");
+        assert!(
+            !log.iter().any(|e| matches!(e, Event::Damage { cause: fray_rules::opend6::DamageCause::ParryCut, .. })),
+            "{what}: {log:#?}"
+        );
+    }
 }
 
 #[test]

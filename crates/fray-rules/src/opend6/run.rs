@@ -387,6 +387,12 @@ fn act_loop<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     }
 }
 
+/// Whether `c` (`x`), waiting, may resume or interrupt after `actor`'s action: able, with
+/// declared actions left, and not sharing the tied step being played (OD6-ACT-5/6, OD6-INIT-4).
+fn may_act_from_wait(ctx: &Ctx, x: &super::Fighter, c: CombatantId, actor: CombatantId) -> bool {
+    c != actor && x.waiting && x.able() && x.used < x.declared && !(ctx.in_step() && ctx.step.contains(&c))
+}
+
 /// After another's action, waiting characters may resume (OD6-ACT-5).
 fn resume_waiters<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     fight: F<'_, '_, D, P, S>,
@@ -396,7 +402,7 @@ fn resume_waiters<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     for i in 0..fight.state().fighters.len() {
         let c = CombatantId(i as u16);
         let x = fight.state().fighter(c);
-        if c == actor || !x.waiting || !x.able() || x.used >= x.declared || (ctx.in_step() && ctx.step.contains(&c)) {
+        if !may_act_from_wait(ctx, x, c, actor) {
             continue;
         }
         let request = Request::Resume { last: false };
@@ -920,7 +926,7 @@ fn ask_interrupts<D: Dice, P: Decider<OpenD6>, S: Sink<Event>>(
     for i in 0..fight.state().fighters.len() {
         let c = CombatantId(i as u16);
         let x = fight.state().fighter(c);
-        if c == actor || !x.waiting || !x.able() || x.used >= x.declared || (ctx.in_step() && ctx.step.contains(&c)) {
+        if !may_act_from_wait(ctx, x, c, actor) {
             continue;
         }
         let request = Request::Interrupt { actor, target, total, difficulty, close };
