@@ -1045,6 +1045,15 @@ fn negative_resistance_readings() {
     assert_eq!(total(&[]), (Some(-4), 0));
     assert_eq!(total(&[("negative_resistance", "zero")]), (Some(0), 0));
     assert_eq!(total(&[("negative_resistance", "difficulty_penalty")]), (Some(0), 4));
+    // A code with one die and negative pips, 1D−1, totals as any roll: W[3] − 1 = 2.
+    let one_die =
+        duel("", "skills = { brawling = \"6D\" }\nstrength = \"2D\"", "strength = \"1D\"\nresistance_mod = \"-1\"");
+    let (log, _, _) = run(&setup(&one_die, &[]), &[6, 6, 6, 6, 6, 5, 2, 3], Script::new(2));
+    let resist = log.iter().find_map(|e| match e {
+        Event::Resist { total, roll: Some(r), .. } => Some((r.code, *total)),
+        _ => None,
+    });
+    assert_eq!(resist, Some((DieCode::new(1, -1), 2)), "{log:#?}");
     // Direct: a negative total adds to D, is zero, or becomes a difficulty penalty.
     let mut dice = Scripted::faces([1, 1]);
     let o = Options::default();
@@ -2664,6 +2673,9 @@ fn the_first_survival_roll_comes_a_round_after_the_mortal_wound() {
     let (log, _, fought) = run(&setup(&text, &sets), &faces, script(&entries));
     fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Wound { who: B, to: Level::MortallyWounded, .. })), "{log:#?}");
+    // Unconscious at once, for good, with no stay-up roll.
+    assert!(log.contains(&Event::Unconscious { who: B, until: u32::MAX }), "{log:#?}");
+    assert!(!log.iter().any(|e| matches!(e, Event::StayUp { .. })), "{log:#?}");
     let round_2 = log.iter().position(|e| matches!(e, Event::RoundStarted { round: 2 })).expect("round 2");
     let survivals: Vec<usize> =
         log.iter().enumerate().filter(|(_, e)| matches!(e, Event::Survival { .. })).map(|(i, _)| i).collect();
@@ -2688,6 +2700,40 @@ fn the_loader_takes_moves_and_body_points_in_range_and_every_policy() {
         .unwrap();
     let p = b.policy;
     assert_eq!((p.actions, p.target, p.option, p.points, p.movement), (1, 2, 6, 2, 1));
+}
+
+#[test]
+fn a_defence_from_the_round_before_ends_at_the_end_of_a_tied_step() {
+    // rule: OD6-INIT-4, OD6-DEF-3
+    // A and B tie (3D [2,3] W[4] = 9 each, rolled once for the fight): one simultaneous step a
+    // round. B dodges in round 1; in round 2 his turn in the step comes and goes, and his old
+    // dodge ends at the step's end, not with his turn (the step is simultaneous) nor never.
+    let text = BRAWLERS.replace("perception = \"2D\"", "perception = \"3D\"");
+    let pass = |w| [(w, Choice::Count(1)), (w, Choice::Act(Action::Pass))];
+    let mut entries =
+        vec![(1, Choice::Count(1)), (1, Choice::Act(Action::Defend { kind: DefKind::Dodge, full: false }))];
+    entries.extend(pass(0));
+    entries.extend(pass(0));
+    entries.extend(pass(1));
+    let mut faces = vec![2, 3, 4, 2, 3, 4];
+    faces.extend([3; 10]);
+    let (log, state, fought) = run(&setup(&text, &[("initiative_method", "roll_once")]), &faces, script(&entries));
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    assert!(
+        log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 0)])),
+        "{log:#?}"
+    );
+    let at = |want: &dyn Fn(&Event) -> bool| log.iter().position(want);
+    let round_2 = at(&|e| matches!(e, Event::RoundStarted { round: 2 })).expect("round 2");
+    let b_turn = log
+        .iter()
+        .enumerate()
+        .skip(round_2)
+        .find(|(_, e)| matches!(e, Event::TurnStarted { who: B, .. }))
+        .map(|(i, _)| i);
+    let ended = at(&|e| matches!(e, Event::DefenceEnded { who: B }));
+    assert!(b_turn.is_some() && ended > b_turn, "{log:#?}");
+    assert!(state.fighter(B).dodge.is_none(), "{log:#?}");
 }
 
 #[test]
