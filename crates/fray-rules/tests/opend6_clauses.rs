@@ -2681,6 +2681,8 @@ fn the_first_survival_roll_comes_a_round_after_the_mortal_wound() {
         log.iter().enumerate().filter(|(_, e)| matches!(e, Event::Survival { .. })).map(|(i, _)| i).collect();
     assert_eq!(survivals.len(), 1, "{log:#?}");
     assert!(survivals[0] > round_2);
+    // A round after the wound, the roll needs 1 (one a round, `mortal_check = per_round`).
+    assert!(matches!(log[survivals[0]], Event::Survival { who: B, need: 1, .. }), "{log:#?}");
 }
 
 #[test]
@@ -2823,6 +2825,14 @@ fn die_codes_print_as_a_scenario_writes_them() {
     // rule: OD6-DICE-1
     let shown: Vec<String> = [(3, 0), (3, 1), (2, 2), (1, -1)].map(|(d, p)| DieCode::new(d, p).to_string()).to_vec();
     assert_eq!(shown, ["3D", "3D+1", "2D+2", "1D-1"]);
+    // And read back; dice and pips each from −30 to 30, either out of range refused.
+    for (text, code) in [("3D+1", (3, 1)), ("2D-1", (2, -1)), ("+1D", (1, 0)), ("30D+30", (30, 30)), ("5", (0, 5))] {
+        assert_eq!(DieCode::parse(text), Ok(DieCode::new(code.0, code.1)), "{text}");
+    }
+    for bad in ["31D", "3D+31", "-31D", "2D-31"] {
+        let e = DieCode::parse(bad).unwrap_err();
+        assert!(e.contains("expected −30 to 30 dice and −30 to +30 pips"), "{bad}: {e}");
+    }
 }
 
 #[test]
