@@ -743,6 +743,15 @@ fn range_bands_on_the_line_or_given() {
     let bands = self::setup(&text, &[("position_model", "bands")]);
     let state = <OpenD6 as fray_engine::Ruleset>::initial_state(&bands);
     assert_eq!(difficulty_of(&bands, &state, A, &shot), 20);
+    // A pair's band holds both ways, and for that pair only: a third is at Short (1) from each.
+    let three = self::setup(
+        &(text.replace("order = [\"A\", \"B\"]", "order = [\"A\", \"B\", \"C\"]")
+            + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 0\n"),
+        &[("position_model", "bands")],
+    );
+    assert_eq!([three.band(0, 1), three.band(1, 0)], [three.band(0, 1); 2]);
+    assert_ne!(three.band(0, 1), 1);
+    assert_eq!([three.band(2, 0), three.band(0, 2), three.band(2, 1), three.band(1, 2)], [1; 4]);
 }
 
 #[test]
