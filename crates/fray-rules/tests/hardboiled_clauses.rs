@@ -351,6 +351,21 @@ fn initiative_ego_ties_and_reach() {
     fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 1)])));
     assert!(!log.iter().any(|e| matches!(e, Event::TieBreak { .. })));
+    // Whatever the roster order: B's d10 before A's d8 (the actions swapped).
+    let swapped = duel("", "")
+        .replace("action = 10\n", "action = X\n")
+        .replace("action = 8\n", "action = 10\n")
+        .replace("action = X\n", "action = 8\n");
+    let (log, _, fought) = run(
+        &setup(&swapped, &[("initiative_tie", "larger_die"), ("attribute_dice_check", "free")]),
+        &[4, 4, 1, 1, 1, 1, 1, 1],
+        Script::new(2),
+    );
+    fought.unwrap();
+    assert!(
+        log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(B, 0), (A, 1)])),
+        "{log:#?}"
+    );
     // `simultaneous`: one step.
     let sim = setup(&duel("", ""), &[("initiative_tie", "simultaneous")]);
     let (log, _, fought) = run(&sim, &[4, 4, 1, 1, 1, 1, 1, 1], Script::new(2));
@@ -378,6 +393,10 @@ fn initiative_ego_ties_and_reach() {
         run(&setup(&far, &[("reach_initiative_bonus", "1")]), &[6, 5, 1, 1, 1, 1, 1, 1], Script::new(3));
     fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Initiative { who: A, bonus: 1, .. })), "{log:#?}");
+    // Only one who starts engaged: B 10 m off, A's spear gives nothing.
+    let apart = setup(&duel("weapon = \"spear\"", "position = 10"), &[("reach_initiative_bonus", "1")]);
+    let (log, _, _) = run(&apart, &[4, 5, 1, 1, 1, 1, 1, 1], Script::new(2));
+    assert!(log.iter().any(|e| matches!(e, Event::Initiative { who: A, bonus: 0, .. })), "{log:#?}");
     // The first engaged turn only: still engaged in turn 2, A rolls without it.
     let two_turns = duel("weapon = \"spear\"", "position = 1").replace("max_turns = 1", "max_turns = 2");
     let idle =
@@ -512,6 +531,27 @@ fn an_endless_tie_stops_after_a_hundred_rerolls() {
     let (log, _, fought) = run(&reroll, &faces, script(&[(0, attack_b(true, None)), (1, Choice::Act(Act::End))]));
     fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Contest { who: A, margin: 0, success: false, .. })), "{log:#?}");
+}
+
+#[test]
+fn a_tie_of_totals_rerolls_with_the_specialisms_counted() {
+    // rule: USR-ATK-6
+    // Under `contest_tie = reroll` a tie is one of totals: A's 4 + 2 (his melee and shoving
+    // specialisms) against B's 6 ties, and both roll again (8 + 2 against 1).
+    let spec = "specialisms = [{ name = \"Brawler\", attribute = \"action\", tags = [\"melee\", \"shove\"] }]";
+    let reroll = setup(&duel(spec, ""), &[("contest_tie", "reroll")]);
+    let shove = Choice::Act(Act::Other { activity: Activity::Shove, target: Some(B), difficulty: 0 });
+    let mut faces = vec![9, 1, 4, 6, 8, 1];
+    faces.extend([1; 20]);
+    for act in [attack_b(true, None), shove] {
+        let (log, _, fought) = run(&reroll, &faces, script(&[(0, act), (1, Choice::Act(Act::End))]));
+        fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+        let contest = log.iter().find_map(|e| match e {
+            Event::Contest { who: A, roll, against: Some(d), .. } => Some((roll.natural, d.natural)),
+            _ => None,
+        });
+        assert_eq!(contest, Some((8, 1)), "{act:?}: {log:#?}");
+    }
 }
 
 #[test]
@@ -1621,6 +1661,17 @@ fn out_of_range_values_are_refused() {
         );
     }
     options.set("ko_duration", "turns:1000").unwrap();
+    // Distances in metres: 0 to 10000, finite.
+    for name in ["move_m", "melee_reach_m", "point_blank_m"] {
+        for bad in ["-1", "10001", "inf", "NaN"] {
+            assert_eq!(
+                options.set(name, bad).unwrap_err(),
+                format!("expected a number of metres from 0 to 10000, found `{bad}`"),
+                "{name} = {bad}"
+            );
+        }
+        options.set(name, "10000").unwrap();
+    }
     use fray_rules::hardboiled::setup::Damage;
     for text in ["1d1", "2d101", "0d6", "21d6", "1d6+101"] {
         assert_eq!(

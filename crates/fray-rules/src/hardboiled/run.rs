@@ -222,6 +222,8 @@ fn break_ties<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     if tied.len() == 1 {
         return Ok(smallvec::smallvec![tied[0].0]);
     }
+    // With every die alike the grouping below makes one group, rerolled as below: so `!=` → `==`
+    // here (which always groups) is an equivalent mutant.
     if larger_die && tied.iter().any(|t| t.1 != tied[0].1) {
         let mut out = List::new();
         let mut k = 0;
@@ -383,6 +385,8 @@ fn perform<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             fight.emit(Event::PickedUp { who });
             Ok(())
         }
+        // `act_turn` ends the turn on End before calling here: deleting this arm is an
+        // equivalent mutant.
         Act::End => Ok(()),
         _ => {
             let declared = match declared(fight, who, &act)? {
