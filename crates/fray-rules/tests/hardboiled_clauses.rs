@@ -780,6 +780,16 @@ fn debilitating_effects_drop_weapons_and_lame() {
     fought.unwrap();
     assert!(log.contains(&Event::Dropped { who: B }));
     assert!(state.fighter(B).dropped);
+    // A smaller loss on the arm, under ⌈30 / 4⌉ = 8: the knife stays in hand.
+    let (log, state, fought) =
+        run(&on, &[9, 1, 5, 5, 1, 1, 1, 1, 1], script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
+    fought.unwrap();
+    let loss = log.iter().find_map(|e| match e {
+        Event::Hit { target: B, face: 5, hp_loss, .. } => Some(*hp_loss),
+        _ => None,
+    });
+    assert!(loss.is_some_and(|l| (1..8).contains(&l)), "{loss:?}: {log:#?}");
+    assert!(!state.fighter(B).dropped && !log.contains(&Event::Dropped { who: B }));
     // In his step B picks the knife up (an Other activity with no roll, USR-FUM-4): in hand again.
     let pick = [(0, attack_b(false, None)), (1, Choice::Act(Act::PickUp)), (1, Choice::Act(Act::End))];
     let (log, state, fought) = run(&on, &[9, 1, 10, 4, 5, 1, 1, 1, 1], script(&pick));
@@ -2013,4 +2023,16 @@ fn a_power_used_is_one_of_the_turns_attacks() {
         policy::act_request(&s, &state, A),
         fray_rules::hardboiled::Request::Act { attacks_left: 1, can_act: false, .. }
     ));
+}
+
+#[test]
+fn the_loader_takes_every_policy_by_name() {
+    // Not a clause: each AI policy a scenario names reaches the combatant's sheet.
+    let text = duel(
+        "policy = { target = \"weakest\", attack = \"brawl\", called_shot = \"head\", cover = \"leave\", second_wind = \"never\", move = \"hold\" }",
+        "",
+    );
+    let p = setup(&text, &[]).combatants[0].policy;
+    assert_eq!((p.target, p.attack, p.called_shot, p.cover, p.second_wind, p.movement), (1, 2, 1, 1, 4, 1));
+    assert_eq!(setup(&duel("", ""), &[]).combatants[0].policy, fray_rules::hardboiled::setup::Policy::default());
 }
