@@ -2036,3 +2036,60 @@ fn the_loader_takes_every_policy_by_name() {
     assert_eq!((p.target, p.attack, p.called_shot, p.cover, p.second_wind, p.movement), (1, 2, 1, 1, 4, 1));
     assert_eq!(setup(&duel("", ""), &[]).combatants[0].policy, fray_rules::hardboiled::setup::Policy::default());
 }
+
+#[test]
+fn one_put_out_during_his_own_attack_makes_no_more_that_turn() {
+    // rule: USR-ACT-3, USR-TRACK-3
+    // A may attack twice a turn. His first attack fumbles (his 1 against B's natural 8,
+    // confirmed by a 1) and the GM rules the fumble (`fumble_effect = gm_table`); before that
+    // ruling the GM, at the live table, sets A's HP to 0. A is down: his turn ends there, with
+    // no second attack. (C keeps A's side in the fight.)
+    struct Gm {
+        script: Script,
+        fired: bool,
+    }
+    impl fray_engine::Decider<HardBoiled> for Gm {
+        const CHECKED: bool = true;
+        const INTERJECTS: bool = true;
+        fn decide(
+            &mut self,
+            setup: &Setup,
+            state: &State,
+            who: CombatantId,
+            request: &fray_rules::hardboiled::Request,
+        ) -> Result<Choice, fray_engine::Pending> {
+            self.script.decide(setup, state, who, request)
+        }
+        fn interject(&mut self, _: &Setup, state: &State, _: CombatantId) -> Vec<Event> {
+            if self.fired || state.fighter(A).attacks == 0 {
+                return Vec::new();
+            }
+            self.fired = true;
+            let change = fray_rules::board::Change::Set { track: "hp", item: 0, value: 0 };
+            vec![Event::Adjusted { who: A, change }]
+        }
+    }
+    let text = duel("", "")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"a\"\naction = 6\nwits = 8\nego = 10\nhp_max = 30\nposition = 900\npolicy = { move = \"hold\" }\n";
+    let s = setup(&text, &[("fumble_effect", "gm_table"), ("max_attacks_per_turn", "2")]);
+    let gm = Gm {
+        script: script(&[
+            (0, attack_b(true, None)),
+            (0, Choice::Fumble(fray_rules::hardboiled::options::FumbleEffect::None)),
+            (0, attack_b(true, None)),
+            (1, Choice::Act(Act::End)),
+            (2, Choice::Act(Act::End)),
+        ]),
+        fired: false,
+    };
+    let mut faces = vec![9, 2, 1, 1, 8, 1];
+    faces.extend([5; 20]);
+    let mut fight = Fight::<HardBoiled, _, _, _>::new(&s, fray_engine::Scripted::faces(faces), gm, Record::default());
+    let fought = fight.run();
+    let (state, record) = fight.into_parts();
+    let log = record.0;
+    assert!(log.iter().any(|e| matches!(e, Event::Fumbled { who: A, .. })), "{fought:?}: {log:#?}");
+    assert!(state.fighter(A).down(), "{log:#?}");
+    let attacks = log.iter().filter(|e| matches!(e, Event::Contest { who: A, .. })).count();
+    assert_eq!(attacks, 1, "{fought:?}: {log:#?}");
+}
