@@ -1945,6 +1945,12 @@ fn a_rise_in_p_is_one_only_when_p_rose() {
     assert!(!st.fighter(A).p_rose);
     Ticks::apply(&s, &mut st, &Event::StringPenalty { who: A, p: 1 });
     assert!(st.fighter(A).p_rose);
+    // A gun readied with no ready penalty is no rise; with one it is.
+    let mut st = Ticks::initial_state(&s);
+    Ticks::apply(&s, &mut st, &Event::Readied { who: A, penalty: 0 });
+    assert!(!st.fighter(A).p_rose);
+    Ticks::apply(&s, &mut st, &Event::Readied { who: A, penalty: 2 });
+    assert!(st.fighter(A).p_rose);
 }
 
 #[test]
