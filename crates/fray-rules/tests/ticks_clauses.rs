@@ -597,6 +597,14 @@ fn moving_running_and_squares() {
         run(&shared, &[], script(&[(0, ann(Action::Run { to: (4, 0), attack: None })), (1, NOTHING)]));
     fought.unwrap();
     assert_eq!(state.fighter(A).pos, (1, 0));
+    // Two on one square from the start: refused under `exclusive`, taken under `shared`.
+    let together = two("", "position = [0, 0]", 1);
+    assert!(
+        load_err(&together).contains("square (0, 0) is taken (square_occupancy = exclusive)"),
+        "{}",
+        load_err(&together)
+    );
+    setup(&together, &[("square_occupancy", "shared")]);
 }
 
 #[test]
@@ -1921,6 +1929,11 @@ fn effort_comes_back_at_the_options_rate() {
         fought.unwrap();
         assert!(log.contains(&Event::Rested { who: A, effort: back }), "{regen:?}: {log:#?}");
     }
+    // At its full 60 nothing comes back, and nothing is logged.
+    let full = setup(&two("", "position = [30, 0]", 1), &[]);
+    let (log, _, fought) = run(&full, &[], script(&[(0, NOTHING), (1, NOTHING)]));
+    fought.unwrap();
+    assert!(!log.iter().any(|e| matches!(e, Event::Rested { .. })), "{log:#?}");
 }
 
 #[test]
