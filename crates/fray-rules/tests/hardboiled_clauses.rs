@@ -419,6 +419,18 @@ fn initiative_ego_ties_and_reach() {
 #[test]
 fn a_move_and_an_action_or_only_one() {
     // rule: USR-ACT-2, USR-MOVE-1, USR-MOVE-2
+    // The kinds of action a turn counts: a Move, an attack (a power too), an Other activity
+    // (picking a weapon up too), and the turn's end.
+    let kinds = [
+        Act::Move(Pos::new(1.0, 0.0)),
+        Act::Attack { target: B, fists: true, called: None, off_balance: false },
+        Act::Power(B),
+        Act::Other { activity: Activity::Shove, target: Some(B), difficulty: 0 },
+        Act::PickUp,
+        Act::End,
+    ]
+    .map(|a| a.kind());
+    assert_eq!(kinds, [0, 1, 1, 2, 2, 3]);
     let far = duel("", "position = 8");
     let sc = || {
         script(&[
@@ -1758,9 +1770,9 @@ fn the_log_writes_each_term_by_name_and_a_shots_distance_in_metres() {
 #[test]
 fn melee_reach_is_the_option_and_decides_who_starts_engaged() {
     // rule: USR-MOVE-1, USR-INIT-6
-    // B 4 m off: out of a punch's reach at the default 2 m, within it at 5 m.
+    // B 4 m off: out of a punch's reach at the default 2 m, within it at 5 m, and at exactly 4.
     let text = duel("", "position = 4");
-    for (reach, reaches) in [(None, false), (Some("5"), true)] {
+    for (reach, reaches) in [(None, false), (Some("5"), true), (Some("4"), true)] {
         let sets: Vec<(&str, &str)> = reach.map(|r| ("melee_reach_m", r)).into_iter().collect();
         let s = setup(&text, &sets);
         let st = start(&s);
@@ -1771,6 +1783,21 @@ fn melee_reach_is_the_option_and_decides_who_starts_engaged() {
         let mut st = HardBoiled::initial_state(&s);
         HardBoiled::apply(&s, &mut st, &Event::TurnStarted { turn: 1 });
         assert_eq!(st.fighter(A).started_engaged, reaches, "{reach:?}");
+    }
+}
+
+#[test]
+fn a_shots_band_is_read_back_through_the_opponents_terms() {
+    // rule: USR-RNG-2, USR-LOC-4
+    // The log names a shot's band from its difficulty less the opponent's terms: a called shot's
+    // +4 on Close's 4 is still Close, and so is armour's in the difficulty.
+    use attack::{BAND_DIFFICULTY, ContestTerms, Terms, shot_band};
+    for (i, &band) in BAND_DIFFICULTY.iter().enumerate() {
+        for opponent in [[0, 0, 0, 0], [0, 0, 0, 4], [2, 0, 3, 4]] {
+            let terms = ContestTerms::shot(Terms::new([0; 4]), Terms::new(opponent), 3.0);
+            let extra: i32 = opponent.iter().sum();
+            assert_eq!(shot_band(band + extra, &terms), Some(i), "{band} + {opponent:?}");
+        }
     }
 }
 
@@ -2092,4 +2119,18 @@ fn one_put_out_during_his_own_attack_makes_no_more_that_turn() {
     assert!(state.fighter(A).down(), "{log:#?}");
     let attacks = log.iter().filter(|e| matches!(e, Event::Contest { who: A, .. })).count();
     assert_eq!(attacks, 1, "{fought:?}: {log:#?}");
+}
+
+#[test]
+fn an_adjustment_that_leaves_one_side_standing_ends_the_fight() {
+    // rule: USR-ROUND-6
+    // The game master's adjustment (the live fight's `adjust`) is followed by the end check:
+    // B's HP set to 0, A's side wins; both standing, the fight goes on.
+    let s = setup(&duel("", ""), &[]);
+    let mut st = start(&s);
+    assert_eq!(HardBoiled::end_after_adjustment(&s, &st), None);
+    let change = fray_rules::board::Change::Set { track: "hp", item: 0, value: 0 };
+    HardBoiled::apply(&s, &mut st, &Event::Adjusted { who: B, change });
+    let (result, _) = HardBoiled::end_after_adjustment(&s, &st).expect("the fight ends");
+    assert_eq!(result.outcome, Outcome::Side(s.combatants[0].side));
 }

@@ -59,10 +59,8 @@ pub(super) fn run<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
             // The end check waits until every member of a simultaneous step has acted.
             let hold = simultaneous(fight) && members.len() > 1;
             ended.hold = hold;
+            // (Only `simultaneous` puts more than one in a step, so no member is skipped here.)
             for who in members {
-                if !simultaneous(fight) && !fight.state().fighter(who).able(turn) {
-                    continue;
-                }
                 act_turn(fight, &mut ended, who)?;
                 if let Some(result) = ended.result {
                     return Ok(result);
