@@ -386,6 +386,12 @@ fn initiative_ego_ties_and_reach() {
     let (log, _, fought) = run(&even, &[4, 5, 1, 1, 1, 1, 1, 1], Script::new(2));
     fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Initiative { who: A, bonus: 0, .. })), "{log:#?}");
+    // An enemy exactly at the reach (2 m) is within it: his spear takes A's bonus too.
+    let edge =
+        setup(&duel("weapon = \"spear\"", "position = 2\nweapon = \"spear\""), &[("reach_initiative_bonus", "1")]);
+    let (log, _, fought) = run(&edge, &[4, 5, 1, 1, 1, 1, 1, 1], Script::new(2));
+    fought.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Initiative { who: A, bonus: 0, .. })), "{log:#?}");
     // Only enemies within reach count: C's spear 50 m away does not take A's bonus.
     let far = duel("weapon = \"spear\"", "position = 1")
         + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\naction = 6\nwits = 8\nego = 10\nhp_max = 30\nposition = 50\nweapon = \"spear\"\npolicy = { move = \"hold\" }\n";
@@ -2133,4 +2139,32 @@ fn an_adjustment_that_leaves_one_side_standing_ends_the_fight() {
     HardBoiled::apply(&s, &mut st, &Event::Adjusted { who: B, change });
     let (result, _) = HardBoiled::end_after_adjustment(&s, &st).expect("the fight ends");
     assert_eq!(result.outcome, Outcome::Side(s.combatants[0].side));
+}
+
+#[test]
+fn one_in_cover_who_moves_off_his_spot_leaves_it() {
+    // rule: USR-COVER-1
+    // B starts behind a counter. Moving off his starting point he leaves its cover; back on it,
+    // he has it again. (One without cover never gains any by moving.)
+    let s = setup(&duel("", "position = 8\ncover = { preset = \"counter\", hardness = 2 }"), &[]);
+    let moves = [(Pos::new(5.0, 0.0), false), (Pos::new(8.0, 0.0), true)];
+    for (to, covered) in moves {
+        let sc = script(&[(0, Choice::Act(Act::End)), (1, Choice::Act(Act::Move(to))), (1, Choice::Act(Act::End))]);
+        let (log, state, fought) = run(&s, &[9, 1, 1, 1], sc);
+        fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+        assert!(
+            log.iter().any(|e| matches!(e, Event::Moved { who: B, in_cover, .. } if *in_cover == covered)),
+            "{log:#?}"
+        );
+        assert_eq!(state.fighter(B).in_cover, covered, "{to:?}");
+    }
+    let bare = setup(&duel("", "position = 8"), &[]);
+    let sc = script(&[
+        (0, Choice::Act(Act::End)),
+        (1, Choice::Act(Act::Move(Pos::new(8.0, 0.0)))),
+        (1, Choice::Act(Act::End)),
+    ]);
+    let (log, state, fought) = run(&bare, &[9, 1, 1, 1], sc);
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    assert!(!state.fighter(B).in_cover, "{log:#?}");
 }

@@ -270,6 +270,7 @@ fn reach_bonus<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(fight: F<'_, '_,
         let other = CombatantId(j as u16);
         setup.combatants[j].side == mine.side
             || state.fighters[j].down()
+            // (`>` and `>=` differ only at exactly the reach plus 1e-9: an equivalent mutant.)
             || state.distance(who, other) > options.melee_reach_m + 1e-9
             || setup.combatants[j].weapon.ranged
             || mine.weapon.reach > setup.combatants[j].weapon.reach
