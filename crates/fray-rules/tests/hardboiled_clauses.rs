@@ -2038,6 +2038,12 @@ fn an_other_activitys_specialism_is_added_to_its_roll() {
     fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
     let roll = other_roll(&log);
     assert_eq!(roll.total, i32::from(roll.natural) + 2, "{log:#?}");
+    // Its margin is the total less the difficulty (5).
+    let margin = log.iter().find_map(|e| match e {
+        Event::Contest { who: A, act: Act::Other { .. }, margin, .. } => Some(*margin),
+        _ => None,
+    });
+    assert_eq!(margin, Some(roll.total - 5), "{log:#?}");
 }
 
 #[test]
