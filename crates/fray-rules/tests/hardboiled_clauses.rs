@@ -2174,3 +2174,24 @@ fn one_in_cover_who_moves_off_his_spot_leaves_it() {
     fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
     assert!(!state.fighter(B).in_cover, "{log:#?}");
 }
+
+#[test]
+fn a_hit_that_adds_nothing_to_the_tally_knocks_no_one_out() {
+    // rule: USR-TRACK-5
+    // Under `ko_threshold = floor_half` one with 1 HP has a threshold of ⌊1 / 2⌋ = 0. A knife hit
+    // his vest stops whole (recorded 0) adds nothing to his tally: he is not knocked out.
+    let mut text = duel("weapon = \"knife\"", "armour = [\"bulletproof_vest\"]");
+    let b_hp = text.rfind("hp_max = 30").unwrap();
+    text.replace_range(b_hp..b_hp + "hp_max = 30".len(), "hp_max = 1");
+    let s = setup(&text, &[("ko_threshold", "floor_half")]);
+    let mut faces = vec![9, 1, 3, 2, 3];
+    faces.extend([1; 10]);
+    let (log, state, fought) = run(&s, &faces, script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
+    let hit = log.iter().find_map(|e| match e {
+        Event::Hit { target: B, recorded, .. } => Some(*recorded),
+        _ => None,
+    });
+    assert_eq!(hit, Some(0), "{log:#?}");
+    assert!(!log.iter().any(|e| matches!(e, Event::KnockedOut { .. })), "{log:#?}");
+    assert!(!state.fighter(B).knocked_out(1), "{log:#?}");
+}
