@@ -881,9 +881,10 @@ fn hit_target<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     }
     // Only a change in the target's standing can end a fight that was going on before the hit.
     // (`out` and `able` change together but for a knock-out under `out_of_fight = down_only`,
-    // which ends the fight only when no one at all is left able, the hitter included: that is
-    // a simultaneous step, whose end check waits for the step's end. So `||` → `&&` is an
-    // equivalent mutant of the audit.)
+    // which ends the fight only when no one at all is left able, the hitter included: in a
+    // simultaneous step, whose end check waits for the step's end anyway, or after a game
+    // master's adjustment put the hitter out mid-attack. So the audit's `||` → `&&` differs only
+    // in that last case.)
     if out != was_out || able != was_able {
         end_check(fight, ended, turn);
     }
