@@ -2187,6 +2187,7 @@ fn a_hit_that_adds_nothing_to_the_tally_knocks_no_one_out() {
     let mut faces = vec![9, 1, 3, 2, 3];
     faces.extend([1; 10]);
     let (log, state, fought) = run(&s, &faces, script(&[(0, attack_b(false, None)), (1, Choice::Act(Act::End))]));
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
     let hit = log.iter().find_map(|e| match e {
         Event::Hit { target: B, recorded, .. } => Some(*recorded),
         _ => None,
