@@ -874,6 +874,9 @@ fn graze_source_wound_penalty_and_encumbrance() {
     assert_eq!(setup(&custom, &[]).combatants[0].gun.as_ref().map(|g| (g.damage, g.penetration)), Some((4, 4)));
     let ap = custom.replace("name = \"zip\",", "name = \"zip\", ammo = \"armour_piercing\",");
     assert!(load_err(&ap).contains("no ammunition table"), "{}", load_err(&ap));
+    // One given no melee weapon fights with bare fists, as under the tables.
+    let bare = &setup(&custom, &[]).combatants[1].melee_weapon;
+    assert_eq!((bare.name.as_str(), bare.damage, bare.penetration, bare.unarmed), ("fists", 1, 0, true));
     // Nor a `base` from the table.
     let based = custom.replace("name = \"zip\",", "name = \"zip\", base = \"pistol\",");
     assert!(load_err(&based).contains("there is no table to start from"), "{}", load_err(&based));

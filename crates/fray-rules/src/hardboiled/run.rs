@@ -56,10 +56,10 @@ pub(super) fn run<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
                     members.push(who);
                 }
             }
-            // The end check waits until every member of a simultaneous step has acted.
-            let hold = simultaneous(fight) && members.len() > 1;
+            // Only `simultaneous` puts more than one in a step: every member acts, and the end
+            // check waits until each has.
+            let hold = members.len() > 1;
             ended.hold = hold;
-            // (Only `simultaneous` puts more than one in a step, so no member is skipped here.)
             for who in members {
                 act_turn(fight, &mut ended, who)?;
                 if let Some(result) = ended.result {

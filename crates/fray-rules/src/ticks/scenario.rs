@@ -441,11 +441,7 @@ pub fn load(file: &str, text: &str, sets: &[(String, String)]) -> Result<Setup, 
             return Err(err(c.name.span(), "`gun_ready = true` without a gun".into()));
         }
         let melee_weapon = match &c.melee_weapon {
-            // The same fists as the table's first entry: this arm only keeps the table out of
-            // custom gear, so taking it always is an equivalent mutant.
-            None if options.custom_gear => {
-                MeleeWeapon { name: "fists".into(), damage: 1, delta_damage: 1, penetration: 0, unarmed: true }
-            }
+            // Bare fists, the table's first entry, under custom gear too.
             None => melee_weapons[0].1.clone(),
             Some(m) => match m.get_ref() {
                 MeleeRef::Table(_) if options.custom_gear => {
