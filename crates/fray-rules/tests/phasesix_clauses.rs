@@ -3335,3 +3335,279 @@ fn evasion_takes_its_modifier_and_a_minimum_roll_stays_in_range() {
         assert!(e.to_string().contains("expected a minimum roll from 2 to 30"), "{bad}: {e}");
     }
 }
+
+/// A (Hand-to-hand 2, always second) with `a` lines and a blunt club (damage potential 0: two
+/// hit dice), B (always first, 20 hearts) with `b` lines, 1 m apart; round cap 1.
+fn specials_duel(a: &str, b: &str, sets: &[(&str, &str)]) -> Setup {
+    specials_duel_club(a, "", b, sets)
+}
+
+/// [`specials_duel`] with `club` lines on the club.
+fn specials_duel_club(a: &str, club: &str, b: &str, sets: &[(&str, &str)]) -> Setup {
+    setup(
+        &format!(
+            "[rules]\nruleset = \"phasesix\"\n[rules.options]\nround_cap = 1\n[[combatants]]\nname = \"A\"\nside = \
+             \"a\"\n{}quickness = -20\nposition = 0\n{a}\n[[combatants.weapons]]\nname = \"club\"\nclass \
+             = \"melee\"\ndamage_potential = 0\nblunt = true\n{club}\n[[combatants]]\nname = \"B\"\nside = \"b\"\nquickness = \
+             20\nposition = 1\nmax_wounds = 20\n{b}\n",
+            if a.contains("hand_to_hand") { "" } else { "hand_to_hand = 2\n" }
+        ),
+        sets,
+    )
+}
+
+fn special(special: Special) -> Act {
+    Act::Attack { target: B, hand: Hand::Main, mode: Mode::Melee, special, walk: None, from_behind: false }
+}
+
+/// What sampled fights of one special attack saw.
+#[derive(Debug, Default)]
+struct SpecialSeen {
+    fights: u32,
+    hits: u32,
+    /// B knocked out or killed by the attack.
+    down: u32,
+    disarmed: u32,
+}
+
+/// The state an attack is made in, without the initiative scores rolled for the order.
+fn without_scores(state: &State) -> State {
+    let mut st = state.clone();
+    for x in &mut st.fighters {
+        x.init = 0;
+    }
+    st
+}
+
+/// A's `act` on B, played in `n` seeded fights: everyone else's turn ended at once (B keeping its
+/// actions for reactions), every other decision the AI's (reactions, boosts), each fight stopped
+/// once the attack is over (and not counted where the attack cannot be made). The fights are
+/// grouped by the state the attack was made in (the round's start checks may change it): each
+/// group's exact odds in that state, and what its fights saw.
+fn special_sampled(s: &Setup, act: Act, n: u64) -> Vec<(odds::Odds, SpecialSeen)> {
+    struct Play<'a> {
+        act: Act,
+        made: bool,
+        groups: &'a mut Vec<(State, odds::Odds, SpecialSeen)>,
+        group: &'a std::cell::Cell<Option<usize>>,
+    }
+    impl fray_engine::Decider<PhaseSix> for Play<'_> {
+        fn decide(
+            &mut self,
+            setup: &Setup,
+            state: &State,
+            who: CombatantId,
+            request: &fray_rules::phasesix::Request,
+        ) -> Result<Choice, fray_engine::Pending> {
+            match request {
+                fray_rules::phasesix::Request::Act { .. } if self.made => Err(fray_engine::Pending),
+                fray_rules::phasesix::Request::Act { .. } if who == A => {
+                    self.made = true;
+                    if policy::illegal(setup, state, A, &self.act).is_some() {
+                        return Err(fray_engine::Pending);
+                    }
+                    let key = without_scores(state);
+                    let i = match self.groups.iter().position(|g| g.0 == key) {
+                        Some(i) => i,
+                        None => {
+                            let odds = odds::odds_of(setup, state, A, &self.act).unwrap();
+                            self.groups.push((key, odds, SpecialSeen::default()));
+                            assert!(self.groups.len() <= 8, "too many opening states");
+                            self.groups.len() - 1
+                        }
+                    };
+                    self.group.set(Some(i));
+                    Ok(Choice::Act(self.act))
+                }
+                fray_rules::phasesix::Request::Act { .. } => Ok(Choice::Act(Act::End)),
+                _ => Ok(policy::ai_choice(setup, state, who, request)),
+            }
+        }
+    }
+    let mut groups = Vec::new();
+    let group = std::cell::Cell::new(None);
+    for seed in 0..n {
+        group.set(None);
+        let play = Play { act, made: false, groups: &mut groups, group: &group };
+        let mut fight = Fight::<PhaseSix, _, _, _>::new(
+            s,
+            fray_engine::FromSource(fray_dice::seeded(seed)),
+            play,
+            Record::default(),
+        );
+        match fight.run() {
+            Err(FightError::Pending(_)) | Ok(_) => {}
+            Err(e) => panic!("{e}"),
+        }
+        let (_, record) = fight.into_parts();
+        let log = record.0;
+        let Some(i) = group.get() else { continue };
+        let hit = log.iter().find_map(|e| match e {
+            Event::AttackRoll { attacker: A, normals, crits, .. } => Some(*normals > 0 || !crits.is_empty()),
+            _ => None,
+        });
+        let Some(hit) = hit else { panic!("the attack was not rolled: {log:#?}") };
+        // What the attack did: the events from its roll on (the round's start checks before it
+        // may change B too).
+        let from = log.iter().position(|e| matches!(e, Event::AttackRoll { attacker: A, .. })).unwrap_or(0);
+        let log = &log[from..];
+        let seen = &mut groups[i].2;
+        seen.fights += 1;
+        seen.hits += u32::from(hit);
+        seen.down += u32::from(log.iter().any(|e| {
+            matches!(e, Event::Condition { who: B, cond: Cond::Unconscious, value } if *value > 0)
+                || matches!(e, Event::Died { who: B })
+        }));
+        seen.disarmed += u32::from(log.iter().any(|e| matches!(e, Event::Disarmed { who: B })));
+    }
+    groups.into_iter().map(|(_, o, seen)| (o, seen)).collect()
+}
+/// The exact odds of a special attack against what the fight plays, in every opening state of
+/// 500 fights or more: hit, down and disarms each within 5 standard deviations (and 0.002) of the
+/// fights' frequency. Returns the odds of the most frequent state.
+fn special_agrees(s: &Setup, act: Act, n: u64) -> odds::Odds {
+    let groups = special_sampled(s, act, n);
+    let mut checked = 0;
+    for (o, seen) in groups.iter().filter(|(_, seen)| seen.fights >= 500) {
+        checked += seen.fights;
+        for (what, p, k) in
+            [("hit", &o.hit, seen.hits), ("down", &o.down, seen.down), ("disarms", &o.disarms, seen.disarmed)]
+        {
+            let p = p.to_f64().unwrap();
+            let f = f64::from(k) / f64::from(seen.fights);
+            let sigma = (p * (1.0 - p) / f64::from(seen.fights)).sqrt();
+            assert!((p - f).abs() <= 5.0 * sigma + 2e-3, "{act:?} {what}: exact {p}, seen {f} ({seen:?})");
+        }
+    }
+    // Nine made attacks in ten, in states of 500 fights or more, and a quarter of the fights.
+    let made: u32 = groups.iter().map(|(_, seen)| seen.fights).sum();
+    assert!(
+        checked * 10 >= made * 9 && u64::from(checked) * 4 >= n,
+        "too few fights checked: {checked} of {made}, {n}"
+    );
+    groups.into_iter().max_by_key(|(_, seen)| seen.fights).unwrap().0
+}
+
+#[test]
+fn the_odds_of_a_ko_attack_are_its_knock_out_as_the_fight_plays_it() {
+    // rule: P6-SPECIAL-3, P6-SPECIAL-4, P6-DICE-5
+    // A's two hit dice at 5+ (1/3 each) leave B, who never defends, one hit with 4/9 and two with
+    // 1/9. B's Resistance check (one die at 5+) stops one hit with 1/3, two only with a die of 11+
+    // (two successes, 1/18): knocked out with 4/9 · 2/3 + 1/9 · 17/18 = 65/162. Under
+    // `check_crit_successes = off` a die is one success at most: 4/9 · 2/3 + 1/9 = 11/27. A K.O.
+    // causes no wounds.
+    let b = "resistance = 1\npolicy = { move = \"hold\", defend = \"never\" }";
+    let ko = special(Special::Ko);
+    let o = special_agrees(&specials_duel("", b, &[]), ko, 20_000);
+    assert_eq!((q(&o.hit), q(&o.down), q(&o.disarms)), ("5/9".to_owned(), "65/162".to_owned(), "0/1".to_owned()));
+    assert_eq!(o.wounds.keys().collect::<Vec<_>>(), [&0]);
+    let no_crits = specials_duel("", b, &[("check_crit_successes", "off")]);
+    assert_eq!(q(&odds::odds_of(&no_crits, &ready(&no_crits), A, &ko).unwrap().down), "11/27");
+    // Protection takes normal hits before the check: with protection 1 (and no crit) one hit is
+    // nothing left, two are one.
+    let armoured = specials_duel("", &format!("{b}\narmour = [{{ name = \"vest\", protection = 1 }}]"), &[]);
+    let plain = odds::odds_of(&armoured, &ready(&armoured), A, &ko).unwrap();
+    assert!(plain.down < o.down, "{plain:?}");
+    special_agrees(&armoured, ko, 20_000);
+}
+
+#[test]
+fn the_odds_of_a_ko_attack_follow_the_defence_the_cover_and_what_the_target_spends_on_his_check() {
+    // rule: P6-SPECIAL-3, P6-RES-4, P6-COVER-1, P6-DEF-2
+    // B stands behind 5+ cover and under `spend = always` spends his bonus die and reroll on any
+    // roll with no success, the K.O. check included, with what the cover rolls left him. The
+    // odds follow it, and the fight plays them; a dodge (Deftness 2) before the cover too.
+    let b = |spend: &str, defend: &str| {
+        format!(
+            "resistance = 1\ndeftness = 2\ncover = 5\nbonus_dice = 1\nrerolls = 1\npolicy = {{ move = \"hold\", defend = \
+             \"{defend}\", spend = \"{spend}\" }}"
+        )
+    };
+    let a = "hand_to_hand = 4";
+    let ko = special(Special::Ko);
+    let always = special_agrees(&specials_duel(a, &b("always", "never"), &[]), ko, 20_000);
+    let to_defend = special_agrees(&specials_duel(a, &b("to_defend", "never"), &[]), ko, 20_000);
+    // Under `to_defend` nothing is spent on the check: B is knocked out more often.
+    assert!(always.down < to_defend.down, "{always:?} {to_defend:?}");
+    special_agrees(&specials_duel(a, &b("always", "dodge"), &[]), ko, 20_000);
+}
+
+#[test]
+fn the_odds_of_a_disarm_are_the_targets_check_against_the_hits_at_the_stage_the_option_names() {
+    // rule: P6-SPECIAL-7, P6-SPECIAL-8
+    // M + 3: A's two hit dice at 8+ (5/36 each). B resists with the better of Strength and
+    // Deftness (one die at 5+): disarmed with 2 · 5/36 · 31/36 · 2/3 + (5/36)² · 17/18 =
+    // 4145/23328. Under `disarm_resist = strength` with Strength 0 B rolls no die: every hit
+    // disarms, 1 − (31/36)² = 335/1296. A B with no weapon is never disarmed.
+    let b = format!("strength = 0\ndeftness = 1\npolicy = {{ move = \"hold\", defend = \"never\" }}{SWORD}");
+    let disarm = special(Special::Disarm);
+    let o = special_agrees(&specials_duel("", &b, &[]), disarm, 20_000);
+    assert_eq!((q(&o.disarms), q(&o.down)), ("4145/23328".to_owned(), "0/1".to_owned()));
+    let strength = specials_duel("", &b, &[("disarm_resist", "strength")]);
+    assert_eq!(q(&odds::odds_of(&strength, &ready(&strength), A, &disarm).unwrap().disarms), "335/1296");
+    let unarmed = specials_duel("", "deftness = 1\npolicy = { move = \"hold\", defend = \"never\" }", &[]);
+    assert_eq!(q(&odds::odds_of(&unarmed, &ready(&unarmed), A, &disarm).unwrap().disarms), "0/1");
+    // B dodging behind 5+ cover in armour: the hits counted raw, after the cover, or after
+    // protection give three different odds, each as the fight plays it.
+    let guarded = format!(
+        "strength = 1\ndeftness = 2\ncover = 5\narmour = [{{ name = \"vest\", protection = 1 }}]\npolicy = {{ move = \
+         \"hold\", defend = \"dodge\" }}{SWORD}"
+    );
+    let mut seen = Vec::new();
+    for stage in ["raw", "after_cover", "after_protection"] {
+        let s = specials_duel("hand_to_hand = 5", &guarded, &[("disarm_hits_stage", stage)]);
+        seen.push(q(&special_agrees(&s, disarm, 20_000).disarms));
+    }
+    assert!(seen[0] != seen[1] && seen[1] != seen[2], "{seen:?}");
+}
+
+#[test]
+fn the_odds_of_a_coup_de_grace_are_its_successes_killing_the_helpless_target() {
+    // rule: P6-SPECIAL-11, P6-SPECIAL-12, P6-TRACK-5
+    // B lies Dying 5: any success of A's two dice at 5+ kills him, 1 − (2/3)² = 5/9. Unconscious,
+    // he dies only under `coup_de_grace = dead` (5/9), not by Dying raised by 2 at most (0). C,
+    // far off, keeps the fight going.
+    let coup = special(Special::Coup);
+    let dying = specials_duel("", &format!("dying = 5{C_FAR}"), &[]);
+    let o = special_agrees(&dying, coup, 20_000);
+    assert_eq!((q(&o.hit), q(&o.down)), ("5/9".to_owned(), "5/9".to_owned()));
+    let out = specials_duel("", &format!("unconscious = 1{C_FAR}"), &[]);
+    assert_eq!(q(&special_agrees(&out, coup, 5_000).down), "0/1");
+    let dead = specials_duel("", &format!("unconscious = 1{C_FAR}"), &[("coup_de_grace", "dead")]);
+    assert_eq!(q(&special_agrees(&dead, coup, 5_000).down), "5/9");
+    // Under `dying_plus_wounds` a Dying target gains the attack's wounds: 2 per success with a
+    // weapon of 2 wounds per hit, so Dying 2 dies of two successes, or of one crit of level 2.
+    let heavy = specials_duel_club(
+        "",
+        "wounds_per_hit = 2",
+        &format!("dying = 2{C_FAR}"),
+        &[("coup_de_grace", "dying_plus_wounds")],
+    );
+    let o = special_agrees(&heavy, coup, 20_000);
+    assert!(o.down > BigRational::zero() && o.down < o.hit, "{o:?}");
+}
+
+#[test]
+fn a_persons_menu_gives_the_odds_of_a_ko_attack_a_disarm_and_a_coup() {
+    // rule: P6-SPECIAL-3, P6-SPECIAL-7, P6-SPECIAL-11
+    use fray_rules::Prompts;
+    let label = |s: &Setup, st: &State, act: Act| {
+        let scenario = fray_rules::phasesix::PhaseSixScenario(s.clone());
+        let request = fray_rules::phasesix::Request::Act { actions: 2 };
+        let ai = policy::ai_choice(s, st, A, &request);
+        let (_, choices) = fray_rules::building_prompt(true, || scenario.prompt(st, A, &request, &ai));
+        choices.into_iter().find(|(_, c)| *c == Choice::Act(act)).map(|(l, _)| l).unwrap()
+    };
+    // 65/162 ≈ 40.1 %, 4145/23328 ≈ 17.8 %.
+    let b = format!(
+        "resistance = 1\nstrength = 0\ndeftness = 1\npolicy = {{ move = \"hold\", defend = \"never\" }}{SWORD}"
+    );
+    let s = specials_duel("", &b, &[]);
+    let ko = label(&s, &ready(&s), special(Special::Ko));
+    assert!(ko.ends_with("— ≥ 1 hit 55.6%, knocks the target out 40.1%"), "{ko}");
+    let disarm = label(&s, &ready(&s), special(Special::Disarm));
+    assert!(disarm.ends_with("disarms the target 17.8%"), "{disarm}");
+    let dying = specials_duel("", &format!("dying = 5{C_FAR}"), &[]);
+    let coup = label(&dying, &ready(&dying), special(Special::Coup));
+    assert!(coup.ends_with("— ≥ 1 success 55.6%, kills the target 55.6%"), "{coup}");
+}

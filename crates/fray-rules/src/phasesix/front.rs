@@ -75,7 +75,8 @@ impl PhaseSixScenario {
     }
 
     /// The exact odds beside a choice of act in a person's menu: an attack's chance of ≥ 1 hit
-    /// and of dropping its target; a throw's chance that its blast reaches the target and drops
+    /// and of dropping its target (of a K.O. attack, knocking him out; of a disarm, disarming
+    /// him; of a coup de grâce, ≥ 1 success and killing him, P6-SPECIAL-3..12); a throw's chance that its blast reaches the target and drops
     /// him; each as the AI would play it (bonus dice, rerolls and destiny dice on a hit or throw
     /// roll with no success, by the `spend` policy) and, when that differs, the roll alone, since
     /// a person decides it (P6-THROW-1..4, P6-RES-4/5).
@@ -111,7 +112,18 @@ impl PhaseSixScenario {
         let (Some(played), alone) = (super::odds::odds_as(setup, state, who, act, true), alone) else {
             return String::new();
         };
-        let text = |o: &super::odds::Odds| format!("≥ 1 hit {:.1}%, drops the target {:.1}%", pc(&o.hit), pc(&o.down));
+        let special = match *act {
+            Act::Attack { special, .. } => special,
+            _ => Special::None,
+        };
+        let text = |o: &super::odds::Odds| match special {
+            Special::Ko => format!("≥ 1 hit {:.1}%, knocks the target out {:.1}%", pc(&o.hit), pc(&o.down)),
+            Special::Disarm => format!("≥ 1 hit {:.1}%, disarms the target {:.1}%", pc(&o.hit), pc(&o.disarms)),
+            Special::Coup => format!("≥ 1 success {:.1}%, kills the target {:.1}%", pc(&o.hit), pc(&o.down)),
+            Special::None | Special::Massive(_) => {
+                format!("≥ 1 hit {:.1}%, drops the target {:.1}%", pc(&o.hit), pc(&o.down))
+            }
+        };
         match alone.filter(|alone| *alone != played) {
             Some(alone) => format!(
                 " — {} as the AI would play it (dice spent on a hit roll with no hit); the roll alone: {}",

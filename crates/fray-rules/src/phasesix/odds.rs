@@ -2,7 +2,9 @@
 //! pipeline — hit roll with crits and megacrits, the defender's reaction as his policy makes it
 //! (dodge, parry, shield parry), the cover roll, protection against piercing, with the bonus
 //! dice, rerolls and destiny dice each side's `spend` policy spends on its rolls — and the chance
-//! it drops him. Every die's tiers follow the exploding d6's closed form P(d6! ≥ t) = 6^−k·(7 − j)/6
+//! it drops him. A K.O. attack and a disarm follow the same pipeline to the target's check
+//! against the hits left (with what his `spend` policy spends on it), a coup de grâce its hit
+//! roll's successes (P6-SPECIAL-3..12). Every die's tiers follow the exploding d6's closed form P(d6! ≥ t) = 6^−k·(7 − j)/6
 //! (t = 6k + j); megacrit levels above [`LEVELS`] are counted at that level, and their mass is
 //! reported as the residual.
 
@@ -82,9 +84,11 @@ enum Stopped {
 }
 
 /// After the reaction and the cover roll: normal hits left, whether the crits are kept at all
-/// (a dodge takes them all), which crits the cover (and a crit parry) stops, and the probability
-/// (under [`Stopped::Random`], of each set of crits stopped).
-type Branch = (u8, bool, Stopped, BigRational);
+/// (a dodge takes them all), which crits the cover (and a crit parry) stops, what is left in the
+/// defender's purse for a resistance check after the attack (K.O., disarm; [`Purse::default`]
+/// when nothing comes after), and the probability (under [`Stopped::Random`], of each set of
+/// crits stopped).
+type Branch = (u8, bool, Stopped, Purse, BigRational);
 
 /// C(n, k).
 fn choose(n: usize, k: usize) -> u64 {
@@ -212,14 +216,42 @@ fn parry_split(n: i32, m: i32) -> BTreeMap<(usize, usize), BigRational> {
 /// One attack's exact odds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Odds {
-    /// P(≥ 1 hit on the hit roll).
+    /// P(≥ 1 hit on the hit roll) (of a coup de grâce: ≥ 1 success).
     pub hit: BigRational,
-    /// Wounds inflicted, with probabilities (over all outcomes, misses included as 0).
+    /// Wounds inflicted, with probabilities (over all outcomes, misses included as 0). A K.O.
+    /// attack, a disarm and a coup de grâce inflict none.
     pub wounds: BTreeMap<i32, BigRational>,
-    /// P(the defender drops: Dying or dead).
+    /// P(the defender drops: Dying or dead from the wounds, knocked out by a K.O. attack, dead
+    /// from a coup de grâce).
     pub down: BigRational,
+    /// P(a disarming attack disarms the defender); 0 for any other attack.
+    pub disarms: BigRational,
     /// Mass counted at the top megacrit level.
     pub residual: BigRational,
+}
+
+/// How an attack ends once its hits are known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    /// In wounds through protection: a plain or massive attack.
+    Wounds,
+    /// In the target's check of `dice` dice at `m` against the hits counted at `stage`, fewer
+    /// successes than hits doing what the attack is for (K.O., P6-SPECIAL-3/4; disarm,
+    /// P6-SPECIAL-7/8, which needs a target `armed`).
+    Check { dice: i32, m: i32, stage: Stage, roll: super::BoostedRoll, armed: bool, ko: bool },
+    /// In the hit roll's successes alone: a coup de grâce (P6-SPECIAL-11/12).
+    Coup,
+}
+
+/// Where a check's hits are counted (`disarm_hits_stage`, P6-SPECIAL-8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// The hit roll's successes.
+    Raw,
+    /// Left after the reaction and the cover.
+    AfterCover,
+    /// Left after protection too.
+    AfterProtection,
 }
 
 /// The odds of `act` by `who` in `state`, the defender reacting by his policy with the actions
@@ -264,14 +296,45 @@ pub fn odds_as(setup: &Setup, state: &State, who: CombatantId, act: &Act, boosts
     }
     let options = &setup.options;
     let Act::Attack { target, hand, mode, special, from_behind, .. } = *act else { return None };
-    // A massive attack (P6-SPECIAL-5) is an attack with more dice, paid with more actions: the
-    // fight's own numbers and cost give both. K.O., disarm and coup de grâce end otherwise than
-    // in wounds: no odds.
-    if !matches!(special, Special::None | Special::Massive(_)) {
-        return None;
-    }
     let n = numbers(setup, state, who, act);
     let (w, _) = weapon_of(setup, who, hand);
+    let ts = &setup.combatants[target.index()];
+    let tx = state.fighter(target);
+    // How the attack ends once its hits are known. A massive attack (P6-SPECIAL-5) is an attack
+    // with more dice, paid with more actions: the fight's own numbers and cost give both. A K.O.
+    // attack and a disarm end in the target's check against the hits (P6-SPECIAL-3/4/7/8), a
+    // coup de grâce in the hit roll's successes alone (P6-SPECIAL-11/12).
+    let base_m = ts.min_roll + tx.condition(Cond::Poisoned) + i32::from(tx.hunkered);
+    let shocked = tx.condition(Cond::Shocked);
+    let end = match special {
+        Special::None | Special::Massive(_) => End::Wounds,
+        Special::Ko => End::Check {
+            dice: ts.resistance - shocked,
+            m: base_m,
+            stage: Stage::AfterProtection,
+            roll: super::BoostedRoll::Check("K.O. resistance"),
+            armed: true,
+            ko: true,
+        },
+        Special::Disarm => End::Check {
+            dice: match options.disarm_resist {
+                1 => ts.strength,
+                2 => ts.deftness,
+                _ => ts.strength.max(ts.deftness),
+            } - shocked,
+            m: base_m,
+            stage: match options.disarm_stage {
+                1 => Stage::Raw,
+                2 => Stage::AfterProtection,
+                _ => Stage::AfterCover,
+            },
+            roll: super::BoostedRoll::Check("disarm resistance"),
+            armed: tx.armed,
+            ko: false,
+        },
+        Special::Coup => End::Coup,
+    };
+    let check = matches!(end, End::Check { .. });
     // The mass lumped at the top megacrit level: none without crits (the last tier is then a
     // normal hit), else at most P(a die reaches it) per die.
     let top = match die_tiers(options, n.m, n.c).last() {
@@ -280,7 +343,7 @@ pub fn odds_as(setup: &Setup, state: &State, who: CombatantId, act: &Act, boosts
     };
     let purse = Purse::of(state.fighter(who));
     let roller = Roller { setup, state, who, roll: super::BoostedRoll::Hit, m: n.m };
-    let (dist, total, residual) = if boosts && spends_on_roll(setup, state, who, act) {
+    let (dist, total, mut residual) = if boosts && spends_on_roll(setup, state, who, act) {
         // What the attacker spends on a hit roll with no success (P6-RES-4/5): the mass of the
         // outcomes with a die at the top level is what is counted there.
         let (dist, total) = boosted_hits(options, n.dice, n.m, n.c, roller, purse)?;
@@ -292,10 +355,16 @@ pub fn odds_as(setup: &Setup, state: &State, who: CombatantId, act: &Act, boosts
         let (dist, total) = pool_weights(options, n.dice, n.m, n.c)?;
         (dist, total, top * BigRational::from_integer(n.dice.max(0).into()))
     };
-    let ts = &setup.combatants[target.index()];
-    let tx = state.fighter(target);
     let protection = (ts.protection(options, &tx.armour_pct) - w.piercing).max(0);
     let wph = w.wounds_per_hit;
+    if end != End::Wounds {
+        // Only the number of hits counts, and how many of them are crits: the crit levels lumped
+        // at the top make no difference.
+        residual = BigRational::zero();
+    }
+    if end == End::Coup {
+        return Some(coup_odds(options, tx, &dist, &total, wph));
+    }
     // The state the defender reacts in: the attack paid for (P6-ACT-5), its attacker the actor,
     // as the fight asks him (a destiny die steals only from an actor with an action left, P6-RES-3).
     let mut at_roll = state.clone();
@@ -436,12 +505,13 @@ pub fn odds_as(setup: &Setup, state: &State, who: CombatantId, act: &Act, boosts
                     }
                     states = next;
                 }
-                let mut merged: BTreeMap<(u8, u32), BigRational> = BTreeMap::new();
-                for ((n_left, mask, _), p) in states {
-                    *merged.entry((n_left, mask)).or_insert_with(BigRational::zero) += p;
+                let mut merged: BTreeMap<(u8, u32, Purse), BigRational> = BTreeMap::new();
+                for ((n_left, mask, purse), p) in states {
+                    let purse = if check { purse } else { Purse::default() };
+                    *merged.entry((n_left, mask, purse)).or_insert_with(BigRational::zero) += p;
                 }
-                for ((n_left, mask), p) in merged {
-                    out.push((n_left, kept, Stopped::Places { parried, mask }, p));
+                for ((n_left, mask, purse), p) in merged {
+                    out.push((n_left, kept, Stopped::Places { parried, mask }, purse, p));
                 }
                 continue;
             }
@@ -468,25 +538,76 @@ pub fn odds_as(setup: &Setup, state: &State, who: CombatantId, act: &Act, boosts
                 }
                 states = next;
             }
-            let mut merged: BTreeMap<(u8, usize), BigRational> = BTreeMap::new();
-            for ((n_left, stopped, _), p) in states {
-                *merged.entry((n_left, stopped)).or_insert_with(BigRational::zero) += p;
+            let mut merged: BTreeMap<(u8, usize, Purse), BigRational> = BTreeMap::new();
+            for ((n_left, stopped, purse), p) in states {
+                let purse = if check { purse } else { Purse::default() };
+                *merged.entry((n_left, stopped, purse)).or_insert_with(BigRational::zero) += p;
             }
-            for ((n_left, stopped), p) in merged {
-                if options.cover_roll_order && kept {
+            for ((n_left, stopped, purse), p) in merged {
+                // A check counts the crits left, not which: every set of them alike.
+                if options.cover_roll_order && kept && !check {
                     // In roll order (no crit parry here, so `parried` is 0) the crits stopped
                     // are any `stopped` of them, every such set alike: the probability of each.
                     // (A success of a die a boost added stops the first crit still unprotected,
                     // a place that does not depend on the levels either.)
                     let sets = BigRational::from_integer(choose(crits, stopped).into());
-                    out.push((n_left, kept, Stopped::Random(stopped), p / sets));
+                    out.push((n_left, kept, Stopped::Random(stopped), purse, p / sets));
                 } else {
-                    out.push((n_left, kept, Stopped::Highest(parried + stopped), p));
+                    out.push((n_left, kept, Stopped::Highest(parried + stopped), purse, p));
                 }
             }
         }
         out
     };
+    if let End::Check { dice: check_dice, m: check_m, stage, roll, armed, ko } = end {
+        // The hits a check is against hang on the pool outcome's group (normal hits, crits) and
+        // the branch alone: the outcomes' weights summed by group.
+        let mut by_group: BTreeMap<(u8, usize), BigInt> = BTreeMap::new();
+        let mut hit_weight = BigInt::zero();
+        for ((normals, crits), weight) in &dist {
+            if *normals > 0 || !crits.is_empty() {
+                hit_weight += weight;
+            }
+            *by_group.entry((*normals, crits.len())).or_insert_with(BigInt::zero) += weight;
+        }
+        // P(fewer successes than the hits), per hits and purse: the check as the target rolls
+        // it, with what his `spend` policy spends on it (P6-RES-4/5), from what the reaction and
+        // the cover rolls left him.
+        let mut fails: BTreeMap<(i32, Purse), BigRational> = BTreeMap::new();
+        let mut ends = BigRational::zero();
+        for ((g0, g1), weight) in by_group {
+            let mut sum = BigRational::zero();
+            for (left, kept, stopped, purse, q) in branches_of(g0, g1) {
+                let standing = match stopped {
+                    _ if !kept => 0,
+                    // (`Random` is not made for a check: every set of crits stopped counts alike.)
+                    Stopped::Highest(k) | Stopped::Random(k) => g1 - k.min(g1),
+                    Stopped::Places { parried, mask } => {
+                        (g1 - parried.min(g1)).saturating_sub(mask.count_ones() as usize)
+                    }
+                } as i32;
+                let left = i32::from(left);
+                let hits = match stage {
+                    Stage::Raw => i32::from(g0) + g1 as i32,
+                    Stage::AfterCover => left + standing,
+                    Stage::AfterProtection => left - protection.min(left) + standing,
+                };
+                if hits < 1 || !armed {
+                    continue;
+                }
+                let roller = Roller { setup, state: at_roll, who: target, roll, m: check_m };
+                let p = fails
+                    .entry((hits, purse))
+                    .or_insert_with(|| check_fails(options, check_dice, check_m, hits, roller, purse));
+                sum += q * &*p;
+            }
+            ends += BigRational::new(weight, total.clone()) * sum;
+        }
+        let hit = BigRational::new(hit_weight, total);
+        let wounds = BTreeMap::from([(0, BigRational::one())]);
+        let (down, disarms) = if ko { (ends, BigRational::zero()) } else { (BigRational::zero(), ends) };
+        return Some(Odds { hit, wounds, down, disarms, residual });
+    }
     let mut groups: BTreeMap<(u8, usize), Vec<Branch>> = BTreeMap::new();
     let mut sums: BTreeMap<(u8, usize, usize, i32), num_bigint::BigInt> = BTreeMap::new();
     // Under `Stopped::Random`, per group and number of crits left standing, the pool outcomes'
@@ -504,7 +625,7 @@ pub fn odds_as(setup: &Setup, state: &State, who: CombatantId, act: &Act, boosts
         let branches = groups.entry(group).or_insert_with(|| branches_of(group.0, group.1));
         let level_wounds = |k: &u8| wph + i32::from(*k);
         let mut standings = 0u32;
-        for (i, (left, kept, stopped, _)) in branches.iter().enumerate() {
+        for (i, (left, kept, stopped, _, _)) in branches.iter().enumerate() {
             let normals = i32::from(*left) - protection.min(i32::from(*left));
             let crit_wounds: i32 = match *stopped {
                 _ if !*kept => 0,
@@ -547,7 +668,7 @@ pub fn odds_as(setup: &Setup, state: &State, who: CombatantId, act: &Act, boosts
         }
     }
     for ((g0, g1), branches) in &groups {
-        for (i, (left, kept, stopped, _)) in branches.iter().enumerate() {
+        for (i, (left, kept, stopped, _, _)) in branches.iter().enumerate() {
             let Stopped::Random(n) = *stopped else { continue };
             if !*kept {
                 continue;
@@ -561,17 +682,98 @@ pub fn odds_as(setup: &Setup, state: &State, who: CombatantId, act: &Act, boosts
     }
     let mut wounds: BTreeMap<i32, BigRational> = BTreeMap::new();
     for ((g0, g1, i, total_wounds), weight) in sums {
-        let q = &groups[&(g0, g1)][i].3;
+        let q = &groups[&(g0, g1)][i].4;
         *wounds.entry(total_wounds).or_insert_with(BigRational::zero) += BigRational::new(weight, total.clone()) * q;
     }
     let hit = BigRational::new(hit_weight, total);
     let room = ts.max_wounds - tx.wounds + tx.boosts;
     let down: BigRational = wounds.iter().filter(|(w, _)| **w >= room && **w > 0).map(|(_, p)| p.clone()).sum();
-    Some(Odds { hit, wounds, down, residual })
+    Some(Odds { hit, wounds, down, disarms: BigRational::zero(), residual })
+}
+
+/// The odds of a coup de grâce on the helpless `tx` (P6-SPECIAL-11/12), from its hit roll's
+/// outcomes `dist` (weights over `total`): no reaction, cover or protection; each die at M a
+/// success, a crit one too; ≥ 1 success raises Dying by the successes (or kills at once under
+/// `coup_de_grace = dead`, or under `dying_plus_wounds` raises an already Dying target's by the
+/// attack's wounds, megacrits adding their levels), and Dying 6 kills (P6-TRACK-5). `down` is
+/// the chance it kills. Crit levels lumped at [`LEVELS`] (≥ 8) kill under `dying_plus_wounds`
+/// wherever they stand, as the exact levels would: exact.
+fn coup_odds(
+    options: &super::Options,
+    tx: &super::Fighter,
+    dist: &BTreeMap<PoolOutcome, BigInt>,
+    total: &BigInt,
+    wph: i32,
+) -> Odds {
+    let dying = tx.condition(Cond::Dying);
+    let (mut hit, mut dead) = (BigInt::zero(), BigInt::zero());
+    for ((normals, crits), weight) in dist {
+        let successes = i32::from(*normals) + crits.len() as i32;
+        if successes == 0 {
+            continue;
+        }
+        hit += weight;
+        let extra: i32 = crits.iter().map(|&k| i32::from(k)).sum();
+        let after = match options.coup {
+            1 => 6,
+            2 if dying > 0 => dying + successes * wph + extra,
+            _ => dying + successes,
+        };
+        if after >= 6 {
+            dead += weight;
+        }
+    }
+    Odds {
+        hit: BigRational::new(hit, total.clone()),
+        wounds: BTreeMap::from([(0, BigRational::one())]),
+        down: BigRational::new(dead, total.clone()),
+        disarms: BigRational::zero(),
+        residual: BigRational::zero(),
+    }
+}
+
+/// P(a check of `n` dice at `m` shows fewer than `hits` successes), each die 1 success at `m` and,
+/// under `check_crit_successes = on`, 2 + k at 11 + 6k (P6-DICE-5), with what `roller` spends
+/// on a check with no success ([`spend_on`]). Successes are counted up to `hits`, which is all
+/// the comparison needs: exact.
+fn check_fails(options: &super::Options, n: i32, m: i32, hits: i32, roller: Roller<'_>, purse: Purse) -> BigRational {
+    let cap = hits.max(1) as usize;
+    // One die's successes at `m`, those of `cap` or more counted as `cap`.
+    let die = |m: i32| -> Vec<BigRational> {
+        let at_least = |j: usize| match j {
+            0 => BigRational::one(),
+            1 => p_at_least(m),
+            _ if options.check_crits => p_at_least(m.max(11 + 6 * (j as i32 - 2))),
+            _ => BigRational::zero(),
+        };
+        (0..=cap).map(|j| if j == cap { at_least(j) } else { at_least(j) - at_least(j + 1) }).collect()
+    };
+    let one = die(m);
+    let weights = |p: &[BigRational]| weights_of(p.iter().cloned().enumerate());
+    let roll = |len: i32| {
+        let mut dist = vec![BigRational::zero(); cap + 1];
+        dist[0] = BigRational::one();
+        for _ in 0..len.clamp(0, 60) {
+            let mut next = vec![BigRational::zero(); cap + 1];
+            for (a, pa) in dist.iter().enumerate().filter(|(_, p)| !p.is_zero()) {
+                for (b, pb) in one.iter().enumerate() {
+                    next[(a + b).min(cap)] += pa * pb;
+                }
+            }
+            dist = next;
+        }
+        Some(weights(&dist))
+    };
+    let (bonus, destiny) = (weights(&one), weights(&die(m.min(4))));
+    let roller = (!purse.is_empty()).then_some(roller);
+    let (w, den) = spend_on(n.clamp(0, 60), roller, purse, roll, &bonus, &destiny, |k| *k >= 1, 0)
+        .expect("a check's successes are always followed");
+    let short: BigInt = w.iter().filter(|((k, _), _)| (*k as i32) < hits).map(|(_, w)| w).sum();
+    BigRational::new(short, den)
 }
 
 /// What a roller holds to boost a roll with (P6-RES-4/5): bonus dice, rerolls, destiny dice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 struct Purse {
     bonus: i32,
     rerolls: i32,
@@ -922,7 +1124,7 @@ pub fn throw_odds(
     let room = vs.max_wounds - v.wounds + v.boosts;
     let down: BigRational = wounds.iter().filter(|(w, _)| **w >= room && **w > 0).map(|(_, p)| p.clone()).sum();
     Some(BlastOdds {
-        odds: Odds { hit: reaches, wounds, down, residual: BigRational::zero() },
+        odds: Odds { hit: reaches, wounds, down, disarms: BigRational::zero(), residual: BigRational::zero() },
         lands,
         deviations_reaching,
         dice: (n, m),
