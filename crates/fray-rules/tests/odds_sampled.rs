@@ -1066,6 +1066,36 @@ mod opend6 {
         }
     }
 
+    #[test]
+    fn the_fight_plays_the_odds_of_character_points_an_opening_1_may_cancel_on_resistance() {
+        // rule: OD6-DICE-9, OD6-RES-1, OD6-RES-2
+        // Under `cancel_cp_dice = true` and `wild_die_failure_on_damage = true` an opening 1 of
+        // B's resistance roll cancels the highest die, a Character Point die spent included. B
+        // (Strength 1D: the Wild Die alone) spends his 5 points on a resistance roll short of
+        // what he needs, as his `points` policy does: the odds follow it, and the fight plays
+        // them.
+        let text = |cp: u32| {
+            format!(
+                "[rules]\nruleset = \"opend6\"\noptions = {{ cancel_cp_dice = true, wild_die_failure_on_damage = true \
+                 }}\n[[combatants]]\nname = \"A\"\nside = \"a\"\nskills = {{ firearms = \"5D\" }}\n\
+                 [[combatants.weapons]]\nname = \"pistol\"\nskill = \"firearms\"\ndamage = \"3D\"\nranges = [10, 30, \
+                 120]\n[[combatants]]\nname = \"B\"\nside = \"b\"\nposition = 8\nstrength = \"1D\"\ncharacter_points = \
+                 {cp}\npolicy = {{ points = \"threshold\" }}\n"
+            )
+        };
+        let load = |cp| fray_rules::opend6::scenario::load("cp.toml", &text(cp), &[]).unwrap();
+        let setup = load(5);
+        let odds = fray_rules::opend6::odds::attack_odds(&setup, "A", "B").unwrap();
+        let none = fray_rules::opend6::odds::attack_odds(&load(0), "A", "B").unwrap();
+        assert!(odds.down < none.down, "{:?}", odds.assumptions);
+        let s = sample::<OpenD6>(&setup, CombatantId(0), CombatantId(1), 40_000, 11);
+        for (what, exact, k) in [("hit", &odds.hit, s.hits), ("down", &odds.down, s.downs)] {
+            let (lo, hi) = wilson(k, s.counted);
+            let p = exact.to_f64().unwrap();
+            assert!(lo <= p && p <= hi, "{what}: exact {p}, sampled {k}/{} [{lo}, {hi}]", s.counted);
+        }
+    }
+
     /// `who`'s step in the round's order.
     fn step(state: &fray_rules::opend6::State, who: CombatantId) -> Option<u8> {
         state.order.iter().find(|(c, _)| *c == who).map(|(_, s)| *s)

@@ -224,7 +224,7 @@ pub const CP_SPAN: usize = 6 * CP_DEPTH as usize;
 
 /// `dist` with the mass above its least value + `span` placed at that value; and that mass.
 fn cut(dist: &Dist, span: usize) -> (Dist, BigRational) {
-    if dist.w.len() <= span + 1 {
+    if dist.w.len() <= span.saturating_add(1) {
         return (dist.clone(), BigRational::zero());
     }
     let tail: BigUint = dist.w[span..].iter().sum();
@@ -265,8 +265,23 @@ fn with_cp(dist: &Dist, need: i32, n: u32, depth: u32) -> Vec<Dist> {
 /// of its own value and the highest die so far, which it then replaces if larger. That part is
 /// followed over (total, highest die) pairs.
 fn code_with_cp(code: DieCode, one: OneReads, need: i32, n: u32, depth: u32, cancel_cp: bool) -> Vec<Dist> {
+    code_with_cp_within(code, one, need, n, depth, cancel_cp, usize::MAX).0
+}
+
+/// [`code_with_cp`] with the roll's totals beyond `span` of its lowest counted at that one
+/// ([`cut`]) before the Character Point dice are added: the totals, and the mass moved (at most).
+fn code_with_cp_within(
+    code: DieCode,
+    one: OneReads,
+    need: i32,
+    n: u32,
+    depth: u32,
+    cancel_cp: bool,
+    span: usize,
+) -> (Vec<Dist>, BigRational) {
     if !(cancel_cp && one == OneReads::Cancel && code.dice >= 1) || n == 0 {
-        return with_cp(&code_dist(code, one), need, n, depth);
+        let (dist, moved) = cut(&code_dist(code, one), span);
+        return (with_cp(&dist, need, n, depth), moved);
     }
     let regular = code.dice - 1;
     // The first toss not 1: the CP dice add to the total.
@@ -274,7 +289,7 @@ fn code_with_cp(code: DieCode, one: OneReads, need: i32, n: u32, depth: u32, can
     for _ in 0..regular {
         plain = plain.convolve(&Dist::d6());
     }
-    let otherwise = plain.convolve(&wild_not_one()).shift(code.pips);
+    let (otherwise, moved) = cut(&plain.convolve(&wild_not_one()).shift(code.pips), span);
     let mut out = with_cp(&otherwise, need, n, depth);
     // An opening 1: (the regular dice less the highest, the highest), over 6^(regular + 1).
     let mut states: BTreeMap<(i32, i32), BigUint> = BTreeMap::new();
@@ -323,7 +338,7 @@ fn code_with_cp(code: DieCode, one: OneReads, need: i32, n: u32, depth: u32, can
         states = next;
         e += die.e;
     }
-    out
+    (out, moved)
 }
 
 /// The mass a truncated roll leaves unplaced: 6^−(DEPTH+1) when its Wild Die can explode.
@@ -528,16 +543,31 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
     } else {
         let n = cp_left.min(cp_cap);
         let (total, cut_total) = cut(&total, CP_SPAN);
+        // Under `cancel_cp_dice = true`, when an opening 1 cancels on the resistance roll too
+        // (`wild_die_failure_on_damage`), a critical failure may take a Character Point die away
+        // (OD6-DICE-9): the roll is followed with its dice ([`code_with_cp`]).
+        let cancelling = cancel && damage_one == OneReads::Cancel && inputs.resistance.dice >= 1;
         let (raw, cut_raw) = cut(&raw, CP_SPAN);
+        let spent = |t: i32| -> (Vec<Dist>, BigRational) {
+            if cancelling {
+                code_with_cp_within(inputs.resistance, damage_one, t - 8, n, CP_DEPTH, true, CP_SPAN)
+            } else {
+                (with_cp(&raw, t - 8, n, CP_DEPTH), BigRational::zero())
+            }
+        };
         let one = BigRational::new(BigUint::one().into(), BigUint::from(6u8).pow(CP_DEPTH + 1).into());
         residual += cut_total + cut_raw + one * BigRational::from_integer(n.into());
+        // The mass the cut of a cancelling roll moves: the same for every damage total.
+        let mut moved = BigRational::zero();
         let mut acc: Vec<(usize, i32, Dist)> = Vec::new();
         for (i, wt) in total.w.iter().enumerate() {
             if wt.is_zero() {
                 continue;
             }
             let t = total.min + i as i32;
-            for (k, r) in with_cp(&raw, t - 8, n, CP_DEPTH).into_iter().enumerate() {
+            let (rolls, cut_roll) = spent(t);
+            moved = cut_roll;
+            for (k, r) in rolls.into_iter().enumerate() {
                 for (need, r) in by_need(r) {
                     let mut part = minus(&floor(r)).shift(t);
                     part.w.iter_mut().for_each(|w| *w *= wt);
@@ -549,6 +579,7 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
                 }
             }
         }
+        residual += moved;
         let e = acc.iter().map(|x| x.2.e).max().unwrap_or(0);
         acc.into_iter().map(|(k, need, d)| (k, need, d.to_e(e))).collect()
     };
@@ -782,22 +813,8 @@ fn inputs(
 }
 
 /// Whether `who`'s AI spends a Character Point on a `roll` below what it needs, asked as the
-/// fight asks it (OD6-RES-1/2), and the odds follow it: not on a resistance roll under
-/// `cancel_cp_dice = true` when an opening 1 cancels there too (`wild_die_failure_on_damage`),
-/// where a critical failure may take a Character Point die away ([`cp_not_followed`]).
+/// fight asks it (OD6-RES-1/2): the odds follow it.
 fn spends_cp(setup: &super::Setup, state: &State, who: CombatantId, roll: super::RollFor) -> bool {
-    ai_spends_cp(setup, state, who, roll) && !cp_not_followed(setup, roll)
-}
-
-/// Whether the odds leave the Character Points spent on `roll` out (see [`spends_cp`]).
-fn cp_not_followed(setup: &super::Setup, roll: super::RollFor) -> bool {
-    setup.options.cancel_cp_dice
-        && roll == super::RollFor::Resistance
-        && OneReads::damage(&setup.options) == OneReads::Cancel
-}
-
-/// Whether `who`'s AI spends a Character Point on a `roll` below what it needs.
-fn ai_spends_cp(setup: &super::Setup, state: &State, who: CombatantId, roll: super::RollFor) -> bool {
     let request = super::Request::Cp { roll, total: 0, need: Some(1), max: 1 };
     !policy::ai_passes(setup, who, &request)
         && matches!(policy::ai_choice(setup, state, who, &request), super::Choice::Cp(n) if n > 0)
@@ -1065,15 +1082,6 @@ pub fn attack_odds_at(
                 short(&down)
             ));
         }
-    }
-    if state.fighter(d).cp > 0
-        && ai_spends_cp(setup, &state, d, super::RollFor::Resistance)
-        && cp_not_followed(setup, super::RollFor::Resistance)
-    {
-        assumptions.push(format!(
-            "{defender}'s Character Points on his resistance and stay-up rolls are not followed under \
-             `cancel_cp_dice = true` with an opening 1 cancelling on resistance rolls: the odds take none spent"
-        ));
     }
     assumptions.push("no Fate Points spent".to_owned());
     if inputs.no_injury {
