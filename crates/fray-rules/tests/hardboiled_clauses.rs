@@ -2196,3 +2196,67 @@ fn a_hit_that_adds_nothing_to_the_tally_knocks_no_one_out() {
     assert!(!log.iter().any(|e| matches!(e, Event::KnockedOut { .. })), "{log:#?}");
     assert!(!state.fighter(B).knocked_out(1), "{log:#?}");
 }
+
+#[test]
+fn a_knock_out_that_leaves_no_one_able_ends_the_fight_at_once_under_down_only() {
+    // rule: USR-ROUND-6, USR-TRACK-4
+    // Under `out_of_fight = down_only` a knocked-out side is still in the fight, which ends in a
+    // stalemate once no one at all is left able. A's shot is undeclared (`undeclared_action =
+    // gm_prompt`); before the GM's ruling the GM, at the live table, knocks A out; the ruling lets
+    // the shot go ahead, and it knocks B out (as in `under_down_only_a_knocked_out_side_is_still_in_the_fight`).
+    // No one is left able: the fight ends there, in turn 1 of 3, right after the knock-out.
+    struct Gm {
+        script: Script,
+        asked: u32,
+    }
+    impl fray_engine::Decider<HardBoiled> for Gm {
+        const CHECKED: bool = true;
+        const INTERJECTS: bool = true;
+        fn decide(
+            &mut self,
+            setup: &Setup,
+            state: &State,
+            who: CombatantId,
+            request: &fray_rules::hardboiled::Request,
+        ) -> Result<Choice, fray_engine::Pending> {
+            self.script.decide(setup, state, who, request)
+        }
+        fn interject(&mut self, _: &Setup, _: &State, who: CombatantId) -> Vec<Event> {
+            if who != A {
+                return Vec::new();
+            }
+            self.asked += 1;
+            // A is asked to declare, to act, then for the GM's ruling on his undeclared shot.
+            if self.asked != 3 {
+                return Vec::new();
+            }
+            let change = fray_rules::board::Change::Set { track: "knocked_out", item: 0, value: 1 };
+            vec![Event::Adjusted { who: A, change }]
+        }
+    }
+    let text = duel("weapon = \"automatic_45\"", "position = 5\npolicy = { move = \"hold\" }\nhp_max = 20")
+        .replace("ego = 6\nhp_max = 30\nposition", "ego = 6\nposition")
+        .replace("max_turns = 1", "max_turns = 3");
+    let s = setup(&text, &[("out_of_fight", "down_only"), ("undeclared_action", "gm_prompt")]);
+    let gm = Gm {
+        script: script(&[
+            (0, Choice::Intent(None)),
+            (0, attack_b(false, None)),
+            (0, Choice::Yes(true)),
+            (1, Choice::Intent(None)),
+        ]),
+        asked: 0,
+    };
+    let mut faces = vec![9, 2, 9, 7];
+    faces.extend([1; 60]);
+    let mut fight = Fight::<HardBoiled, _, _, _>::new(&s, fray_engine::Scripted::faces(faces), gm, Record::default());
+    let fought = fight.run();
+    let (_, record) = fight.into_parts();
+    let log = record.0;
+    let ko = log.iter().position(|e| matches!(e, Event::KnockedOut { who: B, .. }));
+    let ko = ko.unwrap_or_else(|| panic!("{fought:?}: {log:#?}"));
+    assert!(log[..ko].iter().any(|e| matches!(e, Event::Adjusted { who: A, .. })), "{log:#?}");
+    let result = fought.unwrap();
+    assert_eq!((result.outcome, result.length), (Outcome::Stalemate, 1), "{log:#?}");
+    assert!(matches!(log[ko + 1..].first(), Some(Event::Ended { .. })), "{:#?}", &log[ko..]);
+}

@@ -883,8 +883,8 @@ fn hit_target<D: Dice, P: Decider<HardBoiled>, S: Sink<Event>>(
     // (`out` and `able` change together but for a knock-out under `out_of_fight = down_only`,
     // which ends the fight only when no one at all is left able, the hitter included: in a
     // simultaneous step, whose end check waits for the step's end anyway, or after a game
-    // master's adjustment put the hitter out mid-attack. So the audit's `||` → `&&` differs only
-    // in that last case.)
+    // master's adjustment put the hitter out mid-attack: the audit's `||` → `&&` differs only
+    // there, `a_knock_out_that_leaves_no_one_able_ends_the_fight_at_once_under_down_only`.)
     if out != was_out || able != was_able {
         end_check(fight, ended, turn);
     }
