@@ -780,10 +780,17 @@ fn locations_and_called_shots() {
     let called = hit_p(&melee, Act::Attack { target: B, fists: true, called: Some(Part::Head), off_balance: false });
     // d10 vs d8: 44/80; against d8 + 2: 28/80.
     assert_eq!((plain.as_str(), called.as_str()), ("11/20", "7/20"));
-    let sc = script(&[(0, attack_b(true, Some(Part::Head))), (1, Choice::Act(Act::End))]);
-    let (log, _, fought) = run(&melee, &[9, 1, 10, 2], sc);
-    fought.unwrap();
-    assert!(log.iter().any(|e| matches!(e, Event::Hit { face: 1, called: true, .. })));
+    // Each part called lands there, with no location die rolled.
+    for part in Part::ALL {
+        let sc = script(&[(0, attack_b(true, Some(part))), (1, Choice::Act(Act::End))]);
+        let (log, _, fought) = run(&melee, &[9, 1, 10, 2], sc);
+        fought.unwrap();
+        let face = log.iter().find_map(|e| match e {
+            Event::Hit { face, called: true, .. } => Some(*face),
+            _ => None,
+        });
+        assert_eq!(face.map(Part::of), Some(part), "{log:#?}");
+    }
 }
 
 #[test]
@@ -2259,4 +2266,33 @@ fn a_knock_out_that_leaves_no_one_able_ends_the_fight_at_once_under_down_only() 
     let result = fought.unwrap();
     assert_eq!((result.outcome, result.length), (Outcome::Stalemate, 1), "{log:#?}");
     assert!(matches!(log[ko + 1..].first(), Some(Event::Ended { .. })), "{:#?}", &log[ko..]);
+}
+
+#[test]
+fn a_second_attack_in_the_turn_takes_the_multiple_attack_penalty_in_a_contest() {
+    // rule: USR-ACT-3
+    // A's punch (d10) against B's d8 wins 44/80 of the time; his second attack of the turn, at
+    // −2 (`multi_attack_penalty = 2`), 28/80; at −3, 21/80.
+    let fists = Act::Attack { target: B, fists: true, called: None, off_balance: false };
+    let hit = |penalty: &str, attacks: u8| {
+        let s = setup(&duel("", ""), &[("max_attacks_per_turn", "3"), ("multi_attack_penalty", penalty)]);
+        let mut st = start(&s);
+        st.fighters[0].attacks = attacks;
+        fraction(&odds::odds_of(&s, &st, A, &fists).unwrap().hit)
+    };
+    assert_eq!((hit("2", 0), hit("2", 1), hit("3", 1)), ("11/20".into(), "7/20".into(), "21/80".into()));
+    // The fight's contest carries the same term.
+    let s = setup(&duel("", ""), &[("max_attacks_per_turn", "2")]);
+    let sc = script(&[(0, attack_b(true, None)), (0, attack_b(true, None)), (0, Choice::Act(Act::End))]);
+    let (log, _, fought) = run(&s, &[9, 1, 2, 8, 2, 8], sc);
+    // Both of A's punches miss; B's turn then wants dice for his own attack.
+    assert_eq!(fought.unwrap_err().to_string(), "dice for attack: the script ran out of faces after 6 dice");
+    let multi: Vec<i16> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Contest { who: A, terms, .. } => Some(terms.actor.0[2]),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(multi, [0, -2], "{log:#?}");
 }
