@@ -2013,3 +2013,49 @@ fn the_ai_goes_for_the_policys_target_and_holds_when_told() {
     assert!(matches!(announce(""), Choice::Announce(Action::Run { .. } | Action::Move(_))), "{:?}", announce(""));
     assert_eq!(announce("policy = { move = \"hold\" }"), Choice::Announce(Action::Nothing));
 }
+
+#[test]
+fn damage_landed_early_under_firearm_initiative_is_not_settled_again_at_the_ticks_end() {
+    // rule: TICK-TIME-11, TICK-TIME-4
+    // Under `firearm_initiative = low_stability_first` A's hit on B lands before B acts (the
+    // shooters' group is settled first); the tick's end settles what is still pending, and B's
+    // Body is down by that hit once.
+    let text = two("gun = \"pistol\"\ngun_ready = true\nskills = { shoot = 15 }", "position = [1, 0]", 1);
+    let s = setup(&text, &[("firearm_initiative", "low_stability_first"), ("resolve_order", "roster")]);
+    let (log, state, fought) = run_with(&s, &[20, 1, 3], script(&[(0, fire(B)), (0, PULL), (1, NOTHING)]), false);
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    let hit: i32 = log.iter().map(|e| if let Event::Hit { target: B, body, .. } = e { *body } else { 0 }).sum();
+    assert!(hit > 0, "{log:#?}");
+    let settled = log.iter().filter(|e| matches!(e, Event::Settled { who: B, body, .. } if *body > 0)).count();
+    assert_eq!(settled, 1, "{log:#?}");
+    assert_eq!(state.fighter(B).body, s.combatants[1].body - hit, "{log:#?}");
+    // And its wounds once.
+    let wounds: i32 = log
+        .iter()
+        .map(|e| match e {
+            Event::Hit { target: B, wounds, .. } => *wounds,
+            Event::WoundCheck { who: B, wound: true, .. } => 1,
+            _ => 0,
+        })
+        .sum();
+    assert!(wounds > 0, "{log:#?}");
+    assert_eq!(state.fighter(B).wounds, wounds, "{log:#?}");
+    assert_eq!((state.fighter(B).pend_body, state.fighter(B).pend_wounds), (0, 0));
+}
+
+#[test]
+fn a_cost_of_no_p_is_no_rise_in_p() {
+    // rule: TICK-STAB-4
+    // Under `recovery_timing = skip_cost_tick` a tick in which p rose has no recovery: an
+    // action's cost that adds no p (a step, a free action) is no rise; one that adds p is.
+    let s = setup(
+        &two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]", 1),
+        &[("recovery_timing", "skip_cost_tick")],
+    );
+    let mut st = Ticks::initial_state(&s);
+    let cost = |p| Event::Cost { who: A, p, effort: 1, held: 0, string: false, attack: false };
+    Ticks::apply(&s, &mut st, &cost(0));
+    assert!(!st.fighter(A).p_rose);
+    Ticks::apply(&s, &mut st, &cost(2));
+    assert!(st.fighter(A).p_rose);
+}
