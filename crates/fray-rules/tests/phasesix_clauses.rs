@@ -3585,6 +3585,17 @@ fn the_odds_of_a_coup_de_grace_are_its_successes_killing_the_helpless_target() {
     );
     let o = special_agrees(&heavy, coup, 20_000);
     assert!(o.down > BigRational::zero() && o.down < o.hit, "{o:?}");
+    // From Dying 2: two successes (1/9) kill, and one success only as a crit of level 2 or more
+    // (23+: 1/648), whose levels add: 1/9 + 2 · 1/648 · 2/3 = 55/486.
+    assert_eq!(q(&odds::odds_of(&heavy, &ready(&heavy), A, &coup).unwrap().down), "55/486");
+    // A target not yet Dying gains Dying by the successes alone: four dice never kill.
+    let four = specials_duel_club(
+        "hand_to_hand = 4",
+        "wounds_per_hit = 2",
+        &format!("unconscious = 1{C_FAR}"),
+        &[("coup_de_grace", "dying_plus_wounds")],
+    );
+    assert_eq!(q(&special_agrees(&four, coup, 5_000).down), "0/1");
 }
 
 #[test]
