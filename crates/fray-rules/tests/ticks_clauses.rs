@@ -2059,3 +2059,66 @@ fn a_cost_of_no_p_is_no_rise_in_p() {
     Ticks::apply(&s, &mut st, &cost(2));
     assert!(st.fighter(A).p_rose);
 }
+
+#[test]
+fn the_placeholder_attack_types_cost_and_graze_as_the_catalogue_gives() {
+    // rule: TICK-MELEE-3
+    // Jab 3 / 2 / −1, strike 6 / 4 / 0, heavy 9 / 6 / +2 (stability, effort, graze modifier). A
+    // knife (graze 2) jabbing: a graze of 1; a heavy blow: 4.
+    let s = setup(&two("melee_weapon = \"knife\"", "position = [1, 0]", 1), &[]);
+    let types: Vec<(i32, i32, i32)> = [Blow::Jab, Blow::Strike, Blow::Heavy]
+        .into_iter()
+        .map(|b| {
+            let t = s.blow(b);
+            (t.stability, t.effort, t.graze)
+        })
+        .collect();
+    assert_eq!(types, [(3, 2, -1), (6, 4, 0), (9, 6, 2)]);
+    let knife = s.combatants[0].melee_weapon.damage;
+    let graze = |b| {
+        let w = Weapon::melee(&s, &s.combatants[0], b);
+        attack::harm(&s.options, w, 0, false, None, 1, None, 30).raw
+    };
+    assert_eq!((graze(Blow::Jab), graze(Blow::Heavy)), (knife - 1, knife + 2));
+}
+
+#[test]
+fn a_gunman_told_to_fire_one_shot_a_tick_fires_one() {
+    // Not a clause: the AI's `shots` policy. An assault rifle fires up to three shots a tick
+    // (TICK-GUN-10); the AI fires them all unless its `shots` policy is `one`.
+    let shots = |policy: &str| {
+        let text = two(
+            &format!("gun = \"assault_rifle\"\ngun_ready = true\nskills = {{ shoot = 15 }}\n{policy}"),
+            "position = [3, 0]",
+            1,
+        );
+        let s = setup(&text, &[]);
+        let st = Ticks::initial_state(&s);
+        match fray_rules::ticks::policy::ai_choice(&s, &st, A, &fray_rules::ticks::Request::Announce { tick: 1 }) {
+            Choice::Announce(Action::Fire { shots, .. }) => shots,
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!((shots(""), shots("policy = { shots = \"one\" }")), (3, 1));
+}
+
+#[test]
+fn a_combatant_joining_late_is_absent_until_it_joins() {
+    // Not a clause: the live tracker's combatants added mid-fight (the last `joins_late` of the
+    // roster) start absent.
+    let mut s = setup(&two("", "position = [6, 0]", 1), &[]);
+    s.joins_late = 1;
+    let state = Ticks::initial_state(&s);
+    assert!(!state.fighter(A).absent && state.fighter(B).absent);
+}
+
+#[test]
+fn custom_gear_refuses_a_table_melee_weapon_or_armour() {
+    // rule: TICK-GEAR-3
+    // Under `gear_tables = custom` every piece of gear gives its values: a melee weapon or an
+    // armour named from the table is refused, as a gun is.
+    for gear in ["melee_weapon = \"knife\"", "armour = [\"helmet\"]"] {
+        let text = two(gear, "position = [6, 0]", 1).replace("tick_cap = 1", "tick_cap = 1\ngear_tables = \"custom\"");
+        assert!(load_err(&text).contains("under `gear_tables = custom` give every"), "{gear}: {}", load_err(&text));
+    }
+}
