@@ -3503,6 +3503,10 @@ fn the_odds_of_a_ko_attack_are_its_knock_out_as_the_fight_plays_it() {
     assert_eq!(o.wounds.keys().collect::<Vec<_>>(), [&0]);
     let no_crits = specials_duel("", b, &[("check_crit_successes", "off")]);
     assert_eq!(q(&odds::odds_of(&no_crits, &ready(&no_crits), A, &ko).unwrap().down), "11/27");
+    // Three hit dice: three hits (1/27) need three successes of one die, 17+ (1/108): knocked
+    // out with 12/27 · 2/3 + 6/27 · 17/18 + 1/27 · 107/108 = 1583/2916.
+    let three = specials_duel("hand_to_hand = 3", b, &[]);
+    assert_eq!(q(&odds::odds_of(&three, &ready(&three), A, &ko).unwrap().down), "1583/2916");
     // Protection takes normal hits before the check: with protection 1 (and no crit) one hit is
     // nothing left, two are one.
     let armoured = specials_duel("", &format!("{b}\narmour = [{{ name = \"vest\", protection = 1 }}]"), &[]);
