@@ -471,7 +471,8 @@ impl HitTerms {
         [("burst", 2), ("walk", 1), ("hunkered", 1), ("off-hand", 1), ("disarm", 3), ("range", 2), ("braced", -1)];
 
     /// The sum of M's fixed terms for each combination of them: entry i for bits 1..=6 of the
-    /// flags shifted down by one (so that M adds them with one look-up).
+    /// flags shifted down by one (so that M adds them with one look-up). (An index below 64 has
+    /// no bit 6, so the audit's `k < 6` → `k <= 6` adds nothing: equivalent.)
     const M_FIXED: [i8; 64] = {
         let mut table = [0; 64];
         let mut i = 0;
