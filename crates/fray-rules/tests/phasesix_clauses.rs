@@ -3626,3 +3626,60 @@ fn a_persons_menu_gives_the_odds_of_a_ko_attack_a_disarm_and_a_coup() {
     let coup = label(&dying, &ready(&dying), special(Special::Coup));
     assert!(coup.ends_with("— ≥ 1 success 55.6%, kills the target 55.6%"), "{coup}");
 }
+
+#[test]
+fn the_odds_of_a_ko_attack_or_a_disarm_take_the_targets_conditions_into_his_check() {
+    // rule: P6-SPECIAL-3, P6-SPECIAL-8, P6-COND-3, P6-COND-5
+    // Poisoned 1, B checks at 6+ (1/6; two successes still at 11+, 1/18): knocked out with
+    // 4/9 · 5/6 + 1/9 · 17/18 = 77/162. Shocked 1 takes a die off his check: a Shocked B of
+    // Resistance 2 is a B of Resistance 1; a Shocked B of Strength 2 resists a disarm as one of
+    // Strength 1. Hunkered, he checks at 6+ too (and rolls a 6+ cover roll): as the fight plays it.
+    let never = "policy = { move = \"hold\", defend = \"never\" }";
+    let ko = special(Special::Ko);
+    let down = |b: &str| {
+        let s = specials_duel("", &format!("{never}\n{b}"), &[]);
+        q(&odds::odds_of(&s, &ready(&s), A, &ko).unwrap().down)
+    };
+    assert_eq!(down("resistance = 1\npoisoned = 1"), "77/162");
+    assert_eq!(down("resistance = 2\nshocked = 1"), down("resistance = 1"));
+    assert_ne!(down("resistance = 2"), down("resistance = 1"));
+    special_agrees(&specials_duel("", &format!("{never}\nresistance = 1\nhunkered = true"), &[]), ko, 20_000);
+    let disarms = |b: &str, sets: &[(&str, &str)]| {
+        let s = specials_duel("", &format!("{never}\n{b}{SWORD}"), sets);
+        q(&odds::odds_of(&s, &ready(&s), A, &special(Special::Disarm)).unwrap().disarms)
+    };
+    assert_eq!(disarms("strength = 2\nshocked = 1", &[]), disarms("strength = 1", &[]));
+    assert_ne!(disarms("strength = 2", &[]), disarms("strength = 1", &[]));
+    // Under `disarm_resist = deftness` a strong but clumsy B (Strength 3, Deftness 0) rolls no
+    // die: every hit disarms, 1 − (31/36)² = 335/1296.
+    assert_eq!(disarms("strength = 3\ndeftness = 0", &[("disarm_resist", "deftness")]), "335/1296");
+}
+
+#[test]
+fn a_ko_check_counts_the_crits_left_alike_whichever_the_cover_stops() {
+    // rule: P6-SPECIAL-3, P6-DEF-5, P6-COVER-3
+    // B parries (crit successes take the highest crits first, `parry_vs_crits = crit_successes`)
+    // and rolls 5+ cover. Which crits his cover roll stops (`cover_crit_removal`) decides the
+    // wounds, but a K.O. check counts the hits left, not which: the odds are the same under
+    // `roll_order` (followed place by place after a crit parry) as under `highest_first`, and
+    // the fight plays them.
+    let b = format!(
+        "resistance = 1\ncover = 5\nhand_to_hand = 3\npolicy = {{ move = \"hold\", defend = \"parry\" }}{SWORD}"
+    );
+    let ko = special(Special::Ko);
+    let odds_under = |removal: &str| {
+        let s = specials_duel(
+            "hand_to_hand = 5",
+            &b,
+            &[("parry_vs_crits", "crit_successes"), ("cover_crit_removal", removal)],
+        );
+        odds::odds_of(&s, &ready(&s), A, &ko).unwrap().down
+    };
+    assert_eq!(odds_under("roll_order"), odds_under("highest_first"));
+    let s = specials_duel(
+        "hand_to_hand = 5",
+        &b,
+        &[("parry_vs_crits", "crit_successes"), ("cover_crit_removal", "roll_order")],
+    );
+    special_agrees(&s, ko, 20_000);
+}
