@@ -3683,3 +3683,19 @@ fn a_ko_check_counts_the_crits_left_alike_whichever_the_cover_stops() {
     );
     special_agrees(&s, ko, 20_000);
 }
+
+#[test]
+fn round_start_checks_with_successes_lower_shocked_and_stop_the_bleeding() {
+    // rule: P6-COND-2, P6-COND-4, P6-COND-7
+    // B, Shocked 1 and Bleeding 1 with Endurance 3: the Shocked check (3 − 1 = 2 dice at 5+:
+    // 5, 5) has two successes and ends it; the Bleeding check (3 dice now: 5, 1, 1) has one, so
+    // no wound.
+    let text = format!("{}{C_FAR}", duel("", "shocked = 1\nbleeding = 1\nendurance = 3\nposition = 500"));
+    let s = setup(&text, &[]);
+    let ends = [(0, Choice::Act(Act::End)), (1, Choice::Act(Act::End)), (2, Choice::Act(Act::End))];
+    let (log, state, fought) = run(&s, &[5, 1, 3, 5, 5, 5, 1, 1], script(&ends));
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    assert!(log.contains(&Event::Condition { who: B, cond: Cond::Shocked, value: 0 }), "{log:#?}");
+    assert_eq!((state.fighter(B).condition(Cond::Shocked), state.fighter(B).wounds), (0, 0), "{log:#?}");
+    assert_eq!(state.fighter(B).condition(Cond::Bleeding), 1);
+}
