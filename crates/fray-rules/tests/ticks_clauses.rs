@@ -518,6 +518,16 @@ fn lowering_a_gun() {
     let st = Ticks::initial_state(&sep);
     assert!(illegal(&sep, &st, A, &Action::fire(B, 1, false)).is_some());
     assert!(illegal(&sep, &st, A, &Action::Ready).is_none());
+    // Nor a running shot; a ready one can, and under the default a lowered one snaps.
+    let running_shot = Action::Run { to: (1, 0), attack: Some((B, None, false)) };
+    assert!(illegal(&sep, &st, A, &running_shot).is_some());
+    let mut readied = st.clone();
+    Ticks::apply(&sep, &mut readied, &Event::Readied { who: A, penalty: 0 });
+    assert!(illegal(&sep, &readied, A, &running_shot).is_none());
+    let snap = setup(&two("gun = \"pistol\"", "position = [6, 0]", 1), &[]);
+    assert!(illegal(&snap, &Ticks::initial_state(&snap), A, &running_shot).is_none());
+    // A gun already up is not readied again.
+    assert!(illegal(&sep, &readied, A, &Action::Ready).is_some());
     // A burst may split its shots between targets (TICK-TIME-12, TICK-GUN-10).
     let three = format!(
         "{}\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = [6, 2]\n",
@@ -2121,4 +2131,20 @@ fn custom_gear_refuses_a_table_melee_weapon_or_armour() {
         let text = two(gear, "position = [6, 0]", 1).replace("tick_cap = 1", "tick_cap = 1\ngear_tables = \"custom\"");
         assert!(load_err(&text).contains("under `gear_tables = custom` give every"), "{gear}: {}", load_err(&text));
     }
+}
+
+#[test]
+fn an_announcement_of_no_target_or_no_move_is_refused() {
+    // rule: TICK-TIME-12, TICK-MOVE-1
+    // A shot at oneself or at no one on the roster is refused, and so is a move or a run to
+    // where one stands.
+    let s = setup(&two("gun = \"pistol\"\ngun_ready = true", "position = [6, 0]", 1), &[]);
+    let st = Ticks::initial_state(&s);
+    assert!(illegal(&s, &st, A, &Action::fire(B, 1, false)).is_none());
+    assert!(illegal(&s, &st, A, &Action::fire(A, 1, false)).is_some());
+    assert!(illegal(&s, &st, A, &Action::fire(CombatantId(2), 1, false)).is_some());
+    let here = st.fighter(A).pos;
+    assert!(illegal(&s, &st, A, &Action::Move(here)).is_some());
+    assert!(illegal(&s, &st, A, &Action::Run { to: here, attack: None }).is_some());
+    assert!(illegal(&s, &st, A, &Action::Move((here.0 + 1, here.1))).is_none());
 }
