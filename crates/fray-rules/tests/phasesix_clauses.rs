@@ -2589,6 +2589,12 @@ fn a_massive_attack_costs_an_action_per_extra_and_adds_three_dice_each() {
     // Under `extra_actions` the cap is on the extra actions: 3 × min(2, 2) = 6 more dice.
     let per_action = setup(&duel(club, ""), &[("massive_cap", "extra_actions")]);
     assert_eq!(attack_numbers(&per_action, &st, A, &massive(2)).0, 9);
+    // With Strength 5, one extra action adds 3 dice, two add 5 (6 capped at Strength).
+    let strong = setup(&duel(&club.replace("strength = 2", "strength = 5"), ""), &[]);
+    assert_eq!(
+        (attack_numbers(&strong, &st, A, &massive(1)).0, attack_numbers(&strong, &st, A, &massive(2)).0),
+        (6, 8)
+    );
     // The odds beside it (a person's menu) are those of an attack with those dice: the same as
     // a plain attack by one with as many more Hand-to-hand as it adds (2 for one extra action
     // under Strength 2, 6 for two under `extra_actions`), and better than the plain attack's.
