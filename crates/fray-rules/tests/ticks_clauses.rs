@@ -2148,3 +2148,19 @@ fn an_announcement_of_no_target_or_no_move_is_refused() {
     assert!(illegal(&s, &st, A, &Action::Run { to: here, attack: None }).is_some());
     assert!(illegal(&s, &st, A, &Action::Move((here.0 + 1, here.1))).is_none());
 }
+
+#[test]
+fn a_strike_at_a_mover_needs_him_within_reach() {
+    // rule: TICK-TIME-7
+    // A same-tick strike at one who announced a move: next to A it may be made; two squares off
+    // (beyond `melee_reach` 1) it is refused.
+    let strike = Action::Strike { target: B, blow: Blow::Jab, weak_point: false };
+    let legal = |b_at: &str| {
+        let s = setup(&two("", &format!("position = {b_at}"), 1), &[]);
+        let mut st = Ticks::initial_state(&s);
+        Ticks::apply(&s, &mut st, &Event::Announced { who: B, action: Action::Move((5, 0)) });
+        illegal(&s, &st, A, &strike)
+    };
+    assert_eq!(legal("[1, 0]"), None);
+    assert_eq!(legal("[2, 0]"), Some("the target is not adjacent"));
+}
