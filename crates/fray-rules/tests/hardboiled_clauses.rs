@@ -2296,3 +2296,45 @@ fn a_second_attack_in_the_turn_takes_the_multiple_attack_penalty_in_a_contest() 
         .collect();
     assert_eq!(multi, [0, -2], "{log:#?}");
 }
+
+#[test]
+fn a_declared_attack_stays_possible_while_its_target_is_within_reach_and_a_move() {
+    // rule: USR-ROUND-4, USR-RNG-2
+    // A declared shot with a .45 (range 20 m: reach 2 × 20) can still be carried out while B
+    // stands within 40 m and a Move (10 m): at exactly 50 m, not beyond. After moving, 40 m.
+    // Under `beyond_extreme = extreme` any distance will do. A declared punch reaches 2 m and a
+    // Move.
+    let shot = Act::Attack { target: B, fists: false, called: None, off_balance: false };
+    let punch = Act::Attack { target: B, fists: true, called: None, off_balance: false };
+    let gone = |b_at: f64, moved: bool, sets: &[(&str, &str)], act: &Act| {
+        let s = setup(&duel("weapon = \"automatic_45\"", &format!("position = {b_at}")), sets);
+        let mut st = start(&s);
+        st.fighters[0].moved = moved;
+        policy::illegal_target(&s, &st, A, act)
+    };
+    assert_eq!(gone(50.0, false, &[], &shot), None);
+    assert!(gone(50.5, false, &[], &shot).is_some());
+    assert_eq!(gone(40.0, true, &[], &shot), None);
+    assert!(gone(41.0, true, &[], &shot).is_some());
+    assert_eq!(gone(100.0, false, &[("beyond_extreme", "extreme")], &shot), None);
+    assert_eq!(gone(12.0, false, &[], &punch), None);
+    assert!(gone(12.5, false, &[], &punch).is_some());
+}
+
+#[test]
+fn actions_at_no_one_and_a_disengaging_move_after_attacking_are_refused() {
+    // rule: USR-MOVE-2, USR-ACT-2
+    // An attack at oneself or at no one on the roster is refused. Under `free_disengage = false`
+    // a Move out of an enemy's reach is refused after an attack in the turn, not before.
+    let s = setup(&duel("", "position = 1"), &[("free_disengage", "false")]);
+    let mut st = start(&s);
+    let request = fray_rules::hardboiled::Request::Act { can_move: true, attacks_left: 1, can_act: true };
+    let at = |t| Act::Attack { target: t, fists: true, called: None, off_balance: false };
+    assert!(policy::illegal(&s, &st, A, &request, &at(B)).is_none());
+    assert!(policy::illegal(&s, &st, A, &request, &at(A)).is_some());
+    assert!(policy::illegal(&s, &st, A, &request, &at(CombatantId(2))).is_some());
+    let away = Act::Move(Pos { x: -8.0, y: 0.0 });
+    assert!(policy::illegal(&s, &st, A, &request, &away).is_none());
+    st.fighters[0].attacks = 1;
+    assert!(policy::illegal(&s, &st, A, &request, &away).is_some());
+}

