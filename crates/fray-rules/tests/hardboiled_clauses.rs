@@ -2333,6 +2333,12 @@ fn actions_at_no_one_and_a_disengaging_move_after_attacking_are_refused() {
     assert!(policy::illegal(&s, &st, A, &request, &at(B)).is_none());
     assert!(policy::illegal(&s, &st, A, &request, &at(A)).is_some());
     assert!(policy::illegal(&s, &st, A, &request, &at(CombatantId(2))).is_some());
+    // So is a power or an Other activity at no one.
+    assert!(policy::illegal(&s, &st, A, &request, &Act::Power(B)).is_none());
+    assert!(policy::illegal(&s, &st, A, &request, &Act::Power(A)).is_some());
+    let shove = |t| Act::Other { activity: Activity::Shove, target: Some(t), difficulty: 0 };
+    assert!(policy::illegal(&s, &st, A, &request, &shove(B)).is_none());
+    assert!(policy::illegal(&s, &st, A, &request, &shove(A)).is_some());
     let away = Act::Move(Pos { x: -8.0, y: 0.0 });
     assert!(policy::illegal(&s, &st, A, &request, &away).is_none());
     st.fighters[0].attacks = 1;
