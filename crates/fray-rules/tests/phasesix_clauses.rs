@@ -2864,6 +2864,11 @@ fn a_disarm_resisted_with_deftness_ignores_strength() {
         let (log, _, _) = run(&s, &[5, 1, 6, 3, 1, 1, 5, 5, 5], script(&[(0, disarm), (0, Choice::Act(Act::End))]));
         assert_eq!(log.contains(&Event::Disarmed { who: B }), disarmed, "{sets:?} {log:#?}");
     }
+    // And the other way round: a deft but weak B (Strength 0, Deftness 3) resisting with
+    // Strength rolls no die.
+    let weak = setup(&duel(SWORD, &format!("strength = 0\ndeftness = 3{SWORD}")), &[("disarm_resist", "strength")]);
+    let (log, _, _) = run(&weak, &[5, 1, 6, 3, 1, 1, 5, 5, 5], script(&[(0, disarm), (0, Choice::Act(Act::End))]));
+    assert!(log.contains(&Event::Disarmed { who: B }), "{log:#?}");
 }
 
 #[test]
@@ -3704,4 +3709,28 @@ fn round_start_checks_with_successes_lower_shocked_and_stop_the_bleeding() {
     assert!(log.contains(&Event::Condition { who: B, cond: Cond::Shocked, value: 0 }), "{log:#?}");
     assert_eq!((state.fighter(B).condition(Cond::Shocked), state.fighter(B).wounds), (0, 0), "{log:#?}");
     assert_eq!(state.fighter(B).condition(Cond::Bleeding), 1);
+}
+
+#[test]
+fn a_burning_parrier_parries_at_a_higher_minimum_roll() {
+    // rule: P6-COND-3, P6-DEF-4
+    // As in the parry of `reactions_only_by_the_target_and_not_from_behind`, but B burns (Burning 1): his parry
+    // is at 6+, and his 5 1 1 parries nothing: both hits wound.
+    let text = duel(SWORD, &format!("perception = 1\nburning = 1{SWORD}"));
+    let s = setup(&text, &[]);
+    let parry = Choice::React { reaction: Some(Reaction::Parry), buy: 0 };
+    let entries = [
+        (1, Choice::Act(Act::Aim { accurate: false })),
+        (1, Choice::Act(Act::End)),
+        (1, parry),
+        (0, Choice::Act(atk(B, Mode::Melee))),
+        (0, Choice::Act(Act::End)),
+    ];
+    let (log, state, fought) = run(&s, &[1, 5, 5, 5, 1, 5, 1, 1], script(&entries));
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    assert!(
+        log.iter().any(|e| matches!(e, Event::Reacted { who: B, reaction: Reaction::Parry, m: 6, successes: 0, .. })),
+        "{log:#?}"
+    );
+    assert_eq!(state.fighter(B).wounds, 2);
 }
