@@ -2323,7 +2323,7 @@ fn a_declared_attack_stays_possible_while_its_target_is_within_reach_and_a_move(
 
 #[test]
 fn actions_at_no_one_and_a_disengaging_move_after_attacking_are_refused() {
-    // rule: USR-MOVE-2, USR-ACT-2
+    // rule: USR-MOVE-2, USR-ACT-2, USR-ACT-4
     // An attack at oneself or at no one on the roster is refused. Under `free_disengage = false`
     // a Move out of an enemy's reach is refused after an attack in the turn, not before.
     let s = setup(&duel("", "position = 1"), &[("free_disengage", "false")]);
@@ -2339,6 +2339,9 @@ fn actions_at_no_one_and_a_disengaging_move_after_attacking_are_refused() {
     let shove = |t| Act::Other { activity: Activity::Shove, target: Some(t), difficulty: 0 };
     assert!(policy::illegal(&s, &st, A, &request, &shove(B)).is_none());
     assert!(policy::illegal(&s, &st, A, &request, &shove(A)).is_some());
+    // A shove needs its target within melee reach (2 m).
+    let far = setup(&duel("", "position = 5"), &[]);
+    assert!(policy::illegal(&far, &start(&far), A, &request, &shove(B)).is_some());
     let away = Act::Move(Pos { x: -8.0, y: 0.0 });
     assert!(policy::illegal(&s, &st, A, &request, &away).is_none());
     st.fighters[0].attacks = 1;
