@@ -2342,6 +2342,13 @@ fn actions_at_no_one_and_a_disengaging_move_after_attacking_are_refused() {
     // A shove needs its target within melee reach (2 m).
     let far = setup(&duel("", "position = 5"), &[]);
     assert!(policy::illegal(&far, &start(&far), A, &request, &shove(B)).is_some());
+    // A weapon is picked up only when it lies on the floor, with an Other activity left.
+    assert!(policy::illegal(&s, &st, A, &request, &Act::PickUp).is_some());
+    let mut dropped = start(&s);
+    dropped.fighters[0].dropped = true;
+    assert!(policy::illegal(&s, &dropped, A, &request, &Act::PickUp).is_none());
+    let no_other = fray_rules::hardboiled::Request::Act { can_move: true, attacks_left: 1, can_act: false };
+    assert!(policy::illegal(&s, &dropped, A, &no_other, &Act::PickUp).is_some());
     let away = Act::Move(Pos { x: -8.0, y: 0.0 });
     assert!(policy::illegal(&s, &st, A, &request, &away).is_none());
     st.fighters[0].attacks = 1;
