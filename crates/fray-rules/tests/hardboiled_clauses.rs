@@ -2342,6 +2342,9 @@ fn actions_at_no_one_and_a_disengaging_move_after_attacking_are_refused() {
     // A shove needs its target within melee reach (2 m).
     let far = setup(&duel("", "position = 5"), &[]);
     assert!(policy::illegal(&far, &start(&far), A, &request, &shove(B)).is_some());
+    // An intimidation needs no reach.
+    let intimidate = Act::Other { activity: Activity::Intimidate, target: Some(B), difficulty: 0 };
+    assert!(policy::illegal(&far, &start(&far), A, &request, &intimidate).is_none());
     // A weapon is picked up only when it lies on the floor, with an Other activity left.
     assert!(policy::illegal(&s, &st, A, &request, &Act::PickUp).is_some());
     let mut dropped = start(&s);
