@@ -3512,6 +3512,10 @@ fn the_odds_of_a_ko_attack_are_its_knock_out_as_the_fight_plays_it() {
     let o = special_agrees(&specials_duel("", b, &[]), ko, 20_000);
     assert_eq!((q(&o.hit), q(&o.down), q(&o.disarms)), ("5/9".to_owned(), "65/162".to_owned(), "0/1".to_owned()));
     assert_eq!(o.wounds.keys().collect::<Vec<_>>(), [&0]);
+    // Under `ko_depth = hits` (Unconscious by the hits, not the margin) the same odds, and the
+    // fight plays them: as many successes as hits still resist.
+    let depth = special_agrees(&specials_duel("", b, &[("ko_depth", "hits")]), ko, 20_000);
+    assert_eq!(q(&depth.down), "65/162");
     let no_crits = specials_duel("", b, &[("check_crit_successes", "off")]);
     assert_eq!(q(&odds::odds_of(&no_crits, &ready(&no_crits), A, &ko).unwrap().down), "11/27");
     // Three hit dice: three hits (1/27) need three successes of one die, 17+ (1/108): knocked
