@@ -2250,6 +2250,11 @@ fn the_odds_of_a_throw_follow_the_throw_roll_the_deviation_and_the_blast() {
     standing.combatants[1].hunkered = false;
     let t = throw_at_b(&standing, true);
     assert_eq!((q(&t.odds.hit), q(&t.odds.down)), ("17/27".to_owned(), "17/27".to_owned()));
+    // A hunkered thrower throws at 6+ (P6-COND-6): lands with 1 − (5/6)² = 11/36.
+    let mut st = ready(&s);
+    st.fighters[0].hunkered = true;
+    let low = odds::throw_odds(&s, &st, A, &Act::Throw { item: 0, target: B }, B, true).unwrap();
+    assert_eq!((low.dice.1, q(&low.lands)), (6, "11/36".to_owned()));
     // `throw_radius_m = 0`: a deviation (1 to 6 m) never reaches him.
     let t = throw_at_b(&grenade_duel("", "never", "", &[("throw_radius_m", "0")]), true);
     assert_eq!((t.deviations_reaching, q(&t.odds.hit)), (0, "5/9".to_owned()));
