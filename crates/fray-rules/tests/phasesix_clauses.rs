@@ -3743,3 +3743,21 @@ fn a_burning_parrier_parries_at_a_higher_minimum_roll() {
     );
     assert_eq!(state.fighter(B).wounds, 2);
 }
+
+#[test]
+fn a_shocked_first_aider_rolls_fewer_dice() {
+    // rule: P6-COND-2, P6-TRACK-6
+    // Shocked 1 takes a die off every roll of A's, first aid included: First aid 3, 2 dice.
+    let medic = duel("first_aid = 3\nshocked = 1", "dying = 2\nwounds = 6")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"b\"\nposition = 500\npolicy = { move = \"hold\" }\n";
+    let m = setup(&medic, &[]);
+    let mut faces = vec![5, 1, 2];
+    faces.extend([5; 30]);
+    let (log, _, fought) = run(&m, &faces, script(&[(0, Choice::Act(Act::FirstAid(B))), (0, Choice::Act(Act::End))]));
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    let dice = log.iter().find_map(|e| match e {
+        Event::Check { who: A, what: "first aid", dice, .. } => Some(*dice),
+        _ => None,
+    });
+    assert_eq!(dice, Some(2), "{log:#?}");
+}
