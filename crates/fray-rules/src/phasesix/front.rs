@@ -76,8 +76,8 @@ impl PhaseSixScenario {
 
     /// The exact odds beside a choice of act in a person's menu: an attack's chance of ≥ 1 hit
     /// and of dropping its target (of a K.O. attack, knocking him out; of a disarm, disarming
-    /// him; of a coup de grâce, ≥ 1 success and killing him, P6-SPECIAL-3..12); a throw's chance that its blast reaches the target and drops
-    /// him; each as the AI would play it (bonus dice, rerolls and destiny dice on a hit or throw
+    /// him; of a coup de grâce, ≥ 1 success and killing him, P6-SPECIAL-3..12); a throw's
+    /// chance that its blast reaches the target and drops him; each as the AI would play it (bonus dice, rerolls and destiny dice on a hit or throw
     /// roll with no success, by the `spend` policy) and, when that differs, the roll alone, since
     /// a person decides it (P6-THROW-1..4, P6-RES-4/5).
     fn odds_label(&self, state: &State, who: CombatantId, act: &Act) -> String {

@@ -4,8 +4,8 @@
 //! dice, rerolls and destiny dice each side's `spend` policy spends on its rolls — and the chance
 //! it drops him. A K.O. attack and a disarm follow the same pipeline to the target's check
 //! against the hits left (with what his `spend` policy spends on it), a coup de grâce its hit
-//! roll's successes (P6-SPECIAL-3..12). Every die's tiers follow the exploding d6's closed form P(d6! ≥ t) = 6^−k·(7 − j)/6
-//! (t = 6k + j); megacrit levels above [`LEVELS`] are counted at that level, and their mass is
+//! roll's successes (P6-SPECIAL-3..12). Every die's tiers follow the exploding d6's closed
+//! form P(d6! ≥ t) = 6^−k·(7 − j)/6 (t = 6k + j); megacrit levels above [`LEVELS`] are counted at that level, and their mass is
 //! reported as the residual.
 
 use super::dice::{self, Tier};
