@@ -58,6 +58,18 @@ pub fn check_successes(options: &Options, total: i32, m: i32) -> i32 {
     if options.check_crits && total >= 11 { 1 + 1 + (total - 11) / 6 } else { 1 }
 }
 
+/// The lowest total at which a check die at `m` shows at least `j` successes (P6-DICE-5): `m`
+/// for one (and no total needed for none); under `check_crit_successes = on`, max(m, 11 + 6(j − 2))
+/// for j ≥ 2; `None` where no total does. [`check_successes`] counted the other way round.
+pub fn check_threshold(options: &Options, j: i32, m: i32) -> Option<i32> {
+    match j {
+        ..=0 => Some(i32::MIN),
+        1 => Some(m),
+        _ if options.check_crits => Some(m.max(11 + 6 * (j - 2))),
+        _ => None,
+    }
+}
+
 /// The effective minimum roll (P6-DICE-4): `m` before the accurate-attack reduction `accurate`;
 /// at least 2, or under `min_roll_floor = accurate_only` the reduction alone stops at 2.
 pub fn floor(options: &Options, m: i32, accurate: i32) -> i32 {
@@ -72,4 +84,27 @@ pub fn at_least(t: i32) -> (u128, u128) {
     let k = ((t - 1) / 6) as u32;
     let j = t - 6 * k as i32;
     (u128::from((7 - j) as u32), 6 * 6u128.pow(k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`check_threshold`] and [`check_successes`] are one rule read two ways (P6-DICE-5): a die
+    /// shows ≥ j successes exactly when its total reaches the threshold.
+    #[test]
+    fn check_threshold_agrees_with_check_successes() {
+        for crits in [false, true] {
+            let options = Options { check_crits: crits, ..Options::default() };
+            for m in 2..=14 {
+                for total in 1..=60 {
+                    let s = check_successes(&options, total, m);
+                    for j in 0..=10 {
+                        let reached = check_threshold(&options, j, m).is_some_and(|t| total >= t);
+                        assert_eq!(s >= j, reached, "crits {crits}, m {m}, total {total}, j {j}");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -304,12 +304,11 @@ pub fn odds_as(setup: &Setup, state: &State, who: CombatantId, act: &Act, boosts
     // with more dice, paid with more actions: the fight's own numbers and cost give both. A K.O.
     // attack and a disarm end in the target's check against the hits (P6-SPECIAL-3/4/7/8), a
     // coup de grâce in the hit roll's successes alone (P6-SPECIAL-11/12).
-    let base_m = ts.min_roll + tx.condition(Cond::Poisoned) + i32::from(tx.hunkered);
-    let shocked = tx.condition(Cond::Shocked);
+    let base_m = super::run::base_m_of(setup, state, target);
     let end = match special {
         Special::None | Special::Massive(_) => End::Wounds,
         Special::Ko => End::Check {
-            dice: ts.resistance - shocked,
+            dice: super::run::ko_resistance(setup, state, target),
             m: base_m,
             stage: Stage::AfterProtection,
             roll: super::BoostedRoll::Check("K.O. resistance"),
@@ -317,11 +316,7 @@ pub fn odds_as(setup: &Setup, state: &State, who: CombatantId, act: &Act, boosts
             ko: true,
         },
         Special::Disarm => End::Check {
-            dice: match options.disarm_resist {
-                1 => ts.strength,
-                2 => ts.deftness,
-                _ => ts.strength.max(ts.deftness),
-            } - shocked,
+            dice: super::run::disarm_resistance(setup, state, target),
             m: base_m,
             stage: match options.disarm_stage {
                 1 => Stage::Raw,
@@ -410,7 +405,7 @@ pub fn odds_as(setup: &Setup, state: &State, who: CombatantId, act: &Act, boosts
                     2 => purse.destiny -= 1,
                     _ => {}
                 }
-                let base_m = ts.min_roll + tx.condition(Cond::Poisoned) + i32::from(tx.hunkered);
+                let base_m = super::run::base_m_of(setup, state, target);
                 let mut out: BTreeMap<(u8, bool, bool, usize, Purse), BigRational> = BTreeMap::new();
                 let mut add = |key, q: BigRational| *out.entry(key).or_insert_with(BigRational::zero) += q;
                 match reaction {
@@ -714,12 +709,7 @@ fn coup_odds(
         }
         hit += weight;
         let extra: i32 = crits.iter().map(|&k| i32::from(k)).sum();
-        let after = match options.coup {
-            1 => 6,
-            2 if dying > 0 => dying + successes * wph + extra,
-            _ => dying + successes,
-        };
-        if after >= 6 {
+        if super::run::coup_dying(options, dying, successes, wph, extra).is_none_or(|after| after >= 6) {
             dead += weight;
         }
     }
@@ -740,12 +730,8 @@ fn check_fails(options: &super::Options, n: i32, m: i32, hits: i32, roller: Roll
     let cap = hits.max(1) as usize;
     // One die's successes at `m`, those of `cap` or more counted as `cap`.
     let die = |m: i32| -> Vec<BigRational> {
-        let at_least = |j: usize| match j {
-            0 => BigRational::one(),
-            1 => p_at_least(m),
-            _ if options.check_crits => p_at_least(m.max(11 + 6 * (j as i32 - 2))),
-            _ => BigRational::zero(),
-        };
+        let at_least =
+            |j: usize| dice::check_threshold(options, j as i32, m).map_or_else(BigRational::zero, p_at_least);
         (0..=cap).map(|j| if j == cap { at_least(j) } else { at_least(j) - at_least(j + 1) }).collect()
     };
     let one = die(m);

@@ -84,9 +84,49 @@ fn check<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 }
 
 /// A participant's own minimum roll for physical rolls: Poisoned, Hunkered (P6-COND-5/6).
+#[inline(always)]
 fn base_m(fight: &Fight<'_, PhaseSix, impl Dice, impl Decider<PhaseSix>, impl Sink<Event>>, who: CombatantId) -> i32 {
-    let x = fight.state().fighter(who);
-    fight.setup().combatants[who.index()].min_roll + x.condition(Cond::Poisoned) + i32::from(x.hunkered)
+    base_m_of(fight.setup(), fight.state(), who)
+}
+
+/// A participant's own minimum roll for physical rolls in `state`: the minimum roll with
+/// Poisoned and Hunkered (P6-COND-5/6). Shared by the fight and the odds.
+#[inline(always)]
+pub(super) fn base_m_of(setup: &super::Setup, state: &super::State, who: CombatantId) -> i32 {
+    let x = state.fighter(who);
+    setup.combatants[who.index()].min_roll + x.condition(Cond::Poisoned) + i32::from(x.hunkered)
+}
+
+/// The dice of the target's check against a K.O. attack: Resistance less Shocked (P6-SPECIAL-3,
+/// P6-COND-2). Shared by the fight and the odds.
+pub(super) fn ko_resistance(setup: &super::Setup, state: &super::State, target: CombatantId) -> i32 {
+    setup.combatants[target.index()].resistance - state.fighter(target).condition(Cond::Shocked)
+}
+
+/// The dice of the target's check against a disarm: the attribute `disarm_resist` names
+/// (Strength, Deftness or the better of the two), less Shocked (P6-SPECIAL-8, P6-COND-2).
+/// Shared by the fight and the odds.
+pub(super) fn disarm_resistance(setup: &super::Setup, state: &super::State, target: CombatantId) -> i32 {
+    let ts = &setup.combatants[target.index()];
+    let attr = match setup.options.disarm_resist {
+        1 => ts.strength,
+        2 => ts.deftness,
+        _ => ts.strength.max(ts.deftness),
+    };
+    attr - state.fighter(target).condition(Cond::Shocked)
+}
+
+/// What a coup de grâce with `successes` ≥ 1 does to a target at Dying `dying` (P6-SPECIAL-12):
+/// `None` under `coup_de_grace = dead` (the target dies at once), else the new Dying: raised by
+/// the successes, or under `dying_plus_wounds` an already Dying target's by the attack's wounds,
+/// `wph` per success and the megacrits' `extra` levels (P6-DMG-3, P6-CRIT-2). Dying 6 kills
+/// (P6-TRACK-5). Shared by the fight and the odds.
+pub(super) fn coup_dying(options: &super::Options, dying: i32, successes: i32, wph: i32, extra: i32) -> Option<i32> {
+    match options.coup {
+        1 => None,
+        2 if dying > 0 => Some(dying + successes * wph + extra),
+        _ => Some(dying + successes),
+    }
 }
 
 pub(super) fn run<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
@@ -805,8 +845,7 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
             wear_armour(fight, target, prevented);
             let hits = i32::from(normals_p) + crits.len() as i32;
             if hits >= 1 {
-                let r = setup.combatants[target.index()].resistance
-                    - fight.state().fighter(target).condition(Cond::Shocked);
+                let r = ko_resistance(setup, fight.state(), target);
                 let m = base_m(fight, target);
                 let s = check(fight, target, BoostedRoll::Check("K.O. resistance"), r, m)?;
                 if s < hits {
@@ -828,12 +867,7 @@ fn attack<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
                 _ => left,
             };
             if hits >= 1 {
-                let ts = &setup.combatants[target.index()];
-                let attr = match options.disarm_resist {
-                    1 => ts.strength,
-                    2 => ts.deftness,
-                    _ => ts.strength.max(ts.deftness),
-                } - fight.state().fighter(target).condition(Cond::Shocked);
+                let attr = disarm_resistance(setup, fight.state(), target);
                 let m = base_m(fight, target);
                 let s = check(fight, target, BoostedRoll::Check("disarm resistance"), attr, m)?;
                 if s < hits && fight.state().fighter(target).armed {
@@ -1250,11 +1284,9 @@ fn coup<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
         return Ok(());
     }
     let dying = x.condition(Cond::Dying);
-    match options.coup {
-        1 => fight.emit(Event::Died { who: target }),
-        // The attack's wounds: per success, megacrits adding their levels (P6-DMG-3, P6-CRIT-2).
-        2 if dying > 0 => set_dying(fight, target, dying + successes * w.wounds_per_hit + megacrit_extra),
-        _ => set_dying(fight, target, dying + successes),
+    match coup_dying(options, dying, successes, w.wounds_per_hit, megacrit_extra) {
+        None => fight.emit(Event::Died { who: target }),
+        Some(v) => set_dying(fight, target, v),
     }
     if !was_out && fight.state().fighter(target).out(options) {
         fight.emit(Event::Out { who: target });
