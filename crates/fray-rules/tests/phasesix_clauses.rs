@@ -34,6 +34,19 @@ fn script(entries: &[(usize, Choice)]) -> Script {
     s
 }
 
+/// B's turn first: it aims and keeps its second action, then parries A's `attack` (A's turn:
+/// the attack, then the end). The script of the parry tests.
+fn b_parries(attack: Act) -> Script {
+    let parry = Choice::React { reaction: Some(Reaction::Parry), buy: 0 };
+    script(&[
+        (1, Choice::Act(Act::Aim { accurate: false })),
+        (1, Choice::Act(Act::End)),
+        (1, parry),
+        (0, Choice::Act(attack)),
+        (0, Choice::Act(Act::End)),
+    ])
+}
+
 /// A with `a` lines and a rifle-or-sword, B with `b` lines, 1 m apart unless moved.
 fn duel(a: &str, b: &str) -> String {
     format!(
@@ -437,37 +450,22 @@ fn reactions_only_by_the_target_and_not_from_behind() {
     // B kept 1 action (its turn first: it aims), then parries A's 2 normal hits.
     let text = duel(SWORD, &format!("perception = 1{SWORD}"));
     let s = setup(&text, &[]);
-    let parry = Choice::React { reaction: Some(Reaction::Parry), buy: 0 };
-    let entries = [
-        (1, Choice::Act(Act::Aim { accurate: false })),
-        (1, Choice::Act(Act::End)),
-        (1, parry),
-        (0, Choice::Act(atk(B, Mode::Melee))),
-        (0, Choice::Act(Act::End)),
-    ];
     // Initiative A 1 + 1, B 5 + 1; A's 3 dice: 5 5 1; B's parry 3 dice: 5 1 1.
-    let (log, state, fought) = run(&s, &[1, 5, 5, 5, 1, 5, 1, 1], script(&entries));
+    let (log, state, fought) = run(&s, &[1, 5, 5, 5, 1, 5, 1, 1], b_parries(atk(B, Mode::Melee)));
     fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Reacted { who: B, reaction: Reaction::Parry, successes: 1, .. })));
     assert_eq!(state.fighter(B).wounds, 1);
     // From behind: no reaction at all.
-    let behind = Choice::Act(Act::Attack {
+    let behind = Act::Attack {
         target: B,
         hand: Hand::Main,
         mode: Mode::Melee,
         special: Special::None,
         walk: None,
         from_behind: true,
-    });
-    let entries = [
-        (1, Choice::Act(Act::Aim { accurate: false })),
-        (1, Choice::Act(Act::End)),
-        (1, parry),
-        (0, behind),
-        (0, Choice::Act(Act::End)),
-    ];
+    };
     // B's parry dice are there (5 1 1) should it wrongly be asked: it is not, and takes both hits.
-    let (log, state, result) = run(&s, &[1, 5, 5, 5, 1, 5, 1, 1], script(&entries));
+    let (log, state, result) = run(&s, &[1, 5, 5, 5, 1, 5, 1, 1], b_parries(behind));
     result.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Reacted { .. })));
     assert_eq!(state.fighter(B).wounds, 2);
@@ -476,14 +474,7 @@ fn reactions_only_by_the_target_and_not_from_behind() {
     let parried = |a: &str, b: &str| {
         let text = duel(&format!("perceives = [{a}]{SWORD}"), &format!("perception = 1\nperceives = [{b}]{SWORD}"));
         let s = setup(&text, &[("awareness", "scenario")]);
-        let entries = [
-            (1, Choice::Act(Act::Aim { accurate: false })),
-            (1, Choice::Act(Act::End)),
-            (1, parry),
-            (0, Choice::Act(atk(B, Mode::Melee))),
-            (0, Choice::Act(Act::End)),
-        ];
-        let (log, state, result) = run(&s, &[1, 5, 5, 5, 1, 5, 1, 1], script(&entries));
+        let (log, state, result) = run(&s, &[1, 5, 5, 5, 1, 5, 1, 1], b_parries(atk(B, Mode::Melee)));
         result.unwrap();
         let reacted = log.iter().any(|e| matches!(e, Event::Reacted { who: B, .. }));
         assert_eq!(state.fighter(B).wounds, if reacted { 1 } else { 2 });
@@ -503,26 +494,12 @@ fn reactions_only_by_the_target_and_not_from_behind() {
     assert!(policy::illegal_reaction(&any, &st, B, A, B, Mode::Melee, Reaction::Hunker, 0).is_none());
     // Awareness from the scenario: B perceives nobody, so cannot react.
     let unaware = setup(&text, &[("awareness", "scenario")]);
-    let entries = [
-        (1, Choice::Act(Act::Aim { accurate: false })),
-        (1, Choice::Act(Act::End)),
-        (1, parry),
-        (0, Choice::Act(atk(B, Mode::Melee))),
-        (0, Choice::Act(Act::End)),
-    ];
-    let (log, _, fought) = run(&unaware, &[1, 5, 5, 5, 1], script(&entries));
+    let (log, _, fought) = run(&unaware, &[1, 5, 5, 5, 1], b_parries(atk(B, Mode::Melee)));
     fought.unwrap();
     assert!(!log.iter().any(|e| matches!(e, Event::Reacted { .. })));
     // Crit-parry option: a parry crit success removes a crit.
     let crit_parry = setup(&text, &[("parry_vs_crits", "crit_successes")]);
-    let entries = [
-        (1, Choice::Act(Act::Aim { accurate: false })),
-        (1, Choice::Act(Act::End)),
-        (1, parry),
-        (0, Choice::Act(atk(B, Mode::Melee))),
-        (0, Choice::Act(Act::End)),
-    ];
-    let (_, state, fought) = run(&crit_parry, &[1, 5, 6, 5, 1, 1, 6, 5, 1, 1], script(&entries));
+    let (_, state, fought) = run(&crit_parry, &[1, 5, 6, 5, 1, 1, 6, 5, 1, 1], b_parries(atk(B, Mode::Melee)));
     fought.unwrap();
     assert_eq!(state.fighter(B).wounds, 0);
 }
@@ -3727,15 +3704,7 @@ fn a_burning_parrier_parries_at_a_higher_minimum_roll() {
     // is at 6+, and his 5 1 1 parries nothing: both hits wound.
     let text = duel(SWORD, &format!("perception = 1\nburning = 1{SWORD}"));
     let s = setup(&text, &[]);
-    let parry = Choice::React { reaction: Some(Reaction::Parry), buy: 0 };
-    let entries = [
-        (1, Choice::Act(Act::Aim { accurate: false })),
-        (1, Choice::Act(Act::End)),
-        (1, parry),
-        (0, Choice::Act(atk(B, Mode::Melee))),
-        (0, Choice::Act(Act::End)),
-    ];
-    let (log, state, fought) = run(&s, &[1, 5, 5, 5, 1, 5, 1, 1], script(&entries));
+    let (log, state, fought) = run(&s, &[1, 5, 5, 5, 1, 5, 1, 1], b_parries(atk(B, Mode::Melee)));
     fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
     assert!(
         log.iter().any(|e| matches!(e, Event::Reacted { who: B, reaction: Reaction::Parry, m: 6, successes: 0, .. })),
