@@ -23,6 +23,44 @@ fn run(setup: &Setup, faces: &[u32], script: Script) -> (Vec<Event>, State, Resu
     (record.0, state, result)
 }
 
+/// A scripted fight with a game master at the live table: at each point the fight lets him
+/// interject, `interject` gives his adjustments (none, mostly) from the state and the one asked.
+struct Gm<F> {
+    script: Script,
+    interject: F,
+}
+
+impl<F: FnMut(&State, CombatantId) -> Vec<Event>> fray_engine::Decider<HardBoiled> for Gm<F> {
+    const CHECKED: bool = true;
+    const INTERJECTS: bool = true;
+    fn decide(
+        &mut self,
+        setup: &Setup,
+        state: &State,
+        who: CombatantId,
+        request: &fray_rules::hardboiled::Request,
+    ) -> Result<Choice, fray_engine::Pending> {
+        self.script.decide(setup, state, who, request)
+    }
+    fn interject(&mut self, _: &Setup, state: &State, who: CombatantId) -> Vec<Event> {
+        (self.interject)(state, who)
+    }
+}
+
+/// [`run`] with a game master's interjections ([`Gm`]).
+fn run_gm(
+    setup: &Setup,
+    faces: &[u32],
+    script: Script,
+    interject: impl FnMut(&State, CombatantId) -> Vec<Event>,
+) -> (Vec<Event>, State, Result<FightResult, FightError>) {
+    let gm = Gm { script, interject };
+    let mut fight = Fight::<HardBoiled, _, _, _>::new(setup, Scripted::faces(faces), gm, Record::default());
+    let result = fight.run();
+    let (state, record) = fight.into_parts();
+    (record.0, state, result)
+}
+
 /// Two combatants 1 m apart, one turn; `a` and `b` are extra lines.
 fn duel(a: &str, b: &str) -> String {
     format!(
@@ -2090,50 +2128,27 @@ fn one_put_out_during_his_own_attack_makes_no_more_that_turn() {
     // confirmed by a 1) and the GM rules the fumble (`fumble_effect = gm_table`); before that
     // ruling the GM, at the live table, sets A's HP to 0. A is down: his turn ends there, with
     // no second attack. (C keeps A's side in the fight.)
-    struct Gm {
-        script: Script,
-        fired: bool,
-    }
-    impl fray_engine::Decider<HardBoiled> for Gm {
-        const CHECKED: bool = true;
-        const INTERJECTS: bool = true;
-        fn decide(
-            &mut self,
-            setup: &Setup,
-            state: &State,
-            who: CombatantId,
-            request: &fray_rules::hardboiled::Request,
-        ) -> Result<Choice, fray_engine::Pending> {
-            self.script.decide(setup, state, who, request)
-        }
-        fn interject(&mut self, _: &Setup, state: &State, _: CombatantId) -> Vec<Event> {
-            if self.fired || state.fighter(A).attacks == 0 {
-                return Vec::new();
-            }
-            self.fired = true;
-            let change = fray_rules::board::Change::Set { track: "hp", item: 0, value: 0 };
-            vec![Event::Adjusted { who: A, change }]
-        }
-    }
     let text = duel("", "")
         + "\n[[combatants]]\nname = \"C\"\nside = \"a\"\naction = 6\nwits = 8\nego = 10\nhp_max = 30\nposition = 900\npolicy = { move = \"hold\" }\n";
     let s = setup(&text, &[("fumble_effect", "gm_table"), ("max_attacks_per_turn", "2")]);
-    let gm = Gm {
-        script: script(&[
-            (0, attack_b(true, None)),
-            (0, Choice::Fumble(fray_rules::hardboiled::options::FumbleEffect::None)),
-            (0, attack_b(true, None)),
-            (1, Choice::Act(Act::End)),
-            (2, Choice::Act(Act::End)),
-        ]),
-        fired: false,
-    };
+    let sc = script(&[
+        (0, attack_b(true, None)),
+        (0, Choice::Fumble(fray_rules::hardboiled::options::FumbleEffect::None)),
+        (0, attack_b(true, None)),
+        (1, Choice::Act(Act::End)),
+        (2, Choice::Act(Act::End)),
+    ]);
     let mut faces = vec![9, 2, 1, 1, 8, 1];
     faces.extend([5; 20]);
-    let mut fight = Fight::<HardBoiled, _, _, _>::new(&s, fray_engine::Scripted::faces(faces), gm, Record::default());
-    let fought = fight.run();
-    let (state, record) = fight.into_parts();
-    let log = record.0;
+    let mut fired = false;
+    let (log, state, fought) = run_gm(&s, &faces, sc, |state, _| {
+        if fired || state.fighter(A).attacks == 0 {
+            return Vec::new();
+        }
+        fired = true;
+        let change = fray_rules::board::Change::Set { track: "hp", item: 0, value: 0 };
+        vec![Event::Adjusted { who: A, change }]
+    });
     assert!(log.iter().any(|e| matches!(e, Event::Fumbled { who: A, .. })), "{fought:?}: {log:#?}");
     assert!(state.fighter(A).down(), "{log:#?}");
     let attacks = log.iter().filter(|e| matches!(e, Event::Contest { who: A, .. })).count();
@@ -2212,54 +2227,31 @@ fn a_knock_out_that_leaves_no_one_able_ends_the_fight_at_once_under_down_only() 
     // gm_prompt`); before the GM's ruling the GM, at the live table, knocks A out; the ruling lets
     // the shot go ahead, and it knocks B out (as in `under_down_only_a_knocked_out_side_is_still_in_the_fight`).
     // No one is left able: the fight ends there, in turn 1 of 3, right after the knock-out.
-    struct Gm {
-        script: Script,
-        asked: u32,
-    }
-    impl fray_engine::Decider<HardBoiled> for Gm {
-        const CHECKED: bool = true;
-        const INTERJECTS: bool = true;
-        fn decide(
-            &mut self,
-            setup: &Setup,
-            state: &State,
-            who: CombatantId,
-            request: &fray_rules::hardboiled::Request,
-        ) -> Result<Choice, fray_engine::Pending> {
-            self.script.decide(setup, state, who, request)
-        }
-        fn interject(&mut self, _: &Setup, _: &State, who: CombatantId) -> Vec<Event> {
-            if who != A {
-                return Vec::new();
-            }
-            self.asked += 1;
-            // A is asked to declare, to act, then for the GM's ruling on his undeclared shot.
-            if self.asked != 3 {
-                return Vec::new();
-            }
-            let change = fray_rules::board::Change::Set { track: "knocked_out", item: 0, value: 1 };
-            vec![Event::Adjusted { who: A, change }]
-        }
-    }
     let text = duel("weapon = \"automatic_45\"", "position = 5\npolicy = { move = \"hold\" }\nhp_max = 20")
         .replace("ego = 6\nhp_max = 30\nposition", "ego = 6\nposition")
         .replace("max_turns = 1", "max_turns = 3");
     let s = setup(&text, &[("out_of_fight", "down_only"), ("undeclared_action", "gm_prompt")]);
-    let gm = Gm {
-        script: script(&[
-            (0, Choice::Intent(None)),
-            (0, attack_b(false, None)),
-            (0, Choice::Yes(true)),
-            (1, Choice::Intent(None)),
-        ]),
-        asked: 0,
-    };
+    let sc = script(&[
+        (0, Choice::Intent(None)),
+        (0, attack_b(false, None)),
+        (0, Choice::Yes(true)),
+        (1, Choice::Intent(None)),
+    ]);
     let mut faces = vec![9, 2, 9, 7];
     faces.extend([1; 60]);
-    let mut fight = Fight::<HardBoiled, _, _, _>::new(&s, fray_engine::Scripted::faces(faces), gm, Record::default());
-    let fought = fight.run();
-    let (_, record) = fight.into_parts();
-    let log = record.0;
+    let mut asked = 0;
+    let (log, _, fought) = run_gm(&s, &faces, sc, |_, who| {
+        if who != A {
+            return Vec::new();
+        }
+        asked += 1;
+        // A is asked to declare, to act, then for the GM's ruling on his undeclared shot.
+        if asked != 3 {
+            return Vec::new();
+        }
+        let change = fray_rules::board::Change::Set { track: "knocked_out", item: 0, value: 1 };
+        vec![Event::Adjusted { who: A, change }]
+    });
     let ko = log.iter().position(|e| matches!(e, Event::KnockedOut { who: B, .. }));
     let ko = ko.unwrap_or_else(|| panic!("{fought:?}: {log:#?}"));
     assert!(log[..ko].iter().any(|e| matches!(e, Event::Adjusted { who: A, .. })), "{log:#?}");
