@@ -556,6 +556,8 @@ pub fn compute(options: &super::Options, inputs: &Inputs) -> Odds {
             }
         };
         let one = BigRational::new(BigUint::one().into(), BigUint::from(6u8).pow(CP_DEPTH + 1).into());
+        // A cancelling roll is followed with its own dice, not `raw`: its cut is `moved` below.
+        let cut_raw = if cancelling { BigRational::zero() } else { cut_raw };
         residual += cut_total + cut_raw + one * BigRational::from_integer(n.into());
         // The mass the cut of a cancelling roll moves: the same for every damage total.
         let mut moved = BigRational::zero();
