@@ -1706,6 +1706,129 @@ fn readying_costs_an_action() {
     assert!(attack::illegal(&setup, &st, A, &AttackPlan::new(B, 0), true).is_some());
 }
 
+/// Why `who` may not take `action` now (`None`: he may), asked for a turn's only action with a
+/// move of up to 30 m, under the defend-only restriction or not, with free posture changes or not.
+fn why_not(
+    s: &Setup,
+    st: &State,
+    who: CombatantId,
+    defend_only: bool,
+    free_ok: bool,
+    action: Action,
+) -> Option<String> {
+    let request = fray_rules::opend6::Request::Act {
+        remaining: 1,
+        only: true,
+        move_m: 30,
+        free_move_m: 0,
+        held: false,
+        defend_only,
+        free_ok,
+    };
+    fray_rules::opend6::policy::illegal_action(s, st, who, &request, &action)
+}
+
+/// A (side a, at 0) with a blaster (2 shots), a sword and an undrawn club; B (side b) at 10; C, A's ally,
+/// at 1; D (side b) at −2. A's own legality checks, in a round of A's.
+fn legality_duel() -> (Setup, State) {
+    let weapons = format!(
+        "skills = {{ melee_combat = \"4D\", medicine = \"3D\" }}{}[[combatants.weapons]]\nname = \"sword\"\n\
+         skill = \"melee_combat\"\ndamage = \"1D\"\n[[combatants.weapons]]\nname = \"club\"\nskill = \
+         \"melee_combat\"\ndamage = \"1D\"\ndrawn = false\n",
+        BLASTER.replace("ranges", "ammo_max = 2\nranges")
+    );
+    let text = duel("", &weapons, "").replace("position = 2", "position = 10")
+        + "\n[[combatants]]\nname = \"C\"\nside = \"a\"\nposition = 1\n\n[[combatants]]\nname = \"D\"\nside = \
+           \"b\"\nposition = -2\n";
+    let s = setup(&text, &[]);
+    let mut st = <OpenD6 as fray_engine::Ruleset>::initial_state(&s);
+    st.round = 1;
+    (s, st)
+}
+
+#[test]
+fn what_an_action_needs_besides_its_roll() {
+    // rule: OD6-DEF-5, OD6-GEAR-2, OD6-ATK-4, OD6-DIFF-5
+    let (s, mut st) = legality_duel();
+    let ok = |st: &State, action| why_not(&s, st, A, false, true, action).is_none();
+    // A parry needs a drawn melee weapon: the sword, not the blaster nor the undrawn club.
+    let block = |w| Action::Defend { kind: DefKind::Block(Some(w)), full: false };
+    assert!(ok(&st, block(1)));
+    assert!(!ok(&st, block(0)));
+    assert!(!ok(&st, block(2)));
+    // Readying: drawing an undrawn weapon, reloading one that is not full.
+    use fray_rules::opend6::Ready;
+    assert!(ok(&st, Action::Ready(2, Ready::Draw)));
+    assert!(!ok(&st, Action::Ready(1, Ready::Draw)));
+    st.fighters[0].weapons[0].ammo = Some(1);
+    assert!(ok(&st, Action::Ready(0, Ready::Reload)));
+    st.fighters[0].weapons[0].ammo = Some(s.combatants[0].weapons[0].ammo_max.unwrap());
+    assert!(!ok(&st, Action::Ready(0, Ready::Reload)));
+    // Aiming: at someone else, with no move before it this round.
+    assert!(ok(&st, Action::Aim(B)));
+    assert!(!ok(&st, Action::Aim(A)));
+    st.fighters[0].free_moved = true;
+    assert!(!ok(&st, Action::Aim(B)));
+    st.fighters[0].free_moved = false;
+    // Postures: a free change to another posture; one forced down stands up with an action
+    // instead, and only then.
+    use fray_rules::opend6::setup::Posture;
+    assert!(ok(&st, Action::Posture(Posture::Crouching)));
+    assert!(!ok(&st, Action::Posture(Posture::Standing)));
+    assert!(why_not(&s, &st, A, false, false, Action::Posture(Posture::Crouching)).is_some());
+    assert!(!ok(&st, Action::StandUp));
+    st.fighters[0].posture = Posture::Crouching;
+    assert!(!ok(&st, Action::StandUp));
+    st.fighters[0].posture = Posture::Prone;
+    st.fighters[0].forced_down = true;
+    assert!(ok(&st, Action::StandUp));
+    assert!(!ok(&st, Action::Posture(Posture::Standing)));
+}
+
+#[test]
+fn one_restricted_to_defence_may_move_only_away_from_the_enemies_still_in() {
+    // rule: OD6-TRACK-5, OD6-TRACK-9
+    // B, the enemy in the fight, stands at 10; D, the other enemy, is out at −2; C is A's ally.
+    let (s, mut st) = legality_duel();
+    st.fighters[3].unconscious_until = 5;
+    let moving = |to: i32| why_not(&s, &st, A, true, true, Action::Move { to, free: false }).is_none();
+    assert!(!moving(3), "toward B");
+    assert!(moving(-3), "away from B");
+    assert!(moving(-1), "toward D, who is out, and away from B");
+    assert!(moving(20), "past B, as far from him as before");
+    // Not restricted, he goes where he likes within his move.
+    assert!(why_not(&s, &st, A, false, true, Action::Move { to: 3, free: false }).is_none());
+}
+
+#[test]
+fn the_recovery_roll_is_for_massive_damage_once_a_round() {
+    // rule: OD6-TRACK-9
+    let (s, mut st) = legality_duel();
+    let ok = |st: &State| why_not(&s, st, A, false, true, Action::Recover).is_none();
+    assert!(!ok(&st), "not under massive damage");
+    st.fighters[0].restricted = Some((1, 2));
+    assert!(ok(&st));
+    st.fighters[0].recovery_round = 1;
+    assert!(!ok(&st), "rolled this round");
+    st.round = 2;
+    assert!(ok(&st), "a new round");
+}
+
+#[test]
+fn a_squeeze_needs_a_hold_from_an_earlier_round() {
+    // rule: OD6-SPECIAL-10
+    let (s, mut st) = legality_duel();
+    let ok = |st: &State| why_not(&s, st, A, false, true, Action::Squeeze).is_none();
+    assert!(!ok(&st), "no one held");
+    st.fighters[1].held_by = Some(A);
+    st.fighters[1].held_round = 1;
+    assert!(!ok(&st), "held this round");
+    st.round = 2;
+    assert!(ok(&st), "held since the last round");
+    st.fighters[1].held_by = Some(CombatantId(2));
+    assert!(!ok(&st), "held by C, not A");
+}
+
 // --- HEAL, RES ----------------------------------------------------------------------------
 
 #[test]
@@ -1729,6 +1852,28 @@ fn first_aid_moves_the_patient_up_a_level() {
     let s = script(&[(0, Choice::Count(1)), (0, Choice::Act(Action::FirstAid(B)))]);
     let (_, _, result) = run(&setup(&far, &[]), &[], s);
     assert!(matches!(result, Err(FightError::IllegalChoice { .. })));
+}
+
+#[test]
+fn first_aid_treats_a_wound_and_revival_an_unconsciousness() {
+    // rule: OD6-HEAL-2
+    // C, A's ally, stands beside him.
+    let (s, mut st) = legality_duel();
+    let c = CombatantId(2);
+    let ok = |st: &State, action| why_not(&s, st, A, false, true, action).is_none();
+    // First aid: a patient hurt and alive.
+    assert!(!ok(&st, Action::FirstAid(c)), "healthy");
+    st.fighters[2].level = Level::Wounded;
+    assert!(ok(&st, Action::FirstAid(c)));
+    assert!(!ok(&st, Action::Revive(c)), "awake");
+    st.fighters[2].level = Level::Dead;
+    assert!(!ok(&st, Action::FirstAid(c)), "dead");
+    // Reviving treats the unconsciousness alone: of a patient below Incapacitated.
+    st.fighters[2].level = Level::Stunned;
+    st.fighters[2].unconscious_until = 5;
+    assert!(ok(&st, Action::Revive(c)));
+    st.fighters[2].level = Level::Incapacitated;
+    assert!(!ok(&st, Action::Revive(c)));
 }
 
 #[test]
