@@ -411,9 +411,11 @@ fn initiative_ego_ties_and_reach() {
     assert!(log.iter().any(|e| matches!(e, Event::Order { order } if order.as_slice() == [(A, 0), (B, 0)])));
     // Reach: A's spear against B's fists in their first engaged turn: +1.
     let reach = setup(&duel("weapon = \"spear\"", "position = 1"), &[("reach_initiative_bonus", "1")]);
-    let (log, _, fought) = run(&reach, &[4, 5, 1, 1, 1, 1, 1, 1], Script::new(2));
+    let (log, state, fought) = run(&reach, &[4, 5, 1, 1, 1, 1, 1, 1], Script::new(2));
     assert_eq!(fought.unwrap_err().to_string(), "dice for initiative tie: the script ran out of faces after 8 dice");
     assert!(log.iter().any(|e| matches!(e, Event::Initiative { who: A, bonus: 1, .. })));
+    // The score the state keeps (and a status shows): A's 4 and the bonus, tied with B's 5.
+    assert_eq!((state.fighter(A).init, state.fighter(B).init), (5, 5));
     let (log, _, fought) =
         run(&setup(&duel("weapon = \"spear\"", "position = 1"), &[]), &[4, 5, 1, 1, 1, 1, 1, 1], Script::new(2));
     fought.unwrap();
