@@ -329,6 +329,18 @@ fn two_weapons_bonus_dice_and_destiny() {
         .1,
         6
     );
+    // The off-hand attack is for one with two such weapons and the skill only.
+    let off = Act::Attack {
+        target: B,
+        hand: Hand::Off,
+        mode: Mode::Melee,
+        special: Special::None,
+        walk: None,
+        from_behind: false,
+    };
+    assert!(illegal(&s, &ready(&s), A, &off).is_none());
+    let one = setup(&duel(SWORD, ""), &[]);
+    assert!(illegal(&one, &ready(&one), A, &off).is_some());
     let (log, _, fought) = run(&s, &[5, 1], script(&[(0, Choice::Act(Act::End))]));
     assert_eq!(fought.unwrap_err().to_string(), "dice for hit: the script ran out of faces after 2 dice");
     assert!(log.contains(&Event::Refreshed { who: A, actions: 3 }));
@@ -344,6 +356,16 @@ fn two_weapons_bonus_dice_and_destiny() {
     assert!(log.contains(&Event::Refreshed { who: B, actions: 1 }));
     assert_eq!(state.fighter(A).actions, 3);
     assert_eq!(state.fighter(A).destiny_dice, 0);
+}
+
+#[test]
+fn an_attack_is_at_another_on_the_roster() {
+    // Not a clause: the attack's target must be someone else in the fight.
+    let s = setup(&duel(SWORD, ""), &[]);
+    let st = ready(&s);
+    assert!(illegal(&s, &st, A, &atk(B, Mode::Melee)).is_none());
+    assert!(illegal(&s, &st, A, &atk(A, Mode::Melee)).is_some());
+    assert!(illegal(&s, &st, A, &atk(CombatantId(2), Mode::Melee)).is_some());
 }
 
 #[test]
@@ -402,13 +424,30 @@ fn modes_ammunition_and_readying() {
     assert!(illegal(&s, &st, A, &atk(B, Mode::Single)).is_none());
     let partial = setup(&duel(RIFLE, "position = 10"), &[("burst_ammo", "allow_partial")]);
     assert!(illegal(&partial, &st, A, &atk(B, Mode::Burst)).is_none());
-    // Reloading costs its actions and refills; bracing: M − 1 for shots.
-    st.fighters[0].ammo[0] = Some(0);
-    let (log, state, fought) =
-        run(&s, &[5, 1, 1], script(&[(0, Choice::Act(Act::Reload)), (0, Choice::Act(Act::End))]));
-    assert_eq!(fought.unwrap_err().to_string(), "illegal choice for combatant #0: nothing to reload");
-    let _ = log;
+    // Reloading costs the weapon's reload actions (the rifle's 2) and refills it; a full weapon
+    // has nothing to reload.
+    let empty = setup(&duel(&format!("{RIFLE}ammo = 0\n"), "position = 10"), &[]);
+    let reload = script(&[(0, Choice::Act(Act::Reload)), (0, Choice::Act(Act::End))]);
+    let (log, state, fought) = run(&empty, &[5, 1, 1], reload);
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    assert!(log.contains(&Event::Acted { who: A, act: Act::Reload, cost: 2 }), "{log:#?}");
     assert_eq!(state.fighter(A).ammo[0], Some(30));
+    let (_, _, fought) = run(&s, &[5, 1, 1], script(&[(0, Choice::Act(Act::Reload)), (0, Choice::Act(Act::End))]));
+    assert_eq!(fought.unwrap_err().to_string(), "illegal choice for combatant #0: nothing to reload");
+    // One action is not enough to reload the rifle, nor to ready a weapon of 2 ready actions.
+    let mut one = ready(&empty);
+    one.fighters[0].actions = 1;
+    assert!(illegal(&empty, &one, A, &Act::Reload).is_some());
+    one.fighters[0].actions = 2;
+    assert!(illegal(&empty, &one, A, &Act::Reload).is_none());
+    let slow = setup(&duel(&format!("{RIFLE}ready_actions = 2\n"), "position = 10"), &[]);
+    let mut unready = ready(&slow);
+    unready.fighters[0].armed = false;
+    unready.fighters[0].actions = 1;
+    assert!(illegal(&slow, &unready, A, &Act::Ready).is_some());
+    unready.fighters[0].actions = 2;
+    assert!(illegal(&slow, &unready, A, &Act::Ready).is_none());
+    // Bracing: M − 1 for shots.
     let mut braced = ready(&s);
     braced.fighters[0].braced = true;
     assert_eq!(attack_numbers(&s, &braced, A, &atk(B, Mode::Single)).1, 4);

@@ -363,7 +363,7 @@ pub fn odds_as(setup: &Setup, state: &State, who: CombatantId, act: &Act, boosts
     // The state the defender reacts in: the attack paid for (P6-ACT-5), its attacker the actor,
     // as the fight asks him (a destiny die steals only from an actor with an action left, P6-RES-3).
     let mut at_roll = state.clone();
-    at_roll.fighters[who.index()].actions -= super::run::cost(setup, state, act);
+    at_roll.fighters[who.index()].actions -= super::run::cost(setup, state, who, act);
     at_roll.actor = Some(who);
     let at_roll = &at_roll;
     // The same few rolls serve every pool outcome: computed once each. A roll the defender does

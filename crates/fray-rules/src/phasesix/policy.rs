@@ -91,12 +91,7 @@ impl std::fmt::Display for Why<'_> {
 #[inline(always)]
 pub fn illegal<'a>(setup: &'a Setup, state: &State, who: CombatantId, act: &Act) -> Option<Why<'a>> {
     let x = state.fighter(who);
-    let mut price = cost(setup, state, act);
-    match act {
-        Act::Reload => price = i32::from(main_weapon(setup, who).map_or(1, |w| w.reload_actions)),
-        Act::Ready => price = i32::from(main_weapon(setup, who).map_or(1, |w| w.ready_actions)),
-        _ => {}
-    }
+    let price = cost(setup, state, who, act);
     if price > x.actions {
         return Some(Why::Actions { needed: price, available: x.actions });
     }
@@ -296,7 +291,7 @@ pub fn illegal_reaction(
                 Act::Attack { target: attacker, hand, mode, special: Special::None, walk: None, from_behind: false };
             if !options.reaction_any {
                 Some("an attack is not a reaction here")
-            } else if cost(setup, state, &act) != 1 {
+            } else if cost(setup, state, who, &act) != 1 {
                 Some("only an act of 1 action can be a reaction")
             } else {
                 // The action itself was counted above (a bought one included): everything but

@@ -360,8 +360,11 @@ fn turn<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
     Ok(())
 }
 
-/// The cost of an act (P6-ACT-5/6): first aid on a Dying patient costs `act_cost.stabilise`.
-pub(super) fn cost(setup: &super::Setup, state: &super::State, act: &Act) -> i32 {
+/// The cost of `who`'s act (P6-ACT-5/6): first aid on a Dying patient costs
+/// `act_cost.stabilise`; reloading and readying cost the main weapon's `reload_actions` and
+/// `ready_actions` (1 with none, P6-MODE-6). What the fight charges and what the AI and the
+/// odds count.
+pub(super) fn cost(setup: &super::Setup, state: &super::State, who: CombatantId, act: &Act) -> i32 {
     let c = |i: usize| i32::from(setup.options.act_cost[i]);
     match act {
         Act::Attack { special: Special::Massive(n), .. } => 1 + i32::from(*n),
@@ -374,7 +377,8 @@ pub(super) fn cost(setup: &super::Setup, state: &super::State, act: &Act) -> i32
         Act::Extinguish(_) => c(6),
         Act::LowerShield => c(7),
         Act::RaiseShield => 2,
-        Act::Reload | Act::Ready => 1,
+        Act::Reload => i32::from(main_weapon(setup, who).map_or(1, |w| w.reload_actions)),
+        Act::Ready => i32::from(main_weapon(setup, who).map_or(1, |w| w.ready_actions)),
         Act::SpendBonus | Act::Steal(_) | Act::End => 0,
     }
 }
@@ -388,12 +392,7 @@ fn perform<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 ) -> Result<(), FightError> {
     let setup = fight.setup();
     let s = &setup.combatants[who.index()];
-    let mut cost = cost(setup, fight.state(), &act);
-    match act {
-        Act::Reload => cost = i32::from(main_weapon(setup, who).map_or(1, |w| w.reload_actions)),
-        Act::Ready => cost = i32::from(main_weapon(setup, who).map_or(1, |w| w.ready_actions)),
-        _ => {}
-    }
+    let cost = cost(setup, fight.state(), who, &act);
     fight.emit(Event::Acted { who, act, cost });
     match act {
         Act::Attack { .. } => attack(fight, ended, who, act, true),
