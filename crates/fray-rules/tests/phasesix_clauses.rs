@@ -434,6 +434,10 @@ fn modes_ammunition_and_readying() {
     assert_eq!(state.fighter(A).ammo[0], Some(30));
     let (_, _, fought) = run(&s, &[5, 1, 1], script(&[(0, Choice::Act(Act::Reload)), (0, Choice::Act(Act::End))]));
     assert_eq!(fought.unwrap_err().to_string(), "illegal choice for combatant #0: nothing to reload");
+    // A butt stroke needs no rounds: the empty rifle, given a melee mode, still strikes.
+    let butt = setup(&duel(&format!("{RIFLE}ammo = 0\n").replace("\"burst\"]", "\"burst\", \"melee\"]"), ""), &[]);
+    assert!(illegal(&butt, &ready(&butt), A, &atk(B, Mode::Melee)).is_none());
+    assert!(illegal(&butt, &ready(&butt), A, &atk(B, Mode::Single)).is_some());
     // One action is not enough to reload the rifle, nor to ready a weapon of 2 ready actions.
     let mut one = ready(&empty);
     one.fighters[0].actions = 1;
