@@ -370,7 +370,7 @@ fn an_attack_is_at_another_on_the_roster() {
 
 #[test]
 fn walking_with_an_attack_and_crawling() {
-    // rule: P6-MOVE-2, P6-MOVE-3, P6-MOVE-4, P6-MOVE-5, P6-RCL-3
+    // rule: P6-MOVE-1, P6-MOVE-2, P6-MOVE-3, P6-MOVE-4, P6-MOVE-5, P6-RCL-3
     let s = setup(&duel(SWORD, "position = 3"), &[]);
     let st = ready(&s);
     let walk_attack = Act::Attack {
@@ -385,9 +385,26 @@ fn walking_with_an_attack_and_crawling() {
     assert_eq!(attack_numbers(&s, &st, A, &walk_attack).1, 6);
     let off = setup(&duel(SWORD, "position = 3"), &[("walk_combine", "off")]);
     assert!(illegal(&off, &st, A, &walk_attack).is_some());
-    // Crawl: Hunkered only, ⌈Quickness/2⌉ + 1; a hunkered character may not walk unless `any`.
+    // The combined walk is a walk: within A's walk (Quickness + 1 m), not past it, to B's side,
+    // and not while hunkered (P6-MOVE-1, P6-MOVE-5).
+    let walk = fray_rules::phasesix::policy::move_m(&s, &st, A, 0);
+    assert!(walk < 9.0);
+    let walking_to = |x: f64| Act::Attack {
+        target: B,
+        hand: Hand::Main,
+        mode: Mode::Melee,
+        special: Special::None,
+        walk: Some(Pos { x, y: 0.0 }),
+        from_behind: false,
+    };
+    let near = setup(&duel(SWORD, &format!("position = {}", walk + 1.0)), &[]);
+    assert!(illegal(&near, &ready(&near), A, &walking_to(walk)).is_none());
+    let far = setup(&duel(SWORD, "position = 10"), &[]);
+    assert!(illegal(&far, &ready(&far), A, &walking_to(9.0)).is_some(), "a walk of 9 m");
     let mut hunkered = st.clone();
     hunkered.fighters[0].hunkered = true;
+    assert!(illegal(&s, &hunkered, A, &walk_attack).is_some());
+    // Crawl: Hunkered only, ⌈Quickness/2⌉ + 1; a hunkered character may not walk unless `any`.
     assert!(illegal(&s, &hunkered, A, &Act::Walk(Pos { x: 1.0, y: 0.0 })).is_some());
     assert!(illegal(&s, &hunkered, A, &Act::Crawl(Pos { x: -2.0, y: 0.0 })).is_none());
     assert!(illegal(&s, &hunkered, A, &Act::Crawl(Pos { x: -3.0, y: 0.0 })).is_some());
