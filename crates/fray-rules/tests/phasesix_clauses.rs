@@ -496,6 +496,9 @@ fn range_rules() {
     let wrong = setup(&duel(RIFLE, "position = 70"), &[("range_rule", "wrong_distance")]);
     assert!(illegal(&wrong, &st, A, &atk(B, Mode::Single)).is_none());
     assert_eq!(attack_numbers(&wrong, &st, A, &atk(B, Mode::Single)).1, 7);
+    // Beyond twice the range (the rifle's 50 m), not at all.
+    let beyond = setup(&duel(RIFLE, "position = 101"), &[("range_rule", "wrong_distance")]);
+    assert!(illegal(&beyond, &ready(&beyond), A, &atk(B, Mode::Single)).is_some());
     let ignore = setup(&duel(RIFLE, "position = 500"), &[("range_rule", "ignore")]);
     assert!(illegal(&ignore, &ready(&ignore), A, &atk(B, Mode::Single)).is_none());
     let far_sword = setup(&duel(SWORD, "position = 2"), &[]);

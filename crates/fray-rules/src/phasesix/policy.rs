@@ -146,6 +146,8 @@ pub fn illegal_but_cost<'a>(setup: &'a Setup, state: &State, who: CombatantId, a
                     if x.hunkered && !options.hunkered_any_move {
                         return Some(Why::Static("a hunkered character may only crawl"));
                     }
+                    // `>` → `>=` differs only at exactly the walk plus 1e-9: an equivalent
+                    // mutant (TESTING.md).
                     if x.pos.distance(to) > move_m(setup, state, who, 0) + 1e-9 {
                         return Some(Why::Static("too far for a walk"));
                     }

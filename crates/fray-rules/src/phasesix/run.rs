@@ -364,6 +364,7 @@ fn turn<D: Dice, P: Decider<PhaseSix>, S: Sink<Event>>(
 /// `act_cost.stabilise`; reloading and readying cost the main weapon's `reload_actions` and
 /// `ready_actions` (1 with none, P6-MODE-6). What the fight charges and what the AI and the
 /// odds count.
+#[inline(always)]
 pub(super) fn cost(setup: &super::Setup, state: &super::State, who: CombatantId, act: &Act) -> i32 {
     let c = |i: usize| i32::from(setup.options.act_cost[i]);
     match act {
