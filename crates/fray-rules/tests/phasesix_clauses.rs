@@ -370,7 +370,7 @@ fn an_attack_is_at_another_on_the_roster() {
 
 #[test]
 fn walking_with_an_attack_and_crawling() {
-    // rule: P6-MOVE-1, P6-MOVE-2, P6-MOVE-3, P6-MOVE-4, P6-MOVE-5, P6-RCL-3
+    // rule: P6-MOVE-1, P6-MOVE-2, P6-MOVE-3, P6-MOVE-4, P6-MOVE-5, P6-RCL-3, P6-COND-6
     let s = setup(&duel(SWORD, "position = 3"), &[]);
     let st = ready(&s);
     let walk_attack = Act::Attack {
@@ -409,6 +409,11 @@ fn walking_with_an_attack_and_crawling() {
     assert!(illegal(&s, &hunkered, A, &Act::Crawl(Pos { x: -2.0, y: 0.0 })).is_none());
     assert!(illegal(&s, &hunkered, A, &Act::Crawl(Pos { x: -3.0, y: 0.0 })).is_some());
     assert!(illegal(&s, &st, A, &Act::Crawl(Pos { x: -1.0, y: 0.0 })).is_some());
+    // Standing up is for the hunkered, hunkering for the rest (P6-COND-6).
+    assert!(illegal(&s, &hunkered, A, &Act::StandUp).is_none());
+    assert!(illegal(&s, &st, A, &Act::StandUp).is_some());
+    assert!(illegal(&s, &st, A, &Act::Hunker).is_none());
+    assert!(illegal(&s, &hunkered, A, &Act::Hunker).is_some());
     let any = setup(&duel(SWORD, "position = 3"), &[("hunkered_movement", "any")]);
     assert!(illegal(&any, &hunkered, A, &Act::Walk(Pos { x: 1.0, y: 0.0 })).is_none());
     for (q, crawl) in [(3, 3.0), (4, 3.0), (5, 4.0)] {

@@ -186,6 +186,8 @@ pub fn illegal_but_cost<'a>(setup: &'a Setup, state: &State, who: CombatantId, a
                 return Some(Why::Static("a hunkered character may only crawl (stand up first)"));
             }
             let kind = u8::from(matches!(act, Act::Run(_)));
+            // Here and for a crawl, `>` → `>=` differs only at exactly the move plus 1e-9: an
+            // equivalent mutant (TESTING.md).
             (x.pos.distance(to) > move_m(setup, state, who, kind) + 1e-9).then_some(Why::Static("too far"))
         }
         Act::Crawl(to) => {
