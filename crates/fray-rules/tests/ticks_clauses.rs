@@ -144,7 +144,7 @@ fn effort_reference_numbers() {
     };
     assert_eq!([mean_win(&at(0)), mean_win(&at(50))], ["7/1", "11/3"]);
     // Under `effort_on_loss = zero` a defender who loses pays nothing.
-    let zero_loss = Options { effort_on_loss_zero: true, ..Options::default() };
+    let zero_loss = setup(&two("", "", 1), &[("effort_on_loss", "zero")]).options;
     assert_eq!((attack::effort_cost(&zero_loss, 20, 3), attack::effort_cost(&s.options, 20, 3)), (0, 20));
     // A defender in cover pays from 15, or from 10 under `cover_effort_base = 10`.
     let covered = two("gun = \"pistol\"", "position = [5, 0]\ncover = { rating = 50, resistance = 3 }", 1);
@@ -632,6 +632,16 @@ fn running_attacks() {
     assert!(illegal(&s, &st, A, &blow).is_some());
     let penalty = setup(&two("gun = \"pistol\"", "position = [6, 0]", 1), &[("running_melee", "penalty")]);
     assert!(illegal(&penalty, &Ticks::initial_state(&penalty), A, &blow).is_none());
+    // And in the fight: A runs a square to B's side and jabs him on the way.
+    let close = setup(&two("", "position = [2, 0]\npolicy = { move = \"hold\" }", 1), &[("running_melee", "penalty")]);
+    let charge = ann(Action::Run { to: (1, 0), attack: Some((B, Some(Blow::Jab), false)) });
+    let (log, state, fought) = run(&close, &[10, 10, 10, 1, 1, 1], script(&[(0, charge), (0, PULL), (1, NOTHING)]));
+    fought.unwrap_or_else(|e| panic!("{e}: {log:#?}"));
+    assert_eq!(state.fighter(A).pos, (1, 0));
+    assert!(
+        log.iter().any(|e| matches!(e, Event::AttackRoll { who: A, target: B, kind: Kind::Melee(Blow::Jab), .. })),
+        "{log:#?}"
+    );
 }
 
 // --- Cover and defence --------------------------------------------------------------------------

@@ -243,7 +243,7 @@ fn follow<D: Dice, P: Decider<Ticks>, S: Sink<Event>>(
                 // order of the look does not matter (`+ dy` → `- dy` is equivalent, TESTING.md).
                 // The look goes in increasing order of square, so `sq < s` below never holds:
                 // the tie clause only keeps the order from mattering, and its `==` → `!=` is
-                // equivalent too.
+                // equivalent too, as is `sq < s` → `sq == s` (each square is looked at once).
                 let sq = (at.0 + dx, at.1 + dy);
                 if sq == goal || !free(fight, sq, who) {
                     continue;
