@@ -985,7 +985,7 @@ fn the_best_defence_stops_the_most() {
 
 #[test]
 fn a_shield_parries_only_beside_a_one_handed_weapon() {
-    // rule: P6-SHLD-1
+    // rule: P6-SHLD-1, P6-SHLD-2
     let shield = "shield = { name = \"s\", protection = 2 }";
     let one = setup(&duel("", &format!("{shield}{SWORD}")), &[]);
     let two = setup(&duel("", &format!("{shield}{}", SWORD.replace("weapon_type", "hands = 2\nweapon_type"))), &[]);
@@ -994,6 +994,22 @@ fn a_shield_parries_only_beside_a_one_handed_weapon() {
         let why = policy::illegal_reaction(s, &st, B, A, B, Mode::Melee, Reaction::ShieldParry, 0);
         assert_eq!(why.is_none(), legal, "{why:?}");
     }
+    // And is raised for a block the same way: by one with a shield and a one-handed weapon, and
+    // no block up yet (P6-SHLD-2); not beside two weapons, which leave no hand free.
+    let raise = |s: &Setup, st: &State| illegal(s, st, B, &Act::RaiseShield).is_none();
+    let mut st = ready(&one);
+    assert!(raise(&one, &st));
+    st.fighters[1].block = Some(1);
+    assert!(!raise(&one, &st), "a block already up");
+    assert!(!raise(&two, &ready(&two)), "a two-handed weapon");
+    let bare = setup(&duel("", SWORD), &[]);
+    assert!(!raise(&bare, &ready(&bare)), "no shield");
+    let twin = format!(
+        "{shield}\ntwo_weapon_skilled = true\nmain_hand = \"sword\"\noff_hand = \"sword2\"{SWORD}{}",
+        SWORD.replace("\"sword\"", "\"sword2\"")
+    );
+    let twin = setup(&duel("", &twin), &[]);
+    assert!(!raise(&twin, &ready(&twin)), "two weapons");
 }
 
 #[test]
