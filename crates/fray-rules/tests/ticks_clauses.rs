@@ -833,7 +833,7 @@ fn the_wound_threshold_is_a_share_of_body_max_and_a_hit_that_costs_nothing_never
 
 #[test]
 fn graze_source_wound_penalty_and_encumbrance() {
-    // rule: TICK-DMG-2, TICK-DMG-7, TICK-ARM-8, TICK-GEAR-3
+    // rule: TICK-DMG-2, TICK-DMG-7, TICK-ARM-8, TICK-GEAR-3, TICK-MELEE-5
     let fixed = Options { graze_fixed_source: true, ..Options::default() };
     let pistol = Weapon { graze: 4, graze_mod: 0, delta_damage: 1, penetration: 4, lethal: true };
     assert_eq!(attack::harm(&fixed, pistol, 3, false, None, 3, None, 30).raw, 2 + 3 * 4);
@@ -869,6 +869,15 @@ fn graze_source_wound_penalty_and_encumbrance() {
     );
     fought.unwrap();
     assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 10, .. })));
+    // An aborted strike costs half of both, rounded up: ⌈(6 + 4) / 2⌉ = 5 (TICK-MELEE-5).
+    let (log, _, fought) = run(
+        &setup(&text, &[("armour_encumbrance", "stability")]),
+        &[20, 1, 3],
+        script(&[(0, strike), (0, Choice::Yes(true)), (1, NOTHING)]),
+    );
+    fought.unwrap();
+    assert!(log.iter().any(|e| matches!(e, Event::Aborted { who: A })), "{log:#?}");
+    assert!(log.iter().any(|e| matches!(e, Event::Cost { who: A, p: 5, .. })), "{log:#?}");
     // … and to every running tick.
     let runner = two("armour = [\"hard_plate\"]", "position = [9, 0]", 1);
     let r = ann(Action::Run { to: (5, 0), attack: None });
