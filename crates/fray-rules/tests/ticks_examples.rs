@@ -97,7 +97,8 @@ fn t_ex_1_the_recovery_table() {
     assert_eq!(printed_table(14, 2), 9);
     assert_eq!(recover(11), 8);
     assert_eq!(recover_ticks(20, 6), 2);
-    assert_eq!((0..).find(|&k| recover_ticks(30, k) == 0), Some(10));
+    assert_eq!(recover(1), 0);
+    assert_eq!((0..=30).find(|&k| recover_ticks(30, k) == 0), Some(10));
     // The printed table literally, under `stability_recovery = printed_table`: 14 after 2 idle ticks.
     let s = setup(
         &cast("stability = 14", "position = [30, 0]\nstability = 14", 2),
