@@ -475,7 +475,11 @@ fn modes_ammunition_and_readying() {
     assert!(illegal(&slow, &unready, A, &Act::Ready).is_none());
     // Bracing: M − 1 for shots.
     let mut braced = ready(&s);
+    assert!(illegal(&s, &braced, A, &Act::Brace).is_none());
     braced.fighters[0].braced = true;
+    assert!(illegal(&s, &braced, A, &Act::Brace).is_some(), "braced already");
+    let sword = setup(&duel(SWORD, ""), &[]);
+    assert!(illegal(&sword, &ready(&sword), A, &Act::Brace).is_some(), "a sword is not braced");
     assert_eq!(attack_numbers(&s, &braced, A, &atk(B, Mode::Single)).1, 4);
     // A thrown weapon: Throwing, crits, may be aimed (or not).
     let knife = "\n[[combatants.weapons]]\nname = \"knife\"\nclass = \"thrown\"\nrange_m = 10\ncapacity = 1\n";
