@@ -2153,6 +2153,28 @@ fn custom_gear_refuses_a_table_melee_weapon_or_armour() {
 }
 
 #[test]
+fn custom_gear_and_sheet_values_are_read_and_held_to_their_ranges() {
+    // rule: TICK-GEAR-3
+    // A custom armour's type is read ("hard" is hard, "soft" is not); a custom melee weapon's
+    // values are each held to their range, and a sheet's numbers to theirs; a square must be
+    // two whole numbers.
+    for (kind, hard) in [("hard", true), ("soft", false)] {
+        let gear = format!("armour = [{{ name = \"p\", type = \"{kind}\", resistance = 5, locations = [3] }}]");
+        let s = setup(&two(&gear, "position = [6, 0]", 1), &[]);
+        assert_eq!(s.combatants[0].armour[0].hard, hard, "{kind}");
+    }
+    let melee = |d: i32, dd: i32, pen: i32| {
+        format!("melee_weapon = {{ name = \"m\", damage = {d}, delta_damage = {dd}, penetration = {pen} }}")
+    };
+    assert!(scenario::load("t.toml", &two(&melee(100, 20, 100), "position = [6, 0]", 1), &[]).is_ok());
+    for bad in [melee(101, 0, 0), melee(0, 21, 0), melee(0, 0, 101)] {
+        assert!(load_err(&two(&bad, "position = [6, 0]", 1)).contains("expected damage 0–100"), "{bad}");
+    }
+    assert!(load_err(&two("wounds = 101", "position = [6, 0]", 1)).contains("expected wounds from 0 to 100"));
+    assert!(load_err(&two("", "position = \"a\"", 1)).contains("expected a square: two whole numbers [x, y]"));
+}
+
+#[test]
 fn an_announcement_of_no_target_or_no_move_is_refused() {
     // rule: TICK-TIME-12, TICK-MOVE-1
     // A shot at oneself or at no one on the roster is refused, and so is a move or a run to
