@@ -494,6 +494,11 @@ fn modes_ammunition_and_readying() {
     disarmed.fighters[0].armed = false;
     assert!(illegal(&s, &disarmed, A, &atk(B, Mode::Single)).is_some());
     assert!(illegal(&s, &disarmed, A, &Act::Ready).is_none());
+    assert!(illegal(&s, &ready(&s), A, &Act::Ready).is_some(), "armed already");
+    let bare = setup(&duel("", ""), &[]);
+    let mut bare_st = ready(&bare);
+    bare_st.fighters[0].armed = false;
+    assert!(illegal(&bare, &bare_st, A, &Act::Ready).is_some(), "no weapon to ready");
 }
 
 #[test]
@@ -1047,13 +1052,17 @@ fn a_destiny_die_steals_only_from_an_actor_with_an_action_left() {
 
 #[test]
 fn first_aid_on_the_dying_costs_the_stabilise_price() {
-    // rule: P6-ACT-6
+    // rule: P6-ACT-6, P6-TRACK-6
     let s = setup(&duel("", "dying = 1"), &[("act_cost.stabilise", "2")]);
     let mut st = ready(&s);
     st.fighters[0].actions = 1;
     assert!(illegal(&s, &st, A, &Act::FirstAid(B)).is_some(), "two actions to stabilise");
     st.fighters[0].actions = 2;
     assert!(illegal(&s, &st, A, &Act::FirstAid(B)).is_none());
+    // On another, within 1 m (P6-TRACK-6): not on oneself, not from 2 m.
+    assert!(illegal(&s, &st, A, &Act::FirstAid(A)).is_some(), "oneself");
+    st.fighters[1].pos = Pos { x: 2.0, y: 0.0 };
+    assert!(illegal(&s, &st, A, &Act::FirstAid(B)).is_some(), "2 m off");
 }
 
 #[test]
