@@ -1061,6 +1061,7 @@ fn first_aid_on_the_dying_costs_the_stabilise_price() {
     assert!(illegal(&s, &st, A, &Act::FirstAid(B)).is_none());
     // On another, within 1 m (P6-TRACK-6): not on oneself, not from 2 m.
     assert!(illegal(&s, &st, A, &Act::FirstAid(A)).is_some(), "oneself");
+    assert!(illegal(&s, &st, A, &Act::FirstAid(CombatantId(2))).is_some(), "no one on the roster");
     st.fighters[1].pos = Pos { x: 2.0, y: 0.0 };
     assert!(illegal(&s, &st, A, &Act::FirstAid(B)).is_some(), "2 m off");
 }
