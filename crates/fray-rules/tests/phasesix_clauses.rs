@@ -1067,6 +1067,48 @@ fn first_aid_on_the_dying_costs_the_stabilise_price() {
 }
 
 #[test]
+fn first_aid_a_fire_a_throw_and_a_steal_each_need_their_object() {
+    // rule: P6-TRACK-6, P6-TRACK-7, P6-ACT-6, P6-COND-3, P6-THROW-1, P6-RES-2
+    let s = setup(&duel("destiny_dice = 1", ""), &[]);
+    let st = ready(&s);
+    let with = |cond: Cond, value: i32| {
+        let mut st = ready(&s);
+        PhaseSix::apply(&s, &mut st, &Event::Condition { who: B, cond, value });
+        st
+    };
+    let ok = |st: &State, act: Act| illegal(&s, st, A, &act).is_none();
+    // First aid: a patient who is wounded, bleeding or dying, and alive.
+    assert!(!ok(&st, Act::FirstAid(B)), "unhurt");
+    assert!(ok(&with(Cond::Bleeding, 1), Act::FirstAid(B)), "bleeding");
+    let mut wounded = ready(&s);
+    wounded.fighters[1].wounds = 1;
+    assert!(ok(&wounded, Act::FirstAid(B)), "wounded");
+    wounded.fighters[1].dead = true;
+    assert!(!ok(&wounded, Act::FirstAid(B)), "dead");
+    // Putting out a fire: on one burning, within 1 m.
+    let burning = with(Cond::Burning, 1);
+    assert!(ok(&burning, Act::Extinguish(B)));
+    assert!(!ok(&st, Act::Extinguish(B)), "not burning");
+    let mut far = burning.clone();
+    far.fighters[1].pos = Pos { x: 2.0, y: 0.0 };
+    assert!(!ok(&far, Act::Extinguish(B)), "2 m off");
+    assert!(!ok(&burning, Act::Extinguish(CombatantId(2))), "no one on the roster");
+    // A throw: of an item in hand, at someone on the roster.
+    let g = grenade_duel("", "never", "", &[]);
+    let mut gs = ready(&g);
+    let throw = |target| Act::Throw { item: 0, target };
+    assert!(illegal(&g, &gs, A, &throw(B)).is_none());
+    assert!(illegal(&g, &gs, A, &throw(CombatantId(2))).is_some(), "no one on the roster");
+    gs.fighters[0].items[0] = 0;
+    assert!(illegal(&g, &gs, A, &throw(B)).is_some(), "none left");
+    // A steal: with a destiny die in hand.
+    assert!(ok(&st, Act::Steal(B)));
+    let mut spent = ready(&s);
+    spent.fighters[0].destiny_dice = 0;
+    assert!(!ok(&spent, Act::Steal(B)), "no destiny die");
+}
+
+#[test]
 fn being_hit_takes_the_accurate_bonus_too() {
     // rule: P6-SPECIAL-2, P6-AIM-2
     let s = setup(&duel("", ""), &[]);
