@@ -1023,7 +1023,7 @@ fn a_shield_parries_only_beside_a_one_handed_weapon() {
 
 #[test]
 fn a_destiny_die_steals_only_from_an_actor_with_an_action_left() {
-    // rule: P6-RES-2, P6-RES-3
+    // rule: P6-RES-2, P6-RES-3, P6-RES-1
     let s = setup(&duel(SWORD, &format!("destiny_dice = 1{SWORD}")), &[]);
     let mut st = ready(&s);
     st.actor = Some(A);
@@ -1043,6 +1043,11 @@ fn a_destiny_die_steals_only_from_an_actor_with_an_action_left() {
     assert_eq!(policy::ai_choice(&s, &st, B, &request), Choice::React { reaction: None, buy: 0 });
     st.fighters[0].actions = 1;
     assert!(parry_buying(&st).is_none());
+    // An action bought with a bonus die needs one in hand (P6-RES-1).
+    let bonus_buying = |st: &State| policy::illegal_reaction(&s, st, B, A, B, Mode::Melee, Reaction::Parry, 1);
+    assert!(bonus_buying(&st).is_some(), "no bonus die");
+    st.fighters[1].bonus_dice = 1;
+    assert!(bonus_buying(&st).is_none());
     // A steal act targets an opponent, never an ally.
     let ally = setup(&(duel("destiny_dice = 1", "") + C_FAR.replace("side = \"b\"", "side = \"a\"").as_str()), &[]);
     let st = ready(&ally);
