@@ -1048,6 +1048,9 @@ fn a_destiny_die_steals_only_from_an_actor_with_an_action_left() {
     assert!(bonus_buying(&st).is_some(), "no bonus die");
     st.fighters[1].bonus_dice = 1;
     assert!(bonus_buying(&st).is_none());
+    // And one bought with a destiny die, a destiny die (P6-RES-2).
+    st.fighters[1].destiny_dice = 0;
+    assert!(parry_buying(&st).is_some(), "no destiny die");
     // A steal act targets an opponent, never an ally.
     let ally = setup(&(duel("destiny_dice = 1", "") + C_FAR.replace("side = \"b\"", "side = \"a\"").as_str()), &[]);
     let st = ready(&ally);
@@ -1824,6 +1827,10 @@ fn under_out_when_dead_the_ai_finishes_off_the_dying_and_fights_the_standing_fir
         from_behind: false,
     };
     assert_eq!(policy::ai_choice(&s, &st, A, &fray_rules::phasesix::Request::Act { actions: 2 }), Choice::Act(coup));
+    // A coup de grâce is for a helpless target only: not for one standing (P6-SPECIAL-11).
+    assert!(illegal(&s, &st, A, &coup).is_none());
+    let standing = setup(&duel(SWORD, ""), &[("out_when", "dead")]);
+    assert!(illegal(&standing, &ready(&standing), A, &coup).is_some());
     // A fight (A keeping no action): B passes its round-start Dying check (5), then A's two
     // coups (5 5 5 each) raise its Dying from 1 to 4 and to 6: dead, and A's side wins.
     let keen = format!("policy = {{ keep = \"none\" }}{SWORD}");
