@@ -144,7 +144,7 @@ fn effort_reference_numbers() {
     };
     assert_eq!([mean_win(&at(0)), mean_win(&at(50))], ["7/1", "11/3"]);
     // Under `effort_on_loss = zero` a defender who loses pays nothing.
-    let zero_loss = setup(&two("", "", 1), &[("effort_on_loss", "zero")]).options;
+    let zero_loss = setup(&two("", "position = [6, 0]", 1), &[("effort_on_loss", "zero")]).options;
     assert_eq!((attack::effort_cost(&zero_loss, 20, 3), attack::effort_cost(&s.options, 20, 3)), (0, 20));
     // A defender in cover pays from 15, or from 10 under `cover_effort_base = 10`.
     let covered = two("gun = \"pistol\"", "position = [5, 0]\ncover = { rating = 50, resistance = 3 }", 1);
