@@ -5,8 +5,8 @@
 //! it drops him. A K.O. attack and a disarm follow the same pipeline to the target's check
 //! against the hits left (with what his `spend` policy spends on it), a coup de grâce its hit
 //! roll's successes (P6-SPECIAL-3..12). Every die's tiers follow the exploding d6's closed
-//! form P(d6! ≥ t) = 6^−k·(7 − j)/6 (t = 6k + j); megacrit levels above [`LEVELS`] are counted at that level, and their mass is
-//! reported as the residual.
+//! form P(d6! ≥ t) = 6^−k·(7 − j)/6 (t = 6k + j); megacrit levels above [`LEVELS`] are counted
+//! at that level, and their mass is reported as the residual.
 
 use super::dice::{self, Tier};
 use super::run::{numbers, weapon_of};
